@@ -1,0 +1,30 @@
+/* The three EVM384 field operations on limb arrays (see limbs384.h).
+ * Every function reads all inputs before writing `out`, so `out` may alias
+ * `x` and/or `y`. Inputs need not be reduced; the modulus may be even and
+ * `inv` arbitrary: results follow the EVM384 "v7" definitions exactly. */
+#ifndef EVM384_MONT384_H
+#define EVM384_MONT384_H
+
+#include "limbs384.h"
+
+void addmod384(limb_t out[LIMBS384], const limb_t x[LIMBS384],
+               const limb_t y[LIMBS384], const limb_t mod[LIMBS384]);
+void submod384(limb_t out[LIMBS384], const limb_t x[LIMBS384],
+               const limb_t y[LIMBS384], const limb_t mod[LIMBS384]);
+
+/* CIOS Montgomery product x*y/2^384 with the final conditional subtraction. */
+typedef void mulmont384_fn(limb_t out[LIMBS384], const limb_t x[LIMBS384],
+                           const limb_t y[LIMBS384], const limb_t mod[LIMBS384],
+                           limb_t inv);
+
+mulmont384_fn mulmont384_portable;
+#if defined(__x86_64__)
+mulmont384_fn mulmont384_mulx; /* needs BMI2 + ADX: see cpu_features.h */
+#endif
+
+/* Shared tail of every CIOS variant: a 385-bit accumulator (six limbs plus a
+ * top bit) minus mod if it is >= mod, truncated to 384 bits. */
+void subtract_mod_if_not_below(limb_t out[LIMBS384], const limb_t acc[LIMBS384],
+                               limb_t acc_top, const limb_t mod[LIMBS384]);
+
+#endif

@@ -1,0 +1,151 @@
+"""The native (C, via cffi) EVM384 kernels.
+
+Memory functions mirror :mod:`evm384_native.reference`; the ``*_batch``
+functions run one native call over n rows of numpy ``uint64`` limbs.
+
+Montgomery multiplication has two implementations: ``"mulx"`` (x86-64
+MULX/ADCX/ADOX, picked automatically when the CPU has BMI2 and ADX) and
+``"portable"`` (plain C). Force one with :func:`use_implementation` or the
+environment variable ``EVM384_NATIVE_IMPL=portable|mulx|auto`` at import.
+"""
+from __future__ import annotations
+
+import os
+from typing import Union
+
+import numpy as np
+
+from ._native import ffi, lib
+from .errors import ImplementationUnavailableError
+from .limbs import LIMB_MASK, LIMBS384, int_to_limbs
+from .operands import OPERAND_NAMES, check_offset_types, first_range_outside
+
+__all__ = ["addmod384", "submod384", "mulmodmont384",
+           "addmod384_batch", "submod384_batch", "mulmont384_batch",
+           "use_implementation", "current_implementation", "mulx_available",
+           "IMPLEMENTATIONS"]
+
+IMPLEMENTATIONS = {"auto": lib.EVM384_IMPL_AUTO, "portable": lib.EVM384_IMPL_PORTABLE,
+                   "mulx": lib.EVM384_IMPL_MULX}
+_NAMES = {code: name for name, code in IMPLEMENTATIONS.items()}
+IMPLEMENTATION_ENV = "EVM384_NATIVE_IMPL"
+
+
+def mulx_available() -> bool:
+    """True when this CPU and build can run the MULX/ADX path."""
+    return bool(lib.evm384_mulx_available())
+
+
+def use_implementation(name: str) -> str:
+    """Select the Montgomery multiplication ("auto", "portable", "mulx"); returns the one in use."""
+    if name not in IMPLEMENTATIONS:
+        raise ValueError(f"unknown implementation {name!r}; choose one of {sorted(IMPLEMENTATIONS)}")
+    chosen = lib.evm384_select_implementation(IMPLEMENTATIONS[name])
+    if chosen < 0:
+        raise ImplementationUnavailableError(
+            f"implementation {name!r} is not available on this CPU/build")
+    return _NAMES[chosen]
+
+
+def current_implementation() -> str:
+    """The Montgomery multiplication now in use: "portable" or "mulx"."""
+    return _NAMES[lib.evm384_current_implementation()]
+
+
+use_implementation(os.environ.get(IMPLEMENTATION_ENV, "auto") or "auto")
+
+
+# --- opcode semantics on memory -------------------------------------------------------
+
+def _run_on_memory(c_function, mem: bytearray, offsets: tuple, with_inv: bool) -> None:
+    try:
+        buf = ffi.from_buffer("uint8_t[]", mem, require_writable=True)
+    except TypeError as exc:
+        raise TypeError(f"mem must be a writable buffer (e.g. a bytearray): {exc}") from None
+    try:
+        status = c_function(buf, len(buf), *offsets)
+    except (OverflowError, TypeError):
+        # cffi rejects negative, too large or non-int offsets before calling C.
+        check_offset_types(offsets)
+        status = 1
+    if status != lib.EVM384_OK:
+        raise first_range_outside(len(buf), offsets, with_inv)
+
+
+def addmod384(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:
+    """ADDMOD384 on memory: mem[out] = x + y reduced once by mod (48-byte LE values)."""
+    _run_on_memory(lib.evm384_addmod384_mem, mem, (out, x, y, mod), False)
+
+
+def submod384(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:
+    """SUBMOD384 on memory: mem[out] = x - y, plus mod on borrow."""
+    _run_on_memory(lib.evm384_submod384_mem, mem, (out, x, y, mod), False)
+
+
+def mulmodmont384(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:
+    """MULMODMONT384 on memory: CIOS x*y/2**384; the 8 bytes after mod are inv."""
+    _run_on_memory(lib.evm384_mulmodmont384_mem, mem, (out, x, y, mod), True)
+
+
+# --- batches ---------------------------------------------------------------------------
+
+ModulusLike = Union[int, np.ndarray]
+
+
+def _rows(array: np.ndarray, name: str) -> np.ndarray:
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"{name} must be a numpy array, not {type(array).__name__}")
+    if array.dtype != np.uint64:
+        raise TypeError(f"{name} must have dtype uint64, not {array.dtype}")
+    if array.ndim != 2 or array.shape[1] != LIMBS384:
+        raise ValueError(f"{name} must have shape (n, {LIMBS384}), not {array.shape}")
+    if not array.flags.c_contiguous:
+        raise ValueError(f"{name} must be C-contiguous (use np.ascontiguousarray)")
+    return array
+
+
+def _modulus_limbs(mod: ModulusLike) -> np.ndarray:
+    if isinstance(mod, np.ndarray):
+        if mod.dtype != np.uint64 or mod.shape != (LIMBS384,):
+            raise ValueError(f"mod array must be uint64 with shape ({LIMBS384},), "
+                             f"not {mod.dtype} {mod.shape}")
+        return np.ascontiguousarray(mod)
+    return int_to_limbs(mod, "mod")
+
+
+def _inv_word(inv: int) -> int:
+    if not isinstance(inv, int) or isinstance(inv, bool):
+        raise TypeError(f"inv must be an int, not {type(inv).__name__}")
+    if not 0 <= inv <= LIMB_MASK:
+        raise ValueError(f"inv must be in [0, 2**64), got {inv:#x}")
+    return inv
+
+
+def _batch(c_function, x: np.ndarray, y: np.ndarray, mod: ModulusLike, *extra) -> np.ndarray:
+    x, y = _rows(x, "x"), _rows(y, "y")
+    if x.shape != y.shape:
+        raise ValueError(f"x and y must have the same shape, not {x.shape} and {y.shape}")
+    mod_limbs = _modulus_limbs(mod)
+    out = np.empty_like(x)
+    c_function(ffi.from_buffer("uint64_t[]", out), ffi.from_buffer("uint64_t[]", x),
+               ffi.from_buffer("uint64_t[]", y), len(x),
+               ffi.from_buffer("uint64_t[]", mod_limbs), *extra)
+    return out
+
+
+def addmod384_batch(x: np.ndarray, y: np.ndarray, mod: ModulusLike) -> np.ndarray:
+    """Row-wise ADDMOD384 of two (n, 6) uint64 arrays; returns a new (n, 6) array."""
+    return _batch(lib.evm384_addmod384_batch, x, y, mod)
+
+
+def submod384_batch(x: np.ndarray, y: np.ndarray, mod: ModulusLike) -> np.ndarray:
+    """Row-wise SUBMOD384 of two (n, 6) uint64 arrays; returns a new (n, 6) array."""
+    return _batch(lib.evm384_submod384_batch, x, y, mod)
+
+
+def mulmont384_batch(x: np.ndarray, y: np.ndarray, mod: ModulusLike, inv: int) -> np.ndarray:
+    """Row-wise MULMODMONT384 of two (n, 6) uint64 arrays; returns a new (n, 6) array."""
+    return _batch(lib.evm384_mulmont384_batch, x, y, mod, _inv_word(inv))
+
+
+assert OPERAND_NAMES == ("out", "x", "y", "mod")  # status codes 1..4 follow this order
