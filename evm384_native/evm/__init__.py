@@ -1,0 +1,1 @@
+"""A thin EVM interpreter for standalone contract code with the EVM384 opcodes."""

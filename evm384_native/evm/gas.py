@@ -1,0 +1,107 @@
+"""Dynamic gas costs (mainnet Cancun/Prague rules) and the EVM384 gas schedules.
+
+Static costs are in :mod:`evm384_native.evm.opcodes`; this module holds the parts that
+depend on operands: memory expansion, copies, EXP and KECCAK256, and the static
+costs of the three EVM384 opcodes, which depend on the chosen schedule.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Mapping, Union
+
+from .opcodes import BY_NAME
+
+WORD_BYTES = 32
+MEMORY_WORD_GAS = 3
+MEMORY_QUADRATIC_DIVISOR = 512
+COPY_WORD_GAS = 3        # CALLDATACOPY, CODECOPY, RETURNDATACOPY, MCOPY
+KECCAK256_WORD_GAS = 6
+EXP_BYTE_GAS = 50        # per byte of the exponent (EIP-160)
+
+
+def words(size: int) -> int:
+    """Number of 32-byte words needed to hold ``size`` bytes."""
+    return (size + WORD_BYTES - 1) // WORD_BYTES
+
+
+def memory_cost(size_words: int) -> int:
+    """Total cost of a memory of ``size_words`` words (yellow paper C_mem)."""
+    return MEMORY_WORD_GAS * size_words + size_words * size_words // MEMORY_QUADRATIC_DIVISOR
+
+
+def memory_expansion_cost(memory_size: int, end: int) -> int:
+    """Gas to grow a memory of ``memory_size`` bytes (a multiple of 32) to cover [0, end)."""
+    if end <= memory_size:
+        return 0
+    return memory_cost(words(end)) - memory_cost(memory_size // WORD_BYTES)
+
+
+def copy_cost(size: int) -> int:
+    """Per-word part of a copy of ``size`` bytes."""
+    return COPY_WORD_GAS * words(size)
+
+
+def keccak256_cost(size: int) -> int:
+    """Per-word part of KECCAK256 over ``size`` bytes."""
+    return KECCAK256_WORD_GAS * words(size)
+
+
+def exp_cost(exponent: int) -> int:
+    """Per-byte part of EXP: 50 for each byte of the exponent's big-endian encoding."""
+    return EXP_BYTE_GAS * ((exponent.bit_length() + 7) // 8)
+
+
+# --- EVM384 schedules ------------------------------------------------------------------
+
+EVM384_NAMES = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
+
+
+@dataclass(frozen=True)
+class Evm384Schedule:
+    """Static gas of ADDMOD384, SUBMOD384 and MULMODMONT384."""
+    addmod384: int
+    submod384: int
+    mulmodmont384: int
+
+    def by_opcode(self) -> Dict[int, int]:
+        """Opcode byte -> static gas for the three EVM384 opcodes."""
+        costs = (self.addmod384, self.submod384, self.mulmodmont384)
+        return {BY_NAME[name].code: cost for name, cost in zip(EVM384_NAMES, costs)}
+
+
+SCHEDULES: Dict[str, Evm384Schedule] = {
+    "evmone-v7": Evm384Schedule(8, 8, 24),   # the reference engine's values (default)
+    "update5-A": Evm384Schedule(2, 2, 6),
+    "update5-B": Evm384Schedule(1, 1, 3),
+}
+DEFAULT_SCHEDULE = "evmone-v7"
+
+ScheduleLike = Union[str, Evm384Schedule, Mapping[str, int]]
+
+
+def resolve_schedule(schedule: ScheduleLike) -> Evm384Schedule:
+    """A schedule from its name, an :class:`Evm384Schedule`, or a mapping of the three
+    mnemonics to non-negative gas, e.g. ``{"ADDMOD384": 2, "SUBMOD384": 2,
+    "MULMODMONT384": 6}``."""
+    if isinstance(schedule, Evm384Schedule):
+        return schedule
+    if isinstance(schedule, str):
+        try:
+            return SCHEDULES[schedule]
+        except KeyError:
+            raise ValueError(f"unknown EVM384 gas schedule {schedule!r}; "
+                             f"choose one of {sorted(SCHEDULES)} or pass a mapping") from None
+    if not isinstance(schedule, Mapping):
+        raise TypeError("schedule must be a name, an Evm384Schedule or a mapping, "
+                        f"not {type(schedule).__name__}")
+    keys = {str(key).upper(): key for key in schedule}
+    if sorted(keys) != sorted(EVM384_NAMES):
+        raise ValueError(f"a schedule mapping needs exactly the keys {list(EVM384_NAMES)}, "
+                         f"got {sorted(map(str, schedule))}")
+    costs = []
+    for name in EVM384_NAMES:
+        cost = schedule[keys[name]]
+        if not isinstance(cost, int) or isinstance(cost, bool) or cost < 0:
+            raise ValueError(f"gas of {name} must be a non-negative int, got {cost!r}")
+        costs.append(cost)
+    return Evm384Schedule(*costs)

@@ -1,0 +1,162 @@
+"""The opcode table: every opcode stated once.
+
+Covers all mainnet Cancun/Prague opcodes plus EVM384's ADDMOD384, SUBMOD384 and
+MULMODMONT384 (0xc0..0xc2). The interpreter, the tracer and the assembler all read
+this table; nothing else lists opcodes.
+
+``gas`` is the static part of the cost, charged before the instruction runs. Dynamic
+parts (memory expansion, copies, EXP bytes, KECCAK256 words) live in
+:mod:`evm384_native.evm.gas`; EVM384 costs come from the chosen schedule, so their
+entries here hold the default (``evmone-v7``) values. For opcodes that need world
+state (accounts, storage, logs, calls, block context) ``gas`` is the mainnet base
+cost, given for tools only: this interpreter halts on them ("unsupported opcode").
+
+``inputs`` and ``outputs`` are the items popped and pushed (the yellow paper's delta
+and alpha), so DUPn pops n and pushes n + 1, SWAPn pops and pushes n + 1.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List
+
+
+@dataclass(frozen=True)
+class OpcodeInfo:
+    code: int
+    name: str
+    gas: int
+    inputs: int
+    outputs: int
+    immediate: int = 0        # bytes of immediate data after the opcode (PUSHn: n)
+    needs_state: bool = False  # needs accounts/storage/block context: unsupported here
+
+
+def _table() -> List[OpcodeInfo]:
+    ops: List[OpcodeInfo] = []
+
+    def op(code: int, name: str, gas: int, inputs: int, outputs: int, *,
+           immediate: int = 0, state: bool = False) -> None:
+        ops.append(OpcodeInfo(code, name, gas, inputs, outputs, immediate, state))
+
+    # 0x00s: stop and arithmetic
+    op(0x00, "STOP", 0, 0, 0)
+    op(0x01, "ADD", 3, 2, 1)
+    op(0x02, "MUL", 5, 2, 1)
+    op(0x03, "SUB", 3, 2, 1)
+    op(0x04, "DIV", 5, 2, 1)
+    op(0x05, "SDIV", 5, 2, 1)
+    op(0x06, "MOD", 5, 2, 1)
+    op(0x07, "SMOD", 5, 2, 1)
+    op(0x08, "ADDMOD", 8, 3, 1)
+    op(0x09, "MULMOD", 8, 3, 1)
+    op(0x0A, "EXP", 10, 2, 1)
+    op(0x0B, "SIGNEXTEND", 5, 2, 1)
+    # 0x10s: comparison and bitwise
+    op(0x10, "LT", 3, 2, 1)
+    op(0x11, "GT", 3, 2, 1)
+    op(0x12, "SLT", 3, 2, 1)
+    op(0x13, "SGT", 3, 2, 1)
+    op(0x14, "EQ", 3, 2, 1)
+    op(0x15, "ISZERO", 3, 1, 1)
+    op(0x16, "AND", 3, 2, 1)
+    op(0x17, "OR", 3, 2, 1)
+    op(0x18, "XOR", 3, 2, 1)
+    op(0x19, "NOT", 3, 1, 1)
+    op(0x1A, "BYTE", 3, 2, 1)
+    op(0x1B, "SHL", 3, 2, 1)
+    op(0x1C, "SHR", 3, 2, 1)
+    op(0x1D, "SAR", 3, 2, 1)
+    op(0x20, "KECCAK256", 30, 2, 1)
+    # 0x30s: environment
+    op(0x30, "ADDRESS", 2, 0, 1, state=True)
+    op(0x31, "BALANCE", 100, 1, 1, state=True)
+    op(0x32, "ORIGIN", 2, 0, 1, state=True)
+    op(0x33, "CALLER", 2, 0, 1, state=True)
+    op(0x34, "CALLVALUE", 2, 0, 1, state=True)
+    op(0x35, "CALLDATALOAD", 3, 1, 1)
+    op(0x36, "CALLDATASIZE", 2, 0, 1)
+    op(0x37, "CALLDATACOPY", 3, 3, 0)
+    op(0x38, "CODESIZE", 2, 0, 1)
+    op(0x39, "CODECOPY", 3, 3, 0)
+    op(0x3A, "GASPRICE", 2, 0, 1, state=True)
+    op(0x3B, "EXTCODESIZE", 100, 1, 1, state=True)
+    op(0x3C, "EXTCODECOPY", 100, 4, 0, state=True)
+    op(0x3D, "RETURNDATASIZE", 2, 0, 1)
+    op(0x3E, "RETURNDATACOPY", 3, 3, 0)
+    op(0x3F, "EXTCODEHASH", 100, 1, 1, state=True)
+    # 0x40s: block context
+    op(0x40, "BLOCKHASH", 20, 1, 1, state=True)
+    op(0x41, "COINBASE", 2, 0, 1, state=True)
+    op(0x42, "TIMESTAMP", 2, 0, 1, state=True)
+    op(0x43, "NUMBER", 2, 0, 1, state=True)
+    op(0x44, "PREVRANDAO", 2, 0, 1, state=True)
+    op(0x45, "GASLIMIT", 2, 0, 1, state=True)
+    op(0x46, "CHAINID", 2, 0, 1, state=True)
+    op(0x47, "SELFBALANCE", 5, 0, 1, state=True)
+    op(0x48, "BASEFEE", 2, 0, 1, state=True)
+    op(0x49, "BLOBHASH", 3, 1, 1, state=True)
+    op(0x4A, "BLOBBASEFEE", 2, 0, 1, state=True)
+    # 0x50s: stack, memory, storage and flow
+    op(0x50, "POP", 2, 1, 0)
+    op(0x51, "MLOAD", 3, 1, 1)
+    op(0x52, "MSTORE", 3, 2, 0)
+    op(0x53, "MSTORE8", 3, 2, 0)
+    op(0x54, "SLOAD", 100, 1, 1, state=True)
+    op(0x55, "SSTORE", 100, 2, 0, state=True)
+    op(0x56, "JUMP", 8, 1, 0)
+    op(0x57, "JUMPI", 10, 2, 0)
+    op(0x58, "PC", 2, 0, 1)
+    op(0x59, "MSIZE", 2, 0, 1)
+    op(0x5A, "GAS", 2, 0, 1)
+    op(0x5B, "JUMPDEST", 1, 0, 0)
+    op(0x5C, "TLOAD", 100, 1, 1, state=True)
+    op(0x5D, "TSTORE", 100, 2, 0, state=True)
+    op(0x5E, "MCOPY", 3, 3, 0)
+    op(0x5F, "PUSH0", 2, 0, 1)
+    for n in range(1, 33):
+        op(0x5F + n, f"PUSH{n}", 3, 0, 1, immediate=n)
+    for n in range(1, 17):
+        op(0x7F + n, f"DUP{n}", 3, n, n + 1)
+    for n in range(1, 17):
+        op(0x8F + n, f"SWAP{n}", 3, n + 1, n + 1)
+    for n in range(5):
+        op(0xA0 + n, f"LOG{n}", 375 * (n + 1), n + 2, 0, state=True)
+    # 0xc0s: EVM384 (interface v7); each pops one word of packed memory offsets
+    op(0xC0, "ADDMOD384", 8, 1, 0)
+    op(0xC1, "SUBMOD384", 8, 1, 0)
+    op(0xC2, "MULMODMONT384", 24, 1, 0)
+    # 0xf0s: system
+    op(0xF0, "CREATE", 32000, 3, 1, state=True)
+    op(0xF1, "CALL", 100, 7, 1, state=True)
+    op(0xF2, "CALLCODE", 100, 7, 1, state=True)
+    op(0xF3, "RETURN", 0, 2, 0)
+    op(0xF4, "DELEGATECALL", 100, 6, 1, state=True)
+    op(0xF5, "CREATE2", 32000, 4, 1, state=True)
+    op(0xFA, "STATICCALL", 100, 6, 1, state=True)
+    op(0xFD, "REVERT", 0, 2, 0)
+    op(0xFE, "INVALID", 0, 0, 0)
+    op(0xFF, "SELFDESTRUCT", 5000, 1, 0, state=True)
+    return ops
+
+
+_ALL = _table()
+OPCODES: Dict[int, OpcodeInfo] = {info.code: info for info in _ALL}
+BY_NAME: Dict[str, OpcodeInfo] = {info.name: info for info in _ALL}
+# Older names that source code still uses, mapped to the current mnemonic.
+ALIASES: Dict[str, str] = {"SHA3": "KECCAK256", "DIFFICULTY": "PREVRANDAO"}
+
+EVM384_OPCODES = (BY_NAME["ADDMOD384"].code, BY_NAME["SUBMOD384"].code,
+                  BY_NAME["MULMODMONT384"].code)
+STACK_LIMIT = 1024
+
+assert len(OPCODES) == len(BY_NAME) == len(_ALL), "duplicate opcode byte or name"
+
+
+def lookup(name: str) -> OpcodeInfo:
+    """The opcode called ``name`` (case-insensitive; old aliases accepted)."""
+    key = name.upper()
+    key = ALIASES.get(key, key)
+    try:
+        return BY_NAME[key]
+    except KeyError:
+        raise KeyError(f"unknown mnemonic {name!r}") from None
