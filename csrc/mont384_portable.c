@@ -6,11 +6,8 @@ void subtract_mod_if_not_below(limb_t out[LIMBS384], const limb_t acc[LIMBS384],
 {
     limb_t diff[LIMBS384];
     limb_t borrow = 0;
-    for (int i = 0; i < LIMBS384; i++) {
-        dlimb_t d = (dlimb_t)acc[i] - mod[i] - borrow;
-        diff[i] = (limb_t)d;
-        borrow = (limb_t)(d >> 64) & 1;
-    }
+    for (int i = 0; i < LIMBS384; i++)
+        diff[i] = sub_with_borrow(acc[i], mod[i], &borrow);
     /* acc >= mod exactly when the 385-bit subtraction does not borrow. */
     limb_t keep_acc = (limb_t)0 - (borrow & ~acc_top & 1);
     for (int i = 0; i < LIMBS384; i++)
@@ -22,11 +19,8 @@ void addmod384(limb_t out[LIMBS384], const limb_t x[LIMBS384],
 {
     limb_t sum[LIMBS384];
     limb_t carry = 0;
-    for (int i = 0; i < LIMBS384; i++) {
-        dlimb_t s = (dlimb_t)x[i] + y[i] + carry;
-        sum[i] = (limb_t)s;
-        carry = (limb_t)(s >> 64);
-    }
+    for (int i = 0; i < LIMBS384; i++)
+        sum[i] = add_with_carry(x[i], y[i], &carry);
     subtract_mod_if_not_below(out, sum, carry, mod);
 }
 
@@ -35,18 +29,12 @@ void submod384(limb_t out[LIMBS384], const limb_t x[LIMBS384],
 {
     limb_t diff[LIMBS384];
     limb_t borrow = 0;
-    for (int i = 0; i < LIMBS384; i++) {
-        dlimb_t d = (dlimb_t)x[i] - y[i] - borrow;
-        diff[i] = (limb_t)d;
-        borrow = (limb_t)(d >> 64) & 1;
-    }
+    for (int i = 0; i < LIMBS384; i++)
+        diff[i] = sub_with_borrow(x[i], y[i], &borrow);
     limb_t add_mod = (limb_t)0 - borrow;
     limb_t carry = 0;
-    for (int i = 0; i < LIMBS384; i++) {
-        dlimb_t s = (dlimb_t)diff[i] + (mod[i] & add_mod) + carry;
-        out[i] = (limb_t)s;
-        carry = (limb_t)(s >> 64);
-    }
+    for (int i = 0; i < LIMBS384; i++)
+        out[i] = add_with_carry(diff[i], mod[i] & add_mod, &carry);
 }
 
 void mulmont384_portable(limb_t out[LIMBS384], const limb_t x[LIMBS384],

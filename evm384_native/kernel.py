@@ -60,7 +60,7 @@ use_implementation(os.environ.get(IMPLEMENTATION_ENV, "auto") or "auto")
 def _run_on_memory(c_function, mem: bytearray, offsets: tuple, with_inv: bool) -> None:
     try:
         buf = ffi.from_buffer("uint8_t[]", mem, require_writable=True)
-    except TypeError as exc:
+    except (TypeError, BufferError) as exc:
         raise TypeError(f"mem must be a writable buffer (e.g. a bytearray): {exc}") from None
     try:
         status = c_function(buf, len(buf), *offsets)
