@@ -19,41 +19,6 @@ static inline limb_t load_le64(const uint8_t *p)
     memcpy(&v, p, sizeof v);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     v = __builtin_bswap64(v);
-/* Add/subtract with carry. On x86-64 the intrinsics give clean ADC/SBB
- * chains (baseline ISA); elsewhere, or with EVM384_GENERIC_CARRIES (the
- * sanitizer build defines it so CI covers this code), double-width math. */
-#if defined(__x86_64__) && !defined(EVM384_GENERIC_CARRIES)
-#include <x86intrin.h>
-
-static inline limb_t add_with_carry(limb_t a, limb_t b, limb_t *carry)
-{
-    unsigned long long sum;
-    *carry = _addcarry_u64((unsigned char)*carry, a, b, &sum);
-    return sum;
-}
-
-static inline limb_t sub_with_borrow(limb_t a, limb_t b, limb_t *borrow)
-{
-    unsigned long long diff;
-    *borrow = _subborrow_u64((unsigned char)*borrow, a, b, &diff);
-    return diff;
-}
-#else
-static inline limb_t add_with_carry(limb_t a, limb_t b, limb_t *carry)
-{
-    dlimb_t sum = (dlimb_t)a + b + *carry;
-    *carry = (limb_t)(sum >> 64);
-    return (limb_t)sum;
-}
-
-static inline limb_t sub_with_borrow(limb_t a, limb_t b, limb_t *borrow)
-{
-    dlimb_t diff = (dlimb_t)a - b - *borrow;
-    *borrow = (limb_t)(diff >> 64) & 1;
-    return (limb_t)diff;
-}
-#endif
-
 #endif
     return v;
 }
@@ -62,41 +27,6 @@ static inline void store_le64(uint8_t *p, limb_t v)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     v = __builtin_bswap64(v);
-/* Add/subtract with carry. On x86-64 the intrinsics give clean ADC/SBB
- * chains (baseline ISA); elsewhere, or with EVM384_GENERIC_CARRIES (the
- * sanitizer build defines it so CI covers this code), double-width math. */
-#if defined(__x86_64__) && !defined(EVM384_GENERIC_CARRIES)
-#include <x86intrin.h>
-
-static inline limb_t add_with_carry(limb_t a, limb_t b, limb_t *carry)
-{
-    unsigned long long sum;
-    *carry = _addcarry_u64((unsigned char)*carry, a, b, &sum);
-    return sum;
-}
-
-static inline limb_t sub_with_borrow(limb_t a, limb_t b, limb_t *borrow)
-{
-    unsigned long long diff;
-    *borrow = _subborrow_u64((unsigned char)*borrow, a, b, &diff);
-    return diff;
-}
-#else
-static inline limb_t add_with_carry(limb_t a, limb_t b, limb_t *carry)
-{
-    dlimb_t sum = (dlimb_t)a + b + *carry;
-    *carry = (limb_t)(sum >> 64);
-    return (limb_t)sum;
-}
-
-static inline limb_t sub_with_borrow(limb_t a, limb_t b, limb_t *borrow)
-{
-    dlimb_t diff = (dlimb_t)a - b - *borrow;
-    *borrow = (limb_t)(diff >> 64) & 1;
-    return (limb_t)diff;
-}
-#endif
-
 #endif
     memcpy(p, &v, sizeof v);
 }
