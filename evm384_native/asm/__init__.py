@@ -1,0 +1,11 @@
+"""Tools to write EVM (and EVM384) code from Python: assembler, disassembler, memory layout."""
+from .assembler import (Assembler, Label, Location, Program, SourceMap, Subroutine,
+                        pack_offsets, unpack_offsets)
+from .disasm import Instruction, disassemble, listing
+from .layout import (Fp, Fp2, Fp6, Fp12, G1, G2, G2Jacobian, Memory, Modulus, Region, Slot,
+                     array, raw)
+
+__all__ = ["Assembler", "Label", "Location", "Program", "SourceMap", "Subroutine",
+           "pack_offsets", "unpack_offsets", "Instruction", "disassemble", "listing",
+           "Fp", "Fp2", "Fp6", "Fp12", "G1", "G2", "G2Jacobian", "Memory", "Modulus",
+           "Region", "Slot", "array", "raw"]

@@ -1,0 +1,382 @@
+"""An EVM assembler for generated code: mnemonics from the shared opcode table, labels,
+jumps with automatically sized PUSHes, subroutines, data, memory layout and a source map.
+
+Code is emitted into a list of items; nothing is encoded until :meth:`Assembler.assemble`:
+then pending subroutine bodies are generated, memory is linked (:mod:`.layout`), and label
+pushes are sized by relaxation (start at one byte, widen until every target fits).
+
+Macros are plain Python functions taking the assembler; ``with asm.scope("fp2_mul")``
+names what they emit, and the source map gives, for every pc, the scope path such as
+``("miller_loop", "line_dbl", "fp2_sqr")``.
+
+Subroutines take their return address on the stack: a call is
+``PUSH ret; PUSH entry; JUMP; ret: JUMPDEST`` and the body ends with ``JUMP``. Their
+arguments live in fixed memory slots and their temporaries in a private memory region,
+so a body must leave the stack as it found it.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Type, Union
+
+from ..evm.opcodes import lookup
+from .layout import Memory, Region, Slot
+
+Operand = Union[int, Slot]
+EVM384_MNEMONICS = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
+OFFSET_BITS = 32
+
+
+class Label:
+    """A position in code; ``pc`` is known after assembly."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.pc: Optional[int] = None
+
+    def __repr__(self) -> str:
+        return f"Label({self.name}@{self.pc})"
+
+
+def pack_offsets(out: int, x: int, y: int, mod: int) -> int:
+    """The 128-bit word an EVM384 opcode pops: out, x, y, mod as 32-bit fields."""
+    word = 0
+    for value in (out, x, y, mod):
+        if not 0 <= value < 1 << OFFSET_BITS:
+            raise ValueError(f"memory offset {value} does not fit 32 bits")
+        word = (word << OFFSET_BITS) | value
+    return word
+
+
+def unpack_offsets(word: int) -> Tuple[int, int, int, int]:
+    """Inverse of :func:`pack_offsets` (bits above 128 are ignored, as EVM384 does)."""
+    mask = (1 << OFFSET_BITS) - 1
+    return tuple((word >> shift) & mask for shift in (96, 64, 32, 0))  # type: ignore[return-value]
+
+
+# --- items ------------------------------------------------------------------------------
+
+@dataclass
+class _Item:
+    path: Tuple[str, ...]
+
+
+@dataclass
+class _Op(_Item):
+    code: int
+
+
+@dataclass
+class _Push(_Item):
+    value: Union[int, Label, Slot, Callable[[], int]]
+    width: Optional[int]          # None: smallest that fits (PUSH0 never: keeps jumps simple)
+
+
+@dataclass
+class _Place(_Item):
+    label: Label
+    jumpdest: bool
+
+
+@dataclass
+class _Data(_Item):
+    label: Label
+    blob: bytes
+
+
+@dataclass(frozen=True)
+class Location:
+    """What emitted the code at a pc."""
+    path: Tuple[str, ...]
+    label: Optional[str]
+
+    @property
+    def routine(self) -> str:
+        return self.path[0] if self.path else ""
+
+    def __str__(self) -> str:
+        where = " in ".join(reversed(self.path)) or "?"
+        return f"{where} (after {self.label})" if self.label else where
+
+
+@dataclass
+class SourceMap:
+    """pc -> Location for every instruction start (data bytes map to their blob)."""
+    starts: List[int] = field(default_factory=list)
+    locations: List[Location] = field(default_factory=list)
+
+    def add(self, pc: int, location: Location) -> None:
+        self.starts.append(pc)
+        self.locations.append(location)
+
+    def __getitem__(self, pc: int) -> Location:
+        from bisect import bisect_right
+        index = bisect_right(self.starts, pc) - 1
+        if index < 0:
+            raise KeyError(pc)
+        return self.locations[index]
+
+
+@dataclass
+class Program:
+    """Assembled bytecode with everything needed to read it back."""
+    code: bytes
+    code_size: int                 # bytes before the data section
+    labels: Dict[str, int]
+    source_map: SourceMap
+    memory: Memory
+
+    def listing(self) -> str:
+        from .disasm import listing
+        return listing(self)
+
+
+class Subroutine:
+    """Code emitted once and called from many places.
+
+    ``params`` maps argument names to slot types; their slots are allocated in a region of
+    their own when the subroutine is declared, so callers can fill them before calling.
+    ``body(asm, **params)`` emits the code; its temporaries come from ``asm.frame``, a
+    region private to this subroutine.
+    """
+
+    def __init__(self, asm: "Assembler", name: str, body: Callable[..., None],
+                 params: Optional[Dict[str, Type[Slot]]] = None) -> None:
+        self.name, self.body = name, body
+        region = asm.memory.region(f"{name}.args")
+        self.args: Dict[str, Slot] = {key: region.alloc(kind, key)
+                                      for key, kind in (params or {}).items()}
+        self.entry = Label(name)
+        self.emitted = False
+
+    def __getattr__(self, attr: str) -> Slot:
+        args = self.__dict__.get("args", {})
+        if attr in args:
+            return args[attr]
+        raise AttributeError(attr)
+
+
+class Assembler:
+    """Collects code; see the module docstring."""
+
+    def __init__(self, name: str = "main", memory: Optional[Memory] = None) -> None:
+        self.memory = memory if memory is not None else Memory()
+        self.items: List[_Item] = []
+        self._path: List[str] = [name]
+        self._label_counts: Dict[str, int] = {}
+        self._pending: List[Subroutine] = []
+        self._subroutines: Dict[str, Subroutine] = {}
+        self._placed: set = set()
+        self.frame: Region = self.memory.region(f"{name}.frame")
+
+    # --- naming -------------------------------------------------------------------------
+
+    @contextmanager
+    def scope(self, name: str) -> Iterator[None]:
+        """Names the code emitted inside (for the source map)."""
+        self._path.append(name)
+        try:
+            yield
+        finally:
+            self._path.pop()
+
+    def new_label(self, name: str = "L") -> Label:
+        count = self._label_counts.get(name, 0)
+        self._label_counts[name] = count + 1
+        return Label(name if count == 0 else f"{name}_{count}")
+
+    # --- memory -------------------------------------------------------------------------
+
+    @contextmanager
+    def temps(self, *kinds: Type[Slot]) -> Iterator[List[Slot]]:
+        """Temporary slots in the current frame, released at the end of the block."""
+        with self.frame.scope():
+            yield [self.frame.alloc(kind, f"{'/'.join(self._path[1:]) or 'tmp'}#{i}")
+                   for i, kind in enumerate(kinds)]
+
+    # --- instructions -------------------------------------------------------------------
+
+    def op(self, mnemonic: str) -> None:
+        """Any opcode without immediate data, by its mnemonic."""
+        info = lookup(mnemonic)
+        if info.immediate:
+            raise ValueError(f"{info.name} takes immediate data: use push()")
+        self.items.append(_Op(tuple(self._path), info.code))
+
+    def ops(self, *mnemonics: str) -> None:
+        for mnemonic in mnemonics:
+            self.op(mnemonic)
+
+    def push(self, value: Union[int, Label, Slot, Callable[[], int]],
+             width: Optional[int] = None) -> None:
+        """PUSH a number, a label's pc, a slot's offset or a value known at link time.
+
+        ``width`` None picks the smallest PUSHn that holds the value.
+        """
+        if isinstance(value, int) and not 0 <= value < 1 << 256:
+            raise ValueError(f"push value out of range: {value}")
+        if width is not None and not 1 <= width <= 32:
+            raise ValueError(f"PUSH width must be 1..32, not {width}")
+        self.items.append(_Push(tuple(self._path), value, width))
+
+    def place(self, label: Label, jumpdest: bool = True) -> Label:
+        """Put ``label`` here (with a JUMPDEST unless it only marks a position)."""
+        if label in self._placed:
+            raise ValueError(f"label {label.name} placed twice")
+        self._placed.add(label)
+        self.items.append(_Place(tuple(self._path), label, jumpdest))
+        return label
+
+    def label(self, name: str = "L") -> Label:
+        """A new jump target here."""
+        return self.place(self.new_label(name))
+
+    def jump(self, target: Label) -> None:
+        self.push(target)
+        self.op("JUMP")
+
+    def jumpi(self, target: Label) -> None:
+        """Jump when the top of the stack is non-zero (it is consumed)."""
+        self.push(target)
+        self.op("JUMPI")
+
+    def evm384(self, mnemonic: str, out: Operand, x: Operand, y: Operand,
+               mod: Operand) -> None:
+        """``PUSH16 <out|x|y|mod>`` and the EVM384 opcode."""
+        if mnemonic not in EVM384_MNEMONICS:
+            raise ValueError(f"{mnemonic} is not an EVM384 opcode")
+        operands = (out, x, y, mod)
+        self.push(lambda: pack_offsets(*(int(v) for v in operands)), width=16)
+        self.op(mnemonic)
+
+    def data(self, blob: bytes, name: str = "data") -> Label:
+        """Bytes appended after the code; the label gives their code offset (CODECOPY)."""
+        label = self.new_label(name)
+        self.items.append(_Data(tuple(self._path), label, bytes(blob)))
+        return label
+
+    # --- subroutines --------------------------------------------------------------------
+
+    def subroutine(self, name: str, body: Callable[..., None],
+                   params: Optional[Dict[str, Type[Slot]]] = None) -> Subroutine:
+        """Declare (once per name) a subroutine; its body is emitted if it is called."""
+        if name in self._subroutines:
+            return self._subroutines[name]
+        sub = Subroutine(self, name, body, params)
+        self._subroutines[name] = sub
+        return sub
+
+    def call(self, sub: Subroutine) -> None:
+        """Call ``sub``: the return address goes on the stack, the body jumps back to it."""
+        back = self.new_label(f"ret_{sub.name}")
+        self.push(back)
+        self.jump(sub.entry)
+        self.place(back)
+        if not sub.emitted:
+            sub.emitted = True
+            self._pending.append(sub)
+
+    def _emit_subroutine(self, sub: Subroutine) -> None:
+        saved_path, saved_frame = self._path, self.frame
+        self._path = [sub.name]
+        self.frame = self.memory.region(f"{sub.name}.frame")
+        try:
+            self.place(sub.entry)
+            sub.body(self, **sub.args)
+            self.op("JUMP")                   # to the return address the caller pushed
+        finally:
+            self._path, self.frame = saved_path, saved_frame
+
+    # --- assembly -----------------------------------------------------------------------
+
+    def assemble(self) -> Program:
+        """Emit pending subroutines, link memory, lay out and encode the code."""
+        while self._pending:
+            self._emit_subroutine(self._pending.pop(0))
+        self.memory.link()
+        code_items = [item for item in self.items if not isinstance(item, _Data)]
+        data_items = [item for item in self.items if isinstance(item, _Data)]
+        ordered = code_items + data_items
+        widths = {id(item): _static_width(item) for item in ordered if isinstance(item, _Push)}
+        while True:
+            pc = self._layout(ordered, widths)
+            grown = False
+            for item in ordered:
+                if isinstance(item, _Push) and item.width is None:
+                    need = max(1, (_value(item.value).bit_length() + 7) // 8)
+                    if need > widths[id(item)]:
+                        widths[id(item)] = need
+                        grown = True
+            if not grown:
+                break
+        code = bytearray()
+        source_map = SourceMap()
+        labels: Dict[str, int] = {}
+        last_label: Optional[str] = None
+        code_size = 0
+        for item in ordered:
+            if isinstance(item, (_Place, _Data)):
+                labels[item.label.name] = item.label.pc  # type: ignore[assignment]
+                last_label = item.label.name
+            if isinstance(item, _Data) and not code_size:
+                code_size = len(code)
+            if not (isinstance(item, _Place) and not item.jumpdest):
+                source_map.add(len(code), Location(item.path, last_label))
+            code += _encode(item, widths)
+        return Program(bytes(code), code_size or len(code), labels, source_map, self.memory)
+
+    @staticmethod
+    def _layout(items: Sequence[_Item], widths: Dict[int, int]) -> int:
+        pc = 0
+        for item in items:
+            if isinstance(item, (_Place, _Data)):
+                item.label.pc = pc
+            pc += _size(item, widths)
+        return pc
+
+
+def _value(value: Union[int, Label, Slot, Callable[[], int]]) -> int:
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Label):
+        if value.pc is None:
+            raise ValueError(f"label {value.name} is used but never placed")
+        return value.pc
+    if isinstance(value, Slot):
+        return value.offset
+    return int(value())
+
+
+def _static_width(item: _Push) -> int:
+    if item.width is not None:
+        return item.width
+    if isinstance(item.value, Label):
+        return 1                      # grown by relaxation
+    return max(1, (_value(item.value).bit_length() + 7) // 8)
+
+
+def _size(item: _Item, widths: Dict[int, int]) -> int:
+    if isinstance(item, _Op):
+        return 1
+    if isinstance(item, _Push):
+        return 1 + widths[id(item)]
+    if isinstance(item, _Place):
+        return 1 if item.jumpdest else 0
+    assert isinstance(item, _Data)
+    return len(item.blob)
+
+
+def _encode(item: _Item, widths: Dict[int, int]) -> bytes:
+    if isinstance(item, _Op):
+        return bytes([item.code])
+    if isinstance(item, _Push):
+        width = widths[id(item)]
+        value = _value(item.value)
+        if value >= 1 << (8 * width):
+            raise ValueError(f"value {value:#x} does not fit PUSH{width}")
+        return bytes([lookup(f"PUSH{width}").code]) + value.to_bytes(width, "big")
+    if isinstance(item, _Place):
+        return bytes([lookup("JUMPDEST").code]) if item.jumpdest else b""
+    assert isinstance(item, _Data)
+    return item.blob

@@ -1,0 +1,190 @@
+"""Memory layout: named, typed slots so that generated code never hand-writes offsets.
+
+Memory is a list of :class:`Region`\\ s (constants, inputs, one frame per subroutine,
+...). A region hands out slots with a bump pointer; :meth:`Region.scope` releases
+temporaries on exit, so nested macros reuse the same bytes. A region's size is the
+high-water mark of its pointer, so offsets are only known once every piece of code has
+been generated: :meth:`Memory.link` then places the regions one after another. Slots
+resolve lazily (``int(slot)``), which is why code can be generated before linking.
+
+Slot types follow blst's memory order (``../shared/docs/evm384-spec.md`` §2):
+Fp is 48 bytes LE; Fp2 = c0‖c1; Fp6 = c0‖c1‖c2; Fp12 = c0‖c1; G1 = x‖y;
+G2 = x‖y; G2 projective/Jacobian = x‖y‖z.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import ClassVar, Iterator, List, Optional, Tuple, Type, TypeVar
+
+FP_BYTES = 48
+WORD = 32
+
+S = TypeVar("S", bound="Slot")
+
+
+class Slot:
+    """``size`` bytes at a fixed place inside a region; ``int(slot)`` is its offset."""
+    size: ClassVar[int] = 0
+    fields: ClassVar[Tuple[Tuple[str, type], ...]] = ()
+
+    def __init__(self, region: "Region", rel: int, name: str) -> None:
+        self.region, self.rel, self.name = region, rel, name
+
+    @property
+    def offset(self) -> int:
+        return self.region.base_offset() + self.rel
+
+    def __int__(self) -> int:
+        return self.offset
+
+    def __index__(self) -> int:
+        return self.offset
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name})"
+
+    def part(self, kind: Type[S], rel: int, name: str) -> S:
+        """A sub-slot ``rel`` bytes into this one."""
+        if rel < 0 or rel + kind.size > self.size:
+            raise ValueError(f"{name}: {kind.__name__} at +{rel} is outside {self!r}")
+        return kind(self.region, self.rel + rel, f"{self.name}.{name}")
+
+    def __getattr__(self, attr: str) -> "Slot":
+        rel = 0
+        for name, kind in type(self).fields:
+            if name == attr:
+                return self.part(kind, rel, name)
+            rel += kind.size
+        raise AttributeError(f"{type(self).__name__} has no field {attr!r}")
+
+    def children(self) -> List["Slot"]:
+        return [getattr(self, name) for name, _ in type(self).fields]
+
+    def fps(self) -> List["Fp"]:
+        """Every Fp inside, in memory order."""
+        if isinstance(self, Fp):
+            return [self]
+        return [fp for child in self.children() for fp in child.fps()]
+
+
+def raw(size: int) -> Type[Slot]:
+    """A slot type for an untyped buffer of ``size`` bytes."""
+    return type(f"Raw{size}", (Slot,), {"size": size})
+
+
+def array(kind: Type[Slot], count: int) -> Type[Slot]:
+    """A slot type holding ``count`` consecutive ``kind`` slots (fields e0, e1, ...)."""
+    fields = tuple((f"e{i}", kind) for i in range(count))
+    return type(f"{kind.__name__}x{count}", (Slot,),
+                {"size": kind.size * count, "fields": fields})
+
+
+class Fp(Slot):
+    size = FP_BYTES
+
+
+class Fp2(Slot):
+    fields = (("c0", Fp), ("c1", Fp))
+    size = 2 * FP_BYTES
+
+
+class Fp6(Slot):
+    fields = (("c0", Fp2), ("c1", Fp2), ("c2", Fp2))
+    size = 3 * Fp2.size
+
+
+class Fp12(Slot):
+    fields = (("c0", Fp6), ("c1", Fp6))
+    size = 2 * Fp6.size
+
+
+class G1(Slot):
+    """Affine G1 point x‖y."""
+    fields = (("x", Fp), ("y", Fp))
+    size = 2 * FP_BYTES
+
+
+class G2(Slot):
+    """Affine G2 point x‖y."""
+    fields = (("x", Fp2), ("y", Fp2))
+    size = 2 * Fp2.size
+
+
+class G2Jacobian(Slot):
+    """G2 point in Jacobian coordinates x‖y‖z."""
+    fields = (("x", Fp2), ("y", Fp2), ("z", Fp2))
+    size = 3 * Fp2.size
+
+
+class Modulus(Slot):
+    """A modulus followed by its 8-byte Montgomery constant, as MULMODMONT384 reads it."""
+    size = FP_BYTES + 8
+
+
+class Region:
+    """A named part of memory whose slots are allocated with a bump pointer."""
+
+    def __init__(self, memory: "Memory", name: str) -> None:
+        self.memory, self.name = memory, name
+        self.top = 0
+        self.size = 0
+        self.base: Optional[int] = None
+        self.allocations: List[Slot] = []
+
+    def base_offset(self) -> int:
+        if self.base is None:
+            raise RuntimeError(f"memory region {self.name!r} is not linked yet")
+        return self.base
+
+    def alloc(self, kind: Type[S], name: str) -> S:
+        slot = kind(self, self.top, f"{self.name}.{name}")
+        self.top += kind.size
+        self.size = max(self.size, self.top)
+        self.allocations.append(slot)
+        return slot
+
+    @contextmanager
+    def scope(self) -> Iterator["Region"]:
+        """Slots allocated inside the ``with`` block are released at its end."""
+        mark = self.top
+        try:
+            yield self
+        finally:
+            self.top = mark
+
+
+class Memory:
+    """All regions of one program, linked in creation order."""
+
+    def __init__(self, base: int = 0) -> None:
+        self.start = base
+        self.regions: List[Region] = []
+        self.end: Optional[int] = None
+
+    def region(self, name: str) -> Region:
+        if any(region.name == name for region in self.regions):
+            raise ValueError(f"memory region {name!r} already exists")
+        region = Region(self, name)
+        self.regions.append(region)
+        return region
+
+    def link(self) -> int:
+        """Place every region (word-aligned); returns the end of memory."""
+        offset = self.start
+        for region in self.regions:
+            region.base = offset
+            offset += -(-region.size // WORD) * WORD
+        self.end = offset
+        return offset
+
+    def name_of(self, offset: int) -> str:
+        """The most specific slot name covering ``offset`` (after linking), else hex."""
+        best: Optional[Tuple[int, str]] = None
+        for region in self.regions:
+            for slot in region.allocations:
+                for fp in [slot] if not slot.fields else slot.fps():
+                    start = fp.offset
+                    if start <= offset < start + fp.size and (best is None or fp.size < best[0]):
+                        delta = offset - start
+                        best = (fp.size, fp.name + (f"+{delta}" if delta else ""))
+        return best[1] if best else hex(offset)

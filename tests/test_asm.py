@@ -1,0 +1,115 @@
+"""The assembler, disassembler, memory layout and source map."""
+import pytest
+
+from evm384_native.asm import (Assembler, Fp, Fp2, Fp6, Fp12, G2Jacobian, Memory, disassemble,
+                               pack_offsets, unpack_offsets)
+
+from mini_evm import run
+
+SPEC_X = bytes.fromhex("3c119b3934156e9d9a495378725bb6c7fdcd12784743919063f5a383d2d2af117e025fdb0fb03fa723a62a4d6d968d2b")
+SPEC_Y = bytes.fromhex("f1562b8a749c87046d34a6d1101226508bb99a91982faeac365505dc7d9366404d9808a02531e3e80c82cdbab995821e")
+SPEC_MOD = bytes.fromhex("ec1e91ae1c738c60602becdaa2c68049efc48e8efa17054cdfb487bd3ccf137fe7e517dbee90eef07123d231ea794fa5")
+SPEC_ADD = bytes.fromhex("2d68c6c3a8b1f5a1077ef949836ddc178987ad09e0723f3d9a4aa95f50661652cb9a677b35e122903028f807272c104a")
+
+
+def test_pack_offsets_matches_spec_layout():
+    assert pack_offsets(0, 0, 48, 96) == 0x00000000000000000000003000000060
+    assert unpack_offsets((1 << 200) | pack_offsets(1, 2, 3, 4)) == (1, 2, 3, 4)
+    with pytest.raises(ValueError):
+        pack_offsets(1 << 32, 0, 0, 0)
+
+
+def test_spec_vector_through_layout_and_runner():
+    asm = Assembler()
+    inputs = asm.memory.region("inputs")
+    x, y, mod = inputs.alloc(Fp, "x"), inputs.alloc(Fp, "y"), inputs.alloc(Fp, "mod")
+    asm.ops("CALLDATASIZE"); asm.push(0); asm.push(x); asm.op("CALLDATACOPY")
+    asm.evm384("ADDMOD384", x, x, y, mod)
+    asm.push(48); asm.push(x); asm.op("RETURN")
+    program = asm.assemble()
+    assert run(program.code, SPEC_X + SPEC_Y + SPEC_MOD).output == SPEC_ADD
+
+
+def test_push_width_is_picked_and_labels_relax():
+    asm = Assembler()
+    for value, width in [(0, 1), (255, 1), (256, 2), (1 << 255, 32)]:
+        asm.push(value)
+    far = asm.new_label("far")
+    asm.jump(far)
+    for _ in range(300):                    # push the target beyond one byte
+        asm.op("JUMPDEST")
+    asm.place(far)
+    asm.op("STOP")
+    program = asm.assemble()
+    names = [ins.name for ins in disassemble(program.code)]
+    assert names[:6] == ["PUSH1", "PUSH1", "PUSH2", "PUSH32", "PUSH2", "JUMP"]
+    assert program.labels["far"] == len(program.code) - 2
+    assert run(program.code).success
+
+
+def test_loop_and_subroutine_run():
+    """sum 1..10 in a loop, doubled by a subroutine; result stored and returned."""
+    asm = Assembler()
+    asm.subroutine("unused", lambda a: a.op("INVALID"))
+    # [x ret] -> [2x ret]: the body reaches under the return address and leaves it on top
+    double = asm.subroutine("double", lambda a: a.ops("SWAP1", "DUP1", "ADD", "SWAP1"))
+    asm.push(0); asm.push(10)                      # acc, i
+    top = asm.label("top")
+    asm.ops("DUP1", "SWAP2", "ADD", "SWAP1")       # acc += i
+    asm.push(1); asm.ops("SWAP1", "SUB")           # i -= 1
+    asm.op("DUP1"); asm.jumpi(top)
+    asm.op("POP")
+    asm.call(double)
+    asm.push(0); asm.op("MSTORE"); asm.push(32); asm.push(0); asm.op("RETURN")
+    program = asm.assemble()
+    assert int.from_bytes(run(program.code).output, "big") == 110
+    assert "unused" not in program.labels            # declared but never called: not emitted
+    assert "double" in program.labels
+
+
+def test_source_map_names_nested_scopes():
+    asm = Assembler("pairing")
+    with asm.temps(Fp2) as (t,):
+        with asm.scope("line_dbl"):
+            with asm.scope("fp2_mul"):
+                asm.evm384("MULMODMONT384", t.c0, t.c0, t.c1, t.c1)
+        asm.op("STOP")
+    program = asm.assemble()
+    first, second = disassemble(program.code)
+    assert program.source_map[first.pc].path == ("pairing", "line_dbl", "fp2_mul")
+    assert program.source_map[first.pc + 5].routine == "pairing"
+    assert str(program.source_map[first.pc]) == "fp2_mul in line_dbl in pairing"
+    assert program.source_map[second.pc].path == ("pairing",)
+
+
+def test_disassembler_folds_evm384_offsets_and_names_slots():
+    asm = Assembler()
+    f = asm.memory.region("state").alloc(Fp12, "f")
+    p = asm.memory.region("consts").alloc(Fp, "p")
+    asm.evm384("SUBMOD384", f.c1.c2.c1, p, f.c0.c0.c0, p)
+    program = asm.assemble()
+    (ins,) = disassemble(program.code)
+    assert ins.name == "SUBMOD384" and ins.size == 18
+    assert ins.offsets() == (int(f) + 11 * 48, int(p), int(f), int(p))
+    assert ins.text(program.memory) == \
+        "SUBMOD384 out=state.f.c1.c2.c1 x=consts.p y=state.f.c0.c0.c0 mod=consts.p"
+    assert "SUBMOD384 out=state.f.c1.c2.c1" in program.listing()
+
+
+def test_layout_orders_and_separates_regions():
+    memory = Memory()
+    a, b = memory.region("a"), memory.region("b")
+    f = a.alloc(Fp12, "f")
+    with a.scope():
+        t = a.alloc(Fp6, "t")
+    u = a.alloc(Fp2, "u")                      # reuses the released bytes of t
+    q = b.alloc(G2Jacobian, "q")
+    memory.link()
+    assert int(f) == 0 and int(t) == int(u) == 576
+    assert int(q) >= 576 + Fp6.size and int(q) % 32 == 0
+    assert [int(fp) for fp in f.fps()] == [48 * i for i in range(12)]
+    assert int(f.c1.c0.c1) == 7 * 48                 # tower order of spec §2
+    assert int(q.z.c1) == int(q) + 5 * 48
+    assert memory.name_of(int(q) + 5 * 48 + 3) == "b.q.z.c1+3"
+    with pytest.raises(AttributeError):
+        f.c2
