@@ -102,11 +102,13 @@ int evm384_mulmodmont384_mem(uint8_t *mem, size_t len, uint64_t out, uint64_t x,
     int status = check_operands(len, out, x, y, mod, BYTES384 + MONT_CONSTANT_BYTES);
     if (status != EVM384_OK)
         return status;
-    limb_t a[LIMBS384], b[LIMBS384], m[LIMBS384], r[LIMBS384];
+    limb_t a[LIMBS384], b[LIMBS384], r[LIMBS384];
+    montgomery_modulus m;
     load_limbs384(a, mem + x);
     load_limbs384(b, mem + y);
-    load_limbs384(m, mem + mod);
-    selected_mulmont()(r, a, b, m, load_le64(mem + mod + BYTES384));
+    load_limbs384(m.limbs, mem + mod);
+    m.inv = load_le64(mem + mod + BYTES384);
+    selected_mulmont()(r, a, b, &m);
     store_limbs384(mem + out, r);
     return EVM384_OK;
 }
@@ -129,6 +131,9 @@ void evm384_mulmont384_batch(uint64_t *out, const uint64_t *x, const uint64_t *y
                              size_t n, const uint64_t *mod, uint64_t inv)
 {
     mulmont384_fn *mulmont = selected_mulmont();
+    montgomery_modulus m;
+    memcpy(m.limbs, mod, sizeof m.limbs);
+    m.inv = inv;
     for (size_t i = 0; i < n; i++)
-        mulmont(out + LIMBS384 * i, x + LIMBS384 * i, y + LIMBS384 * i, mod, inv);
+        mulmont(out + LIMBS384 * i, x + LIMBS384 * i, y + LIMBS384 * i, &m);
 }

@@ -12,10 +12,16 @@ void addmod384(limb_t out[LIMBS384], const limb_t x[LIMBS384],
 void submod384(limb_t out[LIMBS384], const limb_t x[LIMBS384],
                const limb_t y[LIMBS384], const limb_t mod[LIMBS384]);
 
+/* The modulus with its Montgomery constant inv = -mod^-1 mod 2^64, laid out
+ * as MULMODMONT384 reads them from memory (inv may be garbage). */
+typedef struct {
+    limb_t limbs[LIMBS384];
+    limb_t inv;
+} montgomery_modulus;
+
 /* CIOS Montgomery product x*y/2^384 with the final conditional subtraction. */
 typedef void mulmont384_fn(limb_t out[LIMBS384], const limb_t x[LIMBS384],
-                           const limb_t y[LIMBS384], const limb_t mod[LIMBS384],
-                           limb_t inv);
+                           const limb_t y[LIMBS384], const montgomery_modulus *mod);
 
 mulmont384_fn mulmont384_portable;
 #if defined(__x86_64__)

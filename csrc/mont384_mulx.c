@@ -41,13 +41,12 @@
     "movq " #XOFF "(" OP(xp) "), %%rdx\n\t"                               \
     MUL_ADD_ROW(yp, A0, A1, A2, A3, A4, A5, A6, A7)                       \
     "movq " OP(A0) ", %%rdx\n\t"                                          \
-    "imulq " OP(inv) ", %%rdx\n\t"                                        \
+    "imulq 48(" OP(mp) "), %%rdx\n\t" /* inv */                                        \
     "xorl " OP32(lo) ", " OP32(lo) "\n\t"                                 \
     MUL_ADD_ROW(mp, A0, A1, A2, A3, A4, A5, A6, A7)
 
 void mulmont384_mulx(limb_t out[LIMBS384], const limb_t x[LIMBS384],
-                     const limb_t y[LIMBS384], const limb_t mod[LIMBS384],
-                     limb_t inv)
+                     const limb_t y[LIMBS384], const montgomery_modulus *mod)
 {
     limb_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0;
     limb_t lo, hi;
@@ -61,11 +60,11 @@ void mulmont384_mulx(limb_t out[LIMBS384], const limb_t x[LIMBS384],
         : [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3),
           [r4] "+r"(r4), [r5] "+r"(r5), [r6] "+r"(r6), [r7] "+r"(r7),
           [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [xp] "r"(x), [yp] "r"(y), [mp] "r"(mod), [inv] "m"(inv)
+        : [xp] "r"(x), [yp] "r"(y), [mp] "r"(mod)
         : "rdx", "cc", "memory");
     /* After six rotations the accumulator's limbs sit in r6, r7, r0..r3 and
      * its top bit in r4. */
     const limb_t acc[LIMBS384] = {r6, r7, r0, r1, r2, r3};
-    subtract_mod_if_not_below(out, acc, r4, mod);
+    subtract_mod_if_not_below(out, acc, r4, mod->limbs);
 }
 #endif

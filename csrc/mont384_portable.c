@@ -38,9 +38,9 @@ void submod384(limb_t out[LIMBS384], const limb_t x[LIMBS384],
 }
 
 void mulmont384_portable(limb_t out[LIMBS384], const limb_t x[LIMBS384],
-                         const limb_t y[LIMBS384], const limb_t mod[LIMBS384],
-                         limb_t inv)
+                         const limb_t y[LIMBS384], const montgomery_modulus *modulus)
 {
+    const limb_t *mod = modulus->limbs;
     /* acc < 2^384 + mod between rounds, so six limbs and a top word suffice. */
     limb_t acc[LIMBS384 + 1] = {0};
     for (int i = 0; i < LIMBS384; i++) {
@@ -55,7 +55,7 @@ void mulmont384_portable(limb_t out[LIMBS384], const limb_t x[LIMBS384],
         limb_t top = (limb_t)t;
         limb_t top_carry = (limb_t)(t >> 64);
 
-        limb_t u = acc[0] * inv;
+        limb_t u = acc[0] * modulus->inv;
         carry = (limb_t)(((dlimb_t)u * mod[0] + acc[0]) >> 64);
         for (int j = 1; j < LIMBS384; j++) {
             t = (dlimb_t)u * mod[j] + acc[j] + carry;

@@ -1,0 +1,15 @@
+"""Shared fixtures for the benchmark suites (run with --benchmark-json to keep results)."""
+import pytest
+
+from evm384_native import kernel
+
+
+@pytest.fixture
+def implementation(request):
+    """Select a Montgomery multiplication for one benchmark, then restore auto."""
+    name = request.param
+    if name == "mulx" and not kernel.mulx_available():
+        pytest.skip("this CPU has no MULX/ADX")
+    kernel.use_implementation(name)
+    yield name
+    kernel.use_implementation("auto")
