@@ -1,0 +1,65 @@
+"""The public entry point: ``execute(code, calldata, ...)``."""
+from __future__ import annotations
+
+from typing import Callable, Dict, Optional
+
+from .backends import Backend, get_backend
+from .gas import DEFAULT_SCHEDULE, Evm384Schedule, ScheduleLike, resolve_schedule
+from .interpreter import run_python
+from .result import ExecutionResult
+from .tracing import Tracer, TracerLike, as_tracer
+
+# engine name -> runner(bytecode, calldata, gas, backend, schedule, tracer, fuse_evm384)
+Engine = Callable[[bytes, bytes, int, Backend, Evm384Schedule, Optional[Tracer], bool],
+                  ExecutionResult]
+ENGINES: Dict[str, Engine] = {"python": run_python}
+
+MAX_GAS = 2**63 - 1  # EVMC's int64 gas counter
+
+
+def _as_bytes(value: object, name: str) -> bytes:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    raise TypeError(f"{name} must be bytes, bytearray or memoryview, not {type(value).__name__}"
+                    + (" (use bytes.fromhex for hex text)" if isinstance(value, str) else ""))
+
+
+def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
+        backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
+        tracer: Optional[TracerLike] = None, fuse_evm384: bool = True) -> ExecutionResult:
+    """:func:`execute` with internal options, for tests and benchmarks."""
+    code = _as_bytes(code, "code")
+    calldata = _as_bytes(calldata, "calldata")
+    if not isinstance(gas, int) or isinstance(gas, bool):
+        raise TypeError(f"gas must be an int, not {type(gas).__name__}")
+    if not 0 <= gas <= MAX_GAS:
+        raise ValueError(f"gas must be in [0, 2**63), got {gas}")
+    runner = ENGINES.get(engine) if isinstance(engine, str) else None
+    if runner is None:
+        raise ValueError(f"unknown engine {engine!r}; available engines: "
+                         f"{', '.join(sorted(ENGINES))}")
+    chosen = as_tracer(tracer)
+    if chosen is not None:
+        chosen.on_start(code, calldata, gas)
+    result = runner(code, calldata, gas, get_backend(backend), resolve_schedule(schedule),
+                    chosen, fuse_evm384)
+    if chosen is not None:
+        chosen.on_end(result)
+    return result
+
+
+def execute(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
+            backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
+            tracer: Optional[TracerLike] = None) -> ExecutionResult:
+    """Run standalone contract ``code`` with ``calldata`` and return the outcome.
+
+    ``engine`` names the dispatch loop ("python"); ``backend`` the implementation of
+    ADDMOD384, SUBMOD384 and MULMODMONT384 ("native" C kernels or the pure-Python
+    "reference"); ``schedule`` their gas ("evmone-v7", "update5-A", "update5-B" or a
+    mapping of the three mnemonics to gas). ``tracer`` is a
+    :class:`~evm384_native.evm.tracing.Tracer` (e.g. ``Eip3155Tracer(sys.stdout)`` or
+    ``Profiler()``), a step hook ``fn(step)``, or a list of these; tracing runs
+    instruction by instruction.
+    """
+    return run(code, calldata, gas=gas, engine=engine, backend=backend, schedule=schedule,
+               tracer=tracer)

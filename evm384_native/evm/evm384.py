@@ -1,0 +1,71 @@
+"""The EVM384 instructions (interface v7, see docs/evm384-spec.md section 1).
+
+Each pops one word whose low 128 bits pack four 32-bit memory offsets
+(out, x, y, mod from high to low). Memory is first expanded, and charged like
+MLOAD, to cover every operand: 48 bytes each, 56 at ``mod`` for MULMODMONT384
+(the modulus followed by its 64-bit Montgomery constant). The arithmetic is the
+frame's backend: :mod:`evm384_native.kernel` or :mod:`evm384_native.reference`.
+
+A *segment* is a straight-line run of ``PUSHn word; EVM384-op`` pairs, decoded
+once into records that the backend runs in a single call.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Tuple
+
+from .._native import ffi, lib
+from ..limbs import BYTES384
+from ..operands import MODULUS_WITH_INV_BYTES
+from .frame import Frame
+from .opcodes import BY_NAME
+
+ADDMOD384 = BY_NAME["ADDMOD384"].code
+SUBMOD384 = BY_NAME["SUBMOD384"].code
+MULMODMONT384 = BY_NAME["MULMODMONT384"].code
+OFFSET_MASK = 0xFFFFFFFF
+
+Operands = Tuple[int, int, int, int]
+
+
+def unpack_offsets(word: int) -> Operands:
+    """(out, x, y, mod) from bits 96..127, 64..95, 32..63 and 0..31 of ``word``."""
+    return ((word >> 96) & OFFSET_MASK, (word >> 64) & OFFSET_MASK,
+            (word >> 32) & OFFSET_MASK, word & OFFSET_MASK)
+
+
+def memory_end(opcode: int, out: int, x: int, y: int, mod: int) -> int:
+    """First byte past every operand the instruction reads or writes."""
+    mod_size = MODULUS_WITH_INV_BYTES if opcode == MULMODMONT384 else BYTES384
+    return max(out + BYTES384, x + BYTES384, y + BYTES384, mod + mod_size)
+
+
+def op_evm384(f: Frame, opcode: Any) -> None:
+    """ADDMOD384, SUBMOD384 or MULMODMONT384 (``opcode``), one backend call."""
+    out, x, y, mod = unpack_offsets(f.stack.pop())
+    f.expand(memory_end(opcode, out, x, y, mod))
+    f.backend.operations[opcode](f.memory, out, x, y, mod)
+
+
+EVM384_HANDLERS = {ADDMOD384: op_evm384, SUBMOD384: op_evm384, MULMODMONT384: op_evm384}
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of PUSH + EVM384 pairs: its operations and the memory they need."""
+    operations: Tuple[Tuple[int, int, int, int, int], ...]  # (opcode, out, x, y, mod)
+    end: int                                                # memory_end over all of them
+    records: Any = field(repr=False, compare=False)         # the same as a cffi uint32_t[]
+
+    @classmethod
+    def from_operations(cls, operations: Tuple[Tuple[int, int, int, int, int], ...]) -> "Segment":
+        flat = [value for operation in operations for value in operation]
+        assert len(flat) == lib.EVM384_RECORD_FIELDS * len(operations)
+        return cls(operations, max(memory_end(*operation) for operation in operations),
+                   ffi.new("uint32_t[]", flat))
+
+
+def op_segment(f: Frame, segment: Any) -> None:
+    """Every pair of a segment; the dispatcher has checked that all the gas is there."""
+    f.expand(segment.end)
+    f.backend.run_segment(f, segment)

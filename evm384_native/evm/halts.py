@@ -1,0 +1,57 @@
+"""How an execution ends before running off its code: normally or exceptionally.
+
+Instruction semantics raise these; the dispatch loop turns them into a result.
+"""
+from __future__ import annotations
+
+
+class Halt(Exception):
+    """Execution is over."""
+
+
+class Stopped(Halt):
+    """STOP, RETURN or REVERT: the remaining gas is kept, ``output`` returned."""
+
+    def __init__(self, output: bytes = b"", reverted: bool = False) -> None:
+        super().__init__("revert" if reverted else "stop")
+        self.output = output
+        self.reverted = reverted
+
+
+class ExceptionalHalt(Halt):
+    """Any other end: all gas is consumed and nothing is returned."""
+
+    reason = "exceptional halt"
+
+    def __init__(self, reason: str | None = None) -> None:
+        if reason is not None:
+            self.reason = reason
+        super().__init__(self.reason)
+
+
+class OutOfGas(ExceptionalHalt):
+    reason = "out of gas"
+
+
+class StackUnderflow(ExceptionalHalt):
+    reason = "stack underflow"
+
+
+class StackOverflow(ExceptionalHalt):
+    reason = "stack overflow"
+
+
+class InvalidJump(ExceptionalHalt):
+    reason = "invalid jump destination"
+
+
+class ReturnDataOutOfBounds(ExceptionalHalt):
+    reason = "return data out of bounds"
+
+
+class InvalidOpcode(ExceptionalHalt):
+    """An undefined byte, or the designated INVALID (0xfe)."""
+
+
+class UnsupportedOpcode(ExceptionalHalt):
+    """An opcode that needs world state, which this interpreter does not have."""

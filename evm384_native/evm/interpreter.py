@@ -1,0 +1,140 @@
+"""The "python" engine: dispatch loops over decoded code.
+
+Two loops share the instruction semantics of :mod:`.instructions`:
+
+* the block loop checks stack bounds and static gas once per block (see
+  :mod:`.code`), then calls the handlers of the block without further checks;
+* the step loop checks and charges every instruction, and reports to a tracer.
+
+When a block's checks fail, the block would halt partway (out of gas, stack
+underflow or overflow), so the step loop takes over from the block's start and
+halts at the exact instruction with the exact gas.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Tuple
+
+from .backends import Backend
+from .code import Block, Code, Instruction, decode
+from .frame import Frame
+from .gas import Evm384Schedule, memory_expansion_cost
+from .halts import ExceptionalHalt, Halt, OutOfGas, StackOverflow, StackUnderflow, Stopped
+from .opcodes import STACK_LIMIT
+from .result import ExecutionResult
+from .tracing import Step, Tracer
+
+
+class _Counts:
+    """Instructions executed: whole blocks by the block loop, single steps by the step loop."""
+
+    def __init__(self, code: Code) -> None:
+        self.code = code
+        self.block_runs = [0] * len(code.blocks)
+        self.steps: Dict[str, int] = {}
+
+    def add_partial(self, block: Block, last_pc: int) -> None:
+        """A block that halted at the instruction at ``last_pc``."""
+        for ins in block.instructions:
+            if ins.pc <= last_pc:
+                self.steps[ins.name] = self.steps.get(ins.name, 0) + 1
+
+    def by_name(self) -> Dict[str, int]:
+        counts = dict(self.steps)
+        for block, runs in zip(self.code.blocks, self.block_runs):
+            if runs:
+                for ins in block.instructions:
+                    counts[ins.name] = counts.get(ins.name, 0) + runs
+        return counts
+
+
+def _run_blocks(f: Frame, code: Code, counts: _Counts) -> None:
+    block_at = code.block_at
+    block_runs = counts.block_runs
+    stack = f.stack
+    pc = body_pc = 0
+    try:
+        while True:
+            block = block_at[pc]
+            height = len(stack)
+            gas_needed = block.gas
+            if block.segment_end > len(f.memory):
+                gas_needed += memory_expansion_cost(len(f.memory), block.segment_end)
+            if f.gas < gas_needed or height < block.stack_min or height > block.stack_max:
+                break
+            f.gas -= block.gas
+            f.pc = block.next_pc
+            for handler, arg, body_pc in block.body:
+                handler(f, arg)
+            block_runs[block.index] += 1
+            pc = f.pc
+    except Halt:
+        counts.add_partial(block, body_pc)
+        raise
+    _run_steps(f, code, block.start_pc, counts, None)
+
+
+def _step(f: Frame, ins: Instruction) -> None:
+    height = len(f.stack)
+    if height < ins.inputs:
+        raise StackUnderflow()
+    if height - ins.inputs + ins.outputs > STACK_LIMIT:
+        raise StackOverflow()
+    if f.gas < ins.gas:
+        raise OutOfGas()
+    f.gas -= ins.gas
+    f.pc = ins.next_pc
+    ins.handler(f, ins.arg)
+
+
+def _traced_step(f: Frame, ins: Instruction, tracer: Tracer) -> None:
+    step = Step(f, ins.pc, ins.opcode, ins.name)
+    tracer.on_step(step)
+    try:
+        _step(f, ins)
+    except ExceptionalHalt as halt:
+        tracer.on_step_end(step, step.gas, halt.reason)
+        raise
+    except Stopped:
+        tracer.on_step_end(step, step.gas - f.gas, None)
+        raise
+    tracer.on_step_end(step, step.gas - f.gas, None)
+
+
+def _run_steps(f: Frame, code: Code, pc: int, counts: _Counts, tracer: Optional[Tracer]) -> None:
+    instruction_at = code.instruction_at
+    steps = counts.steps
+    while True:
+        ins = instruction_at[pc]
+        steps[ins.name] = steps.get(ins.name, 0) + 1
+        if tracer is None:
+            _step(f, ins)
+        else:
+            _traced_step(f, ins, tracer)
+        pc = f.pc
+
+
+def run_python(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
+               schedule: Evm384Schedule, tracer: Optional[Tracer],
+               fuse_evm384: bool = True) -> ExecutionResult:
+    """Run ``bytecode`` to its end. ``fuse_evm384=False`` makes one backend call per
+    EVM384 instruction (the naive loop, kept for comparison)."""
+    code = decode(bytecode, schedule, fuse_evm384)
+    f = Frame(code, calldata, gas, backend)
+    counts = _Counts(code)
+    try:
+        if tracer is None:
+            _run_blocks(f, code, counts)
+        else:
+            _run_steps(f, code, 0, counts, tracer)
+        raise AssertionError("unreachable: the dispatch loops only end by halting")
+    except Stopped as stop:
+        output, error = stop.output, "revert" if stop.reverted else None
+        gas_left = f.gas
+    except ExceptionalHalt as halt:
+        output, error, gas_left = b"", halt.reason, 0
+    finally:
+        f.unpin()
+    opcode_counts = counts.by_name()
+    return ExecutionResult(success=error is None, output=output, gas_used=gas - gas_left,
+                           gas_left=gas_left, error=error, steps=sum(opcode_counts.values()),
+                           opcode_counts=opcode_counts)
