@@ -1,0 +1,1 @@
+"""EVM384 for other EVM implementations (optional extras)."""

@@ -1,0 +1,132 @@
+"""EVM384 opcodes for py-evm, and so for the tools built on it (eth-tester, titanoboa).
+
+    from evm384_native.integrations.pyevm import with_evm384
+    EVM384PragueVM = with_evm384()                      # py-evm's latest fork
+    EVM384CancunVM = with_evm384(CancunVM, schedule="update5-A")
+
+The returned VM class has a computation class of its own whose opcode table is py-evm's plus
+ADDMOD384 / SUBMOD384 / MULMODMONT384; py-evm's shared tables are not touched. Memory
+expansion and gas are those of :mod:`evm384_native.evm`; the arithmetic runs in the native
+kernel directly on py-evm's memory buffer.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from types import ModuleType
+from typing import Callable, Optional, Type
+
+from ..evm.evm384 import memory_end, unpack_offsets
+from ..evm.gas import DEFAULT_SCHEDULE, EVM384_NAMES, ScheduleLike, resolve_schedule
+from ..evm.opcodes import BY_NAME
+
+try:
+    from eth.abc import ComputationAPI, StateAPI, VirtualMachineAPI
+    from eth.chains.base import MiningChain
+    from eth.chains.mainnet import MainnetChain
+    from eth.db.atomic import AtomicDB
+    from eth.vm.message import Message
+    from eth.vm.opcode import as_opcode
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("evm384_native.integrations.pyevm needs py-evm: "
+                      "pip install 'evm384_native[pyevm]'") from exc
+
+__all__ = ["with_evm384", "latest_vm_class", "evm384_opcodes", "execute_in_pyevm", "PyEvmResult"]
+
+MemoryOperation = Callable[[bytearray, int, int, int, int], None]
+
+
+def latest_vm_class() -> Type[VirtualMachineAPI]:
+    """The newest fork py-evm's mainnet chain knows (Prague for py-evm 0.12)."""
+    return MainnetChain.vm_configuration[-1][1]
+
+
+def _evm384_opcode(opcode: int, mnemonic: str, gas: int, operation: MemoryOperation):
+    def logic(computation: ComputationAPI) -> None:
+        out, x, y, mod = unpack_offsets(computation.stack_pop1_int())
+        computation.extend_memory(0, memory_end(opcode, out, x, y, mod))
+        # py-evm may replace its buffer when memory grows: read it after extending.
+        operation(computation._memory._bytes, out, x, y, mod)
+    logic.__name__ = mnemonic.lower()
+    return as_opcode(logic_fn=logic, mnemonic=mnemonic, gas_cost=gas)
+
+
+def _backend_module(backend: str) -> ModuleType:
+    if backend == "native":
+        from .. import kernel
+        return kernel
+    if backend == "reference":
+        from .. import reference
+        return reference
+    raise ValueError(f"unknown backend {backend!r}; choose 'native' or 'reference'")
+
+
+def evm384_opcodes(schedule: ScheduleLike = DEFAULT_SCHEDULE, backend: str = "native") -> dict:
+    """py-evm opcode objects for the three EVM384 instructions, keyed by opcode byte."""
+    costs = resolve_schedule(schedule).by_opcode()
+    module = _backend_module(backend)
+    opcodes = {}
+    for mnemonic in EVM384_NAMES:
+        code = BY_NAME[mnemonic].code
+        opcodes[code] = _evm384_opcode(code, mnemonic, costs[code], getattr(module, mnemonic.lower()))
+    return opcodes
+
+
+def with_evm384(vm_class: Optional[Type[VirtualMachineAPI]] = None, *,
+                schedule: ScheduleLike = DEFAULT_SCHEDULE,
+                backend: str = "native") -> Type[VirtualMachineAPI]:
+    """A subclass of ``vm_class`` (default: :func:`latest_vm_class`) with EVM384.
+
+    ``schedule`` names the EVM384 gas schedule ("evmone-v7", "update5-A", "update5-B") or maps
+    the three mnemonics to gas; ``backend`` is "native" (C kernel) or "reference" (pure Python).
+    """
+    vm_class = vm_class or latest_vm_class()
+    state_class = vm_class._state_class
+    computation_class = state_class.computation_class
+    evm384_computation = type(
+        f"EVM384{computation_class.__name__}", (computation_class,),
+        {"__module__": __name__,
+         "opcodes": {**computation_class.opcodes, **evm384_opcodes(schedule, backend)}})
+    evm384_state = type(f"EVM384{state_class.__name__}", (state_class,),
+                        {"__module__": __name__, "computation_class": evm384_computation})
+    return type(f"EVM384{vm_class.__name__}", (vm_class,),
+                {"__module__": __name__, "_state_class": evm384_state})
+
+
+# --- running bytecode directly in a py-evm computation ---------------------------------
+
+CALLER = b"\x10" * 20
+CONTRACT = b"\x20" * 20
+
+
+@dataclass(frozen=True)
+class PyEvmResult:
+    """What a py-evm computation ended with, in the terms of ExecutionResult."""
+    success: bool
+    output: bytes
+    gas_used: int
+    error: Optional[str]
+
+
+@lru_cache(maxsize=None)
+def _empty_state_factory(vm_class: Type[VirtualMachineAPI]) -> Callable[[], StateAPI]:
+    chain_class = MiningChain.configure(vm_configuration=((0, vm_class),), chain_id=1)
+    chain = chain_class.from_genesis(AtomicDB(), {"difficulty": 0, "gas_limit": 30_000_000,
+                                                  "timestamp": 1, "nonce": b"\0" * 8})
+    return lambda: chain.get_vm().state
+
+
+def execute_in_pyevm(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000,
+                     vm_class: Optional[Type[VirtualMachineAPI]] = None) -> PyEvmResult:
+    """Run ``code`` as a message call (no transaction costs) in an empty py-evm state.
+
+    ``vm_class`` defaults to ``with_evm384()``; pass a plain py-evm VM to run without EVM384.
+    """
+    vm_class = vm_class or with_evm384()
+    state = _empty_state_factory(vm_class)()
+    message = Message(gas=gas, to=CONTRACT, sender=CALLER, value=0, data=calldata, code=code)
+    context = state.get_transaction_context_class()(gas_price=1, origin=CALLER)
+    computation = state.computation_class.apply_computation(state, message, context)
+    error = None if computation.is_success else str(computation.error) or type(computation.error).__name__
+    return PyEvmResult(computation.is_success, bytes(computation.output),
+                       gas - computation.get_gas_remaining(), error)
