@@ -250,9 +250,13 @@ class Assembler:
         self.push(lambda: pack_offsets(*(int(v) for v in operands)), width=16)
         self.op(mnemonic)
 
-    def data(self, blob: bytes, name: str = "data") -> Label:
-        """Bytes appended after the code; the label gives their code offset (CODECOPY)."""
-        label = self.new_label(name)
+    def data(self, blob: bytes, name: str = "data", label: Optional[Label] = None) -> Label:
+        """Bytes appended after the code; the label gives their code offset (CODECOPY).
+
+        Pass a ``label`` made earlier with :meth:`new_label` when code that copies the
+        data was emitted before the data was known.
+        """
+        label = label if label is not None else self.new_label(name)
         self.items.append(_Data(tuple(self._path), label, bytes(blob)))
         return label
 

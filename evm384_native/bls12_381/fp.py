@@ -1,0 +1,217 @@
+"""Fp, the base field of BLS12-381, as EVM384 code; and the emitter every layer shares.
+
+Values live in memory in Montgomery form (value * 2**384 mod p), 48 bytes LE, like blst.
+All routines keep values canonical (< p): ADDMOD384/SUBMOD384 reduce once and
+MULMODMONT384 ends with a conditional subtraction, which suffices for inputs < p.
+Negation is ``0 - a`` (not ``p - a``) so that -0 stays 0.
+
+Each emitter writes ``out`` last, so ``out`` may alias an input unless a routine says
+otherwise.
+"""
+from __future__ import annotations
+
+from typing import Dict, List, Sequence, Tuple
+
+from ..asm import Assembler, Fp, Modulus, Slot, Subroutine
+from ..montgomery import montgomery_inv
+
+P = 0x1A0111EA397FE69A4B1BA7B6434BACD764774B84F38512BF6730D2A0F6B0F6241EABFFFEB153FFFFB9FEFFFFFFFFAAAB
+INV = montgomery_inv(P)
+R = (1 << 384) % P
+R2 = R * R % P
+
+
+def to_mont(value: int) -> int:
+    return value * R % P
+
+
+def from_mont(value: int) -> int:
+    return value * pow(R, -1, P) % P
+
+
+class Emitter:
+    """An assembler plus the constants BLS12-381 code reads from memory.
+
+    Creating it emits the CODECOPY that fills the constant region, so create it first;
+    call :meth:`finish` before assembling (it appends the constant bytes as data).
+    """
+
+    def __init__(self, asm: Assembler) -> None:
+        self.asm = asm
+        self._region = asm.memory.region("const")
+        self._blob = bytearray()
+        self._by_value: Dict[tuple, Slot] = {}
+        self._data = asm.new_label("constants")
+        self.p: Slot = self._alloc(Modulus, "p", P.to_bytes(48, "little") + INV.to_bytes(8, "little"))
+        self.zero: Fp = self.fp_const("zero", 0)
+        self.one: Fp = self.fp_const("one", 1)
+        self.r2: Fp = self._alloc(Fp, "r2", R2.to_bytes(48, "little"))    # mul by it: into Montgomery
+        self.raw_one: Fp = self._alloc(Fp, "raw_one", (1).to_bytes(48, "little"))  # out of Montgomery
+        asm.push(lambda: len(self._blob))
+        asm.push(self._data)
+        asm.push(self.p)
+        asm.op("CODECOPY")
+
+    def _alloc(self, kind: type, name: str, blob: bytes) -> Slot:
+        assert len(blob) == kind.size and len(self._blob) == self._region.top
+        slot = self._region.alloc(kind, name)
+        self._blob += blob
+        return slot
+
+    def const(self, kind: type, name: str, values: Sequence[int]) -> Slot:
+        """A constant slot of ``kind`` holding Fp ``values`` (plain ints, stored Montgomery).
+
+        Equal constants share one slot whatever their names.
+        """
+        blob = b"".join(to_mont(v % P).to_bytes(48, "little") for v in values)
+        key = (kind, blob)
+        if key not in self._by_value:
+            self._by_value[key] = self._alloc(kind, name, blob)
+        return self._by_value[key]
+
+    def fp_const(self, name: str, value: int) -> Fp:
+        return self.const(Fp, name, [value])  # type: ignore[return-value]
+
+    def finish(self) -> None:
+        """Append the constant bytes after the code (once every constant is known)."""
+        self.asm.data(bytes(self._blob), label=self._data)
+
+
+# --- Fp arithmetic --------------------------------------------------------------------------
+
+def add(e: Emitter, out: Fp, a: Fp, b: Fp) -> None:
+    e.asm.evm384("ADDMOD384", out, a, b, e.p)
+
+
+def sub(e: Emitter, out: Fp, a: Fp, b: Fp) -> None:
+    e.asm.evm384("SUBMOD384", out, a, b, e.p)
+
+
+def mul(e: Emitter, out: Fp, a: Fp, b: Fp) -> None:
+    e.asm.evm384("MULMODMONT384", out, a, b, e.p)
+
+
+def sqr(e: Emitter, out: Fp, a: Fp) -> None:
+    mul(e, out, a, a)
+
+
+def dbl(e: Emitter, out: Fp, a: Fp) -> None:
+    add(e, out, a, a)
+
+
+def neg(e: Emitter, out: Fp, a: Fp) -> None:
+    sub(e, out, e.zero, a)
+
+
+def to_montgomery(e: Emitter, out: Fp, a: Fp) -> None:
+    """out = a * R mod p, for a plain value a < p."""
+    mul(e, out, a, e.r2)
+
+
+def from_montgomery(e: Emitter, out: Fp, a: Fp) -> None:
+    mul(e, out, a, e.raw_one)
+
+
+def copy(e: Emitter, dst: Slot, src: Slot) -> None:
+    """MCOPY of a whole slot: cheaper than an EVM384 op for anything above one word."""
+    if dst.size != src.size:
+        raise ValueError(f"copy between slots of different sizes: {dst!r} <- {src!r}")
+    e.asm.push(dst.size)
+    e.asm.push(src)
+    e.asm.push(dst)
+    e.asm.op("MCOPY")
+
+
+# --- inversion: a**(p-2) with a sliding window ------------------------------------------------
+
+INV_WINDOW = 5
+
+
+def sliding_window(exponent: int, width: int) -> List[Tuple[int, int]]:
+    """Steps (squarings, odd multiplier) of a left-to-right sliding-window power.
+
+    The first step's multiplier initialises the accumulator; a final multiplier 0 means
+    "square only".
+    """
+    bits = bin(exponent)[2:]
+    steps: List[Tuple[int, int]] = []
+    i, pending = 0, 0
+    while i < len(bits):
+        if bits[i] == "0":
+            pending += 1
+            i += 1
+            continue
+        j = min(i + width, len(bits))
+        while bits[j - 1] == "0":
+            j -= 1
+        steps.append((pending + (j - i), int(bits[i:j], 2)))
+        pending, i = 0, j
+    if pending:
+        steps.append((pending, 0))
+    return steps
+
+
+def _inverse_body(e: Emitter, a: Fp, out: Fp) -> None:
+    (_, first), *rest = sliding_window(P - 2, INV_WINDOW)
+    top = max(m for _, m in rest + [(0, first)])
+    with e.asm.temps(Fp, *[Fp] * (top // 2)) as (a2, *table):
+        power = {1: a}                      # odd powers a, a^3, a^5, ... each from the last
+        sqr(e, a2, a)
+        for m, slot in zip(range(3, top + 1, 2), table):
+            mul(e, slot, power[m - 2], a2)
+            power[m] = slot
+        copy(e, out, power[first])
+        for squarings, m in rest:
+            for _ in range(squarings):
+                sqr(e, out, out)
+            if m:
+                mul(e, out, out, power[m])
+
+
+def inverse(e: Emitter, out: Fp, a: Fp) -> None:
+    """out = a**-1 (0 for a = 0), by a subroutine: a**(p-2) in ~460 multiplications."""
+    routine = e.asm.subroutine("fp_inv", lambda asm, a, out: _inverse_body(e, a, out),
+                               {"a": Fp, "out": Fp})
+    call(e, routine, {"out": out}, a=a)
+
+
+# --- element-wise helpers the extension fields share ------------------------------------------
+
+def overlap(a: Slot, b: Slot) -> bool:
+    """True if two slots share bytes (decidable before linking: same region, ranges meet)."""
+    return a.region is b.region and a.rel < b.rel + b.size and b.rel < a.rel + a.size
+
+
+def add_each(e: Emitter, out: Slot, a: Slot, b: Slot) -> None:
+    for o, x, y in zip(out.fps(), a.fps(), b.fps()):
+        add(e, o, x, y)
+
+
+def sub_each(e: Emitter, out: Slot, a: Slot, b: Slot) -> None:
+    for o, x, y in zip(out.fps(), a.fps(), b.fps()):
+        sub(e, o, x, y)
+
+
+def dbl_each(e: Emitter, out: Slot, a: Slot) -> None:
+    add_each(e, out, a, a)
+
+
+def neg_each(e: Emitter, out: Slot, a: Slot) -> None:
+    for o, x in zip(out.fps(), a.fps()):
+        neg(e, o, x)
+
+
+def same(a: Slot, b: Slot) -> bool:
+    return a.region is b.region and a.rel == b.rel and a.size == b.size
+
+
+def call(e: Emitter, sub: Subroutine, results: Dict[str, Slot], **args: Slot) -> None:
+    """Copy ``args`` into ``sub``'s argument slots (unless already there), call it, and copy
+    the argument slots named in ``results`` out."""
+    for name, slot in args.items():
+        if not same(slot, sub.args[name]):
+            copy(e, sub.args[name], slot)
+    e.asm.call(sub)
+    for name, slot in results.items():
+        if not same(slot, sub.args[name]):
+            copy(e, slot, sub.args[name])

@@ -1,0 +1,145 @@
+"""Fp12 = Fp6[w]/(w^2 - v) as EVM384 code (an Fp12 slot is c0‖c1, blst's memory order).
+
+The big routines (mul, sqr, cyclotomic sqr, sparse mul by a line, inverse) are also
+available as subroutines working in place on fixed argument slots (:func:`routine`),
+which keeps bytecode small: each is emitted once, callers copy operands with MCOPY.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, Tuple
+
+from ..asm import Fp2, Fp6, Fp12, Slot, Subroutine
+from . import fp, fp2, fp6
+from .fp import Emitter, P
+
+add = fp.add_each
+sub = fp.sub_each
+
+
+def mul(e: Emitter, out: Fp12, a: Fp12, b: Fp12) -> None:
+    """Karatsuba over Fp6: (a0 b0 + v a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) w."""
+    with e.asm.scope("fp12_mul"), e.asm.temps(Fp6, Fp6, Fp6, Fp6) as (t0, t1, s, r):
+        fp6.add(e, s, a.c0, a.c1)
+        fp6.add(e, r, b.c0, b.c1)
+        fp6.mul(e, t0, a.c0, b.c0)
+        fp6.mul(e, t1, a.c1, b.c1)
+        fp6.mul(e, s, s, r)
+        fp6.sub(e, s, s, t0)
+        fp6.sub(e, out.c1, s, t1)
+        fp6.add_mul_by_v(e, out.c0, t0, t1)
+
+
+def sqr(e: Emitter, out: Fp12, a: Fp12) -> None:
+    """Complex squaring: c0 = (a0 + a1)(a0 + v a1) - a0 a1 - v a0 a1, c1 = 2 a0 a1."""
+    with e.asm.scope("fp12_sqr"), e.asm.temps(Fp6, Fp6, Fp6) as (s, r, t):
+        fp6.add(e, s, a.c0, a.c1)
+        fp6.add_mul_by_v(e, r, a.c0, a.c1)
+        fp6.mul(e, s, s, r)
+        fp6.mul(e, t, a.c0, a.c1)
+        fp6.dbl(e, out.c1, t)
+        fp6.sub(e, s, s, t)
+        fp6.add_mul_by_v(e, out.c0, s, t, subtract=True)
+
+
+def conj(e: Emitter, out: Fp12, a: Fp12) -> None:
+    """a^(p^6) = a0 - a1 w."""
+    if not fp.overlap(out, a):
+        fp.copy(e, out.c0, a.c0)
+    fp6.neg(e, out.c1, a.c1)
+
+
+def mul_by_line(e: Emitter, out: Fp12, a: Fp12, line: Fp6) -> None:
+    """a * l for a sparse line l = (l0 + l1 v) + (l2 v) w, with line = l0‖l1‖l2 (blst's
+    "xy00z0" layout)."""
+    l0, l1, l2 = line.c0, line.c1, line.c2
+    with e.asm.scope("fp12_mul_by_line"), e.asm.temps(Fp6, Fp6, Fp6, Fp2) as (t0, t1, s, l12):
+        fp6.mul_by_01(e, t0, a.c0, l0, l1)
+        fp6.mul_by_1(e, t1, a.c1, l2)
+        fp6.add(e, s, a.c0, a.c1)
+        fp2.add(e, l12, l1, l2)
+        fp6.mul_by_01(e, s, s, l0, l12)
+        fp6.sub(e, s, s, t0)
+        fp6.sub(e, out.c1, s, t1)
+        fp6.add_mul_by_v(e, out.c0, t0, t1)
+
+
+def _sqr_fp4(e: Emitter, out0: Fp2, out1: Fp2, a: Fp2, b: Fp2) -> None:
+    """(a + b t)^2 in Fp4 = Fp2[t]/(t^2 - xi): out0 = a^2 + xi b^2, out1 = 2 a b."""
+    with e.asm.temps(Fp2, Fp2) as (aa, bb):
+        fp2.sqr(e, aa, a)
+        fp2.sqr(e, bb, b)
+        fp2.mul_by_xi(e, out0, bb)
+        fp2.add(e, out0, out0, aa)
+        fp2.mul(e, out1, a, b)
+        fp2.dbl(e, out1, out1)
+
+
+def cyclotomic_sqr(e: Emitter, out: Fp12, a: Fp12) -> None:
+    """Granger-Scott squaring, valid for a in the cyclotomic subgroup (after the easy part
+    of the final exponentiation)."""
+    with e.asm.scope("fp12_cyclotomic_sqr"), e.asm.temps(*[Fp2] * 7) as (
+            t00, t01, t10, t11, t20, t21, x):
+        _sqr_fp4(e, t00, t01, a.c0.c0, a.c1.c1)
+        _sqr_fp4(e, t10, t11, a.c1.c0, a.c0.c2)
+        _sqr_fp4(e, t20, t21, a.c0.c1, a.c1.c2)
+        fp2.mul_by_xi(e, x, t21)
+        # c = 3 t - 2 c for the c0 coefficients, c = 3 t + 2 c for the c1 coefficients
+        for o, t, c, sign in ((out.c0.c0, t00, a.c0.c0, -1), (out.c0.c1, t10, a.c0.c1, -1),
+                              (out.c0.c2, t20, a.c0.c2, -1), (out.c1.c0, x, a.c1.c0, 1),
+                              (out.c1.c1, t01, a.c1.c1, 1), (out.c1.c2, t11, a.c1.c2, 1)):
+            (fp2.add if sign > 0 else fp2.sub)(e, o, t, c)
+            fp2.dbl(e, o, o)
+            fp2.add(e, o, o, t)
+
+
+def frobenius_coefficients(n: int) -> Tuple[fp2.Fp2Int, ...]:
+    """Multipliers of the six Fp2 coefficients (c0.c0 .. c1.c2) after conjugating them n
+    times: v^(p^n-1) and powers, times w^(p^n-1) = xi^((p^n-1)/6) for the c1 half."""
+    k1, k2 = fp6.frobenius_coefficients(n)
+    gamma = fp2.int_pow(fp2.XI, (P ** n - 1) // 6)
+    return ((1, 0), k1, k2, gamma, fp2.int_mul(k1, gamma), fp2.int_mul(k2, gamma))
+
+
+def frobenius(e: Emitter, out: Fp12, a: Fp12, n: int) -> None:
+    """a^(p^n); one constant product per Fp2 coefficient."""
+    outs = out.c0.children() + out.c1.children()
+    ins = a.c0.children() + a.c1.children()
+    with e.asm.scope(f"fp12_frobenius{n}"):
+        for i, (o, x, k) in enumerate(zip(outs, ins, frobenius_coefficients(n))):
+            fp2.mul_const(e, o, x, k, f"frob12_{n}.{i}", conjugate=n % 2 == 1)
+
+
+def inverse(e: Emitter, out: Fp12, a: Fp12) -> None:
+    """(a0 - a1 w) / (a0^2 - v a1^2)."""
+    with e.asm.scope("fp12_inv"), e.asm.temps(Fp6, Fp6) as (t0, t1):
+        fp6.mul(e, t0, a.c0, a.c0)
+        fp6.mul(e, t1, a.c1, a.c1)
+        fp6.add_mul_by_v(e, t0, t0, t1, subtract=True)
+        fp6.inverse(e, t0, t0)
+        fp6.mul(e, out.c0, a.c0, t0)
+        fp6.mul(e, out.c1, a.c1, t0)
+        fp6.neg(e, out.c1, out.c1)
+
+
+# --- subroutines ------------------------------------------------------------------------------
+
+_ROUTINES: Dict[str, Tuple[Callable[..., None], Dict[str, type]]] = {
+    # name: (body acting in place on argument "a", parameters)
+    "fp12_mul": (lambda e, a, b: mul(e, a, a, b), {"a": Fp12, "b": Fp12}),
+    "fp12_sqr": (lambda e, a: sqr(e, a, a), {"a": Fp12}),
+    "fp12_cyclotomic_sqr": (lambda e, a: cyclotomic_sqr(e, a, a), {"a": Fp12}),
+    "fp12_mul_by_line": (lambda e, a, line: mul_by_line(e, a, a, line),
+                         {"a": Fp12, "line": Fp6}),
+    "fp12_inv": (lambda e, a: inverse(e, a, a), {"a": Fp12}),
+}
+
+
+def routine(e: Emitter, name: str) -> Subroutine:
+    """The subroutine ``name`` (see _ROUTINES): it updates its argument ``a`` in place."""
+    body, params = _ROUTINES[name]
+    return e.asm.subroutine(name, lambda asm, **args: body(e, **args), params)
+
+
+def call(e: Emitter, name: str, out: Slot, **args: Slot) -> None:
+    """out = name(args...) through the subroutine; copies only what is not in place."""
+    fp.call(e, routine(e, name), {"a": out}, **args)
