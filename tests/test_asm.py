@@ -4,7 +4,7 @@ import pytest
 from evm384_native.asm import (Assembler, Fp, Fp2, Fp6, Fp12, G2Jacobian, Memory, disassemble,
                                pack_offsets, unpack_offsets)
 
-from mini_evm import run
+from evm384_native import execute as run
 
 SPEC_X = bytes.fromhex("3c119b3934156e9d9a495378725bb6c7fdcd12784743919063f5a383d2d2af117e025fdb0fb03fa723a62a4d6d968d2b")
 SPEC_Y = bytes.fromhex("f1562b8a749c87046d34a6d1101226508bb99a91982faeac365505dc7d9366404d9808a02531e3e80c82cdbab995821e")

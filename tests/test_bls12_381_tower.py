@@ -10,7 +10,7 @@ from evm384_native.bls12_381 import fp, fp2, fp6, fp12
 from evm384_native.bls12_381.fp import Emitter
 
 from bls_model import P, fq12_to_tower, from_mont_bytes, mont_bytes, random_fp, tower_to_fq12
-from mini_evm import run
+from evm384_native import execute as run
 
 SEEDS = [1, 2, 3]
 
