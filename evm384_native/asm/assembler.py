@@ -135,18 +135,20 @@ class Program:
 class Subroutine:
     """Code emitted once and called from many places.
 
-    ``params`` maps argument names to slot types; their slots are allocated in a region of
-    their own when the subroutine is declared, so callers can fill them before calling.
-    ``body(asm, **params)`` emits the code; its temporaries come from ``asm.frame``, a
+    ``params`` maps argument names to slot types, whose slots are allocated in a region of
+    their own when the subroutine is declared, or to existing slots the subroutine is bound
+    to (e.g. an accumulator that several subroutines update in place).
+    ``body(asm, **args)`` emits the code; its temporaries come from ``asm.frame``, a
     region private to this subroutine.
     """
 
     def __init__(self, asm: "Assembler", name: str, body: Callable[..., None],
-                 params: Optional[Dict[str, Type[Slot]]] = None) -> None:
+                 params: Optional[Dict[str, Union[Type[Slot], Slot]]] = None) -> None:
         self.name, self.body = name, body
         region = asm.memory.region(f"{name}.args")
-        self.args: Dict[str, Slot] = {key: region.alloc(kind, key)
-                                      for key, kind in (params or {}).items()}
+        self.args: Dict[str, Slot] = {
+            key: kind if isinstance(kind, Slot) else region.alloc(kind, key)
+            for key, kind in (params or {}).items()}
         self.entry = Label(name)
         self.emitted = False
 
@@ -263,7 +265,7 @@ class Assembler:
     # --- subroutines --------------------------------------------------------------------
 
     def subroutine(self, name: str, body: Callable[..., None],
-                   params: Optional[Dict[str, Type[Slot]]] = None) -> Subroutine:
+                   params: Optional[Dict[str, Union[Type[Slot], Slot]]] = None) -> Subroutine:
         """Declare (once per name) a subroutine; its body is emitted if it is called."""
         if name in self._subroutines:
             return self._subroutines[name]

@@ -6,7 +6,7 @@ which keeps bytecode small: each is emitted once, callers copy operands with MCO
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 from ..asm import Fp2, Fp6, Fp12, Slot, Subroutine
 from . import fp, fp2, fp6
@@ -134,10 +134,14 @@ _ROUTINES: Dict[str, Tuple[Callable[..., None], Dict[str, type]]] = {
 }
 
 
-def routine(e: Emitter, name: str) -> Subroutine:
-    """The subroutine ``name`` (see _ROUTINES): it updates its argument ``a`` in place."""
+def routine(e: Emitter, name: str, label: Optional[str] = None, **bound: Slot) -> Subroutine:
+    """The subroutine ``name`` (see _ROUTINES), updating its argument ``a`` in place.
+
+    ``bound`` ties arguments to existing slots; give such a variant its own ``label``.
+    """
     body, params = _ROUTINES[name]
-    return e.asm.subroutine(name, lambda asm, **args: body(e, **args), params)
+    return e.asm.subroutine(label or name, lambda asm, **args: body(e, **args),
+                            {**params, **bound})
 
 
 def call(e: Emitter, name: str, out: Slot, **args: Slot) -> None:

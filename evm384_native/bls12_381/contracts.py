@@ -1,0 +1,170 @@
+"""Contracts built from the generators, their calldata, and a Python API that runs them.
+
+Calldata and returndata (all field values 48 bytes; k >= 1 pairs, no input validation):
+
+``miller_loop``, ``pairing``, ``pairing_product_is_one``
+    k pairs of 288 bytes: G1 x‖y then G2 x.c0‖x.c1‖y.c0‖y.c1, each value little-endian
+    and NOT in Montgomery form (the contract converts). ``pairing`` is the same code with
+    one pair.
+``final_exponentiation``
+    576 bytes: an Fp12 in blst's memory layout (Montgomery form, LE, tower order).
+
+``miller_loop``, ``pairing`` and ``final_exponentiation`` return an Fp12 in blst's memory
+layout (576 bytes), directly comparable with blst's (chia_rs ``bytes(GTElement)``).
+``pairing_product_is_one`` returns a 32-byte word: 1 if the product of the k pairings is
+one, else 0.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable, Dict, Sequence, Tuple
+
+from ..asm import Assembler, Fp12, Program, raw
+from . import fp
+from .fp import Emitter, P
+from .pairing import FinalExponentiation, MillerLoop
+
+Pair = Tuple[bytes, bytes]
+G1_BYTES, G2_BYTES, GT_BYTES = 96, 192, 576
+
+
+def _return(asm: Assembler, slot: Any) -> None:
+    asm.push(slot.size)
+    asm.push(slot)
+    asm.op("RETURN")
+
+
+def _miller_loop_contract(e: Emitter, f: Fp12) -> None:
+    loop = MillerLoop(e, f)
+    loop.load()
+    loop.emit()
+
+
+def _build_miller_loop(e: Emitter, f: Fp12) -> None:
+    _miller_loop_contract(e, f)
+    _return(e.asm, f)
+
+
+def _build_final_exponentiation(e: Emitter, f: Fp12) -> None:
+    asm = e.asm
+    asm.push(GT_BYTES); asm.push(0); asm.push(f); asm.op("CALLDATACOPY")
+    FinalExponentiation(e).emit(f)
+    _return(asm, f)
+
+
+def _build_pairing(e: Emitter, f: Fp12) -> None:
+    _miller_loop_contract(e, f)
+    FinalExponentiation(e).emit(f)
+    _return(e.asm, f)
+
+
+def _build_pairing_product_is_one(e: Emitter, f: Fp12) -> None:
+    asm = e.asm
+    _miller_loop_contract(e, f)
+    FinalExponentiation(e).emit(f)
+    one = e.const(Fp12, "fp12_one", [1] + [0] * 11)
+    word = asm.memory.region("answer").alloc(raw(32), "answer")
+    for slot in (one, f):                         # keccak(one) == keccak(f)
+        asm.push(slot.size); asm.push(slot); asm.op("KECCAK256")
+    asm.op("EQ")
+    asm.push(word)
+    asm.op("MSTORE")
+    _return(asm, word)
+
+
+_BUILDERS: Dict[str, Callable[[Emitter, Fp12], None]] = {
+    "miller_loop": _build_miller_loop,
+    "final_exponentiation": _build_final_exponentiation,
+    "pairing": _build_pairing,
+    "pairing_product_is_one": _build_pairing_product_is_one,
+}
+CONTRACTS = tuple(_BUILDERS)
+
+
+@lru_cache(maxsize=None)
+def build_program(name: str) -> Program:
+    """The assembled contract with its source map and memory layout."""
+    if name not in _BUILDERS:
+        raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
+    asm = Assembler(name)
+    e = Emitter(asm)
+    f = asm.memory.region("result").alloc(Fp12, "f")
+    _BUILDERS[name](e, f)
+    e.finish()
+    return asm.assemble()
+
+
+def build_contract(name: str, **options: Any) -> bytes:
+    """Bytecode of contract ``name`` (one of CONTRACTS). No options are defined yet."""
+    if options:
+        raise TypeError(f"unknown options for {name}: {', '.join(sorted(options))}")
+    return build_program(name).code
+
+
+# --- calldata ---------------------------------------------------------------------------------
+
+def _be_values(data: bytes, count: int, what: str) -> list:
+    if not isinstance(data, (bytes, bytearray)) or len(data) != 48 * count:
+        raise ValueError(f"{what} must be {48 * count} bytes (big-endian affine coordinates)")
+    values = [int.from_bytes(data[i:i + 48], "big") for i in range(0, len(data), 48)]
+    if any(v >= P for v in values):
+        raise ValueError(f"{what}: coordinate not below p")
+    return values
+
+
+def _pair_calldata(g1: bytes, g2: bytes) -> bytes:
+    values = _be_values(g1, 2, "G1 point") + _be_values(g2, 4, "G2 point")
+    return b"".join(v.to_bytes(48, "little") for v in values)
+
+
+def encode_calldata(name: str, *args: Any) -> bytes:
+    """Calldata for contract ``name``: ``pairing(g1, g2)``, ``miller_loop(pairs)``,
+    ``pairing_product_is_one(pairs)``, ``final_exponentiation(f)``; see the module doc."""
+    if name == "pairing":
+        g1, g2 = args
+        return _pair_calldata(g1, g2)
+    if name in ("miller_loop", "pairing_product_is_one"):
+        (pairs,) = args
+        if not pairs:
+            raise ValueError("at least one pair is needed")
+        return b"".join(_pair_calldata(g1, g2) for g1, g2 in pairs)
+    if name == "final_exponentiation":
+        (f,) = args
+        if len(f) != GT_BYTES:
+            raise ValueError(f"an Fp12 is {GT_BYTES} bytes")
+        return bytes(f)
+    raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
+
+
+# --- Python API: run the contracts on the interpreter -----------------------------------------
+
+def run_contract(name: str, *args: Any, **execute_options: Any):
+    """``execute(build_contract(name), encode_calldata(name, *args), **execute_options)``;
+    raises RuntimeError if the execution fails."""
+    from .. import execute
+    result = execute(build_contract(name), encode_calldata(name, *args), **execute_options)
+    if not result.success:
+        raise RuntimeError(f"{name} contract failed: {result.error}")
+    return result
+
+
+def pairing(g1: bytes, g2: bytes, **execute_options: Any) -> bytes:
+    """e(P, Q) as blst computes it (576 bytes, blst's memory layout); P as 96 bytes x‖y,
+    Q as 192 bytes x.c0‖x.c1‖y.c0‖y.c1, big-endian."""
+    return run_contract("pairing", g1, g2, **execute_options).output
+
+
+def miller_loop(pairs: Sequence[Pair], **execute_options: Any) -> bytes:
+    """The product of the Miller loops of k pairs (one shared squaring per step)."""
+    return run_contract("miller_loop", list(pairs), **execute_options).output
+
+
+def final_exponentiation(f: bytes, **execute_options: Any) -> bytes:
+    """f^(3 (p^12 - 1) / r) like blst; 576 bytes in and out."""
+    return run_contract("final_exponentiation", f, **execute_options).output
+
+
+def pairing_product_is_one(pairs: Sequence[Pair], **execute_options: Any) -> bool:
+    """True if the product of e(P_i, Q_i) is one (no validation of the points)."""
+    output = run_contract("pairing_product_is_one", list(pairs), **execute_options).output
+    return int.from_bytes(output, "big") == 1

@@ -1,0 +1,205 @@
+"""The optimal ate pairing of BLS12-381 as EVM384 code: Miller loop and final exponentiation,
+computing exactly what blst computes.
+
+Miller loop: k pairs (k known only at run time) share ONE Fp12 squaring per bit of
+|x| = 0xd201000000010000; per bit, every pair doubles its T and multiplies its tangent line
+into f, and on a set bit every pair adds Q and multiplies the chord line. The loop over
+the bits is unrolled at generation time into subroutine calls (a few bytes per bit); the
+loop over the pairs runs at run time over pair states kept after every linked memory
+region, each copied into one fixed work slot the line code reads.
+
+Final exponentiation: blst's (easy part, then the hard part with four powers by x), so
+the result is the CUBE of the reduced pairing, byte for byte blst's.
+"""
+from __future__ import annotations
+
+from ..asm import Fp6, Fp12, G1, G2, G2Jacobian, Slot, raw
+from . import curve, fp, fp12
+from .fp import Emitter
+
+X_ABS = 0xD201000000010000               # |x|; x is negative
+PAIR_INPUT_BYTES = 288                   # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
+
+
+class PairState(Slot):
+    """What the Miller loop keeps per pair: Q, (-2 P.x, 2 P.y) and the running T."""
+    fields = (("q", G2), ("px2", G1), ("t", G2Jacobian))
+    size = G2.size + G1.size + G2Jacobian.size
+
+
+_PX2_REL = G2.size
+_T_REL = G2.size + G1.size
+
+
+class MillerLoop:
+    """Memory and subroutines of the Miller loop over the pairs in calldata."""
+
+    def __init__(self, e: Emitter, f: Fp12) -> None:
+        self.e, self.f = e, f
+        region = e.asm.memory.region("miller")
+        self.work = region.alloc(PairState, "work")
+        self.line = region.alloc(Fp6, "line")
+        self.end = region.alloc(raw(32), "pairs_end")
+
+    def heap(self) -> int:
+        """Where the pair states start: after every linked region (known at link time)."""
+        memory_end = self.e.asm.memory.end
+        assert memory_end is not None
+        return memory_end
+
+    # --- loading --------------------------------------------------------------------------
+
+    def load(self, calldata_offset: int = 0) -> None:
+        """Read k = (CALLDATASIZE - calldata_offset) / 288 pairs (plain LE values, k >= 1)
+        into pair states in Montgomery form with T = Q."""
+        asm, work = self.e.asm, self.work
+        with asm.scope("load_pairs"):
+            # pairs_end = heap + 2 (CALLDATASIZE - offset): 576 state bytes per 288 input bytes
+            asm.push(calldata_offset)
+            asm.op("CALLDATASIZE")
+            asm.op("SUB")
+            asm.ops("DUP1", "ADD")
+            asm.push(self.heap)
+            asm.op("ADD")
+            asm.push(self.end)
+            asm.op("MSTORE")
+            asm.push(self.heap)                  # stack: ptr
+            asm.push(calldata_offset)            # stack: ptr cd
+            top = asm.label("load_pair")
+            asm.push(G1.size); asm.op("DUP2"); asm.push(work.px2); asm.op("CALLDATACOPY")
+            asm.push(G2.size); asm.push(G1.size); asm.op("DUP3"); asm.op("ADD")
+            asm.push(work.q); asm.op("CALLDATACOPY")
+            for value in work.px2.fps() + work.q.fps():
+                fp.to_montgomery(self.e, value, value)
+            curve.g1_prepare(self.e, work.px2, work.px2)
+            curve.g2_from_affine(self.e, work.t, work.q)
+            asm.push(PairState.size); asm.push(work); asm.op("DUP4"); asm.op("MCOPY")
+            asm.push(PAIR_INPUT_BYTES); asm.op("ADD")
+            asm.op("SWAP1"); asm.push(PairState.size); asm.op("ADD"); asm.op("SWAP1")
+            asm.op("DUP2"); asm.push(self.end); asm.op("MLOAD"); asm.op("GT")
+            asm.jumpi(top)
+            asm.ops("POP", "POP")
+
+    # --- the loop -------------------------------------------------------------------------
+
+    def _for_each_pair(self, step, with_q: bool) -> None:
+        """Run ``step`` on every pair state: copy it into the work slot (Q only if needed),
+        step, copy T back."""
+        asm, work = self.e.asm, self.work
+        start = 0 if with_q else _PX2_REL
+        asm.push(self.heap)                       # stack: ptr
+        top = asm.label("pair")
+        asm.push(PairState.size - start)
+        asm.op("DUP2")
+        if start:
+            asm.push(start)
+            asm.op("ADD")
+        asm.push(work.q if with_q else work.px2)
+        asm.op("MCOPY")
+        step()
+        asm.push(G2Jacobian.size); asm.push(work.t); asm.op("DUP3")
+        asm.push(_T_REL); asm.op("ADD"); asm.op("MCOPY")
+        asm.push(PairState.size); asm.op("ADD")
+        asm.op("DUP1"); asm.push(self.end); asm.op("MLOAD"); asm.op("GT")
+        asm.jumpi(top)
+        asm.op("POP")
+
+    def _line_step(self, line_fn) -> None:
+        e = self.e
+        line_fn()
+        curve.line_by_px2(e, self.line, self.work.px2)
+        e.asm.call(fp12.routine(e, "fp12_mul_by_line", "ml_mul_by_line", a=self.f,
+                                line=self.line))
+
+    def emit(self) -> None:
+        """f = the Miller loop value of all loaded pairs (conjugated for negative x)."""
+        e, asm = self.e, self.e.asm
+        work, line = self.work, self.line
+        dbl_all = asm.subroutine("ml_dbl_all", lambda a: self._for_each_pair(
+            lambda: self._line_step(lambda: curve.line_dbl(e, line, work.t)), with_q=False))
+        add_all = asm.subroutine("ml_add_all", lambda a: self._for_each_pair(
+            lambda: self._line_step(lambda: curve.line_add(e, line, work.t, work.q)),
+            with_q=True))
+        sqr = fp12.routine(e, "fp12_sqr", "ml_sqr", a=self.f)
+        with asm.scope("miller_loop"):
+            fp.copy(e, self.f, e.const(Fp12, "fp12_one", [1] + [0] * 11))
+            for i, bit in enumerate(bin(X_ABS)[3:]):
+                if i:                               # f = 1 before the first step: no squaring
+                    asm.call(sqr)
+                asm.call(dbl_all)
+                if bit == "1":
+                    asm.call(add_all)
+            fp12.conj(e, self.f, self.f)
+
+
+class FinalExponentiation:
+    """f -> f^(3 (p^12 - 1) / r) in blst's sequence; subroutines share the accumulator."""
+
+    def __init__(self, e: Emitter) -> None:
+        self.e = e
+        region = e.asm.memory.region("final_exp")
+        self.acc = region.alloc(Fp12, "acc")
+        self.base = region.alloc(Fp12, "base")
+        self._mul = fp12.routine(e, "fp12_mul", "fe_mul", a=self.acc, b=self.base)
+        self._cyc = fp12.routine(e, "fp12_cyclotomic_sqr", "fe_cyclotomic_sqr", a=self.acc)
+        self._pow = e.asm.subroutine("fe_pow_x_half", lambda a: self._pow_body(X_ABS >> 1))
+
+    def _pow_body(self, exponent: int) -> None:
+        """acc = conj(acc^exponent): square-and-multiply, unrolled into calls."""
+        e = self.e
+        fp.copy(e, self.base, self.acc)
+        for bit in bin(exponent)[3:]:
+            e.asm.call(self._cyc)
+            if bit == "1":
+                e.asm.call(self._mul)
+        fp12.conj(e, self.acc, self.acc)          # x < 0, and conj = inverse here
+
+    def mul(self, out: Fp12, a: Fp12, b: Fp12) -> None:
+        fp.call(self.e, self._mul, {"a": out}, a=a, b=b)
+
+    def cyclotomic_sqr(self, out: Fp12, a: Fp12) -> None:
+        fp.call(self.e, self._cyc, {"a": out}, a=a)
+
+    def pow_x(self, out: Fp12, a: Fp12, half: bool = False) -> None:
+        """out = a^x (or a^(x/2)) for a in the cyclotomic subgroup."""
+        if not fp.same(a, self.acc):
+            fp.copy(self.e, self.acc, a)
+        self.e.asm.call(self._pow)
+        if not half:
+            self.e.asm.call(self._cyc)
+        if not fp.same(out, self.acc):
+            fp.copy(self.e, out, self.acc)
+
+    def emit(self, f: Fp12) -> None:
+        """f = f^(3 (p^12 - 1) / r), in place."""
+        e, asm = self.e, self.e.asm
+        conj, frob = fp12.conj, fp12.frobenius
+        with asm.scope("final_exp"), asm.temps(Fp12, Fp12, Fp12, Fp12) as (y0, y1, y2, y3):
+            # easy part: f^((p^6 - 1)(p^2 + 1))
+            conj(e, y1, f)
+            fp12.call(e, "fp12_inv", y2, a=f)
+            self.mul(f, y1, y2)
+            frob(e, y2, f, 2)
+            self.mul(f, f, y2)
+            # hard part, 3 (p^4 - p^2 + 1) / r, as blst computes it
+            self.cyclotomic_sqr(y0, f)
+            self.pow_x(y1, y0)
+            self.pow_x(y2, y1, half=True)
+            conj(e, y3, f)
+            self.mul(y1, y1, y3)
+            conj(e, y1, y1)
+            self.mul(y1, y1, y2)
+            self.pow_x(y2, y1)
+            self.pow_x(y3, y2)
+            conj(e, y1, y1)
+            self.mul(y3, y3, y1)
+            conj(e, y1, y1)
+            frob(e, y1, y1, 3)
+            frob(e, y2, y2, 2)
+            self.mul(y1, y1, y2)
+            self.pow_x(y2, y3)
+            self.mul(y2, y2, y0)
+            self.mul(y2, y2, f)
+            self.mul(y1, y1, y2)
+            frob(e, y2, y3, 1)
+            self.mul(f, y1, y2)
