@@ -1,0 +1,130 @@
+"""The pairing contracts against blst (chia_rs, pyblst) and py_ecc."""
+import random
+
+import pytest
+from py_ecc.bls12_381 import curve_order as R_ORDER
+
+from evm384_native.bls12_381 import (build_contract, build_program, encode_calldata,
+                                     final_exponentiation, miller_loop, pairing,
+                                     pairing_product_is_one, run_contract)
+
+from bls_model import (P, be_g1, be_g2, blst_pairing, blst_product_is_one, fq12_to_tower,
+                       from_mont_bytes, g1_point, g2_point, mont_bytes, tower_to_fq12)
+
+SPEC_E_G1_G2_PREFIX = "c5851fa033e47219382577fd762bd397f9cd6bc96f54cec81406d466733ef6ce80378481273411a625d8c63f8a44f313"
+
+
+def random_pair(rng):
+    return g1_point(rng.randrange(1, R_ORDER)), g2_point(rng.randrange(1, R_ORDER))
+
+
+def encode(pairs):
+    return [(be_g1(p), be_g2(q)) for p, q in pairs]
+
+
+def test_pairing_of_generators_is_blst():
+    g1, g2 = g1_point(1), g2_point(1)
+    out = pairing(be_g1(g1), be_g2(g2))
+    assert out == blst_pairing([g1], [g2])
+    assert out[:48].hex() == SPEC_E_G1_G2_PREFIX
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_pairing_of_random_multiples_is_blst(seed):
+    p, q = random_pair(random.Random(seed))
+    assert pairing(be_g1(p), be_g2(q)) == blst_pairing([p], [q])
+
+
+def test_pairing_with_reference_backend_is_blst():
+    p, q = random_pair(random.Random(14))
+    assert pairing(be_g1(p), be_g2(q), backend="reference") == blst_pairing([p], [q])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(200, 225))
+def test_many_random_products_are_blst(seed):
+    rng = random.Random(seed)
+    pairs = [random_pair(rng) for _ in range(1 + seed % 6)]
+    assert final_exponentiation(miller_loop(encode(pairs))) == blst_pairing(*zip(*pairs))
+
+
+def test_pairing_is_the_cube_of_conjugated_py_ecc_pairing():
+    """blst's GT equals conj(e_py)^3 (spec §3); py_ecc's exact pairing is an independent
+    oracle for the whole chain, formulas included."""
+    from py_ecc.optimized_bls12_381 import FQ12 as OFQ12, pairing as py_pairing
+    rng = random.Random(21)
+    a, b = rng.randrange(1, 1 << 64), rng.randrange(1, 1 << 64)
+    p, q = g1_point(a), g2_point(b)
+    one = type(p[0]).one()
+    e = py_pairing((q[0], q[1], type(q[0]).one()), (p[0], p[1], one))
+    conj = OFQ12([c if k % 2 == 0 else -c for k, c in enumerate(e.coeffs)])
+    expected = [int(c) for c in (conj * conj * conj).coeffs]
+    got = tower_to_fq12(from_mont_bytes(pairing(be_g1(p), be_g2(q))))
+    assert [int(c) for c in got.coeffs] == expected
+
+
+@pytest.mark.parametrize("k", [1, 3])
+def test_miller_loop_then_final_exponentiation_is_blst(k):
+    rng = random.Random(30 + k)
+    pairs = [random_pair(rng) for _ in range(k)]
+    f = miller_loop(encode(pairs))
+    assert len(f) == 576
+    assert final_exponentiation(f) == blst_pairing(*zip(*pairs))
+
+
+def _product_cases(rng, k, true):
+    """k random pairs; for a true case the last pair cancels the others."""
+    scalars = [(rng.randrange(1, R_ORDER), rng.randrange(1, R_ORDER)) for _ in range(k)]
+    if true:
+        rest = sum(a * b for a, b in scalars[:-1])
+        scalars[-1] = ((-rest) % R_ORDER, 1)
+    return [(g1_point(a), g2_point(b)) for a, b in scalars]
+
+
+@pytest.mark.parametrize("k,true", [(1, False), (2, True), (2, False), (3, True), (4, True),
+                                    (4, False)])
+def test_pairing_product_is_one_agrees_with_pyblst(k, true):
+    pairs = _product_cases(random.Random(100 * k + true), k, true)
+    expected = blst_product_is_one(*zip(*pairs))
+    assert expected is true
+    assert pairing_product_is_one(encode(pairs)) is expected
+
+
+def test_two_pairing_check_budget():
+    """The mission's target: <= 95,000 EVM384 ops and <= 650,000 gas under update5-A."""
+    pairs = _product_cases(random.Random(7), 2, True)
+    result = run_contract("pairing_product_is_one", encode(pairs), schedule="update5-A")
+    assert result.output[-1] == 1
+    counts = result.opcode_counts
+    evm384 = sum(counts.get(name, 0) for name in ("ADDMOD384", "SUBMOD384", "MULMODMONT384"))
+    assert evm384 <= 95_000
+    assert result.gas_used <= 650_000
+
+
+def test_contract_api_round_trip():
+    """build_contract + encode_calldata run directly on execute give the API's answer."""
+    from evm384_native import execute
+    g1, g2 = g1_point(5), g2_point(7)
+    result = execute(build_contract("pairing"), encode_calldata("pairing", be_g1(g1), be_g2(g2)),
+                     schedule="update5-B")
+    assert result.success and result.output == blst_pairing([g1], [g2])
+    with pytest.raises(ValueError):
+        encode_calldata("pairing", be_g1(g1)[:-1], be_g2(g2))
+    with pytest.raises(ValueError):
+        build_contract("nope")
+
+
+def test_source_map_attributes_line_doubling():
+    program = build_program("pairing_product_is_one")
+    paths = {program.source_map[pc].path for pc in range(0, program.code_size, 97)}
+    assert any(path[:2] == ("ml_dbl_all", "line_dbl") and "fp2_sqr" in path for path in paths)
+    assert any(path[0] == "fe_cyclotomic_sqr" for path in paths)
+
+
+def test_final_exponentiation_of_random_fp12_is_the_blst_power():
+    """Any Fp12, not only Miller loop values: f^(3 (p^12 - 1) / r) by py_ecc."""
+    rng = random.Random(41)
+    f = [rng.randrange(P) for _ in range(12)]
+    out = final_exponentiation(mont_bytes(f))
+    expected = tower_to_fq12(f) ** (3 * (P ** 12 - 1) // R_ORDER)
+    assert from_mont_bytes(out) == fq12_to_tower(expected)
