@@ -21,7 +21,8 @@ class Backend:
 
 def _native_segment(f: Frame, segment: Segment) -> None:
     count = len(segment.operations)
-    done = lib.evm384_run_records(f.native_memory(), len(f.memory), segment.records, count)
+    memory = f.pinned if f.pinned is not None else f.native_memory()
+    done = lib.evm384_run_records(memory, len(f.memory), segment.records, count)
     if done != count:  # memory was expanded to segment.end first, so this is a bug
         raise RuntimeError(f"internal error: native EVM384 block rejected record {done} "
                            f"of {segment.operations!r} with {len(f.memory)} bytes of memory")

@@ -1,13 +1,19 @@
 """Decoding: bytecode is analysed once into instructions and blocks, then cached.
 
 Jump destinations are the JUMPDEST bytes that are not PUSH data. Instructions are
-grouped into *blocks* for the block dispatcher: a block starts at pc 0, at every
-JUMPDEST and after the previous block's last instruction, and it ends after any
-instruction that jumps, halts, or whose gas depends on operands or on the gas
-counter (see ``instructions.GAS_DEPENDENT``). So inside a block only the last
-instruction charges dynamic gas, and it does so with the exact remaining gas.
-With ``fuse``, a run of ``PUSHn; EVM384-op`` pairs becomes one *segment* that ends
-its block and runs in one backend call.
+grouped into *blocks* for the block dispatcher, which checks the stack bounds and
+the static gas of a whole block once and then runs its *body* without checks. A
+block starts at pc 0, at every JUMPDEST and after the previous block; it ends
+after any instruction that jumps, halts, or whose gas depends on operands or on
+the gas counter (``instructions.GAS_DEPENDENT``). So only a block's last
+instruction charges dynamic gas, and it sees the exact remaining gas.
+
+With ``fuse``, each run of ``PUSHn; EVM384-op`` pairs becomes one *segment* entry
+of the body, run in one backend call. Its memory growth is known at decode time,
+so the dispatcher adds it to the block's gas check and the segment need not end
+the block. ``PUSHn dest; JUMP/JUMPI`` becomes one body entry with the destination
+checked at decode time. The step loop never sees these fusions: it runs the
+instructions one by one.
 """
 from __future__ import annotations
 
@@ -17,11 +23,13 @@ from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from .evm384 import Segment, op_segment, unpack_offsets
 from .gas import Evm384Schedule
-from .instructions import GAS_DEPENDENT, HANDLERS, Handler, op_invalid
+from .instructions import (GAS_DEPENDENT, HANDLERS, Handler, op_invalid, op_jump_to,
+                           op_jumpi_to, op_push)
 from .opcodes import BY_NAME, EVM384_OPCODES, OPCODES, STACK_LIMIT
 
 JUMPDEST = BY_NAME["JUMPDEST"].code
 STOP = BY_NAME["STOP"].code
+STATIC_JUMPS = {BY_NAME["JUMP"].code: op_jump_to, BY_NAME["JUMPI"].code: op_jumpi_to}
 _ENDS_BLOCK = GAS_DEPENDENT | {BY_NAME[name].code for name in
                                ("STOP", "JUMP", "JUMPI", "RETURN", "REVERT", "INVALID")}
 
@@ -46,11 +54,12 @@ class Block:
     start_pc: int
     next_pc: int                              # where execution goes unless it jumps
     instructions: Tuple[Instruction, ...]
-    body: Tuple[Tuple[Handler, object, int], ...] = field(repr=False)  # (handler, arg, pc)
+    # (handler, arg, pc of the last instruction the entry runs)
+    body: Tuple[Tuple[Handler, object, int], ...] = field(repr=False)
     gas: int                                  # total static gas
     stack_min: int                            # fewest items on entry without underflow
     stack_max: int                            # most items on entry without overflow
-    segment_end: int                          # memory its segment needs (0: no segment)
+    segment_end: int                          # memory its segments need (0: none)
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,10 @@ class Code:
     instruction_at: List[Optional[Instruction]] = field(repr=False)  # by pc, up to len(bytecode)
     blocks: Tuple[Block, ...] = field(repr=False)
     block_at: List[Optional[Block]] = field(repr=False)              # by start pc
+    # What the block dispatcher reads, by start pc, unpacked in one step because
+    # attribute loads would cost as much as the instructions:
+    # (gas, stack_min, stack_max, segment_end, next_pc, body, index)
+    dispatch_at: List[Optional[tuple]] = field(repr=False)
 
 
 def _instruction(bytecode: bytes, pc: int, evm384_gas: Dict[int, int]) -> Instruction:
@@ -93,7 +106,7 @@ def _is_evm384_pair(instructions: List[Instruction], i: int) -> bool:
             and instructions[i + 1].opcode in EVM384_OPCODES)
 
 
-def _stack_bounds(instructions: Tuple[Instruction, ...]) -> Tuple[int, int]:
+def _stack_bounds(instructions: List[Instruction]) -> Tuple[int, int]:
     """(stack_min, stack_max) on entry for the block to run without stack errors."""
     height = need = growth = 0
     for ins in instructions:
@@ -103,47 +116,68 @@ def _stack_bounds(instructions: Tuple[Instruction, ...]) -> Tuple[int, int]:
     return need, STACK_LIMIT - growth
 
 
-def _block(index: int, instructions: List[Instruction], next_pc: int,
-           segment: Optional[Segment], segment_from: int) -> Block:
-    """A block of ``instructions``; those from index ``segment_from`` on form ``segment``."""
-    plain = instructions[:segment_from] if segment else instructions
-    body = [(ins.handler, ins.arg, ins.pc) for ins in plain if ins.opcode != JUMPDEST]
-    if segment is not None:
-        body.append((op_segment, segment, instructions[segment_from].pc))
-    stack_min, stack_max = _stack_bounds(tuple(instructions))
-    return Block(index, instructions[0].pc, next_pc, tuple(instructions), tuple(body),
-                 sum(ins.gas for ins in instructions), stack_min, stack_max,
-                 segment.end if segment else 0)
+class _BlockBuilder:
+    """Collects one block's instructions and the body that runs them."""
+
+    def __init__(self, jumpdests: FrozenSet[int]) -> None:
+        self.jumpdests = jumpdests
+        self.instructions: List[Instruction] = []
+        self.body: List[Tuple[Handler, object, int]] = []
+        self.segment_end = 0
+
+    def add(self, ins: Instruction) -> None:
+        previous = self.instructions[-1] if self.instructions else None
+        self.instructions.append(ins)
+        if ins.opcode == JUMPDEST:
+            return  # costs gas (charged with the block) and does nothing
+        if ins.opcode in STATIC_JUMPS and previous is not None and \
+                previous.handler is op_push and self.body and self.body[-1][2] == previous.pc:
+            dest = previous.arg if previous.arg in self.jumpdests else None
+            self.body[-1] = (STATIC_JUMPS[ins.opcode], dest, ins.pc)
+            return
+        self.body.append((ins.handler, ins.arg, ins.pc))
+
+    def add_segment(self, pairs: List[Instruction]) -> None:
+        operations = tuple((op.opcode, *unpack_offsets(push.arg))
+                           for push, op in zip(pairs[::2], pairs[1::2]))
+        segment = Segment.from_operations(operations)
+        self.instructions.extend(pairs)
+        self.body.append((op_segment, segment, pairs[-1].pc))
+        self.segment_end = max(self.segment_end, segment.end)
+
+    def build(self, index: int, next_pc: int) -> Block:
+        stack_min, stack_max = _stack_bounds(self.instructions)
+        return Block(index, self.instructions[0].pc, next_pc, tuple(self.instructions),
+                     tuple(self.body), sum(ins.gas for ins in self.instructions),
+                     stack_min, stack_max, self.segment_end)
 
 
-def _blocks(instructions: List[Instruction], end_pc: int, fuse: bool) -> List[Block]:
+def _blocks(instructions: List[Instruction], jumpdests: FrozenSet[int], end_pc: int,
+            fuse: bool) -> List[Block]:
     blocks: List[Block] = []
-    current: List[Instruction] = []
+    current = _BlockBuilder(jumpdests)
 
-    def close(next_pc: int, segment: Optional[Segment] = None, segment_from: int = 0) -> None:
-        blocks.append(_block(len(blocks), current[:], next_pc, segment, segment_from))
-        current.clear()
+    def close(next_pc: int) -> None:
+        nonlocal current
+        blocks.append(current.build(len(blocks), next_pc))
+        current = _BlockBuilder(jumpdests)
 
     i = 0
     while i < len(instructions):
         ins = instructions[i]
-        if ins.opcode == JUMPDEST and current:
+        if ins.opcode == JUMPDEST and current.instructions:
             close(ins.pc)
         if fuse and _is_evm384_pair(instructions, i):
-            segment_from = len(current)
-            operations = []
+            start = i
             while _is_evm384_pair(instructions, i):
-                push, op = instructions[i], instructions[i + 1]
-                operations.append((op.opcode, *unpack_offsets(push.arg)))
-                current.extend((push, op))
                 i += 2
-            close(current[-1].next_pc, Segment.from_operations(tuple(operations)), segment_from)
+            current.add_segment(instructions[start:i])
             continue
-        current.append(ins)
+        current.add(ins)
         i += 1
         if ins.ends_block:
             close(ins.next_pc)
-    if current:
+    if current.instructions:
         close(end_pc)
     return blocks
 
@@ -163,10 +197,15 @@ def decode(bytecode: bytes, schedule: Evm384Schedule, fuse: bool = True) -> Code
     for ins in instructions:
         instruction_at[ins.pc] = ins
     instruction_at[end.pc] = end
-    blocks = _blocks(instructions, end.pc, fuse)
-    blocks.append(_block(len(blocks), [end], end.next_pc, None, 0))
+    jumpdests = frozenset(ins.pc for ins in instructions if ins.opcode == JUMPDEST)
+    blocks = _blocks(instructions, jumpdests, end.pc, fuse)
+    end_block = _BlockBuilder(jumpdests)
+    end_block.add(end)
+    blocks.append(end_block.build(len(blocks), end.next_pc))
     block_at: List[Optional[Block]] = [None] * (len(bytecode) + 1)
+    dispatch_at: List[Optional[tuple]] = [None] * (len(bytecode) + 1)
     for block in blocks:
         block_at[block.start_pc] = block
-    jumpdests = frozenset(ins.pc for ins in instructions if ins.opcode == JUMPDEST)
-    return Code(bytecode, jumpdests, instruction_at, tuple(blocks), block_at)
+        dispatch_at[block.start_pc] = (block.gas, block.stack_min, block.stack_max,
+                                       block.segment_end, block.next_pc, block.body, block.index)
+    return Code(bytecode, jumpdests, instruction_at, tuple(blocks), block_at, dispatch_at)

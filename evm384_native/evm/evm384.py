@@ -67,5 +67,6 @@ class Segment:
 
 def op_segment(f: Frame, segment: Any) -> None:
     """Every pair of a segment; the dispatcher has checked that all the gas is there."""
-    f.expand(segment.end)
+    if segment.end > len(f.memory):
+        f.expand(segment.end)
     f.backend.run_segment(f, segment)

@@ -305,6 +305,21 @@ def op_jumpi(f: Frame, _: object) -> None:
         f.pc = dest
 
 
+def op_jump_to(f: Frame, dest: object) -> None:
+    """PUSH dest; JUMP, with dest checked when decoding (None: not a JUMPDEST)."""
+    if dest is None:
+        raise InvalidJump()
+    f.pc = dest
+
+
+def op_jumpi_to(f: Frame, dest: object) -> None:
+    """PUSH dest; JUMPI, with dest checked when decoding (None: not a JUMPDEST)."""
+    if f.stack.pop():
+        if dest is None:
+            raise InvalidJump()
+        f.pc = dest
+
+
 def op_pc(f: Frame, pc: object) -> None:
     f.stack.append(pc)
 

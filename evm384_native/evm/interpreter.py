@@ -48,29 +48,28 @@ class _Counts:
 
 
 def _run_blocks(f: Frame, code: Code, counts: _Counts) -> None:
-    block_at = code.block_at
+    dispatch_at = code.dispatch_at
     block_runs = counts.block_runs
     stack = f.stack
     pc = body_pc = 0
     try:
         while True:
-            block = block_at[pc]
-            height = len(stack)
-            gas_needed = block.gas
-            if block.segment_end > len(f.memory):
-                gas_needed += memory_expansion_cost(len(f.memory), block.segment_end)
-            if f.gas < gas_needed or height < block.stack_min or height > block.stack_max:
+            gas, stack_min, stack_max, segment_end, next_pc, body, index = dispatch_at[pc]
+            gas_needed = gas
+            if segment_end > len(f.memory):  # only a fused EVM384 segment grows memory up front
+                gas_needed += memory_expansion_cost(len(f.memory), segment_end)
+            if f.gas < gas_needed or not stack_min <= len(stack) <= stack_max:
                 break
-            f.gas -= block.gas
-            f.pc = block.next_pc
-            for handler, arg, body_pc in block.body:
+            f.gas -= gas
+            f.pc = next_pc
+            for handler, arg, body_pc in body:
                 handler(f, arg)
-            block_runs[block.index] += 1
+            block_runs[index] += 1
             pc = f.pc
     except Halt:
-        counts.add_partial(block, body_pc)
+        counts.add_partial(code.block_at[pc], body_pc)
         raise
-    _run_steps(f, code, block.start_pc, counts, None)
+    _run_steps(f, code, pc, counts, None)
 
 
 def _step(f: Frame, ins: Instruction) -> None:
