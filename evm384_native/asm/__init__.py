@@ -3,9 +3,9 @@ from .assembler import (Assembler, Label, Location, Program, SourceMap, Subrouti
                         pack_offsets, unpack_offsets)
 from .disasm import Instruction, disassemble, listing
 from .layout import (Fp, Fp2, Fp6, Fp12, G1, G2, G2Jacobian, Memory, Modulus, Region, Slot,
-                     array, raw)
+                     array, raw, struct)
 
 __all__ = ["Assembler", "Label", "Location", "Program", "SourceMap", "Subroutine",
            "pack_offsets", "unpack_offsets", "Instruction", "disassemble", "listing",
            "Fp", "Fp2", "Fp6", "Fp12", "G1", "G2", "G2Jacobian", "Memory", "Modulus",
-           "Region", "Slot", "array", "raw"]
+           "Region", "Slot", "array", "raw", "struct"]

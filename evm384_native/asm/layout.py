@@ -72,6 +72,12 @@ def raw(size: int) -> Type[Slot]:
     return type(f"Raw{size}", (Slot,), {"size": size})
 
 
+def struct(name: str, *fields: Tuple[str, Type[Slot]]) -> Type[Slot]:
+    """A slot type made of named fields in order, e.g. ``struct("Pair", ("p", G1), ("q", G2))``."""
+    return type(name, (Slot,), {"fields": tuple(fields),
+                                "size": sum(kind.size for _, kind in fields)})
+
+
 def array(kind: Type[Slot], count: int) -> Type[Slot]:
     """A slot type holding ``count`` consecutive ``kind`` slots (fields e0, e1, ...)."""
     fields = tuple((f"e{i}", kind) for i in range(count))

@@ -13,7 +13,7 @@ the result is the CUBE of the reduced pairing, byte for byte blst's.
 """
 from __future__ import annotations
 
-from ..asm import Fp6, Fp12, G1, G2, G2Jacobian, Slot, raw
+from ..asm import Fp6, Fp12, G1, G2, G2Jacobian, raw, struct
 from . import curve, fp, fp12
 from .fp import Emitter
 
@@ -21,10 +21,8 @@ X_ABS = 0xD201000000010000               # |x|; x is negative
 PAIR_INPUT_BYTES = 288                   # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
 
 
-class PairState(Slot):
-    """What the Miller loop keeps per pair: Q, (-2 P.x, 2 P.y) and the running T."""
-    fields = (("q", G2), ("px2", G1), ("t", G2Jacobian))
-    size = G2.size + G1.size + G2Jacobian.size
+# What the Miller loop keeps per pair: Q, (-2 P.x, 2 P.y) and the running T.
+PairState = struct("PairState", ("q", G2), ("px2", G1), ("t", G2Jacobian))
 
 
 _PX2_REL = G2.size

@@ -1,0 +1,85 @@
+"""G2 point arithmetic and line functions against py_ecc's curve arithmetic."""
+import random
+
+import pytest
+from py_ecc.optimized_bls12_381 import FQ2, add as py_add, double as py_double, normalize
+from py_ecc.bls12_381 import curve_order as R_ORDER
+
+from evm384_native.asm import Fp6, G1, G2, G2Jacobian, struct
+from evm384_native.bls12_381 import curve
+
+from bls_model import P, g1_point, g2_point
+from test_bls12_381_tower import run_routine
+
+
+def fq2(values):
+    return FQ2(values)
+
+
+def jacobian_values(point, z):
+    """Jacobian (x z^2, y z^3, z) of an affine point, as 6 Fp values."""
+    x, y = point
+    return [int(c) for v in (x * z ** 2, y * z ** 3, z) for c in v.coeffs]
+
+
+def affine(values):
+    """Jacobian -> affine (py_ecc's own points are homogeneous projective)."""
+    x, y, z = fq2(values[0:2]), fq2(values[2:4]), fq2(values[4:6])
+    return x / z ** 2, y / z ** 3
+
+
+def state(rng, scalar):
+    q = g2_point(scalar)
+    z = fq2([rng.randrange(P), rng.randrange(P)])
+    return q, jacobian_values(q, z)
+
+
+def line_parts(values):
+    return fq2(values[0:2]), fq2(values[2:4]), fq2(values[4:6])
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_line_dbl_doubles_and_gives_the_tangent(seed):
+    rng = random.Random(seed)
+    q, t = state(rng, rng.randrange(1, R_ORDER))
+
+    def build(e, out, t_slot):
+        curve.line_dbl(e, out.e1, t_slot)
+        e.asm.push(G2Jacobian.size); e.asm.push(t_slot); e.asm.push(out.e0); e.asm.op("MCOPY")
+    out = run_routine(build, [(G2Jacobian, t)], struct("Out", ("e0", G2Jacobian), ("e1", Fp6)))
+    assert affine(out[:6]) == normalize(py_double((q[0], q[1], FQ2.one())))
+    l0, l1, l2 = line_parts(out[6:])
+    x, y = q
+    slope = 3 * x ** 2 / (2 * y)
+    assert l1 == slope * l2                    # l = l2 * (2 (slope x - y), slope, 1)
+    assert l0 == 2 * (slope * x - y) * l2
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_line_add_adds_and_gives_the_chord(seed):
+    rng = random.Random(seed)
+    a, b = rng.randrange(1, R_ORDER), rng.randrange(1, R_ORDER)
+    t_point, t = state(rng, a)
+    q = g2_point(b)
+    q_values = [int(c) for v in q for c in v.coeffs]
+
+    def build(e, out, t_slot, q_slot):
+        curve.line_add(e, out.e1, t_slot, q_slot)
+        e.asm.push(G2Jacobian.size); e.asm.push(t_slot); e.asm.push(out.e0); e.asm.op("MCOPY")
+    out = run_routine(build, [(G2Jacobian, t), (G2, q_values)], struct("Out", ("e0", G2Jacobian), ("e1", Fp6)))
+    one = FQ2.one()
+    assert affine(out[:6]) == normalize(py_add((t_point[0], t_point[1], one), (q[0], q[1], one)))
+    l0, l1, l2 = line_parts(out[6:])
+    slope = (q[1] - t_point[1]) / (q[0] - t_point[0])
+    assert l1 == slope * l2
+    assert l0 == 2 * (slope * q[0] - q[1]) * l2
+
+
+def test_g2_to_affine_and_g1_prepare():
+    rng = random.Random(5)
+    q, t = state(rng, 12345)
+    assert run_routine(lambda e, out, s: curve.g2_to_affine(e, out, s), [(G2Jacobian, t)], G2) \
+        == [int(c) for v in q for c in v.coeffs]
+    p = g1_point(999)
+    assert run_routine(lambda e, out, s: curve.g1_prepare(e, out, s),
+                       [(G1, [int(p[0]), int(p[1])])], G1) == [-2 * int(p[0]) % P, 2 * int(p[1]) % P]
