@@ -1,0 +1,69 @@
+"""Interpreter throughput on an EVM384-heavy program, all contenders in one run.
+
+The program is 1,000 iterations of an Fp2 multiplication (a <- a * b over
+BLS12-381's p, Karatsuba, 8 EVM384 ops and 23 instructions per iteration; see
+tests/evm_programs.py):
+
+    python -m pytest bench/test_bench_interpreter.py --benchmark-json=bench/results/interpreter.json
+    python bench/report.py bench/results/interpreter.json
+
+Contenders: our "python" engine with fused native blocks (one native call per
+straight-line run of EVM384 ops), the same loop with one native call per EVM384
+op, the pure-Python reference backend, and py-evm (Prague) running the same
+bytecode with a test-only EVM384 opcode shim on our native kernel.
+"""
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from evm384_native.evm.api import run
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from evm_helpers import pyevm_run  # noqa: E402
+from evm_programs import (EVM384_OPS_PER_ITERATION, INSTRUCTIONS_PER_ITERATION, P,  # noqa: E402
+                          fp2_calldata, fp2_mul_loop, fp2_mul_loop_oracle)
+
+ITERATIONS = 1000
+GROUP = f"interpreter: Fp2 multiplication x {ITERATIONS:,} (per op = per EVM384 op)"
+_rng = random.Random(2)
+VALUES = [_rng.randrange(P) for _ in range(4)]
+CODE = fp2_mul_loop(ITERATIONS)
+CALLDATA = fp2_calldata(*VALUES)
+EXPECTED = fp2_mul_loop_oracle(ITERATIONS, *VALUES)
+
+
+def _ours(**options):
+    result = run(CODE, CALLDATA, **options)
+    assert result.success and result.output == EXPECTED
+    return result
+
+
+def _pyevm():
+    success, output, _ = pyevm_run(CODE, CALLDATA, gas=30_000_000)
+    assert success and output == EXPECTED
+
+
+CONTENDERS = {  # name: (callable, rounds)
+    "python engine, native, fused blocks": (lambda: _ours(), 40),
+    "python engine, native, one call per op": (lambda: _ours(fuse_evm384=False), 10),
+    "python engine, reference backend": (lambda: _ours(backend="reference"), 3),
+    "py-evm + EVM384 shim (native kernel)": (_pyevm, 3),
+}
+
+
+@pytest.mark.parametrize("name", CONTENDERS)
+def test_interpreter(benchmark, name):
+    function, rounds = CONTENDERS[name]
+    benchmark.group = GROUP
+    benchmark.name = name
+    benchmark.extra_info["ops_per_round"] = EVM384_OPS_PER_ITERATION * ITERATIONS
+    benchmark.extra_info["instructions_per_round"] = _ours().steps
+    benchmark.extra_info["baseline"] = name.endswith("fused blocks")
+    benchmark.pedantic(function, rounds=rounds, warmup_rounds=1)
+
+
+def test_instruction_count_is_as_designed():
+    # setup: CALLDATASIZE, PUSH1, PUSH1, CALLDATACOPY, PUSH2; end: POP, PUSH1, PUSH1, RETURN
+    assert _ours().steps == INSTRUCTIONS_PER_ITERATION * ITERATIONS + 5 + 4
