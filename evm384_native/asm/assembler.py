@@ -273,11 +273,15 @@ class Assembler:
         self._subroutines[name] = sub
         return sub
 
-    def call(self, sub: Subroutine) -> None:
-        """Call ``sub``: the return address goes on the stack, the body jumps back to it."""
+    def call(self, sub: Subroutine, at: Optional[Label] = None) -> None:
+        """Call ``sub``: the return address goes on the stack, the body jumps back to it.
+
+        ``at`` enters the body at one of its own labels instead of the start (a body can
+        offer several entry points, e.g. into a run of repeated steps).
+        """
         back = self.new_label(f"ret_{sub.name}")
         self.push(back)
-        self.jump(sub.entry)
+        self.jump(at if at is not None else sub.entry)
         self.place(back)
         if not sub.emitted:
             sub.emitted = True

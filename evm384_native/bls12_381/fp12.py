@@ -16,14 +16,19 @@ add = fp.add_each
 sub = fp.sub_each
 
 
-def mul(e: Emitter, out: Fp12, a: Fp12, b: Fp12) -> None:
-    """Karatsuba over Fp6: (a0 b0 + v a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) w."""
+Mul6 = Callable[[Emitter, Fp6, Fp6, Fp6], None]
+
+
+def mul(e: Emitter, out: Fp12, a: Fp12, b: Fp12, mul6: Mul6 = fp6.mul) -> None:
+    """Karatsuba over Fp6: (a0 b0 + v a1 b1) + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) w.
+
+    ``mul6`` multiplies in Fp6 (inline by default, or :func:`fp6.mul_by_subroutine`)."""
     with e.asm.scope("fp12_mul"), e.asm.temps(Fp6, Fp6, Fp6, Fp6) as (t0, t1, s, r):
         fp6.add(e, s, a.c0, a.c1)
         fp6.add(e, r, b.c0, b.c1)
-        fp6.mul(e, t0, a.c0, b.c0)
-        fp6.mul(e, t1, a.c1, b.c1)
-        fp6.mul(e, s, s, r)
+        mul6(e, t0, a.c0, b.c0)
+        mul6(e, t1, a.c1, b.c1)
+        mul6(e, s, s, r)
         fp6.sub(e, s, s, t0)
         fp6.sub(e, out.c1, s, t1)
         fp6.add_mul_by_v(e, out.c0, t0, t1)
@@ -109,28 +114,30 @@ def frobenius(e: Emitter, out: Fp12, a: Fp12, n: int) -> None:
             fp2.mul_const(e, o, x, k, f"frob12_{n}.{i}", conjugate=n % 2 == 1)
 
 
-def inverse(e: Emitter, out: Fp12, a: Fp12) -> None:
+def inverse(e: Emitter, out: Fp12, a: Fp12, mul6: Mul6 = fp6.mul) -> None:
     """(a0 - a1 w) / (a0^2 - v a1^2)."""
     with e.asm.scope("fp12_inv"), e.asm.temps(Fp6, Fp6) as (t0, t1):
-        fp6.mul(e, t0, a.c0, a.c0)
-        fp6.mul(e, t1, a.c1, a.c1)
+        mul6(e, t0, a.c0, a.c0)
+        mul6(e, t1, a.c1, a.c1)
         fp6.add_mul_by_v(e, t0, t0, t1, subtract=True)
         fp6.inverse(e, t0, t0)
-        fp6.mul(e, out.c0, a.c0, t0)
-        fp6.mul(e, out.c1, a.c1, t0)
+        mul6(e, out.c0, a.c0, t0)
+        mul6(e, out.c1, a.c1, t0)
         fp6.neg(e, out.c1, out.c1)
 
 
 # --- subroutines ------------------------------------------------------------------------------
 
 _ROUTINES: Dict[str, Tuple[Callable[..., None], Dict[str, type]]] = {
-    # name: (body acting in place on argument "a", parameters)
-    "fp12_mul": (lambda e, a, b: mul(e, a, a, b), {"a": Fp12, "b": Fp12}),
+    # name: (body acting in place on argument "a", parameters); mul and inv share one Fp6
+    # multiplication subroutine (code size), squaring keeps it inline (the Miller loop's).
+    "fp12_mul": (lambda e, a, b: mul(e, a, a, b, fp6.mul_by_subroutine),
+                 {"a": Fp12, "b": Fp12}),
     "fp12_sqr": (lambda e, a: sqr(e, a, a), {"a": Fp12}),
     "fp12_cyclotomic_sqr": (lambda e, a: cyclotomic_sqr(e, a, a), {"a": Fp12}),
     "fp12_mul_by_line": (lambda e, a, line: mul_by_line(e, a, a, line),
                          {"a": Fp12, "line": Fp6}),
-    "fp12_inv": (lambda e, a: inverse(e, a, a), {"a": Fp12}),
+    "fp12_inv": (lambda e, a: inverse(e, a, a, fp6.mul_by_subroutine), {"a": Fp12}),
 }
 
 

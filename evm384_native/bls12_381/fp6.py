@@ -44,6 +44,14 @@ def mul(e: Emitter, out: Fp6, a: Fp6, b: Fp6) -> None:
         fp2.add(e, out.c2, m, v1)
 
 
+def mul_by_subroutine(e: Emitter, out: Fp6, a: Fp6, b: Fp6) -> None:
+    """:func:`mul` through one shared subroutine: ~1.2 KB less code per use, ~140 more gas
+    per call (operand copies); for routines that are not on the hottest path."""
+    routine = e.asm.subroutine("fp6_mul", lambda asm, a, b: mul(e, a, a, b),
+                               {"a": Fp6, "b": Fp6})
+    fp.call(e, routine, {"a": out}, a=a, b=b)
+
+
 def add_mul_by_v(e: Emitter, out: Fp6, a: Fp6, b: Fp6, subtract: bool = False) -> None:
     """out = a + v b (or a - v b), with v b = (xi b2, b0, b1). ``out`` must not overlap b."""
     combine = fp2.sub if subtract else fp2.add
