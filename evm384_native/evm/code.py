@@ -85,16 +85,18 @@ def _instruction(bytecode: bytes, pc: int, evm384_gas: Dict[int, int]) -> Instru
         return Instruction(pc, opcode, info.name, HANDLERS[opcode], opcode, 0, 0, 0, pc + 1, True)
     arg: object = None
     if info.immediate or info.name == "PUSH0":
-        # PUSH data cut off by the end of the code reads as zero bytes on the right.
+        # PUSH data cut off by the end of the code reads as zero bytes on the right,
+        # and execution continues at the end (STOP).
         data = bytecode[pc + 1:pc + 1 + info.immediate]
         arg = int.from_bytes(data.ljust(info.immediate, b"\0"), "big")
-    elif info.name.startswith(("DUP", "SWAP")):
-        arg = int(info.name.lstrip("DUPSWAP"))
+    elif info.name.startswith("DUP"):
+        arg = info.inputs       # DUPn copies the item n deep
+    elif info.name.startswith("SWAP"):
+        arg = info.inputs - 1   # SWAPn exchanges the top with the item n below it
     elif info.name == "PC":
         arg = pc
     elif opcode in EVM384_OPCODES:
         arg = opcode
-    # PUSH data cut off by the end of the code: execution continues at the end (STOP).
     next_pc = min(pc + 1 + info.immediate, len(bytecode))
     return Instruction(pc, opcode, info.name, HANDLERS[opcode], arg,
                        evm384_gas.get(opcode, info.gas), info.inputs, info.outputs,

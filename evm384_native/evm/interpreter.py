@@ -12,7 +12,7 @@ halts at the exact instruction with the exact gas.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, NoReturn, Optional
 
 from .backends import Backend
 from .code import Block, Code, Instruction, decode
@@ -47,7 +47,7 @@ class _Counts:
         return counts
 
 
-def _run_blocks(f: Frame, code: Code, counts: _Counts) -> None:
+def _run_blocks(f: Frame, code: Code, counts: _Counts) -> NoReturn:
     dispatch_at = code.dispatch_at
     block_runs = counts.block_runs
     stack = f.stack
@@ -99,7 +99,8 @@ def _traced_step(f: Frame, ins: Instruction, tracer: Tracer) -> None:
     tracer.on_step_end(step, step.gas - f.gas, None)
 
 
-def _run_steps(f: Frame, code: Code, pc: int, counts: _Counts, tracer: Optional[Tracer]) -> None:
+def _run_steps(f: Frame, code: Code, pc: int, counts: _Counts,
+               tracer: Optional[Tracer]) -> NoReturn:
     instruction_at = code.instruction_at
     steps = counts.steps
     while True:
@@ -125,7 +126,6 @@ def run_python(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
             _run_blocks(f, code, counts)
         else:
             _run_steps(f, code, 0, counts, tracer)
-        raise AssertionError("unreachable: the dispatch loops only end by halting")
     except Stopped as stop:
         output, error = stop.output, "revert" if stop.reverted else None
         gas_left = f.gas
