@@ -1,0 +1,34 @@
+"""Attribute an execution profile (count per pc) to the code that emitted it, through the
+source map: "fp2_sqr in line_dbl in ml_dbl_all" instead of "pc 4711"."""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Dict, Mapping, Optional, Tuple
+
+from .assembler import Program
+from .disasm import disassemble
+
+Path = Tuple[str, ...]
+
+
+def by_scope(program: Program, counts_by_pc: Mapping[int, int], depth: Optional[int] = None,
+             only: Optional[Tuple[str, ...]] = None) -> Dict[Path, int]:
+    """Executed instructions per scope path (cut to ``depth`` levels). ``only`` restricts
+    the count to some mnemonics, e.g. the three EVM384 ops. A PUSH16 folded into an EVM384
+    op counts as that op."""
+    names = {ins.pc: ins.name for ins in disassemble(program.code, program.code_size)}
+    totals: Counter = Counter()
+    for pc, count in counts_by_pc.items():
+        if only is not None and names.get(pc) not in only:
+            continue
+        path = program.source_map[pc].path
+        totals[path[:depth] if depth else path] += count
+    return dict(totals)
+
+
+def report(totals: Mapping[Path, int], limit: int = 25) -> str:
+    """The biggest entries, one line each: count, share, "inner in ... in outer"."""
+    grand = sum(totals.values()) or 1
+    rows = sorted(totals.items(), key=lambda item: -item[1])[:limit]
+    return "\n".join(f"{count:>10} {100 * count / grand:5.1f}%  {' in '.join(reversed(path))}"
+                     for path, count in rows)

@@ -1,0 +1,96 @@
+"""Independent answers for the CLI, benchmarks and tests: random points made by blst
+(pyblst scalar multiplication, read back into affine coordinates by py_ecc), the API's
+big-endian encodings, and blst's pairing results (chia_rs, pyblst).
+
+Needs the test extras (``pip install -e '.[test]'``); the contracts themselves do not.
+"""
+from __future__ import annotations
+
+import random
+from typing import List, Sequence, Tuple
+
+
+def _generator(kind):
+    import chia_rs
+    import pyblst
+    if kind == 1:
+        return pyblst.BlstP1Element.uncompress(bytes(chia_rs.G1Element.generator()))
+    return pyblst.BlstP2Element.uncompress(bytes(chia_rs.G2Element.generator()))
+
+
+def g1_point(scalar: int):
+    """Affine (x, y) of scalar * G1 as py_ecc FQ values."""
+    from py_ecc.bls.point_compression import decompress_G1
+    from py_ecc.optimized_bls12_381 import normalize
+    return normalize(decompress_G1(int.from_bytes(
+        _generator(1).scalar_mul(scalar).compress(), "big")))
+
+
+def g2_point(scalar: int):
+    from py_ecc.bls.point_compression import decompress_G2
+    from py_ecc.optimized_bls12_381 import normalize
+    data = _generator(2).scalar_mul(scalar).compress()
+    return normalize(decompress_G2((int.from_bytes(data[:48], "big"),
+                                    int.from_bytes(data[48:], "big"))))
+
+
+def be_g1(point) -> bytes:
+    """x‖y, 48-byte big-endian each (the API's input format)."""
+    return b"".join(int(c).to_bytes(48, "big") for c in point)
+
+
+def be_g2(point) -> bytes:
+    """x.c0‖x.c1‖y.c0‖y.c1, 48-byte big-endian each."""
+    return b"".join(int(c).to_bytes(48, "big") for coord in point for c in coord.coeffs)
+
+
+def compressed_g1(point) -> bytes:
+    from py_ecc.bls.point_compression import compress_G1
+    return compress_G1(_jacobian(point)).to_bytes(48, "big")
+
+
+def compressed_g2(point) -> bytes:
+    from py_ecc.bls.point_compression import compress_G2
+    z1, z2 = compress_G2(_jacobian(point))
+    return z1.to_bytes(48, "big") + z2.to_bytes(48, "big")
+
+
+def _jacobian(point):
+    return (point[0], point[1], type(point[0]).one())
+
+
+def blst_pairing(g1_points, g2_points) -> bytes:
+    """blst's product of pairings (chia_rs), 576 raw bytes."""
+    import chia_rs
+    product = None
+    for p, q in zip(g1_points, g2_points):
+        gt = chia_rs.G1Element.from_bytes(compressed_g1(p)).pair(
+            chia_rs.G2Element.from_bytes(compressed_g2(q)))
+        product = gt if product is None else product * gt
+    return bytes(product)
+
+
+def blst_product_is_one(g1_points, g2_points) -> bool:
+    """pyblst.final_verify of the product of Miller loops against one."""
+    import pyblst
+    acc = pyblst.BlstFP12Element()
+    for p, q in zip(g1_points, g2_points):
+        acc = acc * pyblst.miller_loop(pyblst.BlstP1Element.uncompress(compressed_g1(p)),
+                                       pyblst.BlstP2Element.uncompress(compressed_g2(q)))
+    return pyblst.final_verify(acc, pyblst.BlstFP12Element())
+
+
+def random_product_case(rng: random.Random, k: int, true: bool) -> List[Tuple[tuple, tuple]]:
+    """k random (G1, G2) affine pairs; when ``true`` the last pair cancels the others, so
+    the product of the pairings is one."""
+    from py_ecc.bls12_381 import curve_order
+    scalars = [(rng.randrange(1, curve_order), rng.randrange(1, curve_order)) for _ in range(k)]
+    if true:
+        rest = sum(a * b for a, b in scalars[:-1])
+        scalars[-1] = ((-rest) % curve_order, 1)
+    return [(g1_point(a), g2_point(b)) for a, b in scalars]
+
+
+def encode_pairs(pairs: Sequence[Tuple[tuple, tuple]]) -> List[Tuple[bytes, bytes]]:
+    """Affine points -> the API's (g1 bytes, g2 bytes) tuples."""
+    return [(be_g1(p), be_g2(q)) for p, q in pairs]
