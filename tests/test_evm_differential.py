@@ -27,7 +27,8 @@ programs = st.tuples(st.lists(st.one_of(small_push, words.map(push)), min_size=3
     lambda parts: b"".join(parts[0] + parts[1]))
 gas_limits = st.one_of(st.integers(0, 30_000), st.sampled_from([0, 21, 100_000]))
 calldata = st.binary(max_size=80)
-SLOW_OK = settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+SLOW_OK = settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow],
+                   deadline=None)
 
 
 @SLOW_OK

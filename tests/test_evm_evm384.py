@@ -167,13 +167,28 @@ fillers = st.sampled_from([asm("MSIZE", "POP"), asm(push(7, 1), push(300, 2), "M
                            asm("JUMPDEST"), asm(push(0, 1), "MLOAD", "POP"), b""])
 
 
-@settings(max_examples=40)
+@settings(max_examples=150, deadline=None)
 @given(ops=st.lists(st.tuples(evm384_ops, fillers), min_size=1, max_size=12),
        calldata=st.binary(min_size=0, max_size=400),
        gas=st.one_of(st.integers(0, 3000), st.just(1_000_000)))
 def test_generated_evm384_programs_agree_everywhere_and_with_pyevm(ops, calldata, gas):
+    _check_generated(ops, calldata, gas)
+
+
+def _check_generated(ops, calldata, gas):
+    """Calldata to memory, the ops (fused into segments where they are adjacent), then
+    return all of memory: every mode and py-evm with the shim must agree."""
     body = b"".join(asm(push(evm384_word(*operands), 16), name, filler)
                     for (name, *operands), filler in ops)
     code = asm("CALLDATASIZE", push(0, 1), push(0, 1), "CALLDATACOPY", body,
                "MSIZE", push(0, 1), "RETURN")
     assert_matches_pyevm(code, calldata, gas=gas)
+
+
+@pytest.mark.slow
+@settings(max_examples=2000, deadline=None)
+@given(ops=st.lists(st.tuples(evm384_ops, fillers), min_size=1, max_size=30),
+       calldata=st.binary(min_size=0, max_size=400),
+       gas=st.one_of(st.integers(0, 5000), st.just(1_000_000)))
+def test_many_generated_evm384_programs(ops, calldata, gas):
+    _check_generated(ops, calldata, gas)
