@@ -120,3 +120,16 @@ def test_final_exponentiation_of_random_fp12_is_the_blst_power():
     out = final_exponentiation(mont_bytes(f))
     expected = tower_to_fq12(f) ** (3 * (P ** 12 - 1) // R_ORDER)
     assert from_mont_bytes(out) == fq12_to_tower(expected)
+
+
+@pytest.mark.parametrize("name,size", [("pairing_product_is_one", 0), ("pairing_product_is_one", 287),
+                                       ("miller_loop", 577), ("final_exponentiation", 575)])
+def test_wrong_calldata_length_reverts(name, size):
+    from evm384_native import execute
+    result = execute(build_contract(name), bytes(size))
+    assert not result.success and result.error == "revert"
+
+
+def test_contracts_fit_the_contract_size_limit():
+    for name in ("pairing", "pairing_product_is_one", "miller_loop", "final_exponentiation"):
+        assert len(build_contract(name)) <= 24_576, name            # EIP-170

@@ -1,6 +1,8 @@
 """Contracts built from the generators, their calldata, and a Python API that runs them.
 
-Calldata and returndata (all field values 48 bytes; k >= 1 pairs, no input validation):
+Calldata and returndata (all field values 48 bytes; k >= 1 pairs). A calldata length that
+does not fit (not a positive multiple of 288, or not 576) makes the contract REVERT; the
+points themselves are NOT validated (on curve, subgroup, infinity): callers must do that.
 
 ``miller_loop``, ``pairing``, ``pairing_product_is_one``
     k pairs of 288 bytes: G1 x‖y then G2 x.c0‖x.c1‖y.c0‖y.c1, each value little-endian
@@ -22,7 +24,7 @@ from typing import Any, Callable, Dict, Sequence, Tuple
 from ..asm import Assembler, Fp12, Program, raw
 from . import fp
 from .fp import Emitter, P
-from .pairing import FinalExponentiation, MillerLoop
+from .pairing import FinalExponentiation, MillerLoop, require_calldata
 
 Pair = Tuple[bytes, bytes]
 G1_BYTES, G2_BYTES, GT_BYTES = 96, 192, 576
@@ -47,6 +49,7 @@ def _build_miller_loop(e: Emitter, f: Fp12) -> None:
 
 def _build_final_exponentiation(e: Emitter, f: Fp12) -> None:
     asm = e.asm
+    require_calldata(asm, 0, GT_BYTES)
     asm.push(GT_BYTES); asm.push(0); asm.push(f); asm.op("CALLDATACOPY")
     FinalExponentiation(e).emit(f)
     _return(asm, f)

@@ -13,7 +13,7 @@ the result is the CUBE of the reduced pairing, byte for byte blst's.
 """
 from __future__ import annotations
 
-from ..asm import Fp6, Fp12, G1, G2, G2Jacobian, raw, struct
+from ..asm import Assembler, Fp6, Fp12, G1, G2, G2Jacobian, raw, struct
 from . import curve, fp, fp12
 from .fp import Emitter
 
@@ -27,6 +27,31 @@ PairState = struct("PairState", ("q", G2), ("px2", G1), ("t", G2Jacobian))
 
 _PX2_REL = G2.size
 _T_REL = G2.size + G1.size
+
+
+def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = False) -> None:
+    """REVERT unless the calldata after ``offset`` is ``size`` bytes (or a positive multiple
+    of ``size``)."""
+    ok = asm.new_label("calldata_ok")
+    asm.push(offset)
+    asm.op("CALLDATASIZE")
+    asm.op("SUB")                                 # n = CALLDATASIZE - offset
+    if multiple:
+        asm.push(size)
+        asm.op("DUP2")
+        asm.op("MOD")                             # n % size
+        asm.op("SWAP1")
+        asm.op("ISZERO")
+        asm.op("OR")                              # bad if n % size or n == 0
+        asm.op("ISZERO")
+    else:
+        asm.push(size)
+        asm.op("EQ")
+    asm.jumpi(ok)
+    asm.push(0)
+    asm.op("DUP1")
+    asm.op("REVERT")
+    asm.place(ok)
 
 
 class MillerLoop:
@@ -52,6 +77,7 @@ class MillerLoop:
         into pair states in Montgomery form with T = Q."""
         asm, work = self.e.asm, self.work
         with asm.scope("load_pairs"):
+            require_calldata(asm, calldata_offset, PAIR_INPUT_BYTES, multiple=True)
             # pairs_end = heap + 2 (CALLDATASIZE - offset): 576 state bytes per 288 input bytes
             asm.push(calldata_offset)
             asm.op("CALLDATASIZE")
