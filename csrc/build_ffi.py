@@ -8,7 +8,7 @@ import os
 from cffi import FFI
 
 SOURCES = ["cpu_features.c", "mont384_portable.c", "mont384_mulx.c", "evm384_ops.c",
-           "evm384_block.c"]
+           "evm384_block.c", "evm_fast.c"]
 
 CDEF = """
 enum evm384_implementation { EVM384_IMPL_AUTO, EVM384_IMPL_PORTABLE, EVM384_IMPL_MULX, ... };
@@ -36,6 +36,41 @@ void evm384_mulmont384_batch(uint64_t *out, const uint64_t *x, const uint64_t *y
                              size_t n, const uint64_t *mod, uint64_t inv);
 """
 
+CDEF_FAST_ENGINE = """
+#define EVM_STACK_LIMIT 1024
+typedef struct { uint64_t limb[4]; } evm_word;
+typedef struct {
+    uint32_t static_gas[256];
+    uint8_t stack_inputs[256];
+    uint8_t stack_outputs[256];
+    uint8_t native[256];
+} evm_opcode_table;
+typedef struct {
+    const uint8_t *code;
+    size_t code_size;
+    const uint8_t *jumpdest;
+    const uint8_t *calldata;
+    size_t calldata_size;
+    const evm_opcode_table *table;
+    evm_word stack[1024];
+    size_t stack_size;
+    uint8_t *memory;
+    size_t memory_size;
+    size_t memory_capacity;
+    int64_t gas;
+    size_t pc;
+    uint64_t counts[256];
+    size_t output_offset;
+    size_t output_size;
+} evm_frame;
+enum evm_status { EVM_STOP, EVM_RETURN, EVM_REVERT, EVM_OUT_OF_GAS, EVM_STACK_UNDERFLOW,
+                  EVM_STACK_OVERFLOW, EVM_INVALID_JUMP, EVM_NEEDS_HOST, EVM_OUT_OF_MEMORY, ... };
+int evm_fast_implements(int opcode);
+int evm_fast_run(evm_frame *f);
+int evm_frame_grow_memory(evm_frame *f, size_t size);
+void evm_frame_release(evm_frame *f);
+"""
+
 # Baseline ISA only: the MULX path is chosen at run time, never by -march.
 COMPILE_ARGS = ["-std=gnu11", "-O3", "-Wall", "-Wextra"]
 SANITIZER_FLAGS = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"]
@@ -45,10 +80,10 @@ SANITIZER_COMPILE_ARGS = SANITIZER_FLAGS + ["-fno-omit-frame-pointer", "-O1", "-
 SANITIZE = os.environ.get("EVM384_NATIVE_SANITIZE", "") not in ("", "0")
 
 ffibuilder = FFI()
-ffibuilder.cdef(CDEF)
+ffibuilder.cdef(CDEF + CDEF_FAST_ENGINE)
 ffibuilder.set_source(
     "evm384_native._native",
-    '#include "evm384.h"\n#include "evm384_block.h"',
+    '#include "evm384.h"\n#include "evm384_block.h"\n#include "evm_fast.h"',
     # setuptools wants source paths relative to the project root (cwd of the build).
     sources=[f"csrc/{name}" for name in SOURCES],
     include_dirs=["csrc"],

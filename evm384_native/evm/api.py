@@ -5,6 +5,7 @@ from typing import Callable, Dict, Optional
 
 from .backends import Backend, get_backend
 from .gas import DEFAULT_SCHEDULE, Evm384Schedule, ScheduleLike, resolve_schedule
+from .fast import run_fast
 from .interpreter import run_python
 from .result import ExecutionResult
 from .tracing import Tracer, TracerLike, as_tracer
@@ -12,7 +13,7 @@ from .tracing import Tracer, TracerLike, as_tracer
 # engine name -> runner(bytecode, calldata, gas, backend, schedule, tracer, fuse_evm384)
 Engine = Callable[[bytes, bytes, int, Backend, Evm384Schedule, Optional[Tracer], bool],
                   ExecutionResult]
-ENGINES: Dict[str, Engine] = {"python": run_python}
+ENGINES: Dict[str, Engine] = {"python": run_python, "fast": run_fast}
 
 MAX_GAS = 2**63 - 1  # EVMC's int64 gas counter
 

@@ -1,0 +1,535 @@
+#include "evm_fast.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "evm384.h"
+
+#define WORD_BYTES 32
+#define MEMORY_WORD_GAS 3
+#define MEMORY_QUADRATIC_DIVISOR 512
+#define COPY_WORD_GAS 3
+/* No memory end at or past 2^42 bytes is payable with an int64 gas counter
+ * (2^37 words cost more than 2^63 gas), so larger offsets are out of gas. */
+#define PAYABLE_MEMORY_LIMIT ((uint64_t)1 << 42)
+#define EVM384_OFFSET_MASK 0xffffffffu
+
+enum opcode {
+    OP_STOP = 0x00, OP_ADD = 0x01, OP_MUL = 0x02, OP_SUB = 0x03, OP_SIGNEXTEND = 0x0b,
+    OP_LT = 0x10, OP_GT = 0x11, OP_SLT = 0x12, OP_SGT = 0x13, OP_EQ = 0x14, OP_ISZERO = 0x15,
+    OP_AND = 0x16, OP_OR = 0x17, OP_XOR = 0x18, OP_NOT = 0x19, OP_BYTE = 0x1a,
+    OP_SHL = 0x1b, OP_SHR = 0x1c, OP_SAR = 0x1d,
+    OP_CALLDATALOAD = 0x35, OP_CALLDATASIZE = 0x36, OP_CALLDATACOPY = 0x37,
+    OP_CODESIZE = 0x38, OP_CODECOPY = 0x39, OP_RETURNDATASIZE = 0x3d,
+    OP_POP = 0x50, OP_MLOAD = 0x51, OP_MSTORE = 0x52, OP_MSTORE8 = 0x53,
+    OP_JUMP = 0x56, OP_JUMPI = 0x57, OP_PC = 0x58, OP_MSIZE = 0x59, OP_GAS = 0x5a,
+    OP_JUMPDEST = 0x5b, OP_MCOPY = 0x5e, OP_PUSH0 = 0x5f, OP_PUSH1 = 0x60, OP_PUSH32 = 0x7f,
+    OP_DUP1 = 0x80, OP_DUP16 = 0x8f, OP_SWAP1 = 0x90, OP_SWAP16 = 0x9f,
+    OP_ADDMOD384 = 0xc0, OP_SUBMOD384 = 0xc1, OP_MULMODMONT384 = 0xc2,
+    OP_RETURN = 0xf3, OP_REVERT = 0xfd,
+};
+
+int evm_fast_implements(int opcode)
+{
+    switch (opcode) {
+    case OP_STOP: case OP_ADD: case OP_MUL: case OP_SUB: case OP_SIGNEXTEND:
+    case OP_LT: case OP_GT: case OP_SLT: case OP_SGT: case OP_EQ: case OP_ISZERO:
+    case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_BYTE:
+    case OP_SHL: case OP_SHR: case OP_SAR:
+    case OP_CALLDATALOAD: case OP_CALLDATASIZE: case OP_CALLDATACOPY:
+    case OP_CODESIZE: case OP_CODECOPY: case OP_RETURNDATASIZE:
+    case OP_POP: case OP_MLOAD: case OP_MSTORE: case OP_MSTORE8:
+    case OP_JUMP: case OP_JUMPI: case OP_PC: case OP_MSIZE: case OP_GAS:
+    case OP_JUMPDEST: case OP_MCOPY:
+    case OP_ADDMOD384: case OP_SUBMOD384: case OP_MULMODMONT384:
+    case OP_RETURN: case OP_REVERT:
+        return 1;
+    default:
+        return (opcode >= OP_PUSH0 && opcode <= OP_PUSH32) ||
+               (opcode >= OP_DUP1 && opcode <= OP_SWAP16);
+    }
+}
+
+/* --- 256-bit words ------------------------------------------------------------ */
+
+static evm_word word_from_u64(uint64_t v)
+{
+    evm_word w = {{v, 0, 0, 0}};
+    return w;
+}
+
+static int word_is_zero(const evm_word *w)
+{
+    return (w->limb[0] | w->limb[1] | w->limb[2] | w->limb[3]) == 0;
+}
+
+/* True when w < limit (limit a uint64); the value is then w->limb[0]. */
+static int word_below(const evm_word *w, uint64_t limit)
+{
+    return (w->limb[1] | w->limb[2] | w->limb[3]) == 0 && w->limb[0] < limit;
+}
+
+static int word_less(const evm_word *a, const evm_word *b)
+{
+    for (int i = 3; i >= 0; i--)
+        if (a->limb[i] != b->limb[i])
+            return a->limb[i] < b->limb[i];
+    return 0;
+}
+
+static int word_negative(const evm_word *w)
+{
+    return (int)(w->limb[3] >> 63);
+}
+
+static int word_signed_less(const evm_word *a, const evm_word *b)
+{
+    if (word_negative(a) != word_negative(b))
+        return word_negative(a);
+    return word_less(a, b);
+}
+
+static evm_word word_add(const evm_word *a, const evm_word *b)
+{
+    evm_word r;
+    unsigned __int128 carry = 0;
+    for (int i = 0; i < 4; i++) {
+        carry += (unsigned __int128)a->limb[i] + b->limb[i];
+        r.limb[i] = (uint64_t)carry;
+        carry >>= 64;
+    }
+    return r;
+}
+
+static evm_word word_sub(const evm_word *a, const evm_word *b)
+{
+    evm_word r;
+    uint64_t borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned __int128 d = (unsigned __int128)a->limb[i] - b->limb[i] - borrow;
+        r.limb[i] = (uint64_t)d;
+        borrow = (uint64_t)(d >> 64) & 1;
+    }
+    return r;
+}
+
+static evm_word word_mul(const evm_word *a, const evm_word *b)
+{
+    evm_word r = {{0, 0, 0, 0}};
+    for (int i = 0; i < 4; i++) {
+        uint64_t carry = 0;
+        for (int j = 0; i + j < 4; j++) {
+            unsigned __int128 t = (unsigned __int128)a->limb[i] * b->limb[j] + r.limb[i + j] + carry;
+            r.limb[i + j] = (uint64_t)t;
+            carry = (uint64_t)(t >> 64);
+        }
+    }
+    return r;
+}
+
+static evm_word word_shift_left(const evm_word *w, unsigned shift)
+{
+    evm_word r = {{0, 0, 0, 0}};
+    unsigned limbs = shift / 64, bits = shift % 64;
+    for (int i = 3; i >= (int)limbs; i--) {
+        r.limb[i] = w->limb[i - limbs] << bits;
+        if (bits && i - (int)limbs - 1 >= 0)
+            r.limb[i] |= w->limb[i - limbs - 1] >> (64 - bits);
+    }
+    return r;
+}
+
+/* Shift right by shift < 256, filling with `fill` (0 or all ones) from the top. */
+static evm_word word_shift_right(const evm_word *w, unsigned shift, uint64_t fill)
+{
+    evm_word r;
+    unsigned limbs = shift / 64, bits = shift % 64;
+    for (unsigned i = 0; i < 4; i++) {
+        uint64_t lo = i + limbs < 4 ? w->limb[i + limbs] : fill;
+        uint64_t hi = i + limbs + 1 < 4 ? w->limb[i + limbs + 1] : fill;
+        r.limb[i] = bits ? (lo >> bits) | (hi << (64 - bits)) : lo;
+    }
+    return r;
+}
+
+static evm_word word_load_be(const uint8_t *p)
+{
+    evm_word w;
+    for (int i = 0; i < 4; i++) {
+        uint64_t v = 0;
+        for (int j = 0; j < 8; j++)
+            v = (v << 8) | p[8 * (3 - i) + j];
+        w.limb[i] = v;
+    }
+    return w;
+}
+
+static void word_store_be(uint8_t *p, const evm_word *w)
+{
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 8; j++)
+            p[8 * (3 - i) + j] = (uint8_t)(w->limb[i] >> (56 - 8 * j));
+}
+
+/* Big-endian bytes src[offset, offset + 32) with zeros past src_size. */
+static evm_word word_load_padded(const uint8_t *src, size_t src_size, const evm_word *offset)
+{
+    uint8_t buf[WORD_BYTES] = {0};
+    if (word_below(offset, src_size)) {
+        size_t start = (size_t)offset->limb[0];
+        size_t n = src_size - start < WORD_BYTES ? src_size - start : WORD_BYTES;
+        memcpy(buf, src + start, n);
+    }
+    return word_load_be(buf);
+}
+
+/* --- gas and memory ------------------------------------------------------------ */
+
+static uint64_t memory_cost(uint64_t words)
+{
+    return MEMORY_WORD_GAS * words + words * words / MEMORY_QUADRATIC_DIVISOR;
+}
+
+static int charge(evm_frame *f, uint64_t cost)
+{
+    if (cost > (uint64_t)f->gas)
+        return EVM_OUT_OF_GAS;
+    f->gas -= (int64_t)cost;
+    return -1;
+}
+
+int evm_frame_grow_memory(evm_frame *f, size_t size)
+{
+    if (size <= f->memory_size)
+        return 0;
+    if (size > f->memory_capacity) {
+        size_t capacity = f->memory_capacity ? 2 * f->memory_capacity : 4096;
+        while (capacity < size)
+            capacity *= 2;
+        uint8_t *grown = realloc(f->memory, capacity);
+        if (grown == NULL)
+            return EVM_OUT_OF_MEMORY;
+        f->memory = grown;
+        f->memory_capacity = capacity;
+    }
+    memset(f->memory + f->memory_size, 0, size - f->memory_size);
+    f->memory_size = size;
+    return 0;
+}
+
+/* Charge for and grow memory to cover [0, end), in whole words. */
+static int expand_to(evm_frame *f, uint64_t end)
+{
+    if (end <= f->memory_size)
+        return -1;
+    uint64_t new_words = (end + WORD_BYTES - 1) / WORD_BYTES;
+    int status = charge(f, memory_cost(new_words) - memory_cost(f->memory_size / WORD_BYTES));
+    if (status >= 0)
+        return status;
+    status = evm_frame_grow_memory(f, new_words * WORD_BYTES);
+    return status ? status : -1;
+}
+
+/* A memory access of `size` bytes at `offset` (stack words): checks, charges and
+ * expands; *start receives the offset. An empty access touches nothing. */
+static int access_memory(evm_frame *f, const evm_word *offset, const evm_word *size,
+                         uint64_t *start)
+{
+    *start = 0;
+    if (word_is_zero(size))
+        return -1;
+    if (!word_below(offset, PAYABLE_MEMORY_LIMIT) || !word_below(size, PAYABLE_MEMORY_LIMIT))
+        return EVM_OUT_OF_GAS;
+    *start = offset->limb[0];
+    return expand_to(f, offset->limb[0] + size->limb[0]);
+}
+
+static int charge_copy(evm_frame *f, const evm_word *size)
+{
+    if (!word_below(size, PAYABLE_MEMORY_LIMIT))
+        return EVM_OUT_OF_GAS;
+    return charge(f, COPY_WORD_GAS * ((size->limb[0] + WORD_BYTES - 1) / WORD_BYTES));
+}
+
+/* memory[dst, dst + n) = src[offset, offset + n) with zeros past src_size. */
+static void copy_padded(uint8_t *dst, uint64_t n, const uint8_t *src, size_t src_size,
+                        const evm_word *offset)
+{
+    uint64_t copied = 0;
+    if (word_below(offset, src_size)) {
+        uint64_t available = src_size - offset->limb[0];
+        copied = available < n ? available : n;
+        memcpy(dst, src + offset->limb[0], copied);
+    }
+    memset(dst + copied, 0, n - copied);
+}
+
+/* --- EVM384 ---------------------------------------------------------------------- */
+
+static int run_evm384(evm_frame *f, int opcode, const evm_word *packed)
+{
+    uint64_t lo = packed->limb[0], hi = packed->limb[1];
+    uint64_t out = hi >> 32, x = hi & EVM384_OFFSET_MASK;
+    uint64_t y = lo >> 32, mod = lo & EVM384_OFFSET_MASK;
+    uint64_t mod_size = opcode == OP_MULMODMONT384 ? 56 : 48;
+    uint64_t end = mod + mod_size;
+    if (out + 48 > end) end = out + 48;
+    if (x + 48 > end) end = x + 48;
+    if (y + 48 > end) end = y + 48;
+    int status = expand_to(f, end);
+    if (status >= 0)
+        return status;
+    if (opcode == OP_ADDMOD384)
+        evm384_addmod384_mem(f->memory, f->memory_size, out, x, y, mod);
+    else if (opcode == OP_SUBMOD384)
+        evm384_submod384_mem(f->memory, f->memory_size, out, x, y, mod);
+    else
+        evm384_mulmodmont384_mem(f->memory, f->memory_size, out, x, y, mod);
+    return -1;
+}
+
+/* --- the loop ---------------------------------------------------------------------- */
+
+#define TOP(i) (f->stack[f->stack_size - 1 - (i)])
+#define CHECKED(call)                  \
+    do {                               \
+        int status_ = (call);          \
+        if (status_ >= 0)              \
+            return status_;            \
+    } while (0)
+
+int evm_fast_run(evm_frame *f)
+{
+    const evm_opcode_table *table = f->table;
+    for (;;) {
+        if (f->pc >= f->code_size) {
+            f->counts[OP_STOP]++; /* running off the end is STOP */
+            return EVM_STOP;
+        }
+        int op = f->code[f->pc];
+        if (!table->native[op])
+            return EVM_NEEDS_HOST;
+        f->counts[op]++; /* a halting instruction counts as executed */
+        if (f->stack_size < table->stack_inputs[op])
+            return EVM_STACK_UNDERFLOW;
+        if (f->stack_size - table->stack_inputs[op] + table->stack_outputs[op] > EVM_STACK_LIMIT)
+            return EVM_STACK_OVERFLOW;
+        CHECKED(charge(f, table->static_gas[op]));
+        size_t pc = f->pc++;
+
+        if (op >= OP_PUSH0 && op <= OP_PUSH32) {
+            size_t n = (size_t)(op - OP_PUSH0);
+            uint8_t buf[WORD_BYTES] = {0};
+            size_t available = f->code_size - f->pc < n ? f->code_size - f->pc : n;
+            memcpy(buf + WORD_BYTES - n, f->code + f->pc, available);
+            f->stack[f->stack_size++] = word_load_be(buf);
+            f->pc += available;
+            continue;
+        }
+        if (op >= OP_DUP1 && op <= OP_DUP16) {
+            f->stack[f->stack_size] = TOP(op - OP_DUP1);
+            f->stack_size++;
+            continue;
+        }
+        if (op >= OP_SWAP1 && op <= OP_SWAP16) {
+            evm_word t = TOP(0);
+            TOP(0) = TOP(op - OP_SWAP1 + 1);
+            TOP(op - OP_SWAP1 + 1) = t;
+            continue;
+        }
+
+        evm_word a, b, c;
+        uint64_t start;
+        switch (op) {
+        case OP_STOP:
+            return EVM_STOP;
+        case OP_JUMPDEST:
+            break;
+        case OP_ADD:
+            TOP(1) = word_add(&TOP(0), &TOP(1));
+            f->stack_size--;
+            break;
+        case OP_MUL:
+            TOP(1) = word_mul(&TOP(0), &TOP(1));
+            f->stack_size--;
+            break;
+        case OP_SUB:
+            TOP(1) = word_sub(&TOP(0), &TOP(1));
+            f->stack_size--;
+            break;
+        case OP_SIGNEXTEND:
+            if (word_below(&TOP(0), 31)) {
+                unsigned sign_bit = 8 * (unsigned)TOP(0).limb[0] + 7;
+                evm_word *x = &TOP(1);
+                uint64_t fill = (x->limb[sign_bit / 64] >> (sign_bit % 64)) & 1 ? ~(uint64_t)0 : 0;
+                for (unsigned i = 0; i < 4; i++) {
+                    if (64 * i > sign_bit)
+                        x->limb[i] = fill;
+                    else if (64 * i + 63 > sign_bit) {
+                        uint64_t keep = ((uint64_t)2 << (sign_bit % 64)) - 1;
+                        x->limb[i] = (x->limb[i] & keep) | (fill & ~keep);
+                    }
+                }
+            }
+            f->stack_size--;
+            break;
+        case OP_LT:
+            TOP(1) = word_from_u64(word_less(&TOP(0), &TOP(1)));
+            f->stack_size--;
+            break;
+        case OP_GT:
+            TOP(1) = word_from_u64(word_less(&TOP(1), &TOP(0)));
+            f->stack_size--;
+            break;
+        case OP_SLT:
+            TOP(1) = word_from_u64(word_signed_less(&TOP(0), &TOP(1)));
+            f->stack_size--;
+            break;
+        case OP_SGT:
+            TOP(1) = word_from_u64(word_signed_less(&TOP(1), &TOP(0)));
+            f->stack_size--;
+            break;
+        case OP_EQ:
+            TOP(1) = word_from_u64(memcmp(&TOP(0), &TOP(1), sizeof(evm_word)) == 0);
+            f->stack_size--;
+            break;
+        case OP_ISZERO:
+            TOP(0) = word_from_u64(word_is_zero(&TOP(0)));
+            break;
+        case OP_AND: case OP_OR: case OP_XOR:
+            for (int i = 0; i < 4; i++) {
+                uint64_t x = TOP(0).limb[i], y = TOP(1).limb[i];
+                TOP(1).limb[i] = op == OP_AND ? x & y : op == OP_OR ? x | y : x ^ y;
+            }
+            f->stack_size--;
+            break;
+        case OP_NOT:
+            for (int i = 0; i < 4; i++)
+                TOP(0).limb[i] = ~TOP(0).limb[i];
+            break;
+        case OP_BYTE:
+            if (word_below(&TOP(0), 32)) {
+                unsigned index = 31 - (unsigned)TOP(0).limb[0]; /* from the little end */
+                TOP(1) = word_from_u64((TOP(1).limb[index / 8] >> (8 * (index % 8))) & 0xff);
+            } else {
+                TOP(1) = word_from_u64(0);
+            }
+            f->stack_size--;
+            break;
+        case OP_SHL:
+            TOP(1) = word_below(&TOP(0), 256) ? word_shift_left(&TOP(1), (unsigned)TOP(0).limb[0])
+                                              : word_from_u64(0);
+            f->stack_size--;
+            break;
+        case OP_SHR: case OP_SAR: {
+            uint64_t fill = op == OP_SAR && word_negative(&TOP(1)) ? ~(uint64_t)0 : 0;
+            if (word_below(&TOP(0), 256)) {
+                TOP(1) = word_shift_right(&TOP(1), (unsigned)TOP(0).limb[0], fill);
+            } else {
+                evm_word filled = {{fill, fill, fill, fill}};
+                TOP(1) = filled;
+            }
+            f->stack_size--;
+            break;
+        }
+        case OP_CALLDATALOAD:
+            TOP(0) = word_load_padded(f->calldata, f->calldata_size, &TOP(0));
+            break;
+        case OP_CALLDATASIZE:
+            f->stack[f->stack_size++] = word_from_u64(f->calldata_size);
+            break;
+        case OP_CODESIZE:
+            f->stack[f->stack_size++] = word_from_u64(f->code_size);
+            break;
+        case OP_RETURNDATASIZE: /* no calls, so never any return data */
+            f->stack[f->stack_size++] = word_from_u64(0);
+            break;
+        case OP_CALLDATACOPY: case OP_CODECOPY:
+            a = TOP(0), b = TOP(1), c = TOP(2); /* memory offset, source offset, size */
+            f->stack_size -= 3;
+            CHECKED(charge_copy(f, &c));
+            CHECKED(access_memory(f, &a, &c, &start));
+            if (!word_is_zero(&c)) {
+                if (op == OP_CALLDATACOPY)
+                    copy_padded(f->memory + start, c.limb[0], f->calldata, f->calldata_size, &b);
+                else
+                    copy_padded(f->memory + start, c.limb[0], f->code, f->code_size, &b);
+            }
+            break;
+        case OP_MCOPY: {
+            a = TOP(0), b = TOP(1), c = TOP(2); /* destination, source, size */
+            f->stack_size -= 3;
+            uint64_t source;
+            CHECKED(charge_copy(f, &c));
+            CHECKED(access_memory(f, &b, &c, &source));
+            CHECKED(access_memory(f, &a, &c, &start));
+            if (!word_is_zero(&c))
+                memmove(f->memory + start, f->memory + source, c.limb[0]);
+            break;
+        }
+        case OP_POP:
+            f->stack_size--;
+            break;
+        case OP_MLOAD: {
+            evm_word size = word_from_u64(WORD_BYTES);
+            CHECKED(access_memory(f, &TOP(0), &size, &start));
+            TOP(0) = word_load_be(f->memory + start);
+            break;
+        }
+        case OP_MSTORE: case OP_MSTORE8: {
+            evm_word size = word_from_u64(op == OP_MSTORE ? WORD_BYTES : 1);
+            a = TOP(0), b = TOP(1);
+            f->stack_size -= 2;
+            CHECKED(access_memory(f, &a, &size, &start));
+            if (op == OP_MSTORE)
+                word_store_be(f->memory + start, &b);
+            else
+                f->memory[start] = (uint8_t)b.limb[0];
+            break;
+        }
+        case OP_JUMP: case OP_JUMPI:
+            a = TOP(0);
+            b = op == OP_JUMPI ? TOP(1) : word_from_u64(1);
+            f->stack_size -= op == OP_JUMPI ? 2 : 1;
+            if (!word_is_zero(&b)) {
+                if (!word_below(&a, f->code_size) || !f->jumpdest[a.limb[0]])
+                    return EVM_INVALID_JUMP;
+                f->pc = (size_t)a.limb[0];
+            }
+            break;
+        case OP_PC:
+            f->stack[f->stack_size++] = word_from_u64(pc);
+            break;
+        case OP_MSIZE:
+            f->stack[f->stack_size++] = word_from_u64(f->memory_size);
+            break;
+        case OP_GAS:
+            f->stack[f->stack_size++] = word_from_u64((uint64_t)f->gas);
+            break;
+        case OP_ADDMOD384: case OP_SUBMOD384: case OP_MULMODMONT384:
+            a = TOP(0);
+            f->stack_size--;
+            CHECKED(run_evm384(f, op, &a));
+            break;
+        case OP_RETURN: case OP_REVERT:
+            a = TOP(0), b = TOP(1);
+            f->stack_size -= 2;
+            CHECKED(access_memory(f, &a, &b, &start));
+            f->output_offset = start;
+            f->output_size = word_is_zero(&b) ? 0 : b.limb[0];
+            return op == OP_RETURN ? EVM_RETURN : EVM_REVERT;
+        default: /* the host marked an opcode native that this engine lacks */
+            f->pc = pc;
+            f->counts[op]--;
+            f->gas += table->static_gas[op];
+            return EVM_NEEDS_HOST;
+        }
+    }
+}
+
+void evm_frame_release(evm_frame *f)
+{
+    free(f->memory);
+    f->memory = NULL;
+    f->memory_size = f->memory_capacity = 0;
+}

@@ -1,0 +1,76 @@
+/* The "fast" engine: an EVM interpreter loop in C over standalone code.
+ *
+ * It runs the instructions the host marks native in the opcode table (stack,
+ * arithmetic without division, memory, control flow, calldata/code access and
+ * the EVM384 operations) and stops with EVM_NEEDS_HOST before any other one,
+ * leaving the frame at that instruction, uncharged and uncounted, for the
+ * host to execute and resume. Gas, memory expansion and halts follow the
+ * Python engine (evm384_native.evm) exactly. */
+#ifndef EVM_FAST_H
+#define EVM_FAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define EVM_STACK_LIMIT 1024
+
+/* 256-bit stack word, least significant limb first. */
+typedef struct {
+    uint64_t limb[4];
+} evm_word;
+
+/* Per-opcode facts, filled in by the host from its one opcode table. */
+typedef struct {
+    uint32_t static_gas[256];
+    uint8_t stack_inputs[256];
+    uint8_t stack_outputs[256];
+    uint8_t native[256]; /* 1: this engine executes it; 0: EVM_NEEDS_HOST */
+} evm_opcode_table;
+
+typedef struct {
+    /* inputs, owned by the host */
+    const uint8_t *code;
+    size_t code_size;
+    const uint8_t *jumpdest; /* code_size flags: 1 at JUMPDESTs that are not PUSH data */
+    const uint8_t *calldata;
+    size_t calldata_size;
+    const evm_opcode_table *table;
+    /* machine state */
+    evm_word stack[EVM_STACK_LIMIT];
+    size_t stack_size;
+    uint8_t *memory; /* owned by the engine: evm_frame_release frees it */
+    size_t memory_size;
+    size_t memory_capacity;
+    int64_t gas;
+    size_t pc;
+    uint64_t counts[256]; /* instructions executed by this engine, per opcode */
+    /* RETURN/REVERT data: memory[output_offset, output_offset + output_size) */
+    size_t output_offset;
+    size_t output_size;
+} evm_frame;
+
+enum evm_status {
+    EVM_STOP = 0,
+    EVM_RETURN = 1,
+    EVM_REVERT = 2,
+    EVM_OUT_OF_GAS = 3,
+    EVM_STACK_UNDERFLOW = 4,
+    EVM_STACK_OVERFLOW = 5,
+    EVM_INVALID_JUMP = 6,
+    EVM_NEEDS_HOST = 7,
+    EVM_OUT_OF_MEMORY = 8, /* the C allocator failed: not an EVM halt */
+};
+
+/* 1 when this engine executes `opcode` itself. */
+int evm_fast_implements(int opcode);
+
+/* Runs from f->pc until a halt or an instruction for the host. */
+int evm_fast_run(evm_frame *f);
+
+/* Grows memory to size bytes (zero-filled), for the host's instructions.
+ * Returns 0, or EVM_OUT_OF_MEMORY. Never shrinks. */
+int evm_frame_grow_memory(evm_frame *f, size_t size);
+
+void evm_frame_release(evm_frame *f);
+
+#endif

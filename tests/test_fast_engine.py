@@ -1,0 +1,113 @@
+"""The fast engine (C loop) against the Python engine: identical ExecutionResults."""
+import threading
+
+import pytest
+from hypothesis import given, strategies as st
+
+from evm384_native import execute
+from evm384_native.evm.api import run
+from evm384_native.evm.opcodes import OPCODES
+
+from evm_helpers import asm, evm384_word, push
+from evm_programs import fp2_calldata, fp2_mul_loop
+
+INTERESTING_WORDS = [0, 1, 2, 7, 31, 32, 33, 255, 256, 2**64 - 1, 2**64, 2**128,
+                     2**255, 2**255 - 1, 2**256 - 1, 2**256 - 2, 0xFFFFFFFF]
+
+
+def same_everywhere(code: bytes, calldata: bytes = b"", gas: int = 100_000, schedule="evmone-v7"):
+    python = run(code, calldata, gas=gas, schedule=schedule, engine="python")
+    fast = run(code, calldata, gas=gas, schedule=schedule, engine="fast")
+    assert fast == python, (code.hex(), fast, python)
+    assert fast.opcode_counts == python.opcode_counts
+    return fast
+
+
+@st.composite
+def programs(draw):
+    """Instruction sequences over every opcode, with PUSH data that hits edge cases and
+    EVM384 offsets inside a small memory, preceded by a calldata copy."""
+    def operand() -> bytes:
+        value = draw(st.one_of(st.sampled_from(INTERESTING_WORDS), st.integers(0, 2**256 - 1),
+                               st.integers(0, 300), st.integers(0, 300), st.integers(0, 300)))
+        return push(value, max(1, (value.bit_length() + 7) // 8))
+
+    parts = [asm("CALLDATASIZE", push(0, 1), push(0, 1), "CALLDATACOPY")]
+    for _ in range(draw(st.integers(1, 40))):
+        kind = draw(st.sampled_from(["push", "op", "op", "op", "evm384", "jump"]))
+        if kind == "push":
+            parts.append(operand())
+        elif kind == "op":
+            opcode = draw(st.sampled_from(sorted(OPCODES)))
+            # Mostly with the operands it needs, so programs run on rather than underflow.
+            if draw(st.integers(0, 4)):
+                parts.extend(operand() for _ in range(OPCODES[opcode].inputs))
+            parts.append(bytes([opcode]))
+        elif kind == "evm384":
+            offsets = [draw(st.integers(0, 400)) for _ in range(4)]
+            parts.append(asm(push(evm384_word(*offsets), 16),
+                             draw(st.sampled_from(["ADDMOD384", "SUBMOD384", "MULMODMONT384"]))))
+        else:
+            parts.append(asm("JUMPDEST") if draw(st.booleans()) else
+                         asm(push(draw(st.integers(0, 200)), 1), draw(st.sampled_from(["JUMP", "JUMPI"]))))
+    parts.append(asm(push(draw(st.integers(0, 64)), 1), push(draw(st.integers(0, 512)), 2), "RETURN"))
+    return b"".join(parts)
+
+
+@given(programs(), st.binary(max_size=300), st.integers(0, 1_000_000))
+def test_random_programs(code, calldata, gas):
+    same_everywhere(code, calldata, gas)
+
+
+@given(st.binary(max_size=200), st.binary(max_size=64), st.integers(0, 30_000))
+def test_random_bytes(code, calldata, gas):
+    same_everywhere(code, calldata, gas)
+
+
+@pytest.mark.parametrize("schedule", ["evmone-v7", "update5-A", "update5-B"])
+def test_fp2_loop(schedule):
+    result = same_everywhere(fp2_mul_loop(50), fp2_calldata(3, 4, 5, 6), gas=1_000_000,
+                             schedule=schedule)
+    assert result.success and result.opcode_counts["MULMODMONT384"] == 150
+
+
+@pytest.mark.parametrize("code", [
+    asm(push(2**255, 32), push(3, 1), "SAR"),                      # arithmetic shift of negative
+    asm(push(0xFF, 1), push(30, 1), "SIGNEXTEND"),
+    asm(push(0x80, 1), push(0, 1), "SIGNEXTEND"),
+    asm(push(2**200 + 5, 32), push(2**255 + 9, 32), "MUL"),
+    asm(push(1, 1), push(2**256 - 1, 32), "SLT"),
+    asm(push(5, 1), push(7, 1), "EXP"),                            # handed to the host
+    asm(push(32, 1), push(0, 1), "KECCAK256"),
+    asm(push(0, 1), push(2**40, 32), "MLOAD"),                     # out of gas, huge memory
+    asm(push(1, 1), push(2**64, 32), push(0, 1), "CALLDATACOPY"),
+    asm(push(0, 1), push(2**200, 32), "RETURN"),                   # empty range: no expansion
+    asm(push(64, 1), push(0, 1), push(10, 1), "MCOPY", "MSIZE"),
+    asm(push(evm384_word(0xFFFFFFFF, 0, 0, 0), 16), "ADDMOD384"),  # out of gas expanding
+    asm("GAS", "PC", "CODESIZE", "RETURNDATASIZE", "CALLDATASIZE"),
+    asm(push(1, 1), push(0, 1), "RETURNDATACOPY"),
+    bytes([0x60]),                                                 # PUSH1 cut off by the end
+])
+def test_edge_cases(code):
+    same_everywhere(code + RETURN_TOP_OR_NOTHING, b"\x01\x02", gas=50_000)
+
+
+RETURN_TOP_OR_NOTHING = asm(push(0, 1), "MSTORE", push(32, 1), push(0, 1), "RETURN")
+
+
+def test_fast_needs_native_backend():
+    with pytest.raises(ValueError, match="engine 'fast' runs the native kernels"):
+        execute(b"\x00", engine="fast", backend="reference")
+
+
+def test_threads_run_checks_side_by_side():
+    code, calldata = fp2_mul_loop(200), fp2_calldata(3, 4, 5, 6)
+    expected = execute(code, calldata, engine="python")
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(execute(code, calldata, engine="fast")))
+               for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 4
