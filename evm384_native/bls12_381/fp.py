@@ -228,9 +228,13 @@ def same(a: Slot, b: Slot) -> bool:
 def call(e: Emitter, sub: Subroutine, results: Dict[str, Slot], **args: Slot) -> None:
     """Copy ``args`` into ``sub``'s argument slots (unless already there), call it, and copy
     the argument slots named in ``results`` out."""
-    for name, slot in args.items():
-        if not same(slot, sub.args[name]):
-            copy(e, sub.args[name], slot)
+    copies = [(sub.args[name], slot) for name, slot in args.items()
+              if not same(slot, sub.args[name])]
+    for i, (dst, _) in enumerate(copies):
+        if any(overlap(dst, src) for _, src in copies[i + 1:]):
+            raise ValueError(f"{sub.name}: argument {dst!r} would be overwritten before "
+                             "it is passed on; use a temporary")
+        copy(e, dst, copies[i][1])
     e.asm.call(sub)
     for name, slot in results.items():
         if not same(slot, sub.args[name]):
