@@ -48,9 +48,3 @@ def fq12_to_tower(x: FQ12, size: int = 12) -> List[int]:
 
 def random_fp(rng: random.Random, count: int) -> List[int]:
     return [rng.randrange(P) for _ in range(count)]
-
-
-# points and blst's answers come from the package's oracle helpers (pyblst, chia_rs, py_ecc)
-from evm384_native.bls12_381.oracle import (be_g1, be_g2, blst_pairing,  # noqa: E402,F401
-                                            blst_product_is_one, compressed_g1, compressed_g2,
-                                            g1_point, g2_point)

@@ -3,7 +3,6 @@ spec's basis mapping) or plain Python integers."""
 import random
 
 import pytest
-from py_ecc.bls12_381 import FQ12
 
 from evm384_native.asm import Assembler, Fp, Fp2, Fp6, Fp12
 from evm384_native.bls12_381 import fp, fp2, fp6, fp12

@@ -310,7 +310,7 @@ class Assembler:
         ordered = code_items + data_items
         widths = {id(item): _static_width(item) for item in ordered if isinstance(item, _Push)}
         while True:
-            pc = self._layout(ordered, widths)
+            self._layout(ordered, widths)
             grown = False
             for item in ordered:
                 if isinstance(item, _Push) and item.width is None:

@@ -22,7 +22,6 @@ from functools import lru_cache
 from typing import Any, Callable, Dict, Sequence, Tuple
 
 from ..asm import Assembler, Fp12, Program, raw
-from . import fp
 from .fp import Emitter, P
 from .pairing import FinalExponentiation, MillerLoop, require_calldata
 
