@@ -113,3 +113,65 @@ def test_layout_orders_and_separates_regions():
     assert memory.name_of(int(q) + 5 * 48 + 3) == "b.q.z.c1+3"
     with pytest.raises(AttributeError):
         f.c2
+
+
+def test_subroutine_frames_are_private_and_entries_can_be_skipped():
+    """A subroutine's temporaries never overlap its caller's; call(at=) enters mid-body."""
+    from evm384_native.asm import raw
+    asm = Assembler()
+    cell = asm.memory.region("io").alloc(raw(32), "cell")
+    entries = [asm.new_label(f"inc{k}") for k in range(4)]
+
+    def incrementer(a):                        # adds 1 per step left after the entry point
+        for k in range(3, 0, -1):
+            if k < 3:
+                a.place(entries[k])
+            a.push(cell); a.op("MLOAD"); a.push(1); a.op("ADD"); a.push(cell); a.op("MSTORE")
+    chain = asm.subroutine("chain", incrementer)
+    entries[3] = chain.entry
+    inner_slot = []
+
+    def inner_body(a):
+        with a.temps(Fp2) as (t,):
+            inner_slot.append(t)
+    inner = asm.subroutine("inner", inner_body)
+    with asm.temps(Fp12) as (mine,):
+        asm.call(chain)                        # +3
+        asm.call(chain, at=entries[1])         # +1
+        asm.call(chain, at=entries[2])         # +2
+        asm.call(inner)
+    asm.push(32); asm.push(cell); asm.op("RETURN")
+    program = asm.assemble()
+    assert int.from_bytes(run(program.code).output, "big") == 6
+    (theirs,) = inner_slot
+    assert theirs.region is not mine.region
+    assert not (int(mine) <= int(theirs) < int(mine) + Fp12.size)
+
+
+def test_bound_subroutine_arguments_and_profile_by_scope():
+    from evm384_native.asm import struct
+    from evm384_native.asm.profile import by_scope, report
+    from evm384_native.evm.tracing import Profiler
+    asm = Assembler("prog")
+    Pair = struct("Pair", ("a", Fp), ("b", Fp))
+    io = asm.memory.region("io")
+    pair, mod = io.alloc(Pair, "pair"), io.alloc(Fp, "mod")
+
+    def body(a, x, y):
+        with a.scope("adder"):
+            a.evm384("ADDMOD384", x, x, y, mod)
+    add = asm.subroutine("add_into_a", body, {"x": pair.a, "y": pair.b})
+    assert add.x.name == "io.pair.a"                   # bound, not a fresh argument slot
+    asm.ops("CALLDATASIZE"); asm.push(0); asm.push(pair); asm.op("CALLDATACOPY")
+    for _ in range(3):
+        asm.call(add)
+    asm.push(48); asm.push(pair.a); asm.op("RETURN")
+    program = asm.assemble()
+    profiler = Profiler()
+    result = run(program.code, (5).to_bytes(48, "little") + (7).to_bytes(48, "little")
+                 + (1000).to_bytes(48, "little"), tracer=profiler)
+    assert int.from_bytes(result.output, "little") == 26
+    assert int(pair.b) == int(pair) + 48 == int(add.y)
+    totals = by_scope(program, profiler.by_pc, only=("ADDMOD384",))
+    assert totals == {("add_into_a", "adder"): 3}
+    assert "adder in add_into_a" in report(totals)
