@@ -8,7 +8,7 @@ import os
 from cffi import FFI
 
 SOURCES = ["cpu_features.c", "mont384_portable.c", "mont384_mulx.c", "evm384_ops.c",
-           "evm384_block.c", "evm_fast.c"]
+           "evm384_block.c", "evm_fast.c", "keccak256.c"]
 
 CDEF = """
 enum evm384_implementation { EVM384_IMPL_AUTO, EVM384_IMPL_PORTABLE, EVM384_IMPL_MULX, ... };
@@ -27,6 +27,7 @@ int evm384_mulmodmont384_mem(uint8_t *mem, size_t len, uint64_t out, uint64_t x,
 
 #define EVM384_RECORD_FIELDS 5
 size_t evm384_run_records(uint8_t *mem, size_t len, const uint32_t *records, size_t n);
+void evm_keccak256(const uint8_t *data, size_t len, uint8_t *out);
 
 void evm384_addmod384_batch(uint64_t *out, const uint64_t *x, const uint64_t *y,
                             size_t n, const uint64_t *mod);
@@ -83,7 +84,7 @@ ffibuilder = FFI()
 ffibuilder.cdef(CDEF + CDEF_FAST_ENGINE)
 ffibuilder.set_source(
     "evm384_native._native",
-    '#include "evm384.h"\n#include "evm384_block.h"\n#include "evm_fast.h"',
+    '#include "evm384.h"\n#include "evm384_block.h"\n#include "evm_fast.h"\n#include "keccak256.h"',
     # setuptools wants source paths relative to the project root (cwd of the build).
     sources=[f"csrc/{name}" for name in SOURCES],
     include_dirs=["csrc"],

@@ -5,6 +5,7 @@ import pytest
 from eth_hash.auto import keccak
 from hypothesis import given, settings, strategies as st
 
+from evm384_native.evm.keccak import keccak256
 from evm384_native.evm.opcodes import OPCODES
 
 from evm_helpers import RETURN_TOP, RETURN_TOP_GAS, asm, assert_matches_pyevm, memory_gas, push
@@ -109,6 +110,12 @@ def test_keccak256_of_memory_and_its_word_gas():
     # MSTORE at 0 finds its memory already there.
     assert result.gas_used == (3 + 3 + 3) * 2 + memory_gas(64) + 3 + 3 + 30 + 12 + \
         RETURN_TOP_GAS - memory_gas(32)
+
+
+@settings(max_examples=50)
+@given(data=st.binary(max_size=700))
+def test_keccak256_function_matches_eth_hash(data):
+    assert keccak256(data) == keccak(data)
 
 
 def test_keccak256_of_nothing_touches_no_memory():
