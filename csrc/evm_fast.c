@@ -23,7 +23,8 @@ enum opcode {
     OP_CODESIZE = 0x38, OP_CODECOPY = 0x39, OP_RETURNDATASIZE = 0x3d,
     OP_POP = 0x50, OP_MLOAD = 0x51, OP_MSTORE = 0x52, OP_MSTORE8 = 0x53,
     OP_JUMP = 0x56, OP_JUMPI = 0x57, OP_PC = 0x58, OP_MSIZE = 0x59, OP_GAS = 0x5a,
-    OP_JUMPDEST = 0x5b, OP_MCOPY = 0x5e, OP_PUSH0 = 0x5f, OP_PUSH1 = 0x60, OP_PUSH32 = 0x7f,
+    OP_JUMPDEST = 0x5b, OP_MCOPY = 0x5e, OP_PUSH0 = 0x5f, OP_PUSH1 = 0x60, OP_PUSH16 = 0x6f,
+    OP_PUSH32 = 0x7f,
     OP_DUP1 = 0x80, OP_DUP16 = 0x8f, OP_SWAP1 = 0x90, OP_SWAP16 = 0x9f,
     OP_ADDMOD384 = 0xc0, OP_SUBMOD384 = 0xc1, OP_MULMODMONT384 = 0xc2,
     OP_RETURN = 0xf3, OP_REVERT = 0xfd,
@@ -152,23 +153,50 @@ static evm_word word_shift_right(const evm_word *w, unsigned shift, uint64_t fil
     return r;
 }
 
+static uint64_t load_be64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+static void store_be64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, sizeof v);
+}
+
 static evm_word word_load_be(const uint8_t *p)
 {
-    evm_word w;
-    for (int i = 0; i < 4; i++) {
-        uint64_t v = 0;
-        for (int j = 0; j < 8; j++)
-            v = (v << 8) | p[8 * (3 - i) + j];
-        w.limb[i] = v;
-    }
+    evm_word w = {{load_be64(p + 24), load_be64(p + 16), load_be64(p + 8), load_be64(p)}};
     return w;
 }
 
 static void word_store_be(uint8_t *p, const evm_word *w)
 {
     for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 8; j++)
-            p[8 * (3 - i) + j] = (uint8_t)(w->limb[i] >> (56 - 8 * j));
+        store_be64(p + 8 * (3 - i), w->limb[i]);
+}
+
+/* The value of n big-endian bytes (n <= 32), read in place: going through a
+ * byte buffer would stall on store forwarding in the hottest path. */
+static evm_word word_from_be_bytes(const uint8_t *p, size_t n)
+{
+    evm_word w = {{0, 0, 0, 0}};
+    size_t low = 0; /* bytes taken from the end so far */
+    for (; n - low >= 8; low += 8)
+        w.limb[low / 8] = load_be64(p + n - low - 8);
+    uint64_t high = 0;
+    for (size_t j = 0; j < n - low; j++)
+        high = (high << 8) | p[j];
+    if (low < 32)
+        w.limb[low / 8] = high;
+    return w;
 }
 
 /* Big-endian bytes src[offset, offset + 32) with zeros past src_size. */
@@ -266,9 +294,9 @@ static void copy_padded(uint8_t *dst, uint64_t n, const uint8_t *src, size_t src
 
 /* --- EVM384 ---------------------------------------------------------------------- */
 
-static int run_evm384(evm_frame *f, int opcode, const evm_word *packed)
+/* lo and hi are bits 0..63 and 64..127 of the packed offsets word. */
+static int run_evm384(evm_frame *f, int opcode, uint64_t lo, uint64_t hi)
 {
-    uint64_t lo = packed->limb[0], hi = packed->limb[1];
     uint64_t out = hi >> 32, x = hi & EVM384_OFFSET_MASK;
     uint64_t y = lo >> 32, mod = lo & EVM384_OFFSET_MASK;
     uint64_t mod_size = opcode == OP_MULMODMONT384 ? 56 : 48;
@@ -307,23 +335,41 @@ int evm_fast_run(evm_frame *f)
             return EVM_STOP;
         }
         int op = f->code[f->pc];
-        if (!table->native[op])
+        const evm_opcode_info info = table->op[op];
+        if (!info.native)
             return EVM_NEEDS_HOST;
         f->counts[op]++; /* a halting instruction counts as executed */
-        if (f->stack_size < table->stack_inputs[op])
+        if (f->stack_size < info.stack_inputs)
             return EVM_STACK_UNDERFLOW;
-        if (f->stack_size - table->stack_inputs[op] + table->stack_outputs[op] > EVM_STACK_LIMIT)
+        if (f->stack_size - info.stack_inputs + info.stack_outputs > EVM_STACK_LIMIT)
             return EVM_STACK_OVERFLOW;
-        CHECKED(charge(f, table->static_gas[op]));
+        CHECKED(charge(f, info.static_gas));
         size_t pc = f->pc++;
 
+        if (op == OP_PUSH16 && f->code_size - f->pc > 16) {
+            /* PUSH16 then an EVM384 operation is how EVM384 programs spend their
+             * time: run the pair without the round trip through the stack. */
+            int next = f->code[f->pc + 16];
+            if (next >= OP_ADDMOD384 && next <= OP_MULMODMONT384 && table->op[next].native) {
+                uint64_t hi = load_be64(f->code + f->pc), lo = load_be64(f->code + f->pc + 8);
+                f->pc += 17;
+                f->counts[next]++;
+                CHECKED(charge(f, table->op[next].static_gas));
+                CHECKED(run_evm384(f, next, lo, hi));
+                continue;
+            }
+        }
         if (op >= OP_PUSH0 && op <= OP_PUSH32) {
             size_t n = (size_t)(op - OP_PUSH0);
-            uint8_t buf[WORD_BYTES] = {0};
-            size_t available = f->code_size - f->pc < n ? f->code_size - f->pc : n;
-            memcpy(buf + WORD_BYTES - n, f->code + f->pc, available);
-            f->stack[f->stack_size++] = word_load_be(buf);
-            f->pc += available;
+            if (f->code_size - f->pc >= n) {
+                f->stack[f->stack_size++] = word_from_be_bytes(f->code + f->pc, n);
+                f->pc += n;
+            } else { /* data cut off by the end of the code reads as zero bytes */
+                uint8_t buf[WORD_BYTES] = {0};
+                memcpy(buf + WORD_BYTES - n, f->code + f->pc, f->code_size - f->pc);
+                f->stack[f->stack_size++] = word_load_be(buf);
+                f->pc = f->code_size;
+            }
             continue;
         }
         if (op >= OP_DUP1 && op <= OP_DUP16) {
@@ -509,7 +555,7 @@ int evm_fast_run(evm_frame *f)
         case OP_ADDMOD384: case OP_SUBMOD384: case OP_MULMODMONT384:
             a = TOP(0);
             f->stack_size--;
-            CHECKED(run_evm384(f, op, &a));
+            CHECKED(run_evm384(f, op, a.limb[0], a.limb[1]));
             break;
         case OP_RETURN: case OP_REVERT:
             a = TOP(0), b = TOP(1);
@@ -521,7 +567,7 @@ int evm_fast_run(evm_frame *f)
         default: /* the host marked an opcode native that this engine lacks */
             f->pc = pc;
             f->counts[op]--;
-            f->gas += table->static_gas[op];
+            f->gas += info.static_gas;
             return EVM_NEEDS_HOST;
         }
     }

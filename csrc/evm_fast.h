@@ -21,10 +21,14 @@ typedef struct {
 
 /* Per-opcode facts, filled in by the host from its one opcode table. */
 typedef struct {
-    uint32_t static_gas[256];
-    uint8_t stack_inputs[256];
-    uint8_t stack_outputs[256];
-    uint8_t native[256]; /* 1: this engine executes it; 0: EVM_NEEDS_HOST */
+    uint32_t static_gas;
+    uint8_t stack_inputs;
+    uint8_t stack_outputs;
+    uint8_t native; /* 1: this engine executes it; 0: EVM_NEEDS_HOST */
+} evm_opcode_info;
+
+typedef struct {
+    evm_opcode_info op[256];
 } evm_opcode_table;
 
 typedef struct {

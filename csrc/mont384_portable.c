@@ -1,19 +1,6 @@
 /* Portable C implementation (any 64-bit GCC/Clang target). */
 #include "mont384.h"
 
-void subtract_mod_if_not_below(limb_t out[LIMBS384], const limb_t acc[LIMBS384],
-                               limb_t acc_top, const limb_t mod[LIMBS384])
-{
-    limb_t diff[LIMBS384];
-    limb_t borrow = 0;
-    for (int i = 0; i < LIMBS384; i++)
-        diff[i] = sub_with_borrow(acc[i], mod[i], &borrow);
-    /* acc >= mod exactly when the 385-bit subtraction does not borrow. */
-    limb_t keep_acc = (limb_t)0 - (borrow & ~acc_top & 1);
-    for (int i = 0; i < LIMBS384; i++)
-        out[i] = (acc[i] & keep_acc) | (diff[i] & ~keep_acc);
-}
-
 void addmod384(limb_t out[LIMBS384], const limb_t x[LIMBS384],
                const limb_t y[LIMBS384], const limb_t mod[LIMBS384])
 {

@@ -36,11 +36,12 @@ def _opcode_table(schedule: Evm384Schedule):
     table = ffi.new("evm_opcode_table *")
     evm384_gas = schedule.by_opcode()
     for code, info in OPCODES.items():
-        table.static_gas[code] = evm384_gas.get(code, info.gas)
-        table.stack_inputs[code] = info.inputs
-        table.stack_outputs[code] = info.outputs
-        table.native[code] = (not info.needs_state and info.name != "INVALID"
-                              and bool(lib.evm_fast_implements(code)))
+        entry = table.op[code]
+        entry.static_gas = evm384_gas.get(code, info.gas)
+        entry.stack_inputs = info.inputs
+        entry.stack_outputs = info.outputs
+        entry.native = (not info.needs_state and info.name != "INVALID"
+                        and bool(lib.evm_fast_implements(code)))
     return table
 
 
