@@ -5,8 +5,8 @@ import pytest
 from py_ecc.optimized_bls12_381 import FQ2, add as py_add, double as py_double, normalize
 from py_ecc.bls12_381 import curve_order as R_ORDER
 
-from evm384_native.asm import Fp6, G1, G2, G2Jacobian, struct
-from evm384_native.bls12_381 import curve
+from evm384_native.asm import Fp6, G1, G1Jacobian, G2, G2Jacobian, struct
+from evm384_native.bls12_381 import curve, fp, fp2
 
 from evm384_native.bls12_381.oracle import g1_point, g2_point
 
@@ -80,8 +80,49 @@ def test_line_add_adds_and_gives_the_chord(seed):
 def test_g2_to_affine_and_g1_prepare():
     rng = random.Random(5)
     q, t = state(rng, 12345)
-    assert run_routine(lambda e, out, s: curve.g2_to_affine(e, out, s), [(G2Jacobian, t)], G2) \
+    assert run_routine(lambda e, out, s: curve.to_affine(e, fp2, out, s), [(G2Jacobian, t)], G2) \
         == [int(c) for v in q for c in v.coeffs]
     p = g1_point(999)
     assert run_routine(lambda e, out, s: curve.g1_prepare(e, out, s),
                        [(G1, [int(p[0]), int(p[1])])], G1) == [-2 * int(p[0]) % P, 2 * int(p[1]) % P]
+
+
+def _g1_jacobian(rng, scalar):
+    x, y = (int(c) for c in g1_point(scalar))
+    z = rng.randrange(1, P)
+    return (x, y), [x * z * z % P, y * z ** 3 % P, z]
+
+
+@pytest.mark.parametrize("seed", [6, 7])
+def test_g1_double_add_and_to_affine(seed):
+    """G1 through the same Jacobian formulas as G2, against py_ecc."""
+    from py_ecc.optimized_bls12_381 import FQ
+    rng = random.Random(seed)
+    a, b = rng.randrange(1, R_ORDER), rng.randrange(1, R_ORDER)
+    (tx, ty), t = _g1_jacobian(rng, a)
+    q = [int(c) for c in g1_point(b)]
+
+    def build(e, out, t_slot, q_slot):
+        curve.jacobian_dbl(e, fp, t_slot)                  # 2 a G1
+        curve.jacobian_add_affine(e, fp, t_slot, q_slot)   # 2 a G1 + b G1
+        curve.to_affine(e, fp, out, t_slot)
+    got = run_routine(build, [(G1Jacobian, t), (G1, q)], G1)
+    one = FQ.one()
+    doubled = py_double((FQ(tx), FQ(ty), one))
+    expected = normalize(py_add(doubled, (FQ(q[0]), FQ(q[1]), one)))
+    assert got == [int(c) for c in expected]
+    assert got == [int(c) for c in g1_point((2 * a + b) % R_ORDER)]
+
+
+def test_g2_double_and_add_without_lines():
+    rng = random.Random(8)
+    q, t = state(rng, 31337)
+    r = g2_point(4242)
+    r_values = [int(c) for v in r for c in v.coeffs]
+
+    def build(e, out, t_slot, r_slot):
+        curve.jacobian_dbl(e, fp2, t_slot)
+        curve.jacobian_add_affine(e, fp2, t_slot, r_slot)
+        curve.to_affine(e, fp2, out, t_slot)
+    got = run_routine(build, [(G2Jacobian, t), (G2, r_values)], G2)
+    assert got == [int(c) for v in g2_point(2 * 31337 + 4242) for c in v.coeffs]

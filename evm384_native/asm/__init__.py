@@ -2,10 +2,10 @@
 from .assembler import (Assembler, Label, Location, Program, SourceMap, Subroutine,
                         pack_offsets, unpack_offsets)
 from .disasm import Instruction, disassemble, listing
-from .layout import (Fp, Fp2, Fp6, Fp12, G1, G2, G2Jacobian, Memory, Modulus, Region, Slot,
+from .layout import (Fp, Fp2, Fp6, Fp12, G1, G1Jacobian, G2, G2Jacobian, Memory, Modulus, Region, Slot,
                      array, raw, struct)
 
 __all__ = ["Assembler", "Label", "Location", "Program", "SourceMap", "Subroutine",
            "pack_offsets", "unpack_offsets", "Instruction", "disassemble", "listing",
-           "Fp", "Fp2", "Fp6", "Fp12", "G1", "G2", "G2Jacobian", "Memory", "Modulus",
+           "Fp", "Fp2", "Fp6", "Fp12", "G1", "G1Jacobian", "G2", "G2Jacobian", "Memory", "Modulus",
            "Region", "Slot", "array", "raw", "struct"]

@@ -116,6 +116,12 @@ class G2(Slot):
     size = 2 * Fp2.size
 
 
+class G1Jacobian(Slot):
+    """G1 point in Jacobian coordinates x‖y‖z."""
+    fields = (("x", Fp), ("y", Fp), ("z", Fp))
+    size = 3 * FP_BYTES
+
+
 class G2Jacobian(Slot):
     """G2 point in Jacobian coordinates x‖y‖z."""
     fields = (("x", Fp2), ("y", Fp2), ("z", Fp2))

@@ -1,17 +1,136 @@
 """G1 and G2 point arithmetic as EVM384 code, and the G2 line functions of the Miller loop.
 
-G2 points on the M-twist y^2 = x^3 + 4(u + 1) are kept in Jacobian coordinates
-(X/Z^2, Y/Z^3). Doubling and mixed addition follow the EFD formulas blst uses
-(dbl-2009-alnr, madd-2007-bl) and produce blst's line coefficients, so the Miller loop
-value equals blst's byte for byte. A line is the sparse Fp12 (l0 + l1 v) + (l2 v) w, stored
-as l0‖l1‖l2 in an Fp6-sized slot; the G1 point enters as (-2 P.x, 2 P.y) ("Px2").
+Both curves have a = 0 (G1: y^2 = x^3 + 4 over Fp; G2: the M-twist y^2 = x^3 + 4(u + 1) over
+Fp2), so one set of Jacobian formulas (X/Z^2, Y/Z^3) serves both, written once over a
+``field`` module (:mod:`.fp` or :mod:`.fp2`): doubling dbl-2009-alnr and mixed addition
+madd-2007-bl from the EFD, the formulas blst uses. With a ``line`` slot they also produce
+blst's line coefficients, so the Miller loop value equals blst's byte for byte. A line is the
+sparse Fp12 (l0 + l1 v) + (l2 v) w, stored as l0‖l1‖l2 in an Fp6-sized slot; the G1 point
+enters it as (-2 P.x, 2 P.y) ("Px2").
 """
 from __future__ import annotations
 
-from ..asm import Fp2, Fp6, G1, G2, G2Jacobian
+from types import ModuleType
+from typing import Optional
+
+from ..asm import Fp6, G1, G2, Slot
 from . import fp, fp2
 from .fp import Emitter
 
+
+def jacobian_dbl(e: Emitter, field: ModuleType, t: Slot, line: Optional[Fp6] = None) -> None:
+    """T = 2T in place; with ``line`` (G2 only), also the tangent line at T (before
+    :func:`line_by_px2`): l0 = 6 X^3 - 4 Y^2, l1 = 3 X^2 Z^2, l2 = Z3 Z^2."""
+    x, y, z = t.x, t.y, t.z
+    with e.asm.scope("line_dbl" if line else "point_dbl"), \
+            e.asm.temps(*[field.ELEMENT] * 7) as (a, b, zz, c, d, f, ee):
+        if line is not None:
+            ee = line.c1                         # E lives in l1 until l1 = E ZZ
+        field.sqr(e, a, x)                       # A = X^2
+        field.sqr(e, b, y)                       # B = Y^2
+        field.sqr(e, zz, z)                      # ZZ = Z^2
+        field.sqr(e, c, b)                       # C = B^2
+        field.add(e, d, x, b)
+        field.sqr(e, d, d)
+        field.sub(e, d, d, a)
+        field.sub(e, d, d, c)
+        field.dbl(e, d, d)                       # D = 2 ((X + B)^2 - A - C)
+        field.dbl(e, ee, a)
+        field.add(e, ee, ee, a)                  # E = 3 A
+        field.sqr(e, f, ee)                      # F = E^2
+        if line is not None:
+            field.add(e, line.c0, ee, x)         # 3 A + X, for the line
+        field.sub(e, x, f, d)
+        field.sub(e, x, x, d)                    # X3 = F - 2 D
+        field.add(e, z, y, z)
+        field.sqr(e, z, z)
+        field.sub(e, z, z, b)
+        field.sub(e, z, z, zz)                   # Z3 = (Y + Z)^2 - B - ZZ
+        field.dbl(e, c, c)
+        field.dbl(e, c, c)
+        field.dbl(e, c, c)                       # 8 C
+        field.sub(e, y, d, x)
+        field.mul(e, y, y, ee)
+        field.sub(e, y, y, c)                    # Y3 = E (D - X3) - 8 C
+        if line is None:
+            return
+        l0, l1, l2 = line.c0, line.c1, line.c2
+        field.sqr(e, l0, l0)
+        field.sub(e, l0, l0, a)
+        field.sub(e, l0, l0, f)                  # (3A + X)^2 - A - 9 A^2 = 6 X^3
+        field.dbl(e, b, b)
+        field.dbl(e, b, b)
+        field.sub(e, l0, l0, b)                  # l0 = 6 X^3 - 4 Y^2
+        field.mul(e, l1, ee, zz)                 # l1 = 3 X^2 Z^2
+        field.mul(e, l2, z, zz)                  # l2 = Z3 Z^2
+
+
+def jacobian_add_affine(e: Emitter, field: ModuleType, t: Slot, q: Slot,
+                        line: Optional[Fp6] = None) -> None:
+    """T = T + Q in place for affine Q != +-T; with ``line`` (G2 only), also the line
+    through T and Q: l0 = 2 (r X2 - Y2 Z3), l1 = r, l2 = Z3."""
+    x, y, z = t.x, t.y, t.z
+    kind = field.ELEMENT
+    with e.asm.scope("line_add" if line else "point_add"), \
+            e.asm.temps(*[kind] * 9) as (z1z1, u2, s2, h, hh, i, j, r, v):
+        if line is not None:                     # blst keeps r in l1; j and v are scratch
+            j, r, v = line.c0, line.c1, line.c2
+        field.sqr(e, z1z1, z)                    # Z1Z1 = Z^2
+        field.mul(e, u2, q.x, z1z1)              # U2 = X2 Z1Z1
+        field.mul(e, s2, q.y, z)
+        field.mul(e, s2, s2, z1z1)               # S2 = Y2 Z Z1Z1
+        field.sub(e, h, u2, x)                   # H = U2 - X
+        field.sqr(e, hh, h)                      # HH = H^2
+        field.dbl(e, i, hh)
+        field.dbl(e, i, i)                       # I = 4 HH
+        field.mul(e, j, h, i)                    # J = H I
+        field.sub(e, r, s2, y)
+        field.dbl(e, r, r)                       # r = 2 (S2 - Y)
+        field.mul(e, v, x, i)                    # V = X I
+        field.sqr(e, x, r)
+        field.sub(e, x, x, j)
+        field.sub(e, x, x, v)
+        field.sub(e, x, x, v)                    # X3 = r^2 - J - 2 V
+        field.mul(e, j, j, y)                    # Y J (old Y)
+        field.sub(e, y, v, x)
+        field.mul(e, y, y, r)
+        field.sub(e, y, y, j)
+        field.sub(e, y, y, j)                    # Y3 = r (V - X3) - 2 Y J
+        field.add(e, z, z, h)
+        field.sqr(e, z, z)
+        field.sub(e, z, z, z1z1)
+        field.sub(e, z, z, hh)                   # Z3 = (Z + H)^2 - Z1Z1 - HH
+        if line is None:
+            return
+        field.mul(e, u2, r, q.x)
+        field.mul(e, s2, q.y, z)
+        field.sub(e, u2, u2, s2)
+        field.dbl(e, line.c0, u2)                # l0 = 2 (r X2 - Y2 Z3)
+        fp.copy(e, line.c2, z)                   # l2 = Z3; l1 = r already
+
+
+def from_affine(e: Emitter, out: Slot, p: Slot) -> None:
+    """(x, y) -> (x, y, 1) for G1 or G2 (``out`` Jacobian, ``p`` affine)."""
+    if not fp.same(out.x, p.x):
+        fp.copy(e, out.x, p.x)
+        fp.copy(e, out.y, p.y)
+    z = out.z.fps()
+    fp.copy(e, z[0], e.one)
+    for coefficient in z[1:]:
+        fp.copy(e, coefficient, e.zero)
+
+
+def to_affine(e: Emitter, field: ModuleType, out: Slot, t: Slot) -> None:
+    """(X / Z^2, Y / Z^3); Z = 0 (infinity) gives (0, 0)."""
+    with e.asm.temps(field.ELEMENT, field.ELEMENT) as (zi, zi2):
+        field.inverse(e, zi, t.z)
+        field.sqr(e, zi2, zi)
+        field.mul(e, out.x, t.x, zi2)
+        field.mul(e, zi2, zi2, zi)
+        field.mul(e, out.y, t.y, zi2)
+
+
+# --- the Miller loop's pieces ----------------------------------------------------------------
 
 def g1_prepare(e: Emitter, out: G1, p: G1) -> None:
     """out = (-2 x, 2 y): the factors line_by_px2 multiplies into every line."""
@@ -20,92 +139,14 @@ def g1_prepare(e: Emitter, out: G1, p: G1) -> None:
     fp.dbl(e, out.y, p.y)
 
 
-def g2_from_affine(e: Emitter, out: G2Jacobian, q: G2) -> None:
-    """(x, y) -> (x, y, 1)."""
-    if not fp.same(out.x, q.x):
-        fp.copy(e, out.x, q.x)
-        fp.copy(e, out.y, q.y)
-    fp.copy(e, out.z.c0, e.one)
-    fp.copy(e, out.z.c1, e.zero)
+def line_dbl(e: Emitter, line: Fp6, t: Slot) -> None:
+    """T = 2T for T in G2 (Jacobian), and the tangent line at T."""
+    jacobian_dbl(e, fp2, t, line)
 
 
-def line_dbl(e: Emitter, line: Fp6, t: G2Jacobian) -> None:
-    """T = 2T, and the tangent line at T (before line_by_px2)."""
-    x, y, z = t.x, t.y, t.z
-    with e.asm.scope("line_dbl"), e.asm.temps(*[Fp2] * 6) as (a, b, zz, c, d, f):
-        l0, l1, l2 = line.c0, line.c1, line.c2
-        ee = l1                                  # E = 3 X^2 lives in l1 until l1 = E ZZ
-        fp2.sqr(e, a, x)                         # A = X^2
-        fp2.sqr(e, b, y)                         # B = Y^2
-        fp2.sqr(e, zz, z)                        # ZZ = Z^2
-        fp2.sqr(e, c, b)                         # C = B^2
-        fp2.add(e, d, x, b)
-        fp2.sqr(e, d, d)
-        fp2.sub(e, d, d, a)
-        fp2.sub(e, d, d, c)
-        fp2.dbl(e, d, d)                         # D = 2 ((X + B)^2 - A - C)
-        fp2.dbl(e, ee, a)
-        fp2.add(e, ee, ee, a)                    # E = 3 A
-        fp2.sqr(e, f, ee)                        # F = E^2
-        fp2.add(e, l0, ee, x)                    # 3 A + X, for the line
-        fp2.sub(e, x, f, d)
-        fp2.sub(e, x, x, d)                      # X3 = F - 2 D
-        fp2.add(e, z, y, z)
-        fp2.sqr(e, z, z)
-        fp2.sub(e, z, z, b)
-        fp2.sub(e, z, z, zz)                     # Z3 = (Y + Z)^2 - B - ZZ
-        fp2.dbl(e, c, c)
-        fp2.dbl(e, c, c)
-        fp2.dbl(e, c, c)                         # 8 C
-        fp2.sub(e, y, d, x)
-        fp2.mul(e, y, y, ee)
-        fp2.sub(e, y, y, c)                      # Y3 = E (D - X3) - 8 C
-        fp2.sqr(e, l0, l0)
-        fp2.sub(e, l0, l0, a)
-        fp2.sub(e, l0, l0, f)                    # (3A + X)^2 - A - 9 A^2 = 6 X^3
-        fp2.dbl(e, b, b)
-        fp2.dbl(e, b, b)
-        fp2.sub(e, l0, l0, b)                    # l0 = 6 X^3 - 4 Y^2
-        fp2.mul(e, l1, ee, zz)                   # l1 = 3 X^2 Z^2
-        fp2.mul(e, l2, z, zz)                    # l2 = Z3 Z^2
-
-
-def line_add(e: Emitter, line: Fp6, t: G2Jacobian, q: G2) -> None:
-    """T = T + Q for affine Q, and the line through T and Q (before line_by_px2)."""
-    x, y, z = t.x, t.y, t.z
-    with e.asm.scope("line_add"), e.asm.temps(*[Fp2] * 6) as (z1z1, u2, s2, h, hh, i):
-        r = line.c1                              # blst keeps r in the line's middle slot
-        j, v = line.c0, line.c2                  # scratch until the line is written
-        fp2.sqr(e, z1z1, z)                      # Z1Z1 = Z^2
-        fp2.mul(e, u2, q.x, z1z1)                # U2 = X2 Z1Z1
-        fp2.mul(e, s2, q.y, z)
-        fp2.mul(e, s2, s2, z1z1)                 # S2 = Y2 Z Z1Z1
-        fp2.sub(e, h, u2, x)                     # H = U2 - X
-        fp2.sqr(e, hh, h)                        # HH = H^2
-        fp2.dbl(e, i, hh)
-        fp2.dbl(e, i, i)                         # I = 4 HH
-        fp2.mul(e, j, h, i)                      # J = H I
-        fp2.sub(e, r, s2, y)
-        fp2.dbl(e, r, r)                         # r = 2 (S2 - Y)
-        fp2.mul(e, v, x, i)                      # V = X I
-        fp2.sqr(e, x, r)
-        fp2.sub(e, x, x, j)
-        fp2.sub(e, x, x, v)
-        fp2.sub(e, x, x, v)                      # X3 = r^2 - J - 2 V
-        fp2.mul(e, j, j, y)                      # Y J (old Y)
-        fp2.sub(e, y, v, x)
-        fp2.mul(e, y, y, r)
-        fp2.sub(e, y, y, j)
-        fp2.sub(e, y, y, j)                      # Y3 = r (V - X3) - 2 Y J
-        fp2.add(e, z, z, h)
-        fp2.sqr(e, z, z)
-        fp2.sub(e, z, z, z1z1)
-        fp2.sub(e, z, z, hh)                     # Z3 = (Z + H)^2 - Z1Z1 - HH
-        fp2.mul(e, u2, r, q.x)
-        fp2.mul(e, s2, q.y, z)
-        fp2.sub(e, u2, u2, s2)
-        fp2.dbl(e, line.c0, u2)                  # l0 = 2 (r X2 - Y2 Z3)
-        fp.copy(e, line.c2, z)                   # l2 = Z3; l1 = r already
+def line_add(e: Emitter, line: Fp6, t: Slot, q: G2) -> None:
+    """T = T + Q for T in G2 (Jacobian), Q affine, and the line through them."""
+    jacobian_add_affine(e, fp2, t, q, line)
 
 
 def line_by_px2(e: Emitter, line: Fp6, px2: G1) -> None:
@@ -113,25 +154,3 @@ def line_by_px2(e: Emitter, line: Fp6, px2: G1) -> None:
     that the final exponentiation removes; blst scales the same way)."""
     fp2.mul_by_fp(e, line.c1, line.c1, px2.x)
     fp2.mul_by_fp(e, line.c2, line.c2, px2.y)
-
-
-def g2_add_affine(e: Emitter, t: G2Jacobian, q: G2) -> None:
-    """T = T + Q (mixed addition); T must differ from +-Q."""
-    with e.asm.temps(Fp6) as (scratch,):
-        line_add(e, scratch, t, q)
-
-
-def g2_dbl(e: Emitter, t: G2Jacobian) -> None:
-    """T = 2 T."""
-    with e.asm.temps(Fp6) as (scratch,):
-        line_dbl(e, scratch, t)
-
-
-def g2_to_affine(e: Emitter, out: G2, t: G2Jacobian) -> None:
-    """(X / Z^2, Y / Z^3)."""
-    with e.asm.temps(Fp2, Fp2) as (zi, zi2):
-        fp2.inverse(e, zi, t.z)
-        fp2.sqr(e, zi2, zi)
-        fp2.mul(e, out.x, t.x, zi2)
-        fp2.mul(e, zi2, zi2, zi)
-        fp2.mul(e, out.y, t.y, zi2)

@@ -21,6 +21,9 @@ R = (1 << 384) % P
 R2 = R * R % P
 
 
+ELEMENT = Fp      # the slot type of this field (curve code is written for Fp and Fp2 alike)
+
+
 def to_mont(value: int) -> int:
     return value * R % P
 

@@ -12,6 +12,7 @@ from . import fp
 from .fp import Emitter, P
 
 Fp2Int = Tuple[int, int]
+ELEMENT = Fp2     # the slot type of this field
 
 add = fp.add_each
 sub = fp.sub_each

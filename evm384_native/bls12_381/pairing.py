@@ -96,7 +96,7 @@ class MillerLoop:
             for value in work.px2.fps() + work.q.fps():
                 fp.to_montgomery(self.e, value, value)
             curve.g1_prepare(self.e, work.px2, work.px2)
-            curve.g2_from_affine(self.e, work.t, work.q)
+            curve.from_affine(self.e, work.t, work.q)
             asm.push(PairState.size); asm.push(work); asm.op("DUP4"); asm.op("MCOPY")
             asm.push(PAIR_INPUT_BYTES); asm.op("ADD")
             asm.op("SWAP1"); asm.push(PairState.size); asm.op("ADD"); asm.op("SWAP1")
