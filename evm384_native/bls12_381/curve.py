@@ -22,10 +22,11 @@ def jacobian_dbl(e: Emitter, field: ModuleType, t: Slot, line: Optional[Fp6] = N
     """T = 2T in place; with ``line`` (G2 only), also the tangent line at T (before
     :func:`line_by_px2`): l0 = 6 X^3 - 4 Y^2, l1 = 3 X^2 Z^2, l2 = Z3 Z^2."""
     x, y, z = t.x, t.y, t.z
+    kind = field.ELEMENT
     with e.asm.scope("line_dbl" if line else "point_dbl"), \
-            e.asm.temps(*[field.ELEMENT] * 7) as (a, b, zz, c, d, f, ee):
-        if line is not None:
-            ee = line.c1                         # E lives in l1 until l1 = E ZZ
+            e.asm.temps(*[kind] * 6) as (a, b, zz, c, d, f), \
+            e.asm.temps(*([] if line else [kind])) as spare:
+        ee = line.c1 if line is not None else spare[0]   # E lives in l1 until l1 = E ZZ
         field.sqr(e, a, x)                       # A = X^2
         field.sqr(e, b, y)                       # B = Y^2
         field.sqr(e, zz, z)                      # ZZ = Z^2
@@ -72,9 +73,10 @@ def jacobian_add_affine(e: Emitter, field: ModuleType, t: Slot, q: Slot,
     x, y, z = t.x, t.y, t.z
     kind = field.ELEMENT
     with e.asm.scope("line_add" if line else "point_add"), \
-            e.asm.temps(*[kind] * 9) as (z1z1, u2, s2, h, hh, i, j, r, v):
-        if line is not None:                     # blst keeps r in l1; j and v are scratch
-            j, r, v = line.c0, line.c1, line.c2
+            e.asm.temps(*[kind] * 6) as (z1z1, u2, s2, h, hh, i), \
+            e.asm.temps(*([] if line else [kind] * 3)) as spare:
+        # blst keeps r in l1 and uses l0, l2 as scratch for J and V
+        j, r, v = (line.c0, line.c1, line.c2) if line is not None else spare
         field.sqr(e, z1z1, z)                    # Z1Z1 = Z^2
         field.mul(e, u2, q.x, z1z1)              # U2 = X2 Z1Z1
         field.mul(e, s2, q.y, z)
