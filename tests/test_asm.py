@@ -1,5 +1,6 @@
 """The assembler, disassembler, memory layout and source map."""
 import pytest
+from hypothesis import given, strategies as st
 
 from evm384_native.asm import (Assembler, Fp, Fp2, Fp6, Fp12, G2Jacobian, Memory, disassemble,
                                pack_offsets, unpack_offsets)
@@ -175,3 +176,26 @@ def test_bound_subroutine_arguments_and_profile_by_scope():
     totals = by_scope(program, profiler.by_pc, only=("ADDMOD384",))
     assert totals == {("add_into_a", "adder"): 3}
     assert "adder in add_into_a" in report(totals)
+
+
+@given(st.lists(st.tuples(st.integers(0, 600), st.integers(0, (1 << 256) - 1)), min_size=1,
+                max_size=6))
+def test_jumps_land_on_their_labels_whatever_the_distances(blocks):
+    """Forward jumps over blocks of random size (PUSH widths relax from 1 to 2 bytes) and
+    pushes of random values; the listing round-trips the instruction sequence."""
+    asm = Assembler()
+    labels = [asm.new_label("b") for _ in blocks]
+    for (padding, value), label in zip(blocks, labels):
+        asm.jump(label)
+        asm.push(value)                        # dead code, just takes space
+        for _ in range(padding):
+            asm.op("INVALID")
+        asm.place(label)
+    asm.op("STOP")
+    program = asm.assemble()
+    code = program.code
+    for label in labels:
+        assert code[program.labels[label.name]] == 0x5B
+    names = [ins.name for ins in disassemble(code)]
+    assert names.count("JUMP") == len(blocks) and names[-1] == "STOP"
+    assert run(code).success
