@@ -213,8 +213,7 @@ def op_keccak256(f: Frame, _: object) -> None:
     size = s[-1]
     f.charge(keccak256_cost(size))
     f.expand_range(offset, size)
-    s[-1] = int.from_bytes(keccak256(bytes(f.memory[offset:offset + size]) if size else b""),
-                           "big")
+    s[-1] = int.from_bytes(keccak256(f.memory[offset:offset + size]), "big")
 
 
 # --- environment -----------------------------------------------------------------------
