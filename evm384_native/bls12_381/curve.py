@@ -4,7 +4,7 @@ Both curves have a = 0 (G1: y^2 = x^3 + 4 over Fp; G2: the M-twist y^2 = x^3 + 4
 Fp2), so one set of Jacobian formulas (X/Z^2, Y/Z^3) serves both, written once over a
 ``field`` module (:mod:`.fp` or :mod:`.fp2`): doubling dbl-2009-alnr and mixed addition
 madd-2007-bl from the EFD, the formulas blst uses. With a ``line`` slot they also produce
-blst's line coefficients, so the Miller loop value equals blst's byte for byte. A line is the
+blst's line coefficients (same formulas, same scaling). A line is the
 sparse Fp12 (l0 + l1 v) + (l2 v) w, stored as l0‖l1‖l2 in an Fp6-sized slot; the G1 point
 enters it as (-2 P.x, 2 P.y) ("Px2").
 """
