@@ -27,6 +27,7 @@ PairState = struct("PairState", ("q", G2), ("px2", G1), ("t", G2Jacobian))
 
 _PX2_REL = G2.size
 _T_REL = G2.size + G1.size
+assert PairState.size == 2 * PAIR_INPUT_BYTES    # load() computes the end as 2 * calldata size
 
 
 def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = False) -> None:
