@@ -17,6 +17,7 @@ instructions one by one.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
@@ -60,6 +61,7 @@ class Block:
     stack_min: int                            # fewest items on entry without underflow
     stack_max: int                            # most items on entry without overflow
     segment_end: int                          # memory its segments need (0: none)
+    name_counts: Tuple[Tuple[str, int], ...]  # instructions per mnemonic, for opcode_counts
 
 
 @dataclass(frozen=True)
@@ -149,9 +151,10 @@ class _BlockBuilder:
 
     def build(self, index: int, next_pc: int) -> Block:
         stack_min, stack_max = _stack_bounds(self.instructions)
+        name_counts = Counter(ins.name for ins in self.instructions)
         return Block(index, self.instructions[0].pc, next_pc, tuple(self.instructions),
                      tuple(self.body), sum(ins.gas for ins in self.instructions),
-                     stack_min, stack_max, self.segment_end)
+                     stack_min, stack_max, self.segment_end, tuple(name_counts.items()))
 
 
 def _blocks(instructions: List[Instruction], jumpdests: FrozenSet[int], end_pc: int,

@@ -42,8 +42,8 @@ class _Counts:
         counts = dict(self.steps)
         for block, runs in zip(self.code.blocks, self.block_runs):
             if runs:
-                for ins in block.instructions:
-                    counts[ins.name] = counts.get(ins.name, 0) + runs
+                for name, count in block.name_counts:
+                    counts[name] = counts.get(name, 0) + count * runs
         return counts
 
 
