@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from types import ModuleType
-from typing import Callable, Optional, Type
+from typing import Callable, Mapping, Optional, Type, Union
 
 from ..evm.evm384 import memory_end, unpack_offsets
 from ..evm.gas import DEFAULT_SCHEDULE, EVM384_NAMES, ScheduleLike, resolve_schedule
@@ -51,34 +50,46 @@ def _evm384_opcode(opcode: int, mnemonic: str, gas: int, operation: MemoryOperat
     return as_opcode(logic_fn=logic, mnemonic=mnemonic, gas_cost=gas)
 
 
-def _backend_module(backend: str) -> ModuleType:
+BackendLike = Union[str, Mapping[str, MemoryOperation]]
+
+
+def _backend_operations(backend: BackendLike) -> Mapping[str, MemoryOperation]:
+    """Mnemonic -> fn(mem, out, x, y, mod) for "native", "reference" or a given mapping."""
+    if isinstance(backend, Mapping):
+        if sorted(backend) != sorted(EVM384_NAMES):
+            raise ValueError(f"a backend mapping needs exactly the keys {list(EVM384_NAMES)}")
+        return backend
     if backend == "native":
-        from .. import kernel
-        return kernel
-    if backend == "reference":
-        from .. import reference
-        return reference
-    raise ValueError(f"unknown backend {backend!r}; choose 'native' or 'reference'")
+        from .. import kernel as module
+    elif backend == "reference":
+        from .. import reference as module
+    else:
+        raise ValueError(f"unknown backend {backend!r}; choose 'native', 'reference' "
+                         "or a mapping of the three mnemonics to functions")
+    return {name: getattr(module, name.lower()) for name in EVM384_NAMES}
 
 
-def evm384_opcodes(schedule: ScheduleLike = DEFAULT_SCHEDULE, backend: str = "native") -> dict:
+def evm384_opcodes(schedule: ScheduleLike = DEFAULT_SCHEDULE,
+                   backend: BackendLike = "native") -> dict:
     """py-evm opcode objects for the three EVM384 instructions, keyed by opcode byte."""
     costs = resolve_schedule(schedule).by_opcode()
-    module = _backend_module(backend)
+    operations = _backend_operations(backend)
     opcodes = {}
     for mnemonic in EVM384_NAMES:
         code = BY_NAME[mnemonic].code
-        opcodes[code] = _evm384_opcode(code, mnemonic, costs[code], getattr(module, mnemonic.lower()))
+        opcodes[code] = _evm384_opcode(code, mnemonic, costs[code], operations[mnemonic])
     return opcodes
 
 
 def with_evm384(vm_class: Optional[Type[VirtualMachineAPI]] = None, *,
                 schedule: ScheduleLike = DEFAULT_SCHEDULE,
-                backend: str = "native") -> Type[VirtualMachineAPI]:
+                backend: BackendLike = "native") -> Type[VirtualMachineAPI]:
     """A subclass of ``vm_class`` (default: :func:`latest_vm_class`) with EVM384.
 
     ``schedule`` names the EVM384 gas schedule ("evmone-v7", "update5-A", "update5-B") or maps
-    the three mnemonics to gas; ``backend`` is "native" (C kernel) or "reference" (pure Python).
+    the three mnemonics to gas; ``backend`` is "native" (C kernel), "reference" (pure Python)
+    or a mapping of the three mnemonics to ``fn(mem, out, x, y, mod)`` (your own, e.g. an
+    instrumented one; memory is already expanded when it is called).
     """
     vm_class = vm_class or latest_vm_class()
     state_class = vm_class._state_class
