@@ -1,4 +1,4 @@
-"""The EVM384 instructions (interface v7, see docs/evm384-spec.md section 1).
+"""The EVM384 instructions (interface v7: shared/docs/evm384-spec.md, section 1).
 
 Each pops one word whose low 128 bits pack four 32-bit memory offsets
 (out, x, y, mod from high to low). Memory is first expanded, and charged like
