@@ -73,6 +73,12 @@ def test_out_of_gas_on_memory_expansion():
     assert halted(assert_matches_pyevm(copy, gas=10**7), "out of gas", 10**7)
 
 
+def test_memory_past_4_gib_is_out_of_gas_even_with_huge_gas():
+    code = asm(push(1, 1), push(2**32 - 31), "MSTORE")
+    result = run_everywhere(code, gas=2**63 - 1)
+    assert halted(result, "out of gas", 2**63 - 1)
+
+
 def test_out_of_gas_on_exp_bytes():
     code = asm(push(2**255), push(3, 1), "EXP")  # 3 + 3 + 10 + 50 * 32
     assert assert_matches_pyevm(code, gas=1616).success

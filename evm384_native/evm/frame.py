@@ -7,6 +7,10 @@ from .._native import ffi
 from .gas import WORD_BYTES, memory_cost
 from .halts import OutOfGas
 
+# As in evmone: memory past 4 GiB would cost over 3.6e13 gas, so it is out of gas
+# whatever gas was given, and never allocated.
+MAX_MEMORY_BYTES = 2**32
+
 
 class Frame:
     """Mutable state shared by the dispatch loop and the instruction semantics."""
@@ -36,6 +40,8 @@ class Frame:
         size = len(self.memory)
         if end <= size:
             return
+        if end > MAX_MEMORY_BYTES:
+            raise OutOfGas()
         new_words = (end + WORD_BYTES - 1) // WORD_BYTES
         self.charge(memory_cost(new_words) - memory_cost(size // WORD_BYTES))
         self.unpin()
