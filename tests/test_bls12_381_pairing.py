@@ -106,6 +106,18 @@ def test_contract_api_round_trip():
         encode_calldata("pairing", be_g1(g1)[:-1], be_g2(g2))
     with pytest.raises(ValueError):
         build_contract("nope")
+    with pytest.raises(TypeError):
+        build_contract("pairing", fast=True)
+
+
+def test_non_compact_build_gives_the_same_bytes():
+    """compact=False inlines the cold Fp6 products: bigger code, same results."""
+    from evm384_native import execute
+    g1, g2 = g1_point(11), g2_point(13)
+    code = build_contract("pairing", compact=False)
+    assert len(code) > len(build_contract("pairing"))
+    result = execute(code, encode_calldata("pairing", be_g1(g1), be_g2(g2)))
+    assert result.output == blst_pairing([g1], [g2])
 
 
 def test_source_map_attributes_line_doubling():

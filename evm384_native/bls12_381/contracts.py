@@ -84,12 +84,16 @@ CONTRACTS = tuple(_BUILDERS)
 
 
 @lru_cache(maxsize=None)
-def build_program(name: str) -> Program:
-    """The assembled contract with its source map and memory layout."""
+def build_program(name: str, compact: bool = True) -> Program:
+    """The assembled contract with its source map and memory layout.
+
+    ``compact`` (default) shares code between cold routines so that every contract fits the
+    24,576-byte limit; ``compact=False`` inlines them: about 3% less gas, about 31 KB.
+    """
     if name not in _BUILDERS:
         raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
     asm = Assembler(name)
-    e = Emitter(asm)
+    e = Emitter(asm, compact=compact)
     f = asm.memory.region("result").alloc(Fp12, "f")
     _BUILDERS[name](e, f)
     e.finish()
@@ -97,10 +101,12 @@ def build_program(name: str) -> Program:
 
 
 def build_contract(name: str, **options: Any) -> bytes:
-    """Bytecode of contract ``name`` (one of CONTRACTS). No options are defined yet."""
-    if options:
-        raise TypeError(f"unknown options for {name}: {', '.join(sorted(options))}")
-    return build_program(name).code
+    """Bytecode of contract ``name`` (one of CONTRACTS); options: ``compact`` (bool, see
+    :func:`build_program`)."""
+    unknown = set(options) - {"compact"}
+    if unknown:
+        raise TypeError(f"unknown options for {name}: {', '.join(sorted(unknown))}")
+    return build_program(name, **options).code
 
 
 # --- calldata ---------------------------------------------------------------------------------

@@ -37,10 +37,12 @@ class Emitter:
 
     Creating it emits the CODECOPY that fills the constant region, so create it first;
     call :meth:`finish` before assembling (it appends the constant bytes as data).
+    ``compact`` makes cold routines share code (smaller bytecode, a little more gas).
     """
 
-    def __init__(self, asm: Assembler) -> None:
+    def __init__(self, asm: Assembler, compact: bool = True) -> None:
         self.asm = asm
+        self.compact = compact
         self._region = asm.memory.region("const")
         self._blob = bytearray()
         self._by_value: Dict[tuple, Slot] = {}

@@ -128,16 +128,19 @@ def inverse(e: Emitter, out: Fp12, a: Fp12, mul6: Mul6 = fp6.mul) -> None:
 
 # --- subroutines ------------------------------------------------------------------------------
 
+def _mul6(e: Emitter) -> Mul6:
+    return fp6.mul_by_subroutine if e.compact else fp6.mul
+
+
 _ROUTINES: Dict[str, Tuple[Callable[..., None], Dict[str, type]]] = {
-    # name: (body acting in place on argument "a", parameters); mul and inv share one Fp6
-    # multiplication subroutine (code size), squaring keeps it inline (the Miller loop's).
-    "fp12_mul": (lambda e, a, b: mul(e, a, a, b, fp6.mul_by_subroutine),
-                 {"a": Fp12, "b": Fp12}),
+    # name: (body acting in place on argument "a", parameters). In compact builds mul and
+    # inv share one Fp6 multiplication subroutine; squaring (the Miller loop's) stays inline.
+    "fp12_mul": (lambda e, a, b: mul(e, a, a, b, _mul6(e)), {"a": Fp12, "b": Fp12}),
     "fp12_sqr": (lambda e, a: sqr(e, a, a), {"a": Fp12}),
     "fp12_cyclotomic_sqr": (lambda e, a: cyclotomic_sqr(e, a, a), {"a": Fp12}),
     "fp12_mul_by_line": (lambda e, a, line: mul_by_line(e, a, a, line),
                          {"a": Fp12, "line": Fp6}),
-    "fp12_inv": (lambda e, a: inverse(e, a, a, fp6.mul_by_subroutine), {"a": Fp12}),
+    "fp12_inv": (lambda e, a: inverse(e, a, a, _mul6(e)), {"a": Fp12}),
 }
 
 
