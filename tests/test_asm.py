@@ -199,3 +199,17 @@ def test_jumps_land_on_their_labels_whatever_the_distances(blocks):
     names = [ins.name for ins in disassemble(code)]
     assert names.count("JUMP") == len(blocks) and names[-1] == "STOP"
     assert run(code).success
+
+
+def test_step_printer_names_code_and_slots():
+    import io
+    from evm384_native.asm.profile import step_printer
+    asm = Assembler("prog")
+    x = asm.memory.region("io").alloc(Fp, "x")
+    with asm.scope("square"):
+        asm.evm384("MULMODMONT384", x, x, x, x)
+    asm.op("STOP")
+    program = asm.assemble()
+    buffer = io.StringIO()
+    run(program.code, tracer=step_printer(program, buffer, only=("MULMODMONT384",)))
+    assert buffer.getvalue() == "     0 MULMODMONT384 out=io.x x=io.x y=io.x mod=io.x  ; square in prog\n"

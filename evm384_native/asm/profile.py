@@ -32,3 +32,17 @@ def report(totals: Mapping[Path, int], limit: int = 25) -> str:
     rows = sorted(totals.items(), key=lambda item: -item[1])[:limit]
     return "\n".join(f"{count:>10} {100 * count / grand:5.1f}%  {' in '.join(reversed(path))}"
                      for path, count in rows)
+
+
+def step_printer(program: Program, out, only: Optional[Tuple[str, ...]] = None):
+    """A step hook for ``execute(..., tracer=hook)`` that prints each instruction with the
+    code that emitted it and, for EVM384 ops, the operand slots by name, e.g.
+    ``4711 MULMODMONT384 out=... x=... mod=const.p  ; fp2_mul in line_dbl in ml_dbl_all``."""
+    instructions = {ins.pc: ins for ins in disassemble(program.code, program.code_size)}
+
+    def hook(step) -> None:
+        ins = instructions.get(step.pc)
+        if ins is None or (only is not None and ins.name not in only):
+            return                            # the opcode of a folded PUSH16 + EVM384 pair
+        out.write(f"{step.pc:6d} {ins.text(program.memory)}  ; {program.source_map[step.pc]}\n")
+    return hook
