@@ -128,14 +128,17 @@ def _empty_state_factory(vm_class: Type[VirtualMachineAPI]) -> Callable[[], Stat
 
 
 def execute_in_pyevm(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000,
-                     vm_class: Optional[Type[VirtualMachineAPI]] = None) -> PyEvmResult:
-    """Run ``code`` as a message call (no transaction costs) in an empty py-evm state.
+                     vm_class: Optional[Type[VirtualMachineAPI]] = None,
+                     to: bytes = CONTRACT) -> PyEvmResult:
+    """Run ``code`` as a message call to ``to`` (no transaction costs) in an empty py-evm
+    state. With ``to`` a precompile's address (e.g. ``(0x0F).to_bytes(20, "big")``, EIP-2537's
+    pairing check) and empty ``code``, the precompile runs.
 
     ``vm_class`` defaults to ``with_evm384()``; pass a plain py-evm VM to run without EVM384.
     """
     vm_class = vm_class or with_evm384()
     state = _empty_state_factory(vm_class)()
-    message = Message(gas=gas, to=CONTRACT, sender=CALLER, value=0, data=calldata, code=code)
+    message = Message(gas=gas, to=to, sender=CALLER, value=0, data=calldata, code=code)
     context = state.get_transaction_context_class()(gas_price=1, origin=CALLER)
     computation = state.computation_class.apply_computation(state, message, context)
     error = None if computation.is_success else str(computation.error) or type(computation.error).__name__
