@@ -9,9 +9,11 @@
 #define MEMORY_WORD_GAS 3
 #define MEMORY_QUADRATIC_DIVISOR 512
 #define COPY_WORD_GAS 3
-/* No memory end at or past 2^42 bytes is payable with an int64 gas counter
- * (2^37 words cost more than 2^63 gas), so larger offsets are out of gas. */
+/* Operands at or past 2^42 bytes are out of gas before any arithmetic on them
+ * could overflow; memory itself stops at MAX_MEMORY_BYTES (as the Python engine:
+ * beyond 4 GiB would cost over 3.6e13 gas, so it is out of gas, never allocated). */
 #define PAYABLE_MEMORY_LIMIT ((uint64_t)1 << 42)
+#define MAX_MEMORY_BYTES ((uint64_t)1 << 32)
 #define EVM384_OFFSET_MASK 0xffffffffu
 
 enum opcode {
@@ -250,6 +252,8 @@ static int expand_to(evm_frame *f, uint64_t end)
 {
     if (end <= f->memory_size)
         return -1;
+    if (end > MAX_MEMORY_BYTES)
+        return EVM_OUT_OF_GAS;
     uint64_t new_words = (end + WORD_BYTES - 1) / WORD_BYTES;
     int status = charge(f, memory_cost(new_words) - memory_cost(f->memory_size / WORD_BYTES));
     if (status >= 0)

@@ -80,6 +80,8 @@ def test_fp2_loop(schedule):
     asm(push(5, 1), push(7, 1), "EXP"),                            # handed to the host
     asm(push(32, 1), push(0, 1), "KECCAK256"),
     asm(push(0, 1), push(2**40, 32), "MLOAD"),                     # out of gas, huge memory
+    asm(push(1, 1), push(2**32 - 32, 32), "MSTORE"),               # just below the 4 GiB cap
+    asm(push(1, 1), push(2**32 - 31, 32), "MSTORE"),               # past it: out of gas
     asm(push(1, 1), push(2**64, 32), push(0, 1), "CALLDATACOPY"),
     asm(push(0, 1), push(2**200, 32), "RETURN"),                   # empty range: no expansion
     asm(push(64, 1), push(0, 1), push(10, 1), "MCOPY", "MSIZE"),
