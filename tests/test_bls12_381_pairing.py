@@ -148,3 +148,21 @@ def test_wrong_calldata_length_reverts(name, size):
 def test_contracts_fit_the_contract_size_limit():
     for name in ("pairing", "pairing_product_is_one", "miller_loop", "final_exponentiation"):
         assert len(build_contract(name)) <= 24_576, name            # EIP-170
+
+
+INFINITY_G1, INFINITY_G2 = bytes(96), bytes(192)
+
+
+def test_pairs_with_a_point_at_infinity_contribute_one():
+    """All-zero points (EIP-2537's encoding of infinity) are skipped, as e(O, Q) = 1."""
+    rng = random.Random(50)
+    pairs = encode(random_product_case(rng, 2, True))
+    with_infinity = [pairs[0], (INFINITY_G1, pairs[1][1]), pairs[1], (pairs[0][0], INFINITY_G2)]
+    assert pairing_product_is_one(with_infinity) is True
+    assert pairing_product_is_one([(INFINITY_G1, INFINITY_G2)]) is True
+    assert pairing_product_is_one([pairs[0], (INFINITY_G1, pairs[0][1])]) is False
+    p, q = random_pair(rng)
+    f = miller_loop([(INFINITY_G1, be_g2(q)), (be_g1(p), be_g2(q))])
+    assert final_exponentiation(f) == blst_pairing([p], [q])
+    one = final_exponentiation(miller_loop([(be_g1(p), INFINITY_G2)]))
+    assert from_mont_bytes(one) == [1] + [0] * 11

@@ -1,8 +1,9 @@
 """Contracts built from the generators, their calldata, and a Python API that runs them.
 
 Calldata and returndata (all field values 48 bytes; k >= 1 pairs). A calldata length that
-does not fit (not a positive multiple of 288, or not 576) makes the contract REVERT; the
-points themselves are NOT validated (on curve, subgroup, infinity): callers must do that.
+does not fit (not a positive multiple of 288, or not 576) makes the contract REVERT. A pair
+whose G1 or G2 point is all zeros (the point at infinity, as in EIP-2537) contributes 1 and
+is skipped. Points are otherwise NOT validated (on curve, in the subgroup): callers must.
 
 ``miller_loop``, ``pairing``, ``pairing_product_is_one``
     k pairs of 288 bytes: G1 x‖y then G2 x.c0‖x.c1‖y.c0‖y.c1, each value little-endian

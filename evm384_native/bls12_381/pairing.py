@@ -13,7 +13,7 @@ the result is the CUBE of the reduced pairing, byte for byte blst's.
 """
 from __future__ import annotations
 
-from ..asm import Assembler, Fp6, Fp12, G1, G2, G2Jacobian, raw, struct
+from ..asm import Assembler, Fp6, Fp12, G1, G2, G2Jacobian, Slot, raw, struct
 from . import curve, fp, fp12
 from .fp import Emitter
 
@@ -27,7 +27,18 @@ PairState = struct("PairState", ("q", G2), ("px2", G1), ("t", G2Jacobian))
 
 _PX2_REL = G2.size
 _T_REL = G2.size + G1.size
-assert PairState.size == 2 * PAIR_INPUT_BYTES    # load() computes the end as 2 * calldata size
+
+
+def _is_zero(asm: Assembler, slot: Slot) -> None:
+    """Push 1 if every byte of ``slot`` is zero, else 0 (OR of its words)."""
+    if slot.size % 32:
+        raise ValueError("slot size must be a multiple of 32 bytes")
+    for i, rel in enumerate(range(0, slot.size, 32)):
+        asm.push(lambda rel=rel: int(slot) + rel)
+        asm.op("MLOAD")
+        if i:
+            asm.op("OR")
+    asm.op("ISZERO")
 
 
 def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = False) -> None:
@@ -74,36 +85,35 @@ class MillerLoop:
     # --- loading --------------------------------------------------------------------------
 
     def load(self, calldata_offset: int = 0) -> None:
-        """Read k = (CALLDATASIZE - calldata_offset) / 288 pairs (plain LE values, k >= 1)
-        into pair states in Montgomery form with T = Q."""
+        """Read the pairs in calldata (plain LE values; at least one) into pair states in
+        Montgomery form with T = Q. A pair with an all-zero G1 or G2 point (infinity, as in
+        EIP-2537) contributes 1 to the product and is skipped."""
         asm, work = self.e.asm, self.work
         with asm.scope("load_pairs"):
             require_calldata(asm, calldata_offset, PAIR_INPUT_BYTES, multiple=True)
-            # pairs_end = heap + 2 (CALLDATASIZE - offset): 576 state bytes per 288 input bytes
-            asm.push(calldata_offset)
-            asm.op("CALLDATASIZE")
-            asm.op("SUB")
-            asm.ops("DUP1", "ADD")
-            asm.push(self.heap)
-            asm.op("ADD")
-            asm.push(self.end)
-            asm.op("MSTORE")
             asm.push(self.heap)                  # stack: ptr
             asm.push(calldata_offset)            # stack: ptr cd
-            top = asm.label("load_pair")
+            top, skip = asm.label("load_pair"), asm.new_label("skip_pair")
             asm.push(G1.size); asm.op("DUP2"); asm.push(work.px2); asm.op("CALLDATACOPY")
             asm.push(G2.size); asm.push(G1.size); asm.op("DUP3"); asm.op("ADD")
             asm.push(work.q); asm.op("CALLDATACOPY")
+            _is_zero(asm, work.px2)
+            _is_zero(asm, work.q)
+            asm.op("OR")
+            asm.jumpi(skip)
             for value in work.px2.fps() + work.q.fps():
                 fp.to_montgomery(self.e, value, value)
             curve.g1_prepare(self.e, work.px2, work.px2)
             curve.from_affine(self.e, work.t, work.q)
             asm.push(PairState.size); asm.push(work); asm.op("DUP4"); asm.op("MCOPY")
-            asm.push(PAIR_INPUT_BYTES); asm.op("ADD")
             asm.op("SWAP1"); asm.push(PairState.size); asm.op("ADD"); asm.op("SWAP1")
-            asm.op("DUP2"); asm.push(self.end); asm.op("MLOAD"); asm.op("GT")
-            asm.jumpi(top)
-            asm.ops("POP", "POP")
+            asm.place(skip)
+            asm.push(PAIR_INPUT_BYTES); asm.op("ADD")
+            asm.op("DUP1"); asm.op("CALLDATASIZE"); asm.op("GT")
+            asm.jumpi(top)                       # while CALLDATASIZE > cd
+            asm.op("POP")
+            asm.push(self.end)
+            asm.op("MSTORE")                     # pairs_end = ptr
 
     # --- the loop -------------------------------------------------------------------------
 
@@ -148,6 +158,12 @@ class MillerLoop:
         sqr = fp12.routine(e, "fp12_sqr", "ml_sqr", a=self.f)
         with asm.scope("miller_loop"):
             fp.copy(e, self.f, e.const(Fp12, "fp12_one", [1] + [0] * 11))
+            done = asm.new_label("no_pairs")
+            asm.push(self.end)
+            asm.op("MLOAD")
+            asm.push(self.heap)
+            asm.op("EQ")
+            asm.jumpi(done)                         # every pair had a point at infinity: f = 1
             for i, bit in enumerate(bin(X_ABS)[3:]):
                 if i:                               # f = 1 before the first step: no squaring
                     asm.call(sqr)
@@ -155,6 +171,7 @@ class MillerLoop:
                 if bit == "1":
                     asm.call(add_all)
             fp12.conj(e, self.f, self.f)
+            asm.place(done)
 
 
 class FinalExponentiation:
