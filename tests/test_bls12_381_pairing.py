@@ -1,4 +1,6 @@
 """The pairing contracts against blst (chia_rs, pyblst) and py_ecc."""
+import json
+import pathlib
 import random
 
 import pytest
@@ -6,7 +8,7 @@ from py_ecc.bls12_381 import curve_order as R_ORDER
 
 from evm384_native.bls12_381 import (build_contract, build_program, encode_calldata,
                                      final_exponentiation, miller_loop, pairing,
-                                     pairing_product_is_one, run_contract)
+                                     pairing_product_is_one, pairs_from_eip2537, run_contract)
 
 from evm384_native.bls12_381.oracle import encode_pairs, random_product_case
 
@@ -166,3 +168,23 @@ def test_pairs_with_a_point_at_infinity_contribute_one():
     assert final_exponentiation(f) == blst_pairing([p], [q])
     one = final_exponentiation(miller_loop([(be_g1(p), INFINITY_G2)]))
     assert from_mont_bytes(one) == [1] + [0] * 11
+
+
+EIP2537_VECTORS = pathlib.Path(__file__).resolve().parent / "vectors" / "eip2537"
+
+
+@pytest.mark.parametrize("case", json.loads((EIP2537_VECTORS / "pairing_check_bls.json").read_text()),
+                         ids=lambda case: case["Name"])
+def test_official_eip2537_pairing_vectors(case):
+    """Every valid EIP-2537 pairing-check vector, points at infinity included (the contract
+    does not validate, and these vectors are all valid)."""
+    pairs = pairs_from_eip2537(bytes.fromhex(case["Input"]))
+    expected = bytes.fromhex(case["Expected"])[-1] == 1
+    assert pairing_product_is_one(pairs, schedule="update5-A") is expected
+
+
+def test_eip2537_input_checks():
+    with pytest.raises(ValueError):
+        pairs_from_eip2537(bytes(383))
+    with pytest.raises(ValueError):
+        pairs_from_eip2537(b"\x01" + bytes(383))

@@ -2,8 +2,8 @@
 code generators (one module per layer), and contracts with a Python API."""
 from .contracts import (CONTRACTS, build_contract, build_program, encode_calldata,
                         final_exponentiation, miller_loop, pairing, pairing_product_is_one,
-                        run_contract)
+                        pairs_from_eip2537, run_contract)
 
 __all__ = ["CONTRACTS", "build_contract", "build_program", "encode_calldata",
            "final_exponentiation", "miller_loop", "pairing", "pairing_product_is_one",
-           "run_contract"]
+           "pairs_from_eip2537", "run_contract"]

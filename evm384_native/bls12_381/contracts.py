@@ -20,7 +20,7 @@ one, else 0.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Dict, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from ..asm import Assembler, Fp12, Program, raw
 from .fp import Emitter, P
@@ -124,6 +124,25 @@ def _be_values(data: bytes, count: int, what: str) -> list:
 def _pair_calldata(g1: bytes, g2: bytes) -> bytes:
     values = _be_values(g1, 2, "G1 point") + _be_values(g2, 4, "G2 point")
     return b"".join(v.to_bytes(48, "little") for v in values)
+
+
+EIP2537_FP_BYTES, EIP2537_PAIR_BYTES = 64, 384
+
+
+def pairs_from_eip2537(data: bytes) -> List[Pair]:
+    """An EIP-2537 pairing-check input (k x 384 bytes: 64-byte big-endian field elements,
+    16 zero bytes of padding each) as this module's (g1, g2) pairs. Checks the length and
+    the padding only."""
+    if not data or len(data) % EIP2537_PAIR_BYTES:
+        raise ValueError(f"EIP-2537 input must be a positive multiple of {EIP2537_PAIR_BYTES} bytes")
+    pad = EIP2537_FP_BYTES - 48
+    fields = []
+    for i in range(0, len(data), EIP2537_FP_BYTES):
+        if any(data[i:i + pad]):
+            raise ValueError(f"EIP-2537 field element at byte {i} has non-zero padding")
+        fields.append(bytes(data[i + pad:i + EIP2537_FP_BYTES]))
+    return [(b"".join(fields[i:i + 2]), b"".join(fields[i + 2:i + 6]))
+            for i in range(0, len(fields), 6)]
 
 
 def encode_calldata(name: str, *args: Any) -> bytes:
