@@ -22,15 +22,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
-from ..asm import Assembler, Fp12, Program, raw
+from ..asm import Assembler, Fp12, Program, Slot, raw
 from .fp import Emitter, P
 from .pairing import FinalExponentiation, MillerLoop, require_calldata
 
 Pair = Tuple[bytes, bytes]
-G1_BYTES, G2_BYTES, GT_BYTES = 96, 192, 576
+GT_BYTES = 576
 
 
-def _return(asm: Assembler, slot: Any) -> None:
+def _return(asm: Assembler, slot: Slot) -> None:
     asm.push(slot.size)
     asm.push(slot)
     asm.op("RETURN")
