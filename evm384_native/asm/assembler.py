@@ -149,7 +149,7 @@ class Subroutine:
         self.args: Dict[str, Slot] = {
             key: kind if isinstance(kind, Slot) else region.alloc(kind, key)
             for key, kind in (params or {}).items()}
-        self.entry = Label(name)
+        self.entry = asm.new_label(name)
         self.emitted = False
 
     def __getattr__(self, attr: str) -> Slot:
