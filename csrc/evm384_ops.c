@@ -34,7 +34,7 @@ int evm384_select_implementation(int requested)
     }
 }
 
-static mulmont384_fn *selected_mulmont(void)
+mulmont384_fn *selected_mulmont(void)
 {
     if (mulmont384_selected == NULL)
         evm384_select_implementation(EVM384_IMPL_AUTO);
@@ -66,74 +66,59 @@ static int check_operands(size_t len, uint64_t out, uint64_t x, uint64_t y,
     return EVM384_OK;
 }
 
-typedef void addsub384_fn(limb_t out[LIMBS384], const limb_t x[LIMBS384],
-                          const limb_t y[LIMBS384], const limb_t mod[LIMBS384]);
-
-static int addsub384_mem(addsub384_fn *op, uint8_t *mem, size_t len, uint64_t out,
-                         uint64_t x, uint64_t y, uint64_t mod)
-{
-    int status = check_operands(len, out, x, y, mod, BYTES384);
-    if (status != EVM384_OK)
-        return status;
-    limb_t a[LIMBS384], b[LIMBS384], m[LIMBS384], r[LIMBS384];
-    load_limbs384(a, mem + x);
-    load_limbs384(b, mem + y);
-    load_limbs384(m, mem + mod);
-    op(r, a, b, m);
-    store_limbs384(mem + out, r);
-    return EVM384_OK;
-}
-
 int evm384_addmod384_mem(uint8_t *mem, size_t len, uint64_t out, uint64_t x,
                          uint64_t y, uint64_t mod)
 {
-    return addsub384_mem(addmod384, mem, len, out, x, y, mod);
+    int status = check_operands(len, out, x, y, mod, BYTES384);
+    if (status == EVM384_OK)
+        addmod384(mem + out, mem + x, mem + y, mem + mod);
+    return status;
 }
 
 int evm384_submod384_mem(uint8_t *mem, size_t len, uint64_t out, uint64_t x,
                          uint64_t y, uint64_t mod)
 {
-    return addsub384_mem(submod384, mem, len, out, x, y, mod);
+    int status = check_operands(len, out, x, y, mod, BYTES384);
+    if (status == EVM384_OK)
+        submod384(mem + out, mem + x, mem + y, mem + mod);
+    return status;
 }
 
 int evm384_mulmodmont384_mem(uint8_t *mem, size_t len, uint64_t out, uint64_t x,
                              uint64_t y, uint64_t mod)
 {
-    int status = check_operands(len, out, x, y, mod, BYTES384 + MONT_CONSTANT_BYTES);
-    if (status != EVM384_OK)
-        return status;
-    limb_t a[LIMBS384], b[LIMBS384], r[LIMBS384];
-    montgomery_modulus m;
-    load_limbs384(a, mem + x);
-    load_limbs384(b, mem + y);
-    load_limbs384(m.limbs, mem + mod);
-    m.inv = load_le64(mem + mod + BYTES384);
-    selected_mulmont()(r, a, b, &m);
-    store_limbs384(mem + out, r);
-    return EVM384_OK;
+    int status = check_operands(len, out, x, y, mod, MODULUS_WITH_INV_BYTES);
+    if (status == EVM384_OK)
+        selected_mulmont()(mem + out, mem + x, mem + y, mem + mod);
+    return status;
 }
 
+/* Batches: rows of six uint64 limbs are, on a little-endian host, exactly the
+ * 48-byte values the kernels read (kernel.py refuses big-endian hosts). */
 void evm384_addmod384_batch(uint64_t *out, const uint64_t *x, const uint64_t *y,
                             size_t n, const uint64_t *mod)
 {
     for (size_t i = 0; i < n; i++)
-        addmod384(out + LIMBS384 * i, x + LIMBS384 * i, y + LIMBS384 * i, mod);
+        addmod384((uint8_t *)(out + LIMBS384 * i), (const uint8_t *)(x + LIMBS384 * i),
+                  (const uint8_t *)(y + LIMBS384 * i), (const uint8_t *)mod);
 }
 
 void evm384_submod384_batch(uint64_t *out, const uint64_t *x, const uint64_t *y,
                             size_t n, const uint64_t *mod)
 {
     for (size_t i = 0; i < n; i++)
-        submod384(out + LIMBS384 * i, x + LIMBS384 * i, y + LIMBS384 * i, mod);
+        submod384((uint8_t *)(out + LIMBS384 * i), (const uint8_t *)(x + LIMBS384 * i),
+                  (const uint8_t *)(y + LIMBS384 * i), (const uint8_t *)mod);
 }
 
 void evm384_mulmont384_batch(uint64_t *out, const uint64_t *x, const uint64_t *y,
                              size_t n, const uint64_t *mod, uint64_t inv)
 {
     mulmont384_fn *mulmont = selected_mulmont();
-    montgomery_modulus m;
-    memcpy(m.limbs, mod, sizeof m.limbs);
-    m.inv = inv;
+    uint8_t mod_inv[MODULUS_WITH_INV_BYTES];
+    memcpy(mod_inv, mod, BYTES384);
+    store_le64(mod_inv + BYTES384, inv);
     for (size_t i = 0; i < n; i++)
-        mulmont(out + LIMBS384 * i, x + LIMBS384 * i, y + LIMBS384 * i, &m);
+        mulmont((uint8_t *)(out + LIMBS384 * i), (const uint8_t *)(x + LIMBS384 * i),
+                (const uint8_t *)(y + LIMBS384 * i), mod_inv);
 }

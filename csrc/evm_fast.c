@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evm384.h"
+#include "mont384.h"
 
 #define WORD_BYTES 32
 #define MEMORY_WORD_GAS 3
@@ -299,7 +299,7 @@ static void copy_padded(uint8_t *dst, uint64_t n, const uint8_t *src, size_t src
 /* --- EVM384 ---------------------------------------------------------------------- */
 
 /* lo and hi are bits 0..63 and 64..127 of the packed offsets word. */
-static int run_evm384(evm_frame *f, int opcode, uint64_t lo, uint64_t hi)
+static int run_evm384(evm_frame *f, mulmont384_fn *mulmont, int opcode, uint64_t lo, uint64_t hi)
 {
     uint64_t out = hi >> 32, x = hi & EVM384_OFFSET_MASK;
     uint64_t y = lo >> 32, mod = lo & EVM384_OFFSET_MASK;
@@ -311,12 +311,14 @@ static int run_evm384(evm_frame *f, int opcode, uint64_t lo, uint64_t hi)
     int status = expand_to(f, end);
     if (status >= 0)
         return status;
+    /* Memory now covers every operand. */
+    uint8_t *m = f->memory;
     if (opcode == OP_ADDMOD384)
-        evm384_addmod384_mem(f->memory, f->memory_size, out, x, y, mod);
+        addmod384(m + out, m + x, m + y, m + mod);
     else if (opcode == OP_SUBMOD384)
-        evm384_submod384_mem(f->memory, f->memory_size, out, x, y, mod);
+        submod384(m + out, m + x, m + y, m + mod);
     else
-        evm384_mulmodmont384_mem(f->memory, f->memory_size, out, x, y, mod);
+        mulmont(m + out, m + x, m + y, m + mod);
     return -1;
 }
 
@@ -333,6 +335,7 @@ static int run_evm384(evm_frame *f, int opcode, uint64_t lo, uint64_t hi)
 int evm_fast_run(evm_frame *f)
 {
     const evm_opcode_table *table = f->table;
+    mulmont384_fn *const mulmont = selected_mulmont();
     for (;;) {
         if (f->pc >= f->code_size) {
             f->counts[OP_STOP]++; /* running off the end is STOP */
@@ -359,7 +362,7 @@ int evm_fast_run(evm_frame *f)
                 f->pc += 17;
                 f->counts[next]++;
                 CHECKED(charge(f, table->op[next].static_gas));
-                CHECKED(run_evm384(f, next, lo, hi));
+                CHECKED(run_evm384(f, mulmont, next, lo, hi));
                 continue;
             }
         }
@@ -559,7 +562,7 @@ int evm_fast_run(evm_frame *f)
         case OP_ADDMOD384: case OP_SUBMOD384: case OP_MULMODMONT384:
             a = TOP(0);
             f->stack_size--;
-            CHECKED(run_evm384(f, op, a.limb[0], a.limb[1]));
+            CHECKED(run_evm384(f, mulmont, op, a.limb[0], a.limb[1]));
             break;
         case OP_RETURN: case OP_REVERT:
             a = TOP(0), b = TOP(1);

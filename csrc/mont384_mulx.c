@@ -45,8 +45,9 @@
     "xorl " OP32(lo) ", " OP32(lo) "\n\t"                                 \
     MUL_ADD_ROW(mp, A0, A1, A2, A3, A4, A5, A6, A7)
 
-void mulmont384_mulx(limb_t out[LIMBS384], const limb_t x[LIMBS384],
-                     const limb_t y[LIMBS384], const montgomery_modulus *mod)
+/* x, y and mod_inv are read in place: x86-64 loads need no alignment. */
+void mulmont384_mulx(uint8_t out[BYTES384], const uint8_t x[BYTES384],
+                     const uint8_t y[BYTES384], const uint8_t mod_inv[MODULUS_WITH_INV_BYTES])
 {
     limb_t r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0;
     limb_t lo, hi;
@@ -60,11 +61,11 @@ void mulmont384_mulx(limb_t out[LIMBS384], const limb_t x[LIMBS384],
         : [r0] "+r"(r0), [r1] "+r"(r1), [r2] "+r"(r2), [r3] "+r"(r3),
           [r4] "+r"(r4), [r5] "+r"(r5), [r6] "+r"(r6), [r7] "+r"(r7),
           [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [xp] "r"(x), [yp] "r"(y), [mp] "r"(mod)
+        : [xp] "r"(x), [yp] "r"(y), [mp] "r"(mod_inv)
         : "rdx", "cc", "memory");
     /* After six rotations the accumulator's limbs sit in r6, r7, r0..r3 and
      * its top bit in r4. */
     const limb_t acc[LIMBS384] = {r6, r7, r0, r1, r2, r3};
-    subtract_mod_if_not_below(out, acc, r4, mod->limbs);
+    subtract_mod_if_not_below(out, acc, r4, mod_inv);
 }
 #endif

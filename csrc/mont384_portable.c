@@ -1,33 +1,16 @@
-/* Portable C implementation (any 64-bit GCC/Clang target). */
+/* Portable C Montgomery multiplication (any 64-bit GCC/Clang target). */
 #include "mont384.h"
 
-void addmod384(limb_t out[LIMBS384], const limb_t x[LIMBS384],
-               const limb_t y[LIMBS384], const limb_t mod[LIMBS384])
+void mulmont384_portable(uint8_t out[BYTES384], const uint8_t x_bytes[BYTES384],
+                         const uint8_t y_bytes[BYTES384],
+                         const uint8_t mod_inv[MODULUS_WITH_INV_BYTES])
 {
-    limb_t sum[LIMBS384];
-    limb_t carry = 0;
-    for (int i = 0; i < LIMBS384; i++)
-        sum[i] = add_with_carry(x[i], y[i], &carry);
-    subtract_mod_if_not_below(out, sum, carry, mod);
-}
+    limb_t x[LIMBS384], y[LIMBS384], mod[LIMBS384];
+    load_limbs384(x, x_bytes);
+    load_limbs384(y, y_bytes);
+    load_limbs384(mod, mod_inv);
+    const limb_t inv = load_le64(mod_inv + BYTES384);
 
-void submod384(limb_t out[LIMBS384], const limb_t x[LIMBS384],
-               const limb_t y[LIMBS384], const limb_t mod[LIMBS384])
-{
-    limb_t diff[LIMBS384];
-    limb_t borrow = 0;
-    for (int i = 0; i < LIMBS384; i++)
-        diff[i] = sub_with_borrow(x[i], y[i], &borrow);
-    limb_t add_mod = (limb_t)0 - borrow;
-    limb_t carry = 0;
-    for (int i = 0; i < LIMBS384; i++)
-        out[i] = add_with_carry(diff[i], mod[i] & add_mod, &carry);
-}
-
-void mulmont384_portable(limb_t out[LIMBS384], const limb_t x[LIMBS384],
-                         const limb_t y[LIMBS384], const montgomery_modulus *modulus)
-{
-    const limb_t *mod = modulus->limbs;
     /* acc < 2^384 + mod between rounds, so six limbs and a top word suffice. */
     limb_t acc[LIMBS384 + 1] = {0};
     for (int i = 0; i < LIMBS384; i++) {
@@ -42,7 +25,7 @@ void mulmont384_portable(limb_t out[LIMBS384], const limb_t x[LIMBS384],
         limb_t top = (limb_t)t;
         limb_t top_carry = (limb_t)(t >> 64);
 
-        limb_t u = acc[0] * modulus->inv;
+        limb_t u = acc[0] * inv;
         carry = (limb_t)(((dlimb_t)u * mod[0] + acc[0]) >> 64);
         for (int j = 1; j < LIMBS384; j++) {
             t = (dlimb_t)u * mod[j] + acc[j] + carry;
@@ -53,5 +36,5 @@ void mulmont384_portable(limb_t out[LIMBS384], const limb_t x[LIMBS384],
         acc[LIMBS384 - 1] = (limb_t)t;
         acc[LIMBS384] = top_carry + (limb_t)(t >> 64);
     }
-    subtract_mod_if_not_below(out, acc, acc[LIMBS384], mod);
+    subtract_mod_if_not_below(out, acc, acc[LIMBS384], mod_inv);
 }
