@@ -11,6 +11,7 @@ environment variable ``EVM384_NATIVE_IMPL=portable|mulx|auto`` at import.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Union
 
 import numpy as np
@@ -127,6 +128,8 @@ def _inv_word(inv: int) -> int:
 
 
 def _batch(c_function, x: np.ndarray, y: np.ndarray, mod: ModulusLike, *extra) -> np.ndarray:
+    if sys.byteorder != "little":  # the C reads uint64 rows as little-endian bytes
+        raise NotImplementedError("the batch API needs a little-endian host")
     x, y = _rows(x, "x"), _rows(y, "y")
     if x.shape != y.shape:
         raise ValueError(f"x and y must have the same shape, not {x.shape} and {y.shape}")
