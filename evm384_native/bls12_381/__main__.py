@@ -57,14 +57,14 @@ def main(argv: list | None = None) -> int:
 
     result = results["update5-A"]
     counts = {op: result.opcode_counts.get(op, 0) for op in EVM384_OPS}
-    total = sum(counts.values())
+
+    def original(value: object) -> str:      # the original's numbers are for two pairs
+        return f" (original {value:,})" if value and args.pairs == 2 else ""
     print("EVM384 ops: " + ", ".join(f"{op} {n:,}" for op, n in counts.items())
-          + f"; total {total:,} (original {REFERENCE['evm384_ops']:,})")
-    print(f"instructions: {result.steps:,} (original {REFERENCE['steps']:,})")
+          + f"; total {sum(counts.values()):,}" + original(REFERENCE["evm384_ops"]))
+    print(f"instructions: {result.steps:,}" + original(REFERENCE["steps"]))
     for schedule, res in results.items():
-        reference = REFERENCE["gas"].get(schedule)
-        print(f"gas {schedule:<10} {res.gas_used:>10,}"
-              + (f"   (original {reference:,})" if reference else ""))
+        print(f"gas {schedule:<10} {res.gas_used:>10,}" + original(REFERENCE["gas"].get(schedule)))
 
     timings = []
     for _ in range(args.runs):
