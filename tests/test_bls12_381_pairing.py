@@ -188,3 +188,11 @@ def test_eip2537_input_checks():
         pairs_from_eip2537(bytes(383))
     with pytest.raises(ValueError):
         pairs_from_eip2537(b"\x01" + bytes(383))
+
+
+def test_main_job_cli(capsys):
+    from evm384_native.bls12_381.__main__ import main
+    assert main(["--seed", "1", "--runs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "EVM384 says True, blst says True" in out and "EVM384 says False, blst says False" in out
+    assert "gas update5-A" in out
