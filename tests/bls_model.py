@@ -48,3 +48,73 @@ def fq12_to_tower(x: FQ12, size: int = 12) -> List[int]:
 
 def random_fp(rng: random.Random, count: int) -> List[int]:
     return [rng.randrange(P) for _ in range(count)]
+
+
+# --- blst's Miller loop, written with py_ecc field arithmetic ---------------------------------
+
+X_ABS = 0xD201000000010000
+
+
+def _line_fq12(l0, l1, l2) -> FQ12:
+    """The sparse element (l0 + l1 v) + (l2 v) w."""
+    c = [int(v) for v in (*l0.coeffs, *l1.coeffs, 0, 0, 0, 0, *l2.coeffs, 0, 0)]
+    return tower_to_fq12(c)
+
+
+def _dbl(t):
+    """Jacobian doubling and tangent line (dbl-2009-alnr with blst's line)."""
+    x, y, z = t
+    a, b, zz = x * x, y * y, z * z
+    c = b * b
+    d = 2 * ((x + b) ** 2 - a - c)
+    e = 3 * a
+    f = e * e
+    x3 = f - 2 * d
+    z3 = (y + z) ** 2 - b - zz
+    y3 = e * (d - x3) - 8 * c
+    l0 = (e + x) ** 2 - a - f - 4 * b
+    return (x3, y3, z3), (l0, e * zz, z3 * zz)
+
+
+def _add(t, q):
+    """Mixed addition and chord line (madd-2007-bl with blst's line)."""
+    x, y, z = t
+    qx, qy = q
+    z1z1 = z * z
+    u2, s2 = qx * z1z1, qy * z * z1z1
+    h = u2 - x
+    hh = h * h
+    i = 4 * hh
+    j = h * i
+    r = 2 * (s2 - y)
+    v = x * i
+    x3 = r * r - j - 2 * v
+    y3 = r * (v - x3) - 2 * y * j
+    z3 = (z + h) ** 2 - z1z1 - hh
+    return (x3, y3, z3), (2 * (r * qx - qy * z3), r, z3)
+
+
+def blst_miller_loop(pairs) -> List[int]:
+    """blst's Miller loop value of affine (P, Q) pairs (py_ecc points), in tower order."""
+    from py_ecc.bls12_381 import FQ2
+    points = [(FQ2([int(c) for c in q[0].coeffs]), FQ2([int(c) for c in q[1].coeffs]))
+              for _, q in pairs]
+    px2 = [(-2 * int(p[0]), 2 * int(p[1])) for p, _ in pairs]
+    ts = [(qx, qy, FQ2.one()) for qx, qy in points]
+    f = FQ12.one()
+
+    def absorb(line, scale):
+        l0, l1, l2 = line
+        return _line_fq12(l0, l1 * scale[0], l2 * scale[1])
+    for i, bit in enumerate(bin(X_ABS)[3:]):
+        if i:
+            f = f * f
+        for k in range(len(pairs)):
+            ts[k], line = _dbl(ts[k])
+            f = f * absorb(line, px2[k])
+        if bit == "1":
+            for k in range(len(pairs)):
+                ts[k], line = _add(ts[k], points[k])
+                f = f * absorb(line, px2[k])
+    tower = fq12_to_tower(f)
+    return tower[:6] + [-v % P for v in tower[6:]]          # conjugate: x is negative

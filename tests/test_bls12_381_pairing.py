@@ -196,3 +196,13 @@ def test_main_job_cli(capsys):
     out = capsys.readouterr().out
     assert "EVM384 says True, blst says True" in out and "EVM384 says False, blst says False" in out
     assert "gas update5-A" in out
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_miller_loop_is_blsts_formulas(k):
+    """The Miller loop value itself (which the final exponentiation would not distinguish
+    from a rescaled one) against blst's formulas written with py_ecc's field arithmetic."""
+    from bls_model import blst_miller_loop
+    rng = random.Random(60 + k)
+    pairs = [random_pair(rng) for _ in range(k)]
+    assert from_mont_bytes(miller_loop(encode(pairs))) == blst_miller_loop(pairs)
