@@ -213,3 +213,13 @@ def test_step_printer_names_code_and_slots():
     buffer = io.StringIO()
     run(program.code, tracer=step_printer(program, buffer, only=("MULMODMONT384",)))
     assert buffer.getvalue() == "     0 MULMODMONT384 out=io.x x=io.x y=io.x mod=io.x  ; square in prog\n"
+
+
+def test_rebinding_a_subroutine_to_other_slots_is_refused():
+    asm = Assembler()
+    region = asm.memory.region("io")
+    a, b = region.alloc(Fp, "a"), region.alloc(Fp, "b")
+    first = asm.subroutine("sq", lambda s, x: None, {"x": a})
+    assert asm.subroutine("sq", lambda s, x: None, {"x": a}) is first
+    with pytest.raises(ValueError):
+        asm.subroutine("sq", lambda s, x: None, {"x": b})

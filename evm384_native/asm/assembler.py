@@ -266,9 +266,19 @@ class Assembler:
 
     def subroutine(self, name: str, body: Callable[..., None],
                    params: Optional[Dict[str, Union[Type[Slot], Slot]]] = None) -> Subroutine:
-        """Declare (once per name) a subroutine; its body is emitted if it is called."""
+        """Declare (once per name) a subroutine; its body is emitted if it is called.
+
+        Declaring a name again returns the first declaration; binding it to other slots
+        than the first time is an error (the body is emitted once, for one binding).
+        """
         if name in self._subroutines:
-            return self._subroutines[name]
+            sub = self._subroutines[name]
+            for key, kind in (params or {}).items():
+                bound = sub.args.get(key)
+                if isinstance(kind, Slot) and (bound is None or bound.region is not kind.region
+                                               or bound.rel != kind.rel):
+                    raise ValueError(f"subroutine {name!r} is already bound to other slots")
+            return sub
         sub = Subroutine(self, name, body, params)
         self._subroutines[name] = sub
         return sub
