@@ -54,16 +54,16 @@ static inline void addmod384(uint8_t out[BYTES384], const uint8_t x[BYTES384],
 static inline void submod384(uint8_t out[BYTES384], const uint8_t x[BYTES384],
                              const uint8_t y[BYTES384], const uint8_t mod[BYTES384])
 {
-    limb_t diff[LIMBS384];
+    limb_t diff[LIMBS384], m[LIMBS384];
     limb_t borrow = 0;
-    for (int i = 0; i < LIMBS384; i++)
+    for (int i = 0; i < LIMBS384; i++) { /* every input is read before out is written */
         diff[i] = sub_with_borrow(load_le64(x + 8 * i), load_le64(y + 8 * i), &borrow);
+        m[i] = load_le64(mod + 8 * i);
+    }
     limb_t add_mod = (limb_t)0 - borrow;
     limb_t carry = 0;
-    for (int i = 0; i < LIMBS384; i++) /* every input is read before out is written */
-        diff[i] = add_with_carry(diff[i], load_le64(mod + 8 * i) & add_mod, &carry);
     for (int i = 0; i < LIMBS384; i++)
-        store_le64(out + 8 * i, diff[i]);
+        store_le64(out + 8 * i, add_with_carry(diff[i], m[i] & add_mod, &carry));
 }
 
 #endif

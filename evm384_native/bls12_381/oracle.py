@@ -70,14 +70,25 @@ def blst_pairing(g1_points, g2_points) -> bytes:
     return bytes(product)
 
 
-def blst_product_is_one(g1_points, g2_points) -> bool:
-    """pyblst.final_verify of the product of Miller loops against one."""
+def blst_points_of(pairs) -> list:
+    """The pairs as pyblst points (decompressed and subgroup-checked by blst)."""
+    import pyblst
+    return [(pyblst.BlstP1Element.uncompress(compressed_g1(p)),
+             pyblst.BlstP2Element.uncompress(compressed_g2(q))) for p, q in pairs]
+
+
+def blst_check(blst_points) -> bool:
+    """blst's pairing product check alone: Miller loops, their product, final_verify."""
     import pyblst
     acc = pyblst.BlstFP12Element()
-    for p, q in zip(g1_points, g2_points):
-        acc = acc * pyblst.miller_loop(pyblst.BlstP1Element.uncompress(compressed_g1(p)),
-                                       pyblst.BlstP2Element.uncompress(compressed_g2(q)))
+    for p, q in blst_points:
+        acc = acc * pyblst.miller_loop(p, q)
     return pyblst.final_verify(acc, pyblst.BlstFP12Element())
+
+
+def blst_product_is_one(g1_points, g2_points) -> bool:
+    """pyblst.final_verify of the product of Miller loops against one."""
+    return blst_check(blst_points_of(zip(g1_points, g2_points)))
 
 
 def random_product_case(rng: random.Random, k: int, true: bool) -> List[Tuple[tuple, tuple]]:
