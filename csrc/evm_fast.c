@@ -3,12 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keccak256.h"
 #include "mont384.h"
 
 #define WORD_BYTES 32
 #define MEMORY_WORD_GAS 3
 #define MEMORY_QUADRATIC_DIVISOR 512
 #define COPY_WORD_GAS 3
+#define KECCAK256_WORD_GAS 6
 /* Operands at or past 2^42 bytes are out of gas before any arithmetic on them
  * could overflow; memory itself stops at MAX_MEMORY_BYTES (as the Python engine:
  * beyond 4 GiB would cost over 3.6e13 gas, so it is out of gas, never allocated). */
@@ -17,10 +19,11 @@
 #define EVM384_OFFSET_MASK 0xffffffffu
 
 enum opcode {
-    OP_STOP = 0x00, OP_ADD = 0x01, OP_MUL = 0x02, OP_SUB = 0x03, OP_SIGNEXTEND = 0x0b,
+    OP_STOP = 0x00, OP_ADD = 0x01, OP_MUL = 0x02, OP_SUB = 0x03, OP_DIV = 0x04, OP_MOD = 0x06,
+    OP_SIGNEXTEND = 0x0b,
     OP_LT = 0x10, OP_GT = 0x11, OP_SLT = 0x12, OP_SGT = 0x13, OP_EQ = 0x14, OP_ISZERO = 0x15,
     OP_AND = 0x16, OP_OR = 0x17, OP_XOR = 0x18, OP_NOT = 0x19, OP_BYTE = 0x1a,
-    OP_SHL = 0x1b, OP_SHR = 0x1c, OP_SAR = 0x1d,
+    OP_SHL = 0x1b, OP_SHR = 0x1c, OP_SAR = 0x1d, OP_KECCAK256 = 0x20,
     OP_CALLDATALOAD = 0x35, OP_CALLDATASIZE = 0x36, OP_CALLDATACOPY = 0x37,
     OP_CODESIZE = 0x38, OP_CODECOPY = 0x39, OP_RETURNDATASIZE = 0x3d,
     OP_POP = 0x50, OP_MLOAD = 0x51, OP_MSTORE = 0x52, OP_MSTORE8 = 0x53,
@@ -36,6 +39,8 @@ int evm_fast_implements(int opcode)
 {
     switch (opcode) {
     case OP_STOP: case OP_ADD: case OP_MUL: case OP_SUB: case OP_SIGNEXTEND:
+    case OP_DIV: case OP_MOD: /* 64-bit operands only; wider ones go to the host */
+    case OP_KECCAK256:
     case OP_LT: case OP_GT: case OP_SLT: case OP_SGT: case OP_EQ: case OP_ISZERO:
     case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_BYTE:
     case OP_SHL: case OP_SHR: case OP_SAR:
@@ -410,6 +415,26 @@ int evm_fast_run(evm_frame *f)
             TOP(1) = word_sub(&TOP(0), &TOP(1));
             f->stack_size--;
             break;
+        case OP_DIV: case OP_MOD: {
+            if (!word_below(&TOP(0), UINT64_MAX) || !word_below(&TOP(1), UINT64_MAX))
+                goto hand_to_host;
+            uint64_t n = TOP(0).limb[0], d = TOP(1).limb[0];
+            TOP(1) = word_from_u64(d == 0 ? 0 : op == OP_DIV ? n / d : n % d);
+            f->stack_size--;
+            break;
+        }
+        case OP_KECCAK256: {
+            a = TOP(0), b = TOP(1); /* offset, size */
+            f->stack_size--;
+            if (!word_below(&b, PAYABLE_MEMORY_LIMIT))
+                return EVM_OUT_OF_GAS;
+            CHECKED(charge(f, KECCAK256_WORD_GAS * ((b.limb[0] + WORD_BYTES - 1) / WORD_BYTES)));
+            CHECKED(access_memory(f, &a, &b, &start));
+            uint8_t digest[WORD_BYTES];
+            evm_keccak256(word_is_zero(&b) ? digest : f->memory + start, b.limb[0], digest);
+            TOP(0) = word_load_be(digest);
+            break;
+        }
         case OP_SIGNEXTEND:
             if (word_below(&TOP(0), 31)) {
                 unsigned sign_bit = 8 * (unsigned)TOP(0).limb[0] + 7;
@@ -572,6 +597,7 @@ int evm_fast_run(evm_frame *f)
             f->output_size = word_is_zero(&b) ? 0 : b.limb[0];
             return op == OP_RETURN ? EVM_RETURN : EVM_REVERT;
         default: /* the host marked an opcode native that this engine lacks */
+        hand_to_host: /* undo the count and charge: the host runs it from scratch */
             f->pc = pc;
             f->counts[op]--;
             f->gas += info.static_gas;

@@ -79,6 +79,12 @@ def test_fp2_loop(schedule):
     asm(push(1, 1), push(2**256 - 1, 32), "SLT"),
     asm(push(5, 1), push(7, 1), "EXP"),                            # handed to the host
     asm(push(32, 1), push(0, 1), "KECCAK256"),
+    asm(push(0, 1), push(2**200, 32), "KECCAK256"),                # empty input, huge offset
+    asm(push(100, 1), push(7, 1), "KECCAK256"),
+    asm(push(0, 1), push(7, 1), "DIV"), asm(push(0, 1), push(7, 1), "MOD"),   # by zero
+    asm(push(3, 1), push(2**64 - 1, 8), "DIV"),                    # 64-bit: in C
+    asm(push(3, 1), push(2**64, 9), "MOD"),                        # wider: handed to the host
+    asm(push(2**100, 13), push(2**200 + 1, 26), "DIV"),
     asm(push(0, 1), push(2**40, 32), "MLOAD"),                     # out of gas, huge memory
     asm(push(1, 1), push(2**32 - 32, 32), "MSTORE"),               # just below the 4 GiB cap
     asm(push(1, 1), push(2**32 - 31, 32), "MSTORE"),               # past it: out of gas

@@ -1,7 +1,8 @@
 """The "fast" engine: the C interpreter loop of ``csrc/evm_fast.c``.
 
-The C loop runs every instruction it implements (all but division, EXP,
-KECCAK256, RETURNDATACOPY and the halting INVALID/undefined/state opcodes)
+The C loop runs every instruction it implements (all but SDIV, SMOD, ADDMOD,
+MULMOD, EXP, RETURNDATACOPY, DIV and MOD of operands wider than 64 bits, and the
+halting INVALID/undefined/state opcodes)
 with the same gas, memory and halt rules as the Python engine, and releases
 the GIL while it runs. Before any other instruction it hands the frame back;
 that one instruction then runs through the Python engine's own step, and the
@@ -90,9 +91,10 @@ def _host_step(frame, code: Code, calldata: bytes, backend: Backend,
 
 def _opcode_counts(frame, host_counts: Dict[str, int]) -> Dict[str, int]:
     counts = dict(host_counts)
-    for code, info in OPCODES.items():
-        if frame.counts[code]:
-            counts[info.name] = counts.get(info.name, 0) + frame.counts[code]
+    for code, count in enumerate(ffi.unpack(frame.counts, 256)):
+        if count:
+            name = OPCODES[code].name
+            counts[name] = counts.get(name, 0) + count
     return counts
 
 
