@@ -48,12 +48,22 @@ typedef struct {
 } evm_opcode_info;
 typedef struct { evm_opcode_info op[256]; } evm_opcode_table;
 typedef struct {
+    uint64_t gas;
+    uint64_t memory_end;
+    const uint32_t *records;
+    uint32_t count;
+    uint32_t next_pc;
+} evm_segment;
+#define EVM_SEGMENT_RECORD_FIELDS 6
+typedef struct {
     const uint8_t *code;
     size_t code_size;
     const uint8_t *jumpdest;
     const uint8_t *calldata;
     size_t calldata_size;
     const evm_opcode_table *table;
+    const int32_t *segment_at;
+    const evm_segment *segments;
     evm_word stack[1024];
     size_t stack_size;
     uint8_t *memory;

@@ -303,6 +303,48 @@ static void copy_padded(uint8_t *dst, uint64_t n, const uint8_t *src, size_t src
 
 /* --- EVM384 ---------------------------------------------------------------------- */
 
+static void apply_evm384(uint8_t *m, mulmont384_fn *mulmont, int opcode, uint64_t out,
+                         uint64_t x, uint64_t y, uint64_t mod)
+{
+    if (opcode == OP_ADDMOD384)
+        addmod384(m + out, m + x, m + y, m + mod);
+    else if (opcode == OP_SUBMOD384)
+        submod384(m + out, m + x, m + y, m + mod);
+    else
+        mulmont(m + out, m + x, m + y, m + mod);
+}
+
+enum { SEGMENT_RAN = -1, SEGMENT_DECLINED = -2 };
+
+/* The whole segment, if the frame can pay for all of it: SEGMENT_RAN; else
+ * SEGMENT_DECLINED (the caller goes instruction by instruction, halting where a
+ * step-by-step EVM would), or EVM_OUT_OF_MEMORY. */
+static int run_segment(evm_frame *f, mulmont384_fn *mulmont, const evm_segment *s)
+{
+    if (f->stack_size >= EVM_STACK_LIMIT || s->gas > (uint64_t)f->gas)
+        return SEGMENT_DECLINED;
+    if (s->memory_end > f->memory_size) {
+        if (s->memory_end > MAX_MEMORY_BYTES)
+            return SEGMENT_DECLINED;
+        uint64_t growth = memory_cost((s->memory_end + WORD_BYTES - 1) / WORD_BYTES) -
+                          memory_cost(f->memory_size / WORD_BYTES);
+        if (s->gas + growth > (uint64_t)f->gas)
+            return SEGMENT_DECLINED;
+    }
+    int status = expand_to(f, s->memory_end); /* charges the growth */
+    if (status >= 0)
+        return status;
+    f->gas -= (int64_t)s->gas;
+    const uint32_t *r = s->records;
+    for (uint32_t i = 0; i < s->count; i++, r += EVM_SEGMENT_RECORD_FIELDS) {
+        f->counts[r[0]]++;
+        f->counts[r[1]]++;
+        apply_evm384(f->memory, mulmont, (int)r[1], r[2], r[3], r[4], r[5]);
+    }
+    f->pc = s->next_pc;
+    return SEGMENT_RAN;
+}
+
 /* lo and hi are bits 0..63 and 64..127 of the packed offsets word. */
 static int run_evm384(evm_frame *f, mulmont384_fn *mulmont, int opcode, uint64_t lo, uint64_t hi)
 {
@@ -316,14 +358,7 @@ static int run_evm384(evm_frame *f, mulmont384_fn *mulmont, int opcode, uint64_t
     int status = expand_to(f, end);
     if (status >= 0)
         return status;
-    /* Memory now covers every operand. */
-    uint8_t *m = f->memory;
-    if (opcode == OP_ADDMOD384)
-        addmod384(m + out, m + x, m + y, m + mod);
-    else if (opcode == OP_SUBMOD384)
-        submod384(m + out, m + x, m + y, m + mod);
-    else
-        mulmont(m + out, m + x, m + y, m + mod);
+    apply_evm384(f->memory, mulmont, opcode, out, x, y, mod); /* memory covers them all */
     return -1;
 }
 
@@ -345,6 +380,14 @@ int evm_fast_run(evm_frame *f)
         if (f->pc >= f->code_size) {
             f->counts[OP_STOP]++; /* running off the end is STOP */
             return EVM_STOP;
+        }
+        int32_t segment = f->segment_at[f->pc];
+        if (segment >= 0) {
+            int status = run_segment(f, mulmont, &f->segments[segment]);
+            if (status == SEGMENT_RAN)
+                continue;
+            if (status != SEGMENT_DECLINED)
+                return status;
         }
         int op = f->code[f->pc];
         const evm_opcode_info info = table->op[op];

@@ -31,6 +31,19 @@ typedef struct {
     evm_opcode_info op[256];
 } evm_opcode_table;
 
+/* A run of PUSHn + EVM384-op pairs, decoded by the host. When the frame can pay
+ * for all of it (static gas, memory growth, one stack slot), it runs in one go;
+ * otherwise instruction by instruction, so halts happen where they would. */
+typedef struct {
+    uint64_t gas;        /* static gas of all its instructions */
+    uint64_t memory_end; /* memory all its operands need */
+    const uint32_t *records; /* count x (PUSH opcode, EVM384 opcode, out, x, y, mod) */
+    uint32_t count;
+    uint32_t next_pc;
+} evm_segment;
+
+#define EVM_SEGMENT_RECORD_FIELDS 6
+
 typedef struct {
     /* inputs, owned by the host */
     const uint8_t *code;
@@ -39,6 +52,8 @@ typedef struct {
     const uint8_t *calldata;
     size_t calldata_size;
     const evm_opcode_table *table;
+    const int32_t *segment_at; /* code_size entries: index into segments, or -1 */
+    const evm_segment *segments;
     /* machine state */
     evm_word stack[EVM_STACK_LIMIT];
     size_t stack_size;

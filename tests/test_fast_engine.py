@@ -119,3 +119,26 @@ def test_threads_run_checks_side_by_side():
     for thread in threads:
         thread.join()
     assert results == [expected] * 4
+
+
+@st.composite
+def evm384_runs(draw):
+    """Runs of PUSH + EVM384 pairs (the fused segments), some needing memory growth, with
+    stack items left below them and loops, so gas can run out anywhere inside a run."""
+    parts = [asm("CALLDATASIZE", push(0, 1), push(0, 1), "CALLDATACOPY")]
+    parts += [push(7, 1)] * draw(st.integers(0, 3))
+    for _ in range(draw(st.integers(1, 6))):
+        for _ in range(draw(st.integers(1, 12))):
+            offsets = [draw(st.one_of(st.integers(0, 300), st.integers(0, 5000))) for _ in range(4)]
+            width = draw(st.sampled_from([16, 16, 16, 4, 32]))   # narrow: out, x, y read as 0
+            word = evm384_word(*offsets) & ((1 << (8 * width)) - 1)
+            parts.append(asm(push(word, width),
+                             draw(st.sampled_from(["ADDMOD384", "SUBMOD384", "MULMODMONT384"]))))
+        parts.append(asm("JUMPDEST") if draw(st.booleans()) else asm(push(1, 1), "POP"))
+    parts.append(asm(push(96, 1), push(0, 1), "RETURN"))
+    return b"".join(parts)
+
+
+@given(evm384_runs(), st.binary(min_size=0, max_size=400), st.integers(0, 40_000))
+def test_fused_runs_halt_where_single_steps_do(code, calldata, gas):
+    same_everywhere(code, calldata, gas)

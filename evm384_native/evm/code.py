@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from .evm384 import Segment, op_segment, unpack_offsets
+from .evm384 import Segment, op_segment
 from .gas import Evm384Schedule
 from .instructions import (GAS_DEPENDENT, HANDLERS, Handler, op_invalid, op_jump_to,
                            op_jumpi_to, op_push)
@@ -142,9 +142,7 @@ class _BlockBuilder:
         self.body.append((ins.handler, ins.arg, ins.pc))
 
     def add_segment(self, pairs: List[Instruction]) -> None:
-        operations = tuple((op.opcode, *unpack_offsets(push.arg))
-                           for push, op in zip(pairs[::2], pairs[1::2]))
-        segment = Segment.from_operations(operations)
+        segment = Segment.from_pairs(pairs)
         self.instructions.extend(pairs)
         self.body.append((op_segment, segment, pairs[-1].pc))
         self.segment_end = max(self.segment_end, segment.end)

@@ -12,7 +12,7 @@ once into records that the backend runs in a single call.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Tuple
+from typing import Any, Sequence, Tuple
 
 from .._native import ffi, lib
 from ..limbs import BYTES384
@@ -52,16 +52,26 @@ EVM384_HANDLERS = {ADDMOD384: op_evm384, SUBMOD384: op_evm384, MULMODMONT384: op
 
 @dataclass(frozen=True)
 class Segment:
-    """A run of PUSH + EVM384 pairs: its operations and the memory they need."""
+    """A run of PUSH + EVM384 pairs: its operations, where it lies, what it costs and the
+    memory it needs."""
     operations: Tuple[Tuple[int, int, int, int, int], ...]  # (opcode, out, x, y, mod)
+    push_opcodes: Tuple[int, ...]                           # the PUSH of each pair
+    start_pc: int
+    next_pc: int
+    gas: int                                                # static gas of all its instructions
     end: int                                                # memory_end over all of them
-    records: Any = field(repr=False, compare=False)         # the same as a cffi uint32_t[]
+    records: Any = field(repr=False, compare=False)         # operations as a cffi uint32_t[]
 
     @classmethod
-    def from_operations(cls, operations: Tuple[Tuple[int, int, int, int, int], ...]) -> "Segment":
+    def from_pairs(cls, pairs: Sequence[Any]) -> "Segment":
+        """From decoded instructions PUSHn, op, PUSHn, op, ... (see code.py)."""
+        pushes, ops = pairs[::2], pairs[1::2]
+        operations = tuple((op.opcode, *unpack_offsets(push.arg)) for push, op in zip(pushes, ops))
         flat = [value for operation in operations for value in operation]
         assert len(flat) == lib.EVM384_RECORD_FIELDS * len(operations)
-        return cls(operations, max(memory_end(*operation) for operation in operations),
+        return cls(operations, tuple(push.opcode for push in pushes), pairs[0].pc,
+                   pairs[-1].next_pc, sum(ins.gas for ins in pairs),
+                   max(memory_end(*operation) for operation in operations),
                    ffi.new("uint32_t[]", flat))
 
 

@@ -11,11 +11,12 @@ C loop resumes. Tracing always runs in the Python engine's step loop.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 from .._native import ffi, lib
 from .backends import Backend
 from .code import Code, decode
+from .evm384 import op_segment
 from .frame import Frame
 from .gas import Evm384Schedule
 from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, StackOverflow, StackUnderflow,
@@ -46,14 +47,36 @@ def _opcode_table(schedule: Evm384Schedule):
     return table
 
 
+class _Analysis:
+    """The decoded code (for host steps) and what the C loop reads: JUMPDEST flags and
+    the fused EVM384 segments, by pc. Holds the cffi buffers those pointers need."""
+
+    def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> None:
+        self.code = decode(bytecode, schedule, fuse)
+        flags = bytearray(len(bytecode))
+        for pc in self.code.jumpdests:
+            flags[pc] = 1
+        self.jumpdests = bytes(flags)
+        found = [entry for block in self.code.blocks for handler, entry, _ in block.body
+                 if handler is op_segment]
+        self.segment_at = ffi.new("int32_t[]", max(len(bytecode), 1))
+        ffi.memmove(self.segment_at, b"\xff" * ffi.sizeof(self.segment_at), ffi.sizeof(self.segment_at))
+        self.segments = ffi.new("evm_segment[]", max(len(found), 1))
+        self.records = []
+        for index, segment in enumerate(found):
+            records = ffi.new("uint32_t[]", [value for push, operation in
+                                             zip(segment.push_opcodes, segment.operations)
+                                             for value in (push, *operation)])
+            self.records.append(records)
+            entry = self.segments[index]
+            entry.gas, entry.memory_end = segment.gas, segment.end
+            entry.records, entry.count, entry.next_pc = records, len(segment.operations), segment.next_pc
+            self.segment_at[segment.start_pc] = index
+
+
 @lru_cache(maxsize=256)
-def _analysed(bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> Tuple[Code, bytes]:
-    """The decoded code (for host steps) and its JUMPDEST flags, one byte per pc."""
-    code = decode(bytecode, schedule, fuse)
-    flags = bytearray(len(bytecode))
-    for pc in code.jumpdests:
-        flags[pc] = 1
-    return code, bytes(flags)
+def _analysed(bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> _Analysis:
+    return _Analysis(bytecode, schedule, fuse)
 
 
 def _stack_ints(frame) -> List[int]:
@@ -107,10 +130,12 @@ def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
     if backend.name != "native":
         raise ValueError(f"engine 'fast' runs the native kernels; backend {backend.name!r} "
                          "needs engine='python'")
-    code, jumpdests = _analysed(bytecode, schedule, fuse_evm384)
+    analysis = _analysed(bytecode, schedule, fuse_evm384)
+    code = analysis.code
     frame = ffi.new("evm_frame *")
     frame.code, frame.code_size = ffi.from_buffer(bytecode), len(bytecode)
-    frame.jumpdest = ffi.from_buffer(jumpdests)
+    frame.jumpdest = ffi.from_buffer(analysis.jumpdests)
+    frame.segment_at, frame.segments = analysis.segment_at, analysis.segments
     frame.calldata, frame.calldata_size = ffi.from_buffer(calldata), len(calldata)
     frame.table = _opcode_table(schedule)
     frame.gas = gas
