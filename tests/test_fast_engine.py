@@ -142,3 +142,23 @@ def evm384_runs(draw):
 @given(evm384_runs(), st.binary(min_size=0, max_size=400), st.integers(0, 40_000))
 def test_fused_runs_halt_where_single_steps_do(code, calldata, gas):
     same_everywhere(code, calldata, gas)
+
+
+@pytest.mark.parametrize("name", ["pairing", "miller_loop", "final_exponentiation",
+                                  "pairing_product_is_one"])
+def test_pairing_contracts_identical_on_both_engines(name):
+    import random
+
+    from evm384_native.bls12_381 import build_contract, encode_calldata
+    from evm384_native.bls12_381.oracle import encode_pairs, random_product_case
+
+    pairs = encode_pairs(random_product_case(random.Random(name), 2, True))
+    args = {"pairing": pairs[0], "miller_loop": (pairs,), "pairing_product_is_one": (pairs,),
+            "final_exponentiation": (execute(build_contract("miller_loop"),
+                                             encode_calldata("miller_loop", pairs)).output,)}[name]
+    code, calldata = build_contract(name), encode_calldata(name, *args)
+    for schedule in ("evmone-v7", "update5-A"):
+        fast = same_everywhere(code, calldata, gas=30_000_000, schedule=schedule)
+        assert fast.success
+    # and halting partway: out of gas in the middle of the final exponentiation
+    same_everywhere(code, calldata, gas=fast.gas_used // 2)
