@@ -12,8 +12,8 @@ A second group runs the two-pairing check contract of evm384_native.bls12_381
 
 Contenders: our "python" engine with fused native blocks (one native call per
 straight-line run of EVM384 ops), the same loop with one native call per EVM384
-op, the pure-Python reference backend, and py-evm (Prague) running the same
-bytecode with a test-only EVM384 opcode shim on our native kernel.
+op, the pure-Python reference backend, the "fast" engine (the C loop), and py-evm
+(Prague) running the same bytecode with our opcodes (evm384_native.integrations.pyevm).
 """
 import random
 import sys
@@ -49,10 +49,11 @@ def _pyevm():
 
 
 CONTENDERS = {  # name: (callable, rounds)
+    "fast engine (C loop)": (lambda: _ours(engine="fast"), 40),
     "python engine, native, fused blocks": (lambda: _ours(), 40),
     "python engine, native, one call per op": (lambda: _ours(fuse_evm384=False), 10),
     "python engine, reference backend": (lambda: _ours(backend="reference"), 3),
-    "py-evm + EVM384 shim (native kernel)": (_pyevm, 3),
+    "py-evm + with_evm384() (native kernel)": (_pyevm, 3),
 }
 
 
@@ -84,9 +85,10 @@ def pairing_check():
 
 
 PAIRING_CONTENDERS = {  # name: (options for run(), or None for py-evm; rounds)
+    "fast engine (C loop)": ({"engine": "fast"}, 20),
     "python engine, native, fused blocks": ({}, 20),
     "python engine, native, one call per op": ({"fuse_evm384": False}, 3),
-    "py-evm + EVM384 shim (native kernel)": (None, 1),
+    "py-evm + with_evm384() (native kernel)": (None, 1),
 }
 
 
