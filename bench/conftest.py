@@ -13,3 +13,10 @@ def implementation(request):
     kernel.use_implementation(name)
     yield name
     kernel.use_implementation("auto")
+
+
+def pytest_benchmark_update_json(config, benchmarks, output_json):
+    """Keep the committed JSON small: statistics only, not every round's time (the
+    per-call kernel benchmarks run hundreds of thousands of rounds)."""
+    for bench in output_json["benchmarks"]:
+        bench["stats"].pop("data", None)
