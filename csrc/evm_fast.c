@@ -28,8 +28,7 @@ enum opcode {
     OP_CODESIZE = 0x38, OP_CODECOPY = 0x39, OP_RETURNDATASIZE = 0x3d,
     OP_POP = 0x50, OP_MLOAD = 0x51, OP_MSTORE = 0x52, OP_MSTORE8 = 0x53,
     OP_JUMP = 0x56, OP_JUMPI = 0x57, OP_PC = 0x58, OP_MSIZE = 0x59, OP_GAS = 0x5a,
-    OP_JUMPDEST = 0x5b, OP_MCOPY = 0x5e, OP_PUSH0 = 0x5f, OP_PUSH1 = 0x60, OP_PUSH16 = 0x6f,
-    OP_PUSH32 = 0x7f,
+    OP_JUMPDEST = 0x5b, OP_MCOPY = 0x5e, OP_PUSH0 = 0x5f, OP_PUSH32 = 0x7f,
     OP_DUP1 = 0x80, OP_DUP16 = 0x8f, OP_SWAP1 = 0x90, OP_SWAP16 = 0x9f,
     OP_ADDMOD384 = 0xc0, OP_SUBMOD384 = 0xc1, OP_MULMODMONT384 = 0xc2,
     OP_RETURN = 0xf3, OP_REVERT = 0xfd,
@@ -401,19 +400,6 @@ int evm_fast_run(evm_frame *f)
         CHECKED(charge(f, info.static_gas));
         size_t pc = f->pc++;
 
-        if (op == OP_PUSH16 && f->code_size - f->pc > 16) {
-            /* PUSH16 then an EVM384 operation is how EVM384 programs spend their
-             * time: run the pair without the round trip through the stack. */
-            int next = f->code[f->pc + 16];
-            if (next >= OP_ADDMOD384 && next <= OP_MULMODMONT384 && table->op[next].native) {
-                uint64_t hi = load_be64(f->code + f->pc), lo = load_be64(f->code + f->pc + 8);
-                f->pc += 17;
-                f->counts[next]++;
-                CHECKED(charge(f, table->op[next].static_gas));
-                CHECKED(run_evm384(f, mulmont, next, lo, hi));
-                continue;
-            }
-        }
         if (op >= OP_PUSH0 && op <= OP_PUSH32) {
             size_t n = (size_t)(op - OP_PUSH0);
             if (f->code_size - f->pc >= n) {
