@@ -1,60 +1,215 @@
-"""The EVM384 two-pairing check (pairing_product_is_one, k = 2) against blst, one run.
+"""The pairing benchmark suite: every implementation in ONE pytest-benchmark run, on the
+same random instances, each benchmark checking its answer.
 
+    bench/pairing.sh      # this run, then the tables (report.py) and the chart (plot.py)
     python -m pytest bench/test_bench_pairing.py --benchmark-json=bench/results/pairing.json
-    python bench/report.py bench/results/pairing.json
 
-extra_info holds the contract's EVM384 op counts, instructions, gas under the three
-schedules and bytecode size (the same on every engine and backend).
+Groups (ratios in the reports are to pyblst where a group has it, all from the same run):
+
+* "two-pairing check (k = 2)": pairing_product_is_one on our fast engine, on our python
+  engine with native and with reference ops, inside py-evm (``with_evm384()``), and the peer
+  libraries of ``peers.py`` (points decoded beforehand);
+* "Miller loop (k = 2)": the miller_loop contract; pyblst's and py_ecc's two Miller loops and
+  their product;
+* "final exponentiation": the final_exponentiation contract on the Miller loop contract's
+  output (a true instance, so the answer is one); pyblst.final_verify(f, one);
+  py_ecc.final_exponentiate;
+* "k-pair check, k = 1" .. "k = 8": fast engine and pyblst (the scaling table);
+* "batch of 16 two-pairing checks": the fast engine on 1 and 2 threads (the threads table;
+  extra_info["checks_per_second"]).
+
+EVM384 benchmarks keep the contract's facts in extra_info: bytecode size, instructions,
+EVM384 op counts and gas under the three schedules (the same on every engine and backend).
 """
+from __future__ import annotations
+
 import random
+import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
+from typing import Callable, Optional
 
 import pytest
 
 from evm384_native import execute
 from evm384_native.bls12_381 import build_contract, encode_calldata
-from evm384_native.bls12_381.oracle import (blst_product_is_one, encode_pairs,
-                                            random_product_case)
-from evm384_native.evm.api import ENGINES
-from evm384_native.evm.gas import SCHEDULES
+from evm384_native.bls12_381.oracle import blst_points_of, encode_pairs, random_product_case
+from evm384_native.evm.gas import EVM384_NAMES, SCHEDULES
+from evm384_native.integrations.pyevm import execute_in_pyevm, with_evm384
+from peers import (GT_ONE, PEER_CHECKS, PY_ECC,  # bench/peers.py
+                   blst_is_one_after_final_exponentiation, blst_miller_loops,
+                   py_ecc_is_one_after_final_exponentiation, py_ecc_miller_loops)
 
-NAME = "pairing_product_is_one"
-EVM384_OPS = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
+CHECK, MILLER_LOOP, FINAL_EXP = "pairing_product_is_one", "miller_loop", "final_exponentiation"
+TWO_PAIRING = "two-pairing check (k = 2)"
+MILLER_GROUP = "Miller loop (k = 2)"
+FINAL_EXP_GROUP = "final exponentiation"
+BATCH = 16
+BATCH_GROUP = f"batch of {BATCH} two-pairing checks"
+SCALING_KS = range(1, 9)
+# rounds for calls of a few ms, for the ~0.1-0.5 s ones, and per k (keeps the suite short)
+QUICK_ROUNDS, SLOW_ROUNDS, SCALING_ROUNDS, BATCH_ROUNDS = 200, 5, 50, 20
+FAST, PYEVM, BLST = "EVM384, fast engine", "EVM384 in py-evm (with_evm384)", "pyblst"
+ENGINES = {  # label: (engine, backend, rounds)
+    FAST: ("fast", "native", QUICK_ROUNDS),
+    "EVM384, python engine, native ops": ("python", "native", QUICK_ROUNDS),
+    "EVM384, python engine, reference ops": ("python", "reference", SLOW_ROUNDS),
+}
+NATIVE_ENGINES = [label for label, (_, backend, _) in ENGINES.items() if backend == "native"]
 
 
-@pytest.fixture(scope="module")
-def instance():
-    pairs = random_product_case(random.Random(2), 2, True)
-    return pairs, build_contract(NAME), encode_calldata(NAME, encode_pairs(pairs))
+@lru_cache(maxsize=None)
+def _pairs(k: int) -> tuple:
+    """k random pairs (seed k) whose product of pairings is one. For k = 1 that needs a point
+    at infinity, which the contract skips, so k = 1 is one random pair (answer: not one)."""
+    return tuple(random_product_case(random.Random(k), k, k > 1))
 
 
-def _facts(code, calldata):
+def _calldata(name: str, k: int) -> bytes:
+    return encode_calldata(name, encode_pairs(_pairs(k)))
+
+
+@lru_cache(maxsize=None)
+def _facts(name: str, calldata: bytes) -> dict:
+    """Issue 4's numbers for a contract run: size, instructions, EVM384 ops, gas."""
+    code = build_contract(name)
     results = {s: execute(code, calldata, schedule=s) for s in SCHEDULES}
     counts = results["update5-A"].opcode_counts
-    return {"bytecode_bytes": len(code), "instructions": results["update5-A"].steps,
-            **{op: counts.get(op, 0) for op in EVM384_OPS},
-            "evm384_ops": sum(counts.get(op, 0) for op in EVM384_OPS),
+    return {"contract": name, "bytecode_bytes": len(code),
+            "instructions": results["update5-A"].steps,
+            **{op: counts.get(op, 0) for op in EVM384_NAMES},
+            "evm384_ops": sum(counts.get(op, 0) for op in EVM384_NAMES),
             **{f"gas {s}": r.gas_used for s, r in results.items()}}
 
 
-# every engine with the native kernels; the pure-Python reference kernels on the python engine
-COMBINATIONS = [(engine, "native") for engine in sorted(ENGINES)] + [("python", "reference")]
+def _bench(benchmark, group: str, label: str, run: Callable[[], object], rounds: int,
+           **extra_info: object) -> object:
+    """Time ``run`` (one warm-up round) under ``label`` in ``group``; returns its result.
+    pyblst is the baseline unless extra_info says otherwise."""
+    benchmark.group = group
+    benchmark.extra_info.update(label=label, baseline=label == BLST)
+    benchmark.extra_info.update(extra_info)
+    return benchmark.pedantic(run, rounds=rounds, warmup_rounds=1)
 
 
-@pytest.mark.parametrize("engine,backend", COMBINATIONS)
-def test_evm384_two_pairing_check(benchmark, instance, engine, backend):
-    pairs, code, calldata = instance
-    benchmark.group = "two-pairing product check"
-    benchmark.extra_info.update(_facts(code, calldata))
-    result = benchmark.pedantic(execute, args=(code, calldata),
-                                kwargs={"engine": engine, "backend": backend,
-                                        "schedule": "update5-A"},
-                                rounds=5 if backend == "reference" else 20, warmup_rounds=1)
-    assert int.from_bytes(result.output, "big") == 1
+def _bench_contract(benchmark, group: str, label: str, name: str, calldata: bytes,
+                    rounds: Optional[int] = None, **extra_info: object) -> bytes:
+    """Time contract ``name`` on engine ``label`` of ENGINES (its rounds unless given);
+    returns its output."""
+    engine, backend, engine_rounds = ENGINES[label]
+    code = build_contract(name)
+    result = _bench(benchmark, group, label,
+                    lambda: execute(code, calldata, engine=engine, backend=backend,
+                                    schedule="update5-A"),
+                    rounds or engine_rounds, **_facts(name, calldata), **extra_info)
+    assert result.success
+    return result.output
 
 
-def test_blst_two_pairing_check(benchmark, instance):
-    """pyblst: decompress 4 points, 2 Miller loops, product, final_verify."""
-    pairs, _, _ = instance
-    benchmark.group = "two-pairing product check"
-    benchmark.extra_info["baseline"] = True
-    assert benchmark(blst_product_is_one, *zip(*pairs)) is True
+def _is_one(word: bytes) -> bool:
+    return int.from_bytes(word, "big") == 1
+
+
+# --- the two-pairing check ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("label", ENGINES)
+def test_two_pairing_evm384(benchmark, label):
+    assert _is_one(_bench_contract(benchmark, TWO_PAIRING, label, CHECK, _calldata(CHECK, 2)))
+
+
+def test_two_pairing_pyevm(benchmark):
+    code, calldata, vm_class = build_contract(CHECK), _calldata(CHECK, 2), with_evm384()
+    result = _bench(benchmark, TWO_PAIRING, PYEVM,
+                    lambda: execute_in_pyevm(code, calldata, vm_class=vm_class), SLOW_ROUNDS,
+                    **_facts(CHECK, calldata))
+    assert result.success and _is_one(result.output)
+
+
+@pytest.mark.parametrize("label", PEER_CHECKS)
+def test_two_pairing_peer(benchmark, label):
+    check = PEER_CHECKS[label](_pairs(2))
+    rounds = SLOW_ROUNDS if label == PY_ECC else QUICK_ROUNDS
+    assert _bench(benchmark, TWO_PAIRING, label, check, rounds) is True
+
+
+# --- the Miller loop and the final exponentiation ------------------------------------------------
+
+@pytest.fixture(scope="module")
+def miller_output() -> bytes:
+    """Our Miller loop of the two-pairing instance (blst's Fp12 layout), python engine."""
+    return execute(build_contract(MILLER_LOOP), _calldata(MILLER_LOOP, 2)).output
+
+
+@pytest.mark.parametrize("label", NATIVE_ENGINES)
+def test_miller_loop_evm384(benchmark, label, miller_output):
+    output = _bench_contract(benchmark, MILLER_GROUP, label, MILLER_LOOP,
+                             _calldata(MILLER_LOOP, 2))
+    assert output == miller_output
+
+
+def test_miller_loop_blst(benchmark):
+    points = blst_points_of(_pairs(2))
+    f = _bench(benchmark, MILLER_GROUP, BLST, lambda: blst_miller_loops(points), QUICK_ROUNDS)
+    assert blst_is_one_after_final_exponentiation(f)
+
+
+def test_miller_loop_py_ecc(benchmark):
+    f = _bench(benchmark, MILLER_GROUP, PY_ECC, py_ecc_miller_loops(_pairs(2)), SLOW_ROUNDS)
+    assert py_ecc_is_one_after_final_exponentiation(f)
+
+
+@pytest.mark.parametrize("label", NATIVE_ENGINES)
+def test_final_exponentiation_evm384(benchmark, label, miller_output):
+    output = _bench_contract(benchmark, FINAL_EXP_GROUP, label, FINAL_EXP,
+                             encode_calldata(FINAL_EXP, miller_output))
+    assert output == GT_ONE
+
+
+def test_final_exponentiation_blst(benchmark):
+    f = blst_miller_loops(blst_points_of(_pairs(2)))
+    assert _bench(benchmark, FINAL_EXP_GROUP, BLST,
+                  lambda: blst_is_one_after_final_exponentiation(f), QUICK_ROUNDS) is True
+
+
+def test_final_exponentiation_py_ecc(benchmark):
+    f = py_ecc_miller_loops(_pairs(2))()
+    assert _bench(benchmark, FINAL_EXP_GROUP, PY_ECC,
+                  lambda: py_ecc_is_one_after_final_exponentiation(f), SLOW_ROUNDS) is True
+
+
+# --- scaling in k and threads ---------------------------------------------------------------------
+
+# The innermost parameter varies fastest: both implementations run for one k before the next
+# k, so each ratio compares timings taken moments apart.
+@pytest.mark.parametrize("label", [FAST, BLST])
+@pytest.mark.parametrize("k", SCALING_KS)
+def test_scaling(benchmark, k, label):
+    group = f"k-pair check, k = {k}"
+    if label == BLST:
+        answer = _bench(benchmark, group, label, PEER_CHECKS[BLST](_pairs(k)), SCALING_ROUNDS, k=k)
+    else:
+        answer = _is_one(_bench_contract(benchmark, group, label, CHECK, _calldata(CHECK, k),
+                                         SCALING_ROUNDS, k=k))
+    assert answer == (k > 1)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_throughput(benchmark, threads):
+    """BATCH two-pairing checks on the fast engine, spread over ``threads`` threads (the C
+    loop releases the GIL, so two threads can use both cores)."""
+    code, calldata = build_contract(CHECK), _calldata(CHECK, 2)
+
+    def check(_: int) -> bytes:
+        return execute(code, calldata, engine="fast", schedule="update5-A").output
+
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        cpu, wall = time.process_time(), time.perf_counter()
+        outputs = _bench(benchmark, BATCH_GROUP, f"fast engine, {threads} thread(s)",
+                         lambda: list(pool.map(check, range(BATCH))), BATCH_ROUNDS,
+                         threads=threads, checks=BATCH, baseline=threads == 1)
+        # cores this process kept busy: below ~2 with 2 threads means the machine's other
+        # core was taken (it is shared), not that the checks serialised
+        cores_busy = (time.process_time() - cpu) / (time.perf_counter() - wall)
+    assert all(map(_is_one, outputs))
+    benchmark.extra_info.update(checks_per_second=BATCH / benchmark.stats.stats.median,
+                                cores_busy=cores_busy)
