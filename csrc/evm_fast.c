@@ -159,24 +159,6 @@ static evm_word word_shift_right(const evm_word *w, unsigned shift, uint64_t fil
     return r;
 }
 
-static uint64_t load_be64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
-static void store_be64(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    memcpy(p, &v, sizeof v);
-}
-
 static evm_word word_load_be(const uint8_t *p)
 {
     evm_word w = {{load_be64(p + 24), load_be64(p + 16), load_be64(p + 8), load_be64(p)}};

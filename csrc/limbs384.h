@@ -1,5 +1,6 @@
 /* 384-bit values as six 64-bit limbs, least significant first, and their
- * little-endian byte encoding in EVM memory (48 bytes, any alignment). */
+ * little-endian byte encoding in EVM memory (48 bytes, any alignment); the
+ * byte-order helpers for 64-bit words in either order live here too. */
 #ifndef EVM384_LIMBS384_H
 #define EVM384_LIMBS384_H
 
@@ -26,6 +27,25 @@ static inline limb_t load_le64(const uint8_t *p)
 static inline void store_le64(uint8_t *p, limb_t v)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, sizeof v);
+}
+
+/* Big-endian words, for the EVM's stack words in code and memory. */
+static inline uint64_t load_be64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+static inline void store_be64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     v = __builtin_bswap64(v);
 #endif
     memcpy(p, &v, sizeof v);
