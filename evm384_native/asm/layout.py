@@ -14,7 +14,7 @@ G2 = x‖y; G2 projective/Jacobian = x‖y‖z.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import ClassVar, Iterator, List, Optional, Tuple, Type, TypeVar
+from typing import ClassVar, Iterator, List, Optional, Tuple, Type, TypeVar, get_type_hints
 
 FP_BYTES = 48
 WORD = 32
@@ -23,9 +23,20 @@ S = TypeVar("S", bound="Slot")
 
 
 class Slot:
-    """``size`` bytes at a fixed place inside a region; ``int(slot)`` is its offset."""
+    """``size`` bytes at a fixed place inside a region; ``int(slot)`` is its offset.
+
+    A slot type with parts declares them as annotations, in memory order (``c0: Fp``);
+    ``fields`` and ``size`` follow from them, and type checkers see the parts' types."""
     size: ClassVar[int] = 0
     fields: ClassVar[Tuple[Tuple[str, type], ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("__annotations__", {})
+        if declared:
+            hints = get_type_hints(cls)
+            cls.fields = tuple((name, hints[name]) for name in declared)
+            cls.size = sum(kind.size for _, kind in cls.fields)
 
     def __init__(self, region: "Region", rel: int, name: str) -> None:
         self.region, self.rel, self.name = region, rel, name
@@ -90,42 +101,45 @@ class Fp(Slot):
 
 
 class Fp2(Slot):
-    fields = (("c0", Fp), ("c1", Fp))
-    size = 2 * FP_BYTES
+    c0: Fp
+    c1: Fp
 
 
 class Fp6(Slot):
-    fields = (("c0", Fp2), ("c1", Fp2), ("c2", Fp2))
-    size = 3 * Fp2.size
+    c0: Fp2
+    c1: Fp2
+    c2: Fp2
 
 
 class Fp12(Slot):
-    fields = (("c0", Fp6), ("c1", Fp6))
-    size = 2 * Fp6.size
+    c0: Fp6
+    c1: Fp6
 
 
 class G1(Slot):
     """Affine G1 point x‖y."""
-    fields = (("x", Fp), ("y", Fp))
-    size = 2 * FP_BYTES
+    x: Fp
+    y: Fp
 
 
 class G2(Slot):
     """Affine G2 point x‖y."""
-    fields = (("x", Fp2), ("y", Fp2))
-    size = 2 * Fp2.size
+    x: Fp2
+    y: Fp2
 
 
 class G1Jacobian(Slot):
     """G1 point in Jacobian coordinates x‖y‖z."""
-    fields = (("x", Fp), ("y", Fp), ("z", Fp))
-    size = 3 * FP_BYTES
+    x: Fp
+    y: Fp
+    z: Fp
 
 
 class G2Jacobian(Slot):
     """G2 point in Jacobian coordinates x‖y‖z."""
-    fields = (("x", Fp2), ("y", Fp2), ("z", Fp2))
-    size = 3 * Fp2.size
+    x: Fp2
+    y: Fp2
+    z: Fp2
 
 
 class Modulus(Slot):
