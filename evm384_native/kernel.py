@@ -74,7 +74,9 @@ def _run_on_memory(c_function, mem: bytearray, offsets: tuple, with_inv: bool) -
         check_offset_types(offsets)
         status = 1
     if status != lib.EVM384_OK:
-        raise first_range_outside(len(buf), offsets, with_inv)
+        error = first_range_outside(len(buf), offsets, with_inv)
+        assert error is not None, "C and Python disagree on the operand ranges"
+        raise error
 
 
 def addmod384(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:

@@ -16,7 +16,7 @@ from typing import Dict, List, Optional
 from .._native import ffi, lib
 from .backends import Backend
 from .code import Code, decode
-from .evm384 import op_segment
+from .evm384 import Segment
 from .frame import Frame
 from .gas import Evm384Schedule
 from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, StackOverflow, StackUnderflow,
@@ -57,8 +57,8 @@ class _Analysis:
         for pc in self.code.jumpdests:
             flags[pc] = 1
         self.jumpdests = bytes(flags)
-        found = [entry for block in self.code.blocks for handler, entry, _ in block.body
-                 if handler is op_segment]
+        found = [entry for block in self.code.blocks for _, entry, _ in block.body
+                 if isinstance(entry, Segment)]
         self.segment_at = ffi.new("int32_t[]", max(len(bytecode), 1))
         ffi.memmove(self.segment_at, b"\xff" * ffi.sizeof(self.segment_at), ffi.sizeof(self.segment_at))
         self.segments = ffi.new("evm_segment[]", max(len(found), 1))
@@ -99,6 +99,7 @@ def _host_step(frame, code: Code, calldata: bytes, backend: Backend,
     f.memory = bytearray(ffi.buffer(frame.memory, frame.memory_size))
     f.pc = frame.pc
     ins = code.instruction_at[f.pc]
+    assert ins is not None, "the C loop stops only at instruction boundaries"
     host_counts[ins.name] = host_counts.get(ins.name, 0) + 1
     try:
         step(f, ins)

@@ -62,7 +62,7 @@ def _backend_operations(backend: BackendLike) -> Mapping[str, MemoryOperation]:
     if backend == "native":
         from .. import kernel as module
     elif backend == "reference":
-        from .. import reference as module
+        from .. import reference as module  # type: ignore[no-redef]
     else:
         raise ValueError(f"unknown backend {backend!r}; choose 'native', 'reference' "
                          "or a mapping of the three mnemonics to functions")
