@@ -1,0 +1,285 @@
+"""A step debugger driven from the interpreter's per-instruction hook.
+
+``execute()`` runs in the caller's thread with a :class:`Debugger` as its tracer. Before each
+instruction the hook decides whether to stop (single steps, ``next``'s target, breakpoints,
+Ctrl-C); when it stops it prints the instruction and reads commands until one lets the
+machine go on. The engine loop knows nothing of this: the hook blocking *is* the pause.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+from typing import Callable, Dict, Iterator, List, Optional, TextIO, Tuple
+
+from ..asm import Fp, Instruction, Slot
+from ..asm.assembler import EVM384_MNEMONICS, unpack_offsets
+from ..evm.opcodes import OPCODES
+from ..evm.result import ExecutionResult
+from ..evm.tracing import Step, Tracer
+from ..operands import OPERAND_NAMES
+from .errors import CliError
+from .names import find_slot, parse_int, resolve_pc
+from .views import CodeView, fp_text, hexdump, result_text
+
+PROMPT = "(evm384) "
+HELP = """\
+step [N]            run N instructions (default 1), then stop            (s)
+next                run until the instruction after this one: steps over a call  (n)
+continue            run until a breakpoint or the end                    (c)
+break [PC|LABEL]    stop before that instruction; alone: list breakpoints  (b)
+delete [PC|LABEL]   remove that breakpoint; alone: all of them           (d)
+stack               the stack, top first
+mem OFFSET [LEN]    memory bytes (LEN default: the slot's size, 48 for out/x/y/mod, else 32)
+fp OFFSET           48-byte little-endian value(s), also out of Montgomery form with
+                    --montgomery; OFFSET is a number, a slot name (contracts) or out/x/y/mod
+                    of the EVM384 instruction stopped at (or of the PUSH16 feeding it)
+where               the routine and label that emitted this code (contracts)
+info                pc, gas, memory size, stack depth, steps run, breakpoints
+quit                abort the execution; so does the end of input        (q)"""
+
+
+class Quit(Exception):
+    """The user ended the session before the code did."""
+
+
+class CommandReader:
+    """Commands one per line: with a prompt on a terminal; echoed after the prompt otherwise,
+    so a scripted session's transcript reads like an interactive one."""
+
+    def __init__(self, stream: TextIO, out: TextIO) -> None:
+        self.stream, self.out = stream, out
+        self.interactive = stream.isatty()
+
+    def read(self) -> Optional[str]:
+        """The next command, or None at end of input."""
+        if self.interactive:
+            try:
+                return input(PROMPT).strip()
+            except EOFError:
+                return None
+        line = self.stream.readline()
+        if not line:
+            return None
+        self.out.write(f"{PROMPT}{line.strip()}\n")
+        return line.strip()
+
+
+class Debugger(Tracer):
+    """The tracer that pauses execution; see the module docstring."""
+
+    def __init__(self, view: CodeView, reader: CommandReader, out: TextIO,
+                 montgomery: Optional[int] = None) -> None:
+        self.view, self.reader, self.out = view, reader, out
+        self.montgomery = montgomery
+        self.breakpoints: Dict[int, str] = {}      # pc -> the label it was set by, or ""
+        self.countdown = 1                          # stop when it reaches 0 (1: at the start)
+        self.until: Optional[int] = None            # next's target pc
+        self.interrupted = False
+        self.steps = 0
+        self.start_gas = 0
+        self.step: Optional[Step] = None
+        self.commands: Dict[str, Callable[[List[str]], bool]] = {
+            "step": self.cmd_step, "s": self.cmd_step, "next": self.cmd_next,
+            "n": self.cmd_next, "continue": self.cmd_continue, "c": self.cmd_continue,
+            "break": self.cmd_break, "b": self.cmd_break, "delete": self.cmd_delete,
+            "d": self.cmd_delete, "stack": self.cmd_stack, "mem": self.cmd_mem,
+            "fp": self.cmd_fp, "where": self.cmd_where, "info": self.cmd_info,
+            "quit": self.cmd_quit, "q": self.cmd_quit, "help": self.cmd_help}
+
+    # --- tracer events ------------------------------------------------------------------
+
+    def on_start(self, code: bytes, calldata: bytes, gas: int) -> None:
+        self.start_gas = gas
+
+    def on_step(self, step: Step) -> None:
+        self.steps += 1
+        self.countdown -= 1
+        hit = step.pc in self.breakpoints
+        if not (hit or self.countdown == 0 or step.pc == self.until or self.interrupted):
+            return
+        self.step, self.until, self.interrupted = step, None, False
+        if hit:
+            self.say(f"breakpoint at pc {step.pc}{_label(self.breakpoints[step.pc])}")
+        self.say(self.view.step_line(step.pc, step.name, step.stack))
+        self._command_loop()
+
+    def on_step_end(self, step: Step, gas_cost: int, error: Optional[str]) -> None:
+        if error is not None:
+            self.say(f"halted at pc {step.pc} ({step.name}): {error}")
+
+    def on_end(self, result: ExecutionResult) -> None:
+        self.say("finished")
+        self.say(result_text(result))
+
+    # --- the pause ----------------------------------------------------------------------
+
+    def say(self, text: str) -> None:
+        self.out.write(text + "\n")
+
+    def _command_loop(self) -> None:
+        while True:
+            line = self.reader.read()
+            if line is None:
+                raise Quit()
+            if not line:
+                continue
+            word, *rest = line.split()
+            command = self.commands.get(word)
+            if command is None:
+                self.say(f"unknown command {word!r}; try help")
+                continue
+            try:
+                if command(rest):
+                    return
+            except CliError as error:
+                self.say(f"error: {error}")
+
+    @contextmanager
+    def stop_on_interrupt(self) -> Iterator[None]:
+        """While running interactively, Ctrl-C stops before the next instruction instead of
+        killing the session (signal handlers can only be set in the main thread)."""
+        if not self.reader.interactive or threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = signal.signal(signal.SIGINT, lambda *_: setattr(self, "interrupted", True))
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    # --- commands: each returns True when the machine should go on ----------------------
+
+    def cmd_step(self, args: List[str]) -> bool:
+        count = _number(args[0], "step count") if args else 1
+        if count < 1:
+            raise CliError("step count must be at least 1")
+        self.countdown = count
+        return True
+
+    def cmd_next(self, args: List[str]) -> bool:
+        info = self.view.info_at(self.current.pc)
+        self.until = self.current.pc + 1 + (info.immediate if info else 0)
+        return self.cmd_continue(args)
+
+    def cmd_continue(self, args: List[str]) -> bool:
+        self.countdown = 0                      # never reaches 0 again: counts below it
+        return True
+
+    def cmd_break(self, args: List[str]) -> bool:
+        if not args:
+            for pc, label in sorted(self.breakpoints.items()):
+                self.say(f"breakpoint at pc {pc}{_label(label)}")
+            if not self.breakpoints:
+                self.say("no breakpoints")
+            return False
+        pc = resolve_pc(args[0], self.view.program)
+        if pc not in self.view.starts():
+            raise CliError(f"no instruction starts at pc {pc}")
+        self.breakpoints[pc] = "" if parse_int(args[0]) is not None else args[0]
+        ins = self.view.instructions.get(pc)
+        if ins is None:                                 # the EVM384 op of a folded pair
+            ins = Instruction(pc, OPCODES[self.view.code[pc]].name)
+        self.say(f"breakpoint set: {self.view.line(ins).strip()}")
+        return False
+
+    def cmd_delete(self, args: List[str]) -> bool:
+        if not args:
+            self.breakpoints.clear()
+            self.say("deleted all breakpoints")
+            return False
+        pc = resolve_pc(args[0], self.view.program)
+        if self.breakpoints.pop(pc, None) is None:
+            raise CliError(f"no breakpoint at {args[0]}")
+        self.say(f"deleted the breakpoint at pc {pc}")
+        return False
+
+    def cmd_stack(self, args: List[str]) -> bool:
+        stack = self.current.stack
+        for depth, word in enumerate(reversed(stack)):
+            self.say(f"{depth:4d}: {word:#x}")
+        if not stack:
+            self.say("(empty)")
+        return False
+
+    def cmd_mem(self, args: List[str]) -> bool:
+        if not args:
+            raise CliError("usage: mem OFFSET [LEN]")
+        offset, size, _ = self._place(args[0])
+        length = _number(args[1], "length") if len(args) > 1 else size or 32
+        memory = self.current.memory
+        for row in hexdump(memory, offset, min(length, max(0, len(memory) - offset))):
+            self.say(row)
+        if offset + length > len(memory):
+            self.say(f"(memory is {len(memory)} bytes; the rest reads as zeros)")
+        return False
+
+    def cmd_fp(self, args: List[str]) -> bool:
+        if len(args) != 1:
+            raise CliError("usage: fp OFFSET|SLOT|out|x|y|mod")
+        offset, _, fps = self._place(args[0])
+        places = [(fp.name, fp.offset) for fp in fps] or [(args[0], offset)]
+        memory = self.current.memory
+        for name, offset in places:
+            data = memory[offset:offset + Fp.size].ljust(Fp.size, b"\0")
+            self.say(f"{name} @{offset:#x}: {fp_text(data, self.montgomery)}")
+        return False
+
+    def cmd_where(self, args: List[str]) -> bool:
+        location = self.view.location(self.current.pc)
+        self.say(f"pc {self.current.pc}: {location or 'no source map (CODE is not a contract)'}")
+        return False
+
+    def cmd_info(self, args: List[str]) -> bool:
+        step = self.current
+        self.say(f"pc {step.pc}  gas left {step.gas:,}  gas used {self.start_gas - step.gas:,}  "
+                 f"memory {step.memory_size:,} bytes  stack {len(step.stack)} items  "
+                 f"steps run {self.steps - 1:,}  breakpoints {len(self.breakpoints)}")
+        return False
+
+    def cmd_quit(self, args: List[str]) -> bool:
+        raise Quit()
+
+    def cmd_help(self, args: List[str]) -> bool:
+        self.say(HELP)
+        return False
+
+    # --- helpers ------------------------------------------------------------------------
+
+    @property
+    def current(self) -> Step:
+        assert self.step is not None, "commands run only while stopped at a step"
+        return self.step
+
+    def _operands(self) -> Dict[str, int]:
+        """out/x/y/mod of the EVM384 instruction stopped at (from the stack top) or of the
+        pair whose PUSH16 it is."""
+        step = self.current
+        if step.name in EVM384_MNEMONICS and step.stack:
+            return dict(zip(OPERAND_NAMES, unpack_offsets(step.stack[-1])))
+        folded = self.view.instructions.get(step.pc)   # the PUSH16 of a PUSH16 + EVM384 pair
+        offsets = folded.offsets() if folded is not None else None
+        return dict(zip(OPERAND_NAMES, offsets)) if offsets else {}
+
+    def _place(self, text: str) -> Tuple[int, int, List[Slot]]:
+        """(offset, size, the Fps inside) of an operand of the EVM384 instruction stopped at,
+        a number (size 0: unknown) or a slot of the contract."""
+        operand = self._operands().get(text)
+        if operand is not None:
+            return operand, Fp.size, []
+        number = parse_int(text)
+        if number is not None:
+            return number, 0, []
+        slot = find_slot(self.view.program, text)
+        return slot.offset, slot.size, list(slot.fps())
+
+
+def _label(label: str) -> str:
+    return f" ({label})" if label else ""
+
+
+def _number(text: str, what: str) -> int:
+    value = parse_int(text)
+    if value is None or value < 0:
+        raise CliError(f"{what} must be a non-negative number, not {text!r}")
+    return value

@@ -1,0 +1,23 @@
+"""``evm384 run``: execute CODE and print the outcome (or one JSON object)."""
+from __future__ import annotations
+
+import argparse
+import json
+
+from .. import execute
+from .inputs import add_code_arguments, load_run
+from .views import result_fields, result_text
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("run", help="execute CODE and print the outcome")
+    add_code_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=command)
+
+
+def command(args: argparse.Namespace) -> int:
+    target, calldata, options = load_run(args)
+    result = execute(target.code, calldata, **options)
+    print(json.dumps(result_fields(result)) if args.json else result_text(result))
+    return 0 if result.success else 1

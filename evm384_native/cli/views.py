@@ -1,0 +1,106 @@
+"""How the tools show things: an execution's outcome, the instruction at a pc (EVM384
+operands decoded, slot and routine names for contracts), and 48-byte field values."""
+from __future__ import annotations
+
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set
+
+from ..asm import Instruction, disassemble
+from ..asm.assembler import EVM384_MNEMONICS
+from ..evm.opcodes import OPCODES, OpcodeInfo
+from ..evm.result import ExecutionResult
+from ..montgomery import from_montgomery
+from .inputs import Target
+
+
+def result_fields(result: ExecutionResult) -> Dict[str, Any]:
+    """The outcome as JSON-ready fields."""
+    return {"success": result.success, "error": result.error,
+            "output": "0x" + result.output.hex(), "gas_used": result.gas_used,
+            "gas_left": result.gas_left, "steps": result.steps,
+            "evm384_ops": {op: result.opcode_counts.get(op, 0) for op in EVM384_MNEMONICS},
+            "opcode_counts": dict(sorted(result.opcode_counts.items()))}
+
+
+def result_text(result: ExecutionResult) -> str:
+    fields = result_fields(result)
+    ops = fields["evm384_ops"]
+    return "\n".join([
+        f"success:    {str(result.success).lower()}",
+        f"error:      {result.error or '-'}",
+        f"output:     {fields['output']}",
+        f"gas used:   {result.gas_used:,}",
+        f"gas left:   {result.gas_left:,}",
+        f"steps:      {result.steps:,}",
+        "EVM384 ops: " + ", ".join(f"{op} {n:,}" for op, n in ops.items())
+        + f"; total {sum(ops.values()):,}"])
+
+
+class CodeView:
+    """The code of a target read back: instructions by pc (a ``PUSH16`` + EVM384 pair folded
+    at the ``PUSH16``'s pc, as the disassembler does) and, for contracts, where code came
+    from and what memory slots are called."""
+
+    def __init__(self, target: Target) -> None:
+        self.code = target.code
+        self.program = target.program
+        self.memory = target.program.memory if target.program else None
+        end = target.program.code_size if target.program else None
+        self.instructions = {ins.pc: ins for ins in disassemble(self.code, end)}
+
+    def lines(self) -> List[str]:
+        """The disassembly, one instruction a line."""
+        if self.program is not None:
+            return self.program.listing().splitlines()
+        return [self.line(ins) for ins in self.instructions.values()]
+
+    def step_line(self, pc: int, name: str, stack: Sequence[int]) -> str:
+        """The instruction a step runs: an EVM384 op with the operands on top of the live
+        stack (so it reads right whatever pushed them); a folded pair's ``PUSH16`` as
+        itself, with the op it feeds."""
+        if name in EVM384_MNEMONICS:
+            return self.line(Instruction(pc, name, stack[-1] if stack else None))
+        ins = self.instructions.get(pc)
+        if ins is None:                        # the implicit STOP past the end, or data
+            return self.line(Instruction(pc, name))
+        if ins.name != name:
+            return self.line(Instruction(pc, name, ins.immediate),
+                             f"  (for {ins.text(self.memory)})")
+        return self.line(ins)
+
+    def line(self, ins: Instruction, note: str = "") -> str:
+        """One line: pc, instruction, and the code that emitted it when known."""
+        text = f"{ins.pc:6d}  {ins.text(self.memory)}{note}"
+        location = self.location(ins.pc)
+        return f"{text}  ; {location}" if location else text
+
+    def location(self, pc: int) -> Optional[str]:
+        if self.program is None or pc >= self.program.code_size:
+            return None
+        return str(self.program.source_map[pc])
+
+    def info_at(self, pc: int) -> Optional[OpcodeInfo]:
+        """The opcode of the byte at ``pc`` (None past the end or for unassigned bytes)."""
+        return OPCODES.get(self.code[pc]) if pc < len(self.code) else None
+
+    def starts(self) -> Set[int]:
+        """Every pc where an instruction starts, the EVM384 op of a folded pair included."""
+        folded = {ins.pc + ins.size - 1 for ins in self.instructions.values()
+                  if ins.offsets() is not None}
+        return set(self.instructions) | folded
+
+
+def fp_text(data: bytes, montgomery: Optional[int]) -> str:
+    """A 48-byte little-endian value in hex; with a modulus, also out of Montgomery form."""
+    value = int.from_bytes(data, "little")
+    text = f"{value:#098x}"
+    if montgomery is None:
+        return text
+    note = "" if value < montgomery else " (not reduced)"
+    return f"{text}  from Montgomery: {from_montgomery(value, montgomery):#x}{note}"
+
+
+def hexdump(memory: bytes, offset: int, length: int, width: int = 16) -> Iterable[str]:
+    """``offset: bytes`` rows of memory[offset:offset + length]."""
+    for start in range(offset, offset + length, width):
+        chunk = memory[start:min(start + width, offset + length)]
+        yield f"{start:#08x}: {chunk.hex(' ')}"
