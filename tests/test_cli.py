@@ -178,6 +178,13 @@ def test_debug_next_steps_over_a_call(capsys, monkeypatch):
     assert out.endswith("quit\n")                              # end of input quits
 
 
+def test_debug_reports_a_halt(capsys, monkeypatch):
+    code, out, _ = cli(capsys, monkeypatch, "debug", "600101", "--gas", 10, stdin="continue\n")
+    assert code == 1
+    assert "(evm384) continue\nhalted at pc 2 (ADD): stack underflow\nfinished\n" in out
+    assert "error:      stack underflow\n" in out
+
+
 def test_debug_contract_names_and_montgomery(capsys, monkeypatch):
     script = "where\nstep 4\nfp const.one\nfp const.r2\nmem const.zero\nbreak calldata_ok\n" \
              "break nowhere\nbogus\nquit\n"

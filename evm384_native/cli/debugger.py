@@ -98,9 +98,11 @@ class Debugger(Tracer):
         hit = step.pc in self.breakpoints
         if not (hit or self.countdown == 0 or step.pc == self.until or self.interrupted):
             return
-        self.step, self.until, self.interrupted = step, None, False
         if hit:
             self.say(f"breakpoint at pc {step.pc}{_label(self.breakpoints[step.pc])}")
+        elif self.interrupted:
+            self.say("interrupted")
+        self.step, self.until, self.interrupted = step, None, False
         self.say(self.view.step_line(step.pc, step.name, step.stack))
         self._command_loop()
 
