@@ -206,3 +206,15 @@ def test_miller_loop_is_blsts_formulas(k):
     rng = random.Random(60 + k)
     pairs = [random_pair(rng) for _ in range(k)]
     assert from_mont_bytes(miller_loop(encode(pairs))) == blst_miller_loop(pairs)
+
+
+def test_random_product_case_refuses_an_impossible_one():
+    with pytest.raises(ValueError, match="only for k >= 2"):
+        random_product_case(random.Random(1), 1, True)
+    assert len(random_product_case(random.Random(1), 1, False)) == 1
+
+
+def test_main_job_runs_with_one_pair(capsys):
+    from evm384_native.bls12_381.__main__ import main
+    assert main(["--pairs", "1", "--runs", "1", "--seed", "3"]) == 0
+    assert "EVM384 says False, blst says False" in capsys.readouterr().out

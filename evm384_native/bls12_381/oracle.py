@@ -95,6 +95,9 @@ def random_product_case(rng: random.Random, k: int, true: bool) -> List[Tuple[tu
     """k random (G1, G2) affine pairs; when ``true`` the last pair cancels the others, so
     the product of the pairings is one."""
     from py_ecc.bls12_381 import curve_order
+    if k < 1 or (true and k == 1):
+        raise ValueError("a product of pairings of finite points can be one only for k >= 2"
+                         if k == 1 else "k must be at least 1")
     scalars = [(rng.randrange(1, curve_order), rng.randrange(1, curve_order)) for _ in range(k)]
     if true:
         rest = sum(a * b for a, b in scalars[:-1])
