@@ -13,6 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Dict, List, Optional
 
+import numpy as np
+
 from .._native import ffi, lib
 from .backends import Backend
 from .code import Code, decode
@@ -115,10 +117,10 @@ def _host_step(frame, code: Code, calldata: bytes, backend: Backend,
 
 def _opcode_counts(frame, host_counts: Dict[str, int]) -> Dict[str, int]:
     counts = dict(host_counts)
-    for code, count in enumerate(ffi.unpack(frame.counts, 256)):
-        if count:
-            name = OPCODES[code].name
-            counts[name] = counts.get(name, 0) + count
+    by_opcode = np.frombuffer(ffi.buffer(frame.counts), dtype=np.uint64)
+    for code in np.flatnonzero(by_opcode).tolist():  # the few opcodes that ran
+        name = OPCODES[code].name
+        counts[name] = counts.get(name, 0) + int(by_opcode[code])
     return counts
 
 
