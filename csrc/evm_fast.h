@@ -1,11 +1,12 @@
 /* The "fast" engine: an EVM interpreter loop in C over standalone code.
  *
  * It runs the instructions the host marks native in the opcode table (stack,
- * arithmetic without division, memory, control flow, calldata/code access and
- * the EVM384 operations) and stops with EVM_NEEDS_HOST before any other one,
- * leaving the frame at that instruction, uncharged and uncounted, for the
- * host to execute and resume. Gas, memory expansion and halts follow the
- * Python engine (evm384_native.evm) exactly. */
+ * arithmetic, DIV/MOD of 64-bit operands, KECCAK256, memory, control flow,
+ * calldata/code access and the EVM384 operations; see evm_fast_implements) and
+ * stops with EVM_NEEDS_HOST before any other one, leaving the frame at that
+ * instruction, uncharged and uncounted, for the host to execute and resume.
+ * Gas, memory expansion and halts follow the Python engine (evm384_native.evm)
+ * exactly. */
 #ifndef EVM_FAST_H
 #define EVM_FAST_H
 
