@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from ..asm import Assembler, Fp12, Program, Slot, raw
+from . import eip2537
 from .fp import Emitter, P
 from .pairing import FinalExponentiation, MillerLoop, require_calldata
 
@@ -62,9 +63,23 @@ def _build_pairing(e: Emitter, f: Fp12) -> None:
 
 
 def _build_pairing_product_is_one(e: Emitter, f: Fp12) -> None:
-    asm = e.asm
     _miller_loop_contract(e, f)
     FinalExponentiation(e).emit(f)
+    _return_is_one(e, f)
+
+
+def _build_eip2537_pairing_check(e: Emitter, f: Fp12) -> None:
+    fail = eip2537.emit(e, f)
+    _return_is_one(e, f)
+    e.asm.place(fail)                             # the precompile's error: REVERT
+    e.asm.push(0)
+    e.asm.op("DUP1")
+    e.asm.op("REVERT")
+
+
+def _return_is_one(e: Emitter, f: Fp12) -> None:
+    """Return a 32-byte word: 1 if f is one, else 0."""
+    asm = e.asm
     one = e.const(Fp12, "fp12_one", [1] + [0] * 11)
     word = asm.memory.region("answer").alloc(raw(32), "answer")
     for slot in (one, f):                         # keccak(one) == keccak(f)
@@ -80,8 +95,12 @@ _BUILDERS: Dict[str, Callable[[Emitter, Fp12], None]] = {
     "final_exponentiation": _build_final_exponentiation,
     "pairing": _build_pairing,
     "pairing_product_is_one": _build_pairing_product_is_one,
+    "eip2537_pairing_check": _build_eip2537_pairing_check,
 }
 CONTRACTS = tuple(_BUILDERS)
+# Built with run-time loops instead of unrolled call sequences: validation code would not
+# fit the 24,576-byte limit otherwise.
+_LOOPED = frozenset({"eip2537_pairing_check"})
 
 
 @lru_cache(maxsize=None)
@@ -94,7 +113,7 @@ def build_program(name: str, compact: bool = True) -> Program:
     if name not in _BUILDERS:
         raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
     asm = Assembler(name)
-    e = Emitter(asm, compact=compact)
+    e = Emitter(asm, compact=compact, loops=name in _LOOPED)
     f = asm.memory.region("result").alloc(Fp12, "f")
     _BUILDERS[name](e, f)
     e.finish()

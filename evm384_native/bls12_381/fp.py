@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Sequence, Tuple
 
-from ..asm import Assembler, Fp, Label, Modulus, Slot, Subroutine
+from ..asm import Assembler, Fp, Label, Modulus, Slot, Subroutine, array, pack_offsets
 from ..montgomery import montgomery_inv
 
 P = 0x1A0111EA397FE69A4B1BA7B6434BACD764774B84F38512BF6730D2A0F6B0F6241EABFFFEB153FFFFB9FEFFFFFFFFAAAB
@@ -38,11 +38,14 @@ class Emitter:
     Creating it emits the CODECOPY that fills the constant region, so create it first;
     call :meth:`finish` before assembling (it appends the constant bytes as data).
     ``compact`` makes cold routines share code (smaller bytecode, a little more gas).
+    ``loops`` turns the long unrolled call sequences (the Fp inversion, the bits of x)
+    into run-time loops: about 3.7 KB less bytecode for ~1% more gas.
     """
 
-    def __init__(self, asm: Assembler, compact: bool = True) -> None:
+    def __init__(self, asm: Assembler, compact: bool = True, loops: bool = False) -> None:
         self.asm = asm
         self.compact = compact
+        self.loops = loops
         self._region = asm.memory.region("const")
         self._blob = bytearray()
         self._by_value: Dict[tuple, Slot] = {}
@@ -192,10 +195,49 @@ def _inverse_body(e: Emitter, a: Fp, out: Fp) -> None:
                 mul(e, out, out, power[m])
 
 
+NIBBLE = 4
+
+
+def dynamic(e: Emitter, mnemonic: str, out: Fp, x: Fp, y: Fp, index_step: Tuple[int, int, int]
+            ) -> None:
+    """An EVM384 op whose offsets move with the number on top of the stack (consumed):
+    out, x, y advance by ``index_step`` bytes per unit, so a loop can walk a table."""
+    step = pack_offsets(*index_step, 0)
+    e.asm.push(step)
+    e.asm.op("MUL")
+    e.asm.push(lambda: pack_offsets(int(out), int(x), int(y), int(e.p)))
+    e.asm.op("ADD")
+    e.asm.op(mnemonic)
+
+
+def _inverse_body_loops(e: Emitter, a: Fp, out: Fp) -> None:
+    """a^(p-2) with 4-bit windows read at run time: a table of a^0..a^15, then per nibble
+    four squarings and one product by the table entry (~490 products, ~300 bytes)."""
+    asm = e.asm
+    table = asm.frame.alloc(array(Fp, 1 << NIBBLE), "powers")
+    copy(e, table.e0, e.one)
+    copy(e, table.e1, a)
+    asm.digit_loop(list(range(1, (1 << NIBBLE) - 1)), NIBBLE,   # e[i+1] = e[i] a
+                   lambda: dynamic(e, "MULMODMONT384", table.e1, table.e0, a, (48, 48, 0)))
+
+    def step(asm: Assembler) -> None:           # stack: digit, return address
+        asm.op("SWAP1")
+        for _ in range(NIBBLE):
+            sqr(e, out, out)
+        dynamic(e, "MULMODMONT384", out, out, table.e0, (0, 0, 48))
+    window = asm.subroutine("fp_inv_window", step)
+    nibbles = [int(d, 16) for d in f"{P - 2:096x}"]
+    copy(e, out, e.one)
+    for half in (nibbles[:48], nibbles[48:]):
+        asm.digit_loop(half, NIBBLE, lambda: asm.call(window))
+
+
 def inverse(e: Emitter, out: Fp, a: Fp) -> None:
     """out = a**-1 (0 for a = 0), by a subroutine: a**(p-2), ~380 squarings (run through
-    a shared squaring chain) and ~80 multiplications."""
-    routine = e.asm.subroutine("fp_inv", lambda asm, a, out: _inverse_body(e, a, out),
+    a shared squaring chain) and ~80 multiplications; with ``e.loops`` a run-time loop
+    over 4-bit windows instead."""
+    body = _inverse_body_loops if e.loops else _inverse_body
+    routine = e.asm.subroutine("fp_inv", lambda asm, a, out: body(e, a, out),
                                {"a": Fp, "out": Fp})
     call(e, routine, {"out": out}, a=a)
 

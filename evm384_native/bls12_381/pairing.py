@@ -13,7 +13,9 @@ the result is the CUBE of the reduced pairing, byte for byte blst's.
 """
 from __future__ import annotations
 
-from ..asm import Assembler, Fp6, Fp12, G1, G2, G2Jacobian, Slot, raw, struct
+from typing import Callable, Optional
+
+from ..asm import Assembler, Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, raw, struct
 from . import curve, fp, fp12
 from .fp import Emitter
 
@@ -29,7 +31,30 @@ _PX2_REL = G2.size
 _T_REL = G2.size + G1.size
 
 
-def _is_zero(asm: Assembler, slot: Slot) -> None:
+def square_and_multiply(e: Emitter, bits: str, square: Callable[[], None],
+                        multiply: Callable[[], None], loop: Optional[bool] = None) -> None:
+    """Per bit of ``bits``: ``square()``, then ``multiply()`` if the bit is set. Unrolled at
+    generation time, or a run-time loop over the bits if ``loop`` (default ``e.loops``;
+    ~55 gas per bit)."""
+    if not (e.loops if loop is None else loop):
+        for bit in bits:
+            square()
+            if bit == "1":
+                multiply()
+        return
+    asm = e.asm
+
+    def step() -> None:                           # stack: bit
+        square()
+        clear = asm.new_label("bit_clear")
+        asm.op("ISZERO")
+        asm.jumpi(clear)
+        multiply()
+        asm.place(clear)
+    asm.digit_loop([int(bit) for bit in bits], 1, step)
+
+
+def is_zero(asm: Assembler, slot: Slot) -> None:
     """Push 1 if every byte of ``slot`` is zero, else 0 (OR of its words)."""
     if slot.size % 32:
         raise ValueError("slot size must be a multiple of 32 bytes")
@@ -69,8 +94,12 @@ def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = Fa
 class MillerLoop:
     """Memory and subroutines of the Miller loop over the pairs in calldata."""
 
-    def __init__(self, e: Emitter, f: Fp12) -> None:
+    def __init__(self, e: Emitter, f: Fp12, g1_may_be_infinity: bool = False) -> None:
+        """``g1_may_be_infinity``: pair states may have P at infinity ((-2 P.x, 2 P.y) all
+        zero; kept so that their Q can still be checked); their lines are not multiplied
+        into f."""
         self.e, self.f = e, f
+        self.g1_may_be_infinity = g1_may_be_infinity
         region = e.asm.memory.region("miller")
         self.work = region.alloc(PairState, "work")
         self.line = region.alloc(Fp6, "line")
@@ -84,40 +113,47 @@ class MillerLoop:
 
     # --- loading --------------------------------------------------------------------------
 
-    def load(self, calldata_offset: int = 0) -> None:
-        """Read the pairs in calldata (plain LE values; at least one) into pair states in
-        Montgomery form with T = Q. A pair with an all-zero G1 or G2 point (infinity, as in
-        EIP-2537) contributes 1 to the product and is skipped."""
+    def load(self, calldata_offset: int = 0, pair_bytes: int = PAIR_INPUT_BYTES,
+             read: Optional[Callable[[Label], None]] = None) -> None:
+        """Read the pairs in calldata (at least one) into pair states in Montgomery form
+        with T = Q. ``read(skip)`` emits the code that puts the pair at calldata offset
+        ``cd`` (stack: ptr cd) into the work slot's q and px2, in Montgomery form, and
+        jumps to ``skip`` for a pair that contributes 1; the default reads plain LE values
+        and skips a pair with an all-zero G1 or G2 point (infinity, as in EIP-2537)."""
         asm, work = self.e.asm, self.work
         with asm.scope("load_pairs"):
-            require_calldata(asm, calldata_offset, PAIR_INPUT_BYTES, multiple=True)
+            require_calldata(asm, calldata_offset, pair_bytes, multiple=True)
             asm.push(self.heap)                  # stack: ptr
             asm.push(calldata_offset)            # stack: ptr cd
             top, skip = asm.label("load_pair"), asm.new_label("skip_pair")
-            asm.push(G1.size); asm.op("DUP2"); asm.push(work.px2); asm.op("CALLDATACOPY")
-            asm.push(G2.size); asm.push(G1.size); asm.op("DUP3"); asm.op("ADD")
-            asm.push(work.q); asm.op("CALLDATACOPY")
-            _is_zero(asm, work.px2)
-            _is_zero(asm, work.q)
-            asm.op("OR")
-            asm.jumpi(skip)
-            for value in work.px2.fps() + work.q.fps():
-                fp.to_montgomery(self.e, value, value)
+            (read or self._read_plain)(skip)
             curve.g1_prepare(self.e, work.px2, work.px2)
             curve.from_affine(self.e, work.t, work.q)
             asm.push(PairState.size); asm.push(work); asm.op("DUP4"); asm.op("MCOPY")
             asm.op("SWAP1"); asm.push(PairState.size); asm.op("ADD"); asm.op("SWAP1")
             asm.place(skip)
-            asm.push(PAIR_INPUT_BYTES); asm.op("ADD")
+            asm.push(pair_bytes); asm.op("ADD")
             asm.op("DUP1"); asm.op("CALLDATASIZE"); asm.op("GT")
             asm.jumpi(top)                       # while CALLDATASIZE > cd
             asm.op("POP")
             asm.push(self.end)
             asm.op("MSTORE")                     # pairs_end = ptr
 
+    def _read_plain(self, skip: Label) -> None:
+        asm, work = self.e.asm, self.work
+        asm.push(G1.size); asm.op("DUP2"); asm.push(work.px2); asm.op("CALLDATACOPY")
+        asm.push(G2.size); asm.push(G1.size); asm.op("DUP3"); asm.op("ADD")
+        asm.push(work.q); asm.op("CALLDATACOPY")
+        is_zero(asm, work.px2)
+        is_zero(asm, work.q)
+        asm.op("OR")
+        asm.jumpi(skip)
+        for value in work.px2.fps() + work.q.fps():
+            fp.to_montgomery(self.e, value, value)
+
     # --- the loop -------------------------------------------------------------------------
 
-    def _for_each_pair(self, step, with_q: bool) -> None:
+    def for_each_pair(self, step: Callable[[], None], with_q: bool) -> None:
         """Run ``step`` on every pair state: copy it into the work slot (Q only if needed),
         step, copy T back."""
         asm, work = self.e.asm, self.work
@@ -142,17 +178,23 @@ class MillerLoop:
     def _line_step(self, line_fn) -> None:
         e = self.e
         line_fn()
+        skip = e.asm.new_label("g1_infinity")
+        if self.g1_may_be_infinity:               # 2 P.y = 0 only for P at infinity
+            is_zero(e.asm, self.work.px2)
+            e.asm.jumpi(skip)
         curve.line_by_px2(e, self.line, self.work.px2)
         e.asm.call(fp12.routine(e, "fp12_mul_by_line", "ml_mul_by_line", a=self.f,
                                 line=self.line))
+        if self.g1_may_be_infinity:
+            e.asm.place(skip)
 
     def emit(self) -> None:
         """f = the Miller loop value of all loaded pairs (conjugated for negative x)."""
         e, asm = self.e, self.e.asm
         work, line = self.work, self.line
-        dbl_all = asm.subroutine("ml_dbl_all", lambda a: self._for_each_pair(
+        dbl_all = asm.subroutine("ml_dbl_all", lambda a: self.for_each_pair(
             lambda: self._line_step(lambda: curve.line_dbl(e, line, work.t)), with_q=False))
-        add_all = asm.subroutine("ml_add_all", lambda a: self._for_each_pair(
+        add_all = asm.subroutine("ml_add_all", lambda a: self.for_each_pair(
             lambda: self._line_step(lambda: curve.line_add(e, line, work.t, work.q)),
             with_q=True))
         sqr = fp12.routine(e, "fp12_sqr", "ml_sqr", a=self.f)
@@ -164,12 +206,12 @@ class MillerLoop:
             asm.push(self.heap)
             asm.op("EQ")
             asm.jumpi(done)                         # every pair had a point at infinity: f = 1
-            for i, bit in enumerate(bin(X_ABS)[3:]):
-                if i:                               # f = 1 before the first step: no squaring
-                    asm.call(sqr)
-                asm.call(dbl_all)
-                if bit == "1":
-                    asm.call(add_all)
+            bits = bin(X_ABS)[3:]
+            asm.call(dbl_all)                       # f = 1 before the first step: no squaring
+            if bits[0] == "1":
+                asm.call(add_all)
+            square_and_multiply(e, bits[1:], lambda: (asm.call(sqr), asm.call(dbl_all)),
+                                lambda: asm.call(add_all))
             fp12.conj(e, self.f, self.f)
             asm.place(done)
 
@@ -190,10 +232,9 @@ class FinalExponentiation:
         """acc = conj(acc^exponent): square-and-multiply, unrolled into calls."""
         e = self.e
         fp.copy(e, self.base, self.acc)
-        for bit in bin(exponent)[3:]:
-            e.asm.call(self._cyc)
-            if bit == "1":
-                e.asm.call(self._mul)
+        # always unrolled: its 5 x 62 bits would cost ~17,000 gas as a loop, for 460 bytes
+        square_and_multiply(e, bin(exponent)[3:], lambda: e.asm.call(self._cyc),
+                            lambda: e.asm.call(self._mul), loop=False)
         fp12.conj(e, self.acc, self.acc)          # x < 0, and conj = inverse here
 
     def mul(self, out: Fp12, a: Fp12, b: Fp12) -> None:

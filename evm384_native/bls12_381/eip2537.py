@@ -1,0 +1,157 @@
+"""EIP-2537's pairing check (the precompile at 0x0f) as an EVM384 contract: decoding and
+validation of its input, then the shared Miller loop and one final exponentiation.
+
+Input: k >= 1 pairs of 384 bytes, G1 (x, y) then G2 (x.c0, x.c1, y.c0, y.c1), each Fp 64
+bytes big-endian whose top 16 bytes are zero; an all-zero point is the point at infinity
+(its pair contributes 1; the other point of the pair is still validated). Output: a 32-byte
+word, 1 if the product of the pairings is one, else 0.
+
+Where the precompile returns an error (length not a positive multiple of 384, non-zero
+padding, a coordinate >= p, a point not on its curve or not in the r-order subgroup), the
+contract REVERTs with empty output.
+
+Per pair, in this order: each coordinate is range-checked and byte-reversed into the
+48-byte little-endian form the field code reads (a run-time loop over the six values, a
+shared 256-bit byte swap), converted to Montgomery form, then G1 is checked (curve,
+subgroup) and G2 (curve). The G2 subgroup test needs [x] Q, which the Miller loop computes
+anyway (its T), so it runs after the loop, on every pair state (:mod:`.subgroup`).
+"""
+from __future__ import annotations
+
+from ..asm import Assembler, Fp12, Label
+from . import fp, subgroup
+from .fp import Emitter, P
+from .pairing import FinalExponentiation, MillerLoop, is_zero
+
+FP_BYTES = 64                                     # 16 zero bytes, then 48 bytes big-endian
+PAIR_BYTES = 384
+# A coordinate's two calldata words (hi, lo) are valid iff hi < P_HI, or hi = P_HI and
+# lo < P_LO: this also rejects non-zero padding (hi >= 2^128 > P_HI).
+P_HI, P_LO = P >> 256, P & ((1 << 256) - 1)
+# Calldata order G1.x, G1.y, G2.x.c0, .. G2.y.c1; the work slot holds q (G2) then px2 (G1),
+# so the values are read in the order G2 first, which writes memory upwards (see _decode).
+READ_ORDER = (2, 3, 4, 5, 0, 1)
+
+
+def _bswap256(asm: Assembler) -> None:
+    """Reverse the 32 bytes of the word under the return address: swap bytes, then pairs,
+    ..., then 128-bit halves (masks and shifts, ~45 gas)."""
+    asm.op("SWAP1")
+    for shift in (8, 16, 32, 64):
+        unit = (1 << shift) - 1
+        mask = sum(unit << (2 * shift * i) for i in range(128 // shift))   # low halves
+        asm.push(mask)
+        asm.ops("DUP2", "DUP2", "AND")           # v m (v & m)
+        asm.push(shift)
+        asm.op("SHL")                            # v m (v & m) << s
+        asm.op("SWAP2")                          # . m v
+        asm.push(shift)
+        asm.op("SHR")
+        asm.ops("AND", "OR")                     # ((v >> s) & m) | ((v & m) << s)
+    asm.op("DUP1")
+    asm.push(128)
+    asm.op("SHL")
+    asm.op("SWAP1")
+    asm.push(128)
+    asm.ops("SHR", "OR")
+    asm.op("SWAP1")
+
+
+def _decode(e: Emitter, loop: MillerLoop, fail: Label) -> None:
+    """The six coordinates of the pair at calldata offset cd (stack: ptr cd) into the work
+    slot, as plain 48-byte LE values; fail on bad padding or a value >= p.
+
+    A value's low word goes to its first 32 bytes, its high word's byte swap (16 value
+    bytes, then 16 zeros) to the next 32: those zeros spill into the next value's slot,
+    which is written later, or into T (set after decoding)."""
+    asm, work = e.asm, loop.work
+    bswap = asm.subroutine("bswap256", _bswap256)
+
+    def one(asm: Assembler = asm) -> None:                   # stack: ptr cd s i
+        asm.ops("DUP1")
+        asm.push(6)
+        asm.op("SHL")
+        asm.op("DUP4")
+        asm.op("ADD")                                        # c = cd + 64 i
+        asm.ops("DUP1", "CALLDATALOAD", "SWAP1")
+        asm.push(32)
+        asm.ops("ADD", "CALLDATALOAD")                       # i hi lo
+        asm.op("DUP2")
+        asm.push(P_HI)
+        asm.op("GT")                                         # hi < P_HI
+        asm.op("DUP3")
+        asm.push(P_HI)
+        asm.op("EQ")
+        asm.op("DUP3")
+        asm.push(P_LO)
+        asm.ops("GT", "AND", "OR")
+        asm.op("ISZERO")
+        asm.jumpi(fail)
+        asm.op("DUP3")                                       # dest = work + 48 ((i + 4) % 6)
+        asm.push(4)
+        asm.op("ADD")
+        asm.push(6)
+        asm.ops("SWAP1", "MOD")
+        asm.push(48)
+        asm.op("MUL")
+        asm.push(work)
+        asm.op("ADD")                                        # i hi lo dest
+        asm.op("SWAP2")                                      # i dest lo hi
+        asm.call(bswap)
+        asm.op("DUP3")
+        asm.push(32)
+        asm.ops("ADD", "MSTORE")                             # i dest lo
+        asm.call(bswap)
+        asm.ops("SWAP1", "MSTORE", "POP")
+
+    with asm.scope("decode"):
+        asm.digit_loop(READ_ORDER, 3, one)
+
+
+def load(e: Emitter, loop: MillerLoop, fail: Label) -> None:
+    """Decode and validate every pair; pairs with Q at infinity are dropped (after P is
+    validated), pairs with P at infinity are kept (px2 = 0) for the G2 subgroup test."""
+    work = loop.work
+
+    def read(skip: Label) -> None:
+        asm = e.asm
+        _decode(e, loop, fail)
+        for value in work.px2.fps() + work.q.fps():
+            fp.to_montgomery(e, value, value)
+        g1_done = asm.new_label("g1_infinity")
+        is_zero(asm, work.px2)
+        asm.jumpi(g1_done)
+        subgroup.require_g1_on_curve(e, work.px2, fail)
+        subgroup.require_g1_in_subgroup(e, work.px2, fail)
+        asm.place(g1_done)
+        is_zero(asm, work.q)
+        asm.jumpi(skip)
+        subgroup.require_g2_on_curve(e, work.q, fail)
+    loop.load(pair_bytes=PAIR_BYTES, read=read)
+
+
+def check_g2_subgroup(e: Emitter, loop: MillerLoop, fail: Label) -> None:
+    """After the Miller loop: every pair state's T must be -psi(Q)."""
+    asm = e.asm
+    done = asm.new_label("no_g2_to_check")
+    with asm.scope("g2_subgroup_checks"):
+        asm.push(loop.end)
+        asm.op("MLOAD")
+        asm.push(loop.heap)
+        asm.op("EQ")
+        asm.jumpi(done)
+        loop.for_each_pair(lambda: subgroup.require_g2_in_subgroup(
+            e, loop.work.q, loop.work.t, fail), with_q=True)
+        asm.place(done)
+
+
+def emit(e: Emitter, f: Fp12) -> Label:
+    """f = the product of the pairings of the validated input; returns the label that
+    invalid input jumps to (the caller places it and REVERTs there)."""
+    fail = e.asm.new_label("invalid_input")
+    loop = MillerLoop(e, f, g1_may_be_infinity=True)
+    load(e, loop, fail)
+    loop.emit()
+    check_g2_subgroup(e, loop, fail)
+    FinalExponentiation(e).emit(f)
+    return fail

@@ -1,0 +1,122 @@
+"""Curve and subgroup membership tests as EVM384 code (what EIP-2537 requires of its inputs).
+
+Every check jumps to a ``fail`` label when it does not hold; points are affine, in
+Montgomery form, not at infinity.
+
+Subgroup tests (Scott, "A note on group membership tests for G1, G2 and GT on BLS
+pairing-friendly curves", 2021), checked against py_ecc for BLS12-381 on points in and out
+of the subgroups:
+
+- G1: phi(P) = [-x^2] P with phi(x, y) = (beta x, y) and beta the cube root of unity
+  below (the other root gives [x^2 - 1] P instead). [x^2] P is a run-time double-and-add
+  over the 128 bits of x^2, in Jacobian coordinates.
+- G2: psi(Q) = [x] Q with psi = untwist o Frobenius o twist:
+  psi(x, y) = (conj(x) (u+1)^-((p-1)/3), conj(y) (u+1)^-((p-1)/2)). No scalar
+  multiplication is needed: the Miller loop leaves T = [|x|] Q = -[x] Q in every pair
+  state, so the test is T = -psi(Q).
+
+Exceptional cases of the Jacobian formulas (T = +-Q in an addition, T of order 2 in a
+doubling) can only occur for points outside the subgroup; they make Z = 0 for good (every
+formula then keeps Z = 0), so requiring Z != 0 rejects them, and with Z != 0 the result is
+the true multiple.
+"""
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Sequence
+
+from ..asm import Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot
+from . import curve, fp, fp2
+from .fp import Emitter, P
+from .pairing import X_ABS, square_and_multiply
+
+B_G1 = 4
+B_G2 = (4, 4)                                     # 4 (u + 1)
+# the cube root of unity with phi(P) = [-x^2] P on G1
+BETA = 0x5F19672FDF76CE51BA69C6076A0F77EADDB3A93BE6F89688DE17D813620A00022E01FFFFFFFEFFFE
+PSI_X = fp2.int_pow(fp2.int_pow(fp2.XI, (P - 1) // 3), P ** 2 - 2)   # inverses in Fp2:
+PSI_Y = fp2.int_pow(fp2.int_pow(fp2.XI, (P - 1) // 2), P ** 2 - 2)   # a^(p^2 - 2)
+
+
+def require_equal(e: Emitter, a: Slot, b: Slot, fail: Label) -> None:
+    """Jump to ``fail`` unless the bytes of ``a`` and ``b`` are equal (values are
+    canonical, so equal bytes are equal values)."""
+    if a.size != b.size:
+        raise ValueError(f"comparing slots of different sizes: {a!r}, {b!r}")
+    for slot in (a, b):
+        e.asm.push(slot.size)
+        e.asm.push(slot)
+        e.asm.op("KECCAK256")
+    e.asm.op("EQ")
+    e.asm.op("ISZERO")
+    e.asm.jumpi(fail)
+
+
+def require_nonzero(e: Emitter, values: Sequence[Fp], fail: Label) -> None:
+    """Jump to ``fail`` if every value is 0 (each 48-byte value is two overlapping words)."""
+    for i, value in enumerate(values):
+        for rel in (0, 16):
+            e.asm.push(lambda value=value, rel=rel: int(value) + rel)
+            e.asm.op("MLOAD")
+            if i or rel:
+                e.asm.op("OR")
+    e.asm.op("ISZERO")
+    e.asm.jumpi(fail)
+
+
+def require_on_curve(e: Emitter, field: ModuleType, point: Slot, b: Slot, fail: Label) -> None:
+    """y^2 = x^3 + b over ``field`` (:mod:`.fp` or :mod:`.fp2`)."""
+    with e.asm.scope("on_curve"), e.asm.temps(field.ELEMENT, field.ELEMENT) as (lhs, rhs):
+        field.sqr(e, rhs, point.x)
+        field.mul(e, rhs, rhs, point.x)
+        field.add(e, rhs, rhs, b)
+        field.sqr(e, lhs, point.y)
+        require_equal(e, lhs, rhs, fail)
+
+
+def require_g1_on_curve(e: Emitter, p: G1, fail: Label) -> None:
+    require_on_curve(e, fp, p, e.fp_const("b_g1", B_G1), fail)
+
+
+def require_g2_on_curve(e: Emitter, q: G2, fail: Label) -> None:
+    require_on_curve(e, fp2, q, e.const(Fp2, "b_g2", list(B_G2)), fail)
+
+
+def require_jacobian_is(e: Emitter, field: ModuleType, t: Slot, expect: Slot,
+                        fail: Label) -> None:
+    """T (Jacobian, ``t``) = the affine point ``expect`` (clobbered): X = x Z^2,
+    Y = y Z^3, Z != 0."""
+    require_nonzero(e, t.z.fps(), fail)
+    with e.asm.temps(field.ELEMENT) as (zz,):
+        field.sqr(e, zz, t.z)
+        field.mul(e, expect.x, expect.x, zz)
+        field.mul(e, zz, zz, t.z)
+        field.mul(e, expect.y, expect.y, zz)
+    xy = type(expect)(t.region, t.rel, f"{t.name}.xy")    # T's X‖Y, laid out like expect
+    require_equal(e, xy, expect, fail)
+
+
+def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label) -> None:
+    """phi(P) = [-x^2] P, i.e. [x^2] P = (beta P.x, -P.y)."""
+    asm = e.asm
+    with asm.scope("g1_subgroup"):
+        region = asm.memory.region("g1_subgroup")
+        acc = region.alloc(G1Jacobian, "acc")
+        expect = region.alloc(G1, "expect")
+        dbl = asm.subroutine("g1_dbl", lambda a: curve.jacobian_dbl(e, fp, acc))
+        add = asm.subroutine("g1_add", lambda a: curve.jacobian_add_affine(e, fp, acc, p))
+        curve.from_affine(e, acc, p)
+        square_and_multiply(e, bin(X_ABS * X_ABS)[3:], lambda: asm.call(dbl),
+                            lambda: asm.call(add))
+        fp.mul(e, expect.x, p.x, e.fp_const("beta", BETA))
+        fp.neg(e, expect.y, p.y)
+        require_jacobian_is(e, fp, acc, expect, fail)
+
+
+def require_g2_in_subgroup(e: Emitter, q: G2, t: G2Jacobian, fail: Label) -> None:
+    """psi(Q) = [x] Q, given T = [|x|] Q (the Miller loop's): T = -psi(Q)."""
+    with e.asm.scope("g2_subgroup"), e.asm.temps(G2) as (expect,):
+        fp2.mul_const(e, expect.x, q.x, PSI_X, "psi_x", conjugate=True)
+        fp2.mul_const(e, expect.y, q.y, (-PSI_Y[0], -PSI_Y[1]), "-psi_y", conjugate=True)
+        require_jacobian_is(e, fp2, t, expect, fail)
+
