@@ -11,11 +11,14 @@ is skipped. Points are otherwise NOT validated (on curve, in the subgroup): call
     one pair.
 ``final_exponentiation``
     576 bytes: an Fp12 in blst's memory layout (Montgomery form, LE, tower order).
+``eip2537_pairing_check``
+    the EIP-2537 pairing-check input (k x 384 bytes, 64-byte big-endian field elements),
+    fully validated like the precompile: invalid input REVERTs (:mod:`.eip2537`).
 
 ``miller_loop``, ``pairing`` and ``final_exponentiation`` return an Fp12 in blst's memory
 layout (576 bytes), directly comparable with blst's (chia_rs ``bytes(GTElement)``).
-``pairing_product_is_one`` returns a 32-byte word: 1 if the product of the k pairings is
-one, else 0.
+``pairing_product_is_one`` and ``eip2537_pairing_check`` return a 32-byte word: 1 if the
+product of the k pairings is one, else 0.
 """
 from __future__ import annotations
 
@@ -166,7 +169,8 @@ def pairs_from_eip2537(data: bytes) -> List[Pair]:
 
 def encode_calldata(name: str, *args: Any) -> bytes:
     """Calldata for contract ``name``: ``pairing(g1, g2)``, ``miller_loop(pairs)``,
-    ``pairing_product_is_one(pairs)``, ``final_exponentiation(f)``; see the module doc."""
+    ``pairing_product_is_one(pairs)``, ``final_exponentiation(f)``,
+    ``eip2537_pairing_check(data)``; see the module doc."""
     if name == "pairing":
         g1, g2 = args
         return _pair_calldata(g1, g2)
@@ -175,6 +179,9 @@ def encode_calldata(name: str, *args: Any) -> bytes:
         if not pairs:
             raise ValueError("at least one pair is needed")
         return b"".join(_pair_calldata(g1, g2) for g1, g2 in pairs)
+    if name == "eip2537_pairing_check":
+        (data,) = args                            # the precompile's input, unchanged
+        return bytes(data)
     if name == "final_exponentiation":
         (f,) = args
         if len(f) != GT_BYTES:
@@ -215,3 +222,10 @@ def pairing_product_is_one(pairs: Sequence[Pair], **execute_options: Any) -> boo
     """True if the product of e(P_i, Q_i) is one (no validation of the points)."""
     output = run_contract("pairing_product_is_one", list(pairs), **execute_options).output
     return int.from_bytes(output, "big") == 1
+
+
+def eip2537_pairing_check(data: bytes, **execute_options: Any) -> bytes:
+    """What the EIP-2537 precompile 0x0f returns for ``data``: a 32-byte word, 1 if the
+    product of the pairings is one. Invalid input (the precompile's error) makes the
+    contract revert: RuntimeError."""
+    return run_contract("eip2537_pairing_check", data, **execute_options).output

@@ -7,7 +7,7 @@ Needs the test extras (``pip install -e '.[test]'``); the contracts themselves d
 from __future__ import annotations
 
 import random
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 
 def _generator(kind):
@@ -108,3 +108,15 @@ def random_product_case(rng: random.Random, k: int, true: bool) -> List[Tuple[tu
 def encode_pairs(pairs: Sequence[Tuple[tuple, tuple]]) -> List[Tuple[bytes, bytes]]:
     """Affine points -> the API's (g1 bytes, g2 bytes) tuples."""
     return [(be_g1(p), be_g2(q)) for p, q in pairs]
+
+
+def eip2537_input(pairs: Sequence[Tuple[Optional[tuple], Optional[tuple]]]) -> bytes:
+    """The EIP-2537 pairing-check input of affine (G1, G2) pairs, None for infinity:
+    every Fp as 16 zero bytes then 48 bytes big-endian."""
+    def fields(values: Sequence[int], count: int) -> bytes:
+        return b"".join(int(v).to_bytes(64, "big") for v in values) if values else bytes(64 * count)
+    out = b""
+    for p, q in pairs:
+        out += fields([] if p is None else list(p), 2)
+        out += fields([] if q is None else [c for coord in q for c in coord.coeffs], 4)
+    return out
