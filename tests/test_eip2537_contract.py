@@ -259,5 +259,12 @@ def test_more_random_instances_on_the_python_engine(k):
         assert eip2537_pairing_check(eip2537_input(pairs)) == (ONE if true else ZERO)
 
 
+def test_main_job_runs_the_eip2537_contract(capsys):
+    from evm384_native.bls12_381.__main__ import main
+    assert main(["--seed", "2", "--runs", "1", "--contract", NAME]) == 0
+    out = capsys.readouterr().out
+    assert f"contract {NAME}" in out and "EVM384 says True, blst says True" in out
+
+
 def test_fits_the_contract_size_limit():
     assert len(build_contract(NAME)) <= 24_576                     # EIP-170

@@ -1,10 +1,12 @@
 """The main job: the EVM384 two-pairing check on fresh random points, beside blst.
 
     python -m evm384_native.bls12_381 [--pairs K] [--seed S] [--runs N] [--profile]
+                                      [--contract eip2537_pairing_check]
 
-Runs ``pairing_product_is_one`` on a random instance whose product is one and on one whose
-product is not, prints the contract's answers, blst's answers, EVM384 op counts, gas under
-the three schedules and time. Needs the test extras (pyblst, chia_rs, py_ecc).
+Runs ``pairing_product_is_one`` (or ``--contract eip2537_pairing_check``, the same check
+with EIP-2537's input encoding and full validation) on a random instance whose product is
+one and on one whose product is not, prints the contract's answers, blst's answers, EVM384
+op counts, gas under the three schedules and time. Needs the test extras (pyblst, chia_rs, py_ecc).
 """
 from __future__ import annotations
 
@@ -17,8 +19,8 @@ from .. import execute
 from ..evm.api import ENGINES
 from ..evm.gas import SCHEDULES
 from .contracts import build_program, encode_calldata
-from .oracle import (blst_check, blst_points_of, blst_product_is_one, encode_pairs,
-                     random_product_case)
+from .oracle import (blst_check, blst_points_of, blst_product_is_one, eip2537_input,
+                     encode_pairs, random_product_case)
 
 EVM384_OPS = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
 CONTRACT_SIZE_LIMIT = 24_576                       # EIP-170
@@ -41,13 +43,16 @@ def main(argv: list | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=2, help="pairs per check (default 2)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
     parser.add_argument("--runs", type=int, default=5, help="timed runs (default 5)")
+    parser.add_argument("--contract", default="pairing_product_is_one",
+                        choices=("pairing_product_is_one", "eip2537_pairing_check"),
+                        help="the check to run (default pairing_product_is_one)")
     parser.add_argument("--profile", action="store_true",
                         help="also print EVM384 ops per routine (traced run, slower)")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     rng = random.Random(seed)
 
-    name = "pairing_product_is_one"
+    name = args.contract
     program = build_program(name)
     print(f"EVM384 pairing product check: {args.pairs} fresh random pairs (seed {seed})")
     print(f"contract {name}: {len(program.code):,} bytes "
@@ -60,7 +65,8 @@ def main(argv: list | None = None) -> int:
     # One finite pair never pairs to one, so k = 1 has only the "not one" instance.
     for true in (True, False) if args.pairs > 1 else (False,):
         pairs = random_product_case(rng, args.pairs, true)
-        calldata = encode_calldata(name, encode_pairs(pairs))
+        calldata = (eip2537_input(pairs) if name == "eip2537_pairing_check"
+                    else encode_calldata(name, encode_pairs(pairs)))
         results = {schedule: execute(program.code, calldata, schedule=schedule)
                    for schedule in SCHEDULES}
         answer = int.from_bytes(results["update5-A"].output, "big") == 1

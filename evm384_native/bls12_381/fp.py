@@ -38,8 +38,8 @@ class Emitter:
     Creating it emits the CODECOPY that fills the constant region, so create it first;
     call :meth:`finish` before assembling (it appends the constant bytes as data).
     ``compact`` makes cold routines share code (smaller bytecode, a little more gas).
-    ``loops`` turns the long unrolled call sequences (the Fp inversion, the bits of x)
-    into run-time loops: about 3.7 KB less bytecode for ~1% more gas.
+    ``loops`` turns long unrolled sequences (the Fp inversion, the Miller loop's bits of
+    x) into run-time loops: for the two-pairing check 2,964 bytes less, 1.7% more gas.
     """
 
     def __init__(self, asm: Assembler, compact: bool = True, loops: bool = False) -> None:

@@ -4,8 +4,8 @@ computing exactly what blst computes.
 Miller loop: k pairs (k known only at run time) share ONE Fp12 squaring per bit of
 |x| = 0xd201000000010000; per bit, every pair doubles its T and multiplies its tangent line
 into f, and on a set bit every pair adds Q and multiplies the chord line. The loop over
-the bits is unrolled at generation time into subroutine calls (a few bytes per bit); the
-loop over the pairs runs at run time over pair states kept after every linked memory
+the bits is unrolled at generation time into subroutine calls (a few bytes per bit), or
+a run-time loop over the bits (``Emitter(loops=True)``); the loop over the pairs runs at run time over pair states kept after every linked memory
 region, each copied into one fixed work slot the line code reads.
 
 Final exponentiation: blst's (easy part, then the hard part with four powers by x), so
@@ -178,14 +178,14 @@ class MillerLoop:
     def _line_step(self, line_fn) -> None:
         e = self.e
         line_fn()
-        skip = e.asm.new_label("g1_infinity")
-        if self.g1_may_be_infinity:               # 2 P.y = 0 only for P at infinity
+        skip = e.asm.new_label("g1_infinity") if self.g1_may_be_infinity else None
+        if skip is not None:                      # px2 = 0 only for P at infinity
             is_zero(e.asm, self.work.px2)
             e.asm.jumpi(skip)
         curve.line_by_px2(e, self.line, self.work.px2)
         e.asm.call(fp12.routine(e, "fp12_mul_by_line", "ml_mul_by_line", a=self.f,
                                 line=self.line))
-        if self.g1_may_be_infinity:
+        if skip is not None:
             e.asm.place(skip)
 
     def emit(self) -> None:
