@@ -223,3 +223,24 @@ def test_rebinding_a_subroutine_to_other_slots_is_refused():
     assert asm.subroutine("sq", lambda s, x: None, {"x": a}) is first
     with pytest.raises(ValueError):
         asm.subroutine("sq", lambda s, x: None, {"x": b})
+
+
+@pytest.mark.parametrize("digits,width", [([3, 0, 5, 1], 3), ([0, 0, 1], 1), ([1] * 127, 1),
+                                          ([15, 0, 0], 4)])
+def test_digit_loop_visits_every_digit_in_order(digits, width):
+    """The body sees each digit once, first to last, leading and trailing zeros included."""
+    asm = Assembler("digits")
+
+    def body():                              # acc = acc << width | digit, at memory 0
+        asm.push(0); asm.op("MLOAD"); asm.push(width); asm.op("SHL"); asm.op("OR")
+        asm.push(0); asm.op("MSTORE")
+    asm.push(1); asm.push(32); asm.op("MSTORE")          # count the turns at memory 32
+    asm.digit_loop(digits, width, lambda: (body(), asm.push(32), asm.op("MLOAD"), asm.push(1),
+                                           asm.op("ADD"), asm.push(32), asm.op("MSTORE")))
+    asm.push(64); asm.push(0); asm.op("RETURN")
+    output = run(asm.assemble().code).output
+    value = 0
+    for digit in digits:
+        value = value << width | digit
+    assert int.from_bytes(output[:32], "big") == value
+    assert int.from_bytes(output[32:], "big") == len(digits) + 1

@@ -266,5 +266,18 @@ def test_main_job_runs_the_eip2537_contract(capsys):
     assert f"contract {NAME}" in out and "EVM384 says True, blst says True" in out
 
 
+@pytest.mark.parametrize("value", [0, 1, 2, P - 1, 0x1234567890ABCDEF << 300])
+def test_fp_inverse_as_a_run_time_loop(value):
+    """The window loop the contract's final exponentiation uses (Emitter(loops=True))."""
+    from evm384_native.asm import Fp
+    from evm384_native.bls12_381 import fp
+    from test_bls12_381_tower import run_routine
+
+    def build(e, out, x):
+        e.loops = True
+        fp.inverse(e, out, x)
+    assert run_routine(build, [(Fp, [value])], Fp) == [pow(value, -1, P) if value else 0]
+
+
 def test_fits_the_contract_size_limit():
     assert len(build_contract(NAME)) <= 24_576                     # EIP-170
