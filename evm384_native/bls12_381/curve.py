@@ -3,7 +3,8 @@
 Both curves have a = 0 (G1: y^2 = x^3 + 4 over Fp; G2: the M-twist y^2 = x^3 + 4(u + 1) over
 Fp2), so one set of Jacobian formulas (X/Z^2, Y/Z^3) serves both, written once over a
 ``field`` module (:mod:`.fp` or :mod:`.fp2`): doubling dbl-2009-alnr and mixed addition
-madd-2007-bl from the EFD, the formulas blst uses. With a ``line`` slot they also produce
+madd-2007-bl from the EFD, the formulas blst uses (a doubling without a line takes
+dbl-2009-l's Z3 = 2 Y Z, cheaper when Z^2 is not needed for the line). With a ``line`` slot they also produce
 blst's line coefficients (same formulas, same scaling). A line is the
 sparse Fp12 (l0 + l1 v) + (l2 v) w, stored as l0‖l1‖l2 in an Fp6-sized slot; the G1 point
 enters it as (-2 P.x, 2 P.y) ("Px2").
@@ -29,7 +30,8 @@ def jacobian_dbl(e: Emitter, field: ModuleType, t: Slot, line: Optional[Fp6] = N
         ee = line.c1 if line is not None else spare[0]   # E lives in l1 until l1 = E ZZ
         field.sqr(e, a, x)                       # A = X^2
         field.sqr(e, b, y)                       # B = Y^2
-        field.sqr(e, zz, z)                      # ZZ = Z^2
+        if line is not None:
+            field.sqr(e, zz, z)                  # ZZ = Z^2, for Z3 and the line
         field.sqr(e, c, b)                       # C = B^2
         field.add(e, d, x, b)
         field.sqr(e, d, d)
@@ -43,10 +45,14 @@ def jacobian_dbl(e: Emitter, field: ModuleType, t: Slot, line: Optional[Fp6] = N
             field.add(e, line.c0, ee, x)         # 3 A + X, for the line
         field.sub(e, x, f, d)
         field.sub(e, x, x, d)                    # X3 = F - 2 D
-        field.add(e, z, y, z)
-        field.sqr(e, z, z)
-        field.sub(e, z, z, b)
-        field.sub(e, z, z, zz)                   # Z3 = (Y + Z)^2 - B - ZZ
+        if line is None:
+            field.mul(e, z, y, z)
+            field.dbl(e, z, z)                   # Z3 = 2 Y Z
+        else:                                    # blst's form, which reuses ZZ
+            field.add(e, z, y, z)
+            field.sqr(e, z, z)
+            field.sub(e, z, z, b)
+            field.sub(e, z, z, zz)               # Z3 = (Y + Z)^2 - B - ZZ
         field.dbl(e, c, c)
         field.dbl(e, c, c)
         field.dbl(e, c, c)                       # 8 C

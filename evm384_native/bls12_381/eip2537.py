@@ -67,7 +67,7 @@ def _decode(e: Emitter, loop: MillerLoop, fail: Label) -> None:
     asm, work = e.asm, loop.work
     bswap = asm.subroutine("bswap256", _bswap256)
 
-    def one(asm: Assembler = asm) -> None:                   # stack: ptr cd s i
+    def one() -> None:                                       # stack: ptr cd s i
         asm.ops("DUP1")
         asm.push(6)
         asm.op("SHL")
