@@ -198,7 +198,7 @@ def _inverse_body(e: Emitter, a: Fp, out: Fp) -> None:
 NIBBLE = 4
 
 
-def dynamic(e: Emitter, mnemonic: str, out: Fp, x: Fp, y: Fp, index_step: Tuple[int, int, int]
+def table_op(e: Emitter, mnemonic: str, out: Fp, x: Fp, y: Fp, index_step: Tuple[int, int, int]
             ) -> None:
     """An EVM384 op whose offsets move with the number on top of the stack (consumed):
     out, x, y advance by ``index_step`` bytes per unit, so a loop can walk a table."""
@@ -218,13 +218,13 @@ def _inverse_body_loops(e: Emitter, a: Fp, out: Fp) -> None:
     copy(e, table.e0, e.one)
     copy(e, table.e1, a)
     asm.digit_loop(list(range(1, (1 << NIBBLE) - 1)), NIBBLE,   # e[i+1] = e[i] a
-                   lambda: dynamic(e, "MULMODMONT384", table.e1, table.e0, a, (48, 48, 0)))
+                   lambda: table_op(e, "MULMODMONT384", table.e1, table.e0, a, (48, 48, 0)))
 
     def step(asm: Assembler) -> None:           # stack: digit, return address
         asm.op("SWAP1")
         for _ in range(NIBBLE):
             sqr(e, out, out)
-        dynamic(e, "MULMODMONT384", out, out, table.e0, (0, 0, 48))
+        table_op(e, "MULMODMONT384", out, out, table.e0, (0, 0, 48))
     window = asm.subroutine("fp_inv_window", step)
     nibbles = [int(d, 16) for d in f"{P - 2:096x}"]
     copy(e, out, e.one)
