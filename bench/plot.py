@@ -29,7 +29,7 @@ def plot(json_path: str, png_path: str) -> None:
     machine, groups = load([json_path])
     benchmarks = sorted(groups[GROUP], key=median, reverse=True)  # fastest at the top
     base = baseline(benchmarks)
-    fig, ax = plt.subplots(figsize=(9, 0.45 * len(benchmarks) + 1.6))
+    fig, ax = plt.subplots(figsize=(11, 0.45 * len(benchmarks) + 1.6))
     colors = [BASELINE if b is base else OURS if label(b).startswith("EVM384") else PEER
               for b in benchmarks]
     times_ms = [1e3 * median(b) for b in benchmarks]

@@ -33,7 +33,8 @@ import pytest
 
 from evm384_native import execute
 from evm384_native.bls12_381 import build_contract, encode_calldata
-from evm384_native.bls12_381.oracle import blst_points_of, encode_pairs, random_product_case
+from evm384_native.bls12_381.oracle import (blst_points_of, eip2537_input, encode_pairs,
+                                            random_product_case)
 from evm384_native.evm.gas import EVM384_NAMES, SCHEDULES
 from evm384_native.integrations.pyevm import execute_in_pyevm, with_evm384
 from peers import (GT_ONE, PEER_CHECKS, PY_ECC,  # bench/peers.py
@@ -41,6 +42,7 @@ from peers import (GT_ONE, PEER_CHECKS, PY_ECC,  # bench/peers.py
                    py_ecc_is_one_after_final_exponentiation, py_ecc_miller_loops)
 
 CHECK, MILLER_LOOP, FINAL_EXP = "pairing_product_is_one", "miller_loop", "final_exponentiation"
+EIP2537 = "eip2537_pairing_check"
 TWO_PAIRING = "two-pairing check (k = 2)"
 MILLER_GROUP = "Miller loop (k = 2)"
 FINAL_EXP_GROUP = "final exponentiation"
@@ -93,12 +95,13 @@ def _bench(benchmark, group: str, label: str, run: Callable[[], object], rounds:
 
 
 def _bench_contract(benchmark, group: str, label: str, name: str, calldata: bytes,
-                    rounds: Optional[int] = None, **extra_info: object) -> bytes:
-    """Time contract ``name`` on engine ``label`` of ENGINES (its rounds unless given);
-    returns its output."""
+                    rounds: Optional[int] = None, shown_as: Optional[str] = None,
+                    **extra_info: object) -> bytes:
+    """Time contract ``name`` on engine ``label`` of ENGINES (its rounds unless given),
+    shown as ``shown_as`` (default: ``label``); returns its output."""
     engine, backend, engine_rounds = ENGINES[label]
     code = build_contract(name)
-    result = _bench(benchmark, group, label,
+    result = _bench(benchmark, group, shown_as or label,
                     lambda: execute(code, calldata, engine=engine, backend=backend,
                                     schedule="update5-A"),
                     rounds or engine_rounds, **_facts(name, calldata), **extra_info)
@@ -115,6 +118,15 @@ def _is_one(word: bytes) -> bool:
 @pytest.mark.parametrize("label", ENGINES)
 def test_two_pairing_evm384(benchmark, label):
     assert _is_one(_bench_contract(benchmark, TWO_PAIRING, label, CHECK, _calldata(CHECK, 2)))
+
+
+@pytest.mark.parametrize("label", NATIVE_ENGINES)
+def test_two_pairing_eip2537_validating(benchmark, label):
+    """The EIP-2537 contract: the same pairs in the precompile's encoding, decoded and fully
+    validated (range, curve, subgroups) before the same pairing check."""
+    output = _bench_contract(benchmark, TWO_PAIRING, label, EIP2537, eip2537_input(_pairs(2)),
+                             shown_as=f"{label.split(', native ops')[0]}, EIP-2537 validating")
+    assert _is_one(output)
 
 
 def test_two_pairing_pyevm(benchmark):
