@@ -223,5 +223,6 @@ def test_batch_throughput(benchmark, threads):
         # core was taken (it is shared), not that the checks serialised
         cores_busy = (time.process_time() - cpu) / (time.perf_counter() - wall)
     assert all(map(_is_one, outputs))
-    benchmark.extra_info.update(checks_per_second=BATCH / benchmark.stats.stats.median,
-                                cores_busy=cores_busy)
+    if benchmark.stats is not None:  # None under --benchmark-disable (a smoke run)
+        benchmark.extra_info.update(checks_per_second=BATCH / benchmark.stats.stats.median,
+                                    cores_busy=cores_busy)
