@@ -39,7 +39,7 @@ def test_generated_programs_match_pyevm(code, data, gas):
 
 @SLOW_OK
 @given(code=st.binary(max_size=64), data=calldata, gas=gas_limits)
-def test_arbitrary_bytes_never_crash_and_match_pyevm_with_the_evm384_shim(code, data, gas):
+def test_arbitrary_bytes_never_crash_and_match_pyevm_with_evm384(code, data, gas):
     ours = run_everywhere(code, data, gas)
     if ours.error is not None and ours.error.startswith("unsupported opcode"):
         return  # py-evm has world state and runs these

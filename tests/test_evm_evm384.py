@@ -1,6 +1,6 @@
 """ADDMOD384, SUBMOD384 and MULMODMONT384 inside the interpreter: the spec's
 known-answer vectors, memory expansion and gas by hand, schedules, fused blocks
-against the one-call-per-op loop and py-evm with a test-only EVM384 shim."""
+against the one-call-per-op loop and py-evm with our opcodes (integrations.pyevm)."""
 import random
 
 import pytest
@@ -177,7 +177,7 @@ def test_generated_evm384_programs_agree_everywhere_and_with_pyevm(ops, calldata
 
 def _check_generated(ops, calldata, gas):
     """Calldata to memory, the ops (fused into segments where they are adjacent), then
-    return all of memory: every mode and py-evm with the shim must agree."""
+    return all of memory: every mode and py-evm with our opcodes must agree."""
     body = b"".join(asm(push(evm384_word(*operands), 16), name, filler)
                     for (name, *operands), filler in ops)
     code = asm("CALLDATASIZE", push(0, 1), push(0, 1), "CALLDATACOPY", body,
