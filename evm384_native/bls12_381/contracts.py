@@ -14,19 +14,24 @@ is skipped. Points are otherwise NOT validated (on curve, in the subgroup): call
 ``eip2537_pairing_check``
     the EIP-2537 pairing-check input (k x 384 bytes, 64-byte big-endian field elements),
     fully validated like the precompile: invalid input REVERTs (:mod:`.eip2537`).
+``pairing_check_hinted``, ``eip2537_pairing_check_hinted``
+    the input of ``pairing_product_is_one`` or ``eip2537_pairing_check``, then an 864-byte
+    hint (c^-1 and w, :mod:`.hinted`; :func:`.hint.pairing_hint` computes it): the same
+    answer without a final exponentiation. A hint value >= p REVERTs.
 
 ``miller_loop``, ``pairing`` and ``final_exponentiation`` return an Fp12 in blst's memory
 layout (576 bytes), directly comparable with blst's (chia_rs ``bytes(GTElement)``).
-``pairing_product_is_one`` and ``eip2537_pairing_check`` return a 32-byte word: 1 if the
-product of the k pairings is one, else 0.
+``pairing_product_is_one``, ``eip2537_pairing_check`` and the hinted checks return a
+32-byte word: 1 if the product of the k pairings is one, else 0 (for the hinted checks: 0
+also if the hint is wrong).
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..asm import Assembler, Fp12, Program, Slot, raw
-from . import eip2537
+from ..asm import Assembler, Fp12, Label, Program, Slot, raw
+from . import eip2537, hinted
 from .fp import Emitter, P
 from .pairing import FinalExponentiation, MillerLoop, require_calldata
 
@@ -72,9 +77,22 @@ def _build_pairing_product_is_one(e: Emitter, f: Fp12) -> None:
 
 
 def _build_eip2537_pairing_check(e: Emitter, f: Fp12) -> None:
-    fail = eip2537.emit(e, f)
+    _return_is_one_or_revert(e, f, eip2537.emit(e, f))
+
+
+def _build_pairing_check_hinted(e: Emitter, f: Fp12) -> None:
+    _return_is_one_or_revert(e, f, hinted.emit(e, f))
+
+
+def _build_eip2537_pairing_check_hinted(e: Emitter, f: Fp12) -> None:
+    _return_is_one_or_revert(e, f, hinted.emit(e, f, validate=True))
+
+
+def _return_is_one_or_revert(e: Emitter, f: Fp12, fail: Label) -> None:
+    """Return whether f is one; invalid input jumps to ``fail``: REVERT (the precompile's
+    error)."""
     _return_is_one(e, f)
-    e.asm.place(fail)                             # the precompile's error: REVERT
+    e.asm.place(fail)
     e.asm.push(0)
     e.asm.op("DUP1")
     e.asm.op("REVERT")
@@ -99,11 +117,13 @@ _BUILDERS: Dict[str, Callable[[Emitter, Fp12], None]] = {
     "pairing": _build_pairing,
     "pairing_product_is_one": _build_pairing_product_is_one,
     "eip2537_pairing_check": _build_eip2537_pairing_check,
+    "pairing_check_hinted": _build_pairing_check_hinted,
+    "eip2537_pairing_check_hinted": _build_eip2537_pairing_check_hinted,
 }
 CONTRACTS = tuple(_BUILDERS)
 # Built with run-time loops instead of unrolled call sequences: validation code would not
 # fit the 24,576-byte limit otherwise.
-_LOOPED = frozenset({"eip2537_pairing_check"})
+_LOOPED = frozenset({"eip2537_pairing_check", "eip2537_pairing_check_hinted"})
 
 
 @lru_cache(maxsize=None)
