@@ -33,6 +33,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from ..asm import Assembler, Fp12, Label, Program, Slot, raw
 from . import eip2537, hinted
 from .fp import Emitter, P
+from .hint import pairing_hint
 from .pairing import FinalExponentiation, MillerLoop, require_calldata
 
 Pair = Tuple[bytes, bytes]
@@ -123,7 +124,7 @@ _BUILDERS: Dict[str, Callable[[Emitter, Fp12], None]] = {
 CONTRACTS = tuple(_BUILDERS)
 # Built with run-time loops instead of unrolled call sequences: validation code would not
 # fit the 24,576-byte limit otherwise.
-_LOOPED = frozenset({"eip2537_pairing_check", "eip2537_pairing_check_hinted"})
+_LOOPED = frozenset({"eip2537_pairing_check"})
 
 
 @lru_cache(maxsize=None)
@@ -187,10 +188,20 @@ def pairs_from_eip2537(data: bytes) -> List[Pair]:
             for i in range(0, len(fields), 6)]
 
 
+_UNHINTED = {"pairing_check_hinted": "pairing_product_is_one",
+             "eip2537_pairing_check_hinted": "eip2537_pairing_check"}
+
+
 def encode_calldata(name: str, *args: Any) -> bytes:
     """Calldata for contract ``name``: ``pairing(g1, g2)``, ``miller_loop(pairs)``,
     ``pairing_product_is_one(pairs)``, ``final_exponentiation(f)``,
-    ``eip2537_pairing_check(data)``; see the module doc."""
+    ``eip2537_pairing_check(data)``, ``pairing_check_hinted(pairs, hint)``,
+    ``eip2537_pairing_check_hinted(data, hint)``; see the module doc."""
+    if name in _UNHINTED:                         # the unhinted input, then the hint
+        inputs, hint = args
+        if not isinstance(hint, (bytes, bytearray)) or len(hint) != hinted.HINT_BYTES:
+            raise ValueError(f"a hint is {hinted.HINT_BYTES} bytes (pairing_hint computes it)")
+        return encode_calldata(_UNHINTED[name], inputs) + bytes(hint)
     if name == "pairing":
         g1, g2 = args
         return _pair_calldata(g1, g2)
@@ -242,6 +253,30 @@ def pairing_product_is_one(pairs: Sequence[Pair], **execute_options: Any) -> boo
     """True if the product of e(P_i, Q_i) is one (no validation of the points)."""
     output = run_contract("pairing_product_is_one", list(pairs), **execute_options).output
     return int.from_bytes(output, "big") == 1
+
+
+def pairing_check_hinted(pairs: Sequence[Pair], hint: Optional[bytes] = None,
+                         **execute_options: Any) -> bool:
+    """:func:`pairing_product_is_one` without a final exponentiation: the contract checks
+    ``hint`` (computed by :func:`.hint.pairing_hint` on the fast engine when not given).
+    False if the product is not one, or if the hint is wrong."""
+    pairs = list(pairs)
+    if hint is None:
+        hint = pairing_hint(pairs)
+    output = run_contract("pairing_check_hinted", pairs, hint, **execute_options).output
+    return int.from_bytes(output, "big") == 1
+
+
+def eip2537_pairing_check_hinted(data: bytes, hint: Optional[bytes] = None,
+                                 **execute_options: Any) -> bytes:
+    """:func:`eip2537_pairing_check` without a final exponentiation: the same validation,
+    then the check of ``hint`` (computed when not given). Invalid input: RuntimeError."""
+    if hint is None:
+        try:
+            hint = pairing_hint(pairs_from_eip2537(data))
+        except ValueError:                        # malformed: the contract rejects it
+            hint = bytes(hinted.HINT_BYTES)
+    return run_contract("eip2537_pairing_check_hinted", data, hint, **execute_options).output
 
 
 def eip2537_pairing_check(data: bytes, **execute_options: Any) -> bytes:
