@@ -132,7 +132,10 @@ def build_prover() -> Program:
     return asm.assemble()
 
 
-PROVER_GAS = 50_000_000                          # ~4M under update5-A, ~13M under evmone-v7
+def prover_gas(pairs: int) -> int:
+    """Enough gas for the prover under every schedule: evmone-v7 (the most expensive)
+    charges ~9.4M plus ~0.29M per pair."""
+    return 12_000_000 + 500_000 * pairs
 
 
 def pairing_hint(pairs: Sequence[Tuple[bytes, bytes]], **execute_options: Any) -> bytes:
@@ -142,9 +145,10 @@ def pairing_hint(pairs: Sequence[Tuple[bytes, bytes]], **execute_options: Any) -
     options. Meaningful only if the product of the pairings is one."""
     from .. import execute
     from .contracts import encode_calldata
-    options: Dict[str, Any] = {"engine": "fast", "gas": PROVER_GAS, **execute_options}
-    result = execute(build_prover().code, encode_calldata("miller_loop", list(pairs)),
-                     **options)
+    pairs = list(pairs)
+    options: Dict[str, Any] = {"engine": "fast", "gas": prover_gas(len(pairs)),
+                               **execute_options}
+    result = execute(build_prover().code, encode_calldata("miller_loop", pairs), **options)
     if not result.success:
         raise RuntimeError(f"pairing hint program failed: {result.error}")
     return result.output
