@@ -10,7 +10,8 @@ Groups whose benchmarks carry extra_info["k"] (the k-pair checks of
 test_bench_pairing.py) make one scaling table instead; a group whose benchmarks carry
 extra_info["threads"] gets a throughput table (with extra_info["checks"],
 "checks_per_second" and "cores_busy"); benchmarks with extra_info["contract"]
-give a table of the contracts' sizes, op counts and gas.
+give a table of the contracts' sizes, op counts and gas (one row per contract, or per
+contract and extra_info["pairs"] where given).
 """
 from __future__ import annotations
 
@@ -100,7 +101,9 @@ def _scaling_table(benchmarks: List[dict]) -> List[str]:
 
 def _contracts_table(benchmarks: List[dict]) -> List[str]:
     """The facts of each contract run outside the scaling groups, once per contract."""
-    facts = {b["extra_info"]["contract"]: b["extra_info"] for b in benchmarks}
+    facts = {b["extra_info"]["contract"] + (f", k = {b['extra_info']['pairs']}"
+                                            if "pairs" in b["extra_info"] else ""):
+             b["extra_info"] for b in benchmarks}
     lines = ["| contract | bytecode | instructions | EVM384 ops (ADD / SUB / MUL) | "
              + " | ".join(f"gas {s}" for s in SCHEDULES) + " |",
              "|---|---:|---:|---:|" + "---:|" * len(SCHEDULES)]

@@ -16,7 +16,11 @@ Groups (ratios in the reports are to pyblst where a group has it, all from the s
   py_ecc.final_exponentiate;
 * "k-pair check, k = 1" .. "k = 8": fast engine and pyblst (the scaling table);
 * "batch of 16 two-pairing checks": the fast engine on 1 and 2 threads (the threads table;
-  extra_info["checks_per_second"]).
+  extra_info["checks_per_second"]);
+* the hinted check (pairing_check_hinted, eip2537_pairing_check_hinted: no final
+  exponentiation, the hint given): in the two-pairing group, and in "hinted check, k = 1"
+  .. "k = 8" (k = 1, 2, 4, 8) beside the unhinted check and the peers (extra_info["pairs"]);
+  the caller's prover (pairing_hint) in its own group, "hint prover (k = 2)".
 
 EVM384 benchmarks keep the contract's facts in extra_info: bytecode size, instructions,
 EVM384 op counts and gas under the three schedules (the same on every engine and backend).
@@ -32,7 +36,7 @@ from typing import Callable, Optional
 import pytest
 
 from evm384_native import execute
-from evm384_native.bls12_381 import build_contract, encode_calldata
+from evm384_native.bls12_381 import build_contract, encode_calldata, pairing_hint
 from evm384_native.bls12_381.oracle import (blst_points_of, eip2537_input, encode_pairs,
                                             random_product_case)
 from evm384_native.evm.gas import EVM384_NAMES, SCHEDULES
@@ -43,6 +47,9 @@ from peers import (GT_ONE, PEER_CHECKS, PY_ECC,  # bench/peers.py
 
 CHECK, MILLER_LOOP, FINAL_EXP = "pairing_product_is_one", "miller_loop", "final_exponentiation"
 EIP2537 = "eip2537_pairing_check"
+HINTED, EIP2537_HINTED = "pairing_check_hinted", "eip2537_pairing_check_hinted"
+HINTED_KS = (1, 2, 4, 8)
+PROVER_GROUP = "hint prover (k = 2)"
 TWO_PAIRING = "two-pairing check (k = 2)"
 MILLER_GROUP = "Miller loop (k = 2)"
 FINAL_EXP_GROUP = "final exponentiation"
@@ -69,6 +76,16 @@ def _pairs(k: int) -> tuple:
 
 def _calldata(name: str, k: int) -> bytes:
     return encode_calldata(name, encode_pairs(_pairs(k)))
+
+
+@lru_cache(maxsize=None)
+def _hint(k: int) -> bytes:
+    return pairing_hint(encode_pairs(_pairs(k)))
+
+
+def _hinted_calldata(name: str, k: int) -> bytes:
+    inputs = eip2537_input(_pairs(k)) if name == EIP2537_HINTED else encode_pairs(_pairs(k))
+    return encode_calldata(name, inputs, _hint(k))
 
 
 @lru_cache(maxsize=None)
@@ -127,6 +144,30 @@ def test_two_pairing_eip2537_validating(benchmark, label):
     output = _bench_contract(benchmark, TWO_PAIRING, label, EIP2537, eip2537_input(_pairs(2)),
                              shown_as=f"{label.split(', native ops')[0]}, EIP-2537 validating")
     assert _is_one(output)
+
+
+@pytest.mark.parametrize("label", NATIVE_ENGINES)
+@pytest.mark.parametrize("name", [HINTED, EIP2537_HINTED])
+def test_two_pairing_hinted(benchmark, name, label):
+    """The hinted checks, the hint given (computed beforehand by the caller: see
+    test_hint_prover for its time)."""
+    variant = "EIP-2537 validating, hinted" if name == EIP2537_HINTED else "hinted"
+    output = _bench_contract(benchmark, TWO_PAIRING, label, name, _hinted_calldata(name, 2),
+                             shown_as=f"{label.split(', native ops')[0]}, {variant}")
+    assert _is_one(output)
+
+
+def test_hint_prover(benchmark):
+    """pairing_hint on the fast engine: the caller's work before a hinted check."""
+    hint = _bench(benchmark, PROVER_GROUP, "pairing_hint (prover), fast engine",
+                  lambda: pairing_hint(encode_pairs(_pairs(2))), QUICK_ROUNDS // 4)
+    assert hint == _hint(2)
+
+
+def test_hint_prover_blst(benchmark):
+    """pyblst's full check, for scale in the prover's group."""
+    check = PEER_CHECKS[BLST](_pairs(2))
+    assert _bench(benchmark, PROVER_GROUP, BLST, check, QUICK_ROUNDS) is True
 
 
 def test_two_pairing_pyevm(benchmark):
@@ -202,6 +243,28 @@ def test_scaling(benchmark, k, label):
     else:
         answer = _is_one(_bench_contract(benchmark, group, label, CHECK, _calldata(CHECK, k),
                                          SCALING_ROUNDS, k=k))
+    assert answer == (k > 1)
+
+
+HINTED_LABELS = ([f"{label}, hinted" for label in NATIVE_ENGINES] + [FAST]
+                 + [label for label in PEER_CHECKS if label != PY_ECC])
+
+
+@pytest.mark.parametrize("label", HINTED_LABELS)
+@pytest.mark.parametrize("k", HINTED_KS)
+def test_hinted_scaling(benchmark, k, label):
+    """The hinted check for k pairs beside the unhinted one and the peers (extra_info
+    "pairs", not "k": these are plain group tables, one per k)."""
+    group = f"hinted check, k = {k}"
+    if label in PEER_CHECKS:
+        answer = _bench(benchmark, group, label, PEER_CHECKS[label](_pairs(k)), SCALING_ROUNDS,
+                        pairs=k)
+    else:
+        hinted = label.endswith(", hinted")
+        name = HINTED if hinted else CHECK
+        calldata = _hinted_calldata(name, k) if hinted else _calldata(CHECK, k)
+        answer = _is_one(_bench_contract(benchmark, group, label.replace(", hinted", ""), name,
+                                         calldata, SCALING_ROUNDS, shown_as=label, pairs=k))
     assert answer == (k > 1)
 
 

@@ -6,7 +6,10 @@
 Runs ``pairing_product_is_one`` (or ``--contract eip2537_pairing_check``, the same check
 with EIP-2537's input encoding and full validation) on a random instance whose product is
 one and on one whose product is not, prints the contract's answers, blst's answers, EVM384
-op counts, gas under the three schedules and time. Needs the test extras (pyblst, chia_rs, py_ecc).
+op counts, gas under the three schedules and time; then the same for its hinted variant
+(``pairing_check_hinted``, ``eip2537_pairing_check_hinted``: no final exponentiation, a hint
+computed by the caller with ``pairing_hint``, whose time is printed too). Needs the test
+extras (pyblst, chia_rs, py_ecc).
 """
 from __future__ import annotations
 
@@ -14,11 +17,13 @@ import argparse
 import random
 import sys
 import time
+from typing import Tuple
 
 from .. import execute
 from ..evm.api import ENGINES
 from ..evm.gas import SCHEDULES
 from .contracts import build_program, encode_calldata
+from .hint import pairing_hint
 from .oracle import (blst_check, blst_points_of, blst_product_is_one, eip2537_input,
                      encode_pairs, random_product_case)
 
@@ -27,6 +32,8 @@ CONTRACT_SIZE_LIMIT = 24_576                       # EIP-170
 # The original EVM384 two-pairing check (shared/docs/evm384-spec.md §5)
 REFERENCE = {"evm384_ops": 108_381, "steps": 249_528, "bytes": 60_230,
              "gas": {"evmone-v7": 1_647_745, "update5-A": 733_651}}
+HINTED = {"pairing_product_is_one": "pairing_check_hinted",
+          "eip2537_pairing_check": "eip2537_pairing_check_hinted"}
 
 
 def _best_time(run, runs: int) -> float:
@@ -38,35 +45,16 @@ def _best_time(run, runs: int) -> float:
     return best
 
 
-def main(argv: list | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=2, help="pairs per check (default 2)")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs (default 5)")
-    parser.add_argument("--contract", default="pairing_product_is_one",
-                        choices=("pairing_product_is_one", "eip2537_pairing_check"),
-                        help="the check to run (default pairing_product_is_one)")
-    parser.add_argument("--profile", action="store_true",
-                        help="also print EVM384 ops per routine (traced run, slower)")
-    args = parser.parse_args(argv)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
-    rng = random.Random(seed)
-
-    name = args.contract
+def _report(name: str, instances: list, args: argparse.Namespace, blst_time: float
+            ) -> Tuple[bool, bytes]:
+    """Run contract ``name`` on every (true, pairs, calldata) instance, print its answers
+    beside blst's, then its costs and times (of the last instance). Returns whether every
+    answer was right and the last calldata."""
     program = build_program(name)
-    print(f"EVM384 pairing product check: {args.pairs} fresh random pairs (seed {seed})")
     print(f"contract {name}: {len(program.code):,} bytes "
           f"(limit {CONTRACT_SIZE_LIMIT:,}; original {REFERENCE['bytes']:,})")
-
     ok = True
-    results = {}
-    if args.pairs < 1:
-        parser.error("--pairs must be at least 1")
-    # One finite pair never pairs to one, so k = 1 has only the "not one" instance.
-    for true in (True, False) if args.pairs > 1 else (False,):
-        pairs = random_product_case(rng, args.pairs, true)
-        calldata = (eip2537_input(pairs) if name == "eip2537_pairing_check"
-                    else encode_calldata(name, encode_pairs(pairs)))
+    for true, pairs, calldata in instances:
         results = {schedule: execute(program.code, calldata, schedule=schedule)
                    for schedule in SCHEDULES}
         answer = int.from_bytes(results["update5-A"].output, "big") == 1
@@ -85,20 +73,61 @@ def main(argv: list | None = None) -> int:
     print(f"instructions: {result.steps:,}" + original(REFERENCE["steps"]))
     for schedule, res in results.items():
         print(f"gas {schedule:<10} {res.gas_used:>10,}" + original(REFERENCE["gas"].get(schedule)))
-
-    blst_points = blst_points_of(pairs)
-    blst_time = _best_time(lambda: blst_check(blst_points), args.runs)
     print(f"blst (pyblst, points decoded beforehand): {1e3 * blst_time:.2f} ms per check")
     for engine in ENGINES:
         took = _best_time(lambda: execute(program.code, calldata, schedule="update5-A",
                                           engine=engine), args.runs)
         print(f"EVM384 contract, {engine:>6} engine: {1e3 * took:6.2f} ms per check "
-              f"({took / blst_time:.1f}x blst; best of {args.runs})")
+              f"({took / blst_time:.2f}x blst; best of {args.runs})")
+    return ok, calldata
+
+
+def main(argv: list | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=2, help="pairs per check (default 2)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
+    parser.add_argument("--runs", type=int, default=5, help="timed runs (default 5)")
+    parser.add_argument("--contract", default="pairing_product_is_one",
+                        choices=("pairing_product_is_one", "eip2537_pairing_check"),
+                        help="the check to run (default pairing_product_is_one)")
+    parser.add_argument("--profile", action="store_true",
+                        help="also print EVM384 ops per routine (traced run, slower)")
+    args = parser.parse_args(argv)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    rng = random.Random(seed)
+
+    name = args.contract
+    if args.pairs < 1:
+        parser.error("--pairs must be at least 1")
+    print(f"EVM384 pairing product check: {args.pairs} fresh random pairs (seed {seed})")
+    # One finite pair never pairs to one, so k = 1 has only the "not one" instance.
+    instances = [(true, random_product_case(rng, args.pairs, true))
+                 for true in ((True, False) if args.pairs > 1 else (False,))]
+    blst_points = blst_points_of(instances[-1][1])
+    blst_time = _best_time(lambda: blst_check(blst_points), args.runs)
+
+    def calldata_of(pairs) -> bytes:
+        return (eip2537_input(pairs) if name == "eip2537_pairing_check"
+                else encode_calldata(name, encode_pairs(pairs)))
+
+    ok, calldata = _report(name, [(true, pairs, calldata_of(pairs)) for true, pairs in instances],
+                           args, blst_time)
+    hinted = HINTED[name]
+    hints = [pairing_hint(encode_pairs(pairs)) for _, pairs in instances]
+    print(f"hinted variant: the caller computes the hint (c^-1 and w, 864 bytes) with "
+          f"pairing_hint on the fast engine, "
+          f"{1e3 * _best_time(lambda: pairing_hint(encode_pairs(instances[-1][1])), args.runs):.1f}"
+          f" ms per hint; not included below")
+    hinted_ok, _ = _report(hinted, [(true, pairs, calldata_of(pairs) + hint)
+                                    for (true, pairs), hint in zip(instances, hints)],
+                           args, blst_time)
+    ok &= hinted_ok
 
     if args.profile:
         from ..asm.profile import by_scope, report
         from ..evm.tracing import Profiler
         profiler = Profiler()
+        program = build_program(name)
         execute(program.code, calldata, schedule="update5-A", tracer=profiler)
         print("EVM384 ops by routine:")
         print(report(by_scope(program, profiler.by_pc, depth=1, only=EVM384_OPS)))

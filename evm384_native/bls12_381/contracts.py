@@ -14,20 +14,26 @@ is skipped. Points are otherwise NOT validated (on curve, in the subgroup): call
 ``eip2537_pairing_check``
     the EIP-2537 pairing-check input (k x 384 bytes, 64-byte big-endian field elements),
     fully validated like the precompile: invalid input REVERTs (:mod:`.eip2537`).
+``pairing_check_hinted``, ``eip2537_pairing_check_hinted``
+    the input of ``pairing_product_is_one`` or ``eip2537_pairing_check``, then an 864-byte
+    hint (c^-1 and w, :mod:`.hinted`; :func:`.hint.pairing_hint` computes it): the same
+    answer without a final exponentiation. A hint value >= p REVERTs.
 
 ``miller_loop``, ``pairing`` and ``final_exponentiation`` return an Fp12 in blst's memory
 layout (576 bytes), directly comparable with blst's (chia_rs ``bytes(GTElement)``).
-``pairing_product_is_one`` and ``eip2537_pairing_check`` return a 32-byte word: 1 if the
-product of the k pairings is one, else 0.
+``pairing_product_is_one``, ``eip2537_pairing_check`` and the hinted checks return a
+32-byte word: 1 if the product of the k pairings is one, else 0 (for the hinted checks: 0
+also if the hint is wrong).
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Dict, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..asm import Assembler, Fp12, Program, Slot, raw
-from . import eip2537
+from ..asm import Assembler, Fp12, Label, Program, Slot, raw
+from . import eip2537, hinted
 from .fp import Emitter, P
+from .hint import pairing_hint
 from .pairing import FinalExponentiation, MillerLoop, require_calldata
 
 Pair = Tuple[bytes, bytes]
@@ -72,9 +78,22 @@ def _build_pairing_product_is_one(e: Emitter, f: Fp12) -> None:
 
 
 def _build_eip2537_pairing_check(e: Emitter, f: Fp12) -> None:
-    fail = eip2537.emit(e, f)
+    _return_is_one_or_revert(e, f, eip2537.emit(e, f))
+
+
+def _build_pairing_check_hinted(e: Emitter, f: Fp12) -> None:
+    _return_is_one_or_revert(e, f, hinted.emit(e, f))
+
+
+def _build_eip2537_pairing_check_hinted(e: Emitter, f: Fp12) -> None:
+    _return_is_one_or_revert(e, f, hinted.emit(e, f, validate=True))
+
+
+def _return_is_one_or_revert(e: Emitter, f: Fp12, fail: Label) -> None:
+    """Return whether f is one; invalid input jumps to ``fail``: REVERT (the precompile's
+    error)."""
     _return_is_one(e, f)
-    e.asm.place(fail)                             # the precompile's error: REVERT
+    e.asm.place(fail)
     e.asm.push(0)
     e.asm.op("DUP1")
     e.asm.op("REVERT")
@@ -99,6 +118,8 @@ _BUILDERS: Dict[str, Callable[[Emitter, Fp12], None]] = {
     "pairing": _build_pairing,
     "pairing_product_is_one": _build_pairing_product_is_one,
     "eip2537_pairing_check": _build_eip2537_pairing_check,
+    "pairing_check_hinted": _build_pairing_check_hinted,
+    "eip2537_pairing_check_hinted": _build_eip2537_pairing_check_hinted,
 }
 CONTRACTS = tuple(_BUILDERS)
 # Built with run-time loops instead of unrolled call sequences: validation code would not
@@ -167,10 +188,20 @@ def pairs_from_eip2537(data: bytes) -> List[Pair]:
             for i in range(0, len(fields), 6)]
 
 
+_UNHINTED = {"pairing_check_hinted": "pairing_product_is_one",
+             "eip2537_pairing_check_hinted": "eip2537_pairing_check"}
+
+
 def encode_calldata(name: str, *args: Any) -> bytes:
     """Calldata for contract ``name``: ``pairing(g1, g2)``, ``miller_loop(pairs)``,
     ``pairing_product_is_one(pairs)``, ``final_exponentiation(f)``,
-    ``eip2537_pairing_check(data)``; see the module doc."""
+    ``eip2537_pairing_check(data)``, ``pairing_check_hinted(pairs, hint)``,
+    ``eip2537_pairing_check_hinted(data, hint)``; see the module doc."""
+    if name in _UNHINTED:                         # the unhinted input, then the hint
+        inputs, hint = args
+        if not isinstance(hint, (bytes, bytearray)) or len(hint) != hinted.HINT_BYTES:
+            raise ValueError(f"a hint is {hinted.HINT_BYTES} bytes (pairing_hint computes it)")
+        return encode_calldata(_UNHINTED[name], inputs) + bytes(hint)
     if name == "pairing":
         g1, g2 = args
         return _pair_calldata(g1, g2)
@@ -222,6 +253,30 @@ def pairing_product_is_one(pairs: Sequence[Pair], **execute_options: Any) -> boo
     """True if the product of e(P_i, Q_i) is one (no validation of the points)."""
     output = run_contract("pairing_product_is_one", list(pairs), **execute_options).output
     return int.from_bytes(output, "big") == 1
+
+
+def pairing_check_hinted(pairs: Sequence[Pair], hint: Optional[bytes] = None,
+                         **execute_options: Any) -> bool:
+    """:func:`pairing_product_is_one` without a final exponentiation: the contract checks
+    ``hint`` (computed by :func:`.hint.pairing_hint` on the fast engine when not given).
+    False if the product is not one, or if the hint is wrong."""
+    pairs = list(pairs)
+    if hint is None:
+        hint = pairing_hint(pairs)
+    output = run_contract("pairing_check_hinted", pairs, hint, **execute_options).output
+    return int.from_bytes(output, "big") == 1
+
+
+def eip2537_pairing_check_hinted(data: bytes, hint: Optional[bytes] = None,
+                                 **execute_options: Any) -> bytes:
+    """:func:`eip2537_pairing_check` without a final exponentiation: the same validation,
+    then the check of ``hint`` (computed when not given). Invalid input: RuntimeError."""
+    if hint is None:
+        try:
+            hint = pairing_hint(pairs_from_eip2537(data))
+        except ValueError:                        # malformed: the contract rejects it
+            hint = bytes(hinted.HINT_BYTES)
+    return run_contract("eip2537_pairing_check_hinted", data, hint, **execute_options).output
 
 
 def eip2537_pairing_check(data: bytes, **execute_options: Any) -> bytes:

@@ -66,13 +66,14 @@ def is_zero(asm: Assembler, slot: Slot) -> None:
     asm.op("ISZERO")
 
 
-def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = False) -> None:
+def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = False,
+                     tail: int = 0) -> None:
     """REVERT unless the calldata after ``offset`` is ``size`` bytes (or a positive multiple
-    of ``size``)."""
+    of ``size``), followed by ``tail`` more bytes (only with ``multiple``)."""
     ok = asm.new_label("calldata_ok")
-    asm.push(offset)
+    asm.push(offset + tail)
     asm.op("CALLDATASIZE")
-    asm.op("SUB")                                 # n = CALLDATASIZE - offset
+    asm.op("SUB")                                 # n = CALLDATASIZE - offset - tail
     if multiple:
         asm.push(size)
         asm.op("DUP2")
@@ -80,8 +81,15 @@ def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = Fa
         asm.op("SWAP1")
         asm.op("ISZERO")
         asm.op("OR")                              # bad if n % size or n == 0
+        if tail:                                  # or n < 0 (it wrapped around)
+            asm.push(offset + tail)
+            asm.op("CALLDATASIZE")
+            asm.op("LT")
+            asm.op("OR")
         asm.op("ISZERO")
     else:
+        if tail:
+            raise ValueError("a calldata tail needs multiple=True")
         asm.push(size)
         asm.op("EQ")
     asm.jumpi(ok)
@@ -94,12 +102,14 @@ def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = Fa
 class MillerLoop:
     """Memory and subroutines of the Miller loop over the pairs in calldata."""
 
-    def __init__(self, e: Emitter, f: Fp12, g1_may_be_infinity: bool = False) -> None:
+    def __init__(self, e: Emitter, f: Fp12, g1_may_be_infinity: bool = False,
+                 calldata_tail: int = 0) -> None:
         """``g1_may_be_infinity``: pair states may have P at infinity ((-2 P.x, 2 P.y) all
         zero; kept so that their Q can still be checked); their lines are not multiplied
-        into f."""
+        into f. ``calldata_tail``: bytes after the pairs in calldata (a hint), not pairs."""
         self.e, self.f = e, f
         self.g1_may_be_infinity = g1_may_be_infinity
+        self.calldata_tail = calldata_tail
         region = e.asm.memory.region("miller")
         self.work = region.alloc(PairState, "work")
         self.line = region.alloc(Fp6, "line")
@@ -122,7 +132,8 @@ class MillerLoop:
         and skips a pair with an all-zero G1 or G2 point (infinity, as in EIP-2537)."""
         asm, work = self.e.asm, self.work
         with asm.scope("load_pairs"):
-            require_calldata(asm, calldata_offset, pair_bytes, multiple=True)
+            require_calldata(asm, calldata_offset, pair_bytes, multiple=True,
+                             tail=self.calldata_tail)
             asm.push(self.heap)                  # stack: ptr
             asm.push(calldata_offset)            # stack: ptr cd
             top, skip = asm.label("load_pair"), asm.new_label("skip_pair")
@@ -133,8 +144,11 @@ class MillerLoop:
             asm.op("SWAP1"); asm.push(PairState.size); asm.op("ADD"); asm.op("SWAP1")
             asm.place(skip)
             asm.push(pair_bytes); asm.op("ADD")
-            asm.op("DUP1"); asm.op("CALLDATASIZE"); asm.op("GT")
-            asm.jumpi(top)                       # while CALLDATASIZE > cd
+            asm.op("DUP1"); asm.op("CALLDATASIZE")
+            if self.calldata_tail:
+                asm.push(self.calldata_tail); asm.op("SWAP1"); asm.op("SUB")
+            asm.op("GT")
+            asm.jumpi(top)                       # while CALLDATASIZE - tail > cd
             asm.op("POP")
             asm.push(self.end)
             asm.op("MSTORE")                     # pairs_end = ptr
@@ -188,8 +202,13 @@ class MillerLoop:
         if skip is not None:
             e.asm.place(skip)
 
-    def emit(self) -> None:
-        """f = the Miller loop value of all loaded pairs (conjugated for negative x)."""
+    def emit(self, cinv: Optional[Fp12] = None) -> None:
+        """f = the Miller loop value of all loaded pairs (conjugated for negative x).
+
+        With ``cinv`` (a hinted c^-1, :mod:`.hinted`): f = f_|x| * cinv^|x|, f_|x| the loop
+        value NOT conjugated: f starts at cinv (the top bit of |x|), so the first step
+        squares, and every set bit below the top one also multiplies by cinv. Without
+        pairs f = 1 either way."""
         e, asm = self.e, self.e.asm
         work, line = self.work, self.line
         dbl_all = asm.subroutine("ml_dbl_all", lambda a: self.for_each_pair(
@@ -207,6 +226,13 @@ class MillerLoop:
             asm.op("EQ")
             asm.jumpi(done)                         # every pair had a point at infinity: f = 1
             bits = bin(X_ABS)[3:]
+            if cinv is not None:
+                mul_cinv = fp12.routine(e, "fp12_mul", "ml_mul_cinv", a=self.f, b=cinv)
+                fp.copy(e, self.f, cinv)
+                square_and_multiply(e, bits, lambda: (asm.call(sqr), asm.call(dbl_all)),
+                                    lambda: (asm.call(mul_cinv), asm.call(add_all)))
+                asm.place(done)
+                return
             asm.call(dbl_all)                       # f = 1 before the first step: no squaring
             if bits[0] == "1":
                 asm.call(add_all)
