@@ -1,0 +1,64 @@
+"""EIP-2537's G1/G2 addition and multi-scalar multiplication precompiles (0x0b..0x0e) as
+EVM384 contracts: the calldata is the precompile's input, the output its output, and
+every input the precompile rejects makes the contract REVERT with empty output.
+
+Input field elements are 64 bytes big-endian (16 zero bytes of padding, value < p),
+decoded by :func:`.eip2537.decode_field`; a point is x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1), all
+zero for the point at infinity; an MSM scalar is a 32-byte big-endian word, not reduced.
+Output points are encoded the same way (infinity as zeros).
+
+- ``eip2537_g1add`` / ``eip2537_g2add``: exactly two points (256 / 512 bytes), each on
+  its curve or infinity; no subgroup check (the EIP has none for addition).
+- ``eip2537_g1msm`` / ``eip2537_g2msm``: k >= 1 (point, scalar) pairs (160 / 288 bytes
+  each); every point on its curve and in the r-order subgroup, or infinity
+  (:mod:`.msm`).
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict
+
+from . import curve
+from .eip2537_io import load_jacobian, point_bytes, return_point, revert_at
+from .fp import Emitter
+from .msm import Msm
+from .pairing import require_calldata
+from .points import G1_GROUP, G2_GROUP, Group, add
+
+
+def _build_add(e: Emitter, group: Group) -> None:
+    asm = e.asm
+    fail = asm.new_label("invalid_input")
+    region = asm.memory.region("add")
+    acc = region.alloc(group.jacobian, "p")
+    t = region.alloc(group.jacobian, "q")
+    size = point_bytes(group)
+    require_calldata(asm, 0, 2 * size)
+    acc_done, output = asm.new_label("p_loaded"), asm.new_label("output")
+    asm.push(0)
+    load_jacobian(e, group, acc, acc_done, fail)
+    asm.place(acc_done)
+    asm.push(size)
+    asm.op("ADD")
+    load_jacobian(e, group, t, output, fail)
+    add(e, group, acc, t, lambda: curve.jacobian_dbl(e, group.field, acc))
+    asm.place(output)
+    asm.op("POP")
+    return_point(e, group, acc)
+    revert_at(asm, fail)
+
+
+def _build_msm(e: Emitter, group: Group) -> None:
+    fail = e.asm.new_label("invalid_input")
+    msm = Msm(e, group, fail)
+    msm.load()
+    msm.emit()
+    return_point(e, group, msm.acc)
+    revert_at(e.asm, fail)
+
+
+BUILDERS: Dict[str, Callable[[Emitter], None]] = {
+    "eip2537_g1add": lambda e: _build_add(e, G1_GROUP),
+    "eip2537_g2add": lambda e: _build_add(e, G2_GROUP),
+    "eip2537_g1msm": lambda e: _build_msm(e, G1_GROUP),
+    "eip2537_g2msm": lambda e: _build_msm(e, G2_GROUP),
+}

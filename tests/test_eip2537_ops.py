@@ -1,0 +1,276 @@
+"""EIP-2537's addition and MSM contracts (eip2537_g1add, _g2add, _g1msm, _g2msm) against the
+official vectors, blst (pyblst, chia_rs) and py_ecc; invalid inputs revert."""
+import json
+import pathlib
+import random
+
+import pytest
+from py_ecc.optimized_bls12_381 import curve_order as R_ORDER, multiply, neg, normalize
+
+from evm384_native import execute
+from evm384_native.bls12_381 import (build_contract, eip2537_g1add, eip2537_g1msm, eip2537_g2add,
+                                     eip2537_g2msm)
+from evm384_native.bls12_381.eip2537_oracle import (blst_msm, blst_point, encode_point,
+                                                    msm_input, py_ecc_sum)
+from test_eip2537_contract import H1, H2, P, g1_off_subgroup, g2_off_subgroup, in_blst_subgroup
+
+VECTORS = pathlib.Path(__file__).resolve().parent / "vectors" / "eip2537"
+ADD = {1: "eip2537_g1add", 2: "eip2537_g2add"}
+MSM = {1: "eip2537_g1msm", 2: "eip2537_g2msm"}
+API = {"eip2537_g1add": eip2537_g1add, "eip2537_g2add": eip2537_g2add,
+       "eip2537_g1msm": eip2537_g1msm, "eip2537_g2msm": eip2537_g2msm}
+POINT_BYTES = {1: 128, 2: 256}
+SCALARS = [0, 1, R_ORDER - 1, R_ORDER, (1 << 256) - 1]
+
+
+def load(name):
+    return json.loads((VECTORS / name).read_text())
+
+
+def run(name, data, **options):
+    options.setdefault("engine", "fast")
+    return execute(build_contract(name), data, schedule="update5-A", **options)
+
+
+def assert_reverts(name, data):
+    result = run(name, data)
+    assert not result.success and result.error == "revert" and result.output == b""
+
+
+def rand_point(kind, rng):
+    return blst_point(kind, rng.randrange(1, R_ORDER))
+
+
+def off_subgroup(kind, rng):
+    return normalize(g1_off_subgroup(rng) if kind == 1 else g2_off_subgroup(rng))
+
+
+# --- official vectors -----------------------------------------------------------------------
+
+VALID = [(ADD[1], c) for c in load("add_G1_bls.json")] + \
+        [(ADD[2], c) for c in load("add_G2_bls.json")] + \
+        [(MSM[1], c) for c in load("mul_G1_bls.json") + load("msm_G1_bls.json")] + \
+        [(MSM[2], c) for c in load("mul_G2_bls.json")]
+INVALID = [(ADD[1], c) for c in load("fail-add_G1_bls.json")] + \
+          [(ADD[2], c) for c in load("fail-add_G2_bls.json")] + \
+          [(MSM[1], c) for c in load("fail-mul_G1_bls.json") + load("fail-msm_G1_bls.json")] + \
+          [(MSM[2], c) for c in load("fail-mul_G2_bls.json") + load("fail-msm_G2_bls.json")]
+
+
+def test_every_official_file_is_used():
+    assert len([1 for name, _ in VALID if name == MSM[1]]) == 11 + 163
+    assert len(VALID) == 9 + 9 + 11 + 163 + 11 and len(INVALID) == 7 + 7 + 8 + 8 + 8 + 8
+
+
+@pytest.mark.parametrize("name,case", VALID, ids=lambda x: x if isinstance(x, str) else x["Name"])
+def test_official_valid_vectors(name, case):
+    result = run(name, bytes.fromhex(case["Input"]))
+    assert result.success and result.output == bytes.fromhex(case["Expected"])
+
+
+@pytest.mark.parametrize("name,case", INVALID, ids=lambda x: x if isinstance(x, str) else x["Name"])
+def test_official_invalid_vectors_revert(name, case):
+    assert_reverts(name, bytes.fromhex(case["Input"]))
+
+
+# --- engines and backends -------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,case", [(ADD[1], load("add_G1_bls.json")[5]),
+                                       (ADD[2], load("add_G2_bls.json")[6]),
+                                       (MSM[1], load("msm_G1_bls.json")[40]),
+                                       (MSM[2], load("mul_G2_bls.json")[3]),
+                                       (MSM[2], load("fail-msm_G2_bls.json")[-1])])
+def test_engines_and_backends_agree(name, case):
+    data = bytes.fromhex(case["Input"])
+    results = [run(name, data, engine=engine, backend=backend)
+               for engine, backend in (("fast", "native"), ("python", "native"),
+                                       ("python", "reference"))]
+    for other in results[1:]:
+        assert (other.success, other.output, other.gas_used, other.steps, other.error) == (
+            results[0].success, results[0].output, results[0].gas_used, results[0].steps,
+            results[0].error)
+    if "Expected" in case:
+        assert results[0].output == bytes.fromhex(case["Expected"])
+
+
+# --- addition -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", [1, 2])
+def test_random_additions_agree_with_blst(kind):
+    rng = random.Random(10 + kind)
+    for _ in range(4):
+        a, b = rng.randrange(R_ORDER), rng.randrange(R_ORDER)
+        p, q = blst_point(kind, a), blst_point(kind, b)
+        data = encode_point(kind, p) + encode_point(kind, q)
+        assert API[ADD[kind]](data, engine="fast") == blst_msm(kind, [(p, 1), (q, 1)]) == \
+            encode_point(kind, blst_point(kind, a + b))
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+def test_addition_special_cases(kind):
+    """P + P, P + (-P), infinity on either side and both, for a point in the subgroup and
+    one outside it (addition does not check the subgroup)."""
+    rng = random.Random(20 + kind)
+    for p in (rand_point(kind, rng), off_subgroup(kind, rng)):
+        minus = normalize(neg((p[0], p[1], type(p[0]).one())))
+        for a, b in ((p, p), (p, minus), (p, None), (None, p), (None, None)):
+            data = encode_point(kind, a) + encode_point(kind, b)
+            assert API[ADD[kind]](data, engine="fast") == py_ecc_sum(kind, [(a, 1), (b, 1)])
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+def test_addition_of_points_outside_the_subgroup(kind):
+    rng = random.Random(30 + kind)
+    p, q = off_subgroup(kind, rng), off_subgroup(kind, rng)
+    assert not in_blst_subgroup(p, kind)
+    data = encode_point(kind, p) + encode_point(kind, q)
+    assert API[ADD[kind]](data, engine="fast") == py_ecc_sum(kind, [(p, 1), (q, 1)])
+
+
+def with_field(data, index, raw64):
+    return data[:64 * index] + raw64 + data[64 * (index + 1):]
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+def test_addition_rejects_bad_encodings_lengths_and_points_off_the_curve(kind):
+    rng = random.Random(40 + kind)
+    data = encode_point(kind, rand_point(kind, rng)) + encode_point(kind, rand_point(kind, rng))
+    name = ADD[kind]
+    assert run(name, data).success
+    for size in (0, len(data) - 1, len(data) + 1, len(data) // 2, 2 * len(data)):
+        assert_reverts(name, (data * 2)[:size])
+    for index in range(len(data) // 64):
+        field = data[64 * index:64 * (index + 1)]
+        value = int.from_bytes(field, "big")
+        padded = bytearray(field)
+        padded[rng.randrange(16)] = 1
+        assert_reverts(name, with_field(data, index, bytes(padded)))
+        assert_reverts(name, with_field(data, index, (value + P).to_bytes(64, "big")))
+        assert_reverts(name, with_field(data, index, ((value + 1) % P).to_bytes(64, "big")))
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+def test_a_zero_coordinate_is_not_infinity(kind):
+    """(0, y) and (x, 0) are not on the curve (only the all-zero encoding is infinity)."""
+    p = encode_point(kind, rand_point(kind, random.Random(50)))
+    half = POINT_BYTES[kind] // 2
+    for bad in (bytes(half) + p[half:], p[:half] + bytes(half)):
+        assert_reverts(ADD[kind], bad + p)
+        assert_reverts(ADD[kind], p + bad)
+
+
+# --- MSM ------------------------------------------------------------------------------------
+
+def check_msm(kind, pairs, **options):
+    expected = blst_msm(kind, pairs)
+    assert API[MSM[kind]](msm_input(kind, pairs), engine="fast", **options) == expected
+    return expected
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+@pytest.mark.parametrize("scalar", SCALARS)
+def test_msm_scalar_edge_cases(kind, scalar):
+    rng = random.Random(60 + kind)
+    p = rand_point(kind, rng)
+    expected = check_msm(kind, [(p, scalar)])
+    assert expected == py_ecc_sum(kind, [(p, scalar)])
+    check_msm(kind, [(p, scalar), (rand_point(kind, rng), rng.randrange(1 << 256))])
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+@pytest.mark.parametrize("k", [1, 2, 3, 8])
+def test_random_msm_agrees_with_blst(kind, k):
+    rng = random.Random(100 * kind + k)
+    check_msm(kind, [(rand_point(kind, rng), rng.randrange(1 << 256)) for _ in range(k)])
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+def test_msm_with_cancelling_equal_and_infinite_terms(kind):
+    """Equal points (the accumulator meets the same multiple: a doubling), opposite
+    points (infinity mid-way and at the end), infinity, zero scalars."""
+    rng = random.Random(70 + kind)
+    p, q = rand_point(kind, rng), rand_point(kind, rng)
+    minus_p = normalize(neg((p[0], p[1], type(p[0]).one())))
+    s = rng.randrange(R_ORDER)
+    for pairs in ([(p, s), (p, s)], [(p, s), (minus_p, s)], [(p, s), (p, R_ORDER - s)],
+                  [(None, s), (p, 0), (q, 5)], [(None, 3)], [(p, 0)], [(p, 1), (p, 1), (p, 1)],
+                  [(q, 7), (p, s), (minus_p, s)]):
+        assert check_msm(kind, pairs) == py_ecc_sum(kind, pairs)
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+def test_msm_rejects_points_outside_the_subgroup_and_the_cofactor_multiple_passes(kind):
+    rng = random.Random(80 + kind)
+    good = (rand_point(kind, rng), 3)
+    for _ in range(2):
+        bad = off_subgroup(kind, rng)
+        assert not in_blst_subgroup(bad, kind)
+        for scalar in (0, 1, R_ORDER):              # validated whatever the scalar
+            assert_reverts(MSM[kind], msm_input(kind, [good, (bad, scalar)]))
+            assert_reverts(MSM[kind], msm_input(kind, [(bad, scalar), good]))
+        one = type(bad[0]).one()
+        cleared = normalize(multiply((bad[0], bad[1], one), H1 if kind == 1 else H2))
+        assert in_blst_subgroup(cleared, kind)
+        check_msm(kind, [good, (cleared, 5)])
+
+
+@pytest.mark.parametrize("kind,order,divisor", [(1, 3, 3), (1, 11, 121), (2, 13, 169)])
+def test_msm_rejects_points_of_small_order(kind, order, divisor):
+    rng = random.Random(0)
+    cofactor = H1 if kind == 1 else H2
+    raw = g1_off_subgroup(rng) if kind == 1 else g2_off_subgroup(rng)
+    point = multiply(multiply(raw, cofactor // divisor), R_ORDER)
+    assert multiply(point, order)[2] == type(point[2]).zero() != point[2]
+    assert_reverts(MSM[kind], msm_input(kind, [(normalize(point), 1)]))
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+def test_msm_rejects_bad_lengths_encodings_and_points_off_the_curve(kind):
+    rng = random.Random(90 + kind)
+    pairs = [(rand_point(kind, rng), rng.randrange(1 << 256)) for _ in range(2)]
+    data = msm_input(kind, pairs)
+    pair = len(data) // 2
+    name = MSM[kind]
+    assert run(name, data).success
+    for size in (0, 1, pair - 1, pair + 1, 2 * pair - 1, 2 * pair + 32):
+        assert_reverts(name, (data * 2)[:size])
+    for start in [j * pair + 64 * i for j in (0, 1) for i in range(POINT_BYTES[kind] // 64)]:
+        field = data[start:start + 64]
+        value = int.from_bytes(field, "big")
+        for bad in ((value + P).to_bytes(64, "big"), b"\x01" + field[1:],
+                    ((value + 1) % P).to_bytes(64, "big")):
+            assert_reverts(name, data[:start] + bad + data[start + 64:])
+
+
+def test_wrappers_return_bytes_and_raise_on_invalid_input():
+    g = encode_point(1, blst_point(1, 1))
+    assert eip2537_g1add(g + bytes(128)) == g
+    assert eip2537_g1msm(g + (1).to_bytes(32, "big")) == g
+    for name, function in API.items():
+        with pytest.raises(RuntimeError, match="revert"):
+            function(b"")
+
+
+# --- G2 MSM vectors generated against blst and py_ecc (none in the official snapshot) -------
+
+@pytest.mark.parametrize("k", [1, 2, 4, 16, pytest.param(64, marks=pytest.mark.slow),
+                               pytest.param(128, marks=pytest.mark.slow)])
+def test_g2_msm_generated_cases(k):
+    rng = random.Random(5000 + k)
+    pairs = [(rand_point(2, rng), rng.choice(SCALARS + [rng.randrange(1 << 256)] * 3))
+             for _ in range(k)]
+    expected = check_msm(2, pairs)
+    if k <= 4:                                        # py_ecc is slow
+        assert expected == py_ecc_sum(2, pairs)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", [32, 128])
+def test_g1_msm_large_k(k):
+    rng = random.Random(6000 + k)
+    check_msm(1, [(rand_point(1, rng), rng.randrange(1 << 256)) for _ in range(k)])
+
+
+@pytest.mark.parametrize("name", sorted(API))
+def test_fits_the_contract_size_limit(name):
+    assert len(build_contract(name)) <= 24_576                     # EIP-170
