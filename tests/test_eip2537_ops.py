@@ -1,5 +1,6 @@
-"""EIP-2537's addition and MSM contracts (eip2537_g1add, _g2add, _g1msm, _g2msm) against the
-official vectors, blst (pyblst, chia_rs) and py_ecc; invalid inputs revert."""
+"""EIP-2537's addition, MSM and map contracts (eip2537_g1add, _g2add, _g1msm, _g2msm,
+_map_fp_to_g1) against the official vectors, blst (pyblst, chia_rs) and py_ecc; invalid
+inputs revert."""
 import json
 import pathlib
 import random
@@ -9,16 +10,18 @@ from py_ecc.optimized_bls12_381 import curve_order as R_ORDER, multiply, neg, no
 
 from evm384_native import execute
 from evm384_native.bls12_381 import (build_contract, eip2537_g1add, eip2537_g1msm, eip2537_g2add,
-                                     eip2537_g2msm)
+                                     eip2537_g2msm, eip2537_map_fp_to_g1)
 from evm384_native.bls12_381.eip2537_oracle import (blst_msm, blst_point, encode_point,
-                                                    msm_input, py_ecc_sum)
+                                                    msm_input, py_ecc_map_fp_to_g1, py_ecc_sum)
 from test_eip2537_contract import H1, H2, P, g1_off_subgroup, g2_off_subgroup, in_blst_subgroup
 
 VECTORS = pathlib.Path(__file__).resolve().parent / "vectors" / "eip2537"
 ADD = {1: "eip2537_g1add", 2: "eip2537_g2add"}
 MSM = {1: "eip2537_g1msm", 2: "eip2537_g2msm"}
+MAP = {1: "eip2537_map_fp_to_g1"}
 API = {"eip2537_g1add": eip2537_g1add, "eip2537_g2add": eip2537_g2add,
-       "eip2537_g1msm": eip2537_g1msm, "eip2537_g2msm": eip2537_g2msm}
+       "eip2537_g1msm": eip2537_g1msm, "eip2537_g2msm": eip2537_g2msm,
+       "eip2537_map_fp_to_g1": eip2537_map_fp_to_g1}
 POINT_BYTES = {1: 128, 2: 256}
 SCALARS = [0, 1, R_ORDER - 1, R_ORDER, (1 << 256) - 1]
 
@@ -50,16 +53,19 @@ def off_subgroup(kind, rng):
 VALID = [(ADD[1], c) for c in load("add_G1_bls.json")] + \
         [(ADD[2], c) for c in load("add_G2_bls.json")] + \
         [(MSM[1], c) for c in load("mul_G1_bls.json") + load("msm_G1_bls.json")] + \
-        [(MSM[2], c) for c in load("mul_G2_bls.json")]
+        [(MSM[2], c) for c in load("mul_G2_bls.json")] + \
+        [(MAP[1], c) for c in load("map_fp_to_G1_bls.json")]
 INVALID = [(ADD[1], c) for c in load("fail-add_G1_bls.json")] + \
           [(ADD[2], c) for c in load("fail-add_G2_bls.json")] + \
           [(MSM[1], c) for c in load("fail-mul_G1_bls.json") + load("fail-msm_G1_bls.json")] + \
-          [(MSM[2], c) for c in load("fail-mul_G2_bls.json") + load("fail-msm_G2_bls.json")]
+          [(MSM[2], c) for c in load("fail-mul_G2_bls.json") + load("fail-msm_G2_bls.json")] + \
+          [(MAP[1], c) for c in load("fail-map_fp_to_G1_bls.json")]
 
 
 def test_every_official_file_is_used():
     assert len([1 for name, _ in VALID if name == MSM[1]]) == 11 + 163
-    assert len(VALID) == 9 + 9 + 11 + 163 + 11 and len(INVALID) == 7 + 7 + 8 + 8 + 8 + 8
+    assert len(VALID) == 9 + 9 + 11 + 163 + 11 + 5
+    assert len(INVALID) == 7 + 7 + 8 + 8 + 8 + 8 + 5
 
 
 @pytest.mark.parametrize("name,case", VALID, ids=lambda x: x if isinstance(x, str) else x["Name"])
@@ -79,7 +85,8 @@ def test_official_invalid_vectors_revert(name, case):
                                        (ADD[2], load("add_G2_bls.json")[6]),
                                        (MSM[1], load("msm_G1_bls.json")[40]),
                                        (MSM[2], load("mul_G2_bls.json")[3]),
-                                       (MSM[2], load("fail-msm_G2_bls.json")[-1])])
+                                       (MSM[2], load("fail-msm_G2_bls.json")[-1]),
+                                       (MAP[1], load("map_fp_to_G1_bls.json")[2])])
 def test_engines_and_backends_agree(name, case):
     data = bytes.fromhex(case["Input"])
     results = [run(name, data, engine=engine, backend=backend)
@@ -269,6 +276,45 @@ def test_g2_msm_generated_cases(k):
 def test_g1_msm_large_k(k):
     rng = random.Random(6000 + k)
     check_msm(1, [(rand_point(1, rng), rng.randrange(1 << 256)) for _ in range(k)])
+
+
+# --- map to curve ---------------------------------------------------------------------------
+
+SWU_Z = 11
+# the SWU map's exceptional inputs: Z^2 u^4 + Z u^2 = 0, i.e. u = 0 or u^2 = -1 / Z
+U_EXCEPTIONAL = pow(-pow(SWU_Z, -1, P) % P, (P + 1) // 4, P)
+
+
+def test_map_exceptional_inputs():
+    assert U_EXCEPTIONAL ** 2 % P == -pow(SWU_Z, -1, P) % P
+    for u in (0, U_EXCEPTIONAL, P - U_EXCEPTIONAL):
+        data = u.to_bytes(64, "big")
+        assert eip2537_map_fp_to_g1(data, engine="fast") == py_ecc_map_fp_to_g1(u)
+
+
+def test_map_random_inputs_agree_with_py_ecc():
+    """Random u: both SWU branches (g(x1) square or not) and both signs of y occur."""
+    rng = random.Random(7)
+    for u in [1, 2, P - 1, P - 2] + [rng.randrange(P) for _ in range(8)]:
+        data = u.to_bytes(64, "big")
+        assert eip2537_map_fp_to_g1(data, engine="fast") == py_ecc_map_fp_to_g1(u)
+
+
+def test_map_rejects_bad_lengths_and_encodings():
+    name = MAP[1]
+    good = (12345).to_bytes(64, "big")
+    assert run(name, good).success
+    for data in (b"", good[:63], good + b"\0", good * 2, P.to_bytes(64, "big"),
+                 (P + 5).to_bytes(64, "big"), b"\x01" + good[1:], b"\0" * 15 + b"\x01" + good[16:]):
+        assert_reverts(name, data)
+
+
+@pytest.mark.slow
+def test_map_more_random_inputs():
+    rng = random.Random(8)
+    for _ in range(40):
+        u = rng.randrange(P)
+        assert eip2537_map_fp_to_g1(u.to_bytes(64, "big"), engine="fast") == py_ecc_map_fp_to_g1(u)
 
 
 @pytest.mark.parametrize("name", sorted(API))

@@ -14,7 +14,8 @@ is skipped. Points are otherwise NOT validated (on curve, in the subgroup): call
 ``eip2537_pairing_check``
     the EIP-2537 pairing-check input (k x 384 bytes, 64-byte big-endian field elements),
     fully validated like the precompile: invalid input REVERTs (:mod:`.eip2537`).
-``eip2537_g1add``, ``eip2537_g2add``, ``eip2537_g1msm``, ``eip2537_g2msm``
+``eip2537_g1add``, ``eip2537_g2add``, ``eip2537_g1msm``, ``eip2537_g2msm``,
+``eip2537_map_fp_to_g1``
     the other EIP-2537 precompiles: their input, their output, invalid input REVERTs
     (:mod:`.eip2537_ops`).
 
@@ -258,3 +259,8 @@ def eip2537_g1msm(data: bytes, **execute_options: Any) -> bytes:
 def eip2537_g2msm(data: bytes, **execute_options: Any) -> bytes:
     """The precompile 0x0e (G2 MSM): k x 288 bytes of (point, scalar) in, 256 bytes out."""
     return run_contract("eip2537_g2msm", data, **execute_options).output
+
+
+def eip2537_map_fp_to_g1(data: bytes, **execute_options: Any) -> bytes:
+    """The precompile 0x10 (map Fp to G1): 64 bytes in, the 128-byte point out."""
+    return run_contract("eip2537_map_fp_to_g1", data, **execute_options).output

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Callable, Dict
 
-from . import curve
-from .eip2537_io import load_jacobian, point_bytes, return_point, revert_at
+from ..asm import Fp, G1Jacobian, raw
+from . import curve, eip2537, fp, map_to_curve
+from .eip2537_io import FIELD_BYTES, load_jacobian, point_bytes, return_point, revert_at
 from .fp import Emitter
 from .msm import Msm
 from .pairing import require_calldata
@@ -56,9 +57,29 @@ def _build_msm(e: Emitter, group: Group) -> None:
     revert_at(e.asm, fail)
 
 
+def _build_map_fp_to_g1(e: Emitter) -> None:
+    asm = e.asm
+    fail = asm.new_label("invalid_input")
+    region = asm.memory.region("input")
+    u = region.alloc(Fp, "u")
+    region.alloc(raw(16), "decode_spill")          # decoding writes 16 bytes past u
+    out = region.alloc(G1Jacobian, "out")
+    require_calldata(asm, 0, FIELD_BYTES)
+    with asm.scope("decode"):
+        asm.push(u)
+        asm.push(0)
+        asm.call(eip2537.decode_field(e, fail))
+    map_to_curve.push_sgn0(e, u)
+    fp.to_montgomery(e, u, u)
+    map_to_curve.map_fp_to_g1(e, out, u)
+    return_point(e, G1_GROUP, out)
+    revert_at(asm, fail)
+
+
 BUILDERS: Dict[str, Callable[[Emitter], None]] = {
     "eip2537_g1add": lambda e: _build_add(e, G1_GROUP),
     "eip2537_g2add": lambda e: _build_add(e, G2_GROUP),
     "eip2537_g1msm": lambda e: _build_msm(e, G1_GROUP),
     "eip2537_g2msm": lambda e: _build_msm(e, G2_GROUP),
+    "eip2537_map_fp_to_g1": _build_map_fp_to_g1,
 }

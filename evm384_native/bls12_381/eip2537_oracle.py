@@ -71,3 +71,12 @@ def py_ecc_sum(kind: int, terms: Sequence[Tuple[Optional[tuple], int]]) -> bytes
         if point is not None:
             total = add(total, multiply((point[0], point[1], one), scalar))
     return encode_point(kind, None if is_inf(total) else normalize(total))
+
+
+def py_ecc_map_fp_to_g1(u: int) -> bytes:
+    """The map precompile's output by py_ecc (RFC 9380's map_to_curve, then cofactor
+    clearing by multiplication with h_eff)."""
+    from py_ecc.bls.hash_to_curve import clear_cofactor_G1, map_to_curve_G1
+    from py_ecc.optimized_bls12_381 import FQ, is_inf, normalize
+    point = clear_cofactor_G1(map_to_curve_G1(FQ(u)))
+    return encode_point(1, None if is_inf(point) else normalize(point))
