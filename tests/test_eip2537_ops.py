@@ -1,27 +1,29 @@
 """EIP-2537's addition, MSM and map contracts (eip2537_g1add, _g2add, _g1msm, _g2msm,
-_map_fp_to_g1) against the official vectors, blst (pyblst, chia_rs) and py_ecc; invalid
+_map_fp_to_g1, _map_fp2_to_g2) against the official vectors, blst (pyblst, chia_rs) and py_ecc; invalid
 inputs revert."""
 import json
 import pathlib
 import random
 
 import pytest
-from py_ecc.optimized_bls12_381 import curve_order as R_ORDER, multiply, neg, normalize
+from py_ecc.bls.point_compression import modular_squareroot_in_FQ2
+from py_ecc.optimized_bls12_381 import FQ2, curve_order as R_ORDER, multiply, neg, normalize
 
 from evm384_native import execute
 from evm384_native.bls12_381 import (build_contract, eip2537_g1add, eip2537_g1msm, eip2537_g2add,
-                                     eip2537_g2msm, eip2537_map_fp_to_g1)
+                                     eip2537_g2msm, eip2537_map_fp2_to_g2, eip2537_map_fp_to_g1)
 from evm384_native.bls12_381.eip2537_oracle import (blst_msm, blst_point, encode_point,
-                                                    msm_input, py_ecc_map_fp_to_g1, py_ecc_sum)
+                                                    msm_input, py_ecc_map, py_ecc_sum)
 from test_eip2537_contract import H1, H2, P, g1_off_subgroup, g2_off_subgroup, in_blst_subgroup
 
 VECTORS = pathlib.Path(__file__).resolve().parent / "vectors" / "eip2537"
 ADD = {1: "eip2537_g1add", 2: "eip2537_g2add"}
 MSM = {1: "eip2537_g1msm", 2: "eip2537_g2msm"}
-MAP = {1: "eip2537_map_fp_to_g1"}
+MAP = {1: "eip2537_map_fp_to_g1", 2: "eip2537_map_fp2_to_g2"}
 API = {"eip2537_g1add": eip2537_g1add, "eip2537_g2add": eip2537_g2add,
        "eip2537_g1msm": eip2537_g1msm, "eip2537_g2msm": eip2537_g2msm,
-       "eip2537_map_fp_to_g1": eip2537_map_fp_to_g1}
+       "eip2537_map_fp_to_g1": eip2537_map_fp_to_g1,
+       "eip2537_map_fp2_to_g2": eip2537_map_fp2_to_g2}
 POINT_BYTES = {1: 128, 2: 256}
 SCALARS = [0, 1, R_ORDER - 1, R_ORDER, (1 << 256) - 1]
 
@@ -54,18 +56,20 @@ VALID = [(ADD[1], c) for c in load("add_G1_bls.json")] + \
         [(ADD[2], c) for c in load("add_G2_bls.json")] + \
         [(MSM[1], c) for c in load("mul_G1_bls.json") + load("msm_G1_bls.json")] + \
         [(MSM[2], c) for c in load("mul_G2_bls.json")] + \
-        [(MAP[1], c) for c in load("map_fp_to_G1_bls.json")]
+        [(MAP[1], c) for c in load("map_fp_to_G1_bls.json")] + \
+        [(MAP[2], c) for c in load("map_fp2_to_G2_bls.json")]
 INVALID = [(ADD[1], c) for c in load("fail-add_G1_bls.json")] + \
           [(ADD[2], c) for c in load("fail-add_G2_bls.json")] + \
           [(MSM[1], c) for c in load("fail-mul_G1_bls.json") + load("fail-msm_G1_bls.json")] + \
           [(MSM[2], c) for c in load("fail-mul_G2_bls.json") + load("fail-msm_G2_bls.json")] + \
-          [(MAP[1], c) for c in load("fail-map_fp_to_G1_bls.json")]
+          [(MAP[1], c) for c in load("fail-map_fp_to_G1_bls.json")] + \
+          [(MAP[2], c) for c in load("fail-map_fp2_to_G2_bls.json")]
 
 
 def test_every_official_file_is_used():
     assert len([1 for name, _ in VALID if name == MSM[1]]) == 11 + 163
-    assert len(VALID) == 9 + 9 + 11 + 163 + 11 + 5
-    assert len(INVALID) == 7 + 7 + 8 + 8 + 8 + 8 + 5
+    assert len(VALID) == 9 + 9 + 11 + 163 + 11 + 5 + 5
+    assert len(INVALID) == 7 + 7 + 8 + 8 + 8 + 8 + 5 + 5
 
 
 @pytest.mark.parametrize("name,case", VALID, ids=lambda x: x if isinstance(x, str) else x["Name"])
@@ -86,7 +90,8 @@ def test_official_invalid_vectors_revert(name, case):
                                        (MSM[1], load("msm_G1_bls.json")[40]),
                                        (MSM[2], load("mul_G2_bls.json")[3]),
                                        (MSM[2], load("fail-msm_G2_bls.json")[-1]),
-                                       (MAP[1], load("map_fp_to_G1_bls.json")[2])])
+                                       (MAP[1], load("map_fp_to_G1_bls.json")[2]),
+                                       (MAP[2], load("map_fp2_to_G2_bls.json")[3])])
 def test_engines_and_backends_agree(name, case):
     data = bytes.fromhex(case["Input"])
     results = [run(name, data, engine=engine, backend=backend)
@@ -283,38 +288,80 @@ def test_g1_msm_large_k(k):
 SWU_Z = 11
 # the SWU map's exceptional inputs: Z^2 u^4 + Z u^2 = 0, i.e. u = 0 or u^2 = -1 / Z
 U_EXCEPTIONAL = pow(-pow(SWU_Z, -1, P) % P, (P + 1) // 4, P)
+SWU_Z2 = FQ2([-2, -1])
+
+
+def map_input(u):
+    """u: an int (Fp) or a pair (Fp2)."""
+    return b"".join(v.to_bytes(64, "big") for v in ((u,) if isinstance(u, int) else u))
+
+
+def check_map(kind, u):
+    assert API[MAP[kind]](map_input(u), engine="fast") == py_ecc_map(kind, u)
 
 
 def test_map_exceptional_inputs():
     assert U_EXCEPTIONAL ** 2 % P == -pow(SWU_Z, -1, P) % P
     for u in (0, U_EXCEPTIONAL, P - U_EXCEPTIONAL):
-        data = u.to_bytes(64, "big")
-        assert eip2537_map_fp_to_g1(data, engine="fast") == py_ecc_map_fp_to_g1(u)
+        check_map(1, u)
+    # in Fp2, -1 is a square and Z is not, so -1 / Z is not: u = 0 is the only one
+    assert modular_squareroot_in_FQ2(-SWU_Z2.inv()) is None
+    check_map(2, (0, 0))
 
 
-def test_map_random_inputs_agree_with_py_ecc():
-    """Random u: both SWU branches (g(x1) square or not) and both signs of y occur."""
+def test_map_to_g1_random_inputs_agree_with_py_ecc():
+    """Random u: both SWU branches (g(x1) square or not) and both signs of y occur (u and
+    -u give the same x, opposite signs)."""
     rng = random.Random(7)
     for u in [1, 2, P - 1, P - 2] + [rng.randrange(P) for _ in range(8)]:
-        data = u.to_bytes(64, "big")
-        assert eip2537_map_fp_to_g1(data, engine="fast") == py_ecc_map_fp_to_g1(u)
+        check_map(1, u)
 
 
-def test_map_rejects_bad_lengths_and_encodings():
-    name = MAP[1]
-    good = (12345).to_bytes(64, "big")
+def test_map_to_g2_inputs_agree_with_py_ecc():
+    """sgn0 of an Fp2 value reads c1 when c0 = 0: inputs with c0 = 0, c1 = 0, and random."""
+    rng = random.Random(9)
+    for u in [(0, 1), (0, 2), (0, P - 1), (1, 0), (P - 1, 0), (P - 1, P - 1)] + \
+            [(rng.randrange(P), rng.randrange(P)) for _ in range(4)]:
+        check_map(2, u)
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+def test_map_rejects_bad_lengths_and_encodings(kind):
+    name = MAP[kind]
+    good = map_input(12345 if kind == 1 else (12345, 678))
     assert run(name, good).success
-    for data in (b"", good[:63], good + b"\0", good * 2, P.to_bytes(64, "big"),
-                 (P + 5).to_bytes(64, "big"), b"\x01" + good[1:], b"\0" * 15 + b"\x01" + good[16:]):
+    for data in (b"", good[:-1], good + b"\0", good * 2):
         assert_reverts(name, data)
+    for index in range(kind):
+        field = good[64 * index:64 * (index + 1)]
+        for bad in (P.to_bytes(64, "big"), (P + 5).to_bytes(64, "big"), b"\x01" + field[1:],
+                    bytes(15) + b"\x01" + field[16:]):
+            assert_reverts(name, with_field(good, index, bad))
+
+
+@pytest.mark.parametrize("a", [(4, 0), (5, 0), (0, 0), (P - 1, 0), "random"])
+def test_fp2_square_root(a):
+    """The square root the G2 map takes (also its branch for a real a, which the map's
+    inputs practically never reach): out^2 = a for squares a, given sqrt(norm(a))."""
+    from evm384_native.asm import Fp, Fp2
+    from evm384_native.bls12_381 import map_to_curve
+    from test_bls12_381_tower import run_routine
+    rng = random.Random(11)
+    for _ in range(3 if a == "random" else 1):
+        value = FQ2([rng.randrange(P), rng.randrange(P)]) ** 2 if a == "random" else FQ2(list(a))
+        c0, c1 = (int(c) for c in value.coeffs)
+        s = pow((c0 * c0 + c1 * c1) % P, (P + 1) // 4, P)
+        out = run_routine(lambda e, out, x, n: map_to_curve._sqrt_fp2(e, out, x, n),
+                          [(Fp2, [c0, c1]), (Fp, [s])], Fp2)
+        assert FQ2(out) ** 2 == value
 
 
 @pytest.mark.slow
 def test_map_more_random_inputs():
     rng = random.Random(8)
-    for _ in range(40):
-        u = rng.randrange(P)
-        assert eip2537_map_fp_to_g1(u.to_bytes(64, "big"), engine="fast") == py_ecc_map_fp_to_g1(u)
+    for _ in range(20):
+        check_map(1, rng.randrange(P))
+        check_map(2, (rng.randrange(P), rng.randrange(P)))
 
 
 @pytest.mark.parametrize("name", sorted(API))

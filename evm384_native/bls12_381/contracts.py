@@ -15,7 +15,7 @@ is skipped. Points are otherwise NOT validated (on curve, in the subgroup): call
     the EIP-2537 pairing-check input (k x 384 bytes, 64-byte big-endian field elements),
     fully validated like the precompile: invalid input REVERTs (:mod:`.eip2537`).
 ``eip2537_g1add``, ``eip2537_g2add``, ``eip2537_g1msm``, ``eip2537_g2msm``,
-``eip2537_map_fp_to_g1``
+``eip2537_map_fp_to_g1``, ``eip2537_map_fp2_to_g2``
     the other EIP-2537 precompiles: their input, their output, invalid input REVERTs
     (:mod:`.eip2537_ops`).
 
@@ -264,3 +264,8 @@ def eip2537_g2msm(data: bytes, **execute_options: Any) -> bytes:
 def eip2537_map_fp_to_g1(data: bytes, **execute_options: Any) -> bytes:
     """The precompile 0x10 (map Fp to G1): 64 bytes in, the 128-byte point out."""
     return run_contract("eip2537_map_fp_to_g1", data, **execute_options).output
+
+
+def eip2537_map_fp2_to_g2(data: bytes, **execute_options: Any) -> bytes:
+    """The precompile 0x11 (map Fp2 to G2): 128 bytes in, the 256-byte point out."""
+    return run_contract("eip2537_map_fp2_to_g2", data, **execute_options).output

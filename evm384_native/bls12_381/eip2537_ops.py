@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict
 
-from ..asm import Fp, G1Jacobian, raw
+from ..asm import raw
 from . import curve, eip2537, fp, map_to_curve
 from .eip2537_io import FIELD_BYTES, load_jacobian, point_bytes, return_point, revert_at
 from .fp import Emitter
@@ -57,22 +57,30 @@ def _build_msm(e: Emitter, group: Group) -> None:
     revert_at(e.asm, fail)
 
 
-def _build_map_fp_to_g1(e: Emitter) -> None:
+def _build_map(e: Emitter, group: Group) -> None:
+    """The map precompile of ``group``: one field element (Fp or Fp2) in, a point out."""
     asm = e.asm
     fail = asm.new_label("invalid_input")
     region = asm.memory.region("input")
-    u = region.alloc(Fp, "u")
+    u = region.alloc(group.field.ELEMENT, "u")
     region.alloc(raw(16), "decode_spill")          # decoding writes 16 bytes past u
-    out = region.alloc(G1Jacobian, "out")
-    require_calldata(asm, 0, FIELD_BYTES)
+    out = region.alloc(group.jacobian, "out")
+    values = u.fps()
+    require_calldata(asm, 0, FIELD_BYTES * len(values))
+    decode = eip2537.decode_field(e, fail)
     with asm.scope("decode"):
-        asm.push(u)
-        asm.push(0)
-        asm.call(eip2537.decode_field(e, fail))
+        for i, value in enumerate(values):
+            asm.push(value)
+            asm.push(FIELD_BYTES * i)
+            asm.call(decode)
     map_to_curve.push_sgn0(e, u)
-    fp.to_montgomery(e, u, u)
-    map_to_curve.map_fp_to_g1(e, out, u)
-    return_point(e, G1_GROUP, out)
+    for value in values:
+        fp.to_montgomery(e, value, value)
+    if group is G1_GROUP:
+        map_to_curve.map_fp_to_g1(e, out, u)
+    else:
+        map_to_curve.map_fp2_to_g2(e, out, u)
+    return_point(e, group, out)
     revert_at(asm, fail)
 
 
@@ -81,5 +89,6 @@ BUILDERS: Dict[str, Callable[[Emitter], None]] = {
     "eip2537_g2add": lambda e: _build_add(e, G2_GROUP),
     "eip2537_g1msm": lambda e: _build_msm(e, G1_GROUP),
     "eip2537_g2msm": lambda e: _build_msm(e, G2_GROUP),
-    "eip2537_map_fp_to_g1": _build_map_fp_to_g1,
+    "eip2537_map_fp_to_g1": lambda e: _build_map(e, G1_GROUP),
+    "eip2537_map_fp2_to_g2": lambda e: _build_map(e, G2_GROUP),
 }

@@ -73,10 +73,11 @@ def py_ecc_sum(kind: int, terms: Sequence[Tuple[Optional[tuple], int]]) -> bytes
     return encode_point(kind, None if is_inf(total) else normalize(total))
 
 
-def py_ecc_map_fp_to_g1(u: int) -> bytes:
-    """The map precompile's output by py_ecc (RFC 9380's map_to_curve, then cofactor
-    clearing by multiplication with h_eff)."""
-    from py_ecc.bls.hash_to_curve import clear_cofactor_G1, map_to_curve_G1
-    from py_ecc.optimized_bls12_381 import FQ, is_inf, normalize
-    point = clear_cofactor_G1(map_to_curve_G1(FQ(u)))
-    return encode_point(1, None if is_inf(point) else normalize(point))
+def py_ecc_map(kind: int, u) -> bytes:
+    """The map precompile's output by py_ecc for u (an int for G1, a pair for G2): RFC
+    9380's map_to_curve, then cofactor clearing by multiplication with h_eff."""
+    from py_ecc.bls import hash_to_curve as h2c
+    from py_ecc.optimized_bls12_381 import FQ, FQ2, is_inf, normalize
+    point = (h2c.clear_cofactor_G1(h2c.map_to_curve_G1(FQ(u))) if kind == 1 else
+             h2c.clear_cofactor_G2(h2c.map_to_curve_G2(FQ2(list(u)))))
+    return encode_point(kind, None if is_inf(point) else normalize(point))

@@ -1,41 +1,58 @@
-"""EIP-2537's mapping of a field element to a curve point (precompile 0x10, Fp to G1) as
-EVM384 code: the simplified SWU map to a curve E' isogenous to E, the isogeny to E, and
-cofactor clearing by h_eff, as in RFC 9380 and the EIP's notes (field_to_curve.md, whose
-parameters are below).
+"""EIP-2537's mappings of a field element to a curve point (precompiles 0x10, Fp to G1, and
+0x11, Fp2 to G2) as EVM384 code: the simplified SWU map to a curve E' isogenous to E, the
+isogeny to E (11-isogeny for G1, 3-isogeny for G2) and cofactor clearing, as in RFC 9380
+and the EIP's notes (field_to_curve.md, whose parameters are below).
 
-SWU (RFC 9380 6.6.2, Z = 11): t = Z u^2, x1 = (-B/A) (1 + 1 / (t^2 + t)), or B / (Z A)
-when t^2 + t = 0; y1 = g(x1)^((p+1)/4) is a square root of g(x1) if g(x1) is a square,
-else (p = 3 mod 4) one of -g(x1), and then x2 = t x1 has g(x2) = t^3 g(x1), whose square
-root is y1 u^3 Z sqrt(-Z): one exponentiation either way. The sign of y is set so that
-sgn0(y) = sgn0(u) (parity of the canonical value).
+SWU (RFC 9380 6.6.2): t = Z u^2, x1 = (-B/A) (1 + 1 / (t^2 + t)), or B / (Z A) when
+t^2 + t = 0; if g(x1) is a square, (x1, sqrt(g(x1))), else (x2, sqrt(g(x2))) with x2 = t x1
+(then g(x2) = t^3 g(x1) is a square). The sign of y is then set so that sgn0(y) = sgn0(u)
+(RFC 9380 4.1: parity of the canonical value; for Fp2, of c0, or of c1 when c0 = 0), which
+makes the answer independent of which square root was found.
+
+- Fp (p = 3 mod 4): y1 = g(x1)^((p+1)/4) is a square root of g(x1) if it is a square,
+  else one of -g(x1), and then y1 u^3 Z sqrt(-Z) is one of g(x2): one exponentiation.
+- Fp2: a = a0 + a1 i is a square iff its norm n = a0^2 + a1^2 is a square in Fp; then with
+  s = sqrt(n), one of (a0 +- s) / 2 is a square d and sqrt(a) = sqrt(d) + a1 / (2 sqrt(d)) i
+  (a1 != 0), or sqrt(a0) or sqrt(-a0) i (a1 = 0).
 
 Isogeny: x = x_num(x') / x_den(x'), y = y' y_num(x') / y_den(x'), written directly in
-Jacobian coordinates (Z = x_den y_den, X = x_num y_den Z, Y = y' y_num x_den Z^2), so no
-inversion is needed; a zero denominator gives Z = 0, the point at infinity, as the RFC
-requires. Cofactor clearing: [h_eff] P by double-and-add with the complete addition of
-:mod:`.points` (the point need not be in any subgroup, so every case can occur).
+Jacobian coordinates (Z = x_den y_den, X = x_num y_den Z, Y = y' y_num x_den Z^2): no
+inversion, and a zero denominator gives Z = 0, the point at infinity, as the RFC requires.
+
+Cofactor clearing with the complete addition of :mod:`.points` (the point need not be in
+any subgroup, so every case can occur): G1, [h_eff] P by double-and-add; G2, RFC 9380's
+G.3 with psi, equal to [h_eff] P: [x^2 - x - 1] P + [x - 1] psi(P) + psi^2(2 P).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from types import ModuleType
+from typing import Optional, Sequence, Tuple, Union
 
-from ..asm import Fp, G1, G1Jacobian, Label
-from . import curve, fp
+from ..asm import Assembler, Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot
+from . import curve, fp, fp2
 from .fp import Emitter, P
-from .pairing import square_and_multiply
-from .points import G1_GROUP, add
-from .subgroup import push_is_zero
+from .pairing import X_ABS, square_and_multiply
+from .points import G1_GROUP, G2_GROUP, add
+from .subgroup import PSI_X, PSI_Y, push_is_zero
+
+Const = Union[int, Tuple[int, int]]
+
+SQRT_EXPONENT = (P + 1) // 4                     # p = 3 mod 4
+INV2 = pow(2, -1, P)
 
 SWU_G1_A = 0x144698A3B8E9433D693A02C96D4982B0EA985383EE66A8D8E8981AEFD881AC98936F8DA0E0F97F5CF428082D584C1D
 SWU_G1_B = 0x12E2908D11688030018B12E8753EEE3B2016C1F0F24F4070A0B9C14FCEF35EF55A23215A316CEAA5D1CC48E98E172BE0
 SWU_G1_Z = 11
 H_EFF_G1 = 0xD201000000010001
-SQRT_EXPONENT = (P + 1) // 4                     # p = 3 mod 4
 SQRT_MINUS_Z = pow(-SWU_G1_Z % P, SQRT_EXPONENT, P)
 assert SQRT_MINUS_Z ** 2 % P == -SWU_G1_Z % P
 
-# The 11-isogeny E' -> E: coefficients k_(i, 0), k_(i, 1), ... (lowest degree first);
-# the denominators are monic (their leading 1 is not listed).
+SWU_G2_A = (0, 240)
+SWU_G2_B = (1012, 1012)
+SWU_G2_Z = (-2 % P, -1 % P)                       # -(2 + i)
+
+# The isogenies E' -> E: coefficients k_(i, 0), k_(i, 1), ... (lowest degree first); the
+# denominators are monic (their leading 1 is not listed).
 ISO_G1_X_NUM = (
     0x11a05f2b1e833340b809101dd99815856b303e88a2d7005ff2627b56cdb4e2c85610c2d5f2e62d6eaeac1662734649b7,
     0x17294ed3e943ab2f0588bab22147a81c7c17e75b2f6a8417f565e33c70d1e86b4838f2a6f318c356e834eef1b3cb83bb,
@@ -98,21 +115,66 @@ ISO_G1_Y_DEN = (
     0xe0fa1d816ddc03e6b24255e0d7819c171c40f65e273b853324efcd6356caa205ca2f570f13497804415473a1d634b8f,
 )
 
+ISO_G2_X_NUM = (
+    (0x5c759507e8e333ebb5b7a9a47d7ed8532c52d39fd3a042a88b58423c50ae15d5c2638e343d9c71c6238aaaaaaaa97d6,
+     0x5c759507e8e333ebb5b7a9a47d7ed8532c52d39fd3a042a88b58423c50ae15d5c2638e343d9c71c6238aaaaaaaa97d6),
+    (0x0,
+     0x11560bf17baa99bc32126fced787c88f984f87adf7ae0c7f9a208c6b4f20a4181472aaa9cb8d555526a9ffffffffc71a),
+    (0x11560bf17baa99bc32126fced787c88f984f87adf7ae0c7f9a208c6b4f20a4181472aaa9cb8d555526a9ffffffffc71e,
+     0x8ab05f8bdd54cde190937e76bc3e447cc27c3d6fbd7063fcd104635a790520c0a395554e5c6aaaa9354ffffffffe38d),
+    (0x171d6541fa38ccfaed6dea691f5fb614cb14b4e7f4e810aa22d6108f142b85757098e38d0f671c7188e2aaaaaaaa5ed1,
+     0x0),
+)
+ISO_G2_X_DEN = (
+    (0x0,
+     0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa63),
+    (0xc,
+     0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa9f),
+)
+ISO_G2_Y_NUM = (
+    (0x1530477c7ab4113b59a4c18b076d11930f7da5d4a07f649bf54439d87d27e500fc8c25ebf8c92f6812cfc71c71c6d706,
+     0x1530477c7ab4113b59a4c18b076d11930f7da5d4a07f649bf54439d87d27e500fc8c25ebf8c92f6812cfc71c71c6d706),
+    (0x0,
+     0x5c759507e8e333ebb5b7a9a47d7ed8532c52d39fd3a042a88b58423c50ae15d5c2638e343d9c71c6238aaaaaaaa97be),
+    (0x11560bf17baa99bc32126fced787c88f984f87adf7ae0c7f9a208c6b4f20a4181472aaa9cb8d555526a9ffffffffc71c,
+     0x8ab05f8bdd54cde190937e76bc3e447cc27c3d6fbd7063fcd104635a790520c0a395554e5c6aaaa9354ffffffffe38f),
+    (0x124c9ad43b6cf79bfbf7043de3811ad0761b0f37a1e26286b0e977c69aa274524e79097a56dc4bd9e1b371c71c718b10,
+     0x0),
+)
+ISO_G2_Y_DEN = (
+    (0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffa8fb,
+     0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffa8fb),
+    (0x0,
+     0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffa9d3),
+    (0x12,
+     0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa99),
+)
 
-def _horner(e: Emitter, out: Fp, x: Fp, coefficients: Sequence[int], monic: bool,
-            name: str) -> None:
+
+def _fp2_inverse(a: Tuple[int, int]) -> Tuple[int, int]:
+    return fp2.int_pow(a, P * P - 2)
+
+
+def _const(e: Emitter, name: str, value: Const) -> Slot:
+    if isinstance(value, int):
+        return e.fp_const(name, value)
+    return e.const(Fp2, name, list(value))
+
+
+def _horner(e: Emitter, field: ModuleType, out: Slot, x: Slot, coefficients: Sequence[Const],
+            monic: bool, name: str) -> None:
     """out = sum c_i x^i (+ x^n if ``monic``); ``out`` must not alias ``x``."""
-    consts = [e.fp_const(f"{name}{i}", c) for i, c in enumerate(coefficients)]
+    consts = [_const(e, f"{name}{i}", c) for i, c in enumerate(coefficients)]
     if monic:
-        fp.add(e, out, x, consts[-1])
+        field.add(e, out, x, consts[-1])
     else:
         fp.copy(e, out, consts[-1])
     for c in reversed(consts[:-1]):
-        fp.mul(e, out, out, x)
-        fp.add(e, out, out, c)
+        field.mul(e, out, out, x)
+        field.add(e, out, out, c)
 
 
-def _jump_if_equal(e: Emitter, a: Fp, b: Fp, target: Label) -> None:
+def _jump_if_equal(e: Emitter, a: Slot, b: Slot, target: Label) -> None:
     for slot in (a, b):
         e.asm.push(slot.size)
         e.asm.push(slot)
@@ -121,14 +183,37 @@ def _jump_if_equal(e: Emitter, a: Fp, b: Fp, target: Label) -> None:
     e.asm.jumpi(target)
 
 
-def push_sgn0(e: Emitter, plain: Fp) -> None:
-    """Push the parity of a plain (not Montgomery) value: bit 0 of its first byte."""
-    e.asm.push(plain)
-    e.asm.op("MLOAD")
-    e.asm.push(248)
-    e.asm.op("SHR")
-    e.asm.push(1)
-    e.asm.op("AND")
+def _sqrt_fp(e: Emitter, out: Fp, a: Fp) -> None:
+    """out = a^((p+1)/4): a square root of a if a is a square, else of -a."""
+    fp.power(e, out, a, SQRT_EXPONENT, "fp_sqrt")
+
+
+def _g(e: Emitter, field: ModuleType, out: Slot, x: Slot, a: Slot, b: Slot) -> None:
+    """out = x^3 + A x + B."""
+    field.sqr(e, out, x)
+    field.add(e, out, out, a)
+    field.mul(e, out, out, x)
+    field.add(e, out, out, b)
+
+
+def _swu_x1(e: Emitter, field: ModuleType, x1: Slot, t: Slot, u: Slot, z: Const, one: Slot,
+            minus_b_over_a: Const, b_over_za: Const) -> None:
+    """t = Z u^2 and x1 = (-B/A) (1 + inv0(t^2 + t)), or B / (Z A) when t^2 + t = 0."""
+    asm = e.asm
+    with asm.temps(field.ELEMENT) as (tv1,):
+        field.sqr(e, t, u)
+        field.mul(e, t, t, _const(e, "swu_z", z))
+        field.sqr(e, tv1, t)
+        field.add(e, tv1, tv1, t)
+        field.inverse(e, x1, tv1)                            # 0 for 0
+        field.add(e, x1, x1, one)
+        field.mul(e, x1, x1, _const(e, "swu_-b/a", minus_b_over_a))
+        regular = asm.new_label("swu_regular")
+        push_is_zero(e, tv1.fps())
+        asm.op("ISZERO")
+        asm.jumpi(regular)
+        fp.copy(e, x1, _const(e, "swu_b/za", b_over_za))
+        asm.place(regular)
 
 
 def swu_g1(e: Emitter, out: G1, u: Fp) -> None:
@@ -136,26 +221,12 @@ def swu_g1(e: Emitter, out: G1, u: Fp) -> None:
     see :func:`fix_sign`."""
     asm = e.asm
     a, b = e.fp_const("swu_a", SWU_G1_A), e.fp_const("swu_b", SWU_G1_B)
-    with asm.scope("swu"), asm.temps(Fp, Fp, Fp, Fp) as (t, tv1, gx, y1):
+    with asm.scope("swu"), asm.temps(Fp, Fp, Fp) as (t, gx, y1):
         x1 = out.x
-        fp.sqr(e, t, u)
-        fp.mul(e, t, t, e.fp_const("swu_z", SWU_G1_Z))       # t = Z u^2
-        fp.sqr(e, tv1, t)
-        fp.add(e, tv1, tv1, t)                               # Z^2 u^4 + Z u^2
-        fp.inverse(e, x1, tv1)                               # 0 for 0
-        fp.add(e, x1, x1, e.one)
-        fp.mul(e, x1, x1, e.fp_const("swu_-b/a", -SWU_G1_B * pow(SWU_G1_A, -1, P)))
-        regular = asm.new_label("swu_regular")
-        push_is_zero(e, [tv1])
-        asm.op("ISZERO")
-        asm.jumpi(regular)
-        fp.copy(e, x1, e.fp_const("swu_b/za", SWU_G1_B * pow(SWU_G1_Z * SWU_G1_A, -1, P)))
-        asm.place(regular)
-        fp.sqr(e, gx, x1)
-        fp.add(e, gx, gx, a)
-        fp.mul(e, gx, gx, x1)
-        fp.add(e, gx, gx, b)                                 # g(x1) = x1^3 + A x1 + B
-        fp.power(e, y1, gx, SQRT_EXPONENT, "fp_sqrt")
+        _swu_x1(e, fp, x1, t, u, SWU_G1_Z, e.one, -SWU_G1_B * pow(SWU_G1_A, -1, P) % P,
+                SWU_G1_B * pow(SWU_G1_Z * SWU_G1_A, -1, P) % P)
+        _g(e, fp, gx, x1, a, b)
+        _sqrt_fp(e, y1, gx)
         square, done = asm.new_label("gx1_square"), asm.new_label("swu_done")
         with asm.temps(Fp) as (check,):
             fp.sqr(e, check, y1)
@@ -171,46 +242,201 @@ def swu_g1(e: Emitter, out: G1, u: Fp) -> None:
         asm.place(done)
 
 
-def fix_sign(e: Emitter, y: Fp) -> None:
+def _norm_sqrt(e: Emitter, s: Fp, a: Fp2, not_square: Optional[Label]) -> None:
+    """s = sqrt(a0^2 + a1^2); with ``not_square``, jump there if that norm is not a square
+    in Fp (then a is not a square in Fp2)."""
+    with e.asm.temps(Fp, Fp) as (n, check):
+        fp.sqr(e, n, a.c0)
+        fp.sqr(e, check, a.c1)
+        fp.add(e, n, n, check)
+        _sqrt_fp(e, s, n)
+        if not_square is None:
+            return
+        fp.sqr(e, check, s)
+        is_square = e.asm.new_label("norm_square")
+        _jump_if_equal(e, check, n, is_square)
+        e.asm.jump(not_square)
+        e.asm.place(is_square)
+
+
+def _sqrt_fp2(e: Emitter, out: Fp2, a: Fp2, s: Fp) -> None:
+    """out = a square root of the square a, given s = sqrt(norm(a))."""
+    asm = e.asm
+    done, general = asm.new_label("sqrt_done"), asm.new_label("sqrt_general")
+    with asm.scope("fp2_sqrt"), asm.temps(Fp, Fp) as (d, check):
+        push_is_zero(e, [a.c1])
+        asm.op("ISZERO")
+        asm.jumpi(general)
+        _sqrt_fp(e, d, a.c0)                                 # a = a0: sqrt(a0) or sqrt(-a0) i
+        fp.sqr(e, check, d)
+        real = asm.new_label("sqrt_real")
+        _jump_if_equal(e, check, a.c0, real)
+        fp.copy(e, out.c0, e.zero)
+        fp.copy(e, out.c1, d)
+        asm.jump(done)
+        asm.place(real)
+        fp.copy(e, out.c0, d)
+        fp.copy(e, out.c1, e.zero)
+        asm.jump(done)
+        asm.place(general)
+        half = e.fp_const("1/2", INV2)
+        found = asm.new_label("sqrt_d_found")
+        fp.add(e, d, a.c0, s)
+        fp.mul(e, d, d, half)                                # (a0 + s) / 2
+        _sqrt_fp(e, out.c0, d)
+        fp.sqr(e, check, out.c0)
+        _jump_if_equal(e, check, d, found)
+        fp.sub(e, d, a.c0, s)
+        fp.mul(e, d, d, half)                                # else (a0 - s) / 2 is a square
+        _sqrt_fp(e, out.c0, d)
+        asm.place(found)
+        fp.dbl(e, d, out.c0)
+        fp.inverse(e, d, d)
+        fp.mul(e, out.c1, a.c1, d)                           # a1 / (2 sqrt(d)), sqrt(d) != 0
+        asm.place(done)
+
+
+def swu_g2(e: Emitter, out: G2, u: Fp2) -> None:
+    """out = the simplified SWU map of u (Montgomery form) to E', except the sign of y."""
+    asm = e.asm
+    a, b = _const(e, "swu_a", SWU_G2_A), _const(e, "swu_b", SWU_G2_B)
+    minus_b_over_a = fp2.int_mul(SWU_G2_B, _fp2_inverse(SWU_G2_A))
+    with asm.scope("swu"), asm.temps(Fp2, Fp2, Fp) as (t, gx, s):
+        x1 = out.x
+        _swu_x1(e, fp2, x1, t, u, SWU_G2_Z, e.const(Fp2, "fp2_one", [1, 0]),
+                (-minus_b_over_a[0] % P, -minus_b_over_a[1] % P),
+                fp2.int_mul(SWU_G2_B, _fp2_inverse(fp2.int_mul(SWU_G2_Z, SWU_G2_A))))
+        _g(e, fp2, gx, x1, a, b)
+        not_square, root = asm.new_label("gx1_not_square"), asm.new_label("swu_root")
+        _norm_sqrt(e, s, gx, not_square)
+        asm.jump(root)                                       # x = x1
+        asm.place(not_square)
+        fp2.mul(e, out.x, t, x1)                             # x2 = t x1: g(x2) is a square
+        _g(e, fp2, gx, out.x, a, b)
+        _norm_sqrt(e, s, gx, None)
+        asm.place(root)
+        _sqrt_fp2(e, out.y, gx, s)
+
+
+def push_sgn0(e: Emitter, plain: Slot) -> None:
+    """Push sgn0 of a plain (not Montgomery) Fp or Fp2 value (RFC 9380 4.1): the parity
+    of c0, or of c1 when c0 = 0."""
+    values = plain.fps()
+    _push_parity(e, values[0])
+    if len(values) == 2:
+        push_is_zero(e, [values[0]])
+        _push_parity(e, values[1])
+        e.asm.ops("AND", "OR")
+
+
+def _push_parity(e: Emitter, value: Fp) -> None:
+    """Bit 0 of the value's first (least significant) byte."""
+    e.asm.push(value)
+    e.asm.op("MLOAD")
+    e.asm.push(248)
+    e.asm.op("SHR")
+    e.asm.push(1)
+    e.asm.op("AND")
+
+
+def fix_sign(e: Emitter, field: ModuleType, y: Slot) -> None:
     """y = -y unless sgn0(y) equals the sgn0(u) on the stack (consumed)."""
     asm = e.asm
     keep = asm.new_label("sign_ok")
-    with asm.temps(Fp) as (plain,):
-        fp.from_montgomery(e, plain, y)
+    with asm.temps(field.ELEMENT) as (plain,):
+        for o, v in zip(plain.fps(), y.fps()):
+            fp.from_montgomery(e, o, v)
         push_sgn0(e, plain)
     asm.op("XOR")
     asm.op("ISZERO")
     asm.jumpi(keep)
-    fp.neg(e, y, y)
+    field.neg(e, y, y)
     asm.place(keep)
 
 
-def iso_map_g1(e: Emitter, out: G1Jacobian, p: G1) -> None:
-    """out = the 11-isogeny of the affine point p on E', in Jacobian coordinates."""
-    with e.asm.scope("isogeny"), e.asm.temps(Fp, Fp, Fp, Fp) as (xn, xd, yn, yd):
-        _horner(e, xn, p.x, ISO_G1_X_NUM, False, "iso_xn")
-        _horner(e, xd, p.x, ISO_G1_X_DEN, True, "iso_xd")
-        _horner(e, yn, p.x, ISO_G1_Y_NUM, False, "iso_yn")
-        _horner(e, yd, p.x, ISO_G1_Y_DEN, True, "iso_yd")
-        fp.mul(e, out.z, xd, yd)                             # Z = x_den y_den
-        fp.mul(e, out.x, xn, yd)
-        fp.mul(e, out.x, out.x, out.z)                       # X = x_num y_den Z
-        fp.mul(e, yn, yn, p.y)
-        fp.mul(e, yn, yn, xd)
-        fp.sqr(e, xd, out.z)
-        fp.mul(e, out.y, yn, xd)                             # Y = y' y_num x_den Z^2
+def iso_map(e: Emitter, field: ModuleType, out: Slot, p: Slot,
+            iso: Tuple[Sequence[Const], ...]) -> None:
+    """out = the isogeny (x_num, x_den, y_num, y_den) of the affine point p on E', in
+    Jacobian coordinates."""
+    x_num, x_den, y_num, y_den = iso
+    kind = field.ELEMENT
+    with e.asm.scope("isogeny"), e.asm.temps(kind, kind, kind, kind) as (xn, xd, yn, yd):
+        _horner(e, field, xn, p.x, x_num, False, "iso_xn")
+        _horner(e, field, xd, p.x, x_den, True, "iso_xd")
+        _horner(e, field, yn, p.x, y_num, False, "iso_yn")
+        _horner(e, field, yd, p.x, y_den, True, "iso_yd")
+        field.mul(e, out.z, xd, yd)                          # Z = x_den y_den
+        field.mul(e, out.x, xn, yd)
+        field.mul(e, out.x, out.x, out.z)                    # X = x_num y_den Z
+        field.mul(e, yn, yn, p.y)
+        field.mul(e, yn, yn, xd)
+        field.sqr(e, xd, out.z)
+        field.mul(e, out.y, yn, xd)                          # Y = y' y_num x_den Z^2
 
 
 def clear_cofactor_g1(e: Emitter, acc: G1Jacobian, p: G1Jacobian) -> None:
-    """acc = [h_eff] p, any p on E (infinity stays infinity: every step keeps Z = 0)."""
+    """acc = [h_eff] p for any p on E."""
     asm = e.asm
     dbl = asm.subroutine("g1_map_dbl", lambda a: curve.jacobian_dbl(e, fp, acc))
-    add_p = asm.subroutine("g1_map_add", lambda a: add(e, G1_GROUP, acc, p,
-                                                        lambda: asm.call(dbl)))
+    add_p = asm.subroutine("g1_map_add", lambda a: add(
+        e, G1_GROUP, acc, p, lambda: asm.call(dbl), t_may_be_infinity=True))
     with asm.scope("clear_cofactor"):
         fp.copy(e, acc, p)
         square_and_multiply(e, bin(H_EFF_G1)[3:], lambda: asm.call(dbl),
                             lambda: asm.call(add_p))
+
+
+def _psi(e: Emitter, out: G2Jacobian, a: G2Jacobian) -> None:
+    """psi in Jacobian coordinates (conjugation commutes with x = X / Z^2, y = Y / Z^3)."""
+    fp2.mul_const(e, out.x, a.x, PSI_X, "psi_x", conjugate=True)
+    fp2.mul_const(e, out.y, a.y, PSI_Y, "psi_y", conjugate=True)
+    fp2.conj(e, out.z, a.z)
+
+
+def clear_cofactor_g2(e: Emitter, w: G2Jacobian, p: G2Jacobian) -> None:
+    """w = [h_eff] p for any p on E (RFC 9380 G.3), with one work pair w (accumulator)
+    and t (addend): w = w + t and w = [x] t are subroutines."""
+    asm = e.asm
+    region = asm.memory.region("clear_cofactor")
+    t, t1, t2, t3 = (region.alloc(G2Jacobian, name) for name in ("t", "t1", "t2", "t3"))
+    dbl = asm.subroutine("g2_map_dbl", lambda a: curve.jacobian_dbl(e, fp2, w))
+    add_t = asm.subroutine("g2_map_add", lambda a: add(
+        e, G2_GROUP, w, t, lambda: asm.call(dbl), t_may_be_infinity=True))
+
+    def mul_by_x(a: Assembler) -> None:                      # w = [x] t, x < 0
+        fp.copy(e, w, t)
+        square_and_multiply(e, bin(X_ABS)[3:], lambda: asm.call(dbl), lambda: asm.call(add_t))
+        fp2.neg(e, w.y, w.y)
+    times_x = asm.subroutine("g2_map_mul_by_x", mul_by_x)
+
+    def minus_into_t(a: G2Jacobian) -> None:
+        fp.copy(e, t, a)
+        fp2.neg(e, t.y, t.y)
+
+    with asm.scope("clear_cofactor"):
+        fp.copy(e, t, p)
+        asm.call(times_x)
+        fp.copy(e, t1, w)                                    # t1 = [x] P
+        _psi(e, t2, p)                                       # t2 = psi(P)
+        fp.copy(e, w, p)
+        asm.call(dbl)
+        _psi(e, t3, w)
+        _psi(e, t3, t3)                                      # t3 = psi^2(2 P)
+        fp.copy(e, w, t3)
+        minus_into_t(t2)
+        asm.call(add_t)
+        fp.copy(e, t3, w)                                    # t3 = t3 - t2
+        fp.copy(e, w, t1)
+        fp.copy(e, t, t2)
+        asm.call(add_t)
+        fp.copy(e, t, w)
+        asm.call(times_x)                                    # w = [x] (t1 + t2)
+        fp.copy(e, t, t3)
+        asm.call(add_t)                                      # + t3
+        minus_into_t(t1)
+        asm.call(add_t)                                      # - t1
+        minus_into_t(p)
+        asm.call(add_t)                                      # - P
 
 
 def map_fp_to_g1(e: Emitter, out: G1Jacobian, u: Fp) -> None:
@@ -219,6 +445,17 @@ def map_fp_to_g1(e: Emitter, out: G1Jacobian, u: Fp) -> None:
     swu = region.alloc(G1, "swu")
     iso = region.alloc(G1Jacobian, "iso")
     swu_g1(e, swu, u)
-    fix_sign(e, swu.y)
-    iso_map_g1(e, iso, swu)
+    fix_sign(e, fp, swu.y)
+    iso_map(e, fp, iso, swu, (ISO_G1_X_NUM, ISO_G1_X_DEN, ISO_G1_Y_NUM, ISO_G1_Y_DEN))
     clear_cofactor_g1(e, out, iso)
+
+
+def map_fp2_to_g2(e: Emitter, out: G2Jacobian, u: Fp2) -> None:
+    """out = the EIP's map of u (Montgomery form) with sgn0(u) on the stack (consumed)."""
+    region = e.asm.memory.region("map")
+    swu = region.alloc(G2, "swu")
+    iso = region.alloc(G2Jacobian, "iso")
+    swu_g2(e, swu, u)
+    fix_sign(e, fp2, swu.y)
+    iso_map(e, fp2, iso, swu, (ISO_G2_X_NUM, ISO_G2_X_DEN, ISO_G2_Y_NUM, ISO_G2_Y_DEN))
+    clear_cofactor_g2(e, out, iso)

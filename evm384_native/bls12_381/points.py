@@ -60,15 +60,20 @@ def set_infinity(e: Emitter, point: Slot) -> None:
         fp.copy(e, value, e.zero)
 
 
-def add(e: Emitter, group: Group, acc: Slot, t: Slot, double: Callable[[], None]) -> None:
-    """acc = acc + t for Jacobian points, t finite, acc possibly infinity (emitted inline).
-    ``double()`` doubles acc in place (used when acc = t). The general case is add-2007-bl
-    (EFD): H = U2 - U1, r = 2 (S2 - S1); H = 0 means acc = +-t."""
+def add(e: Emitter, group: Group, acc: Slot, t: Slot, double: Callable[[], None],
+        t_may_be_infinity: bool = False) -> None:
+    """acc = acc + t for Jacobian points, acc possibly infinity, t finite unless
+    ``t_may_be_infinity`` (emitted inline). ``double()`` doubles acc in place (used when
+    acc = t). The general case is add-2007-bl (EFD): H = U2 - U1, r = 2 (S2 - S1); H = 0
+    means acc = +-t."""
     asm, field = e.asm, group.field
     done, finite, distinct, opposite = (asm.new_label(name) for name in (
         "add_done", "acc_finite", "add_distinct", "add_opposite"))
     with asm.scope(f"{group.name}_add"), \
             asm.temps(*[field.ELEMENT] * 7) as (z1z1, z2z2, u1, u2, s1, r, h):
+        if t_may_be_infinity:
+            subgroup.push_is_zero(e, t.z.fps())
+            asm.jumpi(done)                      # acc + infinity = acc
         subgroup.push_is_zero(e, acc.z.fps())
         asm.op("ISZERO")
         asm.jumpi(finite)
