@@ -6,6 +6,7 @@ import pathlib
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from py_ecc.bls.point_compression import modular_squareroot_in_FQ2
 from py_ecc.optimized_bls12_381 import FQ2, curve_order as R_ORDER, multiply, neg, normalize
 
@@ -13,7 +14,8 @@ from evm384_native import execute
 from evm384_native.bls12_381 import (build_contract, eip2537_g1add, eip2537_g1msm, eip2537_g2add,
                                      eip2537_g2msm, eip2537_map_fp2_to_g2, eip2537_map_fp_to_g1)
 from evm384_native.bls12_381.eip2537_oracle import (blst_msm, blst_point, encode_point,
-                                                    msm_input, py_ecc_map, py_ecc_sum)
+                                                    arkworks_map, msm_input, py_ecc_map,
+                                                    py_ecc_sum)
 from test_eip2537_contract import H1, H2, P, g1_off_subgroup, g2_off_subgroup, in_blst_subgroup
 
 VECTORS = pathlib.Path(__file__).resolve().parent / "vectors" / "eip2537"
@@ -263,6 +265,22 @@ def test_wrappers_return_bytes_and_raise_on_invalid_input():
             function(b"")
 
 
+SCALAR = st.one_of(st.sampled_from(SCALARS), st.integers(0, (1 << 256) - 1))
+
+
+@settings(max_examples=25)
+@given(st.integers(1, R_ORDER - 1), st.integers(1, R_ORDER - 1),
+       st.lists(SCALAR, min_size=1, max_size=3))
+def test_g1_properties_against_blst(a, b, scalars):
+    """[a] G + [b] G by the addition contract, and an MSM over multiples of G (equal
+    points, infinity, edge scalars), against blst."""
+    p, q = blst_point(1, a), blst_point(1, b)
+    assert eip2537_g1add(encode_point(1, p) + encode_point(1, q), engine="fast") == \
+        blst_msm(1, [(p, 1), (q, 1)])
+    points = [p, q, None]
+    check_msm(1, [(points[i % 3], s) for i, s in enumerate(scalars)])
+
+
 # --- G2 MSM vectors generated against blst and py_ecc (none in the official snapshot) -------
 
 @pytest.mark.parametrize("k", [1, 2, 4, 16, pytest.param(64, marks=pytest.mark.slow),
@@ -297,7 +315,9 @@ def map_input(u):
 
 
 def check_map(kind, u):
-    assert API[MAP[kind]](map_input(u), engine="fast") == py_ecc_map(kind, u)
+    """Against py_ecc and arkworks (two independent implementations)."""
+    output = API[MAP[kind]](map_input(u), engine="fast")
+    assert output == py_ecc_map(kind, u) == arkworks_map(kind, u)
 
 
 def test_map_exceptional_inputs():

@@ -76,10 +76,7 @@ def _build_map(e: Emitter, group: Group) -> None:
     map_to_curve.push_sgn0(e, u)
     for value in values:
         fp.to_montgomery(e, value, value)
-    if group is G1_GROUP:
-        map_to_curve.map_fp_to_g1(e, out, u)
-    else:
-        map_to_curve.map_fp2_to_g2(e, out, u)
+    map_to_curve.map_to_curve(e, group, out, u)
     return_point(e, group, out)
     revert_at(asm, fail)
 

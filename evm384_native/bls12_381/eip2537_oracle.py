@@ -81,3 +81,18 @@ def py_ecc_map(kind: int, u) -> bytes:
     point = (h2c.clear_cofactor_G1(h2c.map_to_curve_G1(FQ(u))) if kind == 1 else
              h2c.clear_cofactor_G2(h2c.map_to_curve_G2(FQ2(list(u)))))
     return encode_point(kind, None if is_inf(point) else normalize(point))
+
+
+def arkworks_encode(point) -> bytes:
+    """A py_arkworks_bls12381 point in the precompiles' encoding (arkworks writes infinity
+    as zeros, coordinates as 48 bytes big-endian, c0 before c1)."""
+    raw = point.to_xy_bytes_be()
+    return b"".join(bytes(FIELD_BYTES - 48) + raw[i:i + 48] for i in range(0, len(raw), 48))
+
+
+def arkworks_map(kind: int, u) -> bytes:
+    """The map precompile's output by arkworks (u: an int for G1, a pair for G2)."""
+    import py_arkworks_bls12381 as ark
+    if kind == 1:
+        return arkworks_encode(ark.G1Point.map_from_fp_be(u.to_bytes(48, "big")))
+    return arkworks_encode(ark.G2Point.map_from_fp2_be(b"".join(c.to_bytes(48, "big") for c in u)))

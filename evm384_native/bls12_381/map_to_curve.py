@@ -32,7 +32,7 @@ from ..asm import Assembler, Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slo
 from . import curve, fp, fp2
 from .fp import Emitter, P
 from .pairing import X_ABS, square_and_multiply
-from .points import G1_GROUP, G2_GROUP, add
+from .points import G1_GROUP, G2_GROUP, Group, add
 from .subgroup import PSI_X, PSI_Y, push_is_zero
 
 Const = Union[int, Tuple[int, int]]
@@ -150,6 +150,8 @@ ISO_G2_Y_DEN = (
      0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa99),
 )
 
+ISO_G1 = (ISO_G1_X_NUM, ISO_G1_X_DEN, ISO_G1_Y_NUM, ISO_G1_Y_DEN)
+ISO_G2 = (ISO_G2_X_NUM, ISO_G2_X_DEN, ISO_G2_Y_NUM, ISO_G2_Y_DEN)
 
 def _fp2_inverse(a: Tuple[int, int]) -> Tuple[int, int]:
     return fp2.int_pow(a, P * P - 2)
@@ -439,23 +441,15 @@ def clear_cofactor_g2(e: Emitter, w: G2Jacobian, p: G2Jacobian) -> None:
         asm.call(add_t)                                      # - P
 
 
-def map_fp_to_g1(e: Emitter, out: G1Jacobian, u: Fp) -> None:
-    """out = the EIP's map of u (Montgomery form) with sgn0(u) on the stack (consumed)."""
+def map_to_curve(e: Emitter, group: Group, out: Slot, u: Slot) -> None:
+    """out (Jacobian) = the EIP's map of u (Montgomery form; Fp for G1, Fp2 for G2), with
+    sgn0(u) on the stack (consumed)."""
+    swu, iso, clear = ((swu_g1, ISO_G1, clear_cofactor_g1) if group is G1_GROUP else
+                       (swu_g2, ISO_G2, clear_cofactor_g2))
     region = e.asm.memory.region("map")
-    swu = region.alloc(G1, "swu")
-    iso = region.alloc(G1Jacobian, "iso")
-    swu_g1(e, swu, u)
-    fix_sign(e, fp, swu.y)
-    iso_map(e, fp, iso, swu, (ISO_G1_X_NUM, ISO_G1_X_DEN, ISO_G1_Y_NUM, ISO_G1_Y_DEN))
-    clear_cofactor_g1(e, out, iso)
-
-
-def map_fp2_to_g2(e: Emitter, out: G2Jacobian, u: Fp2) -> None:
-    """out = the EIP's map of u (Montgomery form) with sgn0(u) on the stack (consumed)."""
-    region = e.asm.memory.region("map")
-    swu = region.alloc(G2, "swu")
-    iso = region.alloc(G2Jacobian, "iso")
-    swu_g2(e, swu, u)
-    fix_sign(e, fp2, swu.y)
-    iso_map(e, fp2, iso, swu, (ISO_G2_X_NUM, ISO_G2_X_DEN, ISO_G2_Y_NUM, ISO_G2_Y_DEN))
-    clear_cofactor_g2(e, out, iso)
+    on_e_prime = region.alloc(group.affine, "swu")
+    on_e = region.alloc(group.jacobian, "iso")
+    swu(e, on_e_prime, u)
+    fix_sign(e, group.field, on_e_prime.y)
+    iso_map(e, group.field, on_e, on_e_prime, iso)
+    clear(e, out, on_e)
