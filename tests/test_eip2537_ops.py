@@ -384,6 +384,29 @@ def test_map_more_random_inputs():
         check_map(2, (rng.randrange(P), rng.randrange(P)))
 
 
+def test_command_line_runs_traces_and_profiles_the_contracts(capsys, tmp_path):
+    """``contract:NAME`` in the CLI: run (with the output), an EIP-3155 trace that ends with
+    the same output and gas, a profile by routine, for each new contract."""
+    from evm384_native.cli.main import main
+    for name, case in ((ADD[2], load("add_G2_bls.json")[0]), (MSM[1], load("mul_G1_bls.json")[1]),
+                       (MAP[2], load("map_fp2_to_G2_bls.json")[0])):
+        data = case["Input"]
+        result = run(name, bytes.fromhex(data))
+        assert main(["run", f"contract:{name}", "--calldata", data, "--engine", "fast",
+                     "--schedule", "update5-A"]) == 0
+        assert f"output:     0x{case['Expected']}" in capsys.readouterr().out
+        trace = tmp_path / "trace.jsonl"
+        assert main(["trace", f"contract:{name}", "--calldata", data, "--schedule", "update5-A",
+                     "--out", str(trace)]) == 0
+        last = json.loads(trace.read_text().splitlines()[-1])
+        assert last == {"output": "0x" + case["Expected"], "gasUsed": hex(result.gas_used),
+                        "pass": True}
+        assert main(["profile", f"contract:{name}", "--calldata", data]) == 0
+        assert "EVM384 ops by routine" in capsys.readouterr().out
+    assert main(["run", f"contract:{MSM[2]}"]) == 1             # empty input: REVERT
+    assert "error:      revert" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("name", sorted(API))
 def test_fits_the_contract_size_limit(name):
     assert len(build_contract(name)) <= 24_576                     # EIP-170
