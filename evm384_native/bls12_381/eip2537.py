@@ -33,7 +33,7 @@ P_HI, P_LO = P >> 256, P & ((1 << 256) - 1)
 READ_ORDER = (2, 3, 4, 5, 0, 1)
 
 
-def _bswap256(asm: Assembler) -> None:
+def bswap256(asm: Assembler) -> None:
     """Reverse the 32 bytes of the word under the return address: swap bytes, then pairs,
     ..., then 128-bit halves (masks and shifts, ~45 gas)."""
     asm.op("SWAP1")
@@ -79,7 +79,7 @@ def _read_field(asm: Assembler, fail: Label) -> None:
 def _store_field(asm: Assembler) -> None:
     """Stack: dest lo hi -> (consumed): the value as 48 bytes little-endian at dest, then
     16 zero bytes that spill past it (see :func:`_decode`)."""
-    bswap = asm.subroutine("bswap256", _bswap256)
+    bswap = asm.subroutine("bswap256", bswap256)
     asm.call(bswap)
     asm.op("DUP3")
     asm.push(32)

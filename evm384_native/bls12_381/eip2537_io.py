@@ -18,28 +18,29 @@ def point_bytes(group: Group) -> int:
     return FIELD_BYTES * group.fields
 
 
-def decode_point(e: Emitter, group: Group, point: Slot, fail: Label) -> None:
-    """The point at calldata offset cd (stack: cd, kept) into the affine slot ``point``, in
-    Montgomery form; jump to ``fail`` on a bad field element. Decoding writes 16 zero bytes
-    past ``point``: the caller leaves them free or writes them afterwards."""
+def decode_fields(e: Emitter, slot: Slot, fail: Label) -> None:
+    """The field elements at calldata offset cd (stack: cd, kept) into ``slot`` (an affine
+    point, an Fp or an Fp2), in Montgomery form; jump to ``fail`` on a bad encoding.
+    Decoding writes 16 zero bytes past ``slot``: the caller leaves them free or writes
+    them afterwards."""
     asm = e.asm
     decode = eip2537.decode_field(e, fail)
     with asm.scope("decode"):
-        for i, value in enumerate(point.fps()):
+        for i, value in enumerate(slot.fps()):
             asm.push(value)
             asm.op("DUP2")
             if i:
                 asm.push(FIELD_BYTES * i)
                 asm.op("ADD")
             asm.call(decode)
-        for value in point.fps():
+        for value in slot.fps():
             fp.to_montgomery(e, value, value)
 
 
 def _encode_field(asm: Assembler) -> None:
     """Stack: dst src (under the return address): the plain 48-byte little-endian value at
     src as 64 bytes big-endian at dst (16 zero bytes, then the value)."""
-    bswap = asm.subroutine("bswap256", eip2537._bswap256)
+    bswap = asm.subroutine("bswap256", eip2537.bswap256)
     asm.op("SWAP2")                               # ret src dst
     asm.op("DUP2")
     asm.push(32)
@@ -89,7 +90,7 @@ def load_jacobian(e: Emitter, group: Group, point: Slot, infinity: Label, fail: 
     Z = 1, or a jump to ``infinity`` for the all-zero encoding (Z is then 0: decoding
     left zeros in its first bytes and nothing else wrote it); off the curve: ``fail``."""
     xy = affine_view(point, group)
-    decode_point(e, group, xy, fail)
+    decode_fields(e, xy, fail)
     is_zero(e.asm, xy)
     e.asm.jumpi(infinity)
     group.require_on_curve(e, xy, fail)

@@ -1,5 +1,5 @@
-"""EIP-2537's G1/G2 addition and multi-scalar multiplication precompiles (0x0b..0x0e) as
-EVM384 contracts: the calldata is the precompile's input, the output its output, and
+"""EIP-2537's G1/G2 addition, multi-scalar multiplication and map-to-curve precompiles
+(0x0b..0x0e, 0x10, 0x11) as EVM384 contracts: the calldata is the precompile's input, the output its output, and
 every input the precompile rejects makes the contract REVERT with empty output.
 
 Input field elements are 64 bytes big-endian (16 zero bytes of padding, value < p),
@@ -12,14 +12,17 @@ Output points are encoded the same way (infinity as zeros).
 - ``eip2537_g1msm`` / ``eip2537_g2msm``: k >= 1 (point, scalar) pairs (160 / 288 bytes
   each); every point on its curve and in the r-order subgroup, or infinity
   (:mod:`.msm`).
+- ``eip2537_map_fp_to_g1`` / ``eip2537_map_fp2_to_g2``: one Fp (64 bytes) / Fp2 (128
+  bytes) element u; no other condition (:mod:`.map_to_curve`).
 """
 from __future__ import annotations
 
 from typing import Callable, Dict
 
 from ..asm import raw
-from . import curve, eip2537, fp, map_to_curve
-from .eip2537_io import FIELD_BYTES, load_jacobian, point_bytes, return_point, revert_at
+from . import curve, map_to_curve
+from .eip2537_io import (FIELD_BYTES, decode_fields, load_jacobian, point_bytes, return_point,
+                          revert_at)
 from .fp import Emitter
 from .msm import Msm
 from .pairing import require_calldata
@@ -65,17 +68,10 @@ def _build_map(e: Emitter, group: Group) -> None:
     u = region.alloc(group.field.ELEMENT, "u")
     region.alloc(raw(16), "decode_spill")          # decoding writes 16 bytes past u
     out = region.alloc(group.jacobian, "out")
-    values = u.fps()
-    require_calldata(asm, 0, FIELD_BYTES * len(values))
-    decode = eip2537.decode_field(e, fail)
-    with asm.scope("decode"):
-        for i, value in enumerate(values):
-            asm.push(value)
-            asm.push(FIELD_BYTES * i)
-            asm.call(decode)
-    map_to_curve.push_sgn0(e, u)
-    for value in values:
-        fp.to_montgomery(e, value, value)
+    require_calldata(asm, 0, FIELD_BYTES * len(u.fps()))
+    asm.push(0)
+    decode_fields(e, u, fail)
+    asm.op("POP")
     map_to_curve.map_to_curve(e, group, out, u)
     return_point(e, group, out)
     revert_at(asm, fail)

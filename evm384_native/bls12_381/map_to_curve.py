@@ -320,15 +320,18 @@ def swu_g2(e: Emitter, out: G2, u: Fp2) -> None:
         _sqrt_fp2(e, out.y, gx, s)
 
 
-def push_sgn0(e: Emitter, plain: Slot) -> None:
-    """Push sgn0 of a plain (not Montgomery) Fp or Fp2 value (RFC 9380 4.1): the parity
-    of c0, or of c1 when c0 = 0."""
-    values = plain.fps()
-    _push_parity(e, values[0])
-    if len(values) == 2:
-        push_is_zero(e, [values[0]])
-        _push_parity(e, values[1])
-        e.asm.ops("AND", "OR")
+def push_sgn0(e: Emitter, field: ModuleType, value: Slot) -> None:
+    """Push sgn0 of an Fp or Fp2 value in Montgomery form (RFC 9380 4.1): the parity of
+    the canonical c0, or of c1 when c0 = 0."""
+    with e.asm.temps(field.ELEMENT) as (plain,):
+        for o, v in zip(plain.fps(), value.fps()):
+            fp.from_montgomery(e, o, v)
+        values = plain.fps()
+        _push_parity(e, values[0])
+        if len(values) == 2:
+            push_is_zero(e, [values[0]])
+            _push_parity(e, values[1])
+            e.asm.ops("AND", "OR")
 
 
 def _push_parity(e: Emitter, value: Fp) -> None:
@@ -345,10 +348,7 @@ def fix_sign(e: Emitter, field: ModuleType, y: Slot) -> None:
     """y = -y unless sgn0(y) equals the sgn0(u) on the stack (consumed)."""
     asm = e.asm
     keep = asm.new_label("sign_ok")
-    with asm.temps(field.ELEMENT) as (plain,):
-        for o, v in zip(plain.fps(), y.fps()):
-            fp.from_montgomery(e, o, v)
-        push_sgn0(e, plain)
+    push_sgn0(e, field, y)
     asm.op("XOR")
     asm.op("ISZERO")
     asm.jumpi(keep)
@@ -442,13 +442,13 @@ def clear_cofactor_g2(e: Emitter, w: G2Jacobian, p: G2Jacobian) -> None:
 
 
 def map_to_curve(e: Emitter, group: Group, out: Slot, u: Slot) -> None:
-    """out (Jacobian) = the EIP's map of u (Montgomery form; Fp for G1, Fp2 for G2), with
-    sgn0(u) on the stack (consumed)."""
+    """out (Jacobian) = the EIP's map of u (Montgomery form; Fp for G1, Fp2 for G2)."""
     swu, iso, clear = ((swu_g1, ISO_G1, clear_cofactor_g1) if group is G1_GROUP else
                        (swu_g2, ISO_G2, clear_cofactor_g2))
     region = e.asm.memory.region("map")
     on_e_prime = region.alloc(group.affine, "swu")
     on_e = region.alloc(group.jacobian, "iso")
+    push_sgn0(e, group.field, u)
     swu(e, on_e_prime, u)
     fix_sign(e, group.field, on_e_prime.y)
     iso_map(e, group.field, on_e, on_e_prime, iso)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..asm import Label, raw
 from . import curve
-from .eip2537_io import decode_point, point_bytes
+from .eip2537_io import decode_fields, point_bytes
 from .fp import Emitter
 from .pairing import is_zero, require_calldata
 from .points import Group, add, require_in_subgroup
@@ -65,7 +65,7 @@ class Msm:
             asm.push(self.heap)                   # stack: ptr
             asm.push(0)                           # stack: ptr cd
             top, skip = asm.label("load_pair"), asm.new_label("skip_pair")
-            decode_point(e, group, self.p, self.fail)
+            decode_fields(e, self.p, self.fail)
             is_zero(asm, self.p)
             asm.jumpi(skip)                       # infinity: adds nothing
             group.require_on_curve(e, self.p, self.fail)
