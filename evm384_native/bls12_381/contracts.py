@@ -109,7 +109,7 @@ _PRECOMPILE_BUILDERS: Dict[str, Callable[[Emitter], None]] = eip2537_ops.BUILDER
 CONTRACTS = tuple(_BUILDERS) + tuple(_PRECOMPILE_BUILDERS)
 # Built with run-time loops instead of unrolled call sequences: validation code would not
 # fit the 24,576-byte limit otherwise.
-_LOOPED = frozenset({"eip2537_pairing_check"}) | frozenset(_PRECOMPILE_BUILDERS)
+_LOOPED = frozenset({"eip2537_pairing_check"})
 
 
 @lru_cache(maxsize=None)
