@@ -1,6 +1,6 @@
 """EIP-2537's addition, MSM and map contracts (eip2537_g1add, _g2add, _g1msm, _g2msm,
-_map_fp_to_g1, _map_fp2_to_g2) against the official vectors, blst (pyblst, chia_rs) and py_ecc; invalid
-inputs revert."""
+_map_fp_to_g1, _map_fp2_to_g2) against the official vectors, blst (pyblst, chia_rs),
+py_ecc and arkworks; invalid inputs revert."""
 import json
 import pathlib
 import random
