@@ -89,10 +89,11 @@ def _hinted_calldata(name: str, k: int) -> bytes:
 
 
 @lru_cache(maxsize=None)
-def _facts(name: str, calldata: bytes) -> dict:
+def _facts(name: str, calldata: bytes, gas: int = 30_000_000) -> dict:
     """Issue 4's numbers for a contract run: size, instructions, EVM384 ops, gas."""
     code = build_contract(name)
-    results = {s: execute(code, calldata, schedule=s) for s in SCHEDULES}
+    results = {s: execute(code, calldata, schedule=s, gas=gas) for s in SCHEDULES}
+    assert all(result.success for result in results.values()), f"{name} failed"
     counts = results["update5-A"].opcode_counts
     return {"contract": name, "bytecode_bytes": len(code),
             "instructions": results["update5-A"].steps,

@@ -18,6 +18,10 @@ is skipped. Points are otherwise NOT validated (on curve, in the subgroup): call
     the input of ``pairing_product_is_one`` or ``eip2537_pairing_check``, then an 864-byte
     hint (c^-1 and w, :mod:`.hinted`; :func:`.hint.pairing_hint` computes it): the same
     answer without a final exponentiation. A hint value >= p REVERTs.
+``eip2537_g1add``, ``eip2537_g2add``, ``eip2537_g1msm``, ``eip2537_g2msm``,
+``eip2537_map_fp_to_g1``, ``eip2537_map_fp2_to_g2``
+    the other EIP-2537 precompiles: their input, their output, invalid input REVERTs
+    (:mod:`.eip2537_ops`).
 
 ``miller_loop``, ``pairing`` and ``final_exponentiation`` return an Fp12 in blst's memory
 layout (576 bytes), directly comparable with blst's (chia_rs ``bytes(GTElement)``).
@@ -31,7 +35,7 @@ from functools import lru_cache
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..asm import Assembler, Fp12, Label, Program, Slot, raw
-from . import eip2537, hinted
+from . import eip2537, eip2537_ops, hinted
 from .fp import Emitter, P
 from .hint import pairing_hint
 from .pairing import FinalExponentiation, MillerLoop, require_calldata
@@ -121,7 +125,9 @@ _BUILDERS: Dict[str, Callable[[Emitter, Fp12], None]] = {
     "pairing_check_hinted": _build_pairing_check_hinted,
     "eip2537_pairing_check_hinted": _build_eip2537_pairing_check_hinted,
 }
-CONTRACTS = tuple(_BUILDERS)
+# EIP-2537's other precompiles (no Fp12 result slot)
+_PRECOMPILE_BUILDERS: Dict[str, Callable[[Emitter], None]] = eip2537_ops.BUILDERS
+CONTRACTS = tuple(_BUILDERS) + tuple(_PRECOMPILE_BUILDERS)
 # Built with run-time loops instead of unrolled call sequences: validation code would not
 # fit the 24,576-byte limit otherwise.
 _LOOPED = frozenset({"eip2537_pairing_check"})
@@ -134,12 +140,15 @@ def build_program(name: str, compact: bool = True) -> Program:
     ``compact`` (default) shares code between cold routines so that every contract fits the
     24,576-byte limit; ``compact=False`` inlines them: about 3% less gas, about 31 KB.
     """
-    if name not in _BUILDERS:
+    if name not in CONTRACTS:
         raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
     asm = Assembler(name)
     e = Emitter(asm, compact=compact, loops=name in _LOOPED)
-    f = asm.memory.region("result").alloc(Fp12, "f")
-    _BUILDERS[name](e, f)
+    if name in _PRECOMPILE_BUILDERS:
+        _PRECOMPILE_BUILDERS[name](e)
+    else:
+        f = asm.memory.region("result").alloc(Fp12, "f")
+        _BUILDERS[name](e, f)
     e.finish()
     return asm.assemble()
 
@@ -196,7 +205,8 @@ def encode_calldata(name: str, *args: Any) -> bytes:
     """Calldata for contract ``name``: ``pairing(g1, g2)``, ``miller_loop(pairs)``,
     ``pairing_product_is_one(pairs)``, ``final_exponentiation(f)``,
     ``eip2537_pairing_check(data)``, ``pairing_check_hinted(pairs, hint)``,
-    ``eip2537_pairing_check_hinted(data, hint)``; see the module doc."""
+    ``eip2537_pairing_check_hinted(data, hint)`` and the other ``eip2537_*(data)``; see the
+    module doc."""
     if name in _UNHINTED:                         # the unhinted input, then the hint
         inputs, hint = args
         if not isinstance(hint, (bytes, bytearray)) or len(hint) != hinted.HINT_BYTES:
@@ -210,7 +220,7 @@ def encode_calldata(name: str, *args: Any) -> bytes:
         if not pairs:
             raise ValueError("at least one pair is needed")
         return b"".join(_pair_calldata(g1, g2) for g1, g2 in pairs)
-    if name == "eip2537_pairing_check":
+    if name == "eip2537_pairing_check" or name in _PRECOMPILE_BUILDERS:
         (data,) = args                            # the precompile's input, unchanged
         return bytes(data)
     if name == "final_exponentiation":
@@ -284,3 +294,34 @@ def eip2537_pairing_check(data: bytes, **execute_options: Any) -> bytes:
     product of the pairings is one. Invalid input (the precompile's error) makes the
     contract revert: RuntimeError."""
     return run_contract("eip2537_pairing_check", data, **execute_options).output
+
+
+def eip2537_g1add(data: bytes, **execute_options: Any) -> bytes:
+    """What the EIP-2537 precompile 0x0b (G1 addition) returns for ``data`` (256 bytes: two
+    points) : the 128-byte sum. Invalid input makes the contract revert: RuntimeError."""
+    return run_contract("eip2537_g1add", data, **execute_options).output
+
+
+def eip2537_g2add(data: bytes, **execute_options: Any) -> bytes:
+    """The precompile 0x0d (G2 addition): 512 bytes in, the 256-byte sum out."""
+    return run_contract("eip2537_g2add", data, **execute_options).output
+
+
+def eip2537_g1msm(data: bytes, **execute_options: Any) -> bytes:
+    """The precompile 0x0c (G1 MSM): k x 160 bytes of (point, scalar) in, 128 bytes out."""
+    return run_contract("eip2537_g1msm", data, **execute_options).output
+
+
+def eip2537_g2msm(data: bytes, **execute_options: Any) -> bytes:
+    """The precompile 0x0e (G2 MSM): k x 288 bytes of (point, scalar) in, 256 bytes out."""
+    return run_contract("eip2537_g2msm", data, **execute_options).output
+
+
+def eip2537_map_fp_to_g1(data: bytes, **execute_options: Any) -> bytes:
+    """The precompile 0x10 (map Fp to G1): 64 bytes in, the 128-byte point out."""
+    return run_contract("eip2537_map_fp_to_g1", data, **execute_options).output
+
+
+def eip2537_map_fp2_to_g2(data: bytes, **execute_options: Any) -> bytes:
+    """The precompile 0x11 (map Fp2 to G2): 128 bytes in, the 256-byte point out."""
+    return run_contract("eip2537_map_fp2_to_g2", data, **execute_options).output

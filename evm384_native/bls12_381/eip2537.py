@@ -33,7 +33,7 @@ P_HI, P_LO = P >> 256, P & ((1 << 256) - 1)
 READ_ORDER = (2, 3, 4, 5, 0, 1)
 
 
-def _bswap256(asm: Assembler) -> None:
+def bswap256(asm: Assembler) -> None:
     """Reverse the 32 bytes of the word under the return address: swap bytes, then pairs,
     ..., then 128-bit halves (masks and shifts, ~45 gas)."""
     asm.op("SWAP1")
@@ -57,6 +57,51 @@ def _bswap256(asm: Assembler) -> None:
     asm.op("SWAP1")
 
 
+def _read_field(asm: Assembler, fail: Label) -> None:
+    """Stack: c -> hi lo, the two calldata words of the field element at offset c; jump to
+    ``fail`` unless hi < P_HI, or hi = P_HI and lo < P_LO (padding and range in one test)."""
+    asm.ops("DUP1", "CALLDATALOAD", "SWAP1")
+    asm.push(32)
+    asm.ops("ADD", "CALLDATALOAD")                           # hi lo
+    asm.op("DUP2")
+    asm.push(P_HI)
+    asm.op("GT")                                             # hi < P_HI
+    asm.op("DUP3")
+    asm.push(P_HI)
+    asm.op("EQ")
+    asm.op("DUP3")
+    asm.push(P_LO)
+    asm.ops("GT", "AND", "OR")
+    asm.op("ISZERO")
+    asm.jumpi(fail)
+
+
+def _store_field(asm: Assembler) -> None:
+    """Stack: dest lo hi -> (consumed): the value as 48 bytes little-endian at dest, then
+    16 zero bytes that spill past it (see :func:`_decode`)."""
+    bswap = asm.subroutine("bswap256", bswap256)
+    asm.call(bswap)
+    asm.op("DUP3")
+    asm.push(32)
+    asm.ops("ADD", "MSTORE")                                 # dest lo
+    asm.call(bswap)
+    asm.ops("SWAP1", "MSTORE")
+
+
+def decode_field(e: Emitter, fail: Label):
+    """A subroutine, stack: dest c -> (consumed): the EIP-2537 field element at calldata
+    offset c, range- and padding-checked (else jump to ``fail``), as a plain 48-byte
+    little-endian value at dest. It writes 16 zero bytes past the value: decode values in
+    increasing address order, and leave 16 bytes after the last one that are written
+    later (or are free)."""
+    def body(asm: Assembler) -> None:                        # stack: dest c ret
+        asm.ops("SWAP2", "SWAP1")                            # ret dest c
+        _read_field(asm, fail)
+        asm.op("SWAP1")                                      # ret dest lo hi
+        _store_field(asm)
+    return e.asm.subroutine("decode_field", body)
+
+
 def _decode(e: Emitter, loop: MillerLoop, fail: Label) -> None:
     """The six coordinates of the pair at calldata offset cd (stack: ptr cd) into the work
     slot, as plain 48-byte LE values; fail on bad padding or a value >= p.
@@ -65,7 +110,6 @@ def _decode(e: Emitter, loop: MillerLoop, fail: Label) -> None:
     bytes, then 16 zeros) to the next 32: those zeros spill into the next value's slot,
     which is written later, or into T (set after decoding)."""
     asm, work = e.asm, loop.work
-    bswap = asm.subroutine("bswap256", _bswap256)
 
     def one() -> None:                                       # stack: ptr cd s i
         asm.ops("DUP1")
@@ -73,20 +117,7 @@ def _decode(e: Emitter, loop: MillerLoop, fail: Label) -> None:
         asm.op("SHL")
         asm.op("DUP4")
         asm.op("ADD")                                        # c = cd + 64 i
-        asm.ops("DUP1", "CALLDATALOAD", "SWAP1")
-        asm.push(32)
-        asm.ops("ADD", "CALLDATALOAD")                       # i hi lo
-        asm.op("DUP2")
-        asm.push(P_HI)
-        asm.op("GT")                                         # hi < P_HI
-        asm.op("DUP3")
-        asm.push(P_HI)
-        asm.op("EQ")
-        asm.op("DUP3")
-        asm.push(P_LO)
-        asm.ops("GT", "AND", "OR")
-        asm.op("ISZERO")
-        asm.jumpi(fail)
+        _read_field(asm, fail)                               # i hi lo
         asm.op("DUP3")                                       # dest = work + 48 ((i + 4) % 6)
         asm.push(4)
         asm.op("ADD")
@@ -97,12 +128,8 @@ def _decode(e: Emitter, loop: MillerLoop, fail: Label) -> None:
         asm.push(work)
         asm.op("ADD")                                        # i hi lo dest
         asm.op("SWAP2")                                      # i dest lo hi
-        asm.call(bswap)
-        asm.op("DUP3")
-        asm.push(32)
-        asm.ops("ADD", "MSTORE")                             # i dest lo
-        asm.call(bswap)
-        asm.ops("SWAP1", "MSTORE", "POP")
+        _store_field(asm)
+        asm.op("POP")
 
     with asm.scope("decode"):
         asm.digit_loop(READ_ORDER, 3, one)

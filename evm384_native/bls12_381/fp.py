@@ -160,7 +160,7 @@ def sliding_window(exponent: int, width: int) -> List[Tuple[int, int]]:
     return steps
 
 
-def _squaring_chain(e: Emitter, acc: Fp) -> Tuple[Subroutine, List[Label]]:
+def _squaring_chain(e: Emitter, acc: Fp, name: str) -> Tuple[Subroutine, List[Label]]:
     """A subroutine of SQR_RUN squarings of ``acc``; entering at ``entries[k]`` performs
     the last k of them, so a run of k squarings costs one call, not k copies of code."""
     entries = [e.asm.new_label(f"sqr_x{k}") for k in range(SQR_RUN + 1)]
@@ -170,15 +170,16 @@ def _squaring_chain(e: Emitter, acc: Fp) -> Tuple[Subroutine, List[Label]]:
             if k < SQR_RUN:
                 asm.place(entries[k])
             sqr(e, acc, acc)
-    chain = e.asm.subroutine("fp_sqr_chain", body)
+    chain = e.asm.subroutine(name, body)
     entries[SQR_RUN] = chain.entry
     return chain, entries
 
 
-def _inverse_body(e: Emitter, a: Fp, out: Fp) -> None:
-    (_, first), *rest = sliding_window(P - 2, INV_WINDOW)
+def _power_body(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> None:
+    (_, first), *rest = sliding_window(exponent, INV_WINDOW)
     top = max(m for _, m in rest + [(0, first)])
-    chain, entries = _squaring_chain(e, out)
+    chain, entries = _squaring_chain(e, out, "fp_sqr_chain" if name == "fp_inv" else
+                                     f"{name}_sqr_chain")
     with e.asm.temps(Fp, *[Fp] * (top // 2)) as (a2, *table):
         power = {1: a}                      # odd powers a, a^3, a^5, ... each from the last
         sqr(e, a2, a)
@@ -210,9 +211,10 @@ def table_op(e: Emitter, mnemonic: str, out: Fp, x: Fp, y: Fp, index_step: Tuple
     e.asm.op(mnemonic)
 
 
-def _inverse_body_loops(e: Emitter, a: Fp, out: Fp) -> None:
-    """a^(p-2) with 4-bit windows read at run time: a table of a^0..a^15, then per nibble
-    four squarings and one product by the table entry (~490 products, ~300 bytes)."""
+def _power_body_loops(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> None:
+    """a^exponent (< 2^384) with 4-bit windows read at run time: a table of a^0..a^15,
+    then per nibble four squarings and one product by the table entry (~490 products,
+    ~300 bytes)."""
     asm = e.asm
     table = asm.frame.alloc(array(Fp, 1 << NIBBLE), "powers")
     copy(e, table.e0, e.one)
@@ -225,21 +227,28 @@ def _inverse_body_loops(e: Emitter, a: Fp, out: Fp) -> None:
         for _ in range(NIBBLE):
             sqr(e, out, out)
         table_op(e, "MULMODMONT384", out, out, table.e0, (0, 0, 48))
-    window = asm.subroutine("fp_inv_window", step)
-    nibbles = [int(d, 16) for d in f"{P - 2:096x}"]
+    window = asm.subroutine(f"{name}_window", step)
+    nibbles = [int(d, 16) for d in f"{exponent:096x}"]
     copy(e, out, e.one)
     for half in (nibbles[:48], nibbles[48:]):
         asm.digit_loop(half, NIBBLE, lambda: asm.call(window))
 
 
-def inverse(e: Emitter, out: Fp, a: Fp) -> None:
-    """out = a**-1 (0 for a = 0), by a subroutine: a**(p-2), ~380 squarings (run through
-    a shared squaring chain) and ~80 multiplications; with ``e.loops`` a run-time loop
-    over 4-bit windows instead."""
-    body = _inverse_body_loops if e.loops else _inverse_body
-    routine = e.asm.subroutine("fp_inv", lambda asm, a, out: body(e, a, out),
+def power(e: Emitter, out: Fp, a: Fp, exponent: int, name: str) -> None:
+    """out = a**exponent by a subroutine ``name`` (one per exponent): a sliding window
+    with its squarings run through a shared squaring chain; with ``e.loops`` a run-time
+    loop over 4-bit windows instead."""
+    if not 0 < exponent < 1 << 384:
+        raise ValueError("the exponent must be in 1 .. 2^384 - 1")
+    body = _power_body_loops if e.loops else _power_body
+    routine = e.asm.subroutine(name, lambda asm, a, out: body(e, a, out, exponent, name),
                                {"a": Fp, "out": Fp})
     call(e, routine, {"out": out}, a=a)
+
+
+def inverse(e: Emitter, out: Fp, a: Fp) -> None:
+    """out = a**-1 (0 for a = 0): a**(p-2), ~380 squarings and ~80 multiplications."""
+    power(e, out, a, P - 2, "fp_inv")
 
 
 # --- element-wise helpers the extension fields share ------------------------------------------

@@ -52,8 +52,8 @@ def require_equal(e: Emitter, a: Slot, b: Slot, fail: Label) -> None:
     e.asm.jumpi(fail)
 
 
-def require_nonzero(e: Emitter, values: Sequence[Fp], fail: Label) -> None:
-    """Jump to ``fail`` if every value is 0 (each 48-byte value is two overlapping words)."""
+def push_is_zero(e: Emitter, values: Sequence[Fp]) -> None:
+    """Push 1 if every value is 0, else 0 (each 48-byte value is two overlapping words)."""
     for i, value in enumerate(values):
         for rel in (0, 16):
             e.asm.push(lambda value=value, rel=rel: int(value) + rel)
@@ -61,6 +61,11 @@ def require_nonzero(e: Emitter, values: Sequence[Fp], fail: Label) -> None:
             if i or rel:
                 e.asm.op("OR")
     e.asm.op("ISZERO")
+
+
+def require_nonzero(e: Emitter, values: Sequence[Fp], fail: Label) -> None:
+    """Jump to ``fail`` if every value is 0."""
+    push_is_zero(e, values)
     e.asm.jumpi(fail)
 
 
