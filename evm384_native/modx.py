@@ -1,0 +1,124 @@
+"""EVMMAX (EIP-6690) arithmetic on the native (C, via cffi) kernels.
+
+:class:`FieldContext` is SETMODX's precomputation for one modulus (odd, or a
+power of two; 1 to 12 64-bit limbs), :class:`RegisterFile` its registers with
+the vector operations ADDMODX/SUBMODX/MULMODX and the LOADX/STOREX conversions,
+and ``addmodx_batch``/``submodx_batch``/``mulmodx_batch`` run one operation
+over numpy rows of limbs. :mod:`evm384_native.modx_reference` is the same API
+in pure Python. The Montgomery product follows the one implementation switch of
+:func:`evm384_native.kernel.use_implementation` ("mulx" or "portable").
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ._native import ffi, lib
+from .modx_common import (LIMB_BITS, FieldContextBase, RegisterFileBase, check_batch_pair,
+                          check_operation, modulus_error, rows_to_ints, split_elements,
+                          transfer_error, unreduced_error, vector_error)
+
+__all__ = ["FieldContext", "RegisterFile", "addmodx_batch", "submodx_batch", "mulmodx_batch"]
+
+_OPERATIONS = {"add": lib.EVMMAX_OP_ADD, "sub": lib.EVMMAX_OP_SUB, "mul": lib.EVMMAX_OP_MUL}
+_LIMB_ARRAY = ffi.typeof("uint64_t[]")
+
+
+def _check_ok(status: int) -> None:
+    # Arguments are validated in Python first (modx_common), so the C's own
+    # checks (tested directly in tests/test_modx.py) must agree and pass.
+    assert status == lib.EVMMAX_OK, f"the C kernel refused checked arguments: status {status}"
+
+
+class FieldContext(FieldContextBase):
+    """SETMODX's precomputation for ``modulus`` (an int), or from the big-endian
+    bytes SETMODX reads with :meth:`from_bytes`."""
+
+    def _setup(self, modulus_be: bytes) -> None:
+        error = modulus_error(modulus_be)
+        if error is not None:
+            raise error
+        self._describe(modulus_be)
+        self.c_context = ffi.new("struct evmmax_context *")
+        _check_ok(lib.evmmax_setup(self.c_context, modulus_be, len(modulus_be)))
+        assert self.c_context.limbs == self.limbs
+        self.inv = int(self.c_context.inv)
+        self.r_squared = sum(int(self.c_context.r_squared[i]) << (LIMB_BITS * i)
+                             for i in range(self.limbs))
+
+    def first_unreduced(self, rows: np.ndarray) -> int:
+        """The index of the first row not below the modulus, or len(rows)."""
+        return lib.evmmax_first_unreduced(self.c_context, ffi.from_buffer(_LIMB_ARRAY, rows),
+                                          len(rows))
+
+
+class RegisterFile(RegisterFileBase):
+    __doc__ = RegisterFileBase.__doc__
+
+    def __init__(self, context: FieldContext, count: int) -> None:
+        super().__init__(context, count)
+        self._registers = np.zeros((count, context.limbs), dtype=np.uint64)
+        self._pointer = ffi.from_buffer(_LIMB_ARRAY, self._registers)
+
+    def _vector(self, operation: str, immediates: tuple) -> None:
+        error = vector_error(self.count, immediates)
+        if error is not None:
+            raise error
+        _check_ok(lib.evmmax_vector_op(self.context.c_context, _OPERATIONS[operation],  # type: ignore[attr-defined]
+                                       self._pointer, self.count, *immediates))
+
+    def storex(self, dest: int, data: bytes) -> None:
+        size = self.context.element_size
+        count = split_elements(data, size)
+        error = transfer_error(self.count, dest, count)
+        if error is not None:
+            raise error
+        status = lib.evmmax_storex(self.context.c_context, self._pointer, self.count, dest,  # type: ignore[attr-defined]
+                                   ffi.from_buffer(data), len(data), count)
+        if status == lib.EVMMAX_NOT_REDUCED:
+            modulus = self.context.modulus
+            first = next(i for i in range(count)
+                         if int.from_bytes(data[i * size:(i + 1) * size], "big") >= modulus)
+            raise unreduced_error("data", first, modulus)
+        _check_ok(status)
+
+    def loadx(self, source: int, count: int) -> bytes:
+        error = transfer_error(self.count, source, count)
+        if error is not None:
+            raise error
+        memory = ffi.new("uint8_t[]", max(1, count * self.context.element_size))
+        _check_ok(lib.evmmax_loadx(self.context.c_context, self._pointer, self.count, source,  # type: ignore[attr-defined]
+                                   memory, len(memory), count))
+        return bytes(ffi.buffer(memory, count * self.context.element_size))
+
+    def internal(self, index: int) -> int:
+        self._check_index(index)
+        return rows_to_ints(self._registers[index:index + 1])[0]
+
+
+def _batch(operation: str, context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    check_operation(operation)
+    check_batch_pair(x, y, context.limbs)
+    for name, rows in (("x", x), ("y", y)):
+        first = context.first_unreduced(rows)
+        if first < len(rows):
+            raise unreduced_error(name, first, context.modulus)
+    out = np.empty_like(x)
+    _check_ok(lib.evmmax_batch(context.c_context, _OPERATIONS[operation],
+                               ffi.from_buffer(_LIMB_ARRAY, out), ffi.from_buffer(_LIMB_ARRAY, x),
+                               ffi.from_buffer(_LIMB_ARRAY, y), len(x)))
+    return out
+
+
+def addmodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Row-wise ADDMODX of two (n, limbs) uint64 arrays in internal form."""
+    return _batch("add", context, x, y)
+
+
+def submodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Row-wise SUBMODX of two (n, limbs) uint64 arrays in internal form."""
+    return _batch("sub", context, x, y)
+
+
+def mulmodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Row-wise MULMODX of two (n, limbs) uint64 arrays in internal form."""
+    return _batch("mul", context, x, y)

@@ -1,0 +1,124 @@
+"""Pure-Python reference of the EVMMAX (EIP-6690) kernels, written from the EIP.
+
+Same API and behaviour as :mod:`evm384_native.modx`: :class:`FieldContext`,
+:class:`RegisterFile` and the ``*modx_batch`` functions. The Montgomery product
+is the EIP's own ``mulmont`` (one reduction by R), not the word-by-word CIOS of
+the C, so the two are independent computations of the same function.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, List
+
+import numpy as np
+
+from .modx_common import (LIMB_BITS, FieldContextBase, RegisterFileBase, check_batch_pair,
+                          check_operation, ints_to_rows, rows_to_ints,
+                          split_elements, transfer_error, unreduced_error, vector_error,
+                          vector_indices)
+
+__all__ = ["FieldContext", "RegisterFile", "addmodx_batch", "submodx_batch", "mulmodx_batch"]
+
+
+class FieldContext(FieldContextBase):
+    """SETMODX's precomputation for ``modulus`` (an int), or from the big-endian
+    bytes SETMODX reads with :meth:`from_bytes`."""
+
+    def _setup(self, modulus_be: bytes) -> None:
+        self._describe(modulus_be)
+        r = 1 << (LIMB_BITS * self.limbs)
+        self._r = r
+        if self.is_power_of_two:
+            self.inv = self.r_squared = self._mont_const = 0
+        else:
+            self.inv = pow(-self.modulus, -1, 1 << LIMB_BITS)
+            self.r_squared = r * r % self.modulus
+            self._mont_const = pow(-self.modulus, -1, r)
+
+    def mulmont(self, x: int, y: int) -> int:
+        """The EIP's mulmont: x * y * R**-1 mod m for x, y < m."""
+        t = x * y
+        m = ((t % self._r) * self._mont_const) % self._r
+        t = (t + m * self.modulus) // self._r
+        return t - self.modulus if t >= self.modulus else t
+
+    def operation(self, name: str) -> Callable[[int, int], int]:
+        """The element operation of ADDMODX/SUBMODX/MULMODX on internal forms."""
+        m = self.modulus
+        if name == "add":
+            return lambda x, y: (x + y) % m
+        if name == "sub":
+            return lambda x, y: (x - y) % m
+        if self.is_power_of_two:
+            return lambda x, y: x * y % m
+        return self.mulmont
+
+
+class RegisterFile(RegisterFileBase):
+    __doc__ = RegisterFileBase.__doc__
+
+    def __init__(self, context: FieldContext, count: int) -> None:
+        super().__init__(context, count)
+        self._values: List[int] = [0] * count
+
+    def _vector(self, operation: str, immediates: tuple) -> None:
+        error = vector_error(self.count, immediates)
+        if error is not None:
+            raise error
+        out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count = immediates
+        op = self.context.operation(operation)  # type: ignore[attr-defined]
+        xs = [self._values[i] for i in vector_indices(x_idx, x_stride, count)]
+        ys = [self._values[i] for i in vector_indices(y_idx, y_stride, count)]
+        results = [op(x, y) for x, y in zip(xs, ys)]  # all read before any is written
+        for index, result in zip(vector_indices(out_idx, out_stride, count), results):
+            self._values[index] = result
+
+    def storex(self, dest: int, data: bytes) -> None:
+        size = self.context.element_size
+        count = split_elements(data, size)
+        error = transfer_error(self.count, dest, count)
+        if error is not None:
+            raise error
+        values = [int.from_bytes(data[i * size:(i + 1) * size], "big") for i in range(count)]
+        for i, value in enumerate(values):
+            if value >= self.context.modulus:
+                raise unreduced_error("data", i, self.context.modulus)
+        self._values[dest:dest + count] = [self.context.to_internal(v) for v in values]
+
+    def loadx(self, source: int, count: int) -> bytes:
+        error = transfer_error(self.count, source, count)
+        if error is not None:
+            raise error
+        size = self.context.element_size
+        return b"".join(self.context.from_internal(v).to_bytes(size, "big")
+                        for v in self._values[source:source + count])
+
+    def internal(self, index: int) -> int:
+        self._check_index(index)
+        return self._values[index]
+
+
+def _batch(operation: str, context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    check_operation(operation)
+    check_batch_pair(x, y, context.limbs)
+    columns: Dict[str, List[int]] = {"x": rows_to_ints(x), "y": rows_to_ints(y)}
+    for name, values in columns.items():
+        for i, value in enumerate(values):
+            if value >= context.modulus:
+                raise unreduced_error(name, i, context.modulus)
+    op = context.operation(operation)
+    return ints_to_rows([op(a, b) for a, b in zip(columns["x"], columns["y"])], context.limbs)
+
+
+def addmodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Row-wise ADDMODX of two (n, limbs) uint64 arrays in internal form."""
+    return _batch("add", context, x, y)
+
+
+def submodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Row-wise SUBMODX of two (n, limbs) uint64 arrays in internal form."""
+    return _batch("sub", context, x, y)
+
+
+def mulmodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Row-wise MULMODX of two (n, limbs) uint64 arrays in internal form."""
+    return _batch("mul", context, x, y)
