@@ -22,6 +22,9 @@ extern evmmax_kernel_row evmmax_mulx_mul_kernels; /* needs BMI2 + ADX: see cpu_f
 #endif
 
 #define EVMMAX_INLINE static inline __attribute__((always_inline))
+/* Full unrolling for a constant limb count: GCC's own limits stop at ~6 limbs for
+ * the nested product loops, and the rolled loops cost 3x (315 vs ~100 ns at 7 limbs). */
+#define EVMMAX_UNROLL _Pragma("GCC unroll 12")
 
 /* out = acc - m when the (n limbs + top bit) accumulator is >= m, else acc. */
 EVMMAX_INLINE void reduce_once_n(limb_t *out, const limb_t *acc, limb_t acc_top,
@@ -29,9 +32,11 @@ EVMMAX_INLINE void reduce_once_n(limb_t *out, const limb_t *acc, limb_t acc_top,
 {
     limb_t diff[EVMMAX_MAX_LIMBS];
     limb_t borrow = 0;
+    EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         diff[i] = sub_with_borrow(acc[i], m[i], &borrow);
     limb_t keep_acc = (limb_t)0 - (borrow & ~acc_top & 1);
+    EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         out[i] = (acc[i] & keep_acc) | (diff[i] & ~keep_acc);
 }
@@ -40,6 +45,7 @@ EVMMAX_INLINE void addmod_n(limb_t *out, const limb_t *x, const limb_t *y, const
 {
     limb_t sum[EVMMAX_MAX_LIMBS];
     limb_t carry = 0;
+    EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         sum[i] = add_with_carry(x[i], y[i], &carry);
     reduce_once_n(out, sum, carry, m, n);
@@ -49,10 +55,12 @@ EVMMAX_INLINE void submod_n(limb_t *out, const limb_t *x, const limb_t *y, const
 {
     limb_t diff[EVMMAX_MAX_LIMBS];
     limb_t borrow = 0;
+    EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         diff[i] = sub_with_borrow(x[i], y[i], &borrow);
     limb_t add_mod = (limb_t)0 - borrow;
     limb_t carry = 0;
+    EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         out[i] = add_with_carry(diff[i], m[i] & add_mod, &carry);
 }
@@ -63,9 +71,11 @@ EVMMAX_INLINE void mulmont_n(limb_t *out, const limb_t *x, const limb_t *y, cons
                              limb_t inv, int n)
 {
     limb_t acc[EVMMAX_MAX_LIMBS + 1] = {0};
+    EVMMAX_UNROLL
     for (int i = 0; i < n; i++) {
         dlimb_t t;
         limb_t carry = 0;
+        EVMMAX_UNROLL
         for (int j = 0; j < n; j++) {
             t = (dlimb_t)x[i] * y[j] + acc[j] + carry;
             acc[j] = (limb_t)t;
@@ -77,6 +87,7 @@ EVMMAX_INLINE void mulmont_n(limb_t *out, const limb_t *x, const limb_t *y, cons
 
         limb_t u = acc[0] * inv;
         carry = (limb_t)(((dlimb_t)u * m[0] + acc[0]) >> 64);
+        EVMMAX_UNROLL
         for (int j = 1; j < n; j++) {
             t = (dlimb_t)u * m[j] + acc[j] + carry;
             acc[j - 1] = (limb_t)t;

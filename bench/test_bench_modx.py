@@ -1,0 +1,69 @@
+"""EVMMAX kernels: ns per ADDMODX/SUBMODX/MULMODX element inside one batch call, at each
+limb count 1..12 and on both Montgomery implementations, and the 6-limb generic API beside
+today's EVM384 kernel (mulmont384_batch) in the same run.
+
+    python -m pytest bench/test_bench_modx.py --benchmark-json=bench/results/modx.json
+    python bench/report.py bench/results/modx.json
+"""
+import random
+
+import pytest
+
+from evm384_native import kernel, modx
+from evm384_native.modx_common import ints_to_rows
+
+BATCH_SIZE = 20_000
+LIMB_COUNTS = range(1, 13)
+IMPLEMENTATIONS = ["mulx", "portable"]
+P381 = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+OPS = {"add": modx.addmodx_batch, "sub": modx.submodx_batch, "mul": modx.mulmodx_batch}
+
+
+def _modulus(limbs: int) -> int:
+    """An odd modulus filling `limbs` limbs; BLS12-381's p at 6 limbs."""
+    if limbs == 6:
+        return P381
+    return random.Random(limbs).randrange(1 << (64 * limbs - 1), 1 << (64 * limbs)) | 1
+
+
+def _operands(context: modx.FieldContext):
+    rng = random.Random(6690)
+    return tuple(ints_to_rows([rng.randrange(context.modulus) for _ in range(BATCH_SIZE)],
+                              context.limbs) for _ in range(2))
+
+
+@pytest.fixture(scope="module")
+def contexts():
+    return {limbs: modx.FieldContext(_modulus(limbs)) for limbs in LIMB_COUNTS}
+
+
+@pytest.fixture(scope="module")
+def operands(contexts):
+    return {limbs: _operands(context) for limbs, context in contexts.items()}
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS, indirect=True)
+@pytest.mark.parametrize("limbs", LIMB_COUNTS)
+@pytest.mark.parametrize("op", OPS)
+def test_modx_batch(benchmark, implementation, op, limbs, contexts, operands):
+    benchmark.group = f"EVMMAX {op} per element, batch of {BATCH_SIZE:,}"
+    benchmark.extra_info.update(ops_per_round=BATCH_SIZE, label=f"{limbs} limbs, {implementation}")
+    benchmark.pedantic(OPS[op], args=(contexts[limbs],) + operands[limbs], rounds=10,
+                       warmup_rounds=1)
+
+
+SIX_LIMBS = {
+    "mulmodx_batch (EVMMAX API, 6 limbs)": lambda context, x, y: modx.mulmodx_batch(context, x, y),
+    "mulmont384_batch (EVM384 kernel)":
+        lambda context, x, y: kernel.mulmont384_batch(x, y, P381, context.inv),
+}
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS, indirect=True)
+@pytest.mark.parametrize("api", SIX_LIMBS)
+def test_six_limbs_against_evm384(benchmark, implementation, api, contexts, operands):
+    benchmark.group = f"BLS12-381 Montgomery product, {implementation}: EVMMAX vs EVM384 kernel"
+    benchmark.extra_info.update(ops_per_round=BATCH_SIZE, label=api,
+                                baseline=api.startswith("mulmont384"))
+    benchmark.pedantic(SIX_LIMBS[api], args=(contexts[6],) + operands[6], rounds=30,
+                       warmup_rounds=2)
