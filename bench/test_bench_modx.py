@@ -53,17 +53,22 @@ def test_modx_batch(benchmark, implementation, op, limbs, contexts, operands):
 
 
 SIX_LIMBS = {
-    "mulmodx_batch (EVMMAX API, 6 limbs)": lambda context, x, y: modx.mulmodx_batch(context, x, y),
-    "mulmont384_batch (EVM384 kernel)":
-        lambda context, x, y: kernel.mulmont384_batch(x, y, P381, context.inv),
+    ("add", "evmmax"): lambda context, x, y: modx.addmodx_batch(context, x, y),
+    ("add", "evm384"): lambda context, x, y: kernel.addmod384_batch(x, y, P381),
+    ("sub", "evmmax"): lambda context, x, y: modx.submodx_batch(context, x, y),
+    ("sub", "evm384"): lambda context, x, y: kernel.submod384_batch(x, y, P381),
+    ("mul", "evmmax"): lambda context, x, y: modx.mulmodx_batch(context, x, y),
+    ("mul", "evm384"): lambda context, x, y: kernel.mulmont384_batch(x, y, P381, context.inv),
 }
+API_LABELS = {"evmmax": "modx.*modx_batch (EVMMAX API, 6 limbs; checks inputs < p)",
+              "evm384": "kernel.*384_batch (EVM384 kernel)"}
 
 
 @pytest.mark.parametrize("implementation", IMPLEMENTATIONS, indirect=True)
-@pytest.mark.parametrize("api", SIX_LIMBS)
-def test_six_limbs_against_evm384(benchmark, implementation, api, contexts, operands):
-    benchmark.group = f"BLS12-381 Montgomery product, {implementation}: EVMMAX vs EVM384 kernel"
-    benchmark.extra_info.update(ops_per_round=BATCH_SIZE, label=api,
-                                baseline=api.startswith("mulmont384"))
-    benchmark.pedantic(SIX_LIMBS[api], args=(contexts[6],) + operands[6], rounds=30,
+@pytest.mark.parametrize("op, api", SIX_LIMBS)
+def test_six_limbs_against_evm384(benchmark, implementation, op, api, contexts, operands):
+    benchmark.group = f"BLS12-381 {op}, {implementation}: EVMMAX API vs EVM384 kernel"
+    benchmark.extra_info.update(ops_per_round=BATCH_SIZE, label=API_LABELS[api],
+                                baseline=api == "evm384")
+    benchmark.pedantic(SIX_LIMBS[op, api], args=(contexts[6],) + operands[6], rounds=30,
                        warmup_rounds=2)

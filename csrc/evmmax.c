@@ -201,20 +201,6 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
     return EVMMAX_OK;
 }
 
-int evmmax_batch(const struct evmmax_context *ctx, int op, uint64_t *out, const uint64_t *x,
-                 const uint64_t *y, size_t n)
-{
-    if (ctx == NULL)
-        return EVMMAX_NO_CONTEXT;
-    if (!valid_op(op))
-        return EVMMAX_UNKNOWN_OP;
-    evmmax_op_fn *kernel = kernel_for(ctx, op);
-    const size_t limbs = ctx->limbs;
-    for (size_t i = 0; i < n; i++)
-        kernel(out + limbs * i, x + limbs * i, y + limbs * i, ctx);
-    return EVMMAX_OK;
-}
-
 /* --- LOADX / STOREX ------------------------------------------------------------------- */
 
 static int below_modulus(const limb_t *v, const struct evmmax_context *ctx)
@@ -225,12 +211,23 @@ static int below_modulus(const limb_t *v, const struct evmmax_context *ctx)
     return 0;
 }
 
-size_t evmmax_first_unreduced(const struct evmmax_context *ctx, const uint64_t *values, size_t n)
+int evmmax_batch(const struct evmmax_context *ctx, int op, uint64_t *out, const uint64_t *x,
+                 const uint64_t *y, size_t n, size_t *bad_row)
 {
-    for (size_t i = 0; i < n; i++)
-        if (!below_modulus(values + ctx->limbs * i, ctx))
-            return i;
-    return n;
+    if (ctx == NULL)
+        return EVMMAX_NO_CONTEXT;
+    if (!valid_op(op))
+        return EVMMAX_UNKNOWN_OP;
+    evmmax_op_fn *kernel = kernel_for(ctx, op);
+    const size_t limbs = ctx->limbs;
+    for (size_t i = 0; i < n; i++) {
+        if (!below_modulus(x + limbs * i, ctx) || !below_modulus(y + limbs * i, ctx)) {
+            *bad_row = i;
+            return EVMMAX_NOT_REDUCED;
+        }
+        kernel(out + limbs * i, x + limbs * i, y + limbs * i, ctx);
+    }
+    return EVMMAX_OK;
 }
 
 /* Big-endian element of 8n bytes <-> n limbs, least significant first. */

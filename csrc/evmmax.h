@@ -82,13 +82,11 @@ int evmmax_storex(const struct evmmax_context *ctx, uint64_t *regs, size_t regis
 int evmmax_loadx(const struct evmmax_context *ctx, const uint64_t *regs, size_t register_count,
                  size_t source, uint8_t *memory, size_t memory_size, size_t count);
 
-/* Batches: rows i of out, x, y (n rows of ctx->limbs limbs, internal form,
- * below the modulus: see evmmax_first_unreduced) through one operation. */
+/* Batches: rows i of out, x, y (n rows of ctx->limbs limbs, internal form)
+ * through one operation. Each x and y row is checked below the modulus just
+ * before use (while in cache); at the first row that is not, *bad_row is set
+ * and EVMMAX_NOT_REDUCED returned, with out written up to that row only. */
 int evmmax_batch(const struct evmmax_context *ctx, int op, uint64_t *out, const uint64_t *x,
-                 const uint64_t *y, size_t n);
-
-/* The index of the first of n values (ctx->limbs limbs each) not below the
- * modulus, or n when all are. */
-size_t evmmax_first_unreduced(const struct evmmax_context *ctx, const uint64_t *values, size_t n);
+                 const uint64_t *y, size_t n, size_t *bad_row);
 
 #endif

@@ -57,7 +57,8 @@ class RegisterRangeError(Evm384Error, ValueError):
 
 class UnreducedValueError(Evm384Error, ValueError):
     """A value is not below the modulus (STOREX's assert, or a batch input);
-    ``operand`` names the input and ``index`` the first such value in it."""
+    ``operand`` names the input and ``index`` the first such value (for batches:
+    the first row with x or y unreduced, x named when both are)."""
 
     def __init__(self, operand: str, index: int, message: str) -> None:
         self.operand = operand

@@ -45,11 +45,6 @@ class FieldContext(FieldContextBase):
         self.r_squared = sum(int(self.c_context.r_squared[i]) << (LIMB_BITS * i)
                              for i in range(self.limbs))
 
-    def first_unreduced(self, rows: np.ndarray) -> int:
-        """The index of the first row not below the modulus, or len(rows)."""
-        return lib.evmmax_first_unreduced(self.c_context, ffi.from_buffer(_LIMB_ARRAY, rows),
-                                          len(rows))
-
 
 class RegisterFile(RegisterFileBase):
     __doc__ = RegisterFileBase.__doc__
@@ -98,14 +93,16 @@ class RegisterFile(RegisterFileBase):
 def _batch(operation: str, context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     check_operation(operation)
     check_batch_pair(x, y, context.limbs)
-    for name, rows in (("x", x), ("y", y)):
-        first = context.first_unreduced(rows)
-        if first < len(rows):
-            raise unreduced_error(name, first, context.modulus)
     out = np.empty_like(x)
-    _check_ok(lib.evmmax_batch(context.c_context, _OPERATIONS[operation],
-                               ffi.from_buffer(_LIMB_ARRAY, out), ffi.from_buffer(_LIMB_ARRAY, x),
-                               ffi.from_buffer(_LIMB_ARRAY, y), len(x)))
+    bad_row = ffi.new("size_t *")
+    status = lib.evmmax_batch(context.c_context, _OPERATIONS[operation],
+                              ffi.from_buffer(_LIMB_ARRAY, out), ffi.from_buffer(_LIMB_ARRAY, x),
+                              ffi.from_buffer(_LIMB_ARRAY, y), len(x), bad_row)
+    if status == lib.EVMMAX_NOT_REDUCED:
+        row = bad_row[0]
+        operand = "x" if rows_to_ints(x[row:row + 1])[0] >= context.modulus else "y"
+        raise unreduced_error(operand, row, context.modulus)
+    _check_ok(status)
     return out
 
 

@@ -7,7 +7,7 @@ the C, so the two are independent computations of the same function.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List
+from typing import Callable, List
 
 import numpy as np
 
@@ -100,13 +100,12 @@ class RegisterFile(RegisterFileBase):
 def _batch(operation: str, context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
     check_operation(operation)
     check_batch_pair(x, y, context.limbs)
-    columns: Dict[str, List[int]] = {"x": rows_to_ints(x), "y": rows_to_ints(y)}
-    for name, values in columns.items():
-        for i, value in enumerate(values):
-            if value >= context.modulus:
-                raise unreduced_error(name, i, context.modulus)
+    xs, ys = rows_to_ints(x), rows_to_ints(y)
+    for row, (a, b) in enumerate(zip(xs, ys)):
+        if a >= context.modulus or b >= context.modulus:
+            raise unreduced_error("x" if a >= context.modulus else "y", row, context.modulus)
     op = context.operation(operation)
-    return ints_to_rows([op(a, b) for a, b in zip(columns["x"], columns["y"])], context.limbs)
+    return ints_to_rows([op(a, b) for a, b in zip(xs, ys)], context.limbs)
 
 
 def addmodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:

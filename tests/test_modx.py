@@ -307,11 +307,12 @@ def test_c_refuses_missing_context_and_unknown_op():
     assert lib.evmmax_vector_op(ffi.NULL, 0, regs, 4, 0, 1, 0, 1, 0, 1, 1) == lib.EVMMAX_NO_CONTEXT
     assert lib.evmmax_storex(ffi.NULL, regs, 4, 0, b"", 0, 0) == lib.EVMMAX_NO_CONTEXT
     assert lib.evmmax_loadx(ffi.NULL, regs, 4, 0, ffi.NULL, 0, 0) == lib.EVMMAX_NO_CONTEXT
-    assert lib.evmmax_batch(ffi.NULL, 0, regs, regs, regs, 1) == lib.EVMMAX_NO_CONTEXT
+    bad_row = ffi.new("size_t *")
+    assert lib.evmmax_batch(ffi.NULL, 0, regs, regs, regs, 1, bad_row) == lib.EVMMAX_NO_CONTEXT
     context = ffi.new("struct evmmax_context *")
     assert lib.evmmax_setup(context, b"\x07", 1) == lib.EVMMAX_OK
     assert lib.evmmax_vector_op(context, 3, regs, 4, 0, 1, 0, 1, 0, 1, 1) == lib.EVMMAX_UNKNOWN_OP
-    assert lib.evmmax_batch(context, -1, regs, regs, regs, 1) == lib.EVMMAX_UNKNOWN_OP
+    assert lib.evmmax_batch(context, -1, regs, regs, regs, 1, bad_row) == lib.EVMMAX_UNKNOWN_OP
 
 
 def test_c_transfers_check_registers_and_memory():
@@ -397,6 +398,10 @@ def test_batch_errors(backend):
     with pytest.raises(UnreducedValueError) as caught:
         backend.mulmodx_batch(context, good, ints_to_rows([1, P381], 6))
     assert (caught.value.operand, caught.value.index) == ("y", 1)
+    with pytest.raises(UnreducedValueError) as caught:  # the first bad row, x before y
+        backend.mulmodx_batch(context, ints_to_rows([1, P381 + 1, P381], 6),
+                              ints_to_rows([1, P381, 0], 6))
+    assert (caught.value.operand, caught.value.index) == ("x", 1)
     with pytest.raises(ValueError):
         backend.addmodx_batch(context, good, ints_to_rows([1, 2], 7))
     with pytest.raises(ValueError):
