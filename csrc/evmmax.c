@@ -96,8 +96,8 @@ static limb_t montgomery_constant(limb_t m0)
 static void compute_r_squared(struct evmmax_context *ctx, int bits)
 {
     const uint32_t n = ctx->limbs;
-    evmmax_op_fn *add = evmmax_add_kernels[n - 1];
-    evmmax_op_fn *mul = evmmax_portable_mul_kernels[n - 1];
+    evmmax_op_fn *add = kernel_for(ctx, EVMMAX_OP_ADD);
+    evmmax_op_fn *mul = kernel_for(ctx, EVMMAX_OP_MUL);
     limb_t r[EVMMAX_MAX_LIMBS] = {0}, two_64[EVMMAX_MAX_LIMBS];
     r[(bits - 1) / 64] = (limb_t)1 << ((bits - 1) % 64);
     for (int doublings = 64 * (int)n - (bits - 1) + 64; doublings > 0; doublings--)
@@ -138,7 +138,7 @@ int evmmax_setup(struct evmmax_context *ctx, const uint8_t *modulus_be, size_t s
     }
     ctx->inv = montgomery_constant(m[0]);
     ctx->mod_inv[ctx->limbs] = ctx->inv;
-    compute_r_squared(ctx, bits);
+    compute_r_squared(ctx, bits); /* needs the kernels, so the rest of ctx first */
     return EVMMAX_OK;
 }
 
