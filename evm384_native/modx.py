@@ -13,9 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from ._native import ffi, lib
-from .modx_common import (LIMB_BITS, FieldContextBase, RegisterFileBase, check_batch_pair,
-                          check_operation, modulus_error, rows_to_ints, split_elements,
-                          transfer_error, unreduced_error, vector_error)
+from .modx_common import (LIMB_BITS, FieldContextBase, RegisterFileBase, batch_functions,
+                          check_batch_pair, check_operation, rows_to_ints, unreduced_error)
 
 __all__ = ["FieldContext", "RegisterFile", "addmodx_batch", "submodx_batch", "mulmodx_batch"]
 
@@ -34,9 +33,6 @@ class FieldContext(FieldContextBase):
     bytes SETMODX reads with :meth:`from_bytes`."""
 
     def _setup(self, modulus_be: bytes) -> None:
-        error = modulus_error(modulus_be)
-        if error is not None:
-            raise error
         self._describe(modulus_be)
         self.c_context = ffi.new("struct evmmax_context *")
         _check_ok(lib.evmmax_setup(self.c_context, modulus_be, len(modulus_be)))
@@ -54,39 +50,25 @@ class RegisterFile(RegisterFileBase):
         self._registers = np.zeros((count, context.limbs), dtype=np.uint64)
         self._pointer = ffi.from_buffer(_LIMB_ARRAY, self._registers)
 
-    def _vector(self, operation: str, immediates: tuple) -> None:
-        error = vector_error(self.count, immediates)
-        if error is not None:
-            raise error
+    def _run_vector(self, operation: str, immediates: tuple) -> None:
         _check_ok(lib.evmmax_vector_op(self.context.c_context, _OPERATIONS[operation],  # type: ignore[attr-defined]
                                        self._pointer, self.count, *immediates))
 
-    def storex(self, dest: int, data: bytes) -> None:
-        size = self.context.element_size
-        count = split_elements(data, size)
-        error = transfer_error(self.count, dest, count)
-        if error is not None:
-            raise error
+    def _store(self, dest: int, data: bytes, count: int) -> None:
         status = lib.evmmax_storex(self.context.c_context, self._pointer, self.count, dest,  # type: ignore[attr-defined]
                                    ffi.from_buffer(data), len(data), count)
         if status == lib.EVMMAX_NOT_REDUCED:
-            modulus = self.context.modulus
-            first = next(i for i in range(count)
-                         if int.from_bytes(data[i * size:(i + 1) * size], "big") >= modulus)
-            raise unreduced_error("data", first, modulus)
+            raise unreduced_error("data", self._first_unreduced(data, count), self.context.modulus)
         _check_ok(status)
 
-    def loadx(self, source: int, count: int) -> bytes:
-        error = transfer_error(self.count, source, count)
-        if error is not None:
-            raise error
-        memory = ffi.new("uint8_t[]", max(1, count * self.context.element_size))
+    def _load(self, source: int, count: int) -> bytes:
+        size = count * self.context.element_size
+        memory = ffi.new("uint8_t[]", max(1, size))
         _check_ok(lib.evmmax_loadx(self.context.c_context, self._pointer, self.count, source,  # type: ignore[attr-defined]
-                                   memory, len(memory), count))
-        return bytes(ffi.buffer(memory, count * self.context.element_size))
+                                   memory, size, count))
+        return bytes(ffi.buffer(memory, size))
 
-    def internal(self, index: int) -> int:
-        self._check_index(index)
+    def _internal(self, index: int) -> int:
         return rows_to_ints(self._registers[index:index + 1])[0]
 
 
@@ -106,16 +88,4 @@ def _batch(operation: str, context: FieldContext, x: np.ndarray, y: np.ndarray) 
     return out
 
 
-def addmodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Row-wise ADDMODX of two (n, limbs) uint64 arrays in internal form."""
-    return _batch("add", context, x, y)
-
-
-def submodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Row-wise SUBMODX of two (n, limbs) uint64 arrays in internal form."""
-    return _batch("sub", context, x, y)
-
-
-def mulmodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Row-wise MULMODX of two (n, limbs) uint64 arrays in internal form."""
-    return _batch("mul", context, x, y)
+addmodx_batch, submodx_batch, mulmodx_batch = batch_functions(_batch)

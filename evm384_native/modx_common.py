@@ -10,12 +10,13 @@ for a power-of-two modulus. LOADX/STOREX convert; the arithmetic does not.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .errors import (ModulusError, RegisterAllocationError, RegisterRangeError,
                      UnreducedValueError, VectorError)
+from .limbs import check_limb_rows
 
 MAX_LIMBS = 12
 LIMB_BITS = 64
@@ -26,6 +27,11 @@ MAX_REGISTER_BYTES = 24576        # SETMODX: the register space cap
 MAX_IMMEDIATE = 255               # the seven vector immediates are bytes
 OPERATIONS = ("add", "sub", "mul")
 VECTOR_IMMEDIATES = ("out_idx", "out_stride", "x_idx", "x_stride", "y_idx", "y_stride", "count")
+
+
+def raise_if(error: Optional[Exception]) -> None:
+    if error is not None:
+        raise error
 
 
 def _check_int(value: object, name: str) -> None:
@@ -139,21 +145,9 @@ def unreduced_error(operand: str, index: int, modulus: int) -> UnreducedValueErr
 
 # --- batches on numpy rows of limbs -----------------------------------------------------
 
-def check_rows(array: object, name: str, limbs: int) -> np.ndarray:
-    if not isinstance(array, np.ndarray):
-        raise TypeError(f"{name} must be a numpy array, not {type(array).__name__}")
-    if array.dtype != np.uint64:
-        raise TypeError(f"{name} must have dtype uint64, not {array.dtype}")
-    if array.ndim != 2 or array.shape[1] != limbs:
-        raise ValueError(f"{name} must have shape (n, {limbs}), not {array.shape}")
-    if not array.flags.c_contiguous:
-        raise ValueError(f"{name} must be C-contiguous (use np.ascontiguousarray)")
-    return array
-
-
 def check_batch_pair(x: object, y: object, limbs: int) -> None:
-    check_rows(x, "x", limbs)
-    check_rows(y, "y", limbs)
+    check_limb_rows(x, "x", limbs)
+    check_limb_rows(y, "y", limbs)
     if x.shape != y.shape:  # type: ignore[union-attr]
         raise ValueError(f"x and y must have the same shape, not {x.shape} and {y.shape}")  # type: ignore[union-attr]
 
@@ -173,6 +167,28 @@ def ints_to_rows(values: Sequence[int], limbs: int) -> np.ndarray:
 def rows_to_ints(rows: np.ndarray) -> List[int]:
     """Inverse of :func:`ints_to_rows`."""
     return [sum(int(limb) << (LIMB_BITS * j) for j, limb in enumerate(row)) for row in rows]
+
+
+BatchRunner = Callable[[str, "FieldContextBase", np.ndarray, np.ndarray], np.ndarray]
+BatchFunction = Callable[["FieldContextBase", np.ndarray, np.ndarray], np.ndarray]
+
+
+def batch_functions(run: BatchRunner) -> Tuple[BatchFunction, BatchFunction, BatchFunction]:
+    """addmodx_batch, submodx_batch, mulmodx_batch on a backend's ``run(operation, ...)``."""
+
+    def addmodx_batch(context: FieldContextBase, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Row-wise ADDMODX of two (n, limbs) uint64 arrays in internal form."""
+        return run("add", context, x, y)
+
+    def submodx_batch(context: FieldContextBase, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Row-wise SUBMODX of two (n, limbs) uint64 arrays in internal form."""
+        return run("sub", context, x, y)
+
+    def mulmodx_batch(context: FieldContextBase, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Row-wise MULMODX of two (n, limbs) uint64 arrays in internal form."""
+        return run("mul", context, x, y)
+
+    return addmodx_batch, submodx_batch, mulmodx_batch
 
 
 # --- the API both backends implement ----------------------------------------------------
@@ -262,24 +278,48 @@ class RegisterFileBase(ABC):
                 y_idx: int, y_stride: int, count: int) -> None:
         self._vector("mul", (out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count))
 
-    @abstractmethod
-    def _vector(self, operation: str, immediates: tuple) -> None:
-        """Run one vector operation ("add", "sub", "mul") with its seven immediates."""
-
-    @abstractmethod
     def storex(self, dest: int, data: bytes) -> None:
         """STOREX: the big-endian values in data into registers [dest, ...), in
         internal form; every value is checked below the modulus before any is stored."""
+        count = split_elements(data, self.context.element_size)
+        raise_if(transfer_error(self.count, dest, count))
+        self._store(dest, bytes(data), count)
 
-    @abstractmethod
     def loadx(self, source: int, count: int) -> bytes:
         """LOADX: registers [source, source + count) as big-endian canonical values."""
+        raise_if(transfer_error(self.count, source, count))
+        return self._load(source, count)
 
-    @abstractmethod
     def internal(self, index: int) -> int:
         """Register index's raw (internal-form) value."""
+        raise_if(transfer_error(self.count, index, 1))
+        return self._internal(index)
 
-    def _check_index(self, index: object) -> None:
-        error = transfer_error(self.count, index, 1)
-        if error is not None:
-            raise error
+    def _vector(self, operation: str, immediates: tuple) -> None:
+        raise_if(vector_error(self.count, immediates))
+        self._run_vector(operation, immediates)
+
+    def _first_unreduced(self, data: bytes, count: int) -> Optional[int]:
+        """The index of the first value in STOREX data not below the modulus."""
+        size = self.context.element_size
+        return next((i for i in range(count)
+                     if int.from_bytes(data[i * size:(i + 1) * size], "big")
+                     >= self.context.modulus), None)
+
+    # What each backend implements, on checked arguments:
+
+    @abstractmethod
+    def _run_vector(self, operation: str, immediates: tuple) -> None:
+        """One vector operation ("add", "sub", "mul") with its seven immediates."""
+
+    @abstractmethod
+    def _store(self, dest: int, data: bytes, count: int) -> None:
+        """STOREX of count values (raising UnreducedValueError before writing any)."""
+
+    @abstractmethod
+    def _load(self, source: int, count: int) -> bytes:
+        """LOADX of count registers."""
+
+    @abstractmethod
+    def _internal(self, index: int) -> int:
+        """Register index's raw value."""

@@ -11,10 +11,9 @@ from typing import Callable, List
 
 import numpy as np
 
-from .modx_common import (LIMB_BITS, FieldContextBase, RegisterFileBase, check_batch_pair,
-                          check_operation, ints_to_rows, rows_to_ints,
-                          split_elements, transfer_error, unreduced_error, vector_error,
-                          vector_indices)
+from .modx_common import (LIMB_BITS, FieldContextBase, RegisterFileBase, batch_functions,
+                          check_batch_pair, check_operation, ints_to_rows, rows_to_ints,
+                          unreduced_error, vector_indices)
 
 __all__ = ["FieldContext", "RegisterFile", "addmodx_batch", "submodx_batch", "mulmodx_batch"]
 
@@ -60,10 +59,7 @@ class RegisterFile(RegisterFileBase):
         super().__init__(context, count)
         self._values: List[int] = [0] * count
 
-    def _vector(self, operation: str, immediates: tuple) -> None:
-        error = vector_error(self.count, immediates)
-        if error is not None:
-            raise error
+    def _run_vector(self, operation: str, immediates: tuple) -> None:
         out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count = immediates
         op = self.context.operation(operation)  # type: ignore[attr-defined]
         xs = [self._values[i] for i in vector_indices(x_idx, x_stride, count)]
@@ -72,28 +68,21 @@ class RegisterFile(RegisterFileBase):
         for index, result in zip(vector_indices(out_idx, out_stride, count), results):
             self._values[index] = result
 
-    def storex(self, dest: int, data: bytes) -> None:
+    def _store(self, dest: int, data: bytes, count: int) -> None:
+        first = self._first_unreduced(data, count)
+        if first is not None:
+            raise unreduced_error("data", first, self.context.modulus)
         size = self.context.element_size
-        count = split_elements(data, size)
-        error = transfer_error(self.count, dest, count)
-        if error is not None:
-            raise error
-        values = [int.from_bytes(data[i * size:(i + 1) * size], "big") for i in range(count)]
-        for i, value in enumerate(values):
-            if value >= self.context.modulus:
-                raise unreduced_error("data", i, self.context.modulus)
-        self._values[dest:dest + count] = [self.context.to_internal(v) for v in values]
+        self._values[dest:dest + count] = [
+            self.context.to_internal(int.from_bytes(data[i * size:(i + 1) * size], "big"))
+            for i in range(count)]
 
-    def loadx(self, source: int, count: int) -> bytes:
-        error = transfer_error(self.count, source, count)
-        if error is not None:
-            raise error
+    def _load(self, source: int, count: int) -> bytes:
         size = self.context.element_size
         return b"".join(self.context.from_internal(v).to_bytes(size, "big")
                         for v in self._values[source:source + count])
 
-    def internal(self, index: int) -> int:
-        self._check_index(index)
+    def _internal(self, index: int) -> int:
         return self._values[index]
 
 
@@ -108,16 +97,4 @@ def _batch(operation: str, context: FieldContext, x: np.ndarray, y: np.ndarray) 
     return ints_to_rows([op(a, b) for a, b in zip(xs, ys)], context.limbs)
 
 
-def addmodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Row-wise ADDMODX of two (n, limbs) uint64 arrays in internal form."""
-    return _batch("add", context, x, y)
-
-
-def submodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Row-wise SUBMODX of two (n, limbs) uint64 arrays in internal form."""
-    return _batch("sub", context, x, y)
-
-
-def mulmodx_batch(context: FieldContext, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Row-wise MULMODX of two (n, limbs) uint64 arrays in internal form."""
-    return _batch("mul", context, x, y)
+addmodx_batch, submodx_batch, mulmodx_batch = batch_functions(_batch)
