@@ -21,3 +21,46 @@ class MemoryRangeError(Evm384Error, ValueError):
 
 class ImplementationUnavailableError(Evm384Error, RuntimeError):
     """The requested native implementation cannot run on this CPU or build."""
+
+
+# --- EVMMAX (EIP-6690) kernels: evm384_native.modx and modx_reference ------------------
+
+class ModulusError(Evm384Error, ValueError):
+    """SETMODX refuses the modulus: ``reason`` is "too long", "too small" or "even"."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+class RegisterAllocationError(Evm384Error, ValueError):
+    """A register file of 0 or more than 256 registers, or over 24,576 bytes."""
+
+
+class VectorError(Evm384Error, ValueError):
+    """Bad vector immediates: ``reason`` is "immediate" (not a byte), "count" (zero)
+    or "out_stride" (zero)."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+class RegisterRangeError(Evm384Error, ValueError):
+    """An operand reaches past the register file: ``operand`` is "out", "x", "y"
+    (vector operations) or "registers" (LOADX/STOREX)."""
+
+    def __init__(self, operand: str, message: str) -> None:
+        self.operand = operand
+        super().__init__(message)
+
+
+class UnreducedValueError(Evm384Error, ValueError):
+    """A value is not below the modulus (STOREX's assert, or a batch input);
+    ``operand`` names the input and ``index`` the first such value (for batches:
+    the first row with x or y unreduced, x named when both are)."""
+
+    def __init__(self, operand: str, index: int, message: str) -> None:
+        self.operand = operand
+        self.index = index
+        super().__init__(message)

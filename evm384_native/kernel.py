@@ -18,7 +18,7 @@ import numpy as np
 
 from ._native import ffi, lib
 from .errors import ImplementationUnavailableError
-from .limbs import LIMB_MASK, LIMBS384, int_to_limbs
+from .limbs import LIMB_MASK, LIMBS384, check_limb_rows, int_to_limbs
 from .operands import OPERAND_NAMES, check_offset_types, first_range_outside
 
 __all__ = ["addmod384", "submod384", "mulmodmont384",
@@ -100,18 +100,6 @@ ModulusLike = Union[int, np.ndarray]
 _LIMB_ARRAY = ffi.typeof("uint64_t[]")
 
 
-def _rows(array: np.ndarray, name: str) -> np.ndarray:
-    if not isinstance(array, np.ndarray):
-        raise TypeError(f"{name} must be a numpy array, not {type(array).__name__}")
-    if array.dtype != np.uint64:
-        raise TypeError(f"{name} must have dtype uint64, not {array.dtype}")
-    if array.ndim != 2 or array.shape[1] != LIMBS384:
-        raise ValueError(f"{name} must have shape (n, {LIMBS384}), not {array.shape}")
-    if not array.flags.c_contiguous:
-        raise ValueError(f"{name} must be C-contiguous (use np.ascontiguousarray)")
-    return array
-
-
 def _modulus_limbs(mod: ModulusLike) -> np.ndarray:
     if isinstance(mod, np.ndarray):
         if mod.dtype != np.uint64 or mod.shape != (LIMBS384,):
@@ -132,7 +120,7 @@ def _inv_word(inv: int) -> int:
 def _batch(c_function, x: np.ndarray, y: np.ndarray, mod: ModulusLike, *extra) -> np.ndarray:
     if sys.byteorder != "little":  # the C reads uint64 rows as little-endian bytes
         raise NotImplementedError("the batch API needs a little-endian host")
-    x, y = _rows(x, "x"), _rows(y, "y")
+    x, y = check_limb_rows(x, "x", LIMBS384), check_limb_rows(y, "y", LIMBS384)
     if x.shape != y.shape:
         raise ValueError(f"x and y must have the same shape, not {x.shape} and {y.shape}")
     mod_limbs = _modulus_limbs(mod)

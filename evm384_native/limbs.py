@@ -19,6 +19,19 @@ def _check_value384(value: int, name: str = "value") -> None:
         raise ValueError(f"{name} must be in [0, 2**384), got {value:#x}")
 
 
+def check_limb_rows(array: object, name: str, limbs: int) -> np.ndarray:
+    """The batch APIs' input: a C-contiguous (n, limbs) uint64 array, else TypeError/ValueError."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"{name} must be a numpy array, not {type(array).__name__}")
+    if array.dtype != np.uint64:
+        raise TypeError(f"{name} must have dtype uint64, not {array.dtype}")
+    if array.ndim != 2 or array.shape[1] != limbs:
+        raise ValueError(f"{name} must have shape (n, {limbs}), not {array.shape}")
+    if not array.flags.c_contiguous:
+        raise ValueError(f"{name} must be C-contiguous (use np.ascontiguousarray)")
+    return array
+
+
 def int_to_bytes48(value: int) -> bytes:
     """The 48-byte little-endian encoding EVM384 uses in memory."""
     _check_value384(value)

@@ -1,0 +1,303 @@
+/* EVMMAX field contexts (SETMODX's precomputation), kernel dispatch, the vector
+ * operations and LOADX/STOREX conversions. See evmmax.h. */
+#include "evmmax.h"
+#include "evm384.h"
+#include "evmmax_kernels.h"
+
+/* The EIP's vectors: out, x and y of one operation. */
+#define LONGEST_VECTOR EVMMAX_MAX_IMMEDIATE
+
+/* --- power-of-two moduli: plain arithmetic mod 2^k ----------------------------------- */
+
+/* Registers hold values below 2^k: full limbs under a top limb of top_mask bits. */
+static void pow2_add(limb_t *out, const limb_t *x, const limb_t *y,
+                     const struct evmmax_context *ctx)
+{
+    limb_t carry = 0;
+    for (uint32_t i = 0; i < ctx->limbs; i++)
+        out[i] = add_with_carry(x[i], y[i], &carry);
+    out[ctx->limbs - 1] &= ctx->top_mask;
+}
+
+static void pow2_sub(limb_t *out, const limb_t *x, const limb_t *y,
+                     const struct evmmax_context *ctx)
+{
+    limb_t borrow = 0;
+    for (uint32_t i = 0; i < ctx->limbs; i++)
+        out[i] = sub_with_borrow(x[i], y[i], &borrow);
+    out[ctx->limbs - 1] &= ctx->top_mask;
+}
+
+/* The low limbs of x*y, schoolbook. */
+static void pow2_mul(limb_t *out, const limb_t *x, const limb_t *y,
+                     const struct evmmax_context *ctx)
+{
+    const uint32_t n = ctx->limbs;
+    limb_t acc[EVMMAX_MAX_LIMBS] = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        limb_t carry = 0;
+        for (uint32_t j = 0; i + j < n; j++) {
+            dlimb_t t = (dlimb_t)x[i] * y[j] + acc[i + j] + carry;
+            acc[i + j] = (limb_t)t;
+            carry = (limb_t)(t >> 64);
+        }
+    }
+    acc[n - 1] &= ctx->top_mask;
+    memcpy(out, acc, n * sizeof(limb_t));
+}
+
+/* --- dispatch ------------------------------------------------------------------------- */
+
+static evmmax_op_fn *kernel_for(const struct evmmax_context *ctx, int op)
+{
+    static evmmax_op_fn *const pow2_kernels[] = {pow2_add, pow2_sub, pow2_mul};
+    if (ctx->power_of_two)
+        return pow2_kernels[op];
+    if (op == EVMMAX_OP_ADD)
+        return evmmax_add_kernels[ctx->limbs - 1];
+    if (op == EVMMAX_OP_SUB)
+        return evmmax_sub_kernels[ctx->limbs - 1];
+#if defined(__x86_64__)
+    /* The one implementation switch of evm384_ops.c decides for EVMMAX too. */
+    if (evm384_current_implementation() == EVM384_IMPL_MULX)
+        return evmmax_mulx_mul_kernels[ctx->limbs - 1];
+#endif
+    return evmmax_portable_mul_kernels[ctx->limbs - 1];
+}
+
+static int valid_op(int op)
+{
+    return op == EVMMAX_OP_ADD || op == EVMMAX_OP_SUB || op == EVMMAX_OP_MUL;
+}
+
+/* --- SETMODX -------------------------------------------------------------------------- */
+
+static int bit_length(const limb_t *v, uint32_t n)
+{
+    for (int i = (int)n - 1; i >= 0; i--)
+        if (v[i])
+            return 64 * i + 64 - __builtin_clzll(v[i]);
+    return 0;
+}
+
+/* -m^-1 mod 2^64 by Newton's iteration: m*m = 1 mod 8 starts with 3 good bits
+ * and each step doubles them (3, 6, 12, 24, 48, 96). */
+static limb_t montgomery_constant(limb_t m0)
+{
+    limb_t inverse = m0;
+    for (int i = 0; i < 5; i++)
+        inverse *= 2 - m0 * inverse;
+    return (limb_t)0 - inverse;
+}
+
+/* R^2 mod m, R = 2^(64n): 2^(b-1) < m (b = m's bit length) is doubled into
+ * R mod m and on into 2^64 * R mod m, the Montgomery form of 2^64, whose n-th
+ * Montgomery power is the Montgomery form of R, i.e. R^2 mod m. */
+static void compute_r_squared(struct evmmax_context *ctx, int bits)
+{
+    const uint32_t n = ctx->limbs;
+    evmmax_op_fn *add = kernel_for(ctx, EVMMAX_OP_ADD);
+    evmmax_op_fn *mul = kernel_for(ctx, EVMMAX_OP_MUL);
+    limb_t r[EVMMAX_MAX_LIMBS] = {0}, two_64[EVMMAX_MAX_LIMBS];
+    r[(bits - 1) / 64] = (limb_t)1 << ((bits - 1) % 64);
+    for (int doublings = 64 * (int)n - (bits - 1) + 64; doublings > 0; doublings--)
+        add(r, r, r, ctx);
+    memcpy(two_64, r, n * sizeof(limb_t));
+    for (uint32_t i = 1; i < n; i++)
+        mul(r, r, two_64, ctx);
+    memcpy(ctx->r_squared, r, n * sizeof(limb_t));
+}
+
+int evmmax_setup(struct evmmax_context *ctx, const uint8_t *modulus_be, size_t size)
+{
+    if (size > EVMMAX_MAX_MODULUS_BYTES)
+        return EVMMAX_MODULUS_TOO_LONG;
+    limb_t m[EVMMAX_MAX_LIMBS] = {0};
+    for (size_t i = 0; i < size; i++) { /* byte i from the end goes to bit 8i */
+        size_t bit = 8 * (size - 1 - i);
+        m[bit / 64] |= (limb_t)modulus_be[i] << (bit % 64);
+    }
+    int bits = bit_length(m, EVMMAX_MAX_LIMBS);
+    if (bits <= 2 && m[0] < 3)
+        return EVMMAX_MODULUS_TOO_SMALL;
+    int set_bits = 0;
+    for (int i = 0; i < EVMMAX_MAX_LIMBS; i++)
+        set_bits += __builtin_popcountll(m[i]);
+    const int power_of_two = set_bits == 1;
+    if (!(m[0] & 1) && !power_of_two)
+        return EVMMAX_MODULUS_EVEN;
+
+    memset(ctx, 0, sizeof *ctx);
+    ctx->limbs = (uint32_t)(bits + 63) / 64;
+    memcpy(ctx->mod_inv, m, ctx->limbs * sizeof(limb_t));
+    if (power_of_two) {
+        ctx->power_of_two = 1;
+        const int k = bits - 1; /* modulus 2^k */
+        ctx->top_mask = ((limb_t)1 << (k % 64)) - 1;
+        return EVMMAX_OK;
+    }
+    ctx->inv = montgomery_constant(m[0]);
+    ctx->mod_inv[ctx->limbs] = ctx->inv;
+    compute_r_squared(ctx, bits); /* needs the kernels, so the rest of ctx first */
+    return EVMMAX_OK;
+}
+
+/* --- vector operations ---------------------------------------------------------------- */
+
+/* The EIP's bound: idx + stride * count < register_count (at most 255 + 255 * 255). */
+static int vector_fits(uint8_t idx, uint8_t stride, uint8_t count, size_t register_count)
+{
+    return (size_t)idx + (size_t)stride * count < register_count;
+}
+
+/* True when no register that iteration i writes is read by a later iteration:
+ * the input is the output itself (same index and stride) or their spans are
+ * disjoint. Otherwise the results wait in a scratch buffer. */
+static int reads_before_writes(uint8_t out_idx, uint8_t out_stride, uint8_t in_idx,
+                               uint8_t in_stride, uint8_t count)
+{
+    if (in_idx == out_idx && in_stride == out_stride)
+        return 1;
+    size_t out_last = out_idx + (size_t)out_stride * (count - 1u);
+    size_t in_last = in_idx + (size_t)in_stride * (count - 1u);
+    return out_last < in_idx || in_last < out_idx;
+}
+
+int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
+                     size_t register_count, uint8_t out_idx, uint8_t out_stride,
+                     uint8_t x_idx, uint8_t x_stride, uint8_t y_idx, uint8_t y_stride,
+                     uint8_t count)
+{
+    if (ctx == NULL)
+        return EVMMAX_NO_CONTEXT;
+    if (count == 0)
+        return EVMMAX_COUNT_ZERO;
+    if (out_stride == 0)
+        return EVMMAX_OUT_STRIDE_ZERO;
+    if (!vector_fits(out_idx, out_stride, count, register_count))
+        return EVMMAX_RANGE_OUT;
+    if (!vector_fits(x_idx, x_stride, count, register_count))
+        return EVMMAX_RANGE_X;
+    if (!vector_fits(y_idx, y_stride, count, register_count))
+        return EVMMAX_RANGE_Y;
+    if (!valid_op(op))
+        return EVMMAX_UNKNOWN_OP;
+
+    evmmax_op_fn *kernel = kernel_for(ctx, op);
+    const size_t n = ctx->limbs;
+    if (reads_before_writes(out_idx, out_stride, x_idx, x_stride, count)
+        && reads_before_writes(out_idx, out_stride, y_idx, y_stride, count)) {
+        for (size_t i = 0; i < count; i++)
+            kernel(regs + n * (out_idx + i * out_stride), regs + n * (x_idx + i * x_stride),
+                   regs + n * (y_idx + i * y_stride), ctx);
+        return EVMMAX_OK;
+    }
+    limb_t scratch[LONGEST_VECTOR * EVMMAX_MAX_LIMBS];
+    for (size_t i = 0; i < count; i++)
+        kernel(scratch + n * i, regs + n * (x_idx + i * x_stride),
+               regs + n * (y_idx + i * y_stride), ctx);
+    for (size_t i = 0; i < count; i++)
+        memcpy(regs + n * (out_idx + i * out_stride), scratch + n * i, n * sizeof(limb_t));
+    return EVMMAX_OK;
+}
+
+/* --- LOADX / STOREX ------------------------------------------------------------------- */
+
+static int below_modulus(const limb_t *v, const struct evmmax_context *ctx)
+{
+    for (int i = (int)ctx->limbs - 1; i >= 0; i--)
+        if (v[i] != ctx->mod_inv[i])
+            return v[i] < ctx->mod_inv[i];
+    return 0;
+}
+
+int evmmax_batch(const struct evmmax_context *ctx, int op, uint64_t *out, const uint64_t *x,
+                 const uint64_t *y, size_t n, size_t *bad_row)
+{
+    if (ctx == NULL)
+        return EVMMAX_NO_CONTEXT;
+    if (!valid_op(op))
+        return EVMMAX_UNKNOWN_OP;
+    evmmax_op_fn *kernel = kernel_for(ctx, op);
+    const size_t limbs = ctx->limbs;
+    for (size_t i = 0; i < n; i++) {
+        if (!below_modulus(x + limbs * i, ctx) || !below_modulus(y + limbs * i, ctx)) {
+            *bad_row = i;
+            return EVMMAX_NOT_REDUCED;
+        }
+        kernel(out + limbs * i, x + limbs * i, y + limbs * i, ctx);
+    }
+    return EVMMAX_OK;
+}
+
+/* Big-endian element of 8n bytes <-> n limbs, least significant first. */
+static void load_element(limb_t *v, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = load_be64(p + 8 * (n - 1 - i));
+}
+
+static void store_element(uint8_t *p, const limb_t *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        store_be64(p + 8 * (n - 1 - i), v[i]);
+}
+
+/* Registers [first, first + count) inside the file, and count elements inside memory. */
+static int transfer_status(const struct evmmax_context *ctx, size_t register_count,
+                           size_t first, size_t memory_size, size_t count)
+{
+    if (ctx == NULL)
+        return EVMMAX_NO_CONTEXT;
+    if (first > register_count || count > register_count - first)
+        return EVMMAX_RANGE_REGISTERS;
+    if (count > memory_size / (8 * ctx->limbs))
+        return EVMMAX_MEMORY_TOO_SHORT;
+    return EVMMAX_OK;
+}
+
+int evmmax_storex(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
+                  size_t dest, const uint8_t *memory, size_t memory_size, size_t count)
+{
+    int status = transfer_status(ctx, register_count, dest, memory_size, count);
+    if (status != EVMMAX_OK)
+        return status;
+    const size_t n = ctx->limbs;
+    limb_t v[EVMMAX_MAX_LIMBS];
+    for (size_t i = 0; i < count; i++) {
+        load_element(v, memory + 8 * n * i, n);
+        if (!below_modulus(v, ctx))
+            return EVMMAX_NOT_REDUCED;
+    }
+    evmmax_op_fn *to_montgomery = ctx->power_of_two ? NULL : kernel_for(ctx, EVMMAX_OP_MUL);
+    for (size_t i = 0; i < count; i++) {
+        limb_t *reg = regs + n * (dest + i);
+        load_element(v, memory + 8 * n * i, n);
+        if (to_montgomery)
+            to_montgomery(reg, v, ctx->r_squared, ctx);
+        else
+            memcpy(reg, v, n * sizeof(limb_t));
+    }
+    return EVMMAX_OK;
+}
+
+int evmmax_loadx(const struct evmmax_context *ctx, const uint64_t *regs, size_t register_count,
+                 size_t source, uint8_t *memory, size_t memory_size, size_t count)
+{
+    int status = transfer_status(ctx, register_count, source, memory_size, count);
+    if (status != EVMMAX_OK)
+        return status;
+    const size_t n = ctx->limbs;
+    static const limb_t one[EVMMAX_MAX_LIMBS] = {1};
+    evmmax_op_fn *from_montgomery = ctx->power_of_two ? NULL : kernel_for(ctx, EVMMAX_OP_MUL);
+    limb_t v[EVMMAX_MAX_LIMBS];
+    for (size_t i = 0; i < count; i++) {
+        const limb_t *reg = regs + n * (source + i);
+        if (from_montgomery)
+            from_montgomery(v, reg, one, ctx);
+        else
+            memcpy(v, reg, n * sizeof(limb_t));
+        store_element(memory + 8 * n * i, v, n);
+    }
+    return EVMMAX_OK;
+}

@@ -1,0 +1,92 @@
+/* EVMMAX (EIP-6690) arithmetic kernels: one field context per modulus, and the
+ * vector operations of ADDMODX/SUBMODX/MULMODX, LOADX and STOREX on a register
+ * file. Wrapped by evm384_native.modx (see build_ffi.py); docs/evmmax.md has the
+ * semantics chosen where the EIP leaves a choice.
+ *
+ * Register file: `register_count` registers of ctx->limbs uint64 limbs each,
+ * least significant limb first, register i at regs[i * limbs]. Odd moduli keep
+ * values in Montgomery form (x * R mod m, R = 2^(64 * limbs)); power-of-two
+ * moduli keep them as they are. Every register holds a value below the modulus
+ * (STOREX checks it, the operations keep it); the kernels rely on that. */
+#ifndef EVMMAX_H
+#define EVMMAX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define EVMMAX_MAX_LIMBS 12
+#define EVMMAX_MOD_INV_LIMBS 13        /* EVMMAX_MAX_LIMBS + 1: cffi wants a literal */
+#define EVMMAX_MAX_MODULUS_BYTES 96    /* SETMODX: modulus_size <= 96 */
+#define EVMMAX_MAX_IMMEDIATE 255       /* the seven immediates are single bytes */
+
+enum evmmax_op {
+    EVMMAX_OP_ADD = 0,
+    EVMMAX_OP_SUB = 1,
+    EVMMAX_OP_MUL = 2,
+};
+
+/* The EIP's asserts, in the order they are checked. Nothing is written
+ * unless the status is EVMMAX_OK. */
+enum evmmax_status {
+    EVMMAX_OK = 0,
+    EVMMAX_NO_CONTEXT = 1,         /* no active field context (ctx is NULL) */
+    EVMMAX_MODULUS_TOO_LONG = 2,   /* more than 96 modulus bytes */
+    EVMMAX_MODULUS_TOO_SMALL = 3,  /* modulus < 3 */
+    EVMMAX_MODULUS_EVEN = 4,       /* even and not a power of two */
+    EVMMAX_COUNT_ZERO = 5,
+    EVMMAX_OUT_STRIDE_ZERO = 6,
+    EVMMAX_RANGE_OUT = 7,          /* a register index past the register file */
+    EVMMAX_RANGE_X = 8,
+    EVMMAX_RANGE_Y = 9,
+    EVMMAX_MEMORY_TOO_SHORT = 10,  /* LOADX/STOREX byte buffer smaller than count values */
+    EVMMAX_NOT_REDUCED = 11,       /* STOREX value >= modulus */
+    EVMMAX_RANGE_REGISTERS = 12,   /* LOADX/STOREX registers past the register file */
+    EVMMAX_UNKNOWN_OP = 13,        /* op is not an enum evmmax_op */
+};
+
+/* What SETMODX precomputes. Fill it with evmmax_setup only. */
+struct evmmax_context {
+    uint32_t limbs;          /* 1..12: the element size is 8 * limbs bytes */
+    uint32_t power_of_two;   /* non-zero: modulus = 2^k, plain arithmetic mod 2^k */
+    uint64_t top_mask;       /* power of two: the bits of the top limb below 2^k */
+    uint64_t inv;            /* odd: -modulus^-1 mod 2^64 */
+    /* The modulus limbs, then inv at mod_inv[limbs]: the 6-limb kernels of
+     * mont384.h read exactly this layout. */
+    uint64_t mod_inv[EVMMAX_MOD_INV_LIMBS];
+    uint64_t r_squared[EVMMAX_MAX_LIMBS]; /* odd: R^2 mod modulus, to enter Montgomery form */
+};
+
+/* SETMODX's precomputation from the modulus as big-endian bytes. The element
+ * size follows the modulus value (leading zero bytes do not widen it). */
+int evmmax_setup(struct evmmax_context *ctx, const uint8_t *modulus_be, size_t size);
+
+/* ADDMODX/SUBMODX/MULMODX: for i < count,
+ *   regs[out_idx + i*out_stride] = op(regs[x_idx + i*x_stride], regs[y_idx + i*y_stride])
+ * with every result landing only after the whole loop (the EIP's rule for
+ * overlapping operands). Bounds follow the EIP: idx + stride * count < register_count
+ * for out, x and y. `regs` must hold register_count * ctx->limbs limbs. */
+int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
+                     size_t register_count, uint8_t out_idx, uint8_t out_stride,
+                     uint8_t x_idx, uint8_t x_stride, uint8_t y_idx, uint8_t y_stride,
+                     uint8_t count);
+
+/* STOREX: count big-endian values of 8 * limbs bytes from `memory` into
+ * registers [dest, dest + count), converted to the internal form. Checks
+ * dest + count <= register_count, memory_size, and that every value is below
+ * the modulus, before writing anything. The power-of-two case copies. */
+int evmmax_storex(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
+                  size_t dest, const uint8_t *memory, size_t memory_size, size_t count);
+
+/* LOADX: registers [source, source + count) to `memory` as big-endian values
+ * of 8 * limbs bytes, converted back from the internal form. */
+int evmmax_loadx(const struct evmmax_context *ctx, const uint64_t *regs, size_t register_count,
+                 size_t source, uint8_t *memory, size_t memory_size, size_t count);
+
+/* Batches: rows i of out, x, y (n rows of ctx->limbs limbs, internal form)
+ * through one operation. Each x and y row is checked below the modulus just
+ * before use (while in cache); at the first row that is not, *bad_row is set
+ * and EVMMAX_NOT_REDUCED returned, with out written up to that row only. */
+int evmmax_batch(const struct evmmax_context *ctx, int op, uint64_t *out, const uint64_t *x,
+                 const uint64_t *y, size_t n, size_t *bad_row);
+
+#endif

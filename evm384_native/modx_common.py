@@ -1,0 +1,325 @@
+"""What the native EVMMAX kernels (:mod:`evm384_native.modx`) and their
+pure-Python reference (:mod:`evm384_native.modx_reference`) share: the EIP-6690
+limits, argument validation with its exceptions, the field-context facts that
+follow from the modulus, and the public API both implement.
+
+Values inside registers are in the *internal form*: Montgomery form
+``x * R mod m`` with ``R = 2**(64 * limbs)`` for an odd modulus, the value itself
+for a power-of-two modulus. LOADX/STOREX convert; the arithmetic does not.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Callable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .errors import (ModulusError, RegisterAllocationError, RegisterRangeError,
+                     UnreducedValueError, VectorError)
+from .limbs import check_limb_rows
+
+MAX_LIMBS = 12
+LIMB_BITS = 64
+LIMB_BYTES = 8
+MAX_MODULUS_BYTES = 96            # SETMODX: modulus_size <= 96
+MAX_REGISTERS = 256               # SETMODX: 0 < alloc_count <= 256
+MAX_REGISTER_BYTES = 24576        # SETMODX: the register space cap
+MAX_IMMEDIATE = 255               # the seven vector immediates are bytes
+OPERATIONS = ("add", "sub", "mul")
+VECTOR_IMMEDIATES = ("out_idx", "out_stride", "x_idx", "x_stride", "y_idx", "y_stride", "count")
+
+
+def raise_if(error: Optional[Exception]) -> None:
+    if error is not None:
+        raise error
+
+
+def _check_int(value: object, name: str) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+
+
+# --- SETMODX ---------------------------------------------------------------------------
+
+def modulus_error(modulus_be: bytes) -> Optional[ModulusError]:
+    """SETMODX's asserts on the modulus bytes, in the order the C checks them."""
+    if len(modulus_be) > MAX_MODULUS_BYTES:
+        return ModulusError("too long", f"the modulus has {len(modulus_be)} bytes; "
+                                        f"SETMODX takes at most {MAX_MODULUS_BYTES}")
+    modulus = int.from_bytes(modulus_be, "big")
+    if modulus < 3:
+        return ModulusError("too small", f"the modulus must be at least 3, got {modulus}")
+    if modulus % 2 == 0 and modulus & (modulus - 1):
+        return ModulusError("even", f"the modulus must be odd or a power of two, got {modulus:#x}")
+    return None
+
+
+def modulus_bytes(modulus: int) -> bytes:
+    """The shortest big-endian bytes of a modulus given as an int (checked)."""
+    _check_int(modulus, "modulus")
+    if modulus < 0:
+        raise ModulusError("too small", f"the modulus must be at least 3, got {modulus}")
+    size = max(1, (modulus.bit_length() + 7) // 8)
+    if size > MAX_MODULUS_BYTES:
+        raise ModulusError("too long", f"the modulus must be below 2**768, got {size} bytes")
+    return modulus.to_bytes(size, "big")
+
+
+def element_limbs(modulus: int) -> int:
+    """64-bit limbs per register: the modulus's bit length rounded up to 64 bits."""
+    return (modulus.bit_length() + LIMB_BITS - 1) // LIMB_BITS
+
+
+def check_register_count(count: object, element_size: int) -> None:
+    _check_int(count, "register count")
+    if not 0 < count <= MAX_REGISTERS:
+        raise RegisterAllocationError(f"a field context has 1 to {MAX_REGISTERS} registers, "
+                                      f"not {count}")
+    if count * element_size > MAX_REGISTER_BYTES:
+        raise RegisterAllocationError(
+            f"{count} registers of {element_size} bytes exceed the "
+            f"{MAX_REGISTER_BYTES}-byte register space")
+
+
+# --- the vector operations --------------------------------------------------------------
+
+def check_operation(operation: str) -> None:
+    if operation not in OPERATIONS:
+        raise ValueError(f"unknown operation {operation!r}; choose one of {OPERATIONS}")
+
+
+def vector_error(register_count: int, immediates: Sequence[object]) -> Optional[Exception]:
+    """ADDMODX/SUBMODX/MULMODX's asserts, in the C's order: immediates are bytes,
+    count != 0, out_stride != 0, then the EIP's bound for out, x and y:
+    idx + stride * count < register_count (one past the last register accessed)."""
+    for name, value in zip(VECTOR_IMMEDIATES, immediates):
+        _check_int(value, name)
+        if not 0 <= value <= MAX_IMMEDIATE:  # type: ignore[operator]
+            return VectorError("immediate", f"{name} must be a byte (0..255), got {value}")
+    out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count = immediates
+    if count == 0:
+        return VectorError("count", "count must not be 0")
+    if out_stride == 0:
+        return VectorError("out_stride", "out_stride must not be 0")
+    for operand, idx, stride in (("out", out_idx, out_stride), ("x", x_idx, x_stride),
+                                 ("y", y_idx, y_stride)):
+        end = idx + stride * count  # type: ignore[operator]
+        if end >= register_count:
+            return RegisterRangeError(
+                operand, f"{operand}: {operand}_idx + {operand}_stride * count = {end} "
+                         f"must be below the {register_count} registers")
+    return None
+
+
+def vector_indices(idx: int, stride: int, count: int) -> List[int]:
+    return [idx + i * stride for i in range(count)]
+
+
+# --- LOADX / STOREX ---------------------------------------------------------------------
+
+def transfer_error(register_count: int, first: object, count: object) -> Optional[Exception]:
+    """LOADX/STOREX's register range [first, first + count) inside the file."""
+    _check_int(first, "register index")
+    _check_int(count, "count")
+    if first < 0 or count < 0 or first + count > register_count:  # type: ignore[operator]
+        return RegisterRangeError(
+            "registers", f"registers [{first}, {first}+{count}) lie outside the "
+                         f"{register_count} registers")
+    return None
+
+
+def split_elements(data: object, element_size: int) -> int:
+    """How many values a STOREX byte string holds (a whole number of elements)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"data must be bytes, not {type(data).__name__}")
+    if len(data) % element_size:
+        raise ValueError(f"data must be a multiple of the {element_size}-byte element size, "
+                         f"got {len(data)} bytes")
+    return len(data) // element_size
+
+
+def unreduced_error(operand: str, index: int, modulus: int) -> UnreducedValueError:
+    return UnreducedValueError(operand, index,
+                               f"{operand}[{index}] is not below the modulus {modulus:#x}")
+
+
+# --- batches on numpy rows of limbs -----------------------------------------------------
+
+def check_batch_pair(x: object, y: object, limbs: int) -> None:
+    check_limb_rows(x, "x", limbs)
+    check_limb_rows(y, "y", limbs)
+    if x.shape != y.shape:  # type: ignore[union-attr]
+        raise ValueError(f"x and y must have the same shape, not {x.shape} and {y.shape}")  # type: ignore[union-attr]
+
+
+def ints_to_rows(values: Sequence[int], limbs: int) -> np.ndarray:
+    """An (n, limbs) uint64 array, least significant limb first, one row per value."""
+    mask = (1 << LIMB_BITS) - 1
+    rows = np.zeros((len(values), limbs), dtype=np.uint64)
+    for i, value in enumerate(values):
+        _check_int(value, "value")
+        if not 0 <= value < 1 << (LIMB_BITS * limbs):
+            raise ValueError(f"value {value:#x} does not fit {limbs} limbs")
+        rows[i] = [(value >> (LIMB_BITS * j)) & mask for j in range(limbs)]
+    return rows
+
+
+def rows_to_ints(rows: np.ndarray) -> List[int]:
+    """Inverse of :func:`ints_to_rows`."""
+    return [sum(int(limb) << (LIMB_BITS * j) for j, limb in enumerate(row)) for row in rows]
+
+
+BatchRunner = Callable[[str, "FieldContextBase", np.ndarray, np.ndarray], np.ndarray]
+BatchFunction = Callable[["FieldContextBase", np.ndarray, np.ndarray], np.ndarray]
+
+
+def batch_functions(run: BatchRunner) -> Tuple[BatchFunction, BatchFunction, BatchFunction]:
+    """addmodx_batch, submodx_batch, mulmodx_batch on a backend's ``run(operation, ...)``."""
+
+    def addmodx_batch(context: FieldContextBase, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Row-wise ADDMODX of two (n, limbs) uint64 arrays in internal form."""
+        return run("add", context, x, y)
+
+    def submodx_batch(context: FieldContextBase, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Row-wise SUBMODX of two (n, limbs) uint64 arrays in internal form."""
+        return run("sub", context, x, y)
+
+    def mulmodx_batch(context: FieldContextBase, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Row-wise MULMODX of two (n, limbs) uint64 arrays in internal form."""
+        return run("mul", context, x, y)
+
+    return addmodx_batch, submodx_batch, mulmodx_batch
+
+
+# --- the API both backends implement ----------------------------------------------------
+
+class FieldContextBase(ABC):
+    """A modulus as SETMODX set it up: ``limbs``, ``element_size`` (bytes),
+    ``is_power_of_two``, and for odd moduli the Montgomery constants ``inv``
+    (-m**-1 mod 2**64) and ``r_squared`` (R**2 mod m); 0 for powers of two."""
+
+    modulus: int
+    limbs: int
+    element_size: int
+    is_power_of_two: bool
+    inv: int
+    r_squared: int
+
+    def __init__(self, modulus: int) -> None:
+        self._setup(modulus_bytes(modulus))
+
+    @classmethod
+    def from_bytes(cls, modulus_be: bytes) -> "FieldContextBase":
+        """The context SETMODX makes from the modulus bytes it reads from memory."""
+        if not isinstance(modulus_be, (bytes, bytearray, memoryview)):
+            raise TypeError(f"modulus_be must be bytes, not {type(modulus_be).__name__}")
+        context = cls.__new__(cls)
+        context._setup(bytes(modulus_be))
+        return context
+
+    @abstractmethod
+    def _setup(self, modulus_be: bytes) -> None:
+        """SETMODX's checks (raising ModulusError) and precomputation."""
+
+    def _describe(self, modulus_be: bytes) -> None:
+        """Check the modulus bytes as SETMODX does and set the plain facts."""
+        error = modulus_error(modulus_be)
+        if error is not None:
+            raise error
+        self.modulus = int.from_bytes(modulus_be, "big")
+        self.limbs = element_limbs(self.modulus)
+        self.element_size = LIMB_BYTES * self.limbs
+        self.is_power_of_two = self.modulus & (self.modulus - 1) == 0
+
+    def to_internal(self, value: int) -> int:
+        """The register form of a canonical value below the modulus."""
+        self._check_reduced(value)
+        return value if self.is_power_of_two else (value << (LIMB_BITS * self.limbs)) % self.modulus
+
+    def from_internal(self, value: int) -> int:
+        """The canonical value of a register form below the modulus."""
+        self._check_reduced(value)
+        if self.is_power_of_two:
+            return value
+        return value * pow(1 << (LIMB_BITS * self.limbs), -1, self.modulus) % self.modulus
+
+    def _check_reduced(self, value: int) -> None:
+        _check_int(value, "value")
+        if not 0 <= value < self.modulus:
+            raise unreduced_error("value", 0, self.modulus)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(modulus={self.modulus:#x}, limbs={self.limbs})"
+
+
+class RegisterFileBase(ABC):
+    """The registers of one field context, all zero at first (SETMODX's allocation).
+
+    ``addmodx``/``submodx``/``mulmodx`` take the EIP's seven immediates; results
+    land after the whole loop, so operands may overlap in any way. ``storex``
+    takes big-endian canonical values (STOREX from EVM memory), ``loadx`` gives
+    them back (LOADX to EVM memory). ``internal(i)`` is register i's raw value.
+    """
+
+    def __init__(self, context: FieldContextBase, count: int) -> None:
+        check_register_count(count, context.element_size)
+        self.context = context
+        self.count = count
+
+    def addmodx(self, out_idx: int, out_stride: int, x_idx: int, x_stride: int,
+                y_idx: int, y_stride: int, count: int) -> None:
+        self._vector("add", (out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count))
+
+    def submodx(self, out_idx: int, out_stride: int, x_idx: int, x_stride: int,
+                y_idx: int, y_stride: int, count: int) -> None:
+        self._vector("sub", (out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count))
+
+    def mulmodx(self, out_idx: int, out_stride: int, x_idx: int, x_stride: int,
+                y_idx: int, y_stride: int, count: int) -> None:
+        self._vector("mul", (out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count))
+
+    def storex(self, dest: int, data: bytes) -> None:
+        """STOREX: the big-endian values in data into registers [dest, ...), in
+        internal form; every value is checked below the modulus before any is stored."""
+        count = split_elements(data, self.context.element_size)
+        raise_if(transfer_error(self.count, dest, count))
+        self._store(dest, bytes(data), count)
+
+    def loadx(self, source: int, count: int) -> bytes:
+        """LOADX: registers [source, source + count) as big-endian canonical values."""
+        raise_if(transfer_error(self.count, source, count))
+        return self._load(source, count)
+
+    def internal(self, index: int) -> int:
+        """Register index's raw (internal-form) value."""
+        raise_if(transfer_error(self.count, index, 1))
+        return self._internal(index)
+
+    def _vector(self, operation: str, immediates: tuple) -> None:
+        raise_if(vector_error(self.count, immediates))
+        self._run_vector(operation, immediates)
+
+    def _first_unreduced(self, data: bytes, count: int) -> Optional[int]:
+        """The index of the first value in STOREX data not below the modulus."""
+        size = self.context.element_size
+        return next((i for i in range(count)
+                     if int.from_bytes(data[i * size:(i + 1) * size], "big")
+                     >= self.context.modulus), None)
+
+    # What each backend implements, on checked arguments:
+
+    @abstractmethod
+    def _run_vector(self, operation: str, immediates: tuple) -> None:
+        """One vector operation ("add", "sub", "mul") with its seven immediates."""
+
+    @abstractmethod
+    def _store(self, dest: int, data: bytes, count: int) -> None:
+        """STOREX of count values (raising UnreducedValueError before writing any)."""
+
+    @abstractmethod
+    def _load(self, source: int, count: int) -> bytes:
+        """LOADX of count registers."""
+
+    @abstractmethod
+    def _internal(self, index: int) -> int:
+        """Register index's raw value."""
