@@ -1,0 +1,197 @@
+"""The project's field kernels beside blst's, in one process: throughput and latency.
+
+    BLST_KERNELS_LIB=/path/to/libblst_kernels.so \\
+        python -m pytest bench/test_bench_blst_kernels.py --benchmark-json=/tmp/blst_kernels.json
+    python bench/report.py /tmp/blst_kernels.json
+
+``BLST_KERNELS_LIB`` names a shared library, built by you from blst's sources, that exports
+blst's own ``mulx_mont_384``, ``add_mod_384`` and ``sub_mod_384`` (blst's C signatures; they
+are internal, hidden symbols in a normal blst build). Without it only the project's kernels
+are timed, and the blst rows are skipped with the reason. Nothing of blst is in this
+repository.
+
+Two shapes, each over ROWS rows of 48-byte values:
+- throughput: out[i] = x[i] op y[i], independent rows;
+- latency (dependent chain): acc = acc op y[i], each operation waiting for the previous one,
+  through memory (row i + 1 is written from row i), as in the engines, where every EVM384
+  operand lives in EVM memory.
+blst's functions are called through a function pointer from a loop compiled at bench time
+(cffi); the project's through its own batch loops (the Montgomery multiplication through a
+function pointer as well, additions inlined as in the engines).
+"""
+from __future__ import annotations
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+from evm384_native import kernel
+from evm384_native._native import ffi as native_ffi
+from evm384_native._native import lib as native_lib
+from evm384_native.limbs import array_to_ints, ints_to_array
+from evm384_native.montgomery import montgomery_inv
+
+P = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+P_INV = montgomery_inv(P)
+R_INV = pow(2 ** 384, -1, P)
+ROWS = 5_000  # short rounds: fewer of them preempted on a shared machine
+LIB_VARIABLE = "BLST_KERNELS_LIB"
+
+LOOP_DECLARATIONS = """
+typedef void blst_mul_fn(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *,
+                         uint64_t);
+typedef void blst_add_fn(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *);
+void mul_rows(blst_mul_fn *mul, uint64_t *out, const uint64_t *x, const uint64_t *y,
+              size_t n, const uint64_t *mod, uint64_t inv);
+void add_rows(blst_add_fn *add, uint64_t *out, const uint64_t *x, const uint64_t *y,
+              size_t n, const uint64_t *mod);
+"""
+# The same row loops as the project's evm384_*_batch, around a function pointer.
+LOOP_SOURCE = """
+#include <stddef.h>
+#include <stdint.h>
+typedef void blst_mul_fn(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *,
+                         uint64_t);
+typedef void blst_add_fn(uint64_t *, const uint64_t *, const uint64_t *, const uint64_t *);
+
+void mul_rows(blst_mul_fn *mul, uint64_t *out, const uint64_t *x, const uint64_t *y,
+              size_t n, const uint64_t *mod, uint64_t inv)
+{
+    for (size_t i = 0; i < n; i++)
+        mul(out + 6 * i, x + 6 * i, y + 6 * i, mod, inv);
+}
+
+void add_rows(blst_add_fn *add, uint64_t *out, const uint64_t *x, const uint64_t *y,
+              size_t n, const uint64_t *mod)
+{
+    for (size_t i = 0; i < n; i++)
+        add(out + 6 * i, x + 6 * i, y + 6 * i, mod);
+}
+"""
+
+
+def _build_loops(directory: str):
+    """Compile LOOP_SOURCE (only this file's code) into ``directory`` and import it."""
+    import importlib.util
+
+    from cffi import FFI
+
+    builder = FFI()
+    builder.cdef(LOOP_DECLARATIONS)
+    builder.set_source("_blst_bench_loops", LOOP_SOURCE, extra_compile_args=["-O2"])
+    library_path = builder.compile(tmpdir=directory)
+    spec = importlib.util.spec_from_file_location("_blst_bench_loops", library_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def blst(tmp_path_factory):
+    """(loops module, blst's three functions as pointers), or a skip with the reason."""
+    path = os.environ.get(LIB_VARIABLE)
+    if not path:
+        pytest.skip(f"{LIB_VARIABLE} is not set: no blst kernels to compare with")
+    if not os.path.isfile(path):
+        pytest.skip(f"{LIB_VARIABLE}={path} is not a file")
+    from cffi import FFI
+
+    loops = _build_loops(str(tmp_path_factory.mktemp("blst_loops")))
+    abi = FFI()
+    abi.cdef("void mulx_mont_384(void); void add_mod_384(void); void sub_mod_384(void);")
+    library = abi.dlopen(path)
+    kinds = {"mulx_mont_384": "blst_mul_fn *", "add_mod_384": "blst_add_fn *",
+             "sub_mod_384": "blst_add_fn *"}
+    # Only the addresses cross over; the loops' declarations give the real signatures.
+    return loops, {name: loops.ffi.cast(kind, abi.cast("uintptr_t", getattr(library, name)))
+                   for name, kind in kinds.items()}
+
+
+@pytest.fixture(scope="module")
+def operands():
+    """x and y rows, and a chain buffer of ROWS + 1 rows whose row 0 is x[0]."""
+    rng = random.Random(384)
+    x = ints_to_array(rng.randrange(P) for _ in range(ROWS))
+    y = ints_to_array(rng.randrange(P) for _ in range(ROWS))
+    return x, y
+
+
+def _pointer(ffi, array: np.ndarray, row: int = 0):
+    return ffi.cast("uint64_t *", array.ctypes.data + 48 * row)
+
+
+def _shape_args(ffi, shape: str, x: np.ndarray, y: np.ndarray):
+    """(out, x, y) pointers for one shape and the array holding the results. The chain
+    buffer has ROWS + 1 rows, row 0 = x[0], and out is the buffer one row on."""
+    if shape == "throughput":
+        out = np.zeros_like(x)
+        return (_pointer(ffi, out), _pointer(ffi, x), _pointer(ffi, y)), out
+    chain = np.zeros((ROWS + 1, 6), dtype=np.uint64)
+    chain[0] = x[0]
+    return (_pointer(ffi, chain, 1), _pointer(ffi, chain), _pointer(ffi, y)), chain
+
+
+MOD_LIMBS = ints_to_array([P])
+
+PROJECT_CALLS = {
+    "mulmodmont384": lambda out, x, y: native_lib.evm384_mulmont384_batch(
+        out, x, y, ROWS, _pointer(native_ffi, MOD_LIMBS), P_INV),
+    "addmod384": lambda out, x, y: native_lib.evm384_addmod384_batch(
+        out, x, y, ROWS, _pointer(native_ffi, MOD_LIMBS)),
+    "submod384": lambda out, x, y: native_lib.evm384_submod384_batch(
+        out, x, y, ROWS, _pointer(native_ffi, MOD_LIMBS)),
+}
+BLST_NAMES = {"mulmodmont384": "mulx_mont_384", "addmod384": "add_mod_384",
+              "submod384": "sub_mod_384"}
+ORACLES = {"mulmodmont384": lambda a, b: a * b * R_INV % P,
+           "addmod384": lambda a, b: (a + b) % P, "submod384": lambda a, b: (a - b) % P}
+
+
+def _blst_call(blst, op: str):
+    loops, functions = blst
+    function = functions[BLST_NAMES[op]]
+    mod = _pointer(loops.ffi, MOD_LIMBS)
+    if op == "mulmodmont384":
+        return lambda out, x, y: loops.lib.mul_rows(function, out, x, y, ROWS, mod, P_INV)
+    return lambda out, x, y: loops.lib.add_rows(function, out, x, y, ROWS, mod)
+
+
+def _check_last_row(op: str, shape: str, x: np.ndarray, y: np.ndarray, result: np.ndarray):
+    """The Python-integer oracle on the last row (for the chain: the whole chain's end)."""
+    ys = array_to_ints(y)
+    if shape == "throughput":
+        expected = ORACLES[op](array_to_ints(x[-1:])[0], ys[-1])
+    else:
+        expected = array_to_ints(x[:1])[0]
+        for value in ys:
+            expected = ORACLES[op](expected, value)
+    assert array_to_ints(result[-1:])[0] == expected
+
+
+CONTENDERS = ["project mulx", "project portable", "blst"]
+
+
+@pytest.mark.parametrize("shape", ["latency", "throughput"])
+@pytest.mark.parametrize("op", list(PROJECT_CALLS))
+@pytest.mark.parametrize("contender", CONTENDERS)
+def test_kernel(benchmark, request, contender, op, shape, operands):
+    x, y = operands
+    if contender == "blst":
+        call = _blst_call(request.getfixturevalue("blst"), op)
+    else:
+        name = contender.split()[1]
+        if name == "portable" and op != "mulmodmont384":
+            pytest.skip("ADDMOD384/SUBMOD384 have one implementation")
+        if name == "mulx" and not kernel.mulx_available():
+            pytest.skip("this CPU has no MULX/ADX")
+        kernel.use_implementation(name)
+        request.addfinalizer(lambda: kernel.use_implementation("auto"))
+        call = PROJECT_CALLS[op]
+    ffi = request.getfixturevalue("blst")[0].ffi if contender == "blst" else native_ffi
+    pointers, results = _shape_args(ffi, shape, x, y)
+    benchmark.group = f"kernel {op}, {shape}: per op over {ROWS:,} rows, vs blst"
+    benchmark.extra_info.update(ops_per_round=ROWS, label=contender, baseline=contender == "blst")
+    benchmark.pedantic(call, args=pointers, rounds=300, warmup_rounds=5)
+    _check_last_row(op, shape, x, y, results)
