@@ -23,6 +23,9 @@ from __future__ import annotations
 
 import os
 import random
+import statistics
+import time
+from typing import Callable, Dict, List, Tuple
 
 import numpy as np
 import pytest
@@ -135,13 +138,12 @@ def _shape_args(ffi, shape: str, x: np.ndarray, y: np.ndarray):
 
 MOD_LIMBS = ints_to_array([P])
 
+MOD_POINTER = _pointer(native_ffi, MOD_LIMBS)
 PROJECT_CALLS = {
     "mulmodmont384": lambda out, x, y: native_lib.evm384_mulmont384_batch(
-        out, x, y, ROWS, _pointer(native_ffi, MOD_LIMBS), P_INV),
-    "addmod384": lambda out, x, y: native_lib.evm384_addmod384_batch(
-        out, x, y, ROWS, _pointer(native_ffi, MOD_LIMBS)),
-    "submod384": lambda out, x, y: native_lib.evm384_submod384_batch(
-        out, x, y, ROWS, _pointer(native_ffi, MOD_LIMBS)),
+        out, x, y, ROWS, MOD_POINTER, P_INV),
+    "addmod384": lambda out, x, y: native_lib.evm384_addmod384_batch(out, x, y, ROWS, MOD_POINTER),
+    "submod384": lambda out, x, y: native_lib.evm384_submod384_batch(out, x, y, ROWS, MOD_POINTER),
 }
 BLST_NAMES = {"mulmodmont384": "mulx_mont_384", "addmod384": "add_mod_384",
               "submod384": "sub_mod_384"}
@@ -170,28 +172,55 @@ def _check_last_row(op: str, shape: str, x: np.ndarray, y: np.ndarray, result: n
     assert array_to_ints(result[-1:])[0] == expected
 
 
-CONTENDERS = ["project mulx", "project portable", "blst"]
+ROUNDS, WARMUP_ROUNDS = 300, 5
+
+
+def _contenders(request, op: str) -> Dict[str, Tuple[object, Callable[[], None], Callable]]:
+    """label: (the ffi that makes its pointers, what to do before timing it, its call);
+    blst's when BLST_KERNELS_LIB is set."""
+    if op == "mulmodmont384":
+        names = (["mulx"] if kernel.mulx_available() else []) + ["portable"]
+        contenders = {f"project {name}": (native_ffi,
+                                          lambda name=name: kernel.use_implementation(name),
+                                          PROJECT_CALLS[op]) for name in names}
+    else:                           # ADDMOD384/SUBMOD384 have one implementation
+        contenders = {"project": (native_ffi, lambda: None, PROJECT_CALLS[op])}
+    request.addfinalizer(lambda: kernel.use_implementation("auto"))
+    if os.environ.get(LIB_VARIABLE):
+        blst = request.getfixturevalue("blst")
+        contenders["blst"] = (blst[0].ffi, lambda: None, _blst_call(blst, op))
+    return contenders
 
 
 @pytest.mark.parametrize("shape", ["latency", "throughput"])
 @pytest.mark.parametrize("op", list(PROJECT_CALLS))
-@pytest.mark.parametrize("contender", CONTENDERS)
-def test_kernel(benchmark, request, contender, op, shape, operands):
+def test_kernels_in_turn(benchmark, request, op, shape, operands):
+    """Each contender once per round, in turn, so that all see the same load: the minimum and
+    median per op and their ratios to blst's (or to the first contender without blst)."""
     x, y = operands
-    if contender == "blst":
-        call = _blst_call(request.getfixturevalue("blst"), op)
-    else:
-        name = contender.split()[1]
-        if name == "portable" and op != "mulmodmont384":
-            pytest.skip("ADDMOD384/SUBMOD384 have one implementation")
-        if name == "mulx" and not kernel.mulx_available():
-            pytest.skip("this CPU has no MULX/ADX")
-        kernel.use_implementation(name)
-        request.addfinalizer(lambda: kernel.use_implementation("auto"))
-        call = PROJECT_CALLS[op]
-    ffi = request.getfixturevalue("blst")[0].ffi if contender == "blst" else native_ffi
-    pointers, results = _shape_args(ffi, shape, x, y)
-    benchmark.group = f"kernel {op}, {shape}: per op over {ROWS:,} rows, vs blst"
-    benchmark.extra_info.update(ops_per_round=ROWS, label=contender, baseline=contender == "blst")
-    benchmark.pedantic(call, args=pointers, rounds=300, warmup_rounds=5)
-    _check_last_row(op, shape, x, y, results)
+    contenders = _contenders(request, op)
+    prepared = {label: (select, call, *_shape_args(ffi, shape, x, y))
+                for label, (ffi, select, call) in contenders.items()}
+    times: Dict[str, List[float]] = {label: [] for label in prepared}
+
+    def one_round() -> None:
+        for label, (select, call, pointers, _) in prepared.items():
+            select()
+            start = time.perf_counter()
+            call(*pointers)
+            times[label].append(time.perf_counter() - start)
+
+    benchmark.group = f"kernel {op}, {shape}: per op over {ROWS:,} rows, in turn"
+    benchmark.extra_info.update(ops_per_round=ROWS * len(prepared),
+                                label="one round: every contender once")
+    benchmark.pedantic(one_round, rounds=ROUNDS, warmup_rounds=WARMUP_ROUNDS)
+    for label, (_, _, _, results) in prepared.items():
+        _check_last_row(op, shape, x, y, results)
+    timed = {label: t[WARMUP_ROUNDS:] for label, t in times.items()}
+    base = timed["blst" if "blst" in timed else next(iter(timed))]
+    base_min, base_median = min(base) / ROWS, statistics.median(base) / ROWS
+    benchmark.extra_info["interleaved"] = {
+        label: {"min": min(t) / ROWS, "median": statistics.median(t) / ROWS,
+                "rounds": len(t), "min ratio": min(t) / ROWS / base_min,
+                "median ratio": statistics.median(t) / ROWS / base_median}
+        for label, t in timed.items()}
