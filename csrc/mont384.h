@@ -47,23 +47,32 @@ static inline void subtract_mod_if_not_below(uint8_t out[BYTES384], const limb_t
  * compile to flag round trips (SETB, masks) and spills that made a dependent
  * chain of additions ~1.6x slower than blst's add_mod_384. The pointer
  * registers of x and y are reused once their limbs are loaded. */
+/* a0..a5 = the limbs at the pointer in operand P. */
+#define LOAD_A_ASM(P)                                                     \
+    "movq 0(%[" P "]), %[a0]\n\t"                                         \
+    "movq 8(%[" P "]), %[a1]\n\t"                                         \
+    "movq 16(%[" P "]), %[a2]\n\t"                                        \
+    "movq 24(%[" P "]), %[a3]\n\t"                                        \
+    "movq 32(%[" P "]), %[a4]\n\t"                                        \
+    "movq 40(%[" P "]), %[a5]\n\t"
+
+/* a0..a5 op= the limbs at the pointer in operand P, one carry chain: FIRST is
+ * addq or subq, NEXT adcq or sbbq. */
+#define CHAIN_A_ASM(FIRST, NEXT, P)                                       \
+    FIRST " 0(%[" P "]), %[a0]\n\t"                                       \
+    NEXT " 8(%[" P "]), %[a1]\n\t"                                        \
+    NEXT " 16(%[" P "]), %[a2]\n\t"                                       \
+    NEXT " 24(%[" P "]), %[a3]\n\t"                                       \
+    NEXT " 32(%[" P "]), %[a4]\n\t"                                       \
+    NEXT " 40(%[" P "]), %[a5]\n\t"
+
 static inline void addmod384(uint8_t out[BYTES384], const uint8_t x[BYTES384],
                              const uint8_t y[BYTES384], const uint8_t mod[BYTES384])
 {
     limb_t a0, a1, a2, a3, a4, a5, d0, d1, d2, d3, top;
     uintptr_t d4 = (uintptr_t)x, d5 = (uintptr_t)y;
-    __asm__("movq 0(%[d4]), %[a0]\n\t"
-            "movq 8(%[d4]), %[a1]\n\t"
-            "movq 16(%[d4]), %[a2]\n\t"
-            "movq 24(%[d4]), %[a3]\n\t"
-            "movq 32(%[d4]), %[a4]\n\t"
-            "movq 40(%[d4]), %[a5]\n\t"
-            "addq 0(%[d5]), %[a0]\n\t"
-            "adcq 8(%[d5]), %[a1]\n\t"
-            "adcq 16(%[d5]), %[a2]\n\t"
-            "adcq 24(%[d5]), %[a3]\n\t"
-            "adcq 32(%[d5]), %[a4]\n\t"
-            "adcq 40(%[d5]), %[a5]\n\t"
+    __asm__(LOAD_A_ASM("d4")
+            CHAIN_A_ASM("addq", "adcq", "d5")
             "sbbq %[top], %[top]\n\t" /* -carry: the sum's 385th bit */
             "movq %[a0], %[d0]\n\t"
             "subq 0(%[mod]), %[d0]\n\t"
@@ -98,18 +107,8 @@ static inline void submod384(uint8_t out[BYTES384], const uint8_t x[BYTES384],
 {
     limb_t a0, a1, a2, a3, a4, a5, m0, m1, m2, m3, mask;
     uintptr_t m4 = (uintptr_t)x, m5 = (uintptr_t)y;
-    __asm__("movq 0(%[m4]), %[a0]\n\t"
-            "movq 8(%[m4]), %[a1]\n\t"
-            "movq 16(%[m4]), %[a2]\n\t"
-            "movq 24(%[m4]), %[a3]\n\t"
-            "movq 32(%[m4]), %[a4]\n\t"
-            "movq 40(%[m4]), %[a5]\n\t"
-            "subq 0(%[m5]), %[a0]\n\t"
-            "sbbq 8(%[m5]), %[a1]\n\t"
-            "sbbq 16(%[m5]), %[a2]\n\t"
-            "sbbq 24(%[m5]), %[a3]\n\t"
-            "sbbq 32(%[m5]), %[a4]\n\t"
-            "sbbq 40(%[m5]), %[a5]\n\t"
+    __asm__(LOAD_A_ASM("m4")
+            CHAIN_A_ASM("subq", "sbbq", "m5")
             "sbbq %[mask], %[mask]\n\t" /* all ones when x < y: add mod back */
             "movq 0(%[mod]), %[m0]\n\t"
             "movq 8(%[mod]), %[m1]\n\t"

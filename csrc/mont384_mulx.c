@@ -41,30 +41,25 @@
     "movq " OP(A0) ", " OP(saved) "\n\t"                                  \
     "imulq 48(" OP(mp) "), " OP(A0) "\n\t"
 
+/* lo:hi = rdx * SRC[OFF/8]; lo added into LO_DST by LO_ADD, hi into HI_DST by
+ * HI_ADD (adcxq rides CF, adoxq OF). */
+#define MULX_ADD(SRC, OFF, LO_ADD, LO_DST, HI_ADD, HI_DST)                \
+    "mulxq " #OFF "(" OP(SRC) "), " OP(lo) ", " OP(hi) "\n\t"             \
+    LO_ADD " " OP(lo) ", " OP(LO_DST) "\n\t"                              \
+    HI_ADD " " OP(hi) ", " OP(HI_DST) "\n\t"
+
 /* acc[A1..A8] += x[XOFF/8] * y (one limb up); A8 starts at zero. Low halves
  * ride OF, high halves CF. */
 #define NEXT_ROW(XOFF, A1, A2, A3, A4, A5, A6, A7, A8)                    \
     "movq " OP(xm) ", %%rdx\n\t"                                          \
     "movq " #XOFF "(%%rdx), %%rdx\n\t"                                    \
     "xorl " OP32(A8) ", " OP32(A8) "\n\t" /* also clears CF and OF */     \
-    "mulxq 0(" OP(yp) "), " OP(lo) ", " OP(hi) "\n\t"                     \
-    "adoxq " OP(lo) ", " OP(A1) "\n\t"                                    \
-    "adcxq " OP(hi) ", " OP(A2) "\n\t"                                    \
-    "mulxq 8(" OP(yp) "), " OP(lo) ", " OP(hi) "\n\t"                     \
-    "adoxq " OP(lo) ", " OP(A2) "\n\t"                                    \
-    "adcxq " OP(hi) ", " OP(A3) "\n\t"                                    \
-    "mulxq 16(" OP(yp) "), " OP(lo) ", " OP(hi) "\n\t"                    \
-    "adoxq " OP(lo) ", " OP(A3) "\n\t"                                    \
-    "adcxq " OP(hi) ", " OP(A4) "\n\t"                                    \
-    "mulxq 24(" OP(yp) "), " OP(lo) ", " OP(hi) "\n\t"                    \
-    "adoxq " OP(lo) ", " OP(A4) "\n\t"                                    \
-    "adcxq " OP(hi) ", " OP(A5) "\n\t"                                    \
-    "mulxq 32(" OP(yp) "), " OP(lo) ", " OP(hi) "\n\t"                    \
-    "adoxq " OP(lo) ", " OP(A5) "\n\t"                                    \
-    "adcxq " OP(hi) ", " OP(A6) "\n\t"                                    \
-    "mulxq 40(" OP(yp) "), " OP(lo) ", " OP(hi) "\n\t"                    \
-    "adoxq " OP(lo) ", " OP(A6) "\n\t"                                    \
-    "adcxq " OP(hi) ", " OP(A7) "\n\t"                                    \
+    MULX_ADD(yp, 0, "adoxq", A1, "adcxq", A2)                             \
+    MULX_ADD(yp, 8, "adoxq", A2, "adcxq", A3)                             \
+    MULX_ADD(yp, 16, "adoxq", A3, "adcxq", A4)                            \
+    MULX_ADD(yp, 24, "adoxq", A4, "adcxq", A5)                            \
+    MULX_ADD(yp, 32, "adoxq", A5, "adcxq", A6)                            \
+    MULX_ADD(yp, 40, "adoxq", A6, "adcxq", A7)                            \
     "movl $0, " OP32(lo) "\n\t" /* mov keeps the flags */                 \
     "adoxq " OP(lo) ", " OP(A7) "\n\t"                                    \
     "adcxq " OP(lo) ", " OP(A8) "\n\t"                                    \
@@ -72,28 +67,19 @@
 
 /* acc = (saved + 2^64 acc[A1..A7] + u * mod) / 2^64 with u in U: only the
  * carry of saved + low(u * mod[0]) survives the shift. Both chains' carries
- * out of A7 are left in CF and OF (see CARRY_INTO). */
+ * out of A7 are left in CF and OF (see CARRY_INTO). Low halves ride CF, high
+ * halves OF. */
 #define REDUCE_ROW(U, A1, A2, A3, A4, A5, A6, A7)                         \
     "movq " OP(U) ", %%rdx\n\t"                                           \
     "xorl " OP32(lo) ", " OP32(lo) "\n\t" /* clears CF and OF */          \
     "mulxq 0(" OP(mp) "), " OP(lo) ", " OP(hi) "\n\t"                     \
-    "adcxq " OP(saved) ", " OP(lo) "\n\t"                                 \
+    "adcxq " OP(saved) ", " OP(lo) "\n\t" /* only its carry is kept */     \
     "adoxq " OP(hi) ", " OP(A1) "\n\t"                                    \
-    "mulxq 8(" OP(mp) "), " OP(lo) ", " OP(hi) "\n\t"                     \
-    "adcxq " OP(lo) ", " OP(A1) "\n\t"                                    \
-    "adoxq " OP(hi) ", " OP(A2) "\n\t"                                    \
-    "mulxq 16(" OP(mp) "), " OP(lo) ", " OP(hi) "\n\t"                    \
-    "adcxq " OP(lo) ", " OP(A2) "\n\t"                                    \
-    "adoxq " OP(hi) ", " OP(A3) "\n\t"                                    \
-    "mulxq 24(" OP(mp) "), " OP(lo) ", " OP(hi) "\n\t"                    \
-    "adcxq " OP(lo) ", " OP(A3) "\n\t"                                    \
-    "adoxq " OP(hi) ", " OP(A4) "\n\t"                                    \
-    "mulxq 32(" OP(mp) "), " OP(lo) ", " OP(hi) "\n\t"                    \
-    "adcxq " OP(lo) ", " OP(A4) "\n\t"                                    \
-    "adoxq " OP(hi) ", " OP(A5) "\n\t"                                    \
-    "mulxq 40(" OP(mp) "), " OP(lo) ", " OP(hi) "\n\t"                    \
-    "adcxq " OP(lo) ", " OP(A5) "\n\t"                                    \
-    "adoxq " OP(hi) ", " OP(A6) "\n\t"                                    \
+    MULX_ADD(mp, 8, "adcxq", A1, "adoxq", A2)                             \
+    MULX_ADD(mp, 16, "adcxq", A2, "adoxq", A3)                            \
+    MULX_ADD(mp, 24, "adcxq", A3, "adoxq", A4)                            \
+    MULX_ADD(mp, 32, "adcxq", A4, "adoxq", A5)                            \
+    MULX_ADD(mp, 40, "adcxq", A5, "adoxq", A6)                            \
     "movl $0, " OP32(lo) "\n\t"                                           \
     "adcxq " OP(lo) ", " OP(A6) "\n\t"                                    \
     "adoxq " OP(lo) ", " OP(A7) "\n\t"                                    \
