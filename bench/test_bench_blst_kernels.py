@@ -7,10 +7,10 @@
 ``BLST_KERNELS_LIB`` names a shared library, built by you from blst's sources, that exports
 blst's own ``mulx_mont_384``, ``add_mod_384`` and ``sub_mod_384`` (blst's C signatures; they
 are internal, hidden symbols in a normal blst build). Without it only the project's kernels
-are timed, and the blst rows are skipped with the reason. Nothing of blst is in this
-repository.
+are timed (ratios to the first of them); a path that is not a file skips with the reason.
+Nothing of blst is in this repository.
 
-Two shapes, each over ROWS rows of 48-byte values:
+Each round runs every contender once, in turn, in two shapes over ROWS rows of 48-byte values:
 - throughput: out[i] = x[i] op y[i], independent rows;
 - latency (dependent chain): acc = acc op y[i], each operation waiting for the previous one,
   through memory (row i + 1 is written from row i), as in the engines, where every EVM384
@@ -114,7 +114,7 @@ def blst(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def operands():
-    """x and y rows, and a chain buffer of ROWS + 1 rows whose row 0 is x[0]."""
+    """ROWS random x and y values below p, as limb rows."""
     rng = random.Random(384)
     x = ints_to_array(rng.randrange(P) for _ in range(ROWS))
     y = ints_to_array(rng.randrange(P) for _ in range(ROWS))
