@@ -216,7 +216,7 @@ def test_kernels_in_turn(benchmark, request, op, shape, operands):
     benchmark.pedantic(one_round, rounds=ROUNDS, warmup_rounds=WARMUP_ROUNDS)
     for label, (_, _, _, results) in prepared.items():
         _check_last_row(op, shape, x, y, results)
-    timed = {label: t[WARMUP_ROUNDS:] for label, t in times.items()}
+    timed = {label: t[-ROUNDS:] for label, t in times.items()}   # without the warm-up rounds
     base = timed["blst" if "blst" in timed else next(iter(timed))]
     base_min, base_median = min(base) / ROWS, statistics.median(base) / ROWS
     benchmark.extra_info["interleaved"] = {

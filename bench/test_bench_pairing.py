@@ -159,7 +159,7 @@ def test_two_pairing_interleaved(benchmark):
 
     _bench(benchmark, INTERLEAVED_GROUP, "one round: every contender once", one_round,
            INTERLEAVED_ROUNDS)
-    timed = {label: t[1:] for label, t in times.items()}     # without the warm-up round
+    timed = {label: t[-INTERLEAVED_ROUNDS:] for label, t in times.items()}  # no warm-up
     base_min, base_median = min(timed[BLST]), statistics.median(timed[BLST])
     benchmark.extra_info["interleaved"] = {
         label: {"min": min(t), "median": statistics.median(t), "rounds": len(t),
