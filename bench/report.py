@@ -11,7 +11,9 @@ test_bench_pairing.py) make one scaling table instead; a group whose benchmarks 
 extra_info["threads"] gets a throughput table (with extra_info["checks"],
 "checks_per_second" and "cores_busy"); benchmarks with extra_info["contract"]
 give a table of the contracts' sizes, op counts and gas (one row per contract, or per
-contract and extra_info["pairs"] where given).
+contract and extra_info["pairs"] where given). A benchmark with extra_info["interleaved"]
+(contenders timed in turn inside each round) gets a table of their minimum and median
+times and ratios.
 """
 from __future__ import annotations
 
@@ -99,6 +101,18 @@ def _scaling_table(benchmarks: List[dict]) -> List[str]:
     return lines
 
 
+def _interleaved_table(benchmarks: List[dict]) -> List[str]:
+    lines = ["| contender | min | median | ratio (min) | ratio (median) | rounds |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for bench in benchmarks:
+        for name, row in sorted(bench["extra_info"]["interleaved"].items(),
+                                key=lambda item: item[1]["min"]):
+            lines.append(f"| {name} | {format_time(row['min'])} | {format_time(row['median'])} "
+                         f"| {row['min ratio']:.2f}x | {row['median ratio']:.2f}x "
+                         f"| {row['rounds']} |")
+    return lines
+
+
 def _contracts_table(benchmarks: List[dict]) -> List[str]:
     """The facts of each contract run outside the scaling groups, once per contract."""
     facts = {b["extra_info"]["contract"] + (f", k = {b['extra_info']['pairs']}"
@@ -128,8 +142,12 @@ def report(paths: List[str]) -> str:
             scaling += benchmarks
             continue
         contracts += [b for b in benchmarks if "contract" in b["extra_info"]]
-        table = (_threads_table if all("threads" in b["extra_info"] for b in benchmarks)
-                 else _group_table)
+        if all("threads" in b["extra_info"] for b in benchmarks):
+            table = _threads_table
+        elif all("interleaved" in b["extra_info"] for b in benchmarks):
+            table = _interleaved_table
+        else:
+            table = _group_table
         out += [f"#### {group}", "", *table(benchmarks), ""]
     if scaling:
         ks = [b["extra_info"]["k"] for b in scaling]

@@ -1,7 +1,7 @@
 /* Implementation selection, EVM-memory adapters and batch loops. */
 #include "evm384.h"
 #include "cpu_features.h"
-#include "mont384.h"
+#include "evm384_mem.h"
 
 static mulmont384_fn *mulmont384_selected = NULL;
 
@@ -46,51 +46,22 @@ int evm384_current_implementation(void)
     return selected_mulmont() == mulmont384_portable ? EVM384_IMPL_PORTABLE : EVM384_IMPL_MULX;
 }
 
-/* True when [offset, offset + size) lies inside [0, len), without overflow. */
-static int range_fits(size_t len, uint64_t offset, size_t size)
-{
-    return offset <= len && len - offset >= size;
-}
-
-static int check_operands(size_t len, uint64_t out, uint64_t x, uint64_t y,
-                          uint64_t mod, size_t mod_size)
-{
-    if (!range_fits(len, out, BYTES384))
-        return EVM384_RANGE_OUT;
-    if (!range_fits(len, x, BYTES384))
-        return EVM384_RANGE_X;
-    if (!range_fits(len, y, BYTES384))
-        return EVM384_RANGE_Y;
-    if (!range_fits(len, mod, mod_size))
-        return EVM384_RANGE_MOD;
-    return EVM384_OK;
-}
-
 int evm384_addmod384_mem(uint8_t *mem, size_t len, uint64_t out, uint64_t x,
                          uint64_t y, uint64_t mod)
 {
-    int status = check_operands(len, out, x, y, mod, BYTES384);
-    if (status == EVM384_OK)
-        addmod384(mem + out, mem + x, mem + y, mem + mod);
-    return status;
+    return addmod384_mem(mem, len, out, x, y, mod);
 }
 
 int evm384_submod384_mem(uint8_t *mem, size_t len, uint64_t out, uint64_t x,
                          uint64_t y, uint64_t mod)
 {
-    int status = check_operands(len, out, x, y, mod, BYTES384);
-    if (status == EVM384_OK)
-        submod384(mem + out, mem + x, mem + y, mem + mod);
-    return status;
+    return submod384_mem(mem, len, out, x, y, mod);
 }
 
 int evm384_mulmodmont384_mem(uint8_t *mem, size_t len, uint64_t out, uint64_t x,
                              uint64_t y, uint64_t mod)
 {
-    int status = check_operands(len, out, x, y, mod, MODULUS_WITH_INV_BYTES);
-    if (status == EVM384_OK)
-        selected_mulmont()(mem + out, mem + x, mem + y, mem + mod);
-    return status;
+    return mulmont384_mem(selected_mulmont(), mem, len, out, x, y, mod);
 }
 
 /* Batches: rows of six uint64 limbs are, on a little-endian host, exactly the

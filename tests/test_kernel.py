@@ -120,6 +120,22 @@ def test_mulmodmont384_matches_integers(backend, inputs):
     assert run_op(backend, "mulmodmont384", x, y, mod, inv) == mulmont_oracle(x, y, mod, inv)
 
 
+EXTREME_OPERANDS = [0, 1, P - 1, 1 << 383, MAX384 - 1, MAX384]
+EXTREME_MODULI = [P, MAX384, MAX384 - 1, 1 << 383, 3]
+
+
+@pytest.mark.parametrize("mod", EXTREME_MODULI)
+def test_mulmodmont384_extremes(mod):
+    """Every pair of extreme operands, with the right inv (when there is one) and garbage
+    ones: the largest intermediate sums, where the MULX path needs its ninth limb."""
+    right_inv = (-pow(mod, -1, 1 << 64)) % (1 << 64) if mod % 2 else 7
+    for inv in (right_inv, 0, 1, MASK64):
+        for x in EXTREME_OPERANDS:
+            for y in EXTREME_OPERANDS:
+                assert run_op(kernel, "mulmodmont384", x, y, mod, inv) == \
+                    mulmont_oracle(x, y, mod, inv), (hex(x), hex(y), hex(mod), hex(inv))
+
+
 @given(st.integers(0, P - 1), st.integers(0, P - 1))
 def test_mulmont_is_the_montgomery_product_for_reduced_inputs(x, y):
     expected = x * y * pow(1 << 384, -1, P) % P

@@ -1,0 +1,57 @@
+/* The opcode adapters on EVM memory, inline: range checks, then the kernel.
+ * evm384_ops.c exports them one call per operation; evm384_block.c runs whole
+ * record blocks with them, the Montgomery multiplication chosen once per block. */
+#ifndef EVM384_MEM_H
+#define EVM384_MEM_H
+
+#include "evm384.h"
+#include "mont384.h"
+
+/* True when [offset, offset + size) lies inside [0, len), without overflow. */
+static inline int range_fits(size_t len, uint64_t offset, size_t size)
+{
+    return offset <= len && len - offset >= size;
+}
+
+static inline int check_operands(size_t len, uint64_t out, uint64_t x, uint64_t y,
+                                 uint64_t mod, size_t mod_size)
+{
+    if (!range_fits(len, out, BYTES384))
+        return EVM384_RANGE_OUT;
+    if (!range_fits(len, x, BYTES384))
+        return EVM384_RANGE_X;
+    if (!range_fits(len, y, BYTES384))
+        return EVM384_RANGE_Y;
+    if (!range_fits(len, mod, mod_size))
+        return EVM384_RANGE_MOD;
+    return EVM384_OK;
+}
+
+static inline int addmod384_mem(uint8_t *mem, size_t len, uint64_t out, uint64_t x,
+                                uint64_t y, uint64_t mod)
+{
+    int status = check_operands(len, out, x, y, mod, BYTES384);
+    if (status == EVM384_OK)
+        addmod384(mem + out, mem + x, mem + y, mem + mod);
+    return status;
+}
+
+static inline int submod384_mem(uint8_t *mem, size_t len, uint64_t out, uint64_t x,
+                                uint64_t y, uint64_t mod)
+{
+    int status = check_operands(len, out, x, y, mod, BYTES384);
+    if (status == EVM384_OK)
+        submod384(mem + out, mem + x, mem + y, mem + mod);
+    return status;
+}
+
+static inline int mulmont384_mem(mulmont384_fn *mulmont, uint8_t *mem, size_t len,
+                                 uint64_t out, uint64_t x, uint64_t y, uint64_t mod)
+{
+    int status = check_operands(len, out, x, y, mod, MODULUS_WITH_INV_BYTES);
+    if (status == EVM384_OK)
+        mulmont(mem + out, mem + x, mem + y, mem + mod);
+    return status;
+}
+
+#endif
