@@ -162,3 +162,32 @@ def test_pairing_contracts_identical_on_both_engines(name):
         assert fast.success
     # and halting partway: out of gas in the middle of the final exponentiation
     same_everywhere(code, calldata, gas=fast.gas_used // 2)
+
+
+def custom_schedule(cost: int):
+    return {"ADDMOD384": cost, "SUBMOD384": cost + 1, "MULMODMONT384": cost + 2}
+
+
+def test_a_run_owns_its_opcode_table_while_other_threads_churn_the_caches():
+    """Issue 15's reproducer: a long run with a custom schedule while another thread fills
+    the opcode-table cache (16 entries) with 40 other schedules. The run's table used to
+    be freed mid-run (heap-use-after-free under ASan, which CI runs this file with)."""
+    loop, schedule = bytes.fromhex("5b5f56"), custom_schedule(1000)   # JUMPDEST PUSH0 JUMP
+    expected = run(loop, gas=30_000_000, engine="python", schedule=schedule)
+    results = []
+
+    def long_runs():
+        for _ in range(3):
+            results.append(run(loop, gas=30_000_000, engine="fast", schedule=schedule))
+
+    def churn():
+        for round_ in range(3):
+            for cost in range(40):
+                run(bytes([0x00]), engine="fast", schedule=custom_schedule(2000 + 40 * round_ + cost))
+
+    threads = [threading.Thread(target=long_runs), threading.Thread(target=churn)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 3 and expected.error == "out of gas"

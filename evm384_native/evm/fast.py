@@ -50,11 +50,13 @@ def _opcode_table(schedule: Evm384Schedule):
 
 
 class _Analysis:
-    """The decoded code (for host steps) and what the C loop reads: JUMPDEST flags and
-    the fused EVM384 segments, by pc. Holds the cffi buffers those pointers need."""
+    """The decoded code (for host steps) and what the C loop reads: the opcode table,
+    JUMPDEST flags and the fused EVM384 segments, by pc. Holds the cffi buffers those
+    pointers need."""
 
     def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> None:
         self.code = decode(bytecode, schedule, fuse)
+        self.table = _opcode_table(schedule)
         flags = bytearray(len(bytecode))
         for pc in self.code.jumpdests:
             flags[pc] = 1
@@ -79,6 +81,28 @@ class _Analysis:
 @lru_cache(maxsize=256)
 def _analysed(bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> _Analysis:
     return _Analysis(bytecode, schedule, fuse)
+
+
+class _Run:
+    """One execution's C frame and everything it points to.
+
+    The frame holds raw pointers, so this object keeps their owners alive for the
+    whole run: the analysis (opcode table, JUMPDEST flags, segments) and the code and
+    calldata buffers. The caches that produced the analysis may evict it at any time,
+    from another thread too, while the C loop runs without the GIL."""
+
+    def __init__(self, bytecode: bytes, calldata: bytes, gas: int, analysis: _Analysis) -> None:
+        self.analysis = analysis
+        self.bytecode = ffi.from_buffer(bytecode)
+        self.calldata = ffi.from_buffer(calldata)
+        self.jumpdests = ffi.from_buffer(analysis.jumpdests)
+        frame = self.frame = ffi.new("evm_frame *")
+        frame.code, frame.code_size = self.bytecode, len(bytecode)
+        frame.jumpdest = self.jumpdests
+        frame.segment_at, frame.segments = analysis.segment_at, analysis.segments
+        frame.calldata, frame.calldata_size = self.calldata, len(calldata)
+        frame.table = analysis.table
+        frame.gas = gas
 
 
 def _stack_ints(frame) -> List[int]:
@@ -133,15 +157,8 @@ def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
     if backend.name != "native":
         raise ValueError(f"engine 'fast' runs the native kernels; backend {backend.name!r} "
                          "needs engine='python'")
-    analysis = _analysed(bytecode, schedule, fuse_evm384)
-    code = analysis.code
-    frame = ffi.new("evm_frame *")
-    frame.code, frame.code_size = ffi.from_buffer(bytecode), len(bytecode)
-    frame.jumpdest = ffi.from_buffer(analysis.jumpdests)
-    frame.segment_at, frame.segments = analysis.segment_at, analysis.segments
-    frame.calldata, frame.calldata_size = ffi.from_buffer(calldata), len(calldata)
-    frame.table = _opcode_table(schedule)
-    frame.gas = gas
+    run = _Run(bytecode, calldata, gas, _analysed(bytecode, schedule, fuse_evm384))
+    frame, code = run.frame, run.analysis.code
     host_counts: Dict[str, int] = {}
     output, error, gas_left = b"", None, 0
     try:
