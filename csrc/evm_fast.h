@@ -22,7 +22,7 @@ typedef struct {
 
 /* Per-opcode facts, filled in by the host from its one opcode table. */
 typedef struct {
-    uint32_t static_gas;
+    uint64_t static_gas; /* up to 2^63 - 1 (Evm384Schedule) */
     uint8_t stack_inputs;
     uint8_t stack_outputs;
     uint8_t native; /* 1: this engine executes it; 0: EVM_NEEDS_HOST */

@@ -20,7 +20,7 @@ from .backends import Backend
 from .code import Code, decode
 from .evm384 import Segment
 from .frame import Frame
-from .gas import Evm384Schedule
+from .gas import MAX_GAS, Evm384Schedule
 from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, StackOverflow, StackUnderflow,
                     Stopped)
 from .interpreter import _step as step, run_python
@@ -73,7 +73,8 @@ class _Analysis:
                                              for value in (push, *operation)])
             self.records.append(records)
             entry = self.segments[index]
-            entry.gas, entry.memory_end = segment.gas, segment.end
+            # Capped: a segment costing more gas than any frame holds is declined either way.
+            entry.gas, entry.memory_end = min(segment.gas, MAX_GAS + 1), segment.end
             entry.records, entry.count, entry.next_pc = records, len(segment.operations), segment.next_pc
             self.segment_at[segment.start_pc] = index
 
