@@ -77,13 +77,13 @@ def test_fp2_loop(schedule):
     asm(push(0x80, 1), push(0, 1), "SIGNEXTEND"),
     asm(push(2**200 + 5, 32), push(2**255 + 9, 32), "MUL"),
     asm(push(1, 1), push(2**256 - 1, 32), "SLT"),
-    asm(push(5, 1), push(7, 1), "EXP"),                            # handed to the host
+    asm(push(5, 1), push(7, 1), "EXP"),
     asm(push(32, 1), push(0, 1), "KECCAK256"),
     asm(push(0, 1), push(2**200, 32), "KECCAK256"),                # empty input, huge offset
     asm(push(100, 1), push(7, 1), "KECCAK256"),
     asm(push(0, 1), push(7, 1), "DIV"), asm(push(0, 1), push(7, 1), "MOD"),   # by zero
-    asm(push(3, 1), push(2**64 - 1, 8), "DIV"),                    # 64-bit: in C
-    asm(push(3, 1), push(2**64, 9), "MOD"),                        # wider: handed to the host
+    asm(push(3, 1), push(2**64 - 1, 8), "DIV"),                    # 64-bit
+    asm(push(3, 1), push(2**64, 9), "MOD"),                        # wider
     asm(push(2**100, 13), push(2**200 + 1, 26), "DIV"),
     asm(push(0, 1), push(2**40, 32), "MLOAD"),                     # out of gas, huge memory
     asm(push(1, 1), push(2**32 - 32, 32), "MSTORE"),               # just below the 4 GiB cap
@@ -94,6 +94,8 @@ def test_fp2_loop(schedule):
     asm(push(evm384_word(0xFFFFFFFF, 0, 0, 0), 16), "ADDMOD384"),  # out of gas expanding
     asm("GAS", "PC", "CODESIZE", "RETURNDATASIZE", "CALLDATASIZE"),
     asm(push(1, 1), push(0, 1), "RETURNDATACOPY"),
+    asm(push(0, 1), push(1, 1), push(2**40, 32), "RETURNDATACOPY"),   # empty at a huge offset
+    asm(push(0, 1), push(0, 1), push(2**40, 32), "RETURNDATACOPY"),   # empty, offset 0: no halt
     bytes([0x60]),                                                 # PUSH1 cut off by the end
 ])
 def test_edge_cases(code):
@@ -101,6 +103,19 @@ def test_edge_cases(code):
 
 
 RETURN_TOP_OR_NOTHING = asm(push(0, 1), "MSTORE", push(32, 1), push(0, 1), "RETURN")
+
+
+@pytest.mark.parametrize("code, gas", [
+    # an SDIV loop with 2 MiB of memory: 17-31 s on the fast engine when it copied memory
+    # to Python for each SDIV (issue 15)
+    (bytes.fromhex("6001621fffe0525b5f5f0550600756"), 9_650_000),
+    # an SDIV loop over 1,000 stack items: it copied the whole stack per SDIV
+    (push(0, 0) * 1000 + asm("JUMPDEST", push(0, 0), push(0, 0), "SDIV", "POP",
+                             push(1000, 2), "JUMP"), 1_000_000),
+])
+def test_formerly_host_instructions_run_in_c(code, gas):
+    result = same_everywhere(code, gas=gas)
+    assert result.error == "out of gas" and result.opcode_counts["SDIV"] > 40_000
 
 
 def test_fast_needs_native_backend():
