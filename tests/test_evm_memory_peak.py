@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-SIZE = 128 * 2**20
+SIZE = 64 * 2**20
 
 PROGRAM = textwrap.dedent("""
     import re, sys
