@@ -49,6 +49,10 @@ class Program:
     evm384: bool = False          # runs EVM384 ops (so the backends differ)
     calldata: bytes = field(default=CALLDATA, repr=False)
 
+    @property
+    def code_size_mib(self) -> float:
+        return len(self.code) / MIB
+
 
 def loop(setup: bytes, body: bytes) -> bytes:
     """``setup``, then ``body`` over and over until the gas is gone."""
