@@ -22,6 +22,7 @@ from .frame import Frame
 from .gas import MAX_GAS, Evm384Schedule
 from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, ReturnDataOutOfBounds,
                     StackOverflow, StackUnderflow)
+from .instructions import op_invalid, op_unsupported
 from .interpreter import run_python
 from .opcodes import OPCODES
 from .result import ExecutionResult
@@ -48,9 +49,9 @@ def _opcode_table(schedule: Evm384Schedule):
 
 
 class _Analysis:
-    """The decoded code (for host steps) and what the C loop reads: the opcode table,
-    JUMPDEST flags and the fused EVM384 segments, by pc. Holds the cffi buffers those
-    pointers need."""
+    """The decoded code (for the halts left to the host) and what the C loop reads: the
+    opcode table, JUMPDEST flags and the fused EVM384 segments, by pc. Holds the cffi
+    buffers those pointers need."""
 
     def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> None:
         self.code = decode(bytecode, schedule, fuse)
@@ -109,11 +110,12 @@ def _host_halt(code: Code, pc: int, host_counts: Dict[str, int]) -> NoReturn:
     before reading the stack, memory or gas (see ``code._instruction``), so its Python
     handler runs on an empty frame and raises the halt."""
     ins = code.instruction_at[pc]
-    assert ins is not None, "the C loop stops only at instruction boundaries"
+    if ins is None or ins.handler not in (op_invalid, op_unsupported):
+        raise RuntimeError(f"internal error: the C loop left pc {pc} to the host "
+                           f"({ins.name if ins else 'no instruction boundary'})")
     host_counts[ins.name] = host_counts.get(ins.name, 0) + 1
     ins.handler(Frame(code, b"", 0, None), ins.arg)
-    raise RuntimeError(f"internal error: {ins.name} at pc {pc} was left to the host "
-                       "but does not halt")
+    raise RuntimeError(f"internal error: {ins.name} did not halt")
 
 
 def _opcode_counts(frame, host_counts: Dict[str, int]) -> Dict[str, int]:
