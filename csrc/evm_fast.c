@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evm_word_ops.h"
 #include "keccak256.h"
 #include "mont384.h"
 
@@ -11,6 +12,7 @@
 #define MEMORY_QUADRATIC_DIVISOR 512
 #define COPY_WORD_GAS 3
 #define KECCAK256_WORD_GAS 6
+#define EXP_BYTE_GAS 50
 /* Operands at or past 2^42 bytes are out of gas before any arithmetic on them
  * could overflow; memory itself stops at MAX_MEMORY_BYTES (as the Python engine:
  * beyond 4 GiB would cost over 3.6e13 gas, so it is out of gas, never allocated). */
@@ -19,13 +21,14 @@
 #define EVM384_OFFSET_MASK 0xffffffffu
 
 enum opcode {
-    OP_STOP = 0x00, OP_ADD = 0x01, OP_MUL = 0x02, OP_SUB = 0x03, OP_DIV = 0x04, OP_MOD = 0x06,
+    OP_STOP = 0x00, OP_ADD = 0x01, OP_MUL = 0x02, OP_SUB = 0x03, OP_DIV = 0x04, OP_SDIV = 0x05,
+    OP_MOD = 0x06, OP_SMOD = 0x07, OP_ADDMOD = 0x08, OP_MULMOD = 0x09, OP_EXP = 0x0a,
     OP_SIGNEXTEND = 0x0b,
     OP_LT = 0x10, OP_GT = 0x11, OP_SLT = 0x12, OP_SGT = 0x13, OP_EQ = 0x14, OP_ISZERO = 0x15,
     OP_AND = 0x16, OP_OR = 0x17, OP_XOR = 0x18, OP_NOT = 0x19, OP_BYTE = 0x1a,
     OP_SHL = 0x1b, OP_SHR = 0x1c, OP_SAR = 0x1d, OP_KECCAK256 = 0x20,
     OP_CALLDATALOAD = 0x35, OP_CALLDATASIZE = 0x36, OP_CALLDATACOPY = 0x37,
-    OP_CODESIZE = 0x38, OP_CODECOPY = 0x39, OP_RETURNDATASIZE = 0x3d,
+    OP_CODESIZE = 0x38, OP_CODECOPY = 0x39, OP_RETURNDATASIZE = 0x3d, OP_RETURNDATACOPY = 0x3e,
     OP_POP = 0x50, OP_MLOAD = 0x51, OP_MSTORE = 0x52, OP_MSTORE8 = 0x53,
     OP_JUMP = 0x56, OP_JUMPI = 0x57, OP_PC = 0x58, OP_MSIZE = 0x59, OP_GAS = 0x5a,
     OP_JUMPDEST = 0x5b, OP_MCOPY = 0x5e, OP_PUSH0 = 0x5f, OP_PUSH32 = 0x7f,
@@ -38,13 +41,13 @@ int evm_fast_implements(int opcode)
 {
     switch (opcode) {
     case OP_STOP: case OP_ADD: case OP_MUL: case OP_SUB: case OP_SIGNEXTEND:
-    case OP_DIV: case OP_MOD: /* 64-bit operands only; wider ones go to the host */
-    case OP_KECCAK256:
+    case OP_DIV: case OP_SDIV: case OP_MOD: case OP_SMOD: case OP_ADDMOD: case OP_MULMOD:
+    case OP_EXP: case OP_KECCAK256:
     case OP_LT: case OP_GT: case OP_SLT: case OP_SGT: case OP_EQ: case OP_ISZERO:
     case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_BYTE:
     case OP_SHL: case OP_SHR: case OP_SAR:
     case OP_CALLDATALOAD: case OP_CALLDATASIZE: case OP_CALLDATACOPY:
-    case OP_CODESIZE: case OP_CODECOPY: case OP_RETURNDATASIZE:
+    case OP_CODESIZE: case OP_CODECOPY: case OP_RETURNDATASIZE: case OP_RETURNDATACOPY:
     case OP_POP: case OP_MLOAD: case OP_MSTORE: case OP_MSTORE8:
     case OP_JUMP: case OP_JUMPI: case OP_PC: case OP_MSIZE: case OP_GAS:
     case OP_JUMPDEST: case OP_MCOPY:
@@ -57,107 +60,7 @@ int evm_fast_implements(int opcode)
     }
 }
 
-/* --- 256-bit words ------------------------------------------------------------ */
-
-static evm_word word_from_u64(uint64_t v)
-{
-    evm_word w = {{v, 0, 0, 0}};
-    return w;
-}
-
-static int word_is_zero(const evm_word *w)
-{
-    return (w->limb[0] | w->limb[1] | w->limb[2] | w->limb[3]) == 0;
-}
-
-/* True when w < limit (limit a uint64); the value is then w->limb[0]. */
-static int word_below(const evm_word *w, uint64_t limit)
-{
-    return (w->limb[1] | w->limb[2] | w->limb[3]) == 0 && w->limb[0] < limit;
-}
-
-static int word_less(const evm_word *a, const evm_word *b)
-{
-    for (int i = 3; i >= 0; i--)
-        if (a->limb[i] != b->limb[i])
-            return a->limb[i] < b->limb[i];
-    return 0;
-}
-
-static int word_negative(const evm_word *w)
-{
-    return (int)(w->limb[3] >> 63);
-}
-
-static int word_signed_less(const evm_word *a, const evm_word *b)
-{
-    if (word_negative(a) != word_negative(b))
-        return word_negative(a);
-    return word_less(a, b);
-}
-
-static evm_word word_add(const evm_word *a, const evm_word *b)
-{
-    evm_word r;
-    unsigned __int128 carry = 0;
-    for (int i = 0; i < 4; i++) {
-        carry += (unsigned __int128)a->limb[i] + b->limb[i];
-        r.limb[i] = (uint64_t)carry;
-        carry >>= 64;
-    }
-    return r;
-}
-
-static evm_word word_sub(const evm_word *a, const evm_word *b)
-{
-    evm_word r;
-    uint64_t borrow = 0;
-    for (int i = 0; i < 4; i++) {
-        unsigned __int128 d = (unsigned __int128)a->limb[i] - b->limb[i] - borrow;
-        r.limb[i] = (uint64_t)d;
-        borrow = (uint64_t)(d >> 64) & 1;
-    }
-    return r;
-}
-
-static evm_word word_mul(const evm_word *a, const evm_word *b)
-{
-    evm_word r = {{0, 0, 0, 0}};
-    for (int i = 0; i < 4; i++) {
-        uint64_t carry = 0;
-        for (int j = 0; i + j < 4; j++) {
-            unsigned __int128 t = (unsigned __int128)a->limb[i] * b->limb[j] + r.limb[i + j] + carry;
-            r.limb[i + j] = (uint64_t)t;
-            carry = (uint64_t)(t >> 64);
-        }
-    }
-    return r;
-}
-
-static evm_word word_shift_left(const evm_word *w, unsigned shift)
-{
-    evm_word r = {{0, 0, 0, 0}};
-    unsigned limbs = shift / 64, bits = shift % 64;
-    for (int i = 3; i >= (int)limbs; i--) {
-        r.limb[i] = w->limb[i - limbs] << bits;
-        if (bits && i - (int)limbs - 1 >= 0)
-            r.limb[i] |= w->limb[i - limbs - 1] >> (64 - bits);
-    }
-    return r;
-}
-
-/* Shift right by shift < 256, filling with `fill` (0 or all ones) from the top. */
-static evm_word word_shift_right(const evm_word *w, unsigned shift, uint64_t fill)
-{
-    evm_word r;
-    unsigned limbs = shift / 64, bits = shift % 64;
-    for (unsigned i = 0; i < 4; i++) {
-        uint64_t lo = i + limbs < 4 ? w->limb[i + limbs] : fill;
-        uint64_t hi = i + limbs + 1 < 4 ? w->limb[i + limbs + 1] : fill;
-        r.limb[i] = bits ? (lo >> bits) | (hi << (64 - bits)) : lo;
-    }
-    return r;
-}
+/* --- 256-bit words in code and memory --------------------------------------------- */
 
 static evm_word word_load_be(const uint8_t *p)
 {
@@ -426,14 +329,32 @@ int evm_fast_run(evm_frame *f)
             TOP(1) = word_sub(&TOP(0), &TOP(1));
             f->stack_size--;
             break;
-        case OP_DIV: case OP_MOD: {
-            if (!word_below(&TOP(0), UINT64_MAX) || !word_below(&TOP(1), UINT64_MAX))
-                goto hand_to_host;
-            uint64_t n = TOP(0).limb[0], d = TOP(1).limb[0];
-            TOP(1) = word_from_u64(d == 0 ? 0 : op == OP_DIV ? n / d : n % d);
+        case OP_DIV: case OP_MOD:
+            evm_word_divmod(&TOP(0), &TOP(1), &a, &b);
+            TOP(1) = op == OP_DIV ? a : b;
             f->stack_size--;
             break;
-        }
+        case OP_SDIV:
+            TOP(1) = evm_word_sdiv(&TOP(0), &TOP(1));
+            f->stack_size--;
+            break;
+        case OP_SMOD:
+            TOP(1) = evm_word_smod(&TOP(0), &TOP(1));
+            f->stack_size--;
+            break;
+        case OP_ADDMOD:
+            TOP(2) = evm_word_addmod(&TOP(0), &TOP(1), &TOP(2));
+            f->stack_size -= 2;
+            break;
+        case OP_MULMOD:
+            TOP(2) = evm_word_mulmod(&TOP(0), &TOP(1), &TOP(2));
+            f->stack_size -= 2;
+            break;
+        case OP_EXP: /* base, exponent */
+            CHECKED(charge(f, EXP_BYTE_GAS * (uint64_t)evm_word_byte_length(&TOP(1))));
+            TOP(1) = evm_word_exp(&TOP(0), &TOP(1));
+            f->stack_size--;
+            break;
         case OP_KECCAK256: {
             a = TOP(0), b = TOP(1); /* offset, size */
             f->stack_size--;
@@ -545,6 +466,14 @@ int evm_fast_run(evm_frame *f)
                     copy_padded(f->memory + start, c.limb[0], f->code, f->code_size, &b);
             }
             break;
+        case OP_RETURNDATACOPY:
+            a = TOP(0), b = TOP(1), c = TOP(2); /* memory offset, data offset, size */
+            f->stack_size -= 3;
+            CHECKED(charge_copy(f, &c));
+            CHECKED(access_memory(f, &a, &c, &start));
+            if (!word_is_zero(&b) || !word_is_zero(&c)) /* EIP-211: past the empty buffer */
+                return EVM_RETURNDATA_OUT_OF_BOUNDS;
+            break;
         case OP_MCOPY: {
             a = TOP(0), b = TOP(1), c = TOP(2); /* destination, source, size */
             f->stack_size -= 3;
@@ -607,8 +536,8 @@ int evm_fast_run(evm_frame *f)
             f->output_offset = start;
             f->output_size = word_is_zero(&b) ? 0 : b.limb[0];
             return op == OP_RETURN ? EVM_RETURN : EVM_REVERT;
-        default: /* the host marked an opcode native that this engine lacks */
-        hand_to_host: /* undo the count and charge: the host runs it from scratch */
+        default: /* the host marked an opcode native that this engine lacks: undo the
+                  * count and charge, as for any instruction left to the host */
             f->pc = pc;
             f->counts[op]--;
             f->gas += info.static_gas;

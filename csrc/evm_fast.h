@@ -1,28 +1,25 @@
 /* The "fast" engine: an EVM interpreter loop in C over standalone code.
  *
- * It runs the instructions the host marks native in the opcode table (stack,
- * arithmetic, DIV/MOD of 64-bit operands, KECCAK256, memory, control flow,
- * calldata/code access and the EVM384 operations; see evm_fast_implements) and
- * stops with EVM_NEEDS_HOST before any other one, leaving the frame at that
- * instruction, uncharged and uncounted, for the host to execute and resume.
- * Gas, memory expansion and halts follow the Python engine (evm384_native.evm)
- * exactly. */
+ * It runs every instruction the host marks native in the opcode table: all that
+ * need no world state except INVALID (see evm_fast_implements). It stops with
+ * EVM_NEEDS_HOST before any other one (INVALID, an undefined byte, or an opcode
+ * needing state; each halts), leaving the frame at that instruction, uncharged
+ * and uncounted, for the host to report the halt. Gas, memory expansion and
+ * halts follow the Python engine (evm384_native.evm) exactly, and each
+ * instruction takes time bounded by its gas. */
 #ifndef EVM_FAST_H
 #define EVM_FAST_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define EVM_STACK_LIMIT 1024
+#include "evm_word.h"
 
-/* 256-bit stack word, least significant limb first. */
-typedef struct {
-    uint64_t limb[4];
-} evm_word;
+#define EVM_STACK_LIMIT 1024
 
 /* Per-opcode facts, filled in by the host from its one opcode table. */
 typedef struct {
-    uint32_t static_gas;
+    uint64_t static_gas; /* up to 2^63 - 1 (Evm384Schedule) */
     uint8_t stack_inputs;
     uint8_t stack_outputs;
     uint8_t native; /* 1: this engine executes it; 0: EVM_NEEDS_HOST */
@@ -79,6 +76,7 @@ enum evm_status {
     EVM_INVALID_JUMP = 6,
     EVM_NEEDS_HOST = 7,
     EVM_OUT_OF_MEMORY = 8, /* the C allocator failed: not an EVM halt */
+    EVM_RETURNDATA_OUT_OF_BOUNDS = 9,
 };
 
 /* 1 when this engine executes `opcode` itself. */

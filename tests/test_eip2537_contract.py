@@ -84,6 +84,8 @@ def g2_off_subgroup(rng):
 
 
 def in_blst_subgroup(point, kind):
+    """blst's verdict on a point on the curve: in the r-torsion subgroup or not. Any other
+    failure (an encoding error, no blst) fails the test rather than meaning "no"."""
     import pyblst
     try:
         if kind == 1:
@@ -91,8 +93,16 @@ def in_blst_subgroup(point, kind):
         else:
             pyblst.BlstP2Element.uncompress(compressed_g2(point))
         return True
-    except Exception:                                       # blst: not in the subgroup
+    except ValueError as error:
+        if "BLST_POINT_NOT_IN_GROUP" not in str(error):
+            raise
         return False
+
+
+def test_the_subgroup_oracle_raises_on_anything_but_a_subgroup_verdict():
+    assert pow(1 + 4, (P - 1) // 2, P) != 1  # no y with y^2 = 1^3 + 4: not on the curve
+    with pytest.raises(ValueError, match="BLST_POINT_NOT_ON_CURVE"):
+        in_blst_subgroup((FQ(1), FQ(1)), 1)
 
 
 # --- official vectors -----------------------------------------------------------------------

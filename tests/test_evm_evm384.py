@@ -6,6 +6,7 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from evm384_native.evm import Evm384Schedule
 from evm384_native.evm.api import run
 
 from evm_helpers import (asm, assert_matches_pyevm, evm384_word, memory_gas, push,
@@ -57,6 +58,27 @@ def test_schedule_as_mapping():
     result = run_everywhere(kat_program(opcode), bytes.fromhex(calldata),
                             schedule={"ADDMOD384": 1, "SUBMOD384": 1, "MULMODMONT384": 100})
     assert result.gas_used == 74 - 24 + 100
+
+
+@pytest.mark.parametrize("cost", [2**32 - 1, 2**32, 2**40, 2**63 - 1])
+def test_every_engine_runs_every_valid_schedule(cost):
+    """Issue 15: EVM384 gas >= 2**32 broke the fast engine (its table held uint32), even
+    for code 00. A fused run of three pairs costs up to 3 * (2**63 - 1), past uint64."""
+    schedule = {"ADDMOD384": cost, "SUBMOD384": cost, "MULMODMONT384": cost}
+    assert run_everywhere(b"\x00", schedule=schedule).success
+    three_pairs = asm(*[asm(push(evm384_word(0, 0, 0, 0), 16), "ADDMOD384")] * 3)
+    for gas in (2**63 - 1, 3 * cost + 3 * 3 + 6, 3 * cost + 3 * 3 + 5, cost + 3, 10**6):
+        if gas < 2**63:
+            run_everywhere(three_pairs, gas=gas, schedule=schedule)
+
+
+@pytest.mark.parametrize("cost", [2**63, -1, True, 1.5, "8"])
+def test_schedules_no_engine_can_run_are_refused_once(cost):
+    schedule = {"ADDMOD384": 8, "SUBMOD384": 8, "MULMODMONT384": cost}
+    with pytest.raises(ValueError, match=r"gas of MULMODMONT384 must be an int in \[0, 2\*\*63 - 1\]"):
+        run(b"\x00", schedule=schedule)
+    with pytest.raises(ValueError, match="MULMODMONT384"):
+        Evm384Schedule(8, 8, cost)
 
 
 def _single(name, out, x, y, mod, prefix=b""):

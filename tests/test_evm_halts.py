@@ -6,7 +6,7 @@ import evm384_native
 from evm384_native import execute
 from evm384_native.evm.opcodes import OPCODES
 
-from evm_helpers import asm, assert_matches_pyevm, push, run_everywhere
+from evm_helpers import asm, assert_matches_pyevm, evm384_word, push, run_everywhere
 
 
 def halted(result, reason, gas):
@@ -77,6 +77,22 @@ def test_memory_past_4_gib_is_out_of_gas_even_with_huge_gas():
     code = asm(push(1, 1), push(2**32 - 31), "MSTORE")
     result = run_everywhere(code, gas=2**63 - 1)
     assert halted(result, "out of gas", 2**63 - 1)
+
+
+def test_a_fused_evm384_run_past_4_gib_halts_at_the_same_step_everywhere():
+    """Issue 15: the block loop's gas pre-check priced the run's memory without the 4 GiB
+    cap, so with huge gas the whole run was counted as executed (steps=4, not 2)."""
+    code = bytes.fromhex("6fffffffff000000000000000000000000c05fc0")  # out = 2**32 - 1
+    result = run_everywhere(code, gas=2**62)
+    assert halted(result, "out of gas", 2**62)
+    assert result.steps == 2 and result.opcode_counts == {"PUSH16": 1, "ADDMOD384": 1}
+    # An earlier operation of the same run that stays below the cap runs (and grows
+    # memory) first, on every engine.
+    below_then_past = asm(push(evm384_word(2**20, 0, 0, 0), 16), "ADDMOD384",
+                          push(evm384_word(2**32 - 1, 0, 0, 0), 16), "SUBMOD384")
+    result = run_everywhere(below_then_past, gas=2**62)
+    assert halted(result, "out of gas", 2**62)
+    assert result.opcode_counts == {"PUSH16": 2, "ADDMOD384": 1, "SUBMOD384": 1}
 
 
 def test_out_of_gas_on_exp_bytes():

@@ -77,13 +77,13 @@ def test_fp2_loop(schedule):
     asm(push(0x80, 1), push(0, 1), "SIGNEXTEND"),
     asm(push(2**200 + 5, 32), push(2**255 + 9, 32), "MUL"),
     asm(push(1, 1), push(2**256 - 1, 32), "SLT"),
-    asm(push(5, 1), push(7, 1), "EXP"),                            # handed to the host
+    asm(push(5, 1), push(7, 1), "EXP"),
     asm(push(32, 1), push(0, 1), "KECCAK256"),
     asm(push(0, 1), push(2**200, 32), "KECCAK256"),                # empty input, huge offset
     asm(push(100, 1), push(7, 1), "KECCAK256"),
     asm(push(0, 1), push(7, 1), "DIV"), asm(push(0, 1), push(7, 1), "MOD"),   # by zero
-    asm(push(3, 1), push(2**64 - 1, 8), "DIV"),                    # 64-bit: in C
-    asm(push(3, 1), push(2**64, 9), "MOD"),                        # wider: handed to the host
+    asm(push(3, 1), push(2**64 - 1, 8), "DIV"),                    # 64-bit
+    asm(push(3, 1), push(2**64, 9), "MOD"),                        # wider
     asm(push(2**100, 13), push(2**200 + 1, 26), "DIV"),
     asm(push(0, 1), push(2**40, 32), "MLOAD"),                     # out of gas, huge memory
     asm(push(1, 1), push(2**32 - 32, 32), "MSTORE"),               # just below the 4 GiB cap
@@ -94,6 +94,8 @@ def test_fp2_loop(schedule):
     asm(push(evm384_word(0xFFFFFFFF, 0, 0, 0), 16), "ADDMOD384"),  # out of gas expanding
     asm("GAS", "PC", "CODESIZE", "RETURNDATASIZE", "CALLDATASIZE"),
     asm(push(1, 1), push(0, 1), "RETURNDATACOPY"),
+    asm(push(0, 1), push(1, 1), push(2**40, 32), "RETURNDATACOPY"),   # empty at a huge offset
+    asm(push(0, 1), push(0, 1), push(2**40, 32), "RETURNDATACOPY"),   # empty, offset 0: no halt
     bytes([0x60]),                                                 # PUSH1 cut off by the end
 ])
 def test_edge_cases(code):
@@ -101,6 +103,19 @@ def test_edge_cases(code):
 
 
 RETURN_TOP_OR_NOTHING = asm(push(0, 1), "MSTORE", push(32, 1), push(0, 1), "RETURN")
+
+
+@pytest.mark.parametrize("code, gas", [
+    # an SDIV loop with 2 MiB of memory: 17-31 s on the fast engine when it copied memory
+    # to Python for each SDIV (issue 15)
+    (bytes.fromhex("6001621fffe0525b5f5f0550600756"), 9_650_000),
+    # an SDIV loop over 1,000 stack items: it copied the whole stack per SDIV
+    (push(0, 0) * 1000 + asm("JUMPDEST", push(0, 0), push(0, 0), "SDIV", "POP",
+                             push(1000, 2), "JUMP"), 1_000_000),
+])
+def test_formerly_host_instructions_run_in_c(code, gas):
+    result = same_everywhere(code, gas=gas)
+    assert result.error == "out of gas" and result.opcode_counts["SDIV"] > 40_000
 
 
 def test_fast_needs_native_backend():
@@ -162,3 +177,32 @@ def test_pairing_contracts_identical_on_both_engines(name):
         assert fast.success
     # and halting partway: out of gas in the middle of the final exponentiation
     same_everywhere(code, calldata, gas=fast.gas_used // 2)
+
+
+def custom_schedule(cost: int):
+    return {"ADDMOD384": cost, "SUBMOD384": cost + 1, "MULMODMONT384": cost + 2}
+
+
+def test_a_run_owns_its_opcode_table_while_other_threads_churn_the_caches():
+    """Issue 15's reproducer: a long run with a custom schedule while another thread fills
+    the opcode-table cache (16 entries) with 40 other schedules. The run's table used to
+    be freed mid-run (heap-use-after-free under ASan, which CI runs this file with)."""
+    loop, schedule = bytes.fromhex("5b5f56"), custom_schedule(1000)   # JUMPDEST PUSH0 JUMP
+    expected = run(loop, gas=30_000_000, engine="python", schedule=schedule)
+    results = []
+
+    def long_runs():
+        for _ in range(3):
+            results.append(run(loop, gas=30_000_000, engine="fast", schedule=schedule))
+
+    def churn():
+        for round_ in range(3):
+            for cost in range(40):
+                run(bytes([0x00]), engine="fast", schedule=custom_schedule(2000 + 40 * round_ + cost))
+
+    threads = [threading.Thread(target=long_runs), threading.Thread(target=churn)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 3 and expected.error == "out of gas"

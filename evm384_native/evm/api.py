@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional
 
 from .backends import Backend, get_backend
-from .gas import DEFAULT_SCHEDULE, Evm384Schedule, ScheduleLike, resolve_schedule
+from .gas import DEFAULT_SCHEDULE, MAX_GAS, Evm384Schedule, ScheduleLike, resolve_schedule
 from .fast import run_fast
 from .interpreter import run_python
 from .result import ExecutionResult
@@ -15,7 +15,6 @@ Engine = Callable[[bytes, bytes, int, Backend, Evm384Schedule, Optional[Tracer],
                   ExecutionResult]
 ENGINES: Dict[str, Engine] = {"python": run_python, "fast": run_fast}
 
-MAX_GAS = 2**63 - 1  # EVMC's int64 gas counter
 
 
 def _as_bytes(value: object, name: str) -> bytes:

@@ -16,7 +16,28 @@ MemoryOperation = Callable[[bytearray, int, int, int, int], None]
 class Backend:
     name: str
     operations: Dict[int, MemoryOperation]       # opcode -> op(mem, out, x, y, mod)
+    # one operation on the frame's memory, already expanded: (frame, opcode, out, x, y, mod)
+    run_one: Callable[[Frame, int, int, int, int, int], None]
     run_segment: Callable[[Frame, Segment], None]  # all of a segment; memory already expanded
+
+
+_NATIVE_ON_MEMORY = {ADDMOD384: lib.evm384_addmod384_mem, SUBMOD384: lib.evm384_submod384_mem,
+                     MULMODMONT384: lib.evm384_mulmodmont384_mem}
+
+
+def _native_one(f: Frame, opcode: int, out: int, x: int, y: int, mod: int) -> None:
+    """The C operation straight on the frame's pinned memory: no per-call buffer view
+    and argument checks (they cost more than the arithmetic)."""
+    memory = f.pinned if f.pinned is not None else f.native_memory()
+    if _NATIVE_ON_MEMORY[opcode](memory, len(f.memory), out, x, y, mod) != lib.EVM384_OK:
+        raise RuntimeError(f"internal error: native EVM384 op 0x{opcode:02x} rejected offsets "
+                           f"{(out, x, y, mod)} with {len(f.memory)} bytes of memory")
+
+
+def _on_bytearray(operations: Dict[int, MemoryOperation]) -> Callable[..., None]:
+    def run_one(f: Frame, opcode: int, out: int, x: int, y: int, mod: int) -> None:
+        operations[opcode](f.memory, out, x, y, mod)
+    return run_one
 
 
 def _native_segment(f: Frame, segment: Segment) -> None:
@@ -42,8 +63,9 @@ def _operations(module) -> Dict[int, MemoryOperation]:
 
 
 BACKENDS: Dict[str, Backend] = {
-    "native": Backend("native", _operations(kernel), _native_segment),
-    "reference": Backend("reference", _operations(reference), _one_by_one(_operations(reference))),
+    "native": Backend("native", _operations(kernel), _native_one, _native_segment),
+    "reference": Backend("reference", _operations(reference), _on_bytearray(_operations(reference)),
+                         _one_by_one(_operations(reference))),
 }
 
 

@@ -43,8 +43,10 @@ def memory_end(opcode: int, out: int, x: int, y: int, mod: int) -> int:
 def op_evm384(f: Frame, opcode: Any) -> None:
     """ADDMOD384, SUBMOD384 or MULMODMONT384 (``opcode``), one backend call."""
     out, x, y, mod = unpack_offsets(f.stack.pop())
-    f.expand(memory_end(opcode, out, x, y, mod))
-    f.backend.operations[opcode](f.memory, out, x, y, mod)
+    end = memory_end(opcode, out, x, y, mod)
+    if end > len(f.memory):
+        f.expand(end)
+    f.backend.run_one(f, opcode, out, x, y, mod)
 
 
 EVM384_HANDLERS = {ADDMOD384: op_evm384, SUBMOD384: op_evm384, MULMODMONT384: op_evm384}

@@ -1,17 +1,16 @@
 """The "fast" engine: the C interpreter loop of ``csrc/evm_fast.c``.
 
-The C loop runs every instruction it implements (all but SDIV, SMOD, ADDMOD,
-MULMOD, EXP, RETURNDATACOPY, DIV and MOD of operands wider than 64 bits, and the
-halting INVALID/undefined/state opcodes)
-with the same gas, memory and halt rules as the Python engine, and releases
-the GIL while it runs. Before any other instruction it hands the frame back;
-that one instruction then runs through the Python engine's own step, and the
-C loop resumes. Tracing always runs in the Python engine's step loop.
+The C loop runs every instruction that needs no world state, with the same gas,
+memory and halt rules as the Python engine, and releases the GIL while it runs.
+It stops before the others (INVALID, undefined bytes, opcodes needing state),
+which all halt: the Python engine's handler then raises that halt, with its
+reason. So no instruction copies memory or the stack between C and Python.
+Tracing always runs in the Python engine's step loop.
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, List, Optional
+from typing import Dict, NoReturn, Optional
 
 import numpy as np
 
@@ -20,18 +19,18 @@ from .backends import Backend
 from .code import Code, decode
 from .evm384 import Segment
 from .frame import Frame
-from .gas import Evm384Schedule
-from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, StackOverflow, StackUnderflow,
-                    Stopped)
-from .interpreter import _step as step, run_python
+from .gas import MAX_GAS, Evm384Schedule
+from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, ReturnDataOutOfBounds,
+                    StackOverflow, StackUnderflow)
+from .instructions import op_invalid, op_unsupported
+from .interpreter import run_python
 from .opcodes import OPCODES
 from .result import ExecutionResult
 from .tracing import Tracer
 
-LIMB_BITS = 64
-LIMB_MASK = (1 << LIMB_BITS) - 1
 _HALTS = {lib.EVM_OUT_OF_GAS: OutOfGas, lib.EVM_STACK_UNDERFLOW: StackUnderflow,
-          lib.EVM_STACK_OVERFLOW: StackOverflow, lib.EVM_INVALID_JUMP: InvalidJump}
+          lib.EVM_STACK_OVERFLOW: StackOverflow, lib.EVM_INVALID_JUMP: InvalidJump,
+          lib.EVM_RETURNDATA_OUT_OF_BOUNDS: ReturnDataOutOfBounds}
 
 
 @lru_cache(maxsize=16)
@@ -50,11 +49,13 @@ def _opcode_table(schedule: Evm384Schedule):
 
 
 class _Analysis:
-    """The decoded code (for host steps) and what the C loop reads: JUMPDEST flags and
-    the fused EVM384 segments, by pc. Holds the cffi buffers those pointers need."""
+    """The decoded code (for the halts left to the host) and what the C loop reads: the
+    opcode table, JUMPDEST flags and the fused EVM384 segments, by pc. Holds the cffi
+    buffers those pointers need."""
 
     def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> None:
         self.code = decode(bytecode, schedule, fuse)
+        self.table = _opcode_table(schedule)
         flags = bytearray(len(bytecode))
         for pc in self.code.jumpdests:
             flags[pc] = 1
@@ -71,7 +72,8 @@ class _Analysis:
                                              for value in (push, *operation)])
             self.records.append(records)
             entry = self.segments[index]
-            entry.gas, entry.memory_end = segment.gas, segment.end
+            # Capped: a segment costing more gas than any frame holds is declined either way.
+            entry.gas, entry.memory_end = min(segment.gas, MAX_GAS + 1), segment.end
             entry.records, entry.count, entry.next_pc = records, len(segment.operations), segment.next_pc
             self.segment_at[segment.start_pc] = index
 
@@ -81,38 +83,39 @@ def _analysed(bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> _Analysi
     return _Analysis(bytecode, schedule, fuse)
 
 
-def _stack_ints(frame) -> List[int]:
-    words = frame.stack
-    return [sum(words[i].limb[j] << (LIMB_BITS * j) for j in range(4))
-            for i in range(frame.stack_size)]
+class _Run:
+    """One execution's C frame and everything it points to.
+
+    The frame holds raw pointers, so this object keeps their owners alive for the
+    whole run: the analysis (opcode table, JUMPDEST flags, segments) and the code and
+    calldata buffers. The caches that produced the analysis may evict it at any time,
+    from another thread too, while the C loop runs without the GIL."""
+
+    def __init__(self, bytecode: bytes, calldata: bytes, gas: int, analysis: _Analysis) -> None:
+        self.analysis = analysis
+        self.bytecode = ffi.from_buffer(bytecode)
+        self.calldata = ffi.from_buffer(calldata)
+        self.jumpdests = ffi.from_buffer(analysis.jumpdests)
+        frame = self.frame = ffi.new("evm_frame *")
+        frame.code, frame.code_size = self.bytecode, len(bytecode)
+        frame.jumpdest = self.jumpdests
+        frame.segment_at, frame.segments = analysis.segment_at, analysis.segments
+        frame.calldata, frame.calldata_size = self.calldata, len(calldata)
+        frame.table = analysis.table
+        frame.gas = gas
 
 
-def _store_stack(frame, stack: List[int]) -> None:
-    for i, value in enumerate(stack):
-        frame.stack[i].limb = [(value >> (LIMB_BITS * j)) & LIMB_MASK for j in range(4)]
-    frame.stack_size = len(stack)
-
-
-def _host_step(frame, code: Code, calldata: bytes, backend: Backend,
-               host_counts: Dict[str, int]) -> None:
-    """Run the instruction at frame.pc with the Python engine's semantics."""
-    f = Frame(code, calldata, int(frame.gas), backend)
-    f.stack = _stack_ints(frame)
-    f.memory = bytearray(ffi.buffer(frame.memory, frame.memory_size))
-    f.pc = frame.pc
-    ins = code.instruction_at[f.pc]
-    assert ins is not None, "the C loop stops only at instruction boundaries"
+def _host_halt(code: Code, pc: int, host_counts: Dict[str, int]) -> NoReturn:
+    """The instruction at ``pc``, which the C loop left to the host. Each of these halts
+    before reading the stack, memory or gas (see ``code._instruction``), so its Python
+    handler runs on an empty frame and raises the halt."""
+    ins = code.instruction_at[pc]
+    if ins is None or ins.handler not in (op_invalid, op_unsupported):
+        raise RuntimeError(f"internal error: the C loop left pc {pc} to the host "
+                           f"({ins.name if ins else 'no instruction boundary'})")
     host_counts[ins.name] = host_counts.get(ins.name, 0) + 1
-    try:
-        step(f, ins)
-    finally:
-        f.unpin()
-        if len(f.memory) > frame.memory_size and lib.evm_frame_grow_memory(frame, len(f.memory)):
-            raise MemoryError("the fast engine could not grow EVM memory")
-        ffi.memmove(frame.memory, f.memory, len(f.memory))
-        _store_stack(frame, f.stack)
-        frame.gas = f.gas
-        frame.pc = f.pc
+    ins.handler(Frame(code, b"", 0, None), ins.arg)
+    raise RuntimeError(f"internal error: {ins.name} did not halt")
 
 
 def _opcode_counts(frame, host_counts: Dict[str, int]) -> Dict[str, int]:
@@ -133,22 +136,14 @@ def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
     if backend.name != "native":
         raise ValueError(f"engine 'fast' runs the native kernels; backend {backend.name!r} "
                          "needs engine='python'")
-    analysis = _analysed(bytecode, schedule, fuse_evm384)
-    code = analysis.code
-    frame = ffi.new("evm_frame *")
-    frame.code, frame.code_size = ffi.from_buffer(bytecode), len(bytecode)
-    frame.jumpdest = ffi.from_buffer(analysis.jumpdests)
-    frame.segment_at, frame.segments = analysis.segment_at, analysis.segments
-    frame.calldata, frame.calldata_size = ffi.from_buffer(calldata), len(calldata)
-    frame.table = _opcode_table(schedule)
-    frame.gas = gas
+    run = _Run(bytecode, calldata, gas, _analysed(bytecode, schedule, fuse_evm384))
+    frame, code = run.frame, run.analysis.code
     host_counts: Dict[str, int] = {}
     output, error, gas_left = b"", None, 0
     try:
         status = lib.evm_fast_run(frame)
-        while status == lib.EVM_NEEDS_HOST:
-            _host_step(frame, code, calldata, backend, host_counts)
-            status = lib.evm_fast_run(frame)
+        if status == lib.EVM_NEEDS_HOST:
+            _host_halt(code, frame.pc, host_counts)
         if status == lib.EVM_OUT_OF_MEMORY:
             raise MemoryError("the fast engine could not grow EVM memory")
         if status in _HALTS:
@@ -158,9 +153,6 @@ def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
             if status in (lib.EVM_RETURN, lib.EVM_REVERT):
                 output = bytes(ffi.buffer(frame.memory + frame.output_offset, frame.output_size))
             error = "revert" if status == lib.EVM_REVERT else None
-    except Stopped as stop:
-        output, error = stop.output, "revert" if stop.reverted else None
-        gas_left = int(frame.gas)
     except ExceptionalHalt as halt:
         output, error, gas_left = b"", halt.reason, 0
     finally:

@@ -17,6 +17,7 @@ MEMORY_QUADRATIC_DIVISOR = 512
 COPY_WORD_GAS = 3        # CALLDATACOPY, CODECOPY, RETURNDATACOPY, MCOPY
 KECCAK256_WORD_GAS = 6
 EXP_BYTE_GAS = 50        # per byte of the exponent (EIP-160)
+MAX_GAS = 2**63 - 1      # EVMC's int64 gas counter: the most gas a run can have
 
 
 def words(size: int) -> int:
@@ -58,10 +59,17 @@ EVM384_NAMES = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
 
 @dataclass(frozen=True)
 class Evm384Schedule:
-    """Static gas of ADDMOD384, SUBMOD384 and MULMODMONT384."""
+    """Static gas of ADDMOD384, SUBMOD384 and MULMODMONT384, each an int in
+    [0, MAX_GAS]: every engine runs any such schedule (a larger cost could never be
+    paid), so a schedule is checked once, here."""
     addmod384: int
     submod384: int
     mulmodmont384: int
+
+    def __post_init__(self) -> None:
+        for name, cost in zip(EVM384_NAMES, (self.addmod384, self.submod384, self.mulmodmont384)):
+            if not isinstance(cost, int) or isinstance(cost, bool) or not 0 <= cost <= MAX_GAS:
+                raise ValueError(f"gas of {name} must be an int in [0, 2**63 - 1], got {cost!r}")
 
     def by_opcode(self) -> Dict[int, int]:
         """Opcode byte -> static gas for the three EVM384 opcodes."""
@@ -81,7 +89,7 @@ ScheduleLike = Union[str, Evm384Schedule, Mapping[str, int]]
 
 def resolve_schedule(schedule: ScheduleLike) -> Evm384Schedule:
     """A schedule from its name, an :class:`Evm384Schedule`, or a mapping of the three
-    mnemonics to non-negative gas, e.g. ``{"ADDMOD384": 2, "SUBMOD384": 2,
+    mnemonics to gas in [0, 2**63 - 1], e.g. ``{"ADDMOD384": 2, "SUBMOD384": 2,
     "MULMODMONT384": 6}``."""
     if isinstance(schedule, Evm384Schedule):
         return schedule
@@ -98,10 +106,4 @@ def resolve_schedule(schedule: ScheduleLike) -> Evm384Schedule:
     if sorted(keys) != sorted(EVM384_NAMES):
         raise ValueError(f"a schedule mapping needs exactly the keys {list(EVM384_NAMES)}, "
                          f"got {sorted(map(str, schedule))}")
-    costs = []
-    for name in EVM384_NAMES:
-        cost = schedule[keys[name]]
-        if not isinstance(cost, int) or isinstance(cost, bool) or cost < 0:
-            raise ValueError(f"gas of {name} must be a non-negative int, got {cost!r}")
-        costs.append(cost)
-    return Evm384Schedule(*costs)
+    return Evm384Schedule(*(schedule[keys[name]] for name in EVM384_NAMES))

@@ -33,6 +33,25 @@ def _padded(data: bytes, offset: int, size: int) -> bytes:
     return chunk + bytes(size - len(chunk))
 
 
+# Memory is written and read through memoryviews: these copy once, where slicing a
+# bytearray copies the slice, and assigning bytes to a bytearray slice copies the
+# bytes into a temporary bytearray first; sizes can reach 4 GiB.
+
+def _write_padded(memory: bytearray, dest: int, data: bytes, offset: int, size: int) -> None:
+    """memory[dest:dest + size] = _padded(data, offset, size), without the temporary."""
+    available = max(0, min(size, len(data) - offset))
+    with memoryview(memory) as view, memoryview(data) as source:
+        view[dest:dest + available] = source[offset:offset + available]
+        # bytes(n) is calloc'd: its untouched pages cost no resident memory
+        view[dest + available:dest + size] = bytes(size - available)
+
+
+def _read(memory: bytearray, offset: int, size: int) -> bytes:
+    """bytes(memory[offset:offset + size]), copied once."""
+    with memoryview(memory) as view:
+        return bytes(view[offset:offset + size])
+
+
 # --- stop and arithmetic ---------------------------------------------------------------
 
 def op_stop(f: Frame, _: object) -> None:
@@ -213,7 +232,8 @@ def op_keccak256(f: Frame, _: object) -> None:
     size = s[-1]
     f.charge(keccak256_cost(size))
     f.expand_range(offset, size)
-    s[-1] = int.from_bytes(keccak256(f.memory[offset:offset + size]), "big")
+    with memoryview(f.memory) as view:
+        s[-1] = int.from_bytes(keccak256(view[offset:offset + size]), "big")
 
 
 # --- environment -----------------------------------------------------------------------
@@ -233,7 +253,7 @@ def _copy_to_memory(f: Frame, source: bytes) -> None:
     f.charge(copy_cost(size))
     f.expand_range(dest, size)
     if size:
-        f.memory[dest:dest + size] = _padded(source, offset, size)
+        _write_padded(f.memory, dest, source, offset, size)
 
 
 def op_calldatacopy(f: Frame, _: object) -> None:
@@ -341,7 +361,8 @@ def op_mcopy(f: Frame, _: object) -> None:
     f.charge(copy_cost(size))
     if size:
         f.expand(max(dest, source) + size)
-        f.memory[dest:dest + size] = f.memory[source:source + size]
+        with memoryview(f.memory) as view:
+            view[dest:dest + size] = view[source:source + size]  # a memmove
 
 
 def op_push(f: Frame, value: object) -> None:
@@ -364,7 +385,7 @@ def _output(f: Frame) -> bytes:
     s = f.stack
     offset, size = s.pop(), s.pop()
     f.expand_range(offset, size)
-    return bytes(f.memory[offset:offset + size])
+    return _read(f.memory, offset, size)
 
 
 def op_return(f: Frame, _: object) -> None:

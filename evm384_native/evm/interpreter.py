@@ -16,7 +16,7 @@ from typing import Dict, NoReturn, Optional
 
 from .backends import Backend
 from .code import Block, Code, Instruction, decode
-from .frame import Frame
+from .frame import MAX_MEMORY_BYTES, Frame
 from .gas import Evm384Schedule, memory_expansion_cost
 from .halts import ExceptionalHalt, Halt, OutOfGas, StackOverflow, StackUnderflow, Stopped
 from .opcodes import STACK_LIMIT
@@ -57,6 +57,8 @@ def _run_blocks(f: Frame, code: Code, counts: _Counts) -> NoReturn:
             gas, stack_min, stack_max, segment_end, next_pc, body, index = dispatch_at[pc]
             gas_needed = gas
             if segment_end > len(f.memory):  # only a fused EVM384 segment grows memory up front
+                if segment_end > MAX_MEMORY_BYTES:
+                    break  # out of gas partway, whatever the gas: the step loop finds where
                 gas_needed += memory_expansion_cost(len(f.memory), segment_end)
             if f.gas < gas_needed or not stack_min <= len(stack) <= stack_max:
                 break

@@ -1,0 +1,234 @@
+"""An adversarial corpus for the engines: programs that make the most of each unit of gas.
+
+Each program is a loop that runs until it is out of gas: a loop per opcode (with the
+operands that cost the most time, the formerly-host ones SDIV ... RETURNDATACOPY
+included), all on 1 MiB of memory and 1,000 stack items; EVM384 loops under the
+cheapest schedules (update5-B and all-zero); 1 MiB of code. It reports the worst
+nanoseconds per gas for each engine and backend, and each run's peak resident memory
+over the EVM memory it reached:
+
+    python bench/adversarial.py                 # 30M gas, every engine and backend
+    python bench/adversarial.py --gas 1000000 --engines fast
+
+(bench/test_bench_adversarial.py times the same corpus with pytest-benchmark.)
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from evm_helpers import asm, evm384_word, push  # noqa: E402
+
+from evm384_native.evm.api import run  # noqa: E402
+
+GAS = 30_000_000
+MIB = 2**20
+MEMORY = MIB                      # EVM memory every opcode loop works in
+STACK_DEPTH = 1000                # items below the loop's own
+CALLDATA = bytes(range(256)) * 4
+ZERO_SCHEDULE = {"ADDMOD384": 0, "SUBMOD384": 0, "MULMODMONT384": 0}
+W = 2**256 - 1
+DIVISOR = 2**127 + 2**64 + 12345  # two limbs: algorithm D's longest quotient
+# The values the setup leaves just above the deep stack, for DUPs in the loop bodies:
+# DUP1 = W, DUP2 = DIVISOR, DUP3 = 2**255 + 1, DUP4 = 31, DUP5 = 255, DUP6 = MEMORY - 32.
+VALUES = [MEMORY - 32, 255, 31, 2**255 + 1, DIVISOR, W]
+
+
+@dataclass(frozen=True)
+class Program:
+    name: str
+    code: bytes
+    memory: int                   # bytes of EVM memory the program reaches
+    schedule: object = "evmone-v7"
+    evm384: bool = False          # runs EVM384 ops (so the backends differ)
+    calldata: bytes = field(default=CALLDATA, repr=False)
+
+    @property
+    def code_size_mib(self) -> float:
+        return len(self.code) / MIB
+
+
+def loop(setup: bytes, body: bytes) -> bytes:
+    """``setup``, then ``body`` over and over until the gas is gone."""
+    return setup + asm("JUMPDEST", body, push(len(setup), 4), "JUMP")
+
+
+# 1 MiB of memory (its top word set), 1,000 zeros on the stack, then VALUES.
+SETUP = asm(push(1, 1), push(MEMORY - 32, 4), "MSTORE", push(0, 0) * STACK_DEPTH,
+            *[push(value) for value in VALUES])
+
+
+def op_loop(name: str, body: bytes, memory: int = MEMORY) -> Program:
+    return Program(name, loop(SETUP, body), memory)
+
+
+def _stack_ops() -> List[Program]:
+    binary = {  # name: the DUPs of its operands (second operand first)
+        "ADD": "DUP1 DUP2", "MUL": "DUP1 DUP2", "SUB": "DUP1 DUP2", "DIV": "DUP2 DUP2",
+        "SDIV": "DUP2 DUP4", "MOD": "DUP2 DUP2", "SMOD": "DUP2 DUP4", "EXP": "DUP1 DUP4",
+        "SIGNEXTEND": "DUP1 DUP5", "LT": "DUP1 DUP2", "GT": "DUP1 DUP2", "SLT": "DUP1 DUP4",
+        "SGT": "DUP1 DUP4", "EQ": "DUP1 DUP2", "AND": "DUP1 DUP2", "OR": "DUP1 DUP2",
+        "XOR": "DUP1 DUP2", "BYTE": "DUP1 DUP5", "SHL": "DUP1 DUP6", "SHR": "DUP1 DUP6",
+        "SAR": "DUP4 DUP6"}
+    programs = [op_loop(name, asm(*dups.split(), name, "POP")) for name, dups in binary.items()]
+    programs += [op_loop(name, asm("DUP2", "DUP2", "DUP3", name, "POP"))  # W, DIVISOR, W mod
+                 for name in ("ADDMOD", "MULMOD")]
+    programs += [op_loop(name, asm("DUP1", name, "POP")) for name in ("ISZERO", "NOT")]
+    programs += [op_loop(name, asm(name, "POP")) for name in
+                 ("PC", "MSIZE", "GAS", "CALLDATASIZE", "CODESIZE", "RETURNDATASIZE")]
+    programs += [op_loop("PUSH0", asm(push(0, 0), "POP")), op_loop("PUSH32", asm(push(W), "POP")),
+                 op_loop("DUP16", asm("DUP16", "POP")), op_loop("SWAP16", asm("SWAP16")),
+                 op_loop("JUMPI", asm(push(0, 0), push(0, 0), "JUMPI")),
+                 op_loop("JUMPDEST", asm("JUMPDEST") * 1000)]
+    return programs
+
+
+def _memory_ops() -> List[Program]:
+    top = MEMORY - 32
+    return [
+        op_loop("MLOAD", asm("DUP6", "MLOAD", "POP")),
+        op_loop("MSTORE", asm("DUP1", "DUP7", "MSTORE")),
+        op_loop("MSTORE8", asm("DUP1", "DUP7", "MSTORE8")),
+        op_loop("CALLDATALOAD", asm(push(1000, 2), "CALLDATALOAD", "POP")),
+        op_loop("KECCAK256 32 B", asm(push(32, 1), push(top, 4), "KECCAK256", "POP")),
+        op_loop("KECCAK256 1 MiB", asm(push(MEMORY, 4), push(0, 0), "KECCAK256", "POP")),
+        op_loop("CALLDATACOPY 1 MiB", asm(push(MEMORY, 4), push(0, 0), push(0, 0), "CALLDATACOPY")),
+        op_loop("CALLDATACOPY 32 B", asm(push(32, 1), push(1000, 2), push(top, 4), "CALLDATACOPY")),
+        op_loop("CODECOPY 1 MiB", asm(push(MEMORY, 4), push(0, 0), push(0, 0), "CODECOPY")),
+        op_loop("MCOPY 512 KiB", asm(push(MEMORY // 2, 4), push(0, 0), push(MEMORY // 2, 4), "MCOPY")),
+        op_loop("RETURNDATACOPY", asm(push(0, 0), push(0, 0), push(top, 4), "RETURNDATACOPY")),
+        # memory growing until the gas is gone: MSTORE at MSIZE
+        Program("MSTORE at MSIZE (growing)", loop(b"", asm("MSIZE", "MSIZE", "MSTORE")), 4 * MIB),
+    ]
+
+
+EVM384_OPS = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
+
+
+def _evm384_ops() -> List[Program]:
+    # modulus (BLS12-381 p shape: odd, top bits set) at 0, inv at 48, operands at 64 and 112
+    setup = asm(push(2**384 - 317 >> 128, 32), push(16, 1), "MSTORE",
+                push(2**128 - 317, 16), push(128, 1), "SHL", push(0, 0), "MSTORE")
+    programs = []
+    for name in EVM384_OPS:
+        word = evm384_word(160, 64, 112, 0)
+        bodies = {  # the setup with the loop body
+            "fused": (setup, asm(push(word, 16), name) * 64),  # one fused segment per iteration
+            # not fusable (no PUSH right before), so op by op: 3 gas per op under zero gas
+            "after DUP1": (setup + push(word, 16), asm("DUP1", name) * 64),
+        }
+        for kind, (start, body) in bodies.items():
+            for schedule_name, schedule in (("update5-B", "update5-B"), ("zero gas", ZERO_SCHEDULE)):
+                programs.append(Program(f"{name} {kind}, {schedule_name}", loop(start, body), 256,
+                                        schedule, True))
+    return programs
+
+
+def _big_code() -> List[Program]:
+    pair = asm(push(evm384_word(160, 64, 112, 0), 16), "MULMODMONT384")
+    return [
+        Program("1 MiB of JUMPDEST", loop(b"", asm("JUMPDEST") * (MIB - 6)), 0),
+        Program("1 MiB of MULMODMONT384 pairs, zero gas",
+                loop(b"", pair * ((MIB - 6) // len(pair))), 256, ZERO_SCHEDULE, True),
+        Program("1 MiB of PUSH1/POP", loop(b"", asm(push(1, 1), "POP") * ((MIB - 6) // 3)), 0),
+    ]
+
+
+def corpus() -> List[Program]:
+    return _stack_ops() + _memory_ops() + _evm384_ops() + _big_code()
+
+
+# engine and backend: run() options
+ENGINES: Dict[str, dict] = {
+    "fast": dict(engine="fast"),
+    "python native": dict(engine="python", backend="native"),
+    "python native, unfused": dict(engine="python", backend="native", fuse_evm384=False),
+    "python reference": dict(engine="python", backend="reference"),
+}
+
+
+def applies(engine: str, program: Program) -> bool:
+    """The backends and fusion differ only on EVM384 programs."""
+    return program.evm384 or engine in ("fast", "python native")
+
+
+def run_program(program: Program, engine: str, gas: int):
+    result = run(program.code, program.calldata, gas=gas, schedule=program.schedule,
+                 **ENGINES[engine])
+    assert result.error == "out of gas" and result.gas_used == gas, (program.name, result)
+    return result
+
+
+def _status(field_name: str) -> int:
+    with open("/proc/self/status") as status:
+        return 1024 * int(re.search(field_name + r":\s+(\d+)", status.read()).group(1))
+
+
+def _reset_peak() -> None:
+    with open("/proc/self/clear_refs", "w") as clear:
+        clear.write("5")  # Linux: VmHWM = VmRSS
+
+
+@dataclass
+class Measurement:
+    program: Program
+    engine: str
+    seconds: float              # a run with the decoded code cached: execution only
+    decode_seconds: float       # what the first run (it decodes) took more
+    peak_growth: Optional[int]  # resident bytes above the start at the first run's peak
+
+
+def measure(program: Program, engine: str, gas: int) -> Measurement:
+    """A first run (decoding the code, peak memory measured), then a timed one."""
+    from evm384_native.evm.code import decode
+    from evm384_native.evm.fast import _analysed
+    decode.cache_clear()
+    _analysed.cache_clear()
+    linux = sys.platform.startswith("linux")
+    if linux:
+        _reset_peak()
+        start = _status("VmRSS")
+    begin = time.perf_counter()
+    run_program(program, engine, gas)
+    first = time.perf_counter() - begin
+    peak = _status("VmHWM") - start if linux else None
+    begin = time.perf_counter()
+    run_program(program, engine, gas)
+    seconds = time.perf_counter() - begin
+    return Measurement(program, engine, seconds, max(0.0, first - seconds), peak)
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--gas", type=int, default=GAS)
+    parser.add_argument("--engines", nargs="+", default=list(ENGINES), choices=list(ENGINES))
+    parser.add_argument("--only", help="programs whose name contains this text")
+    args = parser.parse_args(argv)
+    programs = [p for p in corpus() if args.only is None or args.only in p.name]
+    worst: Dict[str, Measurement] = {}
+    print(f"{'program':<40}{'engine':<24}{'run s':>7}{'ns/gas':>8}{'decode s':>9}"
+          f"{'peak MB':>8}{'memory MB':>10}")
+    for program in programs:
+        for engine in args.engines:
+            if not applies(engine, program):
+                continue
+            m = measure(program, engine, args.gas)
+            peak = "-" if m.peak_growth is None else f"{m.peak_growth / MIB:.0f}"
+            print(f"{program.name:<40}{engine:<24}{m.seconds:>7.2f}{1e9 * m.seconds / args.gas:>8.1f}"
+                  f"{m.decode_seconds:>9.2f}{peak:>8}{program.memory / MIB:>10.2f}", flush=True)
+            if engine not in worst or m.seconds > worst[engine].seconds:
+                worst[engine] = m
+    print(f"\nslowest run per engine at {args.gas:,} gas (decoding not included):")
+    for engine, m in worst.items():
+        print(f"  {engine:<24}{m.seconds:>7.2f} s {1e9 * m.seconds / args.gas:>7.1f} ns/gas  "
+              f"({m.program.name})")
+
+
+if __name__ == "__main__":
+    main()
