@@ -60,3 +60,18 @@ def test_decode(benchmark, name, make, engine):
     rounds = 20 if len(code) < MIB else 3
     benchmark.pedantic(analyse, setup=afresh, rounds=rounds, iterations=1)
     assert peak / 1e6 <= PEAK_LIMIT_MB
+
+
+@pytest.mark.parametrize("name", CONTRACTS)
+def test_disassembly(benchmark, name):
+    """``evm384 disasm contract:NAME``'s listing (slot names for every operand); target
+    <= 1 s per contract."""
+    from evm384_native.bls12_381.contracts import build_program
+    from evm384_native.cli.inputs import Target
+    from evm384_native.cli.views import CodeView
+    program = build_program(name)
+    benchmark.group = "disassembly"
+    benchmark.extra_info.update(code=f"contract:{name}", bytes=len(program.code))
+    lines = benchmark.pedantic(lambda: CodeView(Target(program.code, program)).lines(),
+                               rounds=3, iterations=1)
+    assert len(lines) > 1000
