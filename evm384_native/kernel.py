@@ -53,7 +53,17 @@ def current_implementation() -> str:
     return _NAMES[lib.evm384_current_implementation()]
 
 
-use_implementation(os.environ.get(IMPLEMENTATION_ENV, "auto") or "auto")
+def _use_environment() -> None:
+    """The implementation named by EVM384_NATIVE_IMPL (unset or empty: auto)."""
+    name = os.environ.get(IMPLEMENTATION_ENV, "") or "auto"
+    try:
+        use_implementation(name)
+    except (ValueError, ImplementationUnavailableError) as error:
+        raise ImplementationUnavailableError(
+            f"environment variable {IMPLEMENTATION_ENV}={name!r}: {error}") from None
+
+
+_use_environment()
 
 
 # --- opcode semantics on memory -------------------------------------------------------
