@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 import threading
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
@@ -65,7 +64,9 @@ _BLOCK_BYTES, _INSTRUCTION_BYTES = 700, 300
 DECODE_CACHE_BYTES = 256 << 20
 
 
-@dataclass(frozen=True)
+# Instructions and blocks are never changed after decoding; not frozen dataclasses because
+# their __init__ costs several times more, and a million tiny blocks can decode in one run.
+@dataclass
 class Instruction:
     __slots__ = ("pc", "opcode", "name", "handler", "arg", "gas", "inputs", "outputs",
                  "next_pc", "ends_block")
@@ -81,7 +82,7 @@ class Instruction:
     ends_block: bool
 
 
-@dataclass(frozen=True)
+@dataclass
 class Block:
     __slots__ = ("index", "start_pc", "next_pc", "instructions", "body", "gas", "stack_min",
                  "stack_max", "segment_end", "name_counts")
@@ -260,10 +261,15 @@ class _BlockBuilder:
 
     def build(self, index: int, next_pc: int) -> Block:
         stack_min, stack_max = _stack_bounds(self.instructions)
-        name_counts = Counter(ins.name for ins in self.instructions)
+        counts: Dict[str, int] = {}
+        for ins in self.instructions:
+            counts[ins.name] = counts.get(ins.name, 0) + 1
+        name_counts = tuple(counts.items())
+        # blocks alike share one tuple (a run of JUMPDESTs is a million of them)
+        name_counts = self.code.shared.setdefault(name_counts, name_counts)
         return Block(index, self.instructions[0].pc, next_pc, tuple(self.instructions),
                      tuple(self.body), sum(ins.gas for ins in self.instructions),
-                     stack_min, stack_max, self.segment_end, tuple(name_counts.items()))
+                     stack_min, stack_max, self.segment_end, name_counts)
 
 
 class Code:
@@ -287,6 +293,7 @@ class Code:
         self._jumpdests: Optional[FrozenSet[int]] = None
         self._decoded = 0                           # instructions decoded lazily so far
         self._decoding = threading.Lock()
+        self.shared: Dict[tuple, tuple] = {}        # equal name_counts of blocks, made once
         self.blocks: List[Block] = []               # in the order execution reached them
         self.max_blocks = size + 1                  # at most one starts at each pc
         self.instruction_at = _Lazy(self._make_instruction)
