@@ -290,7 +290,6 @@ class Code:
         self.segment_at = np.full(max(size, 1), -1, dtype=np.int32)  # segment index by pc
         self.segment_at[self.segments.start_pc] = np.arange(len(self.segments))
         self._data = data.view(np.uint8).tobytes()  # 1 at every byte of PUSH data
-        self._jumpdests: Optional[FrozenSet[int]] = None
         self._decoded = 0                           # instructions decoded lazily so far
         self._decoding = threading.Lock()
         self.shared: Dict[tuple, tuple] = {}        # equal name_counts of blocks, made once
@@ -303,13 +302,14 @@ class Code:
         self.dispatch_at = _Lazy(self._make_dispatch)
         self.block_at = _Lazy(lambda pc: self.blocks[self.dispatch_at[pc][6]])
 
-    @property
-    def jumpdests(self) -> FrozenSet[int]:
-        """The pcs of the jump destinations (made on first use: dynamic jumps)."""
-        if self._jumpdests is None:
-            flags = np.frombuffer(self.jumpdest_flags, dtype=np.uint8)
-            self._jumpdests = frozenset(np.flatnonzero(flags).tolist())
-        return self._jumpdests
+    def __getattr__(self, name: str) -> object:
+        # ``jumpdests``, the set of jump destination pcs that dynamic jumps look in, is made
+        # on first use and then is a plain attribute (a property would cost a call per jump)
+        if name != "jumpdests":
+            raise AttributeError(name)
+        flags = np.frombuffer(self.jumpdest_flags, dtype=np.uint8)
+        self.jumpdests: FrozenSet[int] = frozenset(np.flatnonzero(flags).tolist())
+        return self.jumpdests
 
     def is_jumpdest(self, pc: object) -> bool:
         return isinstance(pc, int) and 0 <= pc < len(self.bytecode) and \
@@ -318,7 +318,7 @@ class Code:
     def memory_size(self) -> int:
         """An estimate of the bytes this object holds now (it grows as code runs)."""
         eager = (2 * len(self.bytecode) + self.segment_at.nbytes + self.segments.nbytes)
-        jumpdests = 0 if self._jumpdests is None else 64 * len(self._jumpdests)
+        jumpdests = 64 * len(self.__dict__.get("jumpdests", ()))
         return (eager + jumpdests + _BLOCK_BYTES * len(self.blocks)
                 + _INSTRUCTION_BYTES * self._decoded)
 
