@@ -29,6 +29,8 @@ class SizedCache(Generic[V]):
                 self._entries.move_to_end(key)
                 return value
         value = make()                        # outside the lock: threads decode in parallel
+        if self.size_of(value) > self.budget:
+            return value
         with self._lock:
             self._entries[key] = value
             total = sum(self.size_of(entry) for entry in self._entries.values())

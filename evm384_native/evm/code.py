@@ -99,7 +99,7 @@ class Block:
     name_counts: Tuple[Tuple[str, int], ...]  # instructions per mnemonic, for opcode_counts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SegmentTable:
     """Every segment of the code, as arrays (one row per EVM384 op, one entry per segment)."""
     records: np.ndarray   # (ops, 6) uint32: PUSH opcode, EVM384 opcode, out, x, y, mod
@@ -317,7 +317,8 @@ class Code:
 
     def memory_size(self) -> int:
         """An estimate of the bytes this object holds now (it grows as code runs)."""
-        eager = (2 * len(self.bytecode) + self.segment_at.nbytes + self.segments.nbytes)
+        # the code (the cache's key), the PUSH data and JUMPDEST flags, the segment tables
+        eager = 3 * len(self.bytecode) + self.segment_at.nbytes + self.segments.nbytes
         jumpdests = 64 * len(self.__dict__.get("jumpdests", ()))
         return (eager + jumpdests + _BLOCK_BYTES * len(self.blocks)
                 + _INSTRUCTION_BYTES * self._decoded)
