@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any, Dict, List
+from typing import Any, Dict
 
 from ..asm import Program, Slot
 from ..bls12_381.contracts import CONTRACTS, build_program
@@ -55,10 +55,6 @@ def program_fields(name: str, program: Program) -> Dict[str, Any]:
 def _slot(slot: Slot) -> Dict[str, Any]:
     fields: Dict[str, Any] = {"name": slot.name, "type": type(slot).__name__,
                               "offset": slot.offset, "size": slot.size}
-    if slot.fields:
-        fields["fps"] = _fps(slot)
+    if slot.fields:                     # its field values, as the debugger's fp shows them
+        fields["fps"] = [[fp.name, fp.offset] for fp in slot.fps()]
     return fields
-
-
-def _fps(slot: Slot) -> List[List[Any]]:
-    return [[fp.name, fp.offset] for fp in slot.fps()]

@@ -35,23 +35,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def rows(names: List[str], seed: int) -> List[Dict[str, Any]]:
-    """One row per contract and schedule."""
+    """One row per contract and schedule (a contract without a declared example input:
+    its size only)."""
     found = []
     for name in names:
         code = build_contract(name)
         usage = USAGE.get(name)
         calldata: Optional[bytes] = None
+        price: Optional[int] = None
         if usage is not None:
             calldata = example_calldata(name, random.Random(seed), usage.example_k, True)
-        price = (usage.precompile_gas(calldata) if usage is not None and calldata is not None
-                 and usage.precompile_gas is not None else None)
+            if usage.precompile_gas is not None:
+                price = usage.precompile_gas(calldata)
         for schedule in SCHEDULES:
-            row: Dict[str, Any] = {"contract": name, "schedule": schedule, "bytes": len(code),
-                                   "k": usage.example_k if usage else None,
-                                   "evm384_ops": None, "instructions": None, "gas": None,
-                                   "success": None,
-                                   "precompile": usage.precompile if usage else None,
-                                   "precompile_gas": price}
+            row: Dict[str, Any] = {
+                "contract": name, "schedule": schedule, "bytes": len(code),
+                "k": usage.example_k if usage else None, "evm384_ops": None,
+                "instructions": None, "gas": None, "success": None,
+                "precompile": usage.precompile if usage else None, "precompile_gas": price}
             if calldata is not None:
                 result = execute(code, calldata, engine="fast", schedule=schedule)
                 row.update(evm384_ops=sum(result.opcode_counts.get(op, 0)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 import numpy as np
@@ -42,7 +42,6 @@ from ..operands import MODULUS_WITH_INV_BYTES
 
 JUMPDEST = BY_NAME["JUMPDEST"].code
 STOP = BY_NAME["STOP"].code
-PUSH0 = BY_NAME["PUSH0"].code
 STATIC_JUMPS = {BY_NAME["JUMP"].code: op_jump_to, BY_NAME["JUMPI"].code: op_jumpi_to}
 _ENDS_BLOCK = GAS_DEPENDENT | {BY_NAME[name].code for name in
                                ("STOP", "JUMP", "JUMPI", "RETURN", "REVERT", "INVALID")}
@@ -57,8 +56,7 @@ _PUSH_WITH_DATA = re.compile(b"|".join(
     for info in OPCODES.values() if info.name.startswith("PUSH")))
 _IMMEDIATE = np.array([OPCODES[code].immediate if code in OPCODES else 0 for code in range(256)],
                       dtype=np.int32)
-_PUSH_GAS = np.array([OPCODES[code].gas if code in OPCODES else 0 for code in range(256)],
-                     dtype=np.int64)
+_STATIC_GAS = [OPCODES[code].gas if code in OPCODES else 0 for code in range(256)]
 # What memory estimates count per decoded block and instruction (objects, tuples, entries).
 _BLOCK_BYTES, _INSTRUCTION_BYTES = 700, 300
 DECODE_CACHE_BYTES = 256 << 20
@@ -206,9 +204,12 @@ def _segment_table(code: np.ndarray, starts: np.ndarray, ends: np.ndarray,
     first = np.flatnonzero(~joined | (place % MAX_SEGMENT_OPS == 0))
     count = np.diff(np.append(first, ops))
     last = first + count - 1
-    gas_table = _PUSH_GAS.copy()
+    costs = list(_STATIC_GAS)
     for opcode, gas in evm384_gas.items():
-        gas_table[opcode] = gas
+        costs[opcode] = gas
+    # a schedule may give any gas: Python ints where int64 sums could overflow
+    wide = max(evm384_gas.values(), default=0) >= 2**31
+    gas_table = np.array(costs, dtype=object if wide else np.int64)
     op_gas = gas_table[code[push_pc]] + gas_table[opcodes]
     # memory_end of evm384.py, for every op at once
     mod_bytes = np.where(opcodes == MULMODMONT384, MODULUS_WITH_INV_BYTES, BYTES384)
