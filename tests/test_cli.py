@@ -431,3 +431,11 @@ def test_debugger_argument_errors(capsys, monkeypatch):
     assert "(evm384) step x\nerror: step count must be a number >= 1, not 'x'\n" in out
     assert "(evm384) mem 0 -1\nerror: length must be a number >= 0, not '-1'\n" in out
     assert "steps run 1" in out                     # only step 1 ran
+
+
+def test_stdout_that_cannot_be_written_is_one_line(tmp_path):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "evm384_native.cli", "disasm", "6001"],
+                              stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 2
+    assert done.stderr == "evm384: error: cannot write output: No space left on device\n"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import textwrap
 from typing import Optional, Sequence
 
 from ..errors import Evm384Error
@@ -25,10 +26,12 @@ def build_parser() -> argparse.ArgumentParser:
     # main's error handling, so a bad value is one line too.
     from .. import __version__
     from . import build, calldata, debug, disasm, gas, pairing, profile, run, trace
+    from .inputs import FILE_RULES
     parser = Parser(prog="evm384", description="Run, trace, disassemble, profile and debug "
                                                 "EVM384 bytecode; build the BLS12-381 "
                                                 "contracts, their calldata and gas table.",
-                     epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                     epilog=textwrap.fill(f"files: {FILE_RULES}.", 88) + "\n\n" + EXIT_CODES,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"evm384 {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in (run, trace, disasm, profile, debug, build, gas, calldata, pairing):
@@ -43,7 +46,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if rest and not getattr(args, "passes_options", False):
             parser.error(f"unrecognized arguments: {' '.join(rest)}")
         args.rest = rest
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()                 # a write error shows here, not at exit
+        return status
     except SystemExit as exit:             # --help, --version
         return exit.code if isinstance(exit.code, int) else 0 if exit.code is None else 2
     except BrokenPipeError:
