@@ -439,3 +439,15 @@ def test_stdout_that_cannot_be_written_is_one_line(tmp_path):
                               stdout=full, stderr=subprocess.PIPE, text=True)
     assert done.returncode == 2
     assert done.stderr == "evm384: error: cannot write output: No space left on device\n"
+
+
+def test_gas_lists_a_contract_without_a_declared_input(capsys, monkeypatch):
+    from evm384_native.bls12_381 import contracts
+    monkeypatch.delitem(contracts.USAGE, "miller_loop")   # as a newly added contract
+    code, out, _ = cli(capsys, monkeypatch, "gas", "miller_loop", "--json")
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == len(SCHEDULES)
+    assert all(row["bytes"] == len(build_contract("miller_loop")) and row["gas"] is None
+               for row in rows)
+    code, _, err = cli(capsys, monkeypatch, "calldata", "miller_loop", "--random", 2)
+    assert code == 2 and "declares no input encoding" in err

@@ -1,6 +1,7 @@
 """Decoding: PUSH data, jump destinations and segments found up front on any code, blocks
 decoded when reached, and the cache bounded by memory."""
 import os
+import sys
 
 import pytest
 
@@ -71,3 +72,22 @@ def test_the_cache_is_bounded_by_memory():
     for _ in range(3):
         decode(os.urandom(MIB), SCHEDULE)
     assert code_module._CACHE.total() <= code_module.DECODE_CACHE_BYTES
+
+
+def test_threads_decoding_the_same_code_agree():
+    """Blocks decode lazily under a lock: threads running one new program at once all get
+    the single-threaded answer (the python engine; the fast engine reads no blocks)."""
+    from concurrent.futures import ThreadPoolExecutor
+    from evm_programs import fp2_calldata, fp2_mul_loop
+    code = fp2_mul_loop(50) + b"\x00" * 7               # a program no other test decodes
+    calldata = fp2_calldata(1, 2, 3, 4)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)                         # threads switch inside decoding
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(lambda _: execute(code, calldata), range(8)))
+    finally:
+        sys.setswitchinterval(interval)
+    decoded = decode(code, SCHEDULE)
+    assert len({block.start_pc for block in decoded.blocks}) == len(decoded.blocks)
+    assert all(result == execute(code, calldata) for result in results)
