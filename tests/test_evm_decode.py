@@ -75,19 +75,20 @@ def test_the_cache_is_bounded_by_memory():
 
 
 def test_threads_decoding_the_same_code_agree():
-    """Blocks decode lazily under a lock: threads running one new program at once all get
-    the single-threaded answer (the python engine; the fast engine reads no blocks)."""
+    """Blocks decode lazily under a lock: threads running one new program at once get one
+    block per pc, indexed in order, and the single-threaded answer (the python engine;
+    the fast engine reads no blocks)."""
     from concurrent.futures import ThreadPoolExecutor
-    from evm_programs import fp2_calldata, fp2_mul_loop
-    code = fp2_mul_loop(50) + b"\x00" * 7               # a program no other test decodes
-    calldata = fp2_calldata(1, 2, 3, 4)
+    code = b"\x5b\x60\x01\x50" * 3000 + b"\x5b\x58\x00"   # (JUMPDEST PUSH1 1 POP)*, PC
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)                         # threads switch inside decoding
     try:
         with ThreadPoolExecutor(4) as pool:
-            results = list(pool.map(lambda _: execute(code, calldata), range(8)))
+            results = list(pool.map(lambda _: execute(code), range(8)))
     finally:
         sys.setswitchinterval(interval)
-    decoded = decode(code, SCHEDULE)
-    assert len({block.start_pc for block in decoded.blocks}) == len(decoded.blocks)
-    assert all(result == execute(code, calldata) for result in results)
+    blocks = decode(code, SCHEDULE).blocks
+    assert sorted(block.start_pc for block in blocks) == list(range(0, len(code) - 2, 4))
+    assert [block.index for block in blocks] == list(range(len(blocks)))
+    assert all(result == execute(code) for result in results)
+    assert results[0].opcode_counts["JUMPDEST"] == 3001
