@@ -373,6 +373,7 @@ def test_version(capsys, monkeypatch):
     ["calldata", "pairing_product_is_one", "--random", 0],
     ["calldata", "pairing_product_is_one", "--random", 1],      # no true relation for k = 1
     ["calldata", "pairing", "00"], ["calldata", "miller_loop", "00", "11"],
+    ["calldata", "pairing", "--random", 2], ["calldata", "miller_loop", "--random", 2, "--false"],
     ["calldata", "nope", "--random", 2], ["build", "nope"], ["gas", "nope"],
     ["pairing", "--runs", 0], ["pairing", "--pairs", 0], ["run"],
     ["run", "00", "--code-file", "/dev/null"], ["disasm", "--code-file", "/no/such/file"],

@@ -277,8 +277,8 @@ USAGE.update({
         lambda rng, k, true: _fe_input(_random_pairs(rng, k, true))),
     "pairing": Usage(
         "G1 G2 (one pair; 96-byte G1 x||y, 192-byte G2 x.c0||x.c1||y.c0||y.c1, big-endian)",
-        lambda points: encode_calldata("pairing", *_single_pair(points)),
-        lambda rng, k, true: encode_calldata("pairing", *_random_pairs(rng, 1, False)[0]),
+        lambda points: encode_calldata("pairing", *_one_pair(_point_pairs(points))),
+        lambda rng, k, true: encode_calldata("pairing", *_one_pair(_random_pairs(rng, k, False))),
         example_k=1, relation=False),
     "pairing_product_is_one": Usage(
         _PAIRS, lambda points: encode_calldata("pairing_product_is_one", _point_pairs(points)),
@@ -293,8 +293,7 @@ USAGE.update({
 })
 
 
-def _single_pair(points: List[bytes]) -> Pair:
-    pairs = _point_pairs(points)
+def _one_pair(pairs: List[Pair]) -> Pair:
     if len(pairs) != 1:
         raise ValueError(f"pairing takes one pair (G1 G2), got {len(pairs)}")
     return pairs[0]

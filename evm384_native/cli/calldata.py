@@ -53,6 +53,8 @@ def command(args: argparse.Namespace) -> int:
         raise CliError(f"contract {name!r} declares no input encoding")
     if (args.random is None) == (not args.points):
         raise CliError("give POINTs or --random K (one of them)")
+    if args.false and not usage.relation:
+        raise CliError(f"{name} checks no relation: --false does not apply")
     if args.random is not None:
         if args.random < 1:
             raise CliError(f"--random must be at least 1, got {args.random}")
