@@ -1,12 +1,13 @@
 """``evm384 calldata CONTRACT``: a built-in contract's calldata from points given as hex,
 or from ``--random K`` points (a true or a false relation), each contract making its
-own encoding (``bls12_381.contracts.USAGE``, on ``encode_calldata``)."""
+own encoding (``bls12_381.usage.USAGE``, on ``encode_calldata``)."""
 from __future__ import annotations
 
 import argparse
 import random
 
-from ..bls12_381.contracts import CONTRACTS, USAGE
+from ..bls12_381.contracts import CONTRACTS
+from ..bls12_381.usage import USAGE
 from .errors import CliError
 from .inputs import FILE_RULES, contract_name, load_bytes
 from .output import add_output_arguments, hex_or_binary, write

@@ -1,7 +1,7 @@
 """``evm384 gas``: for each built-in contract and each EVM384 gas schedule, the EVM384 ops,
 instructions, gas and bytecode size of one run on the contract's example input, beside
 the price of the EIP-2537 precompile doing the same job. Contracts say what their example
-input and matching precompile are (``bls12_381.contracts.USAGE``), so new ones appear
+input and matching precompile are (``bls12_381.usage.USAGE``), so new ones appear
 here without changes."""
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any, Dict, List, Optional
 
 from .. import execute
 from ..asm.assembler import EVM384_MNEMONICS
-from ..bls12_381.contracts import CONTRACTS, USAGE, build_contract
+from ..bls12_381.contracts import CONTRACTS, build_contract
+from ..bls12_381.usage import USAGE
 from ..evm.gas import SCHEDULES
 from .calldata import example_calldata
 from .errors import CliError
