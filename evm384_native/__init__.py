@@ -1,7 +1,17 @@
 """evm384_native: EVM384 opcodes as native kernels, an EVM to run them, and tools."""
+from typing import Any
+
 from .errors import Evm384Error, ImplementationUnavailableError, MemoryRangeError
-from .evm import ExecutionResult, execute
 
 __version__ = "0.1.0"
 __all__ = ["Evm384Error", "ImplementationUnavailableError", "MemoryRangeError", "__version__",
            "execute", "ExecutionResult"]
+
+
+def __getattr__(name: str) -> Any:
+    # The engine loads the native kernels, which read EVM384_NATIVE_IMPL: on first use,
+    # so that importing the package (e.g. the command line's entry point) cannot fail.
+    if name in ("execute", "ExecutionResult"):
+        from . import evm
+        return getattr(evm, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

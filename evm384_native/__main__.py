@@ -5,4 +5,4 @@ import sys
 from .bls12_381.__main__ import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog="python -m evm384_native"))

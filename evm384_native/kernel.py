@@ -19,7 +19,7 @@ import numpy as np
 from ._native import ffi, lib
 from .errors import ImplementationUnavailableError
 from .limbs import LIMB_MASK, LIMBS384, check_limb_rows, int_to_limbs
-from .operands import OPERAND_NAMES, check_offset_types, first_range_outside
+from .operands import OPERAND_NAMES, as_offsets, first_range_outside, writable_bytes
 
 __all__ = ["addmod384", "submod384", "mulmodmont384",
            "addmod384_batch", "submod384_batch", "mulmont384_batch",
@@ -53,7 +53,17 @@ def current_implementation() -> str:
     return _NAMES[lib.evm384_current_implementation()]
 
 
-use_implementation(os.environ.get(IMPLEMENTATION_ENV, "auto") or "auto")
+def _use_environment() -> None:
+    """The implementation named by EVM384_NATIVE_IMPL (unset or empty: auto)."""
+    name = os.environ.get(IMPLEMENTATION_ENV, "") or "auto"
+    try:
+        use_implementation(name)
+    except (ValueError, ImplementationUnavailableError) as error:
+        raise ImplementationUnavailableError(
+            f"environment variable {IMPLEMENTATION_ENV}={name!r}: {error}") from None
+
+
+_use_environment()
 
 
 # --- opcode semantics on memory -------------------------------------------------------
@@ -61,37 +71,41 @@ use_implementation(os.environ.get(IMPLEMENTATION_ENV, "auto") or "auto")
 _BYTE_ARRAY = ffi.typeof("uint8_t[]")
 
 
-def _run_on_memory(c_function, mem: bytearray, offsets: tuple, with_inv: bool) -> None:
+def _run_on_memory(c_function, mem: bytearray, out: int, x: int, y: int, mod: int,
+                   with_inv: bool) -> None:
+    # The fast path takes exact ints and anything cffi can view; every other argument goes
+    # through the checks the reference uses (operands.py), so both accept the same.
+    if not (type(out) is int and type(x) is int and type(y) is int and type(mod) is int):
+        out, x, y, mod = as_offsets((out, x, y, mod))
     try:
         # Positional require_writable: the keyword form costs twice as much per call.
         buf = ffi.from_buffer(_BYTE_ARRAY, mem, True)
-    except (TypeError, BufferError) as exc:
-        raise TypeError(f"mem must be a writable buffer (e.g. a bytearray): {exc}") from None
+    except (TypeError, BufferError, ValueError):
+        writable_bytes(mem)                 # raises the reference's error
+        raise
     try:
-        status = c_function(buf, len(buf), *offsets)
-    except (OverflowError, TypeError):
-        # cffi rejects negative, too large or non-int offsets before calling C.
-        check_offset_types(offsets)
+        status = c_function(buf, len(buf), out, x, y, mod)
+    except OverflowError:                   # cffi rejects negative or too large offsets
         status = 1
     if status != lib.EVM384_OK:
-        error = first_range_outside(len(buf), offsets, with_inv)
+        error = first_range_outside(len(buf), (out, x, y, mod), with_inv)
         assert error is not None, "C and Python disagree on the operand ranges"
         raise error
 
 
 def addmod384(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:
     """ADDMOD384 on memory: mem[out] = x + y reduced once by mod (48-byte LE values)."""
-    _run_on_memory(lib.evm384_addmod384_mem, mem, (out, x, y, mod), False)
+    _run_on_memory(lib.evm384_addmod384_mem, mem, out, x, y, mod, False)
 
 
 def submod384(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:
     """SUBMOD384 on memory: mem[out] = x - y, plus mod on borrow."""
-    _run_on_memory(lib.evm384_submod384_mem, mem, (out, x, y, mod), False)
+    _run_on_memory(lib.evm384_submod384_mem, mem, out, x, y, mod, False)
 
 
 def mulmodmont384(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:
     """MULMODMONT384 on memory: CIOS x*y/2**384; the 8 bytes after mod are inv."""
-    _run_on_memory(lib.evm384_mulmodmont384_mem, mem, (out, x, y, mod), True)
+    _run_on_memory(lib.evm384_mulmodmont384_mem, mem, out, x, y, mod, True)
 
 
 # --- batches ---------------------------------------------------------------------------

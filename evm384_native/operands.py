@@ -1,6 +1,7 @@
 """The operands of the three EVM384 memory operations, shared by both backends."""
 from __future__ import annotations
 
+import operator
 from typing import Sequence, Tuple
 
 from .errors import MemoryRangeError
@@ -16,10 +17,39 @@ def operand_sizes(with_inv: bool) -> Tuple[int, int, int, int]:
     return (BYTES384, BYTES384, BYTES384, MODULUS_WITH_INV_BYTES if with_inv else BYTES384)
 
 
-def check_offset_types(offsets: Sequence[object]) -> None:
+# What both backends (kernel and reference) accept, checked by the functions below so that
+# they accept and reject exactly the same arguments with the same errors:
+# - mem: any writable C-contiguous buffer (bytearray, memoryview, numpy array, array.array,
+#   mmap), read as its bytes;
+# - offsets: ints or integer types that convert exactly (numpy's, via __index__), not
+#   bool; a range outside mem is a MemoryRangeError naming the operand.
+
+def as_offsets(offsets: Sequence[object]) -> Tuple[int, ...]:
+    """The offsets as Python ints, or a TypeError naming the first that is not one."""
+    found = []
     for name, offset in zip(OPERAND_NAMES, offsets):
-        if not isinstance(offset, int) or isinstance(offset, bool):
-            raise TypeError(f"{name} offset must be an int, not {type(offset).__name__}")
+        try:
+            if isinstance(offset, bool):
+                raise TypeError
+            found.append(operator.index(offset))
+        except TypeError:
+            raise TypeError(f"{name} offset must be an int, not {type(offset).__name__}") from None
+    return tuple(found)
+
+
+def writable_bytes(mem: object) -> memoryview:
+    """``mem`` as a flat writable byte view, or a TypeError saying what it must be."""
+    try:
+        view = memoryview(mem)   # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"mem must be a writable buffer (e.g. a bytearray), not "
+                        f"{type(mem).__name__}") from None
+    if view.readonly:
+        raise TypeError(f"mem must be a writable buffer (e.g. a bytearray), not a read-only "
+                        f"{type(mem).__name__}")
+    if not view.c_contiguous:
+        raise TypeError("mem must be a C-contiguous buffer (e.g. np.ascontiguousarray)")
+    return view.cast("B") if view.format != "B" or view.ndim != 1 else view
 
 
 def first_range_outside(memory_size: int, offsets: Sequence[int],

@@ -1,6 +1,8 @@
 """The ``evm384`` command line, run through ``main(argv)`` (and once as processes)."""
 import io
 import json
+import os
+import random
 import re
 import shutil
 import subprocess
@@ -14,7 +16,7 @@ from evm384_native.bls12_381 import build_contract, encode_calldata
 from evm384_native.bls12_381.fp import R, R2, to_mont
 from evm384_native.bls12_381.oracle import be_g1, be_g2
 from evm384_native.cli.main import main
-from evm384_native.evm import Eip3155Tracer
+from evm384_native.evm import SCHEDULES, Eip3155Tracer
 
 from test_pyevm_integration import ADD_OUT, MOD, X, Y, spec_program
 
@@ -61,15 +63,33 @@ def test_run_json_options(capsys, monkeypatch, engine, backend, schedule, gas):
                       "opcode_counts": expected.opcode_counts}
 
 
-def test_run_reads_files_hex_or_binary(capsys, monkeypatch, tmp_path):
+def test_files_hex_text_with_at_raw_bytes_with_file_options(capsys, monkeypatch, tmp_path):
     (tmp_path / "code.bin").write_bytes(ADD_PROGRAM)
+    (tmp_path / "data.bin").write_bytes(ADD_DATA)
     (tmp_path / "data.hex").write_text("0x" + ADD_DATA.hex() + "\n")
-    code, out, _ = cli(capsys, monkeypatch, "run", f"@{tmp_path / 'code.bin'}", "--calldata",
-                       f"@{tmp_path / 'data.hex'}", "--json")
+    code, out, _ = cli(capsys, monkeypatch, "run", "--code-file", tmp_path / "code.bin",
+                       "--calldata", f"@{tmp_path / 'data.hex'}", "--json")
+    assert code == 0 and json.loads(out)["output"] == "0x" + ADD_OUT.hex()
+    code, out, _ = cli(capsys, monkeypatch, "run", ADD_PROGRAM.hex(), "--calldata-file",
+                       tmp_path / "data.bin", "--json")
     assert code == 0 and json.loads(out)["output"] == "0x" + ADD_OUT.hex()
     (tmp_path / "typo.hex").write_text("6001 60zz")
     code, out, err = cli(capsys, monkeypatch, "run", f"@{tmp_path / 'typo.hex'}")
-    assert code == 2 and "typo.hex' is not valid hex: '6001 60zz'" in err
+    assert code == 2 and "typo.hex' is not hex text: b'6001 60zz' (@FILE reads hex; for " \
+                         "raw bytes use --code-file FILE)" in err
+    # a one-byte binary file (PUSH1): not hex text, said so, and read with --code-file
+    (tmp_path / "push1.bin").write_bytes(b"\x60")
+    code, out, err = cli(capsys, monkeypatch, "disasm", f"@{tmp_path / 'push1.bin'}")
+    assert code == 2 and "is not hex text: b'`'" in err
+    code, out, _ = cli(capsys, monkeypatch, "disasm", "--code-file", tmp_path / "push1.bin")
+    assert code == 0 and out.startswith("     0  PUSH1 0x0  (truncated: 1 byte past the end")
+    # the bytes "ab" in a file are hex text: one byte 0xab, never two opcodes
+    (tmp_path / "ab").write_bytes(b"ab")
+    code, out, _ = cli(capsys, monkeypatch, "disasm", f"@{tmp_path / 'ab'}")
+    assert (code, out) == (0, "     0  UNKNOWN_0xab\n")
+    code, out, err = cli(capsys, monkeypatch, "run", ADD_PROGRAM.hex(), "--calldata", "00",
+                         "--calldata-file", tmp_path / "data.bin")
+    assert code == 2 and "not both" in err
 
 
 def test_failed_execution_exits_1(capsys, monkeypatch):
@@ -125,9 +145,12 @@ def test_disasm_contract_names_routines_and_slots(capsys, monkeypatch):
 def test_profile_of_the_pairing_contract(capsys, monkeypatch, tmp_path):
     from py_ecc.bls12_381 import G1, G2
     calldata = encode_calldata("pairing", be_g1(G1), be_g2(G2))
-    (tmp_path / "pair.bin").write_bytes(calldata)
+    # the README's way: evm384 calldata makes pair.hex, profile reads it
+    code, _, _ = cli(capsys, monkeypatch, "calldata", "pairing", be_g1(G1).hex(),
+                     be_g2(G2).hex(), "--out", tmp_path / "pair.hex")
+    assert code == 0 and (tmp_path / "pair.hex").read_text() == calldata.hex() + "\n"
     code, out, _ = cli(capsys, monkeypatch, "profile", "contract:pairing", "--calldata",
-                       f"@{tmp_path / 'pair.bin'}", "--schedule", "update5-A", "--top", 100)
+                       f"@{tmp_path / 'pair.hex'}", "--schedule", "update5-A", "--top", 100)
     result = execute(build_contract("pairing"), calldata, schedule="update5-A")
     assert code == 0 and result.success
     by_opcode, hottest, routines, _ = out.split("\n\n")[1:]
@@ -236,3 +259,197 @@ def test_console_script_and_python_m():
     done = subprocess.run([sys.executable, "-m", "evm384_native.cli", "run", "zz"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr == "evm384: error: CODE is not valid hex: 'zz'\n"
+
+
+# --- build, gas, calldata, --version ----------------------------------------------------
+
+def test_build_hex_binary_and_json(capsys, monkeypatch, tmp_path):
+    from evm384_native.bls12_381.contracts import build_program
+    program = build_program("final_exponentiation")
+    code, out, _ = cli(capsys, monkeypatch, "build", "final_exponentiation")
+    assert (code, out) == (0, program.code.hex() + "\n")
+    code, _, _ = cli(capsys, monkeypatch, "build", "contract:final_exponentiation", "--binary",
+                     "--out", tmp_path / "fe.bin")
+    assert code == 0 and (tmp_path / "fe.bin").read_bytes() == program.code
+    code, out, _ = cli(capsys, monkeypatch, "build", "final_exponentiation", "--json")
+    fields = json.loads(out)
+    assert code == 0 and bytes.fromhex(fields["bytecode"][2:]) == program.code
+    assert fields["size"] == len(program.code) and fields["code_size"] == program.code_size
+    assert fields["labels"] == program.labels
+    assert [entry["pc"] for entry in fields["source_map"]] == program.source_map.starts
+    assert all(str(program.source_map[entry["pc"]]).startswith(entry["path"][-1])
+               for entry in fields["source_map"])
+    slots = {slot["name"]: slot for region in fields["memory"] for slot in region["slots"]}
+    from evm384_native.cli.names import find_slot
+    for name in ("const.one", "result.f"):                  # what the debugger resolves
+        assert slots[name]["offset"] == find_slot(program, name).offset
+    assert ["result.f.c0.c0.c0", find_slot(program, "result.f").offset] == \
+        slots["result.f"]["fps"][0]
+
+
+def test_build_inline_is_bigger(capsys, monkeypatch):
+    _, compact, _ = cli(capsys, monkeypatch, "build", "pairing")
+    _, inline, _ = cli(capsys, monkeypatch, "build", "pairing", "--inline")
+    assert len(inline) > len(compact) > 2 * 20_000
+
+
+def test_gas_table_and_json(capsys, monkeypatch):
+    from evm384_native.bls12_381.contracts import CONTRACTS
+    from evm384_native.bls12_381.usage import USAGE
+    code, out, _ = cli(capsys, monkeypatch, "gas", "--json", "--seed", 3)
+    rows = json.loads(out)
+    assert code == 0
+    assert [(row["contract"], row["schedule"]) for row in rows] == \
+        [(name, schedule) for name in CONTRACTS for schedule in SCHEDULES]
+    calldata = USAGE["pairing_product_is_one"].example(random.Random(3), 2, True)
+    for row in rows:
+        if row["contract"] == "pairing_product_is_one":
+            result = execute(build_contract("pairing_product_is_one"), calldata,
+                             schedule=row["schedule"])
+            evm384 = sum(result.opcode_counts[op] for op in ("ADDMOD384", "SUBMOD384",
+                                                            "MULMODMONT384"))
+            assert (row["gas"], row["instructions"], row["evm384_ops"], row["success"]) == \
+                (result.gas_used, result.steps, evm384, True)
+            assert row["precompile_gas"] == 32_600 * 2 + 37_700
+        assert row["bytes"] == len(build_contract(row["contract"]))
+    by_schedule = {row["schedule"]: row["gas"] for row in rows
+                   if row["contract"] == "eip2537_pairing_check"}
+    assert by_schedule["update5-B"] < by_schedule["update5-A"] < by_schedule["evmone-v7"]
+    code, out, _ = cli(capsys, monkeypatch, "gas", "pairing", "--seed", 3)
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[:3] == ["contract", "k", "schedule"]
+    assert len(lines) == 1 + len(SCHEDULES) and all(line.startswith("pairing ")
+                                                    for line in lines[1:])
+
+
+@pytest.mark.parametrize("name", ["pairing_product_is_one", "eip2537_pairing_check"])
+@pytest.mark.parametrize("true", [True, False])
+def test_calldata_random_relations(capsys, monkeypatch, name, true):
+    argv = ["calldata", name, "--random", 3, "--seed", 5] + ([] if true else ["--false"])
+    code, out, _ = cli(capsys, monkeypatch, *argv)
+    result = execute(build_contract(name), bytes.fromhex(out.strip()))
+    assert code == 0 and result.success
+    assert int.from_bytes(result.output, "big") == int(true)
+
+
+def test_calldata_from_points_matches_encode_calldata(capsys, monkeypatch, tmp_path):
+    from py_ecc.bls12_381 import G1, G2, multiply
+    pairs = [(be_g1(multiply(G1, 3)), be_g2(G2)), (be_g1(G1), be_g2(multiply(G2, 5)))]
+    points = [value.hex() for pair in pairs for value in pair]
+    code, out, _ = cli(capsys, monkeypatch, "calldata", "miller_loop", *points)
+    assert (code, out) == (0, encode_calldata("miller_loop", pairs).hex() + "\n")
+    (tmp_path / "g1.hex").write_text(points[0])
+    code, out, _ = cli(capsys, monkeypatch, "calldata", "pairing", f"@{tmp_path / 'g1.hex'}",
+                       points[1], "--binary", "--out", tmp_path / "pair.bin")
+    assert (code, out) == (0, "")
+    assert (tmp_path / "pair.bin").read_bytes() == encode_calldata("pairing", *pairs[0])
+    code, out, _ = cli(capsys, monkeypatch, "calldata", "eip2537_pairing_check", *points)
+    expected = b"".join(bytes(16) + value[i:i + 48] for pair in pairs for value in pair
+                        for i in range(0, len(value), 48))
+    assert (code, out) == (0, expected.hex() + "\n")
+
+
+def test_encode_calldata_says_what_it_takes():
+    from py_ecc.bls12_381 import G1, G2
+    pair = (be_g1(G1), be_g2(G2))
+    with pytest.raises(ValueError, match=r"'pairing', \.\.\.\) takes 2 arguments after the "
+                                         r"name \(g1, g2\), got 1"):
+        encode_calldata("pairing", [pair])
+    with pytest.raises(ValueError, match="takes 1 argument after the name \\(pairs\\), got 2"):
+        encode_calldata("pairing_product_is_one", *pair)
+    with pytest.raises(ValueError, match="pairs must be a list of \\(g1 bytes, g2 bytes\\)"):
+        encode_calldata("miller_loop", pair[0])
+
+
+def test_version(capsys, monkeypatch):
+    from evm384_native import __version__
+    code, out, _ = cli(capsys, monkeypatch, "--version")
+    assert (code, out) == (0, f"evm384 {__version__}\n")
+
+
+# --- every failure one line; help texts ----------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["calldata", "pairing"], ["calldata", "pairing", "00", "--random", 1],
+    ["calldata", "pairing_product_is_one", "--random", 0],
+    ["calldata", "pairing_product_is_one", "--random", 1],      # no true relation for k = 1
+    ["calldata", "pairing", "00"], ["calldata", "miller_loop", "00", "11"],
+    ["calldata", "pairing", "--random", 2], ["calldata", "miller_loop", "--random", 2, "--false"],
+    ["calldata", "nope", "--random", 2], ["build", "nope"], ["gas", "nope"],
+    ["pairing", "--runs", 0], ["pairing", "--pairs", 0], ["run"],
+    ["run", "00", "--code-file", "/dev/null"], ["disasm", "--code-file", "/no/such/file"],
+    ["build", "pairing", "--out", "/dev/full"], ["trace", "6001", "--out", "/dev/full"],
+    ["calldata", "pairing_product_is_one", "--random", 2, "--seed", 1, "--out", "/dev/full"]])
+def test_more_bad_input_is_one_line_and_exit_2(capsys, monkeypatch, argv):
+    code, out, err = cli(capsys, monkeypatch, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith("evm384: error: ") and err.count("\n") == 1
+
+
+def _process(*argv, env=None, **options):
+    return subprocess.run([sys.executable, *argv], capture_output=True, text=True,
+                          env=env, **options)
+
+
+def test_bad_implementation_variable_is_one_line():
+    env = dict(os.environ, EVM384_NATIVE_IMPL="foo")
+    done = _process("-m", "evm384_native.cli", "run", "6001", env=env)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == "evm384: error: environment variable EVM384_NATIVE_IMPL='foo': " \
+                          "unknown implementation 'foo'; choose one of " \
+                          "['auto', 'mulx', 'portable']\n"
+
+
+def test_broken_pipe_exits_141_quietly():
+    reader = subprocess.Popen([sys.executable, "-m", "evm384_native.cli", "disasm",
+                               "contract:pairing"], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE)
+    reader.stdout.readline()
+    reader.stdout.close()                           # like `| head -1`
+    assert reader.wait(timeout=60) == 141
+    assert reader.stderr.read() == b""
+
+
+def test_help_texts_name_the_command_and_show_defaults():
+    assert _process("-m", "evm384_native", "--help").stdout.startswith(
+        "usage: python -m evm384_native ")
+    assert _process("-m", "evm384_native.cli", "pairing", "--help").stdout.startswith(
+        "usage: evm384 pairing ")
+    run_help = " ".join(_process("-m", "evm384_native.cli", "run", "--help").stdout.split())
+    assert "(default python)" in run_help and "--code-file FILE" in run_help
+    disasm_help = " ".join(_process("-m", "evm384_native.cli", "disasm", "--help").stdout.split())
+    assert "Contracts: miller_loop, final_exponentiation, pairing," in disasm_help
+    assert "@FILE reads a file of hex text" in disasm_help
+    main_help = _process("-m", "evm384_native.cli", "--help").stdout
+    assert "141  stdout was closed early" in main_help
+
+
+def test_debugger_argument_errors(capsys, monkeypatch):
+    script = "mem -1\nfp -0x30\nstep 0\nstep x\nmem 0 -1\nstep 1\ninfo\n"
+    code, out, _ = cli(capsys, monkeypatch, "debug", "600160020100", stdin=script)
+    assert "(evm384) mem -1\nerror: a memory offset is not negative: '-1'\n" in out
+    assert "(evm384) fp -0x30\nerror: a memory offset is not negative: '-0x30'\n" in out
+    assert "(evm384) step 0\nerror: step count must be a number >= 1, not '0'\n" in out
+    assert "(evm384) step x\nerror: step count must be a number >= 1, not 'x'\n" in out
+    assert "(evm384) mem 0 -1\nerror: length must be a number >= 0, not '-1'\n" in out
+    assert "steps run 1" in out                     # only step 1 ran
+
+
+def test_stdout_that_cannot_be_written_is_one_line(tmp_path):
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "evm384_native.cli", "disasm", "6001"],
+                              stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 2
+    assert done.stderr == "evm384: error: cannot write output: No space left on device\n"
+
+
+def test_gas_lists_a_contract_without_a_declared_input(capsys, monkeypatch):
+    from evm384_native.bls12_381 import usage
+    monkeypatch.delitem(usage.USAGE, "miller_loop")   # as a newly added contract
+    code, out, _ = cli(capsys, monkeypatch, "gas", "miller_loop", "--json")
+    rows = json.loads(out)
+    assert code == 0 and len(rows) == len(SCHEDULES)
+    assert all(row["bytes"] == len(build_contract("miller_loop")) and row["gas"] is None
+               for row in rows)
+    code, _, err = cli(capsys, monkeypatch, "calldata", "miller_loop", "--random", 2)
+    assert code == 2 and "declares no input encoding" in err

@@ -21,6 +21,7 @@ class Instruction:
     name: str                        # mnemonic, or "UNKNOWN_0x.." for unassigned bytes
     immediate: Optional[int] = None  # PUSHn value; for folded EVM384 ops, the packed word
     size: int = 1                    # bytes, including a folded PUSH16
+    missing: int = 0                 # PUSH data bytes cut off by the end of the code
 
     def offsets(self) -> Optional[tuple]:
         """(out, x, y, mod) for an EVM384 op whose PUSH16 was folded in, else None."""
@@ -35,7 +36,9 @@ class Instruction:
             return self.name + " " + " ".join(
                 f"{key}={name(value)}" for key, value in zip(("out", "x", "y", "mod"), offsets))
         if self.immediate is not None:
-            return f"{self.name} {self.immediate:#x}"
+            cut = (f"  (truncated: {self.missing} byte{'s' if self.missing > 1 else ''} past "
+                   "the end of the code, read as zeros)") if self.missing else ""
+            return f"{self.name} {self.immediate:#x}{cut}"
         return self.name
 
 
@@ -53,14 +56,14 @@ def disassemble(code: bytes, end: Optional[int] = None) -> List[Instruction]:
             pc += 1
             continue
         width = info.immediate
-        value = int.from_bytes(code[pc + 1:pc + 1 + width].ljust(width, b"\0"), "big") \
-            if width else None
+        data = code[pc + 1:pc + 1 + width]
+        value = int.from_bytes(data.ljust(width, b"\0"), "big") if width else None
         follower = OPCODES.get(code[pc + 1 + width]) if pc + 1 + width < end else None
         if byte == PUSH16 and follower is not None and follower.name in EVM384_MNEMONICS:
             result.append(Instruction(pc, follower.name, value, 1 + width + 1))
             pc += width + 2
             continue
-        result.append(Instruction(pc, info.name, value, 1 + width))
+        result.append(Instruction(pc, info.name, value, 1 + width, width - len(data)))
         pc += 1 + width
     return result
 

@@ -186,6 +186,8 @@ class Memory:
         self.start = base
         self.regions: List[Region] = []
         self.end: Optional[int] = None
+        self._names_key: Optional[Tuple[int, int]] = None
+        self._names_table: List[Optional[Tuple[int, str]]] = []
 
     def region(self, name: str) -> Region:
         if any(region.name == name for region in self.regions):
@@ -205,12 +207,26 @@ class Memory:
 
     def name_of(self, offset: int) -> str:
         """The most specific slot name covering ``offset`` (after linking), else hex."""
-        best: Optional[Tuple[int, str]] = None
-        for region in self.regions:
-            for slot in region.allocations:
-                for fp in [slot] if not slot.fields else slot.fps():
-                    start = fp.offset
-                    if start <= offset < start + fp.size and (best is None or fp.size < best[0]):
-                        delta = offset - start
-                        best = (fp.size, fp.name + (f"+{delta}" if delta else ""))
-        return best[1] if best else hex(offset)
+        names = self._names()
+        if not 0 <= offset < len(names) or names[offset] is None:
+            return hex(offset)
+        start, name = names[offset]
+        delta = offset - start
+        return name + (f"+{delta}" if delta else "")
+
+    def _names(self) -> List[Optional[Tuple[int, str]]]:
+        """(start, name) of the smallest slot (the first of equal ones) at each offset,
+        made once per layout: disassembly asks for every operand of every instruction."""
+        key = (self.end, sum(len(region.allocations) for region in self.regions))
+        if self._names_key != key:
+            names: List[Optional[Tuple[int, str]]] = [None] * (self.end or 0)
+            sizes = [0] * len(names)
+            for region in self.regions:
+                for slot in region.allocations:
+                    for fp in [slot] if not slot.fields else slot.fps():
+                        start = fp.offset
+                        for offset in range(start, min(start + fp.size, len(names))):
+                            if names[offset] is None or fp.size < sizes[offset]:
+                                names[offset], sizes[offset] = (start, fp.name), fp.size
+            self._names_key, self._names_table = key, names
+        return self._names_table

@@ -82,11 +82,22 @@ def _report(name: str, instances: list, args: argparse.Namespace, blst_time: flo
     return ok, calldata
 
 
-def main(argv: list | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=2, help="pairs per check (default 2)")
+def _at_least_one(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def main(argv: list | None = None, prog: str = "python -m evm384_native.bls12_381",
+         parser_class: type = argparse.ArgumentParser) -> int:
+    """The job; ``prog`` and ``parser_class`` let a command line that wraps it name itself
+    and report errors its way."""
+    parser = parser_class(prog=prog, description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=_at_least_one, default=2,
+                        help="pairs per check (default 2)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh)")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs (default 5)")
+    parser.add_argument("--runs", type=_at_least_one, default=5, help="timed runs (default 5)")
     parser.add_argument("--contract", default="pairing_product_is_one",
                         choices=("pairing_product_is_one", "eip2537_pairing_check"),
                         help="the check to run (default pairing_product_is_one)")
@@ -97,8 +108,6 @@ def main(argv: list | None = None) -> int:
     rng = random.Random(seed)
 
     name = args.contract
-    if args.pairs < 1:
-        parser.error("--pairs must be at least 1")
     print(f"EVM384 pairing product check: {args.pairs} fresh random pairs (seed {seed})")
     # One finite pair never pairs to one, so k = 1 has only the "not one" instance.
     instances = [(true, random_product_case(rng, args.pairs, true))

@@ -201,6 +201,27 @@ _UNHINTED = {"pairing_check_hinted": "pairing_product_is_one",
              "eip2537_pairing_check_hinted": "eip2537_pairing_check"}
 
 
+def _arguments(name: str, args: tuple, expected: str) -> tuple:
+    """``args`` if there are as many as ``expected`` names, else a ValueError saying what
+    the contract takes (not Python's bare "not enough values to unpack")."""
+    names = expected.split(", ")
+    if len(args) != len(names):
+        raise ValueError(f"encode_calldata({name!r}, ...) takes {len(names)} argument"
+                         f"{'s' if len(names) > 1 else ''} after the name ({expected}), "
+                         f"got {len(args)}")
+    return args
+
+
+def _pairs_argument(name: str, args: tuple) -> List[Pair]:
+    (pairs,) = _arguments(name, args, "pairs")
+    if isinstance(pairs, (bytes, bytearray)) or not all(
+            isinstance(pair, (tuple, list)) and len(pair) == 2 for pair in pairs):
+        raise ValueError(f"{name}: pairs must be a list of (g1 bytes, g2 bytes) tuples")
+    if not pairs:
+        raise ValueError("at least one pair is needed")
+    return list(pairs)
+
+
 def encode_calldata(name: str, *args: Any) -> bytes:
     """Calldata for contract ``name``: ``pairing(g1, g2)``, ``miller_loop(pairs)``,
     ``pairing_product_is_one(pairs)``, ``final_exponentiation(f)``,
@@ -208,23 +229,20 @@ def encode_calldata(name: str, *args: Any) -> bytes:
     ``eip2537_pairing_check_hinted(data, hint)`` and the other ``eip2537_*(data)``; see the
     module doc."""
     if name in _UNHINTED:                         # the unhinted input, then the hint
-        inputs, hint = args
+        inputs, hint = _arguments(name, args, "inputs, hint")
         if not isinstance(hint, (bytes, bytearray)) or len(hint) != hinted.HINT_BYTES:
             raise ValueError(f"a hint is {hinted.HINT_BYTES} bytes (pairing_hint computes it)")
         return encode_calldata(_UNHINTED[name], inputs) + bytes(hint)
     if name == "pairing":
-        g1, g2 = args
+        g1, g2 = _arguments(name, args, "g1, g2")
         return _pair_calldata(g1, g2)
     if name in ("miller_loop", "pairing_product_is_one"):
-        (pairs,) = args
-        if not pairs:
-            raise ValueError("at least one pair is needed")
-        return b"".join(_pair_calldata(g1, g2) for g1, g2 in pairs)
+        return b"".join(_pair_calldata(g1, g2) for g1, g2 in _pairs_argument(name, args))
     if name == "eip2537_pairing_check" or name in _PRECOMPILE_BUILDERS:
-        (data,) = args                            # the precompile's input, unchanged
+        (data,) = _arguments(name, args, "data")  # the precompile's input, unchanged
         return bytes(data)
     if name == "final_exponentiation":
-        (f,) = args
+        (f,) = _arguments(name, args, "f")
         if len(f) != GT_BYTES:
             raise ValueError(f"an Fp12 is {GT_BYTES} bytes")
         return bytes(f)

@@ -50,6 +50,11 @@ class CommandReader:
     def __init__(self, stream: TextIO, out: TextIO) -> None:
         self.stream, self.out = stream, out
         self.interactive = stream.isatty()
+        if self.interactive:
+            try:
+                import readline  # noqa: F401 - gives input() line editing and history
+            except ImportError:   # not on every platform (e.g. Windows without pyreadline)
+                pass
 
     def read(self) -> Optional[str]:
         """The next command, or None at end of input."""
@@ -153,10 +158,7 @@ class Debugger(Tracer):
     # --- commands: each returns True when the machine should go on ----------------------
 
     def cmd_step(self, args: List[str]) -> bool:
-        count = _number(args[0], "step count") if args else 1
-        if count < 1:
-            raise CliError("step count must be at least 1")
-        self.countdown = count
+        self.countdown = _number(args[0], "step count", minimum=1) if args else 1
         return True
 
     def cmd_next(self, args: List[str]) -> bool:
@@ -208,7 +210,7 @@ class Debugger(Tracer):
         if not args:
             raise CliError("usage: mem OFFSET [LEN]")
         offset, size, _ = self._place(args[0])
-        length = _number(args[1], "length") if len(args) > 1 else size or 32
+        length = _number(args[1], "length", minimum=0) if len(args) > 1 else size or 32
         memory = self.current.memory
         for row in hexdump(memory, offset, min(length, max(0, len(memory) - offset))):
             self.say(row)
@@ -271,6 +273,8 @@ class Debugger(Tracer):
             return operand, Fp.size, []
         number = parse_int(text)
         if number is not None:
+            if number < 0:
+                raise CliError(f"a memory offset is not negative: {text!r}")
             return number, 0, []
         slot = find_slot(self.view.program, text)
         return slot.offset, slot.size, list(slot.fps())
@@ -280,8 +284,8 @@ def _label(label: str) -> str:
     return f" ({label})" if label else ""
 
 
-def _number(text: str, what: str) -> int:
+def _number(text: str, what: str, minimum: int) -> int:
     value = parse_int(text)
-    if value is None or value < 0:
-        raise CliError(f"{what} must be a non-negative number, not {text!r}")
+    if value is None or value < minimum:
+        raise CliError(f"{what} must be a number >= {minimum}, not {text!r}")
     return value

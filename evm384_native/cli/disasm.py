@@ -3,18 +3,21 @@ from __future__ import annotations
 
 import argparse
 
-from .inputs import CONTRACT_PREFIX, load_target
+from ..bls12_381.contracts import CONTRACTS
+from .inputs import FILE_RULES, add_code_argument, load_target
 from .views import CodeView
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "disasm", help="disassemble CODE (EVM384 ops as out/x/y/mod)")
-    parser.add_argument("code", metavar="CODE",
-                        help=f"hex bytecode, @FILE (hex or binary), or {CONTRACT_PREFIX}NAME")
+        "disasm", help="disassemble CODE (EVM384 ops as out/x/y/mod)",
+        description="Disassemble CODE: a PUSH16 feeding an EVM384 op reads as the op with "
+                    "out/x/y/mod; a contract's listing names its routines and memory slots. "
+                    f"Contracts: {', '.join(CONTRACTS)}. {FILE_RULES}.")
+    add_code_argument(parser)
     parser.set_defaults(func=command)
 
 
 def command(args: argparse.Namespace) -> int:
-    print("\n".join(CodeView(load_target(args.code)).lines()))
+    print("\n".join(CodeView(load_target(args.code, args.code_file)).lines()))
     return 0

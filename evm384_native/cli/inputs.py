@@ -1,8 +1,9 @@
 """What the subcommands run: CODE and calldata arguments, and the options of ``execute``.
 
-CODE is hex text, ``@FILE`` (hex text or raw bytes), or ``contract:NAME`` for a built-in
+CODE is hex text, ``@FILE`` (a file of hex text), or ``contract:NAME`` for a built-in
 BLS12-381 contract, which also brings its assembled program (labels, source map, memory
-layout) so that the tools can name routines and slots.
+layout) so that the tools can name routines and slots. Raw bytes come from files named by
+``--code-file`` / ``--calldata-file``: one rule each, never a guess (FILE_RULES).
 """
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from ..evm.gas import DEFAULT_SCHEDULE, SCHEDULES
 from .errors import CliError
 
 CONTRACT_PREFIX = "contract:"
-_TEXT = frozenset(range(0x20, 0x7F)) | frozenset(b"\t\n\r")
+_RAW_OPTIONS = {"CODE": "--code-file", "calldata": "--calldata-file"}
+FILE_RULES = ("@FILE reads a file of hex text (an optional 0x, whitespace ignored); "
+              "--code-file / --calldata-file read a file's raw bytes")
 
 
 @dataclass(frozen=True)
@@ -40,42 +43,70 @@ def _hex(text: str, what: str) -> bytes:
 
 
 def load_bytes(argument: str, what: str) -> bytes:
-    """Hex text, or ``@FILE`` holding hex text or raw bytes (a file of printable text is
-    read as hex, so a typo is an error rather than bytes)."""
+    """Hex text, or ``@FILE``: a file of hex text."""
     if not argument.startswith("@"):
         return _hex(argument, what)
-    path = Path(argument[1:])
+    path = argument[1:]
+    data = read_file(path, what)
     try:
-        data = path.read_bytes()
+        return _hex(data.decode("ascii"), f"{what} file {path!r}")
+    except (UnicodeDecodeError, CliError):
+        shown = repr(data[:20]) + ("..." if len(data) > 20 else "")
+        option = _RAW_OPTIONS.get(what)
+        hint = f"; for raw bytes use {option} FILE" if option else ""
+        raise CliError(f"{what} file {path!r} is not hex text: {shown} "
+                       f"(@FILE reads hex{hint})") from None
+
+
+def read_file(path: str, what: str) -> bytes:
+    """A file's bytes, or a CliError saying why not."""
+    try:
+        return Path(path).read_bytes()
     except OSError as error:
-        raise CliError(f"cannot read {what} file {str(path)!r}: {error.strerror}") from None
-    if data and all(byte in _TEXT for byte in data):   # text must be hex: no silent misreads
-        return _hex(data.decode("ascii"), f"{what} file {str(path)!r}")
-    return data
+        raise CliError(f"cannot read {what} file {path!r}: {error.strerror}") from None
 
 
-def load_target(argument: str) -> Target:
-    """CODE: hex, ``@FILE`` or ``contract:NAME``."""
+def contract_name(text: str) -> str:
+    """A built-in contract's name, with or without the contract: prefix."""
+    name = text[len(CONTRACT_PREFIX):] if text.startswith(CONTRACT_PREFIX) else text
+    if name not in CONTRACTS:
+        raise CliError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
+    return name
+
+
+def load_target(argument: Optional[str], code_file: Optional[str] = None) -> Target:
+    """CODE (hex, ``@FILE`` or ``contract:NAME``) or the raw bytes of ``--code-file``."""
+    if (argument is None) == (code_file is None):
+        raise CliError("give CODE or --code-file FILE (one of them)")
+    if code_file is not None:
+        return Target(read_file(code_file, "CODE"))
     if argument.startswith(CONTRACT_PREFIX):
-        name = argument[len(CONTRACT_PREFIX):]
-        if name not in CONTRACTS:
-            raise CliError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
-        program = build_program(name)
+        program = build_program(contract_name(argument))
         return Target(program.code, program)
     return Target(load_bytes(argument, "CODE"))
+
+
+def add_code_argument(parser: argparse.ArgumentParser) -> None:
+    """CODE, or --code-file."""
+    parser.add_argument("code", metavar="CODE", nargs="?",
+                        help="hex bytecode, @FILE (hex text), or contract:NAME "
+                             f"({', '.join(CONTRACTS)})")
+    parser.add_argument("--code-file", metavar="FILE", help="read CODE as raw bytes from FILE")
 
 
 def add_code_arguments(parser: argparse.ArgumentParser, engine: bool = True) -> None:
     """CODE, --calldata and the execution options; ``engine=False`` for the commands that
     trace (tracing always runs the Python engine's step loop)."""
-    parser.add_argument("code", metavar="CODE",
-                        help="hex bytecode, @FILE (hex or binary), or contract:NAME "
-                             f"({', '.join(CONTRACTS)})")
+    add_code_argument(parser)
     parser.add_argument("--calldata", default="", metavar="HEX|@FILE",
-                        help="call data: hex or @FILE (hex or binary); default empty")
-    parser.add_argument("--gas", type=int, default=30_000_000, help="gas limit (default 30M)")
+                        help="call data: hex, or @FILE (hex text); default empty")
+    parser.add_argument("--calldata-file", metavar="FILE",
+                        help="read the call data as raw bytes from FILE")
+    parser.add_argument("--gas", type=int, default=30_000_000,
+                        help="gas limit (default 30,000,000)")
     if engine:
-        parser.add_argument("--engine", choices=sorted(ENGINES), default="python")
+        parser.add_argument("--engine", choices=sorted(ENGINES), default="python",
+                            help="the python loop or the C loop (default python)")
     parser.add_argument("--backend", choices=sorted(BACKENDS), default="native",
                         help="EVM384 kernels (default native)")
     parser.add_argument("--schedule", choices=sorted(SCHEDULES), default=DEFAULT_SCHEDULE,
@@ -90,4 +121,8 @@ def load_run(args: argparse.Namespace) -> Tuple[Target, bytes, Dict[str, Any]]:
                                "schedule": args.schedule}
     if getattr(args, "engine", None) is not None:
         options["engine"] = args.engine
-    return load_target(args.code), load_bytes(args.calldata, "calldata"), options
+    if args.calldata and args.calldata_file is not None:
+        raise CliError("give --calldata or --calldata-file, not both")
+    calldata = (read_file(args.calldata_file, "calldata") if args.calldata_file is not None
+                else load_bytes(args.calldata, "calldata"))
+    return load_target(args.code, args.code_file), calldata, options

@@ -1,48 +1,70 @@
 """``evm384 SUBCOMMAND ...``: the entry point of the console script and ``python -m
-evm384_native.cli``. Bad input is one line on stderr and exit code 2, never a traceback;
-the commands that execute code exit 1 when the execution fails (revert or halt)."""
+evm384_native.cli``. Every failure is one line on stderr (``evm384: error: ...``), never a
+traceback; the exit codes are EXIT_CODES."""
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from typing import NoReturn, Optional, Sequence
+import textwrap
+from typing import Optional, Sequence
 
-from . import debug, disasm, pairing, profile, run, trace
-from .errors import CliError
+from ..errors import Evm384Error
+from .errors import CliError, Parser
 
-SUBCOMMANDS = (run, trace, disasm, profile, debug, pairing)
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse's errors as CliError, so that they read like every other input error."""
-
-    def error(self, message: str) -> NoReturn:
-        raise CliError(f"{message} (see: {self.prog} --help)")
+EXIT_CODES = """\
+exit codes:
+  0    success
+  1    the execution failed (revert or exceptional halt; pairing: an answer disagreed)
+  2    bad input or environment: arguments, files, EVM384_NATIVE_IMPL, output not writable
+  141  stdout was closed early (a broken pipe, as in `evm384 trace ... | head`)"""
+BROKEN_PIPE = 141          # what a shell reports for a process ended by SIGPIPE
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="evm384", description="Run, trace, disassemble, profile and debug "
-                                                "EVM384 bytecode.")
+    # The commands import the engine, which reads EVM384_NATIVE_IMPL: imported here, inside
+    # main's error handling, so a bad value is one line too.
+    from .. import __version__
+    from . import build, calldata, debug, disasm, gas, pairing, profile, run, trace
+    from .inputs import FILE_RULES
+    parser = Parser(prog="evm384", description="Run, trace, disassemble, profile and debug "
+                                                "EVM384 bytecode; build the BLS12-381 "
+                                                "contracts, their calldata and gas table.",
+                     epilog=textwrap.fill(f"files: {FILE_RULES}.", 88) + "\n\n" + EXIT_CODES,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"evm384 {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in SUBCOMMANDS:
+    for module in (run, trace, disasm, profile, debug, build, gas, calldata, pairing):
         module.register(subparsers)
     return parser
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    parser = build_parser()
     try:
+        parser = build_parser()
         args, rest = parser.parse_known_args(argv)
         if rest and not getattr(args, "passes_options", False):
             parser.error(f"unrecognized arguments: {' '.join(rest)}")
         args.rest = rest
-        return args.func(args)
-    except CliError as error:
-        print(f"evm384: error: {error}", file=sys.stderr)
-        return 2
+        status = args.func(args)
+        sys.stdout.flush()                 # a write error shows here, not at exit
+        return status
+    except SystemExit as exit:             # --help, --version
+        return exit.code if isinstance(exit.code, int) else 0 if exit.code is None else 2
     except BrokenPipeError:
-        # the reader went away (``evm384 trace ... | head``): stop quietly; stdout is
-        # pointed at /dev/null so that the interpreter's final flush does not fail too
+        # the reader went away: stop quietly; stdout is pointed at /dev/null so that the
+        # interpreter's final flush does not fail too
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
+        return BROKEN_PIPE
+    except (CliError, OSError, Evm384Error) as error:
+        _fail(error)
+        return 2
+
+
+def _fail(error: Exception) -> None:
+    if isinstance(error, OSError) and error.strerror:
+        where = f" ({error.filename})" if error.filename else ""
+        message = f"cannot write output{where}: {error.strerror}"
+    else:
+        message = str(error)
+    print(f"evm384: error: {message}", file=sys.stderr)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..bls12_381.__main__ import main as pairing_main
+from .errors import Parser
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -15,4 +16,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
-    return pairing_main(args.rest)
+    return pairing_main(args.rest, prog="evm384 pairing", parser_class=Parser)

@@ -1,42 +1,73 @@
-"""Decoding: bytecode is analysed once into instructions and blocks, then cached.
+"""Decoding: what the engines need to know about bytecode, in time and memory linear in its
+size with small constants, and cached by the memory it holds.
 
-Jump destinations are the JUMPDEST bytes that are not PUSH data. Instructions are
-grouped into *blocks* for the block dispatcher, which checks the stack bounds and
-the static gas of a whole block once and then runs its *body* without checks. A
-block starts at pc 0, at every JUMPDEST and after the previous block; it ends
-after any instruction that jumps, halts, or whose gas depends on operands or on
-the gas counter (``instructions.GAS_DEPENDENT``). So only a block's last
-instruction charges dynamic gas, and it sees the exact remaining gas.
+Up front, in a few passes that run in C (a regular expression over the bytes and numpy),
+``decode`` finds the PUSH data, the jump destinations (the JUMPDEST bytes that are not
+PUSH data) and the *segments*: with ``fuse``, each straight run of ``PUSHn; EVM384-op``
+pairs (at most ``MAX_SEGMENT_OPS`` of them) becomes one record table that a backend runs
+in one call, its gas and memory growth known in advance. The fast engine needs nothing
+more.
 
-With ``fuse``, each run of ``PUSHn; EVM384-op`` pairs becomes one *segment* entry
-of the body, run in one backend call. Its memory growth is known at decode time,
-so the dispatcher adds it to the block's gas check and the segment need not end
-the block. ``PUSHn dest; JUMP/JUMPI`` becomes one body entry with the destination
-checked at decode time. The step loop never sees these fusions: it runs the
-instructions one by one.
+Everything else decodes when execution first reaches it. ``instruction_at[pc]`` is the
+instruction at ``pc`` (None inside PUSH data). ``dispatch_at[pc]`` and ``block_at[pc]``
+are the *block* starting at ``pc``, for the Python engine's block dispatcher, which checks
+the stack bounds and the static gas of a whole block once and then runs its *body*
+without checks. A block starts where execution enters it (pc 0, a jump destination, the
+end of the previous block); it ends after any instruction that jumps, halts, or whose gas
+depends on operands or on the gas counter (``instructions.GAS_DEPENDENT``), before a
+JUMPDEST, or after ``MAX_BLOCK_INSTRUCTIONS``. So only a block's last instruction charges
+dynamic gas, and it sees the exact remaining gas. A segment is one body entry whose memory
+growth the dispatcher adds to the block's gas check, so it need not end the block;
+``PUSHn dest; JUMP/JUMPI`` becomes one body entry with the destination checked when
+decoding. The step loop never sees these fusions: it runs the instructions one by one.
 """
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Dict, FrozenSet, List, Optional, Tuple
+import re
+import threading
+from dataclasses import dataclass
+from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
-from .evm384 import Segment, op_segment
+import numpy as np
+
+from .._native import ffi, lib
+from .cache import SizedCache
+from .evm384 import MULMODMONT384, Segment, op_segment
 from .gas import Evm384Schedule
 from .instructions import (GAS_DEPENDENT, HANDLERS, Handler, op_invalid, op_jump_to,
                            op_jumpi_to, op_push)
 from .opcodes import BY_NAME, EVM384_OPCODES, OPCODES, STACK_LIMIT
+from ..limbs import BYTES384
+from ..operands import MODULUS_WITH_INV_BYTES
 
 JUMPDEST = BY_NAME["JUMPDEST"].code
 STOP = BY_NAME["STOP"].code
 STATIC_JUMPS = {BY_NAME["JUMP"].code: op_jump_to, BY_NAME["JUMPI"].code: op_jumpi_to}
 _ENDS_BLOCK = GAS_DEPENDENT | {BY_NAME[name].code for name in
                                ("STOP", "JUMP", "JUMPI", "RETURN", "REVERT", "INVALID")}
+# Bounds on the work one block or one segment costs to decode before any of it runs.
+MAX_BLOCK_INSTRUCTIONS = 1024
+MAX_SEGMENT_OPS = 256
+# A PUSHn (or PUSH0) with its data, cut short by the end of the code. Searching from the
+# start, the bytes skipped between matches are one-byte instructions, so every match
+# starts at an instruction.
+_PUSH_WITH_DATA = re.compile(b"|".join(
+    re.escape(bytes([info.code])) + (b"[\\s\\S]{0,%d}" % info.immediate if info.immediate else b"")
+    for info in OPCODES.values() if info.name.startswith("PUSH")))
+_IMMEDIATE = np.array([OPCODES[code].immediate if code in OPCODES else 0 for code in range(256)],
+                      dtype=np.int32)
+_STATIC_GAS = [OPCODES[code].gas if code in OPCODES else 0 for code in range(256)]
+# What memory estimates count per decoded block and instruction (objects, tuples, entries).
+_BLOCK_BYTES, _INSTRUCTION_BYTES = 700, 300
+DECODE_CACHE_BYTES = 256 << 20
 
 
-@dataclass(frozen=True)
+# Instructions and blocks are never changed after decoding; not frozen dataclasses because
+# their __init__ costs several times more, and a million tiny blocks can decode in one run.
+@dataclass
 class Instruction:
+    __slots__ = ("pc", "opcode", "name", "handler", "arg", "gas", "inputs", "outputs",
+                 "next_pc", "ends_block")
     pc: int
     opcode: int
     name: str
@@ -49,14 +80,16 @@ class Instruction:
     ends_block: bool
 
 
-@dataclass(frozen=True)
+@dataclass
 class Block:
+    __slots__ = ("index", "start_pc", "next_pc", "instructions", "body", "gas", "stack_min",
+                 "stack_max", "segment_end", "name_counts")
     index: int
     start_pc: int
     next_pc: int                              # where execution goes unless it jumps
     instructions: Tuple[Instruction, ...]
     # (handler, arg, pc of the last instruction the entry runs)
-    body: Tuple[Tuple[Handler, object, int], ...] = field(repr=False)
+    body: Tuple[Tuple[Handler, object, int], ...]
     gas: int                                  # total static gas
     stack_min: int                            # fewest items on entry without underflow
     stack_max: int                            # most items on entry without overflow
@@ -64,17 +97,39 @@ class Block:
     name_counts: Tuple[Tuple[str, int], ...]  # instructions per mnemonic, for opcode_counts
 
 
-@dataclass(frozen=True)
-class Code:
-    bytecode: bytes
-    jumpdests: FrozenSet[int]
-    instruction_at: List[Optional[Instruction]] = field(repr=False)  # by pc, up to len(bytecode)
-    blocks: Tuple[Block, ...] = field(repr=False)
-    block_at: List[Optional[Block]] = field(repr=False)              # by start pc
-    # What the block dispatcher reads, by start pc, unpacked in one step because
-    # attribute loads would cost as much as the instructions:
-    # (gas, stack_min, stack_max, segment_end, next_pc, body, index)
-    dispatch_at: List[Optional[tuple]] = field(repr=False)
+@dataclass(frozen=True, eq=False)
+class SegmentTable:
+    """Every segment of the code, as arrays (one row per EVM384 op, one entry per segment)."""
+    records: np.ndarray   # (ops, 6) uint32: PUSH opcode, EVM384 opcode, out, x, y, mod
+    first: np.ndarray     # per segment: its first row of records
+    count: np.ndarray     # its ops
+    start_pc: np.ndarray
+    next_pc: np.ndarray
+    gas: np.ndarray       # static gas of all its instructions
+    end: np.ndarray       # memory all its operands need
+
+    def __len__(self) -> int:
+        return len(self.first)
+
+    @property
+    def nbytes(self) -> int:
+        return sum(array.nbytes for array in (self.records, self.first, self.count,
+                                              self.start_pc, self.next_pc, self.gas, self.end))
+
+
+class _Lazy(dict):
+    """A dict whose missing entries are made by ``make(key)`` (None: no entry). Hits cost
+    a plain dict lookup, which is what the dispatch loops need."""
+
+    def __init__(self, make: Callable[[int], object]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: int) -> object:
+        value = self.make(key)
+        if value is not None:
+            self[key] = value
+        return value
 
 
 def _instruction(bytecode: bytes, pc: int, evm384_gas: Dict[int, int]) -> Instruction:
@@ -105,9 +160,68 @@ def _instruction(bytecode: bytes, pc: int, evm384_gas: Dict[int, int]) -> Instru
                        next_pc, opcode in _ENDS_BLOCK)
 
 
-def _is_evm384_pair(instructions: List[Instruction], i: int) -> bool:
-    return (i + 1 < len(instructions) and instructions[i].name.startswith("PUSH")
-            and instructions[i + 1].opcode in EVM384_OPCODES)
+def _push_spans(bytecode: bytes, code: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(start, end) of every PUSH instruction with its data, in code order."""
+    starts = np.array([match.start() for match in _PUSH_WITH_DATA.finditer(bytecode)],
+                      dtype=np.int32)
+    ends = np.minimum(starts + 1 + _IMMEDIATE[code[starts]], len(code))
+    return starts, ends
+
+
+def _push_data_mask(size: int, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """True at every byte that is PUSH data."""
+    delta = np.zeros(size + 1, dtype=np.int32)
+    delta[starts + 1] += 1                    # data runs from after the opcode to the end
+    delta[ends] -= 1
+    return np.cumsum(delta[:size]) > 0
+
+
+def _segment_table(code: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+                   evm384_gas: Dict[int, int]) -> SegmentTable:
+    """The segments: runs of PUSH + EVM384-op pairs, split every MAX_SEGMENT_OPS ops."""
+    size = len(code)
+    followed = ends < size
+    pair = np.zeros(len(starts), dtype=bool)
+    pair[followed] = np.isin(code[ends[followed]], EVM384_OPCODES)
+    push_pc, op_pc = starts[pair], ends[pair]
+    ops = len(op_pc)
+    # The low 16 bytes of each PUSH value (zeros left of its data) hold out, x, y, mod.
+    low = np.zeros((ops, 16), dtype=np.uint8)
+    for column in range(16):
+        at = op_pc - 16 + column
+        inside = at > push_pc
+        low[inside, column] = code[at[inside]]
+    offsets = low.view(">u4").astype(np.uint32)
+    opcodes = code[op_pc]
+    records = np.column_stack([code[push_pc], opcodes, offsets]).astype(np.uint32)
+    # A segment starts at a pair that does not follow the previous one, or every
+    # MAX_SEGMENT_OPS pairs of a longer run.
+    joined = np.zeros(ops, dtype=bool)
+    joined[1:] = push_pc[1:] == op_pc[:-1] + 1
+    run = np.cumsum(~joined)
+    run_start = np.flatnonzero(~joined)
+    place = np.arange(ops) - run_start[run - 1]
+    first = np.flatnonzero(~joined | (place % MAX_SEGMENT_OPS == 0))
+    count = np.diff(np.append(first, ops))
+    last = first + count - 1
+    costs = list(_STATIC_GAS)
+    for opcode, gas in evm384_gas.items():
+        costs[opcode] = gas
+    # a schedule may give any gas: Python ints where int64 sums could overflow
+    wide = max(evm384_gas.values(), default=0) >= 2**31
+    gas_table = np.array(costs, dtype=object if wide else np.int64)
+    op_gas = gas_table[code[push_pc]] + gas_table[opcodes]
+    # memory_end of evm384.py, for every op at once
+    mod_bytes = np.where(opcodes == MULMODMONT384, MODULUS_WITH_INV_BYTES, BYTES384)
+    op_end = np.maximum(offsets[:, :3].astype(np.int64).max(axis=1) + BYTES384,
+                        offsets[:, 3].astype(np.int64) + mod_bytes)
+    if ops == 0:
+        gas = end = np.zeros(0, dtype=np.int64)
+    else:
+        gas = np.add.reduceat(op_gas, first)
+        end = np.maximum.reduceat(op_end, first)
+    return SegmentTable(np.ascontiguousarray(records), first, count, push_pc[first],
+                        op_pc[last] + 1, gas, end)
 
 
 def _stack_bounds(instructions: List[Instruction]) -> Tuple[int, int]:
@@ -123,8 +237,8 @@ def _stack_bounds(instructions: List[Instruction]) -> Tuple[int, int]:
 class _BlockBuilder:
     """Collects one block's instructions and the body that runs them."""
 
-    def __init__(self, jumpdests: FrozenSet[int]) -> None:
-        self.jumpdests = jumpdests
+    def __init__(self, code: "Code") -> None:
+        self.code = code
         self.instructions: List[Instruction] = []
         self.body: List[Tuple[Handler, object, int]] = []
         self.segment_end = 0
@@ -136,79 +250,144 @@ class _BlockBuilder:
             return  # costs gas (charged with the block) and does nothing
         if ins.opcode in STATIC_JUMPS and previous is not None and \
                 previous.handler is op_push and self.body and self.body[-1][2] == previous.pc:
-            dest = previous.arg if previous.arg in self.jumpdests else None
+            dest = previous.arg if self.code.is_jumpdest(previous.arg) else None
             self.body[-1] = (STATIC_JUMPS[ins.opcode], dest, ins.pc)
             return
         self.body.append((ins.handler, ins.arg, ins.pc))
 
-    def add_segment(self, pairs: List[Instruction]) -> None:
-        segment = Segment.from_pairs(pairs)
+    def add_segment(self, segment: Segment, pairs: List[Instruction]) -> None:
         self.instructions.extend(pairs)
         self.body.append((op_segment, segment, pairs[-1].pc))
         self.segment_end = max(self.segment_end, segment.end)
 
     def build(self, index: int, next_pc: int) -> Block:
         stack_min, stack_max = _stack_bounds(self.instructions)
-        name_counts = Counter(ins.name for ins in self.instructions)
+        counts: Dict[str, int] = {}
+        for ins in self.instructions:
+            counts[ins.name] = counts.get(ins.name, 0) + 1
+        name_counts = tuple(counts.items())
+        # blocks alike share one tuple (a run of JUMPDESTs is a million of them)
+        name_counts = self.code.shared.setdefault(name_counts, name_counts)
         return Block(index, self.instructions[0].pc, next_pc, tuple(self.instructions),
                      tuple(self.body), sum(ins.gas for ins in self.instructions),
-                     stack_min, stack_max, self.segment_end, tuple(name_counts.items()))
+                     stack_min, stack_max, self.segment_end, name_counts)
 
 
-def _blocks(instructions: List[Instruction], jumpdests: FrozenSet[int], end_pc: int,
-            fuse: bool) -> List[Block]:
-    blocks: List[Block] = []
-    current = _BlockBuilder(jumpdests)
+class Code:
+    """Decoded bytecode; see the module docstring. Built by :func:`decode`."""
 
-    def close(next_pc: int) -> None:
-        nonlocal current
-        blocks.append(current.build(len(blocks), next_pc))
-        current = _BlockBuilder(jumpdests)
+    def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> None:
+        self.bytecode = bytecode
+        self.evm384_gas = schedule.by_opcode()
+        size = len(bytecode)
+        code = np.frombuffer(bytecode, dtype=np.uint8)
+        starts, ends = _push_spans(bytecode, code)
+        data = _push_data_mask(size, starts, ends)
+        # 1 at every JUMPDEST that is not PUSH data (what the C engine reads)
+        self.jumpdest_flags = ((code == JUMPDEST) & ~data).view(np.uint8).tobytes()
+        if not fuse:
+            starts = ends = np.zeros(0, dtype=np.int32)
+        self.segments = _segment_table(code, starts, ends, self.evm384_gas)
+        self.segment_at = np.full(max(size, 1), -1, dtype=np.int32)  # segment index by pc
+        self.segment_at[self.segments.start_pc] = np.arange(len(self.segments))
+        self._data = data.view(np.uint8).tobytes()  # 1 at every byte of PUSH data
+        self._decoded = 0                           # instructions decoded lazily so far
+        self._decoding = threading.Lock()
+        self.shared: Dict[tuple, tuple] = {}        # equal name_counts of blocks, made once
+        self.blocks: List[Block] = []               # in the order execution reached them
+        self.max_blocks = size + 1                  # at most one starts at each pc
+        self.instruction_at = _Lazy(self._make_instruction)
+        # What the block dispatcher reads, by start pc, unpacked in one step because
+        # attribute loads would cost as much as the instructions:
+        # (gas, stack_min, stack_max, segment_end, next_pc, body, index)
+        self.dispatch_at = _Lazy(self._make_dispatch)
+        self.block_at = _Lazy(lambda pc: self.blocks[self.dispatch_at[pc][6]])
 
-    i = 0
-    while i < len(instructions):
-        ins = instructions[i]
-        if ins.opcode == JUMPDEST and current.instructions:
-            close(ins.pc)
-        if fuse and _is_evm384_pair(instructions, i):
-            start = i
-            while _is_evm384_pair(instructions, i):
-                i += 2
-            current.add_segment(instructions[start:i])
-            continue
-        current.add(ins)
-        i += 1
-        if ins.ends_block:
-            close(ins.next_pc)
-    if current.instructions:
-        close(end_pc)
-    return blocks
+    def __getattr__(self, name: str) -> object:
+        # ``jumpdests``, the set of jump destination pcs that dynamic jumps look in, is made
+        # on first use and then is a plain attribute (a property would cost a call per jump)
+        if name != "jumpdests":
+            raise AttributeError(name)
+        flags = np.frombuffer(self.jumpdest_flags, dtype=np.uint8)
+        self.jumpdests: FrozenSet[int] = frozenset(np.flatnonzero(flags).tolist())
+        return self.jumpdests
+
+    def is_jumpdest(self, pc: object) -> bool:
+        return isinstance(pc, int) and 0 <= pc < len(self.bytecode) and \
+            self.jumpdest_flags[pc] == 1
+
+    def memory_size(self) -> int:
+        """An estimate of the bytes this object holds now (it grows as code runs)."""
+        # the code (the cache's key), the PUSH data and JUMPDEST flags, the segment tables
+        eager = 3 * len(self.bytecode) + self.segment_at.nbytes + self.segments.nbytes
+        jumpdests = 64 * len(self.__dict__.get("jumpdests", ()))
+        return (eager + jumpdests + _BLOCK_BYTES * len(self.blocks)
+                + _INSTRUCTION_BYTES * self._decoded)
+
+    def segment(self, index: int) -> Segment:
+        """The segment with this index as the Python engine runs it."""
+        table = self.segments
+        first, count = int(table.first[index]), int(table.count[index])
+        rows = table.records[first:first + count]
+        operations = np.ascontiguousarray(rows[:, 1:])   # what evm384_run_records reads
+        assert operations.shape[1] == lib.EVM384_RECORD_FIELDS
+        return Segment(tuple(map(tuple, operations.tolist())), tuple(rows[:, 0].tolist()),
+                       int(table.start_pc[index]), int(table.next_pc[index]),
+                       int(table.gas[index]), int(table.end[index]),
+                       ffi.from_buffer("uint32_t[]", operations))
+
+    def _make_instruction(self, pc: int) -> Optional[Instruction]:
+        size = len(self.bytecode)
+        if pc > size or (pc < size and self._data[pc]):
+            return None                            # past the end, or PUSH data
+        self._decoded += 1
+        return _instruction(self.bytecode, pc, self.evm384_gas)
+
+    def _make_dispatch(self, pc: int) -> tuple:
+        with self._decoding:                     # one block per pc, indexes in order
+            entry = dict.get(self.dispatch_at, pc)
+            if entry is None:
+                block = self._decode_block(pc)
+                self.blocks.append(block)
+                entry = (block.gas, block.stack_min, block.stack_max, block.segment_end,
+                         block.next_pc, block.body, block.index)
+            return entry
+
+    def _decode_block(self, start: int) -> Block:
+        size = len(self.bytecode)
+        builder = _BlockBuilder(self)
+        pc = start
+        while len(builder.instructions) < MAX_BLOCK_INSTRUCTIONS:
+            if pc != start and (pc >= size or self.jumpdest_flags[pc]):
+                break                              # the end's STOP is a block of its own
+            segment = int(self.segment_at[pc]) if pc < size else -1
+            if segment >= 0:
+                found = self.segment(segment)
+                builder.add_segment(found, self._instructions(pc, found.next_pc))
+                pc = found.next_pc
+                continue
+            ins = self._make_instruction(pc)
+            assert ins is not None, "blocks start and continue at instructions"
+            builder.add(ins)
+            pc = ins.next_pc
+            if ins.ends_block:
+                break
+        return builder.build(len(self.blocks), pc)
+
+    def _instructions(self, start: int, end: int) -> List[Instruction]:
+        found = []
+        while start < end:
+            ins = self._make_instruction(start)
+            assert ins is not None
+            found.append(ins)
+            start = ins.next_pc
+        return found
 
 
-@lru_cache(maxsize=256)
+_CACHE: SizedCache[Code] = SizedCache(DECODE_CACHE_BYTES, Code.memory_size)
+
+
 def decode(bytecode: bytes, schedule: Evm384Schedule, fuse: bool = True) -> Code:
-    """The analysed program (cached: the key hashes the code bytes)."""
-    evm384_gas = schedule.by_opcode()
-    instructions: List[Instruction] = []
-    pc = 0
-    while pc < len(bytecode):
-        ins = _instruction(bytecode, pc, evm384_gas)
-        instructions.append(ins)
-        pc = ins.next_pc
-    end = _instruction(bytecode, len(bytecode), evm384_gas)
-    instruction_at: List[Optional[Instruction]] = [None] * (len(bytecode) + 1)
-    for ins in instructions:
-        instruction_at[ins.pc] = ins
-    instruction_at[end.pc] = end
-    jumpdests = frozenset(ins.pc for ins in instructions if ins.opcode == JUMPDEST)
-    blocks = _blocks(instructions, jumpdests, end.pc, fuse)
-    end_block = _BlockBuilder(jumpdests)
-    end_block.add(end)
-    blocks.append(end_block.build(len(blocks), end.next_pc))
-    block_at: List[Optional[Block]] = [None] * (len(bytecode) + 1)
-    dispatch_at: List[Optional[tuple]] = [None] * (len(bytecode) + 1)
-    for block in blocks:
-        block_at[block.start_pc] = block
-        dispatch_at[block.start_pc] = (block.gas, block.stack_min, block.stack_max,
-                                       block.segment_end, block.next_pc, block.body, block.index)
-    return Code(bytecode, jumpdests, instruction_at, tuple(blocks), block_at, dispatch_at)
+    """The analysed program, cached (by the code bytes, schedule and ``fuse``) within
+    ``DECODE_CACHE_BYTES`` of estimated memory."""
+    return _CACHE.get((bytecode, schedule, fuse), lambda: Code(bytecode, schedule, fuse))

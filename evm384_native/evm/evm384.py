@@ -12,9 +12,8 @@ once into records that the backend runs in a single call.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence, Tuple
+from typing import Any, Tuple
 
-from .._native import ffi, lib
 from ..limbs import BYTES384
 from ..operands import MODULUS_WITH_INV_BYTES
 from .frame import Frame
@@ -63,18 +62,6 @@ class Segment:
     gas: int                                                # static gas of all its instructions
     end: int                                                # memory_end over all of them
     records: Any = field(repr=False, compare=False)         # operations as a cffi uint32_t[]
-
-    @classmethod
-    def from_pairs(cls, pairs: Sequence[Any]) -> "Segment":
-        """From decoded instructions PUSHn, op, PUSHn, op, ... (see code.py)."""
-        pushes, ops = pairs[::2], pairs[1::2]
-        operations = tuple((op.opcode, *unpack_offsets(push.arg)) for push, op in zip(pushes, ops))
-        flat = [value for operation in operations for value in operation]
-        assert len(flat) == lib.EVM384_RECORD_FIELDS * len(operations)
-        return cls(operations, tuple(push.opcode for push in pushes), pairs[0].pc,
-                   pairs[-1].next_pc, sum(ins.gas for ins in pairs),
-                   max(memory_end(*operation) for operation in operations),
-                   ffi.new("uint32_t[]", flat))
 
 
 def op_segment(f: Frame, segment: Any) -> None:

@@ -16,8 +16,8 @@ import numpy as np
 
 from .._native import ffi, lib
 from .backends import Backend
+from .cache import SizedCache
 from .code import Code, decode
-from .evm384 import Segment
 from .frame import Frame
 from .gas import MAX_GAS, Evm384Schedule
 from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, ReturnDataOutOfBounds,
@@ -28,6 +28,7 @@ from .opcodes import OPCODES
 from .result import ExecutionResult
 from .tracing import Tracer
 
+ANALYSIS_CACHE_BYTES = 256 << 20
 _HALTS = {lib.EVM_OUT_OF_GAS: OutOfGas, lib.EVM_STACK_UNDERFLOW: StackUnderflow,
           lib.EVM_STACK_OVERFLOW: StackOverflow, lib.EVM_INVALID_JUMP: InvalidJump,
           lib.EVM_RETURNDATA_OUT_OF_BOUNDS: ReturnDataOutOfBounds}
@@ -50,37 +51,48 @@ def _opcode_table(schedule: Evm384Schedule):
 
 class _Analysis:
     """The decoded code (for the halts left to the host) and what the C loop reads: the
-    opcode table, JUMPDEST flags and the fused EVM384 segments, by pc. Holds the cffi
-    buffers those pointers need."""
+    opcode table, JUMPDEST flags and the fused EVM384 segments, by pc. Holds the buffers
+    those pointers need."""
 
     def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> None:
         self.code = decode(bytecode, schedule, fuse)
         self.table = _opcode_table(schedule)
-        flags = bytearray(len(bytecode))
-        for pc in self.code.jumpdests:
-            flags[pc] = 1
-        self.jumpdests = bytes(flags)
-        found = [entry for block in self.code.blocks for _, entry, _ in block.body
-                 if isinstance(entry, Segment)]
-        self.segment_at = ffi.new("int32_t[]", max(len(bytecode), 1))
-        ffi.memmove(self.segment_at, b"\xff" * ffi.sizeof(self.segment_at), ffi.sizeof(self.segment_at))
-        self.segments = ffi.new("evm_segment[]", max(len(found), 1))
-        self.records = []
-        for index, segment in enumerate(found):
-            records = ffi.new("uint32_t[]", [value for push, operation in
-                                             zip(segment.push_opcodes, segment.operations)
-                                             for value in (push, *operation)])
-            self.records.append(records)
-            entry = self.segments[index]
-            # Capped: a segment costing more gas than any frame holds is declined either way.
-            entry.gas, entry.memory_end = min(segment.gas, MAX_GAS + 1), segment.end
-            entry.records, entry.count, entry.next_pc = records, len(segment.operations), segment.next_pc
-            self.segment_at[segment.start_pc] = index
+        self.jumpdests = self.code.jumpdest_flags
+        table = self.code.segments
+        self.records = table.records                  # (ops, EVM_SEGMENT_RECORD_FIELDS)
+        assert self.records.shape[1] == lib.EVM_SEGMENT_RECORD_FIELDS
+        self.segment_at = ffi.from_buffer("int32_t[]", self.code.segment_at)
+        # evm_segment entries built as one numpy array with the C struct's layout
+        entries = np.zeros(max(len(table), 1), dtype=_SEGMENT_DTYPE)
+        base = int(ffi.cast("uintptr_t", ffi.from_buffer(self.records))) if len(table) else 0
+        row_bytes = self.records.strides[0]
+        gas = table.gas
+        if gas.dtype == object:     # a wide schedule's Python ints, capped to fit the C field:
+            gas = np.minimum(gas, MAX_GAS + 1)  # more gas than any frame holds is declined
+        entries["gas"][:len(table)] = gas
+        entries["memory_end"][:len(table)] = table.end
+        entries["records"][:len(table)] = base + table.first * row_bytes
+        entries["count"][:len(table)] = table.count
+        entries["next_pc"][:len(table)] = table.next_pc
+        self.entries = entries
+        self.segments = ffi.from_buffer("evm_segment[]", entries)
+
+    def memory_size(self) -> int:
+        """An estimate of the bytes it holds (the decoded code included)."""
+        return self.code.memory_size() + self.entries.nbytes
 
 
-@lru_cache(maxsize=256)
+_SEGMENT_DTYPE = np.dtype({
+    "names": ["gas", "memory_end", "records", "count", "next_pc"],
+    "formats": ["=u8", "=u8", f"=u{ffi.sizeof('void *')}", "=u4", "=u4"],
+    "offsets": [ffi.offsetof("evm_segment", name) for name in
+                ("gas", "memory_end", "records", "count", "next_pc")],
+    "itemsize": ffi.sizeof("evm_segment")})
+_ANALYSES: SizedCache[_Analysis] = SizedCache(ANALYSIS_CACHE_BYTES, _Analysis.memory_size)
+
+
 def _analysed(bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> _Analysis:
-    return _Analysis(bytecode, schedule, fuse)
+    return _ANALYSES.get((bytecode, schedule, fuse), lambda: _Analysis(bytecode, schedule, fuse))
 
 
 class _Run:

@@ -29,7 +29,8 @@ class _Counts:
 
     def __init__(self, code: Code) -> None:
         self.code = code
-        self.block_runs = [0] * len(code.blocks)
+        # by block index; blocks decode as execution reaches them, one at most per pc
+        self.block_runs = [0] * code.max_blocks
         self.steps: Dict[str, int] = {}
 
     def add_partial(self, block: Block, last_pc: int) -> None:

@@ -1,0 +1,94 @@
+"""Decoding: PUSH data, jump destinations and segments found up front on any code, blocks
+decoded when reached, and the cache bounded by memory."""
+import os
+import sys
+
+import pytest
+
+from evm384_native import execute
+from evm384_native.evm import code as code_module
+from evm384_native.evm.cache import SizedCache
+from evm384_native.evm.code import MAX_SEGMENT_OPS, decode
+from evm384_native.evm.gas import SCHEDULES
+
+SCHEDULE = SCHEDULES["evmone-v7"]
+MIB = 1 << 20
+
+
+def test_jumpdests_skip_push_data_and_truncated_pushes():
+    # PUSH2 5b5b, JUMPDEST, PUSH32 cut short by the end (its data holds 5b)
+    code = bytes.fromhex("615b5b5b7f5b5b")
+    decoded = decode(code, SCHEDULE)
+    assert decoded.jumpdests == {3}
+    assert decoded.jumpdest_flags == bytes([0, 0, 0, 1, 0, 0, 0])
+    assert decoded.instruction_at[1] is None and decoded.instruction_at[4].name == "PUSH32"
+    assert decoded.instruction_at[4].arg == 0x5B5B << 240
+
+
+def test_segments_are_split_and_read_like_the_instructions():
+    pairs = MAX_SEGMENT_OPS + 3
+    word = (0x30 << 96) | (0x60 << 64) | (0x90 << 32) | 0xC0
+    code = (b"\x6f" + word.to_bytes(16, "big") + b"\xc2") * pairs + b"\x5f\xc0"
+    table = decode(code, SCHEDULE).segments
+    assert table.count.tolist() == [MAX_SEGMENT_OPS, 4]
+    assert table.records[0].tolist() == [0x6F, 0xC2, 0x30, 0x60, 0x90, 0xC0]
+    assert table.records[-1].tolist() == [0x5F, 0xC0, 0, 0, 0, 0]
+    assert table.end[0] == 0xC0 + 56 and table.gas[1] == 3 * (3 + 24) + 2 + 8
+    python = execute(code, gas=10**7)
+    assert python == execute(code, gas=10**7, engine="fast")
+    assert python.opcode_counts == {"PUSH16": pairs, "MULMODMONT384": pairs, "PUSH0": 1,
+                                    "ADDMOD384": 1, "STOP": 1}
+
+
+@pytest.mark.parametrize("kind", ["jumpdest", "push32", "random"])
+def test_a_mebibyte_of_code_runs_on_both_engines(kind):
+    code = {"jumpdest": b"\x5b" * MIB, "push32": b"\x7f" * MIB,
+            "random": os.urandom(MIB)}[kind]
+    python = execute(code, gas=100_000)
+    assert python == execute(code, gas=100_000, engine="fast")
+
+
+def test_blocks_decode_only_where_execution_goes():
+    code = bytes.fromhex("6005565b005b00")     # PUSH1 5, JUMP over a JUMPDEST; STOP
+    decoded = decode(code, SCHEDULE)
+    assert execute(code).success
+    assert sorted(block.start_pc for block in decoded.blocks) == [0, 5]
+
+
+def test_the_cache_is_bounded_by_memory():
+    cache = SizedCache(100, len)
+    for key in range(10):
+        assert cache.get(key, lambda: "x" * 30) == "x" * 30
+    assert cache.total() == 90
+    made = []
+    for key in (7, 8, 9):                               # the three most recent stay
+        cache.get(key, lambda: made.append(key) or "z")
+    assert made == []
+    assert cache.get(6, lambda: "w" * 30) == "w" * 30   # evicts 7, the least recent
+    cache.get(7, lambda: made.append(7) or "v" * 30)
+    assert made == [7]
+    assert cache.get("big", lambda: "y" * 101) == "y" * 101   # returned, not kept
+    assert cache.total() == 90
+    for _ in range(3):
+        decode(os.urandom(MIB), SCHEDULE)
+    assert code_module._CACHE.total() <= code_module.DECODE_CACHE_BYTES
+
+
+def test_threads_decoding_the_same_code_agree():
+    """Blocks decode lazily under a lock: threads running one new program at once get one
+    block per pc, indexed in order, and the single-threaded answer (the python engine;
+    the fast engine reads no blocks)."""
+    from concurrent.futures import ThreadPoolExecutor
+    code = b"\x5b\x60\x01\x50" * 3000 + b"\x5b\x58\x00"   # (JUMPDEST PUSH1 1 POP)*, PC
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)                         # threads switch inside decoding
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(lambda _: execute(code), range(8)))
+    finally:
+        sys.setswitchinterval(interval)
+    blocks = decode(code, SCHEDULE).blocks
+    assert sorted(block.start_pc for block in blocks) == list(range(0, len(code) - 2, 4))
+    assert [block.index for block in blocks] == list(range(len(blocks)))
+    assert all(result == execute(code) for result in results)
+    assert results[0].opcode_counts["JUMPDEST"] == 3001
