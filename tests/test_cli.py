@@ -453,3 +453,9 @@ def test_gas_lists_a_contract_without_a_declared_input(capsys, monkeypatch):
                for row in rows)
     code, _, err = cli(capsys, monkeypatch, "calldata", "miller_loop", "--random", 2)
     assert code == 2 and "declares no input encoding" in err
+
+
+def test_every_contract_declares_its_usage():
+    from evm384_native.bls12_381.contracts import CONTRACTS
+    from evm384_native.bls12_381.usage import USAGE
+    assert set(USAGE) == set(CONTRACTS)

@@ -98,3 +98,139 @@ def _one_pair(pairs: List[Pair]) -> Pair:
     if len(pairs) != 1:
         raise ValueError(f"pairing takes one pair (G1 G2), got {len(pairs)}")
     return pairs[0]
+
+
+
+# --- the hinted checks and EIP-2537's other precompiles -----------------------------------
+
+def _hinted(encode: Callable[[List[Pair]], bytes]) -> Callable[[List[Pair]], bytes]:
+    """Calldata of a hinted check: the unhinted input, then the hint the caller computes."""
+    from .hint import pairing_hint
+    return lambda pairs: encode(pairs) + pairing_hint(pairs)
+
+
+def _unhinted_pairs(hint_bytes: int, pair_bytes: int) -> Callable[[bytes], int]:
+    price = _pairing_check_gas(pair_bytes)
+    return lambda calldata: price(calldata[:len(calldata) - hint_bytes])
+
+
+# EIP-2537's MSM discounts (per mille) for k = 1..128; larger k take the last one.
+_G1_MSM_DISCOUNT = (1000, 949, 848, 797, 764, 750, 738, 728, 719, 712, 705, 698, 692, 687, 682, 677,
+                    673, 669, 665, 661, 658, 654, 651, 648, 645, 642, 640, 637, 635, 632, 630, 627,
+                    625, 623, 621, 619, 617, 615, 613, 611, 609, 608, 606, 604, 603, 601, 599, 598,
+                    596, 595, 593, 592, 591, 589, 588, 586, 585, 584, 582, 581, 580, 579, 577, 576,
+                    575, 574, 573, 572, 570, 569, 568, 567, 566, 565, 564, 563, 562, 561, 560, 559,
+                    558, 557, 556, 555, 554, 553, 552, 551, 550, 549, 548, 547, 547, 546, 545, 544,
+                    543, 542, 541, 540, 540, 539, 538, 537, 536, 536, 535, 534, 533, 532, 532, 531,
+                    530, 529, 528, 528, 527, 526, 525, 525, 524, 523, 522, 522, 521, 520, 520, 519)
+_G2_MSM_DISCOUNT = (1000, 1000, 923, 884, 855, 832, 812, 796, 782, 770, 759, 749, 740, 732, 724, 717,
+                    711, 704, 699, 693, 688, 683, 679, 674, 670, 666, 663, 659, 655, 652, 649, 646,
+                    643, 640, 637, 634, 632, 629, 627, 624, 622, 620, 618, 615, 613, 611, 609, 607,
+                    606, 604, 602, 600, 598, 597, 595, 593, 592, 590, 589, 587, 586, 584, 583, 582,
+                    580, 579, 578, 576, 575, 574, 573, 571, 570, 569, 568, 567, 566, 565, 563, 562,
+                    561, 560, 559, 558, 557, 556, 555, 554, 553, 552, 552, 551, 550, 549, 548, 547,
+                    546, 545, 545, 544, 543, 542, 541, 541, 540, 539, 538, 537, 537, 536, 535, 535,
+                    534, 533, 532, 532, 531, 530, 530, 529, 528, 528, 527, 526, 526, 525, 524, 524)
+_MSM = {1: (12_000, _G1_MSM_DISCOUNT, 160), 2: (22_500, _G2_MSM_DISCOUNT, 288)}
+
+
+def _msm_gas(kind: int) -> Callable[[bytes], int]:
+    """EIP-2537's MSM price: k * multiplication cost * discount(k) // 1000."""
+    cost, discount, pair_bytes = _MSM[kind]
+    def price(calldata: bytes) -> int:
+        k = len(calldata) // pair_bytes
+        return k * cost * discount[min(k, len(discount)) - 1] // 1000 if k else 0
+    return price
+
+
+def _eip2537_points(kind: int, count: int) -> Callable[[List[bytes]], bytes]:
+    """Points (G1: 96 bytes x||y, G2: 192 bytes, big-endian) in the precompiles' encoding."""
+    size = 96 * kind
+    def encode(points: List[bytes]) -> bytes:
+        if len(points) != count or any(len(point) != size for point in points):
+            raise ValueError(f"{count} point(s) of {size} bytes")
+        return b"".join(value.rjust(EIP2537_FP_BYTES, b"\0") for point in points
+                        for value in _be_chunks(point))
+    return encode
+
+
+def _msm_points(kind: int) -> Callable[[List[bytes]], bytes]:
+    """(point, 32-byte scalar) pairs in the MSM precompile's encoding."""
+    point = _eip2537_points(kind, 1)
+    def encode(points: List[bytes]) -> bytes:
+        if not points or len(points) % 2 or any(len(s) != 32 for s in points[1::2]):
+            raise ValueError("(point, 32-byte scalar) pairs")
+        return b"".join(point([p]) + s for p, s in zip(points[::2], points[1::2]))
+    return encode
+
+
+def _random_points(kind: int, count: int) -> Callable[[random.Random, int, bool], bytes]:
+    def make(rng: random.Random, k: int, true: bool) -> bytes:
+        from .eip2537_oracle import blst_point, encode_point
+        return b"".join(encode_point(kind, blst_point(kind, rng.randrange(1, _R)))
+                        for _ in range(count))
+    return make
+
+
+def _random_msm(kind: int) -> Callable[[random.Random, int, bool], bytes]:
+    def make(rng: random.Random, k: int, true: bool) -> bytes:
+        from .eip2537_oracle import blst_point, msm_input
+        return msm_input(kind, [(blst_point(kind, rng.randrange(1, _R)), rng.randrange(_R))
+                                for _ in range(k)])
+    return make
+
+
+def _random_field(kind: int) -> Callable[[random.Random, int, bool], bytes]:
+    from .fp import P
+    return lambda rng, k, true: b"".join(rng.randrange(P).to_bytes(EIP2537_FP_BYTES, "big")
+                                         for _ in range(kind))
+
+
+def _fields(kind: int) -> Callable[[List[bytes]], bytes]:
+    def encode(points: List[bytes]) -> bytes:
+        if len(points) != kind or any(len(value) != 48 for value in points):
+            raise ValueError(f"{kind} field value(s) of 48 bytes")
+        return b"".join(value.rjust(EIP2537_FP_BYTES, b"\0") for value in points)
+    return encode
+
+
+def _raw_pairs(pairs: List[Pair]) -> bytes:
+    return encode_calldata("pairing_product_is_one", pairs)
+
+
+_R = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001   # the group order
+_HINT_BYTES = 864
+_G = ("G1 (96-byte x||y)", "G2 (192-byte x.c0||x.c1||y.c0||y.c1)")
+USAGE.update({
+    "pairing_check_hinted": Usage(
+        _PAIRS + "; the hint is computed and appended",
+        lambda points: _hinted(_raw_pairs)(_point_pairs(points)),
+        lambda rng, k, true: _hinted(_raw_pairs)(_random_pairs(rng, k, true)),
+        precompile=_PRODUCT_CHECK, precompile_gas=_unhinted_pairs(_HINT_BYTES, 288)),
+    "eip2537_pairing_check_hinted": Usage(
+        _PAIRS + "; encoded as EIP-2537 input, the hint computed and appended",
+        lambda points: _hinted(_eip2537_input)(_point_pairs(points)),
+        lambda rng, k, true: _hinted(_eip2537_input)(_random_pairs(rng, k, true)),
+        precompile=_PRODUCT_CHECK,
+        precompile_gas=_unhinted_pairs(_HINT_BYTES, EIP2537_PAIR_BYTES)),
+    "eip2537_g1add": Usage(f"{_G[0]} {_G[0]}", _eip2537_points(1, 2), _random_points(1, 2),
+                           relation=False, precompile="BLS12_G1ADD (0x0b)",
+                           precompile_gas=lambda calldata: 375),
+    "eip2537_g2add": Usage(f"{_G[1]} {_G[1]}", _eip2537_points(2, 2), _random_points(2, 2),
+                           relation=False, precompile="BLS12_G2ADD (0x0d)",
+                           precompile_gas=lambda calldata: 600),
+    "eip2537_g1msm": Usage(f"{_G[0]} SCALAR [...] (32-byte big-endian scalars)",
+                           _msm_points(1), _random_msm(1), relation=False,
+                           precompile="BLS12_G1MSM (0x0c)", precompile_gas=_msm_gas(1)),
+    "eip2537_g2msm": Usage(f"{_G[1]} SCALAR [...] (32-byte big-endian scalars)",
+                           _msm_points(2), _random_msm(2), relation=False,
+                           precompile="BLS12_G2MSM (0x0e)", precompile_gas=_msm_gas(2)),
+    "eip2537_map_fp_to_g1": Usage("U (48-byte big-endian Fp value)", _fields(1),
+                                  _random_field(1), example_k=1, relation=False,
+                                  precompile="BLS12_MAP_FP_TO_G1 (0x10)",
+                                  precompile_gas=lambda calldata: 5_500),
+    "eip2537_map_fp2_to_g2": Usage("U.c0 U.c1 (48-byte big-endian Fp values)", _fields(2),
+                                   _random_field(2), example_k=1, relation=False,
+                                   precompile="BLS12_MAP_FP2_TO_G2 (0x11)",
+                                   precompile_gas=lambda calldata: 23_800),
+})
