@@ -35,17 +35,12 @@ from evm384_native.bls12_381 import build_contract
 from evm384_native.bls12_381.eip2537_oracle import (arkworks_encode, blst_msm, blst_point,
                                                     compressed_g1, compressed_g2, encode_point,
                                                     msm_input, py_ecc_map)
+from evm384_native.bls12_381.usage import USAGE
 from test_bench_pairing import BLST, FAST, _bench, _facts   # bench/test_bench_pairing.py
 
 R_ORDER = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
 ARKWORKS = "py_arkworks_bls12381"
 MSM_KS = (1, 2, 8, 32, 128)
-# EIP-2537 gas: addition 375 / 600, map 5,500 / 23,800; MSM k * MUL * discount(k) // 1000
-# with MUL 12,000 / 22,500 and the EIP's discount tables (the values at MSM_KS).
-MUL_GAS = {1: 12_000, 2: 22_500}
-DISCOUNT = {1: {1: 1000, 2: 949, 8: 728, 32: 627, 128: 519},
-            2: {1: 1000, 2: 1000, 8: 796, 32: 646, 128: 524}}
-ADD_GAS, MAP_GAS = {1: 375, 2: 600}, {1: 5_500, 2: 23_800}
 HASH_DST = b"QUUX-V01-CS02-with-BLS12381G1_XMD:SHA-256_SSWU_RO_"
 # enough for the largest case under the dearest schedule (G2 MSM, k = 128, evmone-v7 gas
 # is above a 30M block)
@@ -54,8 +49,9 @@ FACTS_GAS = 100_000_000
 ROUNDS = {"short": 200, "medium": 20, "long": 5}
 
 
-def msm_gas(kind: int, k: int) -> int:
-    return k * MUL_GAS[kind] * DISCOUNT[kind][k] // 1000
+def precompile_gas(name: str, calldata: bytes) -> int:
+    """What EIP-2537's precompile charges for the same input (the contracts' usage registry)."""
+    return USAGE[name].precompile_gas(calldata)
 
 
 @lru_cache(maxsize=None)
@@ -104,9 +100,9 @@ def _add_case(kind: int) -> Case:
     def arkworks():
         a, b = _ark_point(kind, p), _ark_point(kind, q)
         return lambda: arkworks_encode(a + b)
-    return Case(f"G{kind} addition", f"eip2537_g{kind}add",
-                encode_point(kind, p) + encode_point(kind, q),
-                blst_msm(kind, [(p, 1), (q, 1)]), ADD_GAS[kind], blst, arkworks, "short")
+    name, calldata = f"eip2537_g{kind}add", encode_point(kind, p) + encode_point(kind, q)
+    return Case(f"G{kind} addition", name, calldata, blst_msm(kind, [(p, 1), (q, 1)]),
+                precompile_gas(name, calldata), blst, arkworks, "short")
 
 
 def _msm_case(kind: int, k: int) -> Case:
@@ -124,8 +120,9 @@ def _msm_case(kind: int, k: int) -> Case:
         scalars = [_ark_scalar(s) for _, s in pairs]
         return lambda: arkworks_encode(_ark(kind).multiexp_unchecked(points, scalars))
     rounds = "short" if k <= 2 and kind == 1 else "medium" if k <= 8 else "long"
-    return Case(f"G{kind} MSM, k = {k}", f"eip2537_g{kind}msm", msm_input(kind, pairs),
-                blst_msm(kind, pairs), msm_gas(kind, k), blst, arkworks, rounds)
+    name, calldata = f"eip2537_g{kind}msm", msm_input(kind, pairs)
+    return Case(f"G{kind} MSM, k = {k}", name, calldata, blst_msm(kind, pairs),
+                precompile_gas(name, calldata), blst, arkworks, rounds)
 
 
 def _map_case(kind: int) -> Case:
@@ -144,8 +141,9 @@ def _map_case(kind: int) -> Case:
         mapped = ark.map_from_fp_be if kind == 1 else ark.map_from_fp2_be
         return lambda: arkworks_encode(mapped(raw))
     name = "eip2537_map_fp_to_g1" if kind == 1 else "eip2537_map_fp2_to_g2"
-    return Case(f"map to G{kind}", name, b"".join(v.to_bytes(64, "big") for v in values),
-                py_ecc_map(kind, u), MAP_GAS[kind], blst, arkworks, "short")
+    calldata = b"".join(v.to_bytes(64, "big") for v in values)
+    return Case(f"map to G{kind}", name, calldata, py_ecc_map(kind, u),
+                precompile_gas(name, calldata), blst, arkworks, "short")
 
 
 def _cases() -> Dict[str, Callable[[], Case]]:
