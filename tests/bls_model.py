@@ -1,11 +1,17 @@
 """Independent oracles for the BLS12-381 tests: py_ecc's FQ12 through the spec's mapping,
-and encoders for EVM384 memory (48-byte LE Montgomery values). Test-only."""
+and encoders for EVM384 memory (48-byte LE Montgomery values). Test-only.
+
+The field classes are py_ecc's ``optimized_bls12_381`` ones: the tests raise FQ12 values to
+powers of thousands of bits (Frobenius maps, the final exponentiation), which the plain
+``bls12_381`` classes compute with one recursive call per exponent bit, past Python's
+recursion limit (a RecursionError on 3.12); the optimized ``__pow__`` is a loop.
+"""
 from __future__ import annotations
 
 import random
 from typing import List, Sequence
 
-from py_ecc.bls12_381 import FQ12, field_modulus as P
+from py_ecc.optimized_bls12_381 import FQ12, field_modulus as P
 
 R = (1 << 384) % P
 
@@ -96,7 +102,7 @@ def _add(t, q):
 
 def blst_miller_loop(pairs) -> List[int]:
     """blst's Miller loop value of affine (P, Q) pairs (py_ecc points), in tower order."""
-    from py_ecc.bls12_381 import FQ2
+    from py_ecc.optimized_bls12_381 import FQ2
     points = [(FQ2([int(c) for c in q[0].coeffs]), FQ2([int(c) for c in q[1].coeffs]))
               for _, q in pairs]
     px2 = [(-2 * int(p[0]), 2 * int(p[1])) for p, _ in pairs]
