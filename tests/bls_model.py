@@ -11,7 +11,9 @@ from __future__ import annotations
 import random
 from typing import List, Sequence
 
-from py_ecc.optimized_bls12_381 import FQ12, field_modulus as P
+from py_ecc.optimized_bls12_381 import FQ, FQ2, FQ12, field_modulus as P
+
+from evm384_native.bls12_381 import oracle
 
 R = (1 << 384) % P
 
@@ -50,6 +52,17 @@ def fq12_to_tower(x: FQ12, size: int = 12) -> List[int]:
         out += [(flat[e] + flat[e + 6]) % P, flat[e + 6] % P]
     assert all(v == 0 for v in out[size:]), "value is not in the expected subfield"
     return out[:size]
+
+
+def g1_point(scalar: int):
+    """scalar * G1 (made by blst) as a py_ecc affine point, for py_ecc arithmetic."""
+    x, y = oracle.g1_point(scalar)
+    return FQ(x), FQ(y)
+
+
+def g2_point(scalar: int):
+    x, y = oracle.g2_point(scalar)
+    return FQ2(x), FQ2(y)
 
 
 def random_fp(rng: random.Random, count: int) -> List[int]:
@@ -102,7 +115,6 @@ def _add(t, q):
 
 def blst_miller_loop(pairs) -> List[int]:
     """blst's Miller loop value of affine (P, Q) pairs (py_ecc points), in tower order."""
-    from py_ecc.optimized_bls12_381 import FQ2
     points = [(FQ2([int(c) for c in q[0].coeffs]), FQ2([int(c) for c in q[1].coeffs]))
               for _, q in pairs]
     px2 = [(-2 * int(p[0]), 2 * int(p[1])) for p, _ in pairs]
