@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Optional, Tuple
 
 from .fp import P
+from .fp2 import Fp2Int, int_mul as _fp2_mul, int_pow as _fp2_pow
 
-Fp2 = Tuple[int, int]
 G1Point = Tuple[int, int]
-G2Point = Tuple[Fp2, Fp2]
+G2Point = Tuple[Fp2Int, Fp2Int]
 
 B_G1 = 4                     # y^2 = x^3 + 4
 B_G2 = (4, 4)                # y^2 = x^3 + 4 (1 + u)
@@ -28,25 +28,12 @@ LARGER_ROOT_FLAG = 0x20
 FLAGS = COMPRESSED_FLAG | INFINITY_FLAG | LARGER_ROOT_FLAG
 
 
-def _fp2_mul(a: Fp2, b: Fp2) -> Fp2:
-    return ((a[0] * b[0] - a[1] * b[1]) % P, (a[0] * b[1] + a[1] * b[0]) % P)
-
-
-def _fp2_pow(a: Fp2, exponent: int) -> Fp2:
-    result: Fp2 = (1, 0)
-    for bit in bin(exponent)[2:]:
-        result = _fp2_mul(result, result)
-        if bit == "1":
-            result = _fp2_mul(result, a)
-    return result
-
-
 def _fp_sqrt(a: int) -> Optional[int]:
     root = pow(a, (P + 1) // 4, P)
     return root if root * root % P == a % P else None
 
 
-def _fp2_sqrt(a: Fp2) -> Optional[Fp2]:
+def _fp2_sqrt(a: Fp2Int) -> Optional[Fp2Int]:
     """A square root in Fp2 for p = 3 mod 4 (Adj and Rodriguez-Henriquez 2012, Algorithm 9),
     or None when a is not a square."""
     a1 = _fp2_pow(a, (P - 3) // 4)
@@ -63,7 +50,7 @@ def _fp_is_larger(y: int) -> bool:
     return y > (P - 1) // 2
 
 
-def _fp2_is_larger(y: Fp2) -> bool:
+def _fp2_is_larger(y: Fp2Int) -> bool:
     return _fp_is_larger(y[1]) if y[1] else _fp_is_larger(y[0])
 
 
@@ -113,7 +100,7 @@ def decompress_g2(data: bytes) -> G2Point:
     on the curve."""
     flags, value = _read(data, 2 * FP_BYTES)
     x1, x0 = divmod(value, 1 << (8 * FP_BYTES))
-    x: Fp2 = (x0, x1)
+    x: Fp2Int = (x0, x1)
     y = None
     if x0 < P and x1 < P:
         x3 = _fp2_mul(_fp2_mul(x, x), x)
