@@ -114,9 +114,8 @@ def _add(t, q):
 
 
 def blst_miller_loop(pairs) -> List[int]:
-    """blst's Miller loop value of affine (P, Q) pairs (py_ecc points), in tower order."""
-    points = [(FQ2([int(c) for c in q[0].coeffs]), FQ2([int(c) for c in q[1].coeffs]))
-              for _, q in pairs]
+    """blst's Miller loop value of affine (P, Q) pairs (ints or py_ecc points), in tower order."""
+    points = [(FQ2(oracle.fp2_ints(q[0])), FQ2(oracle.fp2_ints(q[1]))) for _, q in pairs]
     px2 = [(-2 * int(p[0]), 2 * int(p[1])) for p, _ in pairs]
     ts = [(qx, qy, FQ2.one()) for qx, qy in points]
     f = FQ12.one()

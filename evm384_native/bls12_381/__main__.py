@@ -6,8 +6,7 @@
 Runs ``pairing_product_is_one`` (or ``--contract eip2537_pairing_check``, the same check
 with EIP-2537's input encoding and full validation) on a random instance whose product is
 one and on one whose product is not, prints the contract's answers, blst's answers, EVM384
-op counts, gas under the three schedules and time. Needs only the package (blst is pyblst, a
-dependency).
+op counts, gas under the three schedules and time. Needs the test extras (pyblst, chia_rs, py_ecc).
 """
 from __future__ import annotations
 

@@ -35,7 +35,7 @@ def g2_point(scalar: int) -> G2Point:
     return decompress_g2(pyblst.BlstP2Element.uncompress(G2_GENERATOR).scalar_mul(scalar).compress())
 
 
-def _fp2(coordinate) -> Tuple[int, int]:
+def fp2_ints(coordinate) -> Tuple[int, int]:
     """An Fp2 coordinate as (c0, c1) ints: from a pair, or from py_ecc's FQ2."""
     c0, c1 = getattr(coordinate, "coeffs", coordinate)
     return int(c0), int(c1)
@@ -48,7 +48,7 @@ def be_g1(point) -> bytes:
 
 def be_g2(point) -> bytes:
     """x.c0‖x.c1‖y.c0‖y.c1, 48-byte big-endian each."""
-    return b"".join(c.to_bytes(48, "big") for coord in point for c in _fp2(coord))
+    return b"".join(c.to_bytes(48, "big") for coord in point for c in fp2_ints(coord))
 
 
 def compressed_g1(point) -> bytes:
@@ -56,7 +56,7 @@ def compressed_g1(point) -> bytes:
 
 
 def compressed_g2(point) -> bytes:
-    return compress_g2((_fp2(point[0]), _fp2(point[1])))
+    return compress_g2((fp2_ints(point[0]), fp2_ints(point[1])))
 
 
 def blst_pairing(g1_points, g2_points) -> bytes:
@@ -120,5 +120,5 @@ def eip2537_input(pairs: Sequence[Tuple[Optional[tuple], Optional[tuple]]]) -> b
     out = b""
     for p, q in pairs:
         out += fields([] if p is None else list(p), 2)
-        out += fields([] if q is None else [c for coord in q for c in _fp2(coord)], 4)
+        out += fields([] if q is None else [c for coord in q for c in fp2_ints(coord)], 4)
     return out
