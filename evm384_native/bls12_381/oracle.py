@@ -23,16 +23,22 @@ G2_GENERATOR = bytes.fromhex(
     "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8")
 
 
+def _generator(kind: int):
+    """The generator of G1 (``kind`` 1) or G2 (2) as a pyblst point."""
+    import pyblst
+    if kind == 1:
+        return pyblst.BlstP1Element.uncompress(G1_GENERATOR)
+    return pyblst.BlstP2Element.uncompress(G2_GENERATOR)
+
+
 def g1_point(scalar: int) -> G1Point:
     """Affine (x, y) of scalar * G1, computed by blst."""
-    import pyblst
-    return decompress_g1(pyblst.BlstP1Element.uncompress(G1_GENERATOR).scalar_mul(scalar).compress())
+    return decompress_g1(_generator(1).scalar_mul(scalar).compress())
 
 
 def g2_point(scalar: int) -> G2Point:
     """Affine ((x0, x1), (y0, y1)) of scalar * G2, computed by blst."""
-    import pyblst
-    return decompress_g2(pyblst.BlstP2Element.uncompress(G2_GENERATOR).scalar_mul(scalar).compress())
+    return decompress_g2(_generator(2).scalar_mul(scalar).compress())
 
 
 def fp2_ints(coordinate) -> Tuple[int, int]:
