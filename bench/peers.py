@@ -1,6 +1,6 @@
 """Other BLS12-381 libraries, set up for timing the pairing alone.
 
-Each ``*_check(pairs)`` decodes the affine pairs (py_ecc values, as made by
+Each ``*_check(pairs)`` decodes the affine pairs (Python integers, as made by
 ``oracle.random_product_case``) into the library's own points beforehand and returns a
 zero-argument callable that runs only the pairing product check and returns its answer,
 so decoding and subgroup checks stay out of the timings (the EVM384 contract validates
@@ -66,15 +66,17 @@ def arkworks_check(pairs: AffinePairs) -> Check:
     return lambda: GT.pairing_check(g1s, g2s)
 
 
-def _jacobian(point) -> tuple:
-    return (point[0], point[1], type(point[0]).one())
+def _py_ecc_points(p, q) -> tuple:
+    """An affine pair of ints as py_ecc's projective G2 and G1 points."""
+    from py_ecc.optimized_bls12_381 import FQ, FQ2
+    return ((FQ2(q[0]), FQ2(q[1]), FQ2.one()), (FQ(p[0]), FQ(p[1]), FQ.one()))
 
 
 def py_ecc_miller_loops(pairs: AffinePairs) -> Callable[[], object]:
     """py_ecc (optimized_bls12_381, pure Python): the product of the Miller loops."""
     from py_ecc.optimized_bls12_381 import FQ12
     from py_ecc.optimized_bls12_381.optimized_pairing import miller_loop
-    points = [(_jacobian(q), _jacobian(p)) for p, q in pairs]
+    points = [_py_ecc_points(p, q) for p, q in pairs]
     return lambda: reduce(mul, (miller_loop(q, p, final_exponentiate=False)
                                 for q, p in points), FQ12.one())
 

@@ -1,11 +1,19 @@
 """Independent oracles for the BLS12-381 tests: py_ecc's FQ12 through the spec's mapping,
-and encoders for EVM384 memory (48-byte LE Montgomery values). Test-only."""
+and encoders for EVM384 memory (48-byte LE Montgomery values). Test-only.
+
+The field classes are py_ecc's ``optimized_bls12_381`` ones: the tests raise FQ12 values to
+powers of thousands of bits (Frobenius maps, the final exponentiation), which the plain
+``bls12_381`` classes compute with one recursive call per exponent bit, past Python's
+recursion limit (a RecursionError on 3.12); the optimized ``__pow__`` is a loop.
+"""
 from __future__ import annotations
 
 import random
 from typing import List, Sequence
 
-from py_ecc.bls12_381 import FQ12, field_modulus as P
+from py_ecc.optimized_bls12_381 import FQ, FQ2, FQ12, field_modulus as P
+
+from evm384_native.bls12_381 import oracle
 
 R = (1 << 384) % P
 
@@ -44,6 +52,17 @@ def fq12_to_tower(x: FQ12, size: int = 12) -> List[int]:
         out += [(flat[e] + flat[e + 6]) % P, flat[e + 6] % P]
     assert all(v == 0 for v in out[size:]), "value is not in the expected subfield"
     return out[:size]
+
+
+def g1_point(scalar: int):
+    """scalar * G1 (made by blst) as a py_ecc affine point, for py_ecc arithmetic."""
+    x, y = oracle.g1_point(scalar)
+    return FQ(x), FQ(y)
+
+
+def g2_point(scalar: int):
+    x, y = oracle.g2_point(scalar)
+    return FQ2(x), FQ2(y)
 
 
 def random_fp(rng: random.Random, count: int) -> List[int]:
@@ -95,10 +114,8 @@ def _add(t, q):
 
 
 def blst_miller_loop(pairs) -> List[int]:
-    """blst's Miller loop value of affine (P, Q) pairs (py_ecc points), in tower order."""
-    from py_ecc.bls12_381 import FQ2
-    points = [(FQ2([int(c) for c in q[0].coeffs]), FQ2([int(c) for c in q[1].coeffs]))
-              for _, q in pairs]
+    """blst's Miller loop value of affine (P, Q) pairs (ints or py_ecc points), in tower order."""
+    points = [(FQ2(oracle.fp2_ints(q[0])), FQ2(oracle.fp2_ints(q[1]))) for _, q in pairs]
     px2 = [(-2 * int(p[0]), 2 * int(p[1])) for p, _ in pairs]
     ts = [(qx, qy, FQ2.one()) for qx, qy in points]
     f = FQ12.one()

@@ -8,9 +8,7 @@ from py_ecc.bls12_381 import curve_order as R_ORDER
 from evm384_native.asm import Fp6, G1, G1Jacobian, G2, G2Jacobian, struct
 from evm384_native.bls12_381 import curve, fp, fp2
 
-from evm384_native.bls12_381.oracle import g1_point, g2_point
-
-from bls_model import P
+from bls_model import P, g1_point, g2_point
 from test_bls12_381_tower import run_routine
 
 

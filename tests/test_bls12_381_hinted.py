@@ -7,7 +7,7 @@ import random
 from functools import lru_cache
 
 import pytest
-from py_ecc.bls12_381 import FQ12
+from py_ecc.optimized_bls12_381 import FQ12
 
 from bls_model import blst_miller_loop, fq12_to_tower, random_fp, tower_to_fq12
 from evm384_native import execute

@@ -12,10 +12,9 @@ from evm384_native.bls12_381 import (build_contract, build_program, encode_calld
 
 from evm384_native.bls12_381.oracle import encode_pairs, random_product_case
 
-from evm384_native.bls12_381.oracle import (be_g1, be_g2, blst_pairing, blst_product_is_one,
-                                            g1_point, g2_point)
+from evm384_native.bls12_381.oracle import be_g1, be_g2, blst_pairing, blst_product_is_one
 
-from bls_model import P, fq12_to_tower, from_mont_bytes, mont_bytes, tower_to_fq12
+from bls_model import P, fq12_to_tower, from_mont_bytes, g1_point, g2_point, mont_bytes, tower_to_fq12
 
 SPEC_E_G1_G2_PREFIX = "c5851fa033e47219382577fd762bd397f9cd6bc96f54cec81406d466733ef6ce80378481273411a625d8c63f8a44f313"
 

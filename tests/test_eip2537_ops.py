@@ -16,6 +16,7 @@ from evm384_native.bls12_381 import (build_contract, eip2537_g1add, eip2537_g1ms
 from evm384_native.bls12_381.eip2537_oracle import (blst_msm, blst_point, encode_point,
                                                     arkworks_map, msm_input, py_ecc_map,
                                                     py_ecc_sum)
+from optional import require
 from test_eip2537_contract import H1, H2, P, g1_off_subgroup, g2_off_subgroup, in_blst_subgroup
 
 VECTORS = pathlib.Path(__file__).resolve().parent / "vectors" / "eip2537"
@@ -317,7 +318,9 @@ def map_input(u):
 def check_map(kind, u):
     """Against py_ecc and arkworks (two independent implementations)."""
     output = API[MAP[kind]](map_input(u), engine="fast")
-    assert output == py_ecc_map(kind, u) == arkworks_map(kind, u)
+    assert output == py_ecc_map(kind, u)
+    require("py_arkworks_bls12381", "test", since=(3, 11))
+    assert output == arkworks_map(kind, u)
 
 
 def test_map_exceptional_inputs():

@@ -1,4 +1,8 @@
 """EVM384 through eth-tester: eth_call and a real transaction against a genesis contract."""
+from optional import require
+
+require("eth_tester", "test", since=(3, 10))
+
 from eth_tester import EthereumTester
 from eth_utils import to_checksum_address
 

@@ -6,6 +6,11 @@ import json
 import pathlib
 
 import pytest
+
+from optional import require
+
+require("eth_tester", "test", since=(3, 10))
+
 from eth_tester import EthereumTester
 from eth_utils import to_checksum_address
 

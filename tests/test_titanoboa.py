@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 
+from optional import require
 from test_pyevm_integration import ADD_OUT, MOD, MUL_OUT, X, Y, spec_program
 
 SCRIPT = textwrap.dedent("""
@@ -22,6 +23,8 @@ SCRIPT = textwrap.dedent("""
     boa.env.set_code(address, mul_code)
     print(bytes(boa.env.raw_call(address, data=mul_data).output).hex())
 """)
+
+require("boa", "titanoboa", since=(3, 10))
 
 
 def test_boa_runs_evm384_with_gas():

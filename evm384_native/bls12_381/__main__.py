@@ -8,8 +8,8 @@ with EIP-2537's input encoding and full validation) on a random instance whose p
 one and on one whose product is not, prints the contract's answers, blst's answers, EVM384
 op counts, gas under the three schedules and time; then the same for its hinted variant
 (``pairing_check_hinted``, ``eip2537_pairing_check_hinted``: no final exponentiation, a hint
-computed by the caller with ``pairing_hint``, whose time is printed too). Needs the test
-extras (pyblst, chia_rs, py_ecc).
+computed by the caller with ``pairing_hint``, whose time is printed too). Needs only the
+package (blst is pyblst, a dependency).
 """
 from __future__ import annotations
 

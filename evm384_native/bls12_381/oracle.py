@@ -1,37 +1,50 @@
 """Independent answers for the CLI, benchmarks and tests: random points made by blst
-(pyblst scalar multiplication, read back into affine coordinates by py_ecc), the API's
-big-endian encodings, and blst's pairing results (chia_rs, pyblst).
+(pyblst scalar multiplication, read back into affine coordinates by :mod:`.points`), the
+API's big-endian encodings, and blst's pairing results (pyblst; chia_rs for GT values).
 
-Needs the test extras (``pip install -e '.[test]'``); the contracts themselves do not.
+Points are affine, as in :mod:`.points`: Fp coordinates as ints, Fp2 ones as (c0, c1).
+The encoders also take py_ecc's affine points (FQ coordinates, FQ2 ones with ``coeffs``).
+pyblst is a dependency of the package; :func:`blst_pairing` needs chia_rs (test extra).
 """
 from __future__ import annotations
 
 import random
 from typing import List, Optional, Sequence, Tuple
 
+from .points import G1Point, G2Point, compress_g1, compress_g2, decompress_g1, decompress_g2
 
-def _generator(kind):
-    import chia_rs
+# The order r of G1, G2 and GT.
+CURVE_ORDER = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
+# The standard generators, compressed (as blst's blst_p1_generator / blst_p2_generator).
+G1_GENERATOR = bytes.fromhex(
+    "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb")
+G2_GENERATOR = bytes.fromhex(
+    "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e"
+    "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8")
+
+
+def _generator(kind: int):
+    """The generator of G1 (``kind`` 1) or G2 (2) as a pyblst point."""
     import pyblst
     if kind == 1:
-        return pyblst.BlstP1Element.uncompress(bytes(chia_rs.G1Element.generator()))
-    return pyblst.BlstP2Element.uncompress(bytes(chia_rs.G2Element.generator()))
+        return pyblst.BlstP1Element.uncompress(G1_GENERATOR)
+    return pyblst.BlstP2Element.uncompress(G2_GENERATOR)
 
 
-def g1_point(scalar: int):
-    """Affine (x, y) of scalar * G1 as py_ecc FQ values."""
-    from py_ecc.bls.point_compression import decompress_G1
-    from py_ecc.optimized_bls12_381 import normalize
-    return normalize(decompress_G1(int.from_bytes(
-        _generator(1).scalar_mul(scalar).compress(), "big")))
+def g1_point(scalar: int) -> G1Point:
+    """Affine (x, y) of scalar * G1, computed by blst."""
+    return decompress_g1(_generator(1).scalar_mul(scalar).compress())
 
 
-def g2_point(scalar: int):
-    from py_ecc.bls.point_compression import decompress_G2
-    from py_ecc.optimized_bls12_381 import normalize
-    data = _generator(2).scalar_mul(scalar).compress()
-    return normalize(decompress_G2((int.from_bytes(data[:48], "big"),
-                                    int.from_bytes(data[48:], "big"))))
+def g2_point(scalar: int) -> G2Point:
+    """Affine ((x0, x1), (y0, y1)) of scalar * G2, computed by blst."""
+    return decompress_g2(_generator(2).scalar_mul(scalar).compress())
+
+
+def fp2_ints(coordinate) -> Tuple[int, int]:
+    """An Fp2 coordinate as (c0, c1) ints: from a pair, or from py_ecc's FQ2."""
+    c0, c1 = getattr(coordinate, "coeffs", coordinate)
+    return int(c0), int(c1)
 
 
 def be_g1(point) -> bytes:
@@ -41,27 +54,23 @@ def be_g1(point) -> bytes:
 
 def be_g2(point) -> bytes:
     """x.c0‖x.c1‖y.c0‖y.c1, 48-byte big-endian each."""
-    return b"".join(int(c).to_bytes(48, "big") for coord in point for c in coord.coeffs)
+    return b"".join(c.to_bytes(48, "big") for coord in point for c in fp2_ints(coord))
 
 
 def compressed_g1(point) -> bytes:
-    from py_ecc.bls.point_compression import compress_G1
-    return compress_G1(_jacobian(point)).to_bytes(48, "big")
+    return compress_g1((int(point[0]), int(point[1])))
 
 
 def compressed_g2(point) -> bytes:
-    from py_ecc.bls.point_compression import compress_G2
-    z1, z2 = compress_G2(_jacobian(point))
-    return z1.to_bytes(48, "big") + z2.to_bytes(48, "big")
-
-
-def _jacobian(point):
-    return (point[0], point[1], type(point[0]).one())
+    return compress_g2((fp2_ints(point[0]), fp2_ints(point[1])))
 
 
 def blst_pairing(g1_points, g2_points) -> bytes:
     """blst's product of pairings (chia_rs), 576 raw bytes."""
-    import chia_rs
+    try:
+        import chia_rs
+    except ImportError as exc:
+        raise ImportError("blst_pairing needs chia_rs: pip install 'evm384_native[test]'") from exc
     product = None
     for p, q in zip(g1_points, g2_points):
         gt = chia_rs.G1Element.from_bytes(compressed_g1(p)).pair(
@@ -94,14 +103,13 @@ def blst_product_is_one(g1_points, g2_points) -> bool:
 def random_product_case(rng: random.Random, k: int, true: bool) -> List[Tuple[tuple, tuple]]:
     """k random (G1, G2) affine pairs; when ``true`` the last pair cancels the others, so
     the product of the pairings is one."""
-    from py_ecc.bls12_381 import curve_order
     if k < 1 or (true and k == 1):
         raise ValueError("a product of pairings of finite points can be one only for k >= 2"
                          if k == 1 else "k must be at least 1")
-    scalars = [(rng.randrange(1, curve_order), rng.randrange(1, curve_order)) for _ in range(k)]
+    scalars = [(rng.randrange(1, CURVE_ORDER), rng.randrange(1, CURVE_ORDER)) for _ in range(k)]
     if true:
         rest = sum(a * b for a, b in scalars[:-1])
-        scalars[-1] = ((-rest) % curve_order, 1)
+        scalars[-1] = ((-rest) % CURVE_ORDER, 1)
     return [(g1_point(a), g2_point(b)) for a, b in scalars]
 
 
@@ -118,5 +126,5 @@ def eip2537_input(pairs: Sequence[Tuple[Optional[tuple], Optional[tuple]]]) -> b
     out = b""
     for p, q in pairs:
         out += fields([] if p is None else list(p), 2)
-        out += fields([] if q is None else [c for coord in q for c in coord.coeffs], 4)
+        out += fields([] if q is None else [c for coord in q for c in fp2_ints(coord)], 4)
     return out

@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "them; for the pairing contracts G1 G2 [G1 G2 ...], a G1 point as "
                     "96 bytes x||y and a G2 point as 192 bytes x.c0||x.c1||y.c0||y.c1, "
                     f"big-endian affine coordinates. Contracts: {', '.join(CONTRACTS)}. "
-                    f"{FILE_RULES}. --random needs the test extras (pyblst, chia_rs, py_ecc).")
+                    f"{FILE_RULES}. --random for the EIP-2537 point contracts needs the test extra (py_ecc).")
     parser.add_argument("contract", metavar="CONTRACT", help="a contract name (or contract:NAME)")
     parser.add_argument("points", metavar="POINT", nargs="*", help="hex or @FILE")
     parser.add_argument("--random", type=int, metavar="K",

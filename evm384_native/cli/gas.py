@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "gas", help="ops, instructions, gas and size of each contract beside EIP-2537's price",
         description="Runs each built-in contract (or those named) once per EVM384 gas "
                     "schedule on its example input: random points (a true relation) made "
-                    "with --seed. Needs the test extras (pyblst, chia_rs, py_ecc).")
+                    "with --seed. The EIP-2537 point contracts' examples need the test extra (py_ecc).")
     parser.add_argument("contracts", metavar="CONTRACT", nargs="*",
                         help=f"contracts to run (default all: {', '.join(CONTRACTS)})")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
