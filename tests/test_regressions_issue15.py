@@ -88,7 +88,7 @@ IDS = ["2 MiB memory", "1,000 stack items"]
 @pytest.mark.parametrize("code,gas", SLOW_HOST_STEP_CASES, ids=IDS)
 def test_sdiv_loops_agree_with_small_gas(code, gas):
     result = same_on_every_variant(code, gas)
-    assert result.error == "out of gas" and result.opcode_counts["SDIV"] > 300
+    assert result.error == "out of gas" and result.opcode_counts["SDIV"] > 200
 
 
 @FIXED_ON_ENGINE_BRANCH
