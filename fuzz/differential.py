@@ -19,13 +19,14 @@ from .programs import Limits, bounded_gas, mutate, random_bytes, structured
 from .shrink import shrink
 from .variants import Outcome, describe_differences, run_variants, signature
 
-CORPUS = pathlib.Path(__file__).resolve().parent / "corpus"
+CORPUS = pathlib.Path(__file__).resolve().parent / "corpus" / "engine"
 KINDS = ("random", "structured", "huge-gas", "mutated", "mutated", "structured")
 
 
 def corpus_cases() -> List[Case]:
-    """The committed corpus: programs from the tests and hand-written edge cases."""
-    return [decode(path.read_bytes()) for path in sorted(CORPUS.glob("*.case"))]
+    """The committed corpus (shared with the coverage-guided harness): programs from the
+    tests, kept where they add coverage, and what the harness found."""
+    return [decode(path.read_bytes()) for path in sorted(CORPUS.iterdir())]
 
 
 @lru_cache(maxsize=None)
