@@ -6,7 +6,7 @@ also be consistent in itself (gas adds up, counts add up to steps, ...).
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Union
+from typing import Dict, List, Optional, Union
 
 from evm384_native.evm import ExecutionResult, Tracer
 from evm384_native.evm.api import run
@@ -82,9 +82,3 @@ def signature(problems: List[str]) -> frozenset:
     """What a failure is about (for shrinking: keep failing the same way)."""
     return frozenset(problem.split(":")[0] for problem in problems)
 
-
-Check = Callable[[bytes, bytes, int, object], List[str]]
-
-
-def check_case(code: bytes, calldata: bytes, gas: int, schedule) -> List[str]:
-    return describe_differences(run_variants(code, calldata, gas, schedule), gas)
