@@ -166,24 +166,24 @@ class _Builder:
     def emit(self, part: bytes) -> None:
         self.code += part
 
-    def memory_range(self, size_role: bool = False) -> Tuple[int, int]:
-        """(offset, size) of a memory access; safe for huge gas when self.huge."""
+    def memory_range(self, size: Optional[int]) -> Tuple[int, int]:
+        """(offset, size) of a memory access (of a size chosen here when None); safe for huge
+        gas when self.huge."""
         rng = self.rng
         while True:
             offset = rng.choice(OFFSETS + PAST_CAP_OFFSETS + ([] if self.huge else BELOW_CAP_OFFSETS)
                                 + [rng.randrange(2000)])
-            size = rng.choice(SIZES + HUGE_SIZES + [rng.randrange(3000)]) if size_role else 32
-            end = offset + size if size else 0
+            length = rng.choice(SIZES + HUGE_SIZES + [rng.randrange(3000)]) if size is None else size
+            end = offset + length if length else 0
             if not self.huge or end <= SAFE_MEMORY or end > CAP:
-                return offset, size
+                return offset, length
 
     def memory_op(self) -> None:
         rng = self.rng
         name = rng.choice(sorted(MEMORY_OPS))
         roles = MEMORY_OPS[name]
-        offset, size = self.memory_range("s" in roles)
-        if name == "MSTORE8":
-            size = 1
+        offset, size = self.memory_range(
+            None if "s" in roles else 1 if name == "MSTORE8" else 32)
         values = {"o": offset, "s": size, "v": pick_word(rng),
                   "q": rng.choice([0, 1, 31, 32, rng.randrange(400), 2**64, U256 - 1])}
         if "p" in roles:   # MCOPY: the source range must be as safe as the destination
