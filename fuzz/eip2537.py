@@ -13,12 +13,12 @@ from typing import Callable, Dict, List, Optional, TextIO, Tuple
 
 from evm384_native import execute
 from evm384_native.bls12_381 import build_contract
+from evm384_native.bls12_381.fp import P
 from evm384_native.bls12_381.oracle import (eip2537_input, g1_off_subgroup, g2_off_subgroup,
                                             random_product_case)
 
 CONTRACT = "eip2537_pairing_check"
 PRECOMPILE = (0x0F).to_bytes(20, "big")
-P = 0x1A0111EA397FE69A4B1BA7B6434BACD764774B84F38512BF6730D2A0F6B0F6241EABFFFEB153FFFFB9FEFFFFFFFFAAAB
 FIELD, PAIR = 64, 384
 PADDING = 16                      # zero bytes before each 48-byte big-endian coordinate
 G1_FIELDS, PAIR_FIELDS = 2, 6

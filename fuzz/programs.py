@@ -13,16 +13,17 @@ import random
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence, Tuple
 
+from evm384_native.bls12_381.fp import P
 from evm384_native.evm.evm384 import memory_end
 from evm384_native.evm.opcodes import BY_NAME, EVM384_OPCODES, OPCODES
+from evm384_native.montgomery import montgomery_inv
 
 from .cases import MAX_GAS, NAMED_SCHEDULES, Case, Schedule, schedule_of
 
 U256 = 2**256
 CAP = 2**32                       # EVM memory past 4 GiB is out of gas on every engine
 SAFE_MEMORY = 1 << 16             # memory a huge-gas program may really allocate
-P = 0x1A0111EA397FE69A4B1BA7B6434BACD764774B84F38512BF6730D2A0F6B0F6241EABFFFEB153FFFFB9FEFFFFFFFFAAAB
-P_INV = 0x89F3FFFCFFFCFFFD        # -p^-1 mod 2^64: MULMODMONT384's constant after p
+P_INV = montgomery_inv(P)         # MULMODMONT384's constant after the modulus
 
 # The instructions the fast engine hands to the Python engine's step, which (until issue
 # 15 item 2 is fixed) copies all memory and the stack per instruction: see Limits.
