@@ -162,4 +162,4 @@ def test_peak_memory_of_a_large_copy_stays_near_the_evm_memory(engine, opcode):
     """4 GiB copies peaked at 12.3 GB on the python engine (three copies)."""
     child = run_child(PEAK_OF_A_COPY, engine, str(opcode), str(COPY_BYTES))
     assert child.returncode == 0, child.stderr[-3000:]
-    assert int(child.stdout) <= 1.5 * COPY_BYTES
+    assert int(child.stdout) <= 1.5 * COPY_BYTES + (32 << 20)   # the issue's bound, scaled
