@@ -32,6 +32,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                              "(default %(default)s)")
     parser.add_argument("--include-known", action="store_true",
                         help="also generate issue 15's known bugs 3 and 4 (to check their fix)")
+    parser.add_argument("--pyevm", action="store_true",
+                        help="differential: also compare with py-evm (slower)")
     parser.add_argument("--shrink-seconds", type=float, default=60.0)
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("fuzz-failures"),
                         help="where reproducers go (default %(default)s)")
@@ -44,11 +46,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.mode == "eip2537":
         from .eip2537 import fuzz as fuzz_eip2537
         return fuzz_eip2537(args.seconds, args.seed, sys.stderr)
-    from .differential import fuzz
+    from .differential import fuzz, problems_of, problems_with_pyevm
     limits = Limits(max_gas=args.max_gas, host_step_gas=args.host_step_gas or None,
                     avoid_known=not args.include_known)
     return fuzz(args.seconds, args.seed, limits, args.out, sys.stderr, only_case=args.case,
-                shrink_seconds=args.shrink_seconds)
+                shrink_seconds=args.shrink_seconds,
+                check=problems_with_pyevm if args.pyevm else problems_of)
 
 
 if __name__ == "__main__":

@@ -17,9 +17,10 @@ from typing import Callable, Dict, List, Optional, TextIO, Tuple
 from .cases import Case, decode, encode
 from .programs import Limits, bounded_gas, mutate, random_bytes, structured
 from .shrink import shrink
-from .variants import Outcome, describe_differences, run_variants, signature
+from .variants import Outcome, describe_differences, pyevm_differences, run_variants, signature
 
 CORPUS = pathlib.Path(__file__).resolve().parent / "corpus" / "engine"
+PYEVM_MAX_GAS = 10_000_000     # at most ~2.3 MB of memory
 KINDS = ("random", "structured", "huge-gas", "mutated", "mutated", "structured")
 
 
@@ -59,6 +60,16 @@ def make_case(seed: int, index: int, limits: Limits, seeds: List[Case]) -> Tuple
 def problems_of(case: Case) -> Tuple[List[str], Dict[str, Outcome]]:
     outcomes = run_variants(case.code, case.calldata, case.gas, case.schedule_argument())
     return describe_differences(outcomes, case.gas), outcomes
+
+
+def problems_with_pyevm(case: Case) -> Tuple[List[str], Dict[str, Outcome]]:
+    """:func:`problems_of`, and py-evm's answer where gas keeps its memory small (py-evm has
+    no 4 GiB cap: with huge gas it would allocate what it is asked for)."""
+    problems, outcomes = problems_of(case)
+    if not problems and case.gas <= PYEVM_MAX_GAS:
+        problems = pyevm_differences(outcomes["python/native"], case.code, case.calldata,
+                                     case.gas, case.schedule)
+    return problems, outcomes
 
 
 @dataclass

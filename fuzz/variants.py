@@ -6,10 +6,12 @@ also be consistent in itself (gas adds up, counts add up to steps, ...).
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Union
+from functools import lru_cache
+from typing import Dict, List, Optional, Tuple, Union
 
 from evm384_native.evm import ExecutionResult, Tracer
 from evm384_native.evm.api import run
+from evm384_native.evm.gas import EVM384_NAMES
 
 Outcome = Union[ExecutionResult, str]
 
@@ -82,3 +84,26 @@ def signature(problems: List[str]) -> frozenset:
     """What a failure is about (for shrinking: keep failing the same way)."""
     return frozenset(problem.split(":")[0] for problem in problems)
 
+
+
+@lru_cache(maxsize=64)
+def _pyevm_vm(schedule: Tuple[int, int, int]):
+    from eth.vm.forks import PragueVM
+    from evm384_native.integrations.pyevm import with_evm384
+    return with_evm384(PragueVM, schedule=dict(zip(EVM384_NAMES, schedule)))
+
+
+def pyevm_differences(result: Outcome, code: bytes, calldata: bytes, gas: int,
+                      schedule: Tuple[int, int, int]) -> List[str]:
+    """py-evm (Prague with this project's EVM384 opcodes), an independent EVM, must agree on
+    success, output and gas used; programs that reach a state opcode (unsupported here, run
+    by py-evm) are not compared."""
+    from evm384_native.integrations.pyevm import execute_in_pyevm
+    if isinstance(result, str) or (result.error or "").startswith("unsupported opcode"):
+        return []
+    theirs = execute_in_pyevm(code, calldata, gas=gas, vm_class=_pyevm_vm(schedule))
+    ours = (result.success, result.output, result.gas_used)
+    if ours == (theirs.success, theirs.output, theirs.gas_used):
+        return []
+    return [f"py-evm: (success, output, gas used) {(theirs.success, theirs.output, theirs.gas_used)} "
+            f"({theirs.error}) but ours {ours} ({result.error})"]
