@@ -1,6 +1,7 @@
 """The fuzzers of fuzz/: they run clean, catch and shrink a planted bug, keep huge-gas
 programs within their memory bound; and the EIP-2537 contract agrees with py-evm's own
 pairing-check precompile on mutated inputs."""
+import dataclasses
 import io
 import json
 import random
@@ -14,6 +15,7 @@ from fuzz import differential, eip2537
 from fuzz.cases import Case, decode, encode
 from fuzz.programs import SAFE_MEMORY, Limits, instructions, structured
 from fuzz.threads import stress
+from fuzz.variants import pyevm_differences
 
 
 def test_a_short_differential_run_is_clean():
@@ -46,6 +48,18 @@ def test_replaying_one_case():
     log = io.StringIO()
     assert differential.fuzz(0, seed=5, limits=Limits(), out_dir=None, log=log, only_case=12) == 0
     assert ": 1 cases agree" in log.getvalue()
+
+
+def test_pyevm_comparison():
+    code = bytes.fromhex("600260030160005260206000f3")          # return 2 + 3
+    case = Case(code, b"", 100_000, (2, 2, 6))
+    problems, outcomes = differential.problems_with_pyevm(case)
+    assert problems == []
+    ours = outcomes["python/native"]
+    wrong = dataclasses.replace(ours, gas_used=ours.gas_used + 1)
+    assert pyevm_differences(wrong, code, b"", case.gas, case.schedule)
+    unsupported = run(b"\x54", b"", gas=1000)                     # SLOAD: py-evm runs it, we do not
+    assert pyevm_differences(unsupported, b"\x54", b"", 1000, (8, 8, 24)) == []
 
 
 def test_case_encoding_round_trips_and_any_bytes_decode():
