@@ -1,7 +1,8 @@
-"""Coverage-guided fuzzing with atheris (libFuzzer), for long runs by hand (fuzz/README.md):
+"""Coverage-guided fuzzing with atheris (libFuzzer), for long runs by hand (fuzz/README.md);
+the targets run from their scripts (libFuzzer re-runs its own executable to merge corpora):
 
-    python -m fuzz.atheris_harness engine [libFuzzer options] NEW_CORPUS fuzz/corpus
-    python -m fuzz.atheris_harness kernels [libFuzzer options] NEW_CORPUS
+    fuzz/atheris_engine.py [libFuzzer options] NEW_CORPUS fuzz/corpus/engine
+    fuzz/atheris_kernels.py [libFuzzer options] NEW_CORPUS fuzz/corpus/kernels
 
 ``engine``: the input is a case (:mod:`fuzz.cases`), run on the fast engine (fused and
 not) and on the Python engine with the native kernels; any difference, inconsistent result
@@ -59,16 +60,6 @@ def kernels_input(data: bytes) -> None:
                              f"but reference {expected}")
 
 
-TARGETS = {"engine": engine_input, "kernels": kernels_input}
-
-
-def main(argv) -> None:
-    if len(argv) < 2 or argv[1] not in TARGETS:
-        sys.exit(f"usage: python -m fuzz.atheris_harness {{{'|'.join(TARGETS)}}} "
-                 "[libFuzzer options] [corpus directories]")
-    atheris.Setup([argv[0]] + argv[2:], TARGETS[argv[1]])
+def main(target) -> None:
+    atheris.Setup(sys.argv, target)
     atheris.Fuzz()
-
-
-if __name__ == "__main__":
-    main(sys.argv)
