@@ -128,7 +128,7 @@ def pick_calldata(rng: random.Random) -> bytes:
                   for _ in range(rng.randint(0, 6))]
         return (P.to_bytes(48, "little") + P_INV.to_bytes(8, "little") + bytes(8)
                 + b"".join(v.to_bytes(48, "little") for v in values))
-    return bytes(rng.randrange(256) for _ in range(rng.randint(1, 300 if kind == 2 else 40)))
+    return bytes(rng.randrange(256) for _ in range(rng.randint(1, 3000 if kind == 2 else 40)))
 
 
 def pick_word(rng: random.Random) -> int:
