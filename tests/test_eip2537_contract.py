@@ -6,15 +6,13 @@ import random
 from functools import lru_cache
 
 import pytest
-from py_ecc.bls.point_compression import modular_squareroot_in_FQ2
-from py_ecc.optimized_bls12_381 import (FQ, FQ2, b, b2, curve_order as R_ORDER, multiply, neg,
-                                        normalize)
+from py_ecc.optimized_bls12_381 import FQ, FQ2, curve_order as R_ORDER, multiply, neg, normalize
 
 from evm384_native import execute
 from evm384_native.bls12_381 import build_contract, build_program, eip2537_pairing_check
 from evm384_native.bls12_381.oracle import (blst_product_is_one, compressed_g1, compressed_g2,
-                                            eip2537_input, g1_point, g2_point,
-                                            random_product_case)
+                                            eip2537_input, g1_off_subgroup, g1_point,
+                                            g2_off_subgroup, g2_point, random_product_case)
 
 NAME = "eip2537_pairing_check"
 P = FQ.field_modulus
@@ -63,24 +61,6 @@ def rejected_by(data):
 
 def pair_bytes(p, q):
     return eip2537_input([(p, q)])
-
-
-def g1_off_subgroup(rng):
-    """A point on y^2 = x^3 + 4 not multiplied by the cofactor (so, almost surely, not in
-    the r-order subgroup)."""
-    while True:
-        x = FQ(rng.randrange(P))
-        y = (x ** 3 + b) ** ((P + 1) // 4)
-        if y * y == x ** 3 + b:
-            return x, y, FQ.one()
-
-
-def g2_off_subgroup(rng):
-    while True:
-        x = FQ2([rng.randrange(P), rng.randrange(P)])
-        y = modular_squareroot_in_FQ2(x ** 3 + b2)
-        if y is not None:
-            return x, y, FQ2.one()
 
 
 def in_blst_subgroup(point, kind):

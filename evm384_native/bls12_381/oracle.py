@@ -113,6 +113,28 @@ def random_product_case(rng: random.Random, k: int, true: bool) -> List[Tuple[tu
     return [(g1_point(a), g2_point(b)) for a, b in scalars]
 
 
+def g1_off_subgroup(rng: random.Random):
+    """A random point of y^2 = x^3 + 4 over Fp, projective (x, y, 1), not multiplied by the
+    cofactor (so almost surely outside the r-order subgroup)."""
+    from py_ecc.optimized_bls12_381 import FQ, b
+    while True:
+        x = FQ(rng.randrange(FQ.field_modulus))
+        y = (x ** 3 + b) ** ((FQ.field_modulus + 1) // 4)
+        if y * y == x ** 3 + b:
+            return x, y, FQ.one()
+
+
+def g2_off_subgroup(rng: random.Random):
+    """The same on the twist y^2 = x^3 + 4(u + 1) over Fp2."""
+    from py_ecc.bls.point_compression import modular_squareroot_in_FQ2
+    from py_ecc.optimized_bls12_381 import FQ, FQ2, b2
+    while True:
+        x = FQ2([rng.randrange(FQ.field_modulus), rng.randrange(FQ.field_modulus)])
+        y = modular_squareroot_in_FQ2(x ** 3 + b2)
+        if y is not None:
+            return x, y, FQ2.one()
+
+
 def encode_pairs(pairs: Sequence[Tuple[tuple, tuple]]) -> List[Tuple[bytes, bytes]]:
     """Affine points -> the API's (g1 bytes, g2 bytes) tuples."""
     return [(be_g1(p), be_g2(q)) for p, q in pairs]
