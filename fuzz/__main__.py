@@ -25,13 +25,6 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="differential: run only this case of the seed (a replay)")
     parser.add_argument("--max-gas", type=int, default=DEFAULTS.max_gas,
                         help="gas cap of cases that may loop (default %(default)s)")
-    parser.add_argument("--host-step-gas", type=int, default=DEFAULTS.host_step_gas,
-                        help="gas cap of programs with SDIV, SMOD, EXP, ADDMOD, MULMOD, DIV, MOD "
-                             "or RETURNDATACOPY, which the fast engine hands to Python with a "
-                             "copy of all memory and stack (issue 15 item 2); 0: no cap "
-                             "(default %(default)s)")
-    parser.add_argument("--include-known", action="store_true",
-                        help="also generate issue 15's known bugs 3 and 4 (to check their fix)")
     parser.add_argument("--pyevm", action="store_true",
                         help="differential: also compare with py-evm (slower)")
     parser.add_argument("--shrink-seconds", type=float, default=60.0)
@@ -47,8 +40,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         from .eip2537 import fuzz as fuzz_eip2537
         return fuzz_eip2537(args.seconds, args.seed, sys.stderr)
     from .differential import fuzz, problems_of, problems_with_pyevm
-    limits = Limits(max_gas=args.max_gas, host_step_gas=args.host_step_gas or None,
-                    avoid_known=not args.include_known)
+    limits = Limits(max_gas=args.max_gas)
     return fuzz(args.seconds, args.seed, limits, args.out, sys.stderr, only_case=args.case,
                 shrink_seconds=args.shrink_seconds,
                 check=problems_with_pyevm if args.pyevm else problems_of)

@@ -20,7 +20,7 @@ import atheris
 with atheris.instrument_imports(include=["evm384_native", "fuzz"]):
     from evm384_native import kernel, reference
     from fuzz.cases import decode
-    from fuzz.programs import Limits, bounded_gas
+    from fuzz.programs import Limits
     from fuzz.variants import describe_differences, run_variants
 
 VARIANTS = ["fast", "fast/unfused", "python/native"]
@@ -30,8 +30,7 @@ OPERATIONS = ("addmod384", "submod384", "mulmodmont384")
 
 def engine_input(data: bytes) -> None:
     case = decode(data)
-    case = bounded_gas(type(case)(case.code, case.calldata, min(case.gas, LIMITS.max_gas),
-                                  case.schedule), LIMITS)
+    case = type(case)(case.code, case.calldata, min(case.gas, LIMITS.max_gas), case.schedule)
     outcomes = run_variants(case.code, case.calldata, case.gas, case.schedule_argument(), VARIANTS)
     problems = describe_differences(outcomes, case.gas)
     if problems:

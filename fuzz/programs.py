@@ -25,11 +25,6 @@ CAP = 2**32                       # EVM memory past 4 GiB is out of gas on every
 SAFE_MEMORY = 1 << 16             # memory a huge-gas program may really allocate
 P_INV = montgomery_inv(P)         # MULMODMONT384's constant after the modulus
 
-# The instructions the fast engine hands to the Python engine's step, which (until issue
-# 15 item 2 is fixed) copies all memory and the stack per instruction: see Limits.
-HOST_STEP_OPCODES = frozenset(BY_NAME[name].code for name in (
-    "SDIV", "SMOD", "EXP", "ADDMOD", "MULMOD", "DIV", "MOD", "RETURNDATACOPY"))
-
 WORDS = [0, 1, 2, 3, 7, 8, 31, 32, 33, 63, 64, 255, 256, 257, 2**31, 2**32 - 1, 2**32,
          2**32 + 1, 2**63, 2**64 - 1, 2**64, 2**128, 2**255 - 1, 2**255, 2**255 + 1,
          U256 - 2, U256 - 1]
@@ -41,8 +36,7 @@ BELOW_CAP_OFFSETS = [CAP - 64, CAP - 33, CAP - 32]   # end exactly at or just un
 EVM384_PAST_CAP = [CAP - 40, CAP - 47, CAP - 1, 0xFFFFFFF0]   # + 48 (56 for mod) > 4 GiB
 EVM384_BELOW_CAP = [CAP - 48, CAP - 56, CAP - 49]
 HUGE_GAS = [2**32 - 1, 2**32, 2**40, 2**47, 2**62, MAX_GAS - 1, MAX_GAS]
-SCHEDULE_GAS = [0, 1, 2, 3, 6, 8, 24, 100, 1000, 2**16, 2**31, 2**32 - 1]
-HUGE_SCHEDULE_GAS = [2**32, 2**40, 2**62]
+SCHEDULE_GAS = [0, 1, 2, 3, 6, 8, 24, 100, 1000, 2**16, 2**31, 2**32 - 1, 2**32, 2**40, 2**62]
 
 MEMORY_OPS = {  # mnemonic -> stack operands (top first); "o" memory offset, "s" its size
     "MLOAD": "o", "MSTORE": "ov", "MSTORE8": "ov", "KECCAK256": "os", "RETURN": "os",
@@ -59,13 +53,8 @@ PURE_OPS = sorted(code for code, info in OPCODES.items()
 
 @dataclass(frozen=True)
 class Limits:
-    """What bounds a case. ``host_step_gas``: the gas cap of programs that contain a
-    host-step instruction (issue 15 item 2: the fast engine copies all memory and the stack
-    for each; None once that is fixed). ``avoid_known``: do not generate issue 15's
-    items 3 and 4 (huge-gas EVM384 runs past the memory cap, schedule gas >= 2**32)."""
+    """What bounds a case: the gas of anything that may loop (time per case)."""
     max_gas: int = 1_000_000
-    host_step_gas: Optional[int] = 30_000
-    avoid_known: bool = True
 
 
 def push(value: int, width: Optional[int] = None) -> bytes:
@@ -91,14 +80,6 @@ def instructions(code: bytes) -> List[Tuple[int, int]]:
     return found
 
 
-def bounded_gas(case: Case, limits: Limits) -> Case:
-    """The case with its gas capped for programs that may hit the slow host step."""
-    if limits.host_step_gas is not None and case.gas > limits.host_step_gas and any(
-            opcode in HOST_STEP_OPCODES for _, opcode in instructions(case.code)):
-        return Case(case.code, case.calldata, limits.host_step_gas, case.schedule)
-    return case
-
-
 # --- choices ------------------------------------------------------------------------------
 
 def pick_gas(rng: random.Random, limits: Limits) -> int:
@@ -112,11 +93,10 @@ def pick_gas(rng: random.Random, limits: Limits) -> int:
     return rng.randint(30_000, limits.max_gas) if kind == 3 else limits.max_gas
 
 
-def pick_schedule(rng: random.Random, limits: Limits) -> Schedule:
+def pick_schedule(rng: random.Random) -> Schedule:
     if rng.random() < 0.6:
         return schedule_of(rng.choice(NAMED_SCHEDULES))
-    values = SCHEDULE_GAS + ([] if limits.avoid_known else HUGE_SCHEDULE_GAS)
-    return tuple(rng.choice(values) for _ in range(3))  # type: ignore[return-value]
+    return tuple(rng.choice(SCHEDULE_GAS) for _ in range(3))  # type: ignore[return-value]
 
 
 def pick_calldata(rng: random.Random) -> bytes:
@@ -205,7 +185,7 @@ class _Builder:
                        rng.choice(EVM384_PAST_CAP + EVM384_BELOW_CAP + [rng.randrange(CAP)])
                        for _ in range(4)]
             end = memory_end(opcode, *offsets)
-            if not self.huge or end <= SAFE_MEMORY or (end > CAP and not self.limits.avoid_known):
+            if not self.huge or end <= SAFE_MEMORY or end > CAP:
                 break
         word = (offsets[0] << 96) | (offsets[1] << 64) | (offsets[2] << 32) | offsets[3]
         if rng.random() < 0.15:
@@ -291,7 +271,7 @@ def structured(rng: random.Random, limits: Limits, huge: bool = False) -> Case:
         b.emit(bytes([0x5F + width]) + bytes(rng.randrange(256) for _ in range(rng.randrange(width))))
     code = b.finish()
     gas = rng.choice(HUGE_GAS + [rng.randrange(2**33, MAX_GAS)]) if huge else pick_gas(rng, limits)
-    return Case(code, pick_calldata(rng), gas, pick_schedule(rng, limits))
+    return Case(code, pick_calldata(rng), gas, pick_schedule(rng))
 
 
 def random_bytes(rng: random.Random, limits: Limits) -> Case:
@@ -299,7 +279,7 @@ def random_bytes(rng: random.Random, limits: Limits) -> Case:
     known = sorted(code for code, info in OPCODES.items() if not info.needs_state)
     code = bytes(rng.choice(known) if rng.random() < 0.8 else rng.randrange(256)
                  for _ in range(rng.randint(0, 200)))
-    return Case(code, pick_calldata(rng), pick_gas(rng, limits), pick_schedule(rng, limits))
+    return Case(code, pick_calldata(rng), pick_gas(rng, limits), pick_schedule(rng))
 
 
 # --- mutations ------------------------------------------------------------------------------
@@ -362,5 +342,5 @@ def mutate(rng: random.Random, seed: Case, donors: Sequence[Case], limits: Limit
         elif kind == 8:
             gas = pick_gas(rng, limits)
         else:
-            schedule = pick_schedule(rng, limits)
+            schedule = pick_schedule(rng)
     return Case(code, calldata, min(gas, limits.max_gas), schedule)
