@@ -36,7 +36,11 @@ typedef struct {
     uint64_t gas;        /* static gas of all its instructions */
     uint64_t memory_end; /* memory all its operands need */
     const uint32_t *records; /* count x (PUSH opcode, EVM384 opcode, out, x, y, mod) */
+    /* its instructions per opcode, tallied once by the host: tally_size x (opcode,
+     * how many), so a run adds to the frame's counts per opcode, not per instruction */
+    const uint32_t *tally;
     uint32_t count;
+    uint32_t tally_size;
     uint32_t next_pc;
 } evm_segment;
 

@@ -177,6 +177,19 @@ def test_mcopy_overlapping_and_its_copy_gas():
     assert result.gas_used == 3 + 3 + 3 + (3 * 3 + 3 + 3) + 3 + 3 + memory_gas(40)
 
 
+@pytest.mark.parametrize("size", [4095, 4096, 4097, 6000])  # the python engine's two paths
+@pytest.mark.parametrize("dest, source", [(0, 37), (37, 0)])
+def test_mcopy_overlapping_both_ways_small_and_big(size, dest, source):
+    data = bytes((7 * i + 3) % 251 for i in range(size + 37))
+    code = asm(push(len(data), 2), push(0, 1), push(0, 1), "CALLDATACOPY",
+               push(size, 2), push(source, 1), push(dest, 1), "MCOPY",
+               push(len(data), 2), push(0, 1), "RETURN")
+    result = assert_matches_pyevm(code, calldata=data)
+    moved = bytearray(data)
+    moved[dest:dest + size] = data[source:source + size]
+    assert result.output == bytes(moved)
+
+
 def test_mcopy_of_nothing_expands_nothing():
     result = assert_matches_pyevm(asm(push(0, 1), push(U - 1), push(U - 1), "MCOPY", "MSIZE",
                                       RETURN_TOP))

@@ -71,6 +71,25 @@ def test_fp2_loop(schedule):
     assert result.success and result.opcode_counts["MULMODMONT384"] == 150
 
 
+def test_segment_counts_with_mixed_push_widths():
+    """One fused segment whose PUSHes differ in width (the C loop adds each segment's
+    per-opcode tally, made at analysis): counts as written, on both engines."""
+    pairs = [(16, evm384_word(96, 0, 48, 200), "ADDMOD384"),
+             (8, evm384_word(0, 0, 48, 200), "MULMODMONT384"),
+             (32, evm384_word(144, 96, 0, 200), "SUBMOD384"),
+             (16, evm384_word(0, 144, 48, 200), "MULMODMONT384"),
+             (8, evm384_word(0, 0, 0, 200), "ADDMOD384")]
+    code = asm("CALLDATASIZE", push(0, 1), push(0, 1), "CALLDATACOPY",
+               *[asm(push(word, width), op) for width, word, op in pairs],
+               push(192, 1), push(0, 1), "RETURN")
+    calldata = bytes(range(200)) + (2**381 + 5).to_bytes(48, "little") + bytes(8)
+    result = same_everywhere(code, calldata, gas=1_000_000)
+    assert result.success
+    for name, expected in [("PUSH8", 2), ("PUSH16", 2), ("PUSH32", 1), ("ADDMOD384", 2),
+                           ("SUBMOD384", 1), ("MULMODMONT384", 2)]:
+        assert result.opcode_counts[name] == expected, name
+
+
 @pytest.mark.parametrize("code", [
     asm(push(2**255, 32), push(3, 1), "SAR"),                      # arithmetic shift of negative
     asm(push(0xFF, 1), push(30, 1), "SIGNEXTEND"),

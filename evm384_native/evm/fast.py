@@ -10,14 +10,14 @@ Tracing always runs in the Python engine's step loop.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, NoReturn, Optional
+from typing import Dict, NoReturn, Optional, Tuple
 
 import numpy as np
 
 from .._native import ffi, lib
 from .backends import Backend
 from .cache import SizedCache
-from .code import Code, decode
+from .code import Code, SegmentTable, decode
 from .frame import Frame
 from .gas import MAX_GAS, Evm384Schedule
 from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, ReturnDataOutOfBounds,
@@ -74,19 +74,40 @@ class _Analysis:
         entries["records"][:len(table)] = base + table.first * row_bytes
         entries["count"][:len(table)] = table.count
         entries["next_pc"][:len(table)] = table.next_pc
+        self.tally, first_tally, entries["tally_size"][:len(table)] = _segment_tallies(table)
+        tally_base = int(ffi.cast("uintptr_t", ffi.from_buffer(self.tally)))
+        entries["tally"][:len(table)] = tally_base + first_tally * self.tally.strides[0]
         self.entries = entries
         self.segments = ffi.from_buffer("evm_segment[]", entries)
 
     def memory_size(self) -> int:
         """An estimate of the bytes it holds (the decoded code included)."""
-        return self.code.memory_size() + self.entries.nbytes
+        return self.code.memory_size() + self.entries.nbytes + self.tally.nbytes
 
 
+def _segment_tallies(table: SegmentTable) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each segment's instructions per opcode (its PUSHes and EVM384 ops), for the C loop
+    to add to its counts once per segment run: the (opcode, how many) rows of all segments
+    in order, each segment's first row and its number of rows."""
+    segment_of_row = np.repeat(np.arange(len(table), dtype=np.int64), table.count)
+    keys = np.concatenate([segment_of_row * 256 + table.records[:, 0],
+                           segment_of_row * 256 + table.records[:, 1]])
+    keys, how_many = np.unique(keys, return_counts=True)  # sorted: by segment, then opcode
+    tally = np.ascontiguousarray(np.column_stack([keys % 256, how_many]).astype(np.uint32))
+    if not len(tally):
+        tally = np.zeros((1, 2), dtype=np.uint32)  # a buffer to point at
+    segment_of_key = keys // 256
+    first = np.searchsorted(segment_of_key, np.arange(len(table)))
+    size = np.bincount(segment_of_key, minlength=len(table))
+    return tally, first, size
+
+
+_SEGMENT_FIELDS = ("gas", "memory_end", "records", "tally", "count", "tally_size", "next_pc")
 _SEGMENT_DTYPE = np.dtype({
-    "names": ["gas", "memory_end", "records", "count", "next_pc"],
-    "formats": ["=u8", "=u8", f"=u{ffi.sizeof('void *')}", "=u4", "=u4"],
-    "offsets": [ffi.offsetof("evm_segment", name) for name in
-                ("gas", "memory_end", "records", "count", "next_pc")],
+    "names": list(_SEGMENT_FIELDS),
+    "formats": ["=u8", "=u8", f"=u{ffi.sizeof('void *')}", f"=u{ffi.sizeof('void *')}",
+                "=u4", "=u4", "=u4"],
+    "offsets": [ffi.offsetof("evm_segment", name) for name in _SEGMENT_FIELDS],
     "itemsize": ffi.sizeof("evm_segment")})
 _ANALYSES: SizedCache[_Analysis] = SizedCache(ANALYSIS_CACHE_BYTES, _Analysis.memory_size)
 
