@@ -351,6 +351,9 @@ class Code:
                 self.blocks.append(block)
                 entry = (block.gas, block.stack_min, block.stack_max, block.segment_end,
                          block.next_pc, block.body, block.index)
+                # stored before the lock is released: a thread waiting on it must find this
+                # entry, not decode the block again (``__missing__`` stores it only after)
+                dict.__setitem__(self.dispatch_at, pc, entry)
             return entry
 
     def _decode_block(self, start: int) -> Block:
