@@ -343,3 +343,40 @@ def test_out_of_gas_in_vector_op():
     assert run_both(code, needed).success
     result = run_both(code, needed - 1)
     assert result.error == "out of gas" and result.gas_used == needed - 1
+
+
+# --- the step loop (tracers) and the disassembler ---------------------------------------
+
+def test_traced_run_equals_the_block_loop():
+    from evm384_native.evm import Profiler
+    from evm384_native.evm.api import run
+    rng = random.Random(5)
+    modulus = odd_modulus(6, rng)
+    values = [rng.randrange(modulus) for _ in range(4)]
+    code = (context_prefix(modulus, 8) + mstore_bytes(VALUES_AT, encode(values, 48))
+            + transfer(STOREX, 0, VALUES_AT, 4) + vector(MULMODX, 4, 1, 0, 1, 2, 1, 2)
+            + vector(SUBMODX, 0, 2, 4, 1, 1, 0, 2) + transfer(LOADX, VALUES_AT, 0, 6)
+            + returning(VALUES_AT, 6 * 48))
+    steps = []
+    for backend in BACKENDS:
+        plain = execute(code, opcodes="evmmax", backend=backend)
+        traced = execute(code, opcodes="evmmax", backend=backend,
+                         tracer=[lambda step: steps.append(step.name), Profiler()])
+        unfused = run(code, opcodes="evmmax", backend=backend, fuse_evm384=False)
+        assert plain == traced == unfused and plain.success
+    assert steps.count("MULMODX") == 2 and steps.count("STOREX") == 2
+    assert plain.output[4 * 48:5 * 48] == (values[0] * values[2] % modulus).to_bytes(48, "big")
+    assert plain.output[:48] == ((values[0] * values[2] - values[1]) % modulus).to_bytes(48, "big")
+
+
+def test_disassembler_decodes_evmmax_immediates():
+    from evm384_native.asm.disasm import disassemble
+    code = push(1) + vector(MULMODX, 2, 1, 0, 1, 1, 3, 9) + bytes([JUMPDEST, LOADX]) \
+        + vector(ADDMODX, 1, 2)
+    texts = [ins.text() for ins in disassemble(code, opcodes="evmmax")]
+    assert texts == ["PUSH32 0x1",
+                     "MULMODX out_idx=2 out_stride=1 x_idx=0 x_stride=1 y_idx=1 y_stride=3 count=9",
+                     "JUMPDEST", "LOADX",
+                     "ADDMODX out_idx=1 out_stride=2 x_idx=0 x_stride=0 y_idx=0 y_stride=0 count=0"
+                     "  (truncated: 5 bytes past the end of the code, read as zeros)"]
+    assert [ins.name for ins in disassemble(code)][1] == "UNKNOWN_0xc5"
