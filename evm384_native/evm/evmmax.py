@@ -103,13 +103,22 @@ def op_setmodx(f: Frame, _: object) -> None:
     state.by_id[context_id] = state.active = registers
 
 
-def op_loadx(f: Frame, _: object) -> None:
+def _transfer_operands(f: Frame, name: str) -> Tuple[Any, int, int, int]:
+    """LOADX/STOREX's operands (dest, source, count; memory is LOADX's dest and STOREX's
+    source) after the active-context and register-range asserts:
+    (registers, memory offset, first register, count)."""
     s = f.stack
     dest, source, count = s.pop(), s.pop(), s.pop()
-    registers = _active(f, "LOADX")
-    error = transfer_error(registers.count, source, count)
+    memory_offset, first = (dest, source) if name == "LOADX" else (source, dest)
+    registers = _active(f, name)
+    error = transfer_error(registers.count, first, count)
     if error is not None:
-        raise EvmmaxAssertion(f"LOADX: {error}")
+        raise EvmmaxAssertion(f"{name}: {error}")
+    return registers, memory_offset, first, count
+
+
+def op_loadx(f: Frame, _: object) -> None:
+    registers, dest, source, count = _transfer_operands(f, "LOADX")
     size = count * registers.context.element_size
     _memory_range(f, "LOADX", dest, size)
     f.charge(_transfer_gas(registers, count))
@@ -120,12 +129,7 @@ def op_loadx(f: Frame, _: object) -> None:
 
 
 def op_storex(f: Frame, _: object) -> None:
-    s = f.stack
-    dest, source, count = s.pop(), s.pop(), s.pop()
-    registers = _active(f, "STOREX")
-    error = transfer_error(registers.count, dest, count)
-    if error is not None:
-        raise EvmmaxAssertion(f"STOREX: {error}")
+    registers, source, dest, count = _transfer_operands(f, "STOREX")
     f.charge(_transfer_gas(registers, count))
     size = count * registers.context.element_size
     _memory_range(f, "STOREX", source, size)
@@ -159,5 +163,3 @@ EVMMAX_HANDLERS = {
     EVMMAX_BY_NAME["SUBMODX"].code: _vector_op("SUBMODX", "submodx", ADD_SUB_GAS),
     EVMMAX_BY_NAME["MULMODX"].code: _vector_op("MULMODX", "mulmodx", MUL_GAS),
 }
-EVMMAX_VECTOR_OPCODES = frozenset(EVMMAX_BY_NAME[name].code
-                                  for name in ("ADDMODX", "SUBMODX", "MULMODX"))
