@@ -378,6 +378,9 @@ class Code:
                 self.blocks.append(block)
                 entry = (block.gas, block.stack_min, block.stack_max, block.segment_end,
                          block.next_pc, block.body, block.index)
+                # stored before the lock is released: a thread waiting on it for the same
+                # pc must find this block, not decode a second one
+                dict.__setitem__(self.dispatch_at, pc, entry)
             return entry
 
     def _decode_block(self, start: int) -> Block:
