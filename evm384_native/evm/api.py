@@ -7,12 +7,14 @@ from .backends import Backend, get_backend
 from .gas import DEFAULT_SCHEDULE, MAX_GAS, Evm384Schedule, ScheduleLike, resolve_schedule
 from .fast import run_fast
 from .interpreter import run_python
+from .opcode_sets import DEFAULT_OPCODES, OpcodeSet, resolve_opcodes
 from .result import ExecutionResult
 from .tracing import Tracer, TracerLike, as_tracer
 
-# engine name -> runner(bytecode, calldata, gas, backend, schedule, tracer, fuse_evm384)
-Engine = Callable[[bytes, bytes, int, Backend, Evm384Schedule, Optional[Tracer], bool],
-                  ExecutionResult]
+# engine name -> runner(bytecode, calldata, gas, backend, schedule, tracer, fuse_evm384,
+#                       opcodes)
+Engine = Callable[[bytes, bytes, int, Backend, Evm384Schedule, Optional[Tracer], bool,
+                   OpcodeSet], ExecutionResult]
 ENGINES: Dict[str, Engine] = {"python": run_python, "fast": run_fast}
 
 
@@ -26,7 +28,8 @@ def _as_bytes(value: object, name: str) -> bytes:
 
 def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
         backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
-        tracer: Optional[TracerLike] = None, fuse_evm384: bool = True) -> ExecutionResult:
+        tracer: Optional[TracerLike] = None, fuse_evm384: bool = True,
+        opcodes: str = DEFAULT_OPCODES) -> ExecutionResult:
     """:func:`execute` with internal options, for tests and benchmarks."""
     code = _as_bytes(code, "code")
     calldata = _as_bytes(calldata, "calldata")
@@ -38,11 +41,12 @@ def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: st
     if runner is None:
         raise ValueError(f"unknown engine {engine!r}; available engines: "
                          f"{', '.join(sorted(ENGINES))}")
+    opcode_set = resolve_opcodes(opcodes)
     chosen = as_tracer(tracer)
     if chosen is not None:
         chosen.on_start(code, calldata, gas)
     result = runner(code, calldata, gas, get_backend(backend), resolve_schedule(schedule),
-                    chosen, fuse_evm384)
+                    chosen, fuse_evm384, opcode_set)
     if chosen is not None:
         chosen.on_end(result)
     return result
@@ -50,7 +54,8 @@ def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: st
 
 def execute(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
             backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
-            tracer: Optional[TracerLike] = None) -> ExecutionResult:
+            tracer: Optional[TracerLike] = None,
+            opcodes: str = DEFAULT_OPCODES) -> ExecutionResult:
     """Run standalone contract ``code`` with ``calldata`` and return the outcome.
 
     ``engine`` names the dispatch loop ("python"); ``backend`` the implementation of
@@ -59,7 +64,11 @@ def execute(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine
     mapping of the three mnemonics to gas). ``tracer`` is a
     :class:`~evm384_native.evm.tracing.Tracer` (e.g. ``Eip3155Tracer(sys.stdout)`` or
     ``Profiler()``), a step hook ``fn(step)``, or a list of these; tracing runs
-    instruction by instruction.
+    instruction by instruction. ``opcodes`` is the opcode set: "evm384" (0xc0..0xc2 are
+    the EVM384 ops) or "evmmax" (EIP-6690's SETMODX, LOADX, STOREX, ADDMODX, SUBMODX,
+    MULMODX at 0xc0..0xc5, priced by the EIP's tables; ``schedule`` does not apply;
+    python engine only for now, with the backend's :mod:`~evm384_native.modx` kernels
+    or :mod:`~evm384_native.modx_reference`).
     """
     return run(code, calldata, gas=gas, engine=engine, backend=backend, schedule=schedule,
-               tracer=tracer)
+               tracer=tracer, opcodes=opcodes)

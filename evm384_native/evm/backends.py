@@ -1,10 +1,10 @@
-"""Implementations of the three EVM384 operations the interpreter can run on."""
+"""Implementations of the EVM384 and EVMMAX operations the interpreter can run on."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict
+from typing import Any, Callable, Dict
 
-from .. import kernel, reference
+from .. import kernel, modx, modx_reference, reference
 from .._native import lib
 from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384, Segment
 from .frame import Frame
@@ -19,6 +19,7 @@ class Backend:
     # one operation on the frame's memory, already expanded: (frame, opcode, out, x, y, mod)
     run_one: Callable[[Frame, int, int, int, int, int], None]
     run_segment: Callable[[Frame, Segment], None]  # all of a segment; memory already expanded
+    modx: Any                                      # EVMMAX: modx or modx_reference
 
 
 _NATIVE_ON_MEMORY = {ADDMOD384: lib.evm384_addmod384_mem, SUBMOD384: lib.evm384_submod384_mem,
@@ -63,9 +64,10 @@ def _operations(module) -> Dict[int, MemoryOperation]:
 
 
 BACKENDS: Dict[str, Backend] = {
-    "native": Backend("native", _operations(kernel), _native_one, _native_segment),
+    "native": Backend("native", _operations(kernel), _native_one, _native_segment,
+                      modx),
     "reference": Backend("reference", _operations(reference), _on_bytearray(_operations(reference)),
-                         _one_by_one(_operations(reference))),
+                         _one_by_one(_operations(reference)), modx_reference),
 }
 
 

@@ -34,29 +34,46 @@ from .._native import ffi, lib
 from .cache import SizedCache
 from .evm384 import MULMODMONT384, Segment, op_segment
 from .gas import Evm384Schedule
-from .instructions import (GAS_DEPENDENT, HANDLERS, Handler, op_invalid, op_jump_to,
-                           op_jumpi_to, op_push)
-from .opcodes import BY_NAME, EVM384_OPCODES, OPCODES, STACK_LIMIT
+from .instructions import Handler, op_invalid, op_jump_to, op_jumpi_to, op_push
+from .opcode_sets import OPCODE_SETS, EVM384, OpcodeSet
+from .opcodes import BY_NAME, EVM384_OPCODES, STACK_LIMIT
 from ..limbs import BYTES384
 from ..operands import MODULUS_WITH_INV_BYTES
 
 JUMPDEST = BY_NAME["JUMPDEST"].code
 STOP = BY_NAME["STOP"].code
 STATIC_JUMPS = {BY_NAME["JUMP"].code: op_jump_to, BY_NAME["JUMPI"].code: op_jumpi_to}
-_ENDS_BLOCK = GAS_DEPENDENT | {BY_NAME[name].code for name in
-                               ("STOP", "JUMP", "JUMPI", "RETURN", "REVERT", "INVALID")}
+_ENDS_FLOW = frozenset(BY_NAME[name].code for name in
+                       ("STOP", "JUMP", "JUMPI", "RETURN", "REVERT", "INVALID"))
 # Bounds on the work one block or one segment costs to decode before any of it runs.
 MAX_BLOCK_INSTRUCTIONS = 1024
 MAX_SEGMENT_OPS = 256
-# A PUSHn (or PUSH0) with its data, cut short by the end of the code. Searching from the
-# start, the bytes skipped between matches are one-byte instructions, so every match
-# starts at an instruction.
-_PUSH_WITH_DATA = re.compile(b"|".join(
-    re.escape(bytes([info.code])) + (b"[\\s\\S]{0,%d}" % info.immediate if info.immediate else b"")
-    for info in OPCODES.values() if info.name.startswith("PUSH")))
-_IMMEDIATE = np.array([OPCODES[code].immediate if code in OPCODES else 0 for code in range(256)],
-                      dtype=np.int32)
-_STATIC_GAS = [OPCODES[code].gas if code in OPCODES else 0 for code in range(256)]
+
+
+@dataclass(frozen=True, eq=False)
+class _SetTables:
+    """What decoding reads from an opcode set, precomputed once per set."""
+    # An instruction with immediate data (PUSHn, EVMMAX's arithmetic; PUSH0 too), cut
+    # short by the end of the code. Searching from the start, the bytes skipped between
+    # matches are one-byte instructions, so every match starts at an instruction.
+    with_data: "re.Pattern[bytes]"
+    immediate: np.ndarray       # immediate bytes by opcode byte
+    static_gas: List[int]       # by opcode byte (0 for undefined bytes)
+    ends_block: FrozenSet[int]
+
+
+def _set_tables(opcodes: OpcodeSet) -> _SetTables:
+    table = opcodes.table
+    with_data = re.compile(b"|".join(
+        re.escape(bytes([info.code])) + (b"[\\s\\S]{0,%d}" % info.immediate if info.immediate else b"")
+        for info in table.values() if info.immediate or info.name == "PUSH0"))
+    immediate = np.array([table[code].immediate if code in table else 0 for code in range(256)],
+                         dtype=np.int32)
+    static_gas = [table[code].gas if code in table else 0 for code in range(256)]
+    return _SetTables(with_data, immediate, static_gas, opcodes.gas_dependent | _ENDS_FLOW)
+
+
+_TABLES = {opcodes: _set_tables(opcodes) for opcodes in OPCODE_SETS.values()}
 # What memory estimates count per decoded block and instruction (objects, tuples, entries).
 _BLOCK_BYTES, _INSTRUCTION_BYTES = 700, 300
 DECODE_CACHE_BYTES = 256 << 20
@@ -132,16 +149,21 @@ class _Lazy(dict):
         return value
 
 
-def _instruction(bytecode: bytes, pc: int, evm384_gas: Dict[int, int]) -> Instruction:
+def _instruction(bytecode: bytes, pc: int, evm384_gas: Dict[int, int],
+                 opcodes: OpcodeSet) -> Instruction:
     opcode = bytecode[pc] if pc < len(bytecode) else STOP  # running off the end is STOP
-    info = OPCODES.get(opcode)
+    info = opcodes.table.get(opcode)
+    handlers = opcodes.handlers
     if info is None:
         return Instruction(pc, opcode, f"UNDEFINED_0x{opcode:02x}", op_invalid, opcode,
                            0, 0, 0, pc + 1, True)
     if info.needs_state or info.name == "INVALID":
-        return Instruction(pc, opcode, info.name, HANDLERS[opcode], opcode, 0, 0, 0, pc + 1, True)
+        return Instruction(pc, opcode, info.name, handlers[opcode], opcode, 0, 0, 0, pc + 1, True)
     arg: object = None
-    if info.immediate or info.name == "PUSH0":
+    if info.immediate and not info.name.startswith("PUSH"):
+        # EVMMAX's immediate bytes, zeros past the end of the code as for PUSH data
+        arg = tuple(bytecode[pc + 1:pc + 1 + info.immediate].ljust(info.immediate, b"\0"))
+    elif info.immediate or info.name == "PUSH0":
         # PUSH data cut off by the end of the code reads as zero bytes on the right,
         # and execution continues at the end (STOP).
         data = bytecode[pc + 1:pc + 1 + info.immediate]
@@ -155,21 +177,23 @@ def _instruction(bytecode: bytes, pc: int, evm384_gas: Dict[int, int]) -> Instru
     elif opcode in EVM384_OPCODES:
         arg = opcode
     next_pc = min(pc + 1 + info.immediate, len(bytecode))
-    return Instruction(pc, opcode, info.name, HANDLERS[opcode], arg,
+    return Instruction(pc, opcode, info.name, handlers[opcode], arg,
                        evm384_gas.get(opcode, info.gas), info.inputs, info.outputs,
-                       next_pc, opcode in _ENDS_BLOCK)
+                       next_pc, opcode in _TABLES[opcodes].ends_block)
 
 
-def _push_spans(bytecode: bytes, code: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """(start, end) of every PUSH instruction with its data, in code order."""
-    starts = np.array([match.start() for match in _PUSH_WITH_DATA.finditer(bytecode)],
+def _push_spans(bytecode: bytes, code: np.ndarray,
+                tables: _SetTables) -> Tuple[np.ndarray, np.ndarray]:
+    """(start, end) of every instruction with immediate data (PUSH data, EVMMAX
+    immediates), in code order."""
+    starts = np.array([match.start() for match in tables.with_data.finditer(bytecode)],
                       dtype=np.int32)
-    ends = np.minimum(starts + 1 + _IMMEDIATE[code[starts]], len(code))
+    ends = np.minimum(starts + 1 + tables.immediate[code[starts]], len(code))
     return starts, ends
 
 
 def _push_data_mask(size: int, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """True at every byte that is PUSH data."""
+    """True at every byte that is immediate data."""
     delta = np.zeros(size + 1, dtype=np.int32)
     delta[starts + 1] += 1                    # data runs from after the opcode to the end
     delta[ends] -= 1
@@ -177,7 +201,7 @@ def _push_data_mask(size: int, starts: np.ndarray, ends: np.ndarray) -> np.ndarr
 
 
 def _segment_table(code: np.ndarray, starts: np.ndarray, ends: np.ndarray,
-                   evm384_gas: Dict[int, int]) -> SegmentTable:
+                   evm384_gas: Dict[int, int], static_gas: List[int]) -> SegmentTable:
     """The segments: runs of PUSH + EVM384-op pairs, split every MAX_SEGMENT_OPS ops."""
     size = len(code)
     followed = ends < size
@@ -204,7 +228,7 @@ def _segment_table(code: np.ndarray, starts: np.ndarray, ends: np.ndarray,
     first = np.flatnonzero(~joined | (place % MAX_SEGMENT_OPS == 0))
     count = np.diff(np.append(first, ops))
     last = first + count - 1
-    costs = list(_STATIC_GAS)
+    costs = list(static_gas)
     for opcode, gas in evm384_gas.items():
         costs[opcode] = gas
     # a schedule may give any gas: Python ints where int64 sums could overflow
@@ -276,21 +300,24 @@ class _BlockBuilder:
 class Code:
     """Decoded bytecode; see the module docstring. Built by :func:`decode`."""
 
-    def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> None:
+    def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool,
+                 opcodes: OpcodeSet = EVM384) -> None:
         self.bytecode = bytecode
-        self.evm384_gas = schedule.by_opcode()
+        self.opcodes = opcodes
+        self.evm384_gas = schedule.by_opcode() if opcodes.scheduled else {}
         size = len(bytecode)
         code = np.frombuffer(bytecode, dtype=np.uint8)
-        starts, ends = _push_spans(bytecode, code)
+        tables = _TABLES[opcodes]
+        starts, ends = _push_spans(bytecode, code, tables)
         data = _push_data_mask(size, starts, ends)
         # 1 at every JUMPDEST that is not PUSH data (what the C engine reads)
         self.jumpdest_flags = ((code == JUMPDEST) & ~data).view(np.uint8).tobytes()
-        if not fuse:
+        if not (fuse and opcodes.fuses_evm384):
             starts = ends = np.zeros(0, dtype=np.int32)
-        self.segments = _segment_table(code, starts, ends, self.evm384_gas)
+        self.segments = _segment_table(code, starts, ends, self.evm384_gas, tables.static_gas)
         self.segment_at = np.full(max(size, 1), -1, dtype=np.int32)  # segment index by pc
         self.segment_at[self.segments.start_pc] = np.arange(len(self.segments))
-        self._data = data.view(np.uint8).tobytes()  # 1 at every byte of PUSH data
+        self._data = data.view(np.uint8).tobytes()  # 1 at every byte of immediate data
         self._decoded = 0                           # instructions decoded lazily so far
         self._decoding = threading.Lock()
         self.shared: Dict[tuple, tuple] = {}        # equal name_counts of blocks, made once
@@ -341,7 +368,7 @@ class Code:
         if pc > size or (pc < size and self._data[pc]):
             return None                            # past the end, or PUSH data
         self._decoded += 1
-        return _instruction(self.bytecode, pc, self.evm384_gas)
+        return _instruction(self.bytecode, pc, self.evm384_gas, self.opcodes)
 
     def _make_dispatch(self, pc: int) -> tuple:
         with self._decoding:                     # one block per pc, indexes in order
@@ -390,7 +417,9 @@ class Code:
 _CACHE: SizedCache[Code] = SizedCache(DECODE_CACHE_BYTES, Code.memory_size)
 
 
-def decode(bytecode: bytes, schedule: Evm384Schedule, fuse: bool = True) -> Code:
-    """The analysed program, cached (by the code bytes, schedule and ``fuse``) within
-    ``DECODE_CACHE_BYTES`` of estimated memory."""
-    return _CACHE.get((bytecode, schedule, fuse), lambda: Code(bytecode, schedule, fuse))
+def decode(bytecode: bytes, schedule: Evm384Schedule, fuse: bool = True,
+           opcodes: OpcodeSet = EVM384) -> Code:
+    """The analysed program, cached (by the code bytes, schedule, ``fuse`` and opcode
+    set) within ``DECODE_CACHE_BYTES`` of estimated memory."""
+    return _CACHE.get((bytecode, schedule, fuse, opcodes.name),
+                      lambda: Code(bytecode, schedule, fuse, opcodes))

@@ -24,6 +24,7 @@ from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, ReturnDataOutOfBound
                     StackOverflow, StackUnderflow)
 from .instructions import op_invalid, op_unsupported
 from .interpreter import run_python
+from .opcode_sets import EVM384, OpcodeSet
 from .opcodes import OPCODES
 from .result import ExecutionResult
 from .tracing import Tracer
@@ -162,8 +163,11 @@ def _opcode_counts(frame, host_counts: Dict[str, int]) -> Dict[str, int]:
 
 def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
              schedule: Evm384Schedule, tracer: Optional[Tracer],
-             fuse_evm384: bool = True) -> ExecutionResult:
+             fuse_evm384: bool = True, opcodes: OpcodeSet = EVM384) -> ExecutionResult:
     """Run ``bytecode`` in the C loop; see the module docstring."""
+    if opcodes is not EVM384:
+        raise ValueError(f"engine 'fast' does not support opcode set {opcodes.name!r} yet; "
+                         "use engine='python'")
     if tracer is not None:
         return run_python(bytecode, calldata, gas, backend, schedule, tracer, fuse_evm384)
     if backend.name != "native":

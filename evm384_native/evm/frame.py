@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, List
 
 from .._native import ffi
-from .gas import WORD_BYTES, memory_cost
+from .gas import WORD_BYTES, memory_cost, words
 from .halts import OutOfGas
 
 # As in evmone: memory past 4 GiB would cost over 3.6e13 gas, so it is out of gas
@@ -15,7 +15,8 @@ MAX_MEMORY_BYTES = 2**32
 class Frame:
     """Mutable state shared by the dispatch loop and the instruction semantics."""
 
-    __slots__ = ("code", "calldata", "stack", "memory", "gas", "pc", "backend", "pinned")
+    __slots__ = ("code", "calldata", "stack", "memory", "gas", "pc", "backend", "pinned",
+                 "evmmax", "register_bytes")
 
     def __init__(self, code: Any, calldata: bytes, gas: int, backend: Any) -> None:
         self.code = code              # the decoded program (evm384_native.evm.code.Code)
@@ -29,6 +30,11 @@ class Frame:
         # about as much as the call). A bytearray cannot grow while viewed, so
         # `expand` releases it first.
         self.pinned: Any = None
+        # EVMMAX (EIP-6690): the field contexts (an evmmax.FieldContexts, None under
+        # EVM384) and the bytes of their registers, which memory-expansion gas counts
+        # as if they followed memory.
+        self.evmmax: Any = None
+        self.register_bytes = 0
 
     def charge(self, cost: int) -> None:
         if cost > self.gas:
@@ -43,7 +49,9 @@ class Frame:
         if end > MAX_MEMORY_BYTES:
             raise OutOfGas()
         new_words = (end + WORD_BYTES - 1) // WORD_BYTES
-        self.charge(memory_cost(new_words) - memory_cost(size // WORD_BYTES))
+        registers = self.register_bytes
+        self.charge(memory_cost(words(new_words * WORD_BYTES + registers))
+                    - memory_cost(words(size + registers)))
         self.unpin()
         self.memory.extend(bytes(new_words * WORD_BYTES - size))
 

@@ -55,3 +55,8 @@ class InvalidOpcode(ExceptionalHalt):
 
 class UnsupportedOpcode(ExceptionalHalt):
     """An opcode that needs world state, which this interpreter does not have."""
+
+
+class EvmmaxAssertion(ExceptionalHalt):
+    """An EIP-6690 assert failed (SETMODX, LOADX, STOREX, ADDMODX, SUBMODX, MULMODX);
+    the reason names the instruction and the assert."""

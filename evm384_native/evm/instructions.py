@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import Callable, Dict
 
-from .evm384 import EVM384_HANDLERS
 from .frame import Frame
 from .gas import copy_cost, exp_cost, keccak256_cost
 from .halts import InvalidJump, InvalidOpcode, ReturnDataOutOfBounds, Stopped, UnsupportedOpcode
 from .keccak import keccak256
-from .opcodes import BY_NAME, OPCODES
+from .opcodes import BY_NAME, OPCODES, OpcodeInfo
 
 Handler = Callable[[Frame, object], None]
 
@@ -433,29 +432,29 @@ _BY_NAME: Dict[str, Handler] = {
 }
 
 
-def _handlers() -> Dict[int, Handler]:
-    table: Dict[int, Handler] = {}
-    for code, info in OPCODES.items():
-        if info.needs_state:
-            table[code] = op_unsupported
+def build_handlers(table: Dict[int, OpcodeInfo], special: Dict[int, Handler]) -> Dict[int, Handler]:
+    """The handler of every opcode in ``table``; ``special`` holds an opcode set's own
+    instructions (EVM384's or EVMMAX's), which take precedence."""
+    handlers: Dict[int, Handler] = {}
+    for code, info in table.items():
+        if code in special:
+            handlers[code] = special[code]
+        elif info.needs_state:
+            handlers[code] = op_unsupported
         elif info.immediate:
-            table[code] = op_push
+            handlers[code] = op_push
         elif info.name.startswith("DUP"):
-            table[code] = op_dup
+            handlers[code] = op_dup
         elif info.name.startswith("SWAP"):
-            table[code] = op_swap
-        elif code in EVM384_HANDLERS:
-            table[code] = EVM384_HANDLERS[code]
+            handlers[code] = op_swap
         else:
-            table[code] = _BY_NAME[info.name]
-    return table
+            handlers[code] = _BY_NAME[info.name]
+    return handlers
 
-
-HANDLERS: Dict[int, Handler] = _handlers()
 
 # Instructions whose cost depends on operands, or that read the gas counter. The
 # block dispatcher ends a block after each, so their gas is charged exactly when
-# the remaining gas is exact.
-GAS_DEPENDENT = frozenset(BY_NAME[name].code for name in (
+# the remaining gas is exact. Each opcode set adds its own (see opcode_sets.py).
+GAS_DEPENDENT_BASE = frozenset(BY_NAME[name].code for name in (
     "EXP", "KECCAK256", "CALLDATACOPY", "CODECOPY", "RETURNDATACOPY", "MLOAD", "MSTORE",
-    "MSTORE8", "MCOPY", "RETURN", "REVERT", "GAS", "ADDMOD384", "SUBMOD384", "MULMODMONT384"))
+    "MSTORE8", "MCOPY", "RETURN", "REVERT", "GAS"))

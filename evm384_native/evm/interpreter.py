@@ -18,6 +18,7 @@ from .backends import Backend
 from .code import Block, Code, Instruction, decode
 from .frame import MAX_MEMORY_BYTES, Frame
 from .gas import Evm384Schedule, memory_expansion_cost
+from .opcode_sets import EVM384, OpcodeSet
 from .halts import ExceptionalHalt, Halt, OutOfGas, StackOverflow, StackUnderflow, Stopped
 from .opcodes import STACK_LIMIT
 from .result import ExecutionResult
@@ -118,11 +119,13 @@ def _run_steps(f: Frame, code: Code, pc: int, counts: _Counts,
 
 def run_python(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
                schedule: Evm384Schedule, tracer: Optional[Tracer],
-               fuse_evm384: bool = True) -> ExecutionResult:
-    """Run ``bytecode`` to its end. ``fuse_evm384=False`` makes one backend call per
-    EVM384 instruction (the naive loop, kept for comparison)."""
-    code = decode(bytecode, schedule, fuse_evm384)
+               fuse_evm384: bool = True, opcodes: OpcodeSet = EVM384) -> ExecutionResult:
+    """Run ``bytecode`` to its end with the ``opcodes`` set. ``fuse_evm384=False`` makes
+    one backend call per EVM384 instruction (the naive loop, kept for comparison)."""
+    code = decode(bytecode, schedule, fuse_evm384, opcodes)
     f = Frame(code, calldata, gas, backend)
+    if opcodes.new_frame_state is not None:
+        f.evmmax = opcodes.new_frame_state(backend.modx)
     counts = _Counts(code)
     try:
         if tracer is None:

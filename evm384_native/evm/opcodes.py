@@ -1,8 +1,11 @@
-"""The opcode table: every opcode stated once.
+"""The opcode tables: every opcode stated once.
 
-Covers all mainnet Cancun/Prague opcodes plus EVM384's ADDMOD384, SUBMOD384 and
-MULMODMONT384 (0xc0..0xc2). The interpreter, the tracer and the assembler all read
-this table; nothing else lists opcodes.
+``OPCODES`` covers all mainnet Cancun/Prague opcodes plus EVM384's ADDMOD384, SUBMOD384
+and MULMODMONT384 (0xc0..0xc2). ``EVMMAX_OPCODES`` is the same table with EIP-6690's
+SETMODX, LOADX, STOREX, ADDMODX, SUBMODX and MULMODX at 0xc0..0xc5 instead (the two
+sets share 0xc0..0xc2, so an execution runs one of them: see :mod:`.opcode_sets`).
+The interpreter, the tracer and the assembler all read these tables; nothing else
+lists opcodes.
 
 ``gas`` is the static part of the cost, charged before the instruction runs. Dynamic
 parts (memory expansion, copies, EXP bytes, KECCAK256 words) live in
@@ -150,6 +153,25 @@ EVM384_OPCODES = (BY_NAME["ADDMOD384"].code, BY_NAME["SUBMOD384"].code,
 STACK_LIMIT = 1024
 
 assert len(OPCODES) == len(BY_NAME) == len(_ALL), "duplicate opcode byte or name"
+
+
+def _evmmax_table() -> List[OpcodeInfo]:
+    """EIP-6690's opcodes. Static gas is the EIP's base cost (SETMODX, LOADX, STOREX:
+    1; the arithmetic has none); the rest depends on the active field context
+    (:mod:`.evmmax`). The arithmetic carries seven immediate bytes, no stack operands."""
+    return [OpcodeInfo(0xC0, "SETMODX", 1, 4, 0), OpcodeInfo(0xC1, "LOADX", 1, 3, 0),
+            OpcodeInfo(0xC2, "STOREX", 1, 3, 0),
+            OpcodeInfo(0xC3, "ADDMODX", 0, 0, 0, immediate=7),
+            OpcodeInfo(0xC4, "SUBMODX", 0, 0, 0, immediate=7),
+            OpcodeInfo(0xC5, "MULMODX", 0, 0, 0, immediate=7)]
+
+
+_EVMMAX = _evmmax_table()
+EVMMAX_OPCODES: Dict[int, OpcodeInfo] = {
+    **{code: info for code, info in OPCODES.items() if code not in EVM384_OPCODES},
+    **{info.code: info for info in _EVMMAX}}
+EVMMAX_BY_NAME: Dict[str, OpcodeInfo] = {info.name: info for info in EVMMAX_OPCODES.values()}
+assert len(EVMMAX_OPCODES) == len(EVMMAX_BY_NAME) == len(OPCODES) + 3
 
 
 def lookup(name: str) -> OpcodeInfo:

@@ -1,0 +1,165 @@
+"""The EVMMAX instructions (EIP-6690, shared/docs/eip-6690.md; docs/evmmax.md).
+
+A call frame holds up to 257 field contexts by id (0..256), each a modulus with its
+register file, and an active one. SETMODX sets or creates the active context,
+STOREX/LOADX copy values between EVM memory and its registers (converting to and from
+Montgomery form for odd moduli), ADDMODX/SUBMODX/MULMODX run vectors of operations
+on its registers, their operands in seven immediate bytes. The arithmetic is the
+backend's :mod:`evm384_native.modx` (C kernels) or :mod:`evm384_native.modx_reference`.
+
+Every assert is an exceptional halt (:class:`.halts.EvmmaxAssertion`) whose reason
+names the instruction. Choices where the EIP's text is open, all in docs/evmmax.md:
+memory ranges are asserted inside memory (these instructions never expand it) and an
+empty range always is; the register space counts in memory-expansion gas as bytes
+after memory (``Frame.register_bytes``); LOADX on a power-of-two modulus charges the
+copy of all ``count`` values, as STOREX does (the EIP's LOADX text charges one
+element whatever the count, which would not make time proportional to gas).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Tuple
+
+from ..errors import UnreducedValueError
+from ..modx_common import (MAX_MODULUS_BYTES, MAX_REGISTER_BYTES, MAX_REGISTERS, element_limbs,
+                           modulus_error, transfer_error, vector_error)
+from .frame import Frame
+from .gas import copy_cost, memory_cost, words
+from .halts import EvmmaxAssertion
+from .opcodes import EVMMAX_BY_NAME
+
+MAX_CONTEXT_ID = 256
+# EIP-6690's cost tables, by limb count - 1 (modulus size padded to 64 bits: 64..768)
+SETMODX_ODD_GAS = (23, 26, 29, 32, 36, 39, 42, 45, 48, 51, 54, 58)
+ADD_SUB_GAS = (1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2)
+MUL_GAS = (1, 1, 1, 2, 2, 3, 4, 5, 7, 8, 10, 12)
+
+
+class FieldContexts:
+    """One call frame's EVMMAX state: register files by context id, and the active one."""
+
+    __slots__ = ("modx", "by_id", "active")
+
+    def __init__(self, modx: Any) -> None:
+        self.modx = modx                 # evm384_native.modx or modx_reference
+        self.by_id: Dict[int, Any] = {}  # id -> RegisterFile (its .context is the modulus)
+        self.active: Optional[Any] = None
+
+
+def _active(f: Frame, name: str) -> Any:
+    registers = f.evmmax.active
+    if registers is None:
+        raise EvmmaxAssertion(f"{name}: no active field context")
+    return registers
+
+
+def _transfer_gas(registers: Any, count: int) -> int:
+    """LOADX/STOREX: a multiplication per value (the Montgomery conversion) for odd
+    moduli, a memory copy for powers of two."""
+    context = registers.context
+    if context.is_power_of_two:
+        return copy_cost(count * context.element_size)
+    return count * MUL_GAS[context.limbs - 1]
+
+
+def _memory_range(f: Frame, name: str, offset: int, size: int) -> None:
+    if size and offset + size > len(f.memory):
+        raise EvmmaxAssertion(f"{name}: memory [{offset}, {offset}+{size}) lies outside the "
+                              f"{len(f.memory)}-byte memory")
+
+
+def op_setmodx(f: Frame, _: object) -> None:
+    s = f.stack
+    context_id, offset, size, alloc_count = s.pop(), s.pop(), s.pop(), s.pop()
+    state = f.evmmax
+    if context_id > MAX_CONTEXT_ID:
+        raise EvmmaxAssertion(f"SETMODX: id {context_id} is above {MAX_CONTEXT_ID}")
+    existing = state.by_id.get(context_id)
+    if existing is not None:
+        state.active = existing
+        return
+    if size > MAX_MODULUS_BYTES:
+        raise EvmmaxAssertion(f"SETMODX: modulus_size {size} is above {MAX_MODULUS_BYTES}")
+    _memory_range(f, "SETMODX", offset, size)
+    with memoryview(f.memory) as view:
+        modulus_be = bytes(view[offset:offset + size])
+    error = modulus_error(modulus_be)
+    if error is not None:
+        raise EvmmaxAssertion(f"SETMODX: {error}")
+    if not 0 < alloc_count <= MAX_REGISTERS:
+        raise EvmmaxAssertion(f"SETMODX: alloc_count {alloc_count} is not in 1..{MAX_REGISTERS}")
+    modulus = int.from_bytes(modulus_be, "big")
+    limbs = element_limbs(modulus)
+    new_bytes = alloc_count * 8 * limbs
+    if f.register_bytes + new_bytes > MAX_REGISTER_BYTES:
+        raise EvmmaxAssertion(f"SETMODX: {new_bytes} more register bytes exceed the frame's "
+                              f"{MAX_REGISTER_BYTES} ({f.register_bytes} allocated)")
+    used = len(f.memory) + f.register_bytes
+    f.charge(memory_cost(words(used + new_bytes)) - memory_cost(words(used)))
+    if modulus & (modulus - 1):  # odd: the Montgomery precomputation
+        f.charge(SETMODX_ODD_GAS[limbs - 1])
+    registers = state.modx.RegisterFile(state.modx.FieldContext.from_bytes(modulus_be),
+                                        alloc_count)
+    f.register_bytes += new_bytes
+    state.by_id[context_id] = state.active = registers
+
+
+def _transfer_operands(f: Frame, name: str) -> Tuple[Any, int, int, int]:
+    """LOADX/STOREX's operands (dest, source, count; memory is LOADX's dest and STOREX's
+    source) after the active-context and register-range asserts:
+    (registers, memory offset, first register, count)."""
+    s = f.stack
+    dest, source, count = s.pop(), s.pop(), s.pop()
+    memory_offset, first = (dest, source) if name == "LOADX" else (source, dest)
+    registers = _active(f, name)
+    error = transfer_error(registers.count, first, count)
+    if error is not None:
+        raise EvmmaxAssertion(f"{name}: {error}")
+    return registers, memory_offset, first, count
+
+
+def op_loadx(f: Frame, _: object) -> None:
+    registers, dest, source, count = _transfer_operands(f, "LOADX")
+    size = count * registers.context.element_size
+    _memory_range(f, "LOADX", dest, size)
+    f.charge(_transfer_gas(registers, count))
+    if count:
+        data = registers.loadx(source, count)
+        with memoryview(f.memory) as view:
+            view[dest:dest + size] = data
+
+
+def op_storex(f: Frame, _: object) -> None:
+    registers, source, dest, count = _transfer_operands(f, "STOREX")
+    f.charge(_transfer_gas(registers, count))
+    size = count * registers.context.element_size
+    _memory_range(f, "STOREX", source, size)
+    if count:
+        with memoryview(f.memory) as view:
+            data = bytes(view[source:source + size])
+        try:
+            registers.storex(dest, data)
+        except UnreducedValueError as unreduced:
+            raise EvmmaxAssertion(f"STOREX: value {unreduced.index} is not below the "
+                                  "modulus") from None
+
+
+def _vector_op(name: str, method: str, gas: Tuple[int, ...]):
+    def op_vector(f: Frame, immediates: Any) -> None:
+        registers = _active(f, name)
+        error = vector_error(registers.count, immediates)
+        if error is not None:
+            raise EvmmaxAssertion(f"{name}: {error}")
+        f.charge(immediates[6] * gas[registers.context.limbs - 1])
+        getattr(registers, method)(*immediates)
+    op_vector.__name__ = f"op_{method}"
+    return op_vector
+
+
+EVMMAX_HANDLERS = {
+    EVMMAX_BY_NAME["SETMODX"].code: op_setmodx,
+    EVMMAX_BY_NAME["LOADX"].code: op_loadx,
+    EVMMAX_BY_NAME["STOREX"].code: op_storex,
+    EVMMAX_BY_NAME["ADDMODX"].code: _vector_op("ADDMODX", "addmodx", ADD_SUB_GAS),
+    EVMMAX_BY_NAME["SUBMODX"].code: _vector_op("SUBMODX", "submodx", ADD_SUB_GAS),
+    EVMMAX_BY_NAME["MULMODX"].code: _vector_op("MULMODX", "mulmodx", MUL_GAS),
+}

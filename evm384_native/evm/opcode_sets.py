@@ -1,0 +1,48 @@
+"""Opcode sets: what differs between an EVM384 and an EVMMAX execution, as data.
+
+As evmone passes a revision, the engines are handed one :class:`OpcodeSet` and read
+from it the opcode table, the handlers, which instructions have operand-dependent gas,
+whether ``PUSHn; EVM384-op`` pairs fuse into segments, whether the EVM384 gas schedule
+applies, and the per-frame state the set's instructions keep. Nothing else tests which
+set runs. The two sets share 0xc0..0xc2, so they are exclusive.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, FrozenSet, Optional
+
+from .evm384 import EVM384_HANDLERS
+from .evmmax import EVMMAX_HANDLERS, FieldContexts
+from .instructions import GAS_DEPENDENT_BASE, Handler, build_handlers
+from .opcodes import EVMMAX_OPCODES, OPCODES, OpcodeInfo
+
+
+@dataclass(frozen=True, eq=False)
+class OpcodeSet:
+    name: str
+    table: Dict[int, OpcodeInfo]        # opcode byte -> its entry (undefined bytes absent)
+    handlers: Dict[int, Handler]
+    gas_dependent: FrozenSet[int]       # gas depends on operands: ends a Python-engine block
+    fuses_evm384: bool                  # PUSHn; EVM384-op pairs run as segments
+    scheduled: bool                     # 0xc0..0xc2 cost what the EVM384 schedule says
+    # the state a frame keeps for the set's instructions, from the backend's modules
+    new_frame_state: Optional[Callable[[Any], Any]] = None
+
+
+EVM384 = OpcodeSet("evm384", OPCODES, build_handlers(OPCODES, EVM384_HANDLERS),
+                   GAS_DEPENDENT_BASE | frozenset(EVM384_HANDLERS), fuses_evm384=True,
+                   scheduled=True)
+EVMMAX = OpcodeSet("evmmax", EVMMAX_OPCODES, build_handlers(EVMMAX_OPCODES, EVMMAX_HANDLERS),
+                   GAS_DEPENDENT_BASE | frozenset(EVMMAX_HANDLERS), fuses_evm384=False,
+                   scheduled=False, new_frame_state=FieldContexts)
+OPCODE_SETS: Dict[str, OpcodeSet] = {EVM384.name: EVM384, EVMMAX.name: EVMMAX}
+DEFAULT_OPCODES = "evm384"
+
+
+def resolve_opcodes(opcodes: object) -> OpcodeSet:
+    """The opcode set named ``opcodes`` ("evm384" or "evmmax")."""
+    found = OPCODE_SETS.get(opcodes) if isinstance(opcodes, str) else None
+    if found is None:
+        raise ValueError(f"unknown opcode set {opcodes!r}; choose one of "
+                         f"{', '.join(sorted(OPCODE_SETS))}")
+    return found
