@@ -141,14 +141,18 @@ def test_two_pairing_evm384(benchmark, label):
 
 
 def test_two_pairing_interleaved(benchmark):
-    """The two engines (native ops) and pyblst in turn, one call each per round: the minimum
-    and median per contender, and their ratios to pyblst's, in extra_info["interleaved"].
-    Rounds taken in turn see the same load, so these ratios hold up on a shared machine."""
-    calldata = _calldata(CHECK, 2)
-    code = build_contract(CHECK)
-    runs = {label: (lambda engine=ENGINES[label][0]: _is_one(
-                execute(code, calldata, engine=engine, schedule="update5-A").output))
-            for label in NATIVE_ENGINES}
+    """The two engines (native ops), the hinted check on both (hint given) and pyblst in
+    turn, one call each per round: the minimum and median per contender, and their ratios
+    to pyblst's, in extra_info["interleaved"]. Rounds taken in turn see the same load, so
+    these ratios hold up on a shared machine."""
+    runs = {}
+    for name, calldata, suffix in ((CHECK, _calldata(CHECK, 2), ""),
+                                   (HINTED, _hinted_calldata(HINTED, 2), ", hinted")):
+        code = build_contract(name)
+        runs.update({label + suffix: (lambda engine=ENGINES[label][0], code=code, calldata=calldata:
+                                      _is_one(execute(code, calldata, engine=engine,
+                                                      schedule="update5-A").output))
+                     for label in NATIVE_ENGINES})
     runs[BLST] = PEER_CHECKS[BLST](_pairs(2))
     times: Dict[str, List[float]] = {label: [] for label in runs}
 
