@@ -186,10 +186,9 @@ class Measurement:
 
 def measure(program: Program, engine: str, gas: int) -> Measurement:
     """A first run (decoding the code, peak memory measured), then a timed one."""
-    from evm384_native.evm.code import decode
-    from evm384_native.evm.fast import _analysed
-    decode.cache_clear()
-    _analysed.cache_clear()
+    from evm384_native.evm import code, fast
+    code._CACHE.clear()                   # every first run decodes afresh
+    fast._ANALYSES.clear()
     linux = sys.platform.startswith("linux")
     if linux:
         _reset_peak()
