@@ -52,7 +52,43 @@ def test_blocks_decode_only_where_execution_goes():
     code = bytes.fromhex("6005565b005b00")     # PUSH1 5, JUMP over a JUMPDEST; STOP
     decoded = decode(code, SCHEDULE)
     assert execute(code).success
-    assert sorted(block.start_pc for block in decoded.blocks) == [0, 5]
+    assert sorted(decoded.dispatch_at) == [0, 5]
+
+
+# PUSH1 1; JUMPDEST; JUMPDEST; PUSH1 9; JUMPI; STOP; STOP; JUMPDEST; PUSH1 0; PUSH1 3; JUMP:
+# the first block falls through two JUMPDESTs, then a jump lands on the second (pc 3)
+INTO_A_BLOCK = bytes.fromhex("60015b5b6009570000" "5b600060035600")
+
+
+def test_blocks_run_through_jumpdests_and_jumps_into_them_start_blocks():
+    decoded = decode(INTO_A_BLOCK, SCHEDULE)
+    result = execute(INTO_A_BLOCK)
+    assert sorted(decoded.dispatch_at) == [0, 3, 7, 9]
+    assert result.opcode_counts == {"PUSH1": 5, "JUMPDEST": 4, "JUMPI": 2, "JUMP": 1, "STOP": 1}
+    assert result.gas_used == 5 * 3 + 4 * 1 + 2 * 10 + 8
+    assert result == execute(INTO_A_BLOCK, engine="fast")
+    assert result == execute(INTO_A_BLOCK, tracer=lambda step: None)
+
+
+@pytest.mark.parametrize("kept_bytes", [0, 13_800, code_module.KEPT_BYTES])
+def test_what_is_kept_of_decoded_blocks_is_bounded_and_changes_nothing(monkeypatch, kept_bytes):
+    """Past the bound, blocks and instructions decode again on each visit: every result
+    (gas, steps, opcode counts, halts partway through a block) is the same."""
+    monkeypatch.setattr(code_module, "KEPT_BYTES", kept_bytes)
+    # a loop of 40 iterations over JUMPDEST-separated pieces, then halts out of gas at
+    # every gas limit near the end; unique code bytes per case (the decode cache)
+    body = b"".join(bytes.fromhex("5b6001600201") + bytes([0x50]) for _ in range(30))
+    loop = bytes.fromhex("6028") + b"\x5b" + body + bytes.fromhex("600190038060025700")
+    code = loop + b"\x00" + kept_bytes.to_bytes(4, "big")
+    full = execute(code, gas=10**6)
+    assert full.success and full.opcode_counts["JUMPDEST"] == 40 * 31
+    assert full == execute(code, gas=10**6, engine="fast")
+    for gas in range(full.gas_used - 40, full.gas_used + 1, 3):
+        assert execute(code, gas=gas) == execute(code, gas=gas, engine="fast"), gas
+    decoded = decode(code, SCHEDULE)
+    kept = {0: 0, 13_800: 1}.get(kept_bytes, 3)   # of the 3 blocks (pcs 0, 2 and the STOP)
+    assert len(decoded.dispatch_at) == kept
+    assert decoded.memory_size() <= 4 * len(code) + decoded.segment_at.nbytes + kept_bytes
 
 
 def test_the_cache_is_bounded_by_memory():
@@ -76,8 +112,8 @@ def test_the_cache_is_bounded_by_memory():
 
 def test_threads_decoding_the_same_code_agree():
     """Blocks decode lazily under a lock: threads running one new program at once get one
-    block per pc, indexed in order, and the single-threaded answer (the python engine;
-    the fast engine reads no blocks)."""
+    block per start pc and the single-threaded answer (the python engine; the fast engine
+    reads no blocks)."""
     from concurrent.futures import ThreadPoolExecutor
     code = b"\x5b\x60\x01\x50" * 3000 + b"\x5b\x58\x00"   # (JUMPDEST PUSH1 1 POP)*, PC
     interval = sys.getswitchinterval()
@@ -87,8 +123,11 @@ def test_threads_decoding_the_same_code_agree():
             results = list(pool.map(lambda _: execute(code), range(8)))
     finally:
         sys.setswitchinterval(interval)
-    blocks = decode(code, SCHEDULE).blocks
-    assert sorted(block.start_pc for block in blocks) == list(range(0, len(code) - 2, 4))
-    assert [block.index for block in blocks] == list(range(len(blocks)))
+    # one block kept per start: the chain of falls-through from pc 0
+    dispatch_at = decode(code, SCHEDULE).dispatch_at
+    chain = [0]
+    while dispatch_at[chain[-1]][4] < len(code):
+        chain.append(dispatch_at[chain[-1]][4])
+    assert sorted(dispatch_at) == chain + [len(code)] * (len(code) in dispatch_at)
     assert all(result == execute(code) for result in results)
     assert results[0].opcode_counts["JUMPDEST"] == 3001

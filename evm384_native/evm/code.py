@@ -9,14 +9,18 @@ in one call, its gas and memory growth known in advance. The fast engine needs n
 more.
 
 Everything else decodes when execution first reaches it. ``instruction_at[pc]`` is the
-instruction at ``pc`` (None inside PUSH data). ``dispatch_at[pc]`` and ``block_at[pc]``
-are the *block* starting at ``pc``, for the Python engine's block dispatcher, which checks
-the stack bounds and the static gas of a whole block once and then runs its *body*
-without checks. A block starts where execution enters it (pc 0, a jump destination, the
-end of the previous block); it ends after any instruction that jumps, halts, or whose gas
-depends on operands or on the gas counter (``instructions.GAS_DEPENDENT``), before a
-JUMPDEST, or after ``MAX_BLOCK_INSTRUCTIONS``. So only a block's last instruction charges
-dynamic gas, and it sees the exact remaining gas. A segment is one body entry whose memory
+instruction at ``pc`` (None inside PUSH data). ``dispatch_at[pc]`` is the *block* starting
+at ``pc``, for the Python engine's block dispatcher, which checks the stack bounds and the
+static gas of a whole block once and then runs its *body* without checks. A block starts
+where execution enters it (pc 0, a jump destination, the end of the previous block); it
+ends after any instruction that jumps, halts, or whose gas depends on operands or on the
+gas counter (``instructions.GAS_DEPENDENT``), or after ``MAX_BLOCK_INSTRUCTIONS``. It runs
+on through JUMPDESTs: a jump into it starts another block there, so blocks may overlap.
+So only a block's last instruction charges dynamic gas, and it sees the exact remaining
+gas. A block is decoded when execution reaches it and then runs whole (or the run ends
+in it), so decoding costs time in proportion to the gas spent; what is kept of decoded
+blocks and instructions is bounded by ``KEPT_BYTES`` per program (beyond it they are
+decoded again on each visit), so memory stays bounded whatever the code. A segment is one body entry whose memory
 growth the dispatcher adds to the block's gas check, so it need not end the block;
 ``PUSHn dest; JUMP/JUMPI`` becomes one body entry with the destination checked when
 decoding. The step loop never sees these fusions: it runs the instructions one by one.
@@ -74,9 +78,11 @@ def _set_tables(opcodes: OpcodeSet) -> _SetTables:
 
 
 _TABLES = {opcodes: _set_tables(opcodes) for opcodes in OPCODE_SETS.values()}
-# What memory estimates count per decoded block and instruction (objects, tuples, entries).
-_BLOCK_BYTES, _INSTRUCTION_BYTES = 700, 300
+# What memory estimates count per kept block, body entry, mnemonic count and instruction
+# (objects, tuples, dict entries).
+_BLOCK_BYTES, _BODY_ENTRY_BYTES, _NAME_COUNT_BYTES, _INSTRUCTION_BYTES = 400, 100, 80, 300
 DECODE_CACHE_BYTES = 256 << 20
+KEPT_BYTES = 64 << 20       # lazily decoded blocks and instructions kept, per program
 
 
 # Instructions and blocks are never changed after decoding; not frozen dataclasses because
@@ -95,23 +101,6 @@ class Instruction:
     outputs: int
     next_pc: int
     ends_block: bool
-
-
-@dataclass
-class Block:
-    __slots__ = ("index", "start_pc", "next_pc", "instructions", "body", "gas", "stack_min",
-                 "stack_max", "segment_end", "name_counts")
-    index: int
-    start_pc: int
-    next_pc: int                              # where execution goes unless it jumps
-    instructions: Tuple[Instruction, ...]
-    # (handler, arg, pc of the last instruction the entry runs)
-    body: Tuple[Tuple[Handler, object, int], ...]
-    gas: int                                  # total static gas
-    stack_min: int                            # fewest items on entry without underflow
-    stack_max: int                            # most items on entry without overflow
-    segment_end: int                          # memory its segments need (0: none)
-    name_counts: Tuple[Tuple[str, int], ...]  # instructions per mnemonic, for opcode_counts
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,18 +124,15 @@ class SegmentTable:
 
 
 class _Lazy(dict):
-    """A dict whose missing entries are made by ``make(key)`` (None: no entry). Hits cost
-    a plain dict lookup, which is what the dispatch loops need."""
+    """A dict whose missing entries are made by ``make(key)``, which stores them if they are
+    to be kept. Hits cost a plain dict lookup, which is what the dispatch loops need."""
 
     def __init__(self, make: Callable[[int], object]) -> None:
         super().__init__()
         self.make = make
 
     def __missing__(self, key: int) -> object:
-        value = self.make(key)
-        if value is not None:
-            self[key] = value
-        return value
+        return self.make(key)
 
 
 def _instruction(bytecode: bytes, pc: int, evm384_gas: Dict[int, int],
@@ -284,17 +270,19 @@ class _BlockBuilder:
         self.body.append((op_segment, segment, pairs[-1].pc))
         self.segment_end = max(self.segment_end, segment.end)
 
-    def build(self, index: int, next_pc: int) -> Block:
+    def dispatch_entry(self, next_pc: int) -> tuple:
+        """What the block dispatcher reads (see ``Code.dispatch_at``)."""
         stack_min, stack_max = _stack_bounds(self.instructions)
-        counts: Dict[str, int] = {}
-        for ins in self.instructions:
-            counts[ins.name] = counts.get(ins.name, 0) + 1
-        name_counts = tuple(counts.items())
-        # blocks alike share one tuple (a run of JUMPDESTs is a million of them)
-        name_counts = self.code.shared.setdefault(name_counts, name_counts)
-        return Block(index, self.instructions[0].pc, next_pc, tuple(self.instructions),
-                     tuple(self.body), sum(ins.gas for ins in self.instructions),
-                     stack_min, stack_max, self.segment_end, name_counts)
+        return (sum(ins.gas for ins in self.instructions), stack_min, stack_max,
+                self.segment_end, next_pc, tuple(self.body))
+
+
+def _name_counts(instructions: List[Instruction]) -> Tuple[Tuple[str, int], ...]:
+    """Instructions per mnemonic, in first-seen order."""
+    counts: Dict[str, int] = {}
+    for ins in instructions:
+        counts[ins.name] = counts.get(ins.name, 0) + 1
+    return tuple(counts.items())
 
 
 class Code:
@@ -318,17 +306,17 @@ class Code:
         self.segment_at = np.full(max(size, 1), -1, dtype=np.int32)  # segment index by pc
         self.segment_at[self.segments.start_pc] = np.arange(len(self.segments))
         self._data = data.view(np.uint8).tobytes()  # 1 at every byte of immediate data
-        self._decoded = 0                           # instructions decoded lazily so far
         self._decoding = threading.Lock()
-        self.shared: Dict[tuple, tuple] = {}        # equal name_counts of blocks, made once
-        self.blocks: List[Block] = []               # in the order execution reached them
-        self.max_blocks = size + 1                  # at most one starts at each pc
+        self._kept_bytes = 0                        # estimated, of what the dicts below keep
         self.instruction_at = _Lazy(self._make_instruction)
         # What the block dispatcher reads, by start pc, unpacked in one step because
         # attribute loads would cost as much as the instructions:
-        # (gas, stack_min, stack_max, segment_end, next_pc, body, index)
+        # (gas, stack_min, stack_max, segment_end, next_pc, body)
         self.dispatch_at = _Lazy(self._make_dispatch)
-        self.block_at = _Lazy(lambda pc: self.blocks[self.dispatch_at[pc][6]])
+        # Instructions per mnemonic of the kept blocks, by start pc; blocks alike share one
+        # tuple (a run of blocks of one JUMPDEST each would make a million of them).
+        self._block_counts: Dict[int, Tuple[Tuple[str, int], ...]] = {}
+        self._shared_counts: Dict[tuple, tuple] = {}
 
     def __getattr__(self, name: str) -> object:
         # ``jumpdests``, the set of jump destination pcs that dynamic jumps look in, is made
@@ -348,8 +336,16 @@ class Code:
         # the code (the cache's key), the PUSH data and JUMPDEST flags, the segment tables
         eager = 3 * len(self.bytecode) + self.segment_at.nbytes + self.segments.nbytes
         jumpdests = 64 * len(self.__dict__.get("jumpdests", ()))
-        return (eager + jumpdests + _BLOCK_BYTES * len(self.blocks)
-                + _INSTRUCTION_BYTES * self._decoded)
+        return eager + jumpdests + self._kept_bytes
+
+    def block_instructions(self, start: int) -> List[Instruction]:
+        """The instructions of the block starting at ``start``, in order."""
+        return self._walk_block(start)[0].instructions
+
+    def block_name_counts(self, start: int) -> Tuple[Tuple[str, int], ...]:
+        """Instructions per mnemonic of the block starting at ``start``."""
+        counts = self._block_counts.get(start)
+        return counts if counts is not None else _name_counts(self.block_instructions(start))
 
     def segment(self, index: int) -> Segment:
         """The segment with this index as the Python engine runs it."""
@@ -363,32 +359,46 @@ class Code:
                        int(table.gas[index]), int(table.end[index]),
                        ffi.from_buffer("uint32_t[]", operations))
 
+    def _keep(self, nbytes: int) -> bool:
+        """Whether to keep ``nbytes`` more of decoded state (counted if so)."""
+        if self._kept_bytes + nbytes > KEPT_BYTES:
+            return False
+        self._kept_bytes += nbytes
+        return True
+
     def _make_instruction(self, pc: int) -> Optional[Instruction]:
         size = len(self.bytecode)
         if pc > size or (pc < size and self._data[pc]):
             return None                            # past the end, or PUSH data
-        self._decoded += 1
-        return _instruction(self.bytecode, pc, self.evm384_gas, self.opcodes)
+        ins = _instruction(self.bytecode, pc, self.evm384_gas, self.opcodes)
+        if self._keep(_INSTRUCTION_BYTES):
+            ins = self.instruction_at.setdefault(pc, ins)
+        return ins
 
     def _make_dispatch(self, pc: int) -> tuple:
-        with self._decoding:                     # one block per pc, indexes in order
+        with self._decoding:                     # one block kept per pc
             entry = dict.get(self.dispatch_at, pc)
-            if entry is None:
-                block = self._decode_block(pc)
-                self.blocks.append(block)
-                entry = (block.gas, block.stack_min, block.stack_max, block.segment_end,
-                         block.next_pc, block.body, block.index)
-                # stored before the lock is released: a thread waiting on it must find this
-                # entry, not decode the block again (``__missing__`` stores it only after)
+            if entry is not None:                # a thread waiting on the lock decoded it
+                return entry
+            builder, next_pc = self._walk_block(pc)
+            entry = builder.dispatch_entry(next_pc)
+            counts = _name_counts(builder.instructions)
+            shared = self._shared_counts.get(counts)
+            nbytes = _BLOCK_BYTES + _BODY_ENTRY_BYTES * len(entry[5])
+            if shared is None:
+                nbytes += _NAME_COUNT_BYTES * len(counts)
+            if self._keep(nbytes):
+                self._block_counts[pc] = shared or self._shared_counts.setdefault(counts, counts)
                 dict.__setitem__(self.dispatch_at, pc, entry)
             return entry
 
-    def _decode_block(self, start: int) -> Block:
+    def _walk_block(self, start: int) -> Tuple[_BlockBuilder, int]:
+        """The block starting at ``start``, and the pc after it."""
         size = len(self.bytecode)
         builder = _BlockBuilder(self)
         pc = start
         while len(builder.instructions) < MAX_BLOCK_INSTRUCTIONS:
-            if pc != start and (pc >= size or self.jumpdest_flags[pc]):
+            if pc == size and pc != start:
                 break                              # the end's STOP is a block of its own
             segment = int(self.segment_at[pc]) if pc < size else -1
             if segment >= 0:
@@ -396,19 +406,17 @@ class Code:
                 builder.add_segment(found, self._instructions(pc, found.next_pc))
                 pc = found.next_pc
                 continue
-            ins = self._make_instruction(pc)
-            assert ins is not None, "blocks start and continue at instructions"
+            ins = _instruction(self.bytecode, pc, self.evm384_gas, self.opcodes)
             builder.add(ins)
             pc = ins.next_pc
             if ins.ends_block:
                 break
-        return builder.build(len(self.blocks), pc)
+        return builder, pc
 
     def _instructions(self, start: int, end: int) -> List[Instruction]:
         found = []
         while start < end:
-            ins = self._make_instruction(start)
-            assert ins is not None
+            ins = _instruction(self.bytecode, start, self.evm384_gas, self.opcodes)
             found.append(ins)
             start = ins.next_pc
         return found

@@ -12,10 +12,11 @@ halts at the exact instruction with the exact gas.
 """
 from __future__ import annotations
 
-from typing import Dict, NoReturn, Optional
+from collections import defaultdict
+from typing import DefaultDict, Dict, NoReturn, Optional
 
 from .backends import Backend
-from .code import Block, Code, Instruction, decode
+from .code import Code, Instruction, decode
 from .frame import MAX_MEMORY_BYTES, Frame
 from .gas import Evm384Schedule, memory_expansion_cost
 from .opcode_sets import EVM384, OpcodeSet
@@ -30,22 +31,20 @@ class _Counts:
 
     def __init__(self, code: Code) -> None:
         self.code = code
-        # by block index; blocks decode as execution reaches them, one at most per pc
-        self.block_runs = [0] * code.max_blocks
+        self.block_runs: DefaultDict[int, int] = defaultdict(int)   # by the block's start pc
         self.steps: Dict[str, int] = {}
 
-    def add_partial(self, block: Block, last_pc: int) -> None:
-        """A block that halted at the instruction at ``last_pc``."""
-        for ins in block.instructions:
+    def add_partial(self, start_pc: int, last_pc: int) -> None:
+        """The block starting at ``start_pc`` halted at the instruction at ``last_pc``."""
+        for ins in self.code.block_instructions(start_pc):
             if ins.pc <= last_pc:
                 self.steps[ins.name] = self.steps.get(ins.name, 0) + 1
 
     def by_name(self) -> Dict[str, int]:
         counts = dict(self.steps)
-        for block, runs in zip(self.code.blocks, self.block_runs):
-            if runs:
-                for name, count in block.name_counts:
-                    counts[name] = counts.get(name, 0) + count * runs
+        for start_pc, runs in self.block_runs.items():
+            for name, count in self.code.block_name_counts(start_pc):
+                counts[name] = counts.get(name, 0) + count * runs
         return counts
 
 
@@ -56,7 +55,7 @@ def _run_blocks(f: Frame, code: Code, counts: _Counts) -> NoReturn:
     pc = body_pc = 0
     try:
         while True:
-            gas, stack_min, stack_max, segment_end, next_pc, body, index = dispatch_at[pc]
+            gas, stack_min, stack_max, segment_end, next_pc, body = dispatch_at[pc]
             gas_needed = gas
             if segment_end > len(f.memory):  # only a fused EVM384 segment grows memory up front
                 if segment_end > MAX_MEMORY_BYTES:
@@ -68,10 +67,10 @@ def _run_blocks(f: Frame, code: Code, counts: _Counts) -> NoReturn:
             f.pc = next_pc
             for handler, arg, body_pc in body:
                 handler(f, arg)
-            block_runs[index] += 1
+            block_runs[pc] += 1
             pc = f.pc
     except Halt:
-        counts.add_partial(code.block_at[pc], body_pc)
+        counts.add_partial(pc, body_pc)
         raise
     _run_steps(f, code, pc, counts, None)
 
