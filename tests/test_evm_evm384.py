@@ -208,9 +208,10 @@ def _check_generated(ops, calldata, gas):
 
 
 @pytest.mark.slow
-@settings(max_examples=2000, deadline=None)
+@pytest.mark.parametrize("shard", range(4))     # independent draws that workers share out
+@settings(max_examples=300, deadline=None)
 @given(ops=st.lists(st.tuples(evm384_ops, fillers), min_size=1, max_size=30),
        calldata=st.binary(min_size=0, max_size=400),
        gas=st.one_of(st.integers(0, 5000), st.just(1_000_000)))
-def test_many_generated_evm384_programs(ops, calldata, gas):
+def test_many_generated_evm384_programs(shard, ops, calldata, gas):
     _check_generated(ops, calldata, gas)
