@@ -225,3 +225,29 @@ def test_immediates_are_not_jump_destinations():
         + vector(ADDMODX, 0, 1, 0, 1, 0, 1, 0x60) + bytes([JUMPDEST, STOP])
     assert assert_same(code).success
 
+
+
+# --- the VM classes ---------------------------------------------------------------------
+
+def test_vm_classes_and_shared_tables():
+    from eth.vm.forks import CancunVM, PragueVM
+    vm = with_evm384(CancunVM, opcodes="evmmax")
+    assert issubclass(vm, CancunVM) and vm.__name__ == "EVMMAXCancunVM"
+    opcodes = vm._state_class.computation_class.opcodes
+    assert [opcodes[code].mnemonic for code in range(0xC0, 0xC6)] == \
+        ["SETMODX", "LOADX", "STOREX", "ADDMODX", "SUBMODX", "MULMODX"]
+    assert [opcodes[code].gas_cost for code in range(0xC0, 0xC6)] == [1, 1, 1, 0, 0, 0]
+    for plain in (CancunVM, PragueVM):
+        assert not set(range(0xC0, 0xC6)) & set(plain._state_class.computation_class.opcodes)
+    code = context_prefix(M, 8) + vector(ADDMODX, 0, 1, 0, 1, 0, 1, 1)
+    assert execute_in_pyevm(code, vm_class=vm).success
+    assert "Invalid opcode" in execute_in_pyevm(code, vm_class=PragueVM).error
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="unknown opcode set 'evm385'"):
+        with_evm384(opcodes="evm385")
+    with pytest.raises(ValueError, match="backend is 'native' or 'reference'"):
+        with_evm384(opcodes="evmmax", backend={"ADDMOD384": None})
+    with pytest.raises(ValueError, match="unknown backend 'gpu'"):
+        with_evm384(opcodes="evmmax", backend="gpu")
