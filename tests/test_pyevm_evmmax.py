@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from optional import require
 
-require("eth", "pyevm", since=(3, 10))
+require("eth", "pyevm")
 
 from evm384_native.evm import execute
 from evm384_native.integrations.pyevm import execute_in_pyevm, with_evm384
