@@ -158,3 +158,18 @@ def test_help_names_the_opcode_sets(capsys, monkeypatch):
     for command in ("run", "trace", "debug", "disasm", "profile"):
         code, out, _ = cli(capsys, monkeypatch, command, "--help")
         assert code == 0 and "--opcodes {evm384,evmmax}" in out, command
+
+
+def test_debug_mem_takes_the_evmmax_memory_operands(capsys, monkeypatch):
+    _, listing, _ = cli(capsys, monkeypatch, *evmmax("disasm"))
+    setmodx, storex = pc_of("SETMODX", listing), pc_of("STOREX", listing)
+    script = f"b {setmodx}\nb {storex}\nc\nmem modulus_offset\nc\nmem source\nstep\nmem source\nq\n"
+    code, out, _ = cli(capsys, monkeypatch, *evmmax("debug"), stdin=script)
+    answers = out.split("(evm384) mem ")[1:]
+
+    def dumped(answer: str) -> bytes:
+        return bytes.fromhex("".join(line.split(":")[1] for line in answer.splitlines()[1:]
+                                     if line.startswith("0x")))
+    assert code == 0 and dumped(answers[0]) == MODULUS.to_bytes(48, "big")
+    assert dumped(answers[1]) == b"".join(v.to_bytes(48, "big") for v in VALUES)
+    assert "error: not a memory offset: 'source'" in answers[2]     # past the STOREX

@@ -31,7 +31,9 @@ continue            run until a breakpoint or the end                    (c)
 break [PC|LABEL]    stop before that instruction; alone: list breakpoints  (b)
 delete [PC|LABEL]   remove that breakpoint; alone: all of them           (d)
 stack               the stack, top first
-mem OFFSET [LEN]    memory bytes (LEN default: the slot's size, 48 for out/x/y/mod, else 32)
+mem OFFSET [LEN]    memory bytes (LEN default: the slot's size, 48 for out/x/y/mod, else 32);
+                    EVMMAX: OFFSET may be the memory operand of the instruction
+                    stopped at: SETMODX's modulus_offset, LOADX's dest, STOREX's source
 fp OFFSET           48-byte little-endian value(s), also out of Montgomery form with
                     --montgomery; OFFSET is a number, a slot name (contracts) or out/x/y/mod
                     of the EVM384 instruction stopped at (or of the PUSH16 feeding it)
@@ -349,12 +351,32 @@ class Debugger(Tracer):
             return {side: range(operands[side], operands[side] + operands["count"])}
         return {}
 
+    def _memory_operands(self) -> Dict[str, Tuple[int, int]]:
+        """(offset, size) of the memory an EVMMAX instruction stopped at reads or writes:
+        SETMODX's modulus (``modulus_offset``), LOADX's ``dest``, STOREX's ``source``."""
+        step = self.current
+        names = EVMMAX_STACK_OPERANDS.get(step.name)
+        if names is None or len(step.stack) < len(names):
+            return {}
+        operands = dict(zip(names, reversed(step.stack)))
+        if step.name == "SETMODX":
+            return {"modulus_offset": (operands["modulus_offset"], operands["modulus_size"])}
+        context = step.field_context()
+        if context is None:
+            return {}
+        side = "dest" if step.name == "LOADX" else "source"
+        return {side: (operands[side], operands["count"] * context.element_size)}
+
     def _place(self, text: str) -> Tuple[int, int, List[Slot]]:
         """(offset, size, the Fps inside) of an operand of the EVM384 instruction stopped at,
-        a number (size 0: unknown) or a slot of the contract."""
+        the memory operand of the EVMMAX instruction stopped at, a number (size 0:
+        unknown) or a slot of the contract."""
         operand = self._operands().get(text)
         if operand is not None:
             return operand, Fp.size, []
+        memory = self._memory_operands().get(text)
+        if memory is not None:
+            return memory[0], memory[1], []
         number = parse_int(text)
         if number is not None:
             if number < 0:
