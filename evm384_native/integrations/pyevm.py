@@ -156,7 +156,8 @@ def execute_in_pyevm(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_00
     state. With ``to`` a precompile's address (e.g. ``(0x0F).to_bytes(20, "big")``, EIP-2537's
     pairing check) and empty ``code``, the precompile runs.
 
-    ``vm_class`` defaults to ``with_evm384()``; pass a plain py-evm VM to run without EVM384.
+    ``vm_class`` defaults to ``with_evm384()``; pass a plain py-evm VM to run without EVM384,
+    or ``with_evm384(opcodes="evmmax")`` to run EVMMAX code.
     """
     vm_class = vm_class or with_evm384()
     state = _empty_state_factory(vm_class)()
