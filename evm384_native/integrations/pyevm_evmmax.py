@@ -16,7 +16,7 @@ needs it, which keeps it working where only the opcode table can be changed (tit
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Dict, FrozenSet, Mapping, Tuple
+from typing import Any, Callable, Dict, Mapping, Set, Tuple
 
 from ..evm.backends import get_backend
 from ..evm.code import decode
@@ -102,21 +102,23 @@ def frame_of(computation: ComputationAPI, modx: Any) -> PyEvmFrame:
 
 
 @lru_cache(maxsize=256)
-def _jump_destinations(code: bytes) -> Tuple[FrozenSet[int], FrozenSet[int]]:
+def _jump_destinations(code: bytes) -> Tuple[Set[int], Set[int]]:
     """(valid, invalid): every ``0x5b`` byte of ``code``, split by whether it is an
     instruction under EVMMAX (the engine's analysis: PUSH data and EVMMAX immediates are
     not)."""
     valid = decode(code, resolve_schedule(DEFAULT_SCHEDULE), False, EVMMAX).jumpdests
-    every = frozenset(pc for pc, byte in enumerate(code) if byte == JUMPDEST)
-    return valid, every - valid
+    every = {pc for pc, byte in enumerate(code) if byte == JUMPDEST}
+    return set(valid), every - valid
 
 
 def _file_jump_destinations(stream: Any) -> None:
-    """Fill py-evm's validity caches for all JUMPDEST bytes, so that its PUSH-only
-    look-back never runs."""
-    valid, invalid = _jump_destinations(bytes(stream._raw_code_bytes))
-    stream.valid_positions.update(valid)
-    stream.invalid_positions.update(invalid)
+    """Give py-evm's code stream validity caches that file every JUMPDEST byte, so that
+    its PUSH-only look-back never runs for a jump. The two sets are shared by every frame
+    running the same code (a frame costs no copy): whatever py-evm adds to them later is a
+    fact about that code too. They replace the stream's sets while these are still empty:
+    only JUMP and JUMPI consult them, and they make the frame first."""
+    stream.valid_positions, stream.invalid_positions = \
+        _jump_destinations(bytes(stream._raw_code_bytes))
 
 
 def _pyevm_opcode(code: int, modx: Any) -> OpcodeAPI:
