@@ -39,7 +39,7 @@ __all__ = ["evmmax_opcodes", "EvmmaxAssertionError", "PyEvmFrame"]
 
 _FRAME_ATTRIBUTE = "_evm384_native_evmmax"
 _JUMPS = (BY_NAME["JUMP"].code, BY_NAME["JUMPI"].code)
-JUMPDEST = BY_NAME["JUMPDEST"].code
+_JUMPDEST = BY_NAME["JUMPDEST"].code
 
 
 class EvmmaxAssertionError(VMError):
@@ -76,8 +76,8 @@ class PyEvmFrame:
         # read at each use: py-evm may replace its buffer when memory grows
         return self.computation._memory._bytes  # type: ignore[attr-defined]
 
-    def charge(self, cost: int) -> None:
-        self.computation.consume_gas(cost, reason="EVMMAX")
+    def charge(self, cost: int, reason: str = "EVMMAX") -> None:
+        self.computation.consume_gas(cost, reason=reason)
 
     def extend_memory(self, start_position: int, size: int) -> None:
         """py-evm's memory growth, its gas counting this frame's register bytes as if
@@ -88,7 +88,8 @@ class PyEvmFrame:
             self._extend_memory(start_position, size)
             return
         end = ceil32(start_position + size)
-        self.charge(memory_cost(words(end + registers)) - memory_cost(words(len(memory) + registers)))
+        self.charge(memory_cost(words(end + registers)) - memory_cost(words(len(memory) + registers)),
+                    reason="Expanding memory (EVMMAX registers counted)")
         memory.extend(start_position, size)
 
 
@@ -107,7 +108,7 @@ def _jump_destinations(code: bytes) -> Tuple[Set[int], Set[int]]:
     instruction under EVMMAX (the engine's analysis: PUSH data and EVMMAX immediates are
     not)."""
     valid = decode(code, resolve_schedule(DEFAULT_SCHEDULE), False, EVMMAX).jumpdests
-    every = {pc for pc, byte in enumerate(code) if byte == JUMPDEST}
+    every = {pc for pc, byte in enumerate(code) if byte == _JUMPDEST}
     return set(valid), every - valid
 
 
