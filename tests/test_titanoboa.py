@@ -35,3 +35,42 @@ def test_boa_runs_evm384_with_gas():
     add_line, mul_line = completed.stdout.split("\n")[:2]
     assert add_line == f"{ADD_OUT.hex()} 52"        # 50 + ADDMOD384's 2 under update5-A
     assert mul_line == MUL_OUT.hex()
+
+
+EVMMAX_SCRIPT = textwrap.dedent("""
+    import sys
+    import boa
+    from evm384_native.integrations.titanoboa import enable_evm384
+
+    initcode, calldata, halting, fresh, caller = (bytes.fromhex(a) for a in sys.argv[1:6])
+    enable_evm384(opcodes="evmmax")
+    address, _ = boa.env.deploy_code(bytecode=initcode)
+    result = boa.env.raw_call(address, data=calldata)
+    print(bytes(result.output).hex(), result.get_gas_used())
+    for name, code in (("51" * 20, halting), ("52" * 20, fresh), ("53" * 20, caller)):
+        boa.env.set_code("0x" + name, code)
+    print(bytes(boa.env.raw_call("0x" + "53" * 20, data=calldata).output).hex())
+    try:
+        enable_evm384()
+    except ValueError as error:
+        print(error)
+""")
+
+
+def test_boa_deploys_and_calls_an_evmmax_contract():
+    from evm384_native.evm import execute
+    from evmmax_contracts import caller, deployer, multiply, with_own_context, without_context
+    from test_eth_tester_evmmax import _operands
+    calldata, product = _operands(5)
+    arguments = [deployer(multiply()), calldata, without_context(), with_own_context(),
+                 caller(b"\x51" * 20, b"\x52" * 20)]
+    completed = subprocess.run([sys.executable, "-c", EVMMAX_SCRIPT, *(a.hex() for a in arguments)],
+                               capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    call_line, frames_line, refusal = completed.stdout.split("\n")[:3]
+    gas = execute(multiply(), calldata, opcodes="evmmax").gas_used
+    assert call_line == f"{product.hex()} {gas}"
+    # the caller's context survives a callee that has none and one that makes its own id 0
+    frames = bytes.fromhex(frames_line)
+    assert frames[:48] == product and frames[160:] == bytes(63) + b"\x01"
+    assert "already runs the 'evmmax' opcode set" in refusal

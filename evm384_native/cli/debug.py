@@ -4,11 +4,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .. import execute
 from ..bls12_381.fp import P
 from ..montgomery import montgomery_inv
 from .debugger import HELP, CommandReader, Debugger, Quit
-from .inputs import add_code_arguments, load_run
+from .inputs import add_code_arguments, execute_target, load_run
 from .views import CodeView
 
 
@@ -35,11 +34,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def command(args: argparse.Namespace) -> int:
     target, calldata, options = load_run(args)
-    debugger = Debugger(CodeView(target), CommandReader(sys.stdin, sys.stdout), sys.stdout,
-                        args.montgomery)
+    debugger = Debugger(CodeView(target, args.opcodes), CommandReader(sys.stdin, sys.stdout),
+                        sys.stdout, args.montgomery, args.opcodes)
     try:
         with debugger.stop_on_interrupt():
-            result = execute(target.code, calldata, tracer=debugger, **options)
+            result = execute_target(target, calldata, options, debugger)
     except Quit:
         print("quit")
         return 0

@@ -10,17 +10,18 @@ from __future__ import annotations
 import signal
 import threading
 from contextlib import contextmanager
-from typing import Callable, Dict, Iterator, List, Optional, TextIO, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from ..asm import Fp, Instruction, Slot
 from ..asm.assembler import EVM384_MNEMONICS, unpack_offsets
-from ..evm.opcodes import OPCODES
+from ..evm.opcode_sets import DEFAULT_OPCODES
 from ..evm.result import ExecutionResult
-from ..evm.tracing import Step, Tracer
+from ..evm.tracing import FieldContextView, Step, Tracer
 from ..operands import OPERAND_NAMES
 from .errors import CliError
 from .names import find_slot, parse_int, resolve_pc
-from .views import CodeView, fp_text, hexdump, result_text
+from .views import (EVMMAX_STACK_OPERANDS, CodeView, context_text, fp_text, hexdump,
+                    register_lines, result_text)
 
 PROMPT = "(evm384) "
 HELP = """\
@@ -30,12 +31,23 @@ continue            run until a breakpoint or the end                    (c)
 break [PC|LABEL]    stop before that instruction; alone: list breakpoints  (b)
 delete [PC|LABEL]   remove that breakpoint; alone: all of them           (d)
 stack               the stack, top first
-mem OFFSET [LEN]    memory bytes (LEN default: the slot's size, 48 for out/x/y/mod, else 32)
+mem OFFSET [LEN]    memory bytes (LEN default: the slot's size, 48 for out/x/y/mod, else 32);
+                    EVMMAX: OFFSET may be the memory operand of the instruction
+                    stopped at: SETMODX's modulus_offset, LOADX's dest, STOREX's source
 fp OFFSET           48-byte little-endian value(s), also out of Montgomery form with
                     --montgomery; OFFSET is a number, a slot name (contracts) or out/x/y/mod
                     of the EVM384 instruction stopped at (or of the PUSH16 feeding it)
+ctx [ID]            EVMMAX: the field contexts (id, modulus, element size, registers);
+                    with ID, that context's registers
+reg [N [COUNT]|out|x|y|dest|source]
+                    EVMMAX: registers of the active field context by name (rN) and
+                    value: all, COUNT from rN, or the operand of the instruction
+                    stopped at (out/x/y of ADDMODX/SUBMODX/MULMODX; source of LOADX,
+                    dest of STOREX). Values are canonical: converted out of
+                    Montgomery form for odd moduli (as LOADX does)
 where               the routine and label that emitted this code (contracts)
-info                pc, gas, memory size, stack depth, steps run, breakpoints
+info                pc, gas, memory size, stack depth, steps run, breakpoints,
+                    the active field context (EVMMAX)
 quit                abort the execution; so does the end of input        (q)"""
 
 
@@ -74,9 +86,10 @@ class Debugger(Tracer):
     """The tracer that pauses execution; see the module docstring."""
 
     def __init__(self, view: CodeView, reader: CommandReader, out: TextIO,
-                 montgomery: Optional[int] = None) -> None:
+                 montgomery: Optional[int] = None, opcodes: str = DEFAULT_OPCODES) -> None:
         self.view, self.reader, self.out = view, reader, out
         self.montgomery = montgomery
+        self.opcodes = opcodes
         self.breakpoints: Dict[int, str] = {}      # pc -> the label it was set by, or ""
         self.countdown = 1                          # stop when it reaches 0 (1: at the start)
         self.until: Optional[int] = None            # next's target pc
@@ -89,7 +102,8 @@ class Debugger(Tracer):
             "n": self.cmd_next, "continue": self.cmd_continue, "c": self.cmd_continue,
             "break": self.cmd_break, "b": self.cmd_break, "delete": self.cmd_delete,
             "d": self.cmd_delete, "stack": self.cmd_stack, "mem": self.cmd_mem,
-            "fp": self.cmd_fp, "where": self.cmd_where, "info": self.cmd_info,
+            "fp": self.cmd_fp, "ctx": self.cmd_ctx, "reg": self.cmd_reg,
+            "where": self.cmd_where, "info": self.cmd_info,
             "quit": self.cmd_quit, "q": self.cmd_quit, "help": self.cmd_help}
 
     # --- tracer events ------------------------------------------------------------------
@@ -117,7 +131,7 @@ class Debugger(Tracer):
 
     def on_end(self, result: ExecutionResult) -> None:
         self.say("finished")
-        self.say(result_text(result))
+        self.say(result_text(result, self.opcodes))
 
     # --- the pause ----------------------------------------------------------------------
 
@@ -183,7 +197,7 @@ class Debugger(Tracer):
         self.breakpoints[pc] = "" if parse_int(args[0]) is not None else args[0]
         ins = self.view.instructions.get(pc)
         if ins is None:                                 # the EVM384 op of a folded pair
-            ins = Instruction(pc, OPCODES[self.view.code[pc]].name)
+            ins = Instruction(pc, self.view.table[self.view.code[pc]].name)
         self.say(f"breakpoint set: {self.view.line(ins).strip()}")
         return False
 
@@ -229,6 +243,35 @@ class Debugger(Tracer):
             self.say(f"{name} @{offset:#x}: {fp_text(data, self.montgomery)}")
         return False
 
+    def cmd_ctx(self, args: List[str]) -> bool:
+        step = self.current
+        contexts = step.field_contexts
+        if contexts is None:
+            raise CliError("field contexts exist under --opcodes evmmax only")
+        if args:
+            context_id = _number(args[0], "field context id", minimum=0)
+            context = step.field_context(context_id)
+            if context is None:
+                raise CliError(f"no field context {context_id}")
+            self._show_registers(context, range(context.register_count))
+            return False
+        active = step.active_context
+        for context in contexts:
+            self.say(context_text(context, context.id == active))
+        if not contexts:
+            self.say("no field contexts")
+        return False
+
+    def cmd_reg(self, args: List[str]) -> bool:
+        step = self.current
+        if step.field_contexts is None:
+            raise CliError("registers exist under --opcodes evmmax only")
+        context = step.field_context()
+        if context is None:
+            raise CliError("no active field context")
+        self._show_registers(context, self._register_indices(args, context.register_count))
+        return False
+
     def cmd_where(self, args: List[str]) -> bool:
         location = self.view.location(self.current.pc)
         self.say(f"pc {self.current.pc}: {location or 'no source map (CODE is not a contract)'}")
@@ -239,6 +282,11 @@ class Debugger(Tracer):
         self.say(f"pc {step.pc}  gas left {step.gas:,}  gas used {self.start_gas - step.gas:,}  "
                  f"memory {step.memory_size:,} bytes  stack {len(step.stack)} items  "
                  f"steps run {self.steps - 1:,}  breakpoints {len(self.breakpoints)}")
+        context = step.field_context()
+        if context is not None:
+            self.say(context_text(context, True))
+        elif step.field_contexts is not None:
+            self.say("no active field context")
         return False
 
     def cmd_quit(self, args: List[str]) -> bool:
@@ -265,12 +313,70 @@ class Debugger(Tracer):
         offsets = folded.offsets() if folded is not None else None
         return dict(zip(OPERAND_NAMES, offsets)) if offsets else {}
 
+    def _show_registers(self, context: FieldContextView, indices: Iterable[int]) -> None:
+        values = self.current.registers(context.id)
+        self.say(context_text(context, context.id == self.current.active_context))
+        self.say("values as stored (power-of-two modulus)"
+                 if context.modulus & (context.modulus - 1) == 0
+                 else "canonical values (converted out of Montgomery form)")
+        for line in register_lines(values, indices, context.element_size):
+            self.say(line)
+
+    def _register_indices(self, args: List[str], count: int) -> Iterable[int]:
+        """The registers ``reg`` names: all, rN.. (COUNT of them), or an operand of the
+        instruction stopped at; those past the last register are left out."""
+        if not args:
+            return range(count)
+        operands = self._register_operands()
+        if args[0] in operands:
+            return [index for index in operands[args[0]] if index < count]
+        first = _number(args[0].lstrip("r"), "register", minimum=0)
+        size = _number(args[1], "count", minimum=1) if len(args) > 1 else 1
+        if first >= count:
+            raise CliError(f"r{first} is past the {count} registers")
+        return range(first, min(first + size, count))
+
+    def _register_operands(self) -> Dict[str, Sequence[int]]:
+        """out/x/y of the vector instruction stopped at (index, stride, count), the register
+        side of LOADX (source) or STOREX (dest)."""
+        step = self.current
+        immediates = step.immediates
+        if immediates is not None:   # a stride of 0 reads one register count times
+            return {name: list(dict.fromkeys(
+                immediates[f"{name}_idx"] + immediates[f"{name}_stride"] * i
+                for i in range(immediates["count"]))) for name in ("out", "x", "y")}
+        if step.name in ("LOADX", "STOREX") and len(step.stack) >= 3:
+            operands = dict(zip(EVMMAX_STACK_OPERANDS[step.name], reversed(step.stack)))
+            side = "source" if step.name == "LOADX" else "dest"
+            return {side: range(operands[side], operands[side] + operands["count"])}
+        return {}
+
+    def _memory_operands(self) -> Dict[str, Tuple[int, int]]:
+        """(offset, size) of the memory an EVMMAX instruction stopped at reads or writes:
+        SETMODX's modulus (``modulus_offset``), LOADX's ``dest``, STOREX's ``source``."""
+        step = self.current
+        names = EVMMAX_STACK_OPERANDS.get(step.name)
+        if names is None or len(step.stack) < len(names):
+            return {}
+        operands = dict(zip(names, reversed(step.stack)))
+        if step.name == "SETMODX":
+            return {"modulus_offset": (operands["modulus_offset"], operands["modulus_size"])}
+        context = step.field_context()
+        if context is None:
+            return {}
+        side = "dest" if step.name == "LOADX" else "source"
+        return {side: (operands[side], operands["count"] * context.element_size)}
+
     def _place(self, text: str) -> Tuple[int, int, List[Slot]]:
         """(offset, size, the Fps inside) of an operand of the EVM384 instruction stopped at,
-        a number (size 0: unknown) or a slot of the contract."""
+        the memory operand of the EVMMAX instruction stopped at, a number (size 0:
+        unknown) or a slot of the contract."""
         operand = self._operands().get(text)
         if operand is not None:
             return operand, Fp.size, []
+        memory = self._memory_operands().get(text)
+        if memory is not None:
+            return memory[0], memory[1], []
         number = parse_int(text)
         if number is not None:
             if number < 0:

@@ -1,10 +1,11 @@
-"""``evm384 disasm``: the EVM384-aware listing (routines and slot names for contracts)."""
+"""``evm384 disasm``: the EVM384-aware listing (routines and slot names for contracts), or
+with ``--opcodes evmmax`` the EVMMAX one (immediates by name)."""
 from __future__ import annotations
 
 import argparse
 
 from ..bls12_381.contracts import CONTRACTS
-from .inputs import FILE_RULES, add_code_argument, load_target
+from .inputs import FILE_RULES, add_code_argument, add_opcodes_argument, load_target
 from .views import CodeView
 
 
@@ -13,11 +14,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "disasm", help="disassemble CODE (EVM384 ops as out/x/y/mod)",
         description="Disassemble CODE: a PUSH16 feeding an EVM384 op reads as the op with "
                     "out/x/y/mod; a contract's listing names its routines and memory slots. "
+                    "Under --opcodes evmmax, ADDMODX/SUBMODX/MULMODX show their seven "
+                    "immediates by name. "
                     f"Contracts: {', '.join(CONTRACTS)}. {FILE_RULES}.")
     add_code_argument(parser)
+    add_opcodes_argument(parser)
     parser.set_defaults(func=command)
 
 
 def command(args: argparse.Namespace) -> int:
-    print("\n".join(CodeView(load_target(args.code, args.code_file)).lines()))
+    target = load_target(args.code, args.code_file, args.opcodes)
+    print("\n".join(CodeView(target, args.opcodes).lines()))
     return 0

@@ -14,9 +14,12 @@ from typing import Any, Dict, Optional, Tuple
 
 from ..asm import Program
 from ..bls12_381.contracts import CONTRACTS, build_program
-from ..evm.api import ENGINES
+from ..evm.api import ENGINES, execute
 from ..evm.backends import BACKENDS
 from ..evm.gas import DEFAULT_SCHEDULE, SCHEDULES
+from ..evm.opcode_sets import DEFAULT_OPCODES, OPCODE_SETS
+from ..evm.result import ExecutionResult
+from ..evm.tracing import TracerLike
 from .errors import CliError
 
 CONTRACT_PREFIX = "contract:"
@@ -74,14 +77,20 @@ def contract_name(text: str) -> str:
     return name
 
 
-def load_target(argument: Optional[str], code_file: Optional[str] = None) -> Target:
-    """CODE (hex, ``@FILE`` or ``contract:NAME``) or the raw bytes of ``--code-file``."""
+def load_target(argument: Optional[str], code_file: Optional[str] = None,
+                opcodes: str = DEFAULT_OPCODES) -> Target:
+    """CODE (hex, ``@FILE`` or ``contract:NAME``) or the raw bytes of ``--code-file``, to
+    run with the opcode set ``opcodes``."""
     if (argument is None) == (code_file is None):
         raise CliError("give CODE or --code-file FILE (one of them)")
     if code_file is not None:
         return Target(read_file(code_file, "CODE"))
     if argument.startswith(CONTRACT_PREFIX):
-        program = build_program(contract_name(argument))
+        name = contract_name(argument)
+        if opcodes != DEFAULT_OPCODES:
+            raise CliError(f"the built-in contracts are EVM384 code: {argument} does not run "
+                           f"under --opcodes {opcodes}")
+        program = build_program(name)
         return Target(program.code, program)
     return Target(load_bytes(argument, "CODE"))
 
@@ -92,6 +101,13 @@ def add_code_argument(parser: argparse.ArgumentParser) -> None:
                         help="hex bytecode, @FILE (hex text), or contract:NAME "
                              f"({', '.join(CONTRACTS)})")
     parser.add_argument("--code-file", metavar="FILE", help="read CODE as raw bytes from FILE")
+
+
+def add_opcodes_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--opcodes", choices=sorted(OPCODE_SETS), default=DEFAULT_OPCODES,
+                        help="the opcode set: EVM384 (ADDMOD384... at 0xc0-0xc2) or EVMMAX "
+                             "(EIP-6690's SETMODX... at 0xc0-0xc5; --schedule does not "
+                             f"apply) (default {DEFAULT_OPCODES})")
 
 
 def add_code_arguments(parser: argparse.ArgumentParser, engine: bool = True) -> None:
@@ -111,6 +127,7 @@ def add_code_arguments(parser: argparse.ArgumentParser, engine: bool = True) -> 
                         help="EVM384 kernels (default native)")
     parser.add_argument("--schedule", choices=sorted(SCHEDULES), default=DEFAULT_SCHEDULE,
                         help=f"EVM384 gas schedule (default {DEFAULT_SCHEDULE})")
+    add_opcodes_argument(parser)
 
 
 def load_run(args: argparse.Namespace) -> Tuple[Target, bytes, Dict[str, Any]]:
@@ -118,11 +135,22 @@ def load_run(args: argparse.Namespace) -> Tuple[Target, bytes, Dict[str, Any]]:
     if not 0 <= args.gas < 2**63:
         raise CliError(f"--gas must be in [0, 2**63), got {args.gas}")
     options: Dict[str, Any] = {"gas": args.gas, "backend": args.backend,
-                               "schedule": args.schedule}
+                               "schedule": args.schedule, "opcodes": args.opcodes}
     if getattr(args, "engine", None) is not None:
         options["engine"] = args.engine
     if args.calldata and args.calldata_file is not None:
         raise CliError("give --calldata or --calldata-file, not both")
     calldata = (read_file(args.calldata_file, "calldata") if args.calldata_file is not None
                 else load_bytes(args.calldata, "calldata"))
-    return load_target(args.code, args.code_file), calldata, options
+    return load_target(args.code, args.code_file, args.opcodes), calldata, options
+
+
+def execute_target(target: Target, calldata: bytes, options: Dict[str, Any],
+                   tracer: Optional[TracerLike] = None) -> ExecutionResult:
+    """``execute`` with the options of :func:`load_run`. The options are checked one by
+    one by argparse; a combination the engine refuses (an engine without the opcode set)
+    is an input error too."""
+    try:
+        return execute(target.code, calldata, tracer=tracer, **options)
+    except ValueError as error:
+        raise CliError(str(error)) from None

@@ -28,7 +28,8 @@ def build_parser() -> argparse.ArgumentParser:
     from . import build, calldata, debug, disasm, gas, pairing, profile, run, trace
     from .inputs import FILE_RULES
     parser = Parser(prog="evm384", description="Run, trace, disassemble, profile and debug "
-                                                "EVM384 bytecode; build the BLS12-381 "
+                                                "EVM384 (or, --opcodes evmmax, EVMMAX) "
+                                                "bytecode; build the BLS12-381 "
                                                 "contracts, their calldata and gas table.",
                      epilog=textwrap.fill(f"files: {FILE_RULES}.", 88) + "\n\n" + EXIT_CODES,
                      formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -4,8 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from .. import execute
-from .inputs import add_code_arguments, load_run
+from .inputs import add_code_arguments, execute_target, load_run
 from .views import result_fields, result_text
 
 
@@ -18,6 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def command(args: argparse.Namespace) -> int:
     target, calldata, options = load_run(args)
-    result = execute(target.code, calldata, **options)
-    print(json.dumps(result_fields(result)) if args.json else result_text(result))
+    result = execute_target(target, calldata, options)
+    print(json.dumps(result_fields(result, args.opcodes)) if args.json
+          else result_text(result, args.opcodes))
     return 0 if result.success else 1

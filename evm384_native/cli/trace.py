@@ -5,10 +5,9 @@ import argparse
 import sys
 from contextlib import nullcontext
 
-from .. import execute
 from ..evm.tracing import Eip3155Tracer
 from .errors import CliError
-from .inputs import add_code_arguments, load_run
+from .inputs import add_code_arguments, execute_target, load_run
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,6 +15,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_code_arguments(parser, engine=False)
     parser.add_argument("--out", metavar="FILE", help="write the trace here (default stdout)")
     parser.add_argument("--memory", action="store_true", help="include memory in every line")
+    parser.add_argument("--registers", action="store_true",
+                        help="EVMMAX: include the active field context's registers in every "
+                             "line (canonical values: out of Montgomery form)")
     parser.set_defaults(func=command)
 
 
@@ -26,6 +28,6 @@ def command(args: argparse.Namespace) -> int:
     except OSError as error:
         raise CliError(f"cannot write {args.out!r}: {error.strerror}") from None
     with out as stream:
-        result = execute(target.code, calldata, tracer=Eip3155Tracer(stream, args.memory),
-                         **options)
+        result = execute_target(target, calldata, options,
+                                Eip3155Tracer(stream, args.memory, args.registers))
     return 0 if result.success else 1

@@ -1,29 +1,41 @@
 """How the tools show things: an execution's outcome, the instruction at a pc (EVM384
-operands decoded, slot and routine names for contracts), and 48-byte field values."""
+operands decoded, slot and routine names for contracts; EVMMAX immediates and stack operands
+by name), 48-byte field values and EVMMAX registers."""
 from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set
 
 from ..asm import Instruction, disassemble
 from ..asm.assembler import EVM384_MNEMONICS
-from ..evm.opcodes import OPCODES, OpcodeInfo
+from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
+from ..evm.opcodes import OpcodeInfo
 from ..evm.result import ExecutionResult
+from ..evm.tracing import EVMMAX_MNEMONICS, FieldContextView
 from ..montgomery import from_montgomery
 from .inputs import Target
 
+# The instructions each opcode set adds, as the outcome counts them
+SET_MNEMONICS = {"evm384": EVM384_MNEMONICS, "evmmax": EVMMAX_MNEMONICS}
+# EVMMAX instructions whose operands are on the stack, top first (the EIP's names)
+EVMMAX_STACK_OPERANDS = {"SETMODX": ("id", "modulus_offset", "modulus_size", "alloc_count"),
+                         "LOADX": ("dest", "source", "count"),
+                         "STOREX": ("dest", "source", "count")}
 
-def result_fields(result: ExecutionResult) -> Dict[str, Any]:
-    """The outcome as JSON-ready fields."""
+
+def result_fields(result: ExecutionResult, opcodes: str = DEFAULT_OPCODES) -> Dict[str, Any]:
+    """The outcome as JSON-ready fields (``evm384_ops`` or ``evmmax_ops``: the counts of
+    the opcode set's own instructions)."""
     return {"success": result.success, "error": result.error,
             "output": "0x" + result.output.hex(), "gas_used": result.gas_used,
             "gas_left": result.gas_left, "steps": result.steps,
-            "evm384_ops": {op: result.opcode_counts.get(op, 0) for op in EVM384_MNEMONICS},
+            f"{opcodes}_ops": {op: result.opcode_counts.get(op, 0)
+                               for op in SET_MNEMONICS[opcodes]},
             "opcode_counts": dict(sorted(result.opcode_counts.items()))}
 
 
-def result_text(result: ExecutionResult) -> str:
-    fields = result_fields(result)
-    ops = fields["evm384_ops"]
+def result_text(result: ExecutionResult, opcodes: str = DEFAULT_OPCODES) -> str:
+    fields = result_fields(result, opcodes)
+    ops = fields[f"{opcodes}_ops"]
     return "\n".join([
         f"success:    {str(result.success).lower()}",
         f"error:      {result.error or '-'}",
@@ -31,7 +43,7 @@ def result_text(result: ExecutionResult) -> str:
         f"gas used:   {result.gas_used:,}",
         f"gas left:   {result.gas_left:,}",
         f"steps:      {result.steps:,}",
-        "EVM384 ops: " + ", ".join(f"{op} {n:,}" for op, n in ops.items())
+        f"{opcodes.upper()} ops: " + ", ".join(f"{op} {n:,}" for op, n in ops.items())
         + f"; total {sum(ops.values()):,}"])
 
 
@@ -40,12 +52,13 @@ class CodeView:
     at the ``PUSH16``'s pc, as the disassembler does) and, for contracts, where code came
     from and what memory slots are called."""
 
-    def __init__(self, target: Target) -> None:
+    def __init__(self, target: Target, opcodes: str = DEFAULT_OPCODES) -> None:
         self.code = target.code
         self.program = target.program
         self.memory = target.program.memory if target.program else None
+        self.table = resolve_opcodes(opcodes).table
         end = target.program.code_size if target.program else None
-        self.instructions = {ins.pc: ins for ins in disassemble(self.code, end)}
+        self.instructions = {ins.pc: ins for ins in disassemble(self.code, end, opcodes)}
 
     def lines(self) -> List[str]:
         """The disassembly, one instruction a line."""
@@ -59,6 +72,8 @@ class CodeView:
         itself, with the op it feeds."""
         if name in EVM384_MNEMONICS:
             return self.line(Instruction(pc, name, stack[-1] if stack else None))
+        if name in EVMMAX_STACK_OPERANDS:
+            return self.line(Instruction(pc, name), stack_operands(name, stack))
         ins = self.instructions.get(pc)
         if ins is None:                        # the implicit STOP past the end, or data
             return self.line(Instruction(pc, name))
@@ -80,13 +95,37 @@ class CodeView:
 
     def info_at(self, pc: int) -> Optional[OpcodeInfo]:
         """The opcode of the byte at ``pc`` (None past the end or for unassigned bytes)."""
-        return OPCODES.get(self.code[pc]) if pc < len(self.code) else None
+        return self.table.get(self.code[pc]) if pc < len(self.code) else None
 
     def starts(self) -> Set[int]:
         """Every pc where an instruction starts, the EVM384 op of a folded pair included."""
         folded = {ins.pc + ins.size - 1 for ins in self.instructions.values()
                   if ins.offsets() is not None}
         return set(self.instructions) | folded
+
+
+def stack_operands(name: str, stack: Sequence[int]) -> str:
+    """`` id=0 modulus_offset=0 ...``: an EVMMAX instruction's operands on the live stack
+    (those present; small values in decimal)."""
+    names = EVMMAX_STACK_OPERANDS[name]
+    values = list(reversed(stack))[:len(names)]
+    return "".join(f" {key}={value if value < 2**32 else hex(value)}"
+                   for key, value in zip(names, values))
+
+
+def context_text(context: FieldContextView, active: bool) -> str:
+    """One line about an EVMMAX field context."""
+    kind = "power of two" if context.modulus & (context.modulus - 1) == 0 else "odd"
+    return (f"context {context.id}{' (active)' if active else ''}: modulus {context.modulus:#x} "
+            f"({context.modulus.bit_length()} bits, {kind}), {context.element_size}-byte "
+            f"elements, {context.register_count} registers")
+
+
+def register_lines(registers: Sequence[int], indices: Iterable[int],
+                   element_size: int) -> Iterable[str]:
+    """``r5 = 0x...`` for each index, values padded to the element size."""
+    for index in indices:
+        yield f"r{index:<4}= {registers[index]:#0{2 + 2 * element_size}x}"
 
 
 def fp_text(data: bytes, montgomery: Optional[int]) -> str:

@@ -1,4 +1,5 @@
-"""An eth-tester chain whose VM has EVM384, optionally with contracts placed at genesis.
+"""An eth-tester chain whose VM has EVM384 (or EVMMAX, ``opcodes="evmmax"``), optionally
+with contracts placed at genesis.
 
 EVM384 contracts can exceed the 24,576-byte deployment limit (EIP-170); placing their
 runtime code in the genesis state lets real transactions and ``eth_call`` reach them:
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Mapping, Optional, Type
 
 from ..evm.gas import DEFAULT_SCHEDULE, ScheduleLike
+from ..evm.opcode_sets import DEFAULT_OPCODES
 from .pyevm import with_evm384
 
 try:
@@ -26,14 +28,15 @@ __all__ = ["evm384_backend"]
 def evm384_backend(genesis_contracts: Mapping[bytes, bytes] = {}, *,
                    vm_class: Optional[Type[VirtualMachineAPI]] = None,
                    schedule: ScheduleLike = DEFAULT_SCHEDULE,
-                   num_accounts: int = 10) -> PyEVMBackend:
-    """A ``PyEVMBackend`` on ``with_evm384(vm_class, schedule=schedule)`` with the given
-    runtime codes (20-byte address -> code) in its genesis state beside the funded test
-    accounts."""
+                   num_accounts: int = 10,
+                   opcodes: str = DEFAULT_OPCODES) -> PyEVMBackend:
+    """A ``PyEVMBackend`` on ``with_evm384(vm_class, schedule=schedule, opcodes=opcodes)``
+    with the given runtime codes (20-byte address -> code) in its genesis state beside the
+    funded test accounts. ``opcodes`` is "evm384" or "evmmax" (EIP-6690)."""
     genesis = dict(PyEVMBackend.generate_genesis_state(num_accounts=num_accounts))
     for address, code in genesis_contracts.items():
         if len(address) != 20:
             raise ValueError(f"contract address must be 20 bytes, got {len(address)}")
         genesis[bytes(address)] = {"balance": 0, "nonce": 0, "code": bytes(code), "storage": {}}
-    vm = with_evm384(vm_class, schedule=schedule)
+    vm = with_evm384(vm_class, schedule=schedule, opcodes=opcodes)
     return PyEVMBackend(genesis_state=genesis, vm_configuration=((0, vm),))

@@ -1,22 +1,27 @@
-"""EVM384 opcodes for py-evm, and so for the tools built on it (eth-tester, titanoboa).
+"""EVM384 or EVMMAX opcodes for py-evm, and so for the tools built on it (eth-tester,
+titanoboa).
 
     from evm384_native.integrations.pyevm import with_evm384
     EVM384PragueVM = with_evm384()                      # py-evm's latest fork
     EVM384CancunVM = with_evm384(CancunVM, schedule="update5-A")
+    EVMMAXPragueVM = with_evm384(opcodes="evmmax")      # EIP-6690 instead of EVM384
 
 The returned VM class has a computation class of its own whose opcode table is py-evm's plus
-ADDMOD384 / SUBMOD384 / MULMODMONT384; py-evm's shared tables are not touched. Memory
-expansion and gas are those of :mod:`evm384_native.evm`; the arithmetic runs in the native
-kernel directly on py-evm's memory buffer.
+ADDMOD384 / SUBMOD384 / MULMODMONT384 (or, with ``opcodes="evmmax"``, SETMODX, LOADX,
+STOREX, ADDMODX, SUBMODX, MULMODX: :mod:`.pyevm_evmmax`); py-evm's shared tables are not
+touched. Memory expansion and gas are those of :mod:`evm384_native.evm`; the EVM384
+arithmetic runs in the native kernel directly on py-evm's memory buffer, EVMMAX runs the
+engine's own handlers.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Mapping, Optional, Type, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Type, Union
 
 from ..evm.evm384 import memory_end, unpack_offsets
 from ..evm.gas import DEFAULT_SCHEDULE, EVM384_NAMES, ScheduleLike, resolve_schedule
+from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
 from ..evm.opcodes import BY_NAME
 
 try:
@@ -30,7 +35,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError("evm384_native.integrations.pyevm needs py-evm: "
                       "pip install 'evm384_native[pyevm]'") from exc
 
-__all__ = ["with_evm384", "latest_vm_class", "evm384_opcodes", "execute_in_pyevm", "PyEvmResult"]
+__all__ = ["with_evm384", "latest_vm_class", "evm384_opcodes", "set_opcodes", "execute_in_pyevm",
+           "PyEvmResult"]
 
 MemoryOperation = Callable[[bytearray, int, int, int, int], None]
 
@@ -81,27 +87,43 @@ def evm384_opcodes(schedule: ScheduleLike = DEFAULT_SCHEDULE,
     return opcodes
 
 
+def set_opcodes(base: Mapping[int, Any], opcodes: str = DEFAULT_OPCODES,
+                schedule: ScheduleLike = DEFAULT_SCHEDULE,
+                backend: BackendLike = "native") -> Dict[int, Any]:
+    """The py-evm opcode objects the opcode set ``opcodes`` ("evm384" or "evmmax") puts
+    into the py-evm opcode table ``base``, keyed by opcode byte (``schedule`` prices EVM384
+    only; EVMMAX has the EIP's tables)."""
+    if resolve_opcodes(opcodes).name == "evmmax":
+        from .pyevm_evmmax import evmmax_opcodes
+        return evmmax_opcodes(base, backend)  # type: ignore[arg-type]
+    return evm384_opcodes(schedule, backend)
+
+
 def with_evm384(vm_class: Optional[Type[VirtualMachineAPI]] = None, *,
                 schedule: ScheduleLike = DEFAULT_SCHEDULE,
-                backend: BackendLike = "native") -> Type[VirtualMachineAPI]:
-    """A subclass of ``vm_class`` (default: :func:`latest_vm_class`) with EVM384.
+                backend: BackendLike = "native",
+                opcodes: str = DEFAULT_OPCODES) -> Type[VirtualMachineAPI]:
+    """A subclass of ``vm_class`` (default: :func:`latest_vm_class`) with EVM384, or with
+    EVMMAX (EIP-6690) for ``opcodes="evmmax"``.
 
     ``schedule`` names the EVM384 gas schedule ("evmone-v7", "update5-A", "update5-B") or maps
     the three mnemonics to gas; ``backend`` is "native" (C kernel), "reference" (pure Python)
-    or a mapping of the three mnemonics to ``fn(mem, out, x, y, mod)`` (your own, e.g. an
-    instrumented one; memory is already expanded when it is called).
+    or, for EVM384, a mapping of the three mnemonics to ``fn(mem, out, x, y, mod)`` (your
+    own, e.g. an instrumented one; memory is already expanded when it is called).
     """
     vm_class = vm_class or latest_vm_class()
+    prefix = resolve_opcodes(opcodes).name.upper()
     state_class = vm_class._state_class
     computation_class = state_class.computation_class
-    evm384_computation = type(
-        f"EVM384{computation_class.__name__}", (computation_class,),
+    base = computation_class.opcodes
+    computation = type(
+        f"{prefix}{computation_class.__name__}", (computation_class,),
         {"__module__": __name__,
-         "opcodes": {**computation_class.opcodes, **evm384_opcodes(schedule, backend)}})
-    evm384_state = type(f"EVM384{state_class.__name__}", (state_class,),
-                        {"__module__": __name__, "computation_class": evm384_computation})
-    return type(f"EVM384{vm_class.__name__}", (vm_class,),
-                {"__module__": __name__, "_state_class": evm384_state})
+         "opcodes": {**base, **set_opcodes(base, opcodes, schedule, backend)}})
+    state = type(f"{prefix}{state_class.__name__}", (state_class,),
+                 {"__module__": __name__, "computation_class": computation})
+    return type(f"{prefix}{vm_class.__name__}", (vm_class,),
+                {"__module__": __name__, "_state_class": state})
 
 
 # --- running bytecode directly in a py-evm computation ---------------------------------
@@ -134,7 +156,8 @@ def execute_in_pyevm(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_00
     state. With ``to`` a precompile's address (e.g. ``(0x0F).to_bytes(20, "big")``, EIP-2537's
     pairing check) and empty ``code``, the precompile runs.
 
-    ``vm_class`` defaults to ``with_evm384()``; pass a plain py-evm VM to run without EVM384.
+    ``vm_class`` defaults to ``with_evm384()``; pass a plain py-evm VM to run without EVM384,
+    or ``with_evm384(opcodes="evmmax")`` to run EVMMAX code.
     """
     vm_class = vm_class or with_evm384()
     state = _empty_state_factory(vm_class)()
