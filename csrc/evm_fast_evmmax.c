@@ -119,23 +119,34 @@ static uint64_t transfer_gas(const struct evm_fast_evmmax *s, const struct evmma
     return count * s->gas->mul[context->limbs - 1];
 }
 
-/* Registers [first, first + count) inside the active context's. */
-static int registers_fit(const struct evm_evmmax_slot *slot, const evm_word *first,
-                         const evm_word *count)
+/* LOADX/STOREX's first asserts: a context is active and registers [first, first +
+ * count) lie inside its file (count is TOP(2)). The active slot, with the count and
+ * the values' bytes; NULL when an assert fails. */
+static const struct evm_evmmax_slot *transfer_slot(const evm_frame *f,
+                                                   const struct evm_fast_evmmax *s,
+                                                   const evm_word *first, uint64_t *count,
+                                                   uint64_t *size)
 {
+    const struct evm_evmmax_slot *slot = s->active;
+    if (slot == NULL)
+        return NULL;
     uint64_t registers = slot->register_count;
-    return word_below(first, registers + 1) && word_below(count, registers + 1) &&
-           first->limb[0] + count->limb[0] <= registers;
+    if (!word_below(first, registers + 1) || !word_below(&TOP(2), registers + 1) ||
+        first->limb[0] + TOP(2).limb[0] > registers)
+        return NULL;
+    *count = TOP(2).limb[0];
+    *size = *count * LIMB_BYTES * slot->context->limbs;
+    return slot;
 }
 
 /* LOADX dest (memory), source (register), count. */
 static int loadx(evm_frame *f, const struct evm_fast_evmmax *s)
 {
-    const struct evm_evmmax_slot *slot = s->active;
-    if (slot == NULL || !registers_fit(slot, &TOP(1), &TOP(2)))
+    uint64_t count, size;
+    const struct evm_evmmax_slot *slot = transfer_slot(f, s, &TOP(1), &count, &size);
+    if (slot == NULL)
         return EVM_NEEDS_HOST;
     const struct evmmax_context *context = slot->context;
-    uint64_t count = TOP(2).limb[0], size = count * LIMB_BYTES * context->limbs;
     uint8_t *memory;
     if (!memory_range(f, &TOP(0), size, &memory))
         return EVM_NEEDS_HOST;
@@ -154,11 +165,11 @@ static int loadx(evm_frame *f, const struct evm_fast_evmmax *s)
  * once they pass. */
 static int storex(evm_frame *f, const struct evm_fast_evmmax *s)
 {
-    const struct evm_evmmax_slot *slot = s->active;
-    if (slot == NULL || !registers_fit(slot, &TOP(0), &TOP(2)))
+    uint64_t count, size;
+    const struct evm_evmmax_slot *slot = transfer_slot(f, s, &TOP(0), &count, &size);
+    if (slot == NULL)
         return EVM_NEEDS_HOST;
     const struct evmmax_context *context = slot->context;
-    uint64_t count = TOP(2).limb[0], size = count * LIMB_BYTES * context->limbs;
     uint64_t cost = transfer_gas(s, context, count);
     if (cost > (uint64_t)f->gas)
         return EVM_OUT_OF_GAS;
