@@ -156,11 +156,15 @@ class _Run:
         frame.extension = self.extension_state
         frame.gas = gas
 
+    def extends(self, opcode: int) -> bool:
+        """True for the opcode set's own instructions, run by its C extension."""
+        return self.extension is not None and opcode in self.extension.opcodes
+
     def host_frame(self, instruction: Any, backend: Backend) -> Frame:
         """The Python-engine frame on which the instruction the C loop left to the host
         raises its halt: an empty one, except for the opcode set's own instructions."""
         code = self.analysis.code
-        if self.extension is None or instruction.opcode not in self.extension.opcodes:
+        if not self.extends(instruction.opcode):
             return Frame(code, b"", 0, None)
         return self.extension.host_frame(self.frame, self.extension_state, code,
                                          instruction.inputs, backend.modx)
@@ -173,9 +177,8 @@ def _host_halt(run: _Run, backend: Backend, host_counts: Dict[str, int]) -> NoRe
     own instructions (EVMMAX) at a failed assert, so theirs run on the C frame's state."""
     pc = run.frame.pc
     ins = run.analysis.code.instruction_at[pc]
-    extended = run.extension.opcodes if run.extension is not None else frozenset()
     if ins is None or (ins.handler not in (op_invalid, op_unsupported)
-                       and ins.opcode not in extended):
+                       and not run.extends(ins.opcode)):
         raise RuntimeError(f"internal error: the C loop left pc {pc} to the host "
                            f"({ins.name if ins else 'no instruction boundary'})")
     host_counts[ins.name] = host_counts.get(ins.name, 0) + 1

@@ -13,8 +13,8 @@ from typing import Any, FrozenSet
 
 from .._native import ffi, lib
 from ..modx_common import LIMB_BITS, MAX_REGISTER_BYTES, MAX_REGISTERS
-from .evmmax import ADD_SUB_GAS, EVMMAX_HANDLERS, MAX_CONTEXT_ID, MUL_GAS, SETMODX_ODD_GAS
-from .evmmax import FieldContexts
+from .evmmax import (ADD_SUB_GAS, EVMMAX_HANDLERS, MAX_CONTEXT_ID, MUL_GAS, SETMODX_ODD_GAS,
+                     FieldContexts)
 from .frame import Frame
 
 assert (lib.EVM_EVMMAX_CONTEXTS, lib.EVM_EVMMAX_MAX_REGISTERS, lib.EVM_EVMMAX_REGISTER_BYTES) \
