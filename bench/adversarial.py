@@ -3,7 +3,10 @@
 Each program is a loop that runs until it is out of gas: a loop per opcode (with the
 operands that cost the most time, the formerly-host ones SDIV ... RETURNDATACOPY
 included), all on 1 MiB of memory and 1,000 stack items; EVM384 loops under the
-cheapest schedules (update5-B and all-zero); 1 MiB of code. It reports the worst
+cheapest schedules (update5-B and all-zero); EVMMAX loops (MULMODX/ADDMODX/SUBMODX of
+255 elements at 768 bits, in place and buffered, and of one element at 64 and 768 bits;
+SETMODX re-activating contexts after creating the most a frame holds; LOADX/STOREX of 256
+registers); 1 MiB of code. It reports the worst
 nanoseconds per gas for each engine and backend, and each run's peak resident memory
 over the EVM memory it reached:
 
@@ -48,6 +51,7 @@ class Program:
     schedule: object = "evmone-v7"
     evm384: bool = False          # runs EVM384 ops (so the backends differ)
     calldata: bytes = field(default=CALLDATA, repr=False)
+    opcodes: str = "evm384"       # execute(opcodes=...); EVMMAX programs use the backends too
 
     @property
     def code_size_mib(self) -> float:
@@ -140,8 +144,68 @@ def _big_code() -> List[Program]:
     ]
 
 
+SETMODX, LOADX, STOREX, ADDMODX, SUBMODX, MULMODX = (bytes([code]) for code in range(0xC0, 0xC6))
+EVMMAX_VALUES_AT = 1024           # STOREX's source and LOADX's destination
+EVMMAX_MEMORY = 32 * 1024         # covers the modulus at 0 and 256 values of 96 bytes
+# the values STOREX reads: no byte of this has its top bit set, so they are below every
+# modulus used here (2**768 - 159 - 2 i, 2**64 - 59, 2**767)
+EVMMAX_CALLDATA = bytes(range(128)) * 192
+
+
+def _evmmax_setup(modulus: int, registers: int) -> bytes:
+    """Memory grown to EVMMAX_MEMORY with the calldata's values at EVMMAX_VALUES_AT, the
+    modulus at 0, context 0 with ``registers`` registers, all of them stored from memory."""
+    size = 8 * -(-modulus.bit_length() // 64)
+    modulus_be = modulus.to_bytes(size, "big").rjust(96, b"\0")
+    return asm(push(len(EVMMAX_CALLDATA), 2), push(0, 0), push(EVMMAX_VALUES_AT, 2),
+               "CALLDATACOPY", push(1, 1), push(EVMMAX_MEMORY - 32, 2), "MSTORE",
+               *[asm(push(int.from_bytes(modulus_be[i:i + 32], "big")), push(i, 1), "MSTORE")
+                 for i in range(0, 96, 32)],
+               push(registers, 2), push(size, 1), push(96 - size, 1), push(0, 0), SETMODX,
+               push(registers, 2), push(EVMMAX_VALUES_AT, 2), push(0, 0), STOREX)
+
+
+def _evmmax_ops() -> List[Program]:
+    wide, narrow, power = 2**768 - 159, 2**64 - 59, 2**767
+
+    def program(name: str, modulus: int, registers: int, body: bytes, setup: bytes = b"",
+                ) -> Program:
+        return Program(name, loop(_evmmax_setup(modulus, registers) + setup, body),
+                       EVMMAX_MEMORY, calldata=EVMMAX_CALLDATA, opcodes="evmmax")
+
+    def vector(op: bytes, *immediates: int) -> bytes:
+        return op + bytes(immediates)
+
+    # 256 contexts, each of one register of a distinct 768-bit modulus: 24,576 bytes, the cap
+    contexts = asm(*[asm(push(wide - 2 * i - 2 & (2**256 - 1)), push(64, 1), "MSTORE",
+                         push(1, 1), push(96, 1), push(0, 0), push(i + 1, 2), SETMODX)
+                     for i in range(255)])
+    transfer = (push(256, 2), push(EVMMAX_VALUES_AT, 2), push(0, 0))   # count, memory, first
+    return [
+        program("EVMMAX MULMODX 768-bit x255", wide, 256, vector(MULMODX, 0, 1, 0, 1, 0, 1, 255)),
+        program("EVMMAX MULMODX 768-bit x254, buffered", wide, 256,
+                vector(MULMODX, 1, 1, 0, 1, 2, 0, 254)),   # out overlaps x: results wait
+        program("EVMMAX ADDMODX 768-bit x255", wide, 256, vector(ADDMODX, 0, 1, 0, 1, 0, 1, 255)),
+        program("EVMMAX MULMODX 768-bit x1", wide, 256, vector(MULMODX, 0, 1, 1, 1, 2, 1, 1) * 100),
+        program("EVMMAX MULMODX 64-bit x1", narrow, 256, vector(MULMODX, 0, 1, 1, 1, 2, 1, 1) * 1000),
+        program("EVMMAX SUBMODX 64-bit x1", narrow, 256, vector(SUBMODX, 0, 1, 1, 1, 2, 1, 1) * 1000),
+        program("EVMMAX SUBMODX 2**767 x255", power, 256, vector(SUBMODX, 0, 1, 0, 1, 0, 1, 255)),
+        program("EVMMAX SETMODX (activating, 256 contexts)", wide, 1,
+                asm("DUP4", "DUP4", "DUP4", "DUP4", SETMODX), contexts + asm(
+                    push(9, 1), push(9, 1), push(9, 1), push(200, 1))),
+        program("EVMMAX STOREX 256 x 768-bit", wide, 256, asm(*transfer, STOREX)),
+        program("EVMMAX LOADX 256 x 768-bit", wide, 256,
+                asm(push(256, 2), push(0, 0), push(EVMMAX_VALUES_AT, 2), LOADX)),
+        program("EVMMAX STOREX 256 x 64-bit", narrow, 256, asm(*transfer, STOREX)),
+        program("EVMMAX LOADX 256 x 2**767", power, 256,
+                asm(push(256, 2), push(0, 0), push(EVMMAX_VALUES_AT, 2), LOADX)),
+        program("EVMMAX LOADX count 0", narrow, 256,
+                asm(push(0, 0), push(0, 0), push(0, 0), LOADX)),
+    ]
+
+
 def corpus() -> List[Program]:
-    return _stack_ops() + _memory_ops() + _evm384_ops() + _big_code()
+    return _stack_ops() + _memory_ops() + _evm384_ops() + _evmmax_ops() + _big_code()
 
 
 # engine and backend: run() options
@@ -154,13 +218,15 @@ ENGINES: Dict[str, dict] = {
 
 
 def applies(engine: str, program: Program) -> bool:
-    """The backends and fusion differ only on EVM384 programs."""
+    """The backends differ only on EVM384 and EVMMAX programs, fusion on EVM384 ones."""
+    if program.opcodes == "evmmax":
+        return engine != "python native, unfused"
     return program.evm384 or engine in ("fast", "python native")
 
 
 def run_program(program: Program, engine: str, gas: int):
     result = run(program.code, program.calldata, gas=gas, schedule=program.schedule,
-                 **ENGINES[engine])
+                 opcodes=program.opcodes, **ENGINES[engine])
     assert result.error == "out of gas" and result.gas_used == gas, (program.name, result)
     return result
 

@@ -3,14 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evm_fast_gas.h"
 #include "evm_word_ops.h"
 #include "keccak256.h"
 #include "mont384.h"
 
-#define WORD_BYTES 32
-#define MEMORY_WORD_GAS 3
-#define MEMORY_QUADRATIC_DIVISOR 512
-#define COPY_WORD_GAS 3
 #define KECCAK256_WORD_GAS 6
 #define EXP_BYTE_GAS 50
 /* Operands at or past 2^42 bytes are out of gas before any arithmetic on them
@@ -104,17 +101,13 @@ static evm_word word_load_padded(const uint8_t *src, size_t src_size, const evm_
 
 /* --- gas and memory ------------------------------------------------------------ */
 
-static uint64_t memory_cost(uint64_t words)
+/* Gas to grow memory to cover [0, end) in whole words, for end past its size. The
+ * opcode set's extra bytes (EVMMAX's registers) count as if they followed memory. */
+static uint64_t growth_cost(const evm_frame *f, uint64_t end)
 {
-    return MEMORY_WORD_GAS * words + words * words / MEMORY_QUADRATIC_DIVISOR;
-}
-
-static int charge(evm_frame *f, uint64_t cost)
-{
-    if (cost > (uint64_t)f->gas)
-        return EVM_OUT_OF_GAS;
-    f->gas -= (int64_t)cost;
-    return -1;
+    uint64_t extra = f->extra_memory_bytes;
+    return memory_cost(words(words(end) * WORD_BYTES + extra)) -
+           memory_cost(words(f->memory_size + extra));
 }
 
 int evm_frame_grow_memory(evm_frame *f, size_t size)
@@ -143,11 +136,10 @@ static int expand_to(evm_frame *f, uint64_t end)
         return -1;
     if (end > MAX_MEMORY_BYTES)
         return EVM_OUT_OF_GAS;
-    uint64_t new_words = (end + WORD_BYTES - 1) / WORD_BYTES;
-    int status = charge(f, memory_cost(new_words) - memory_cost(f->memory_size / WORD_BYTES));
+    int status = charge(f, growth_cost(f, end));
     if (status >= 0)
         return status;
-    status = evm_frame_grow_memory(f, new_words * WORD_BYTES);
+    status = evm_frame_grow_memory(f, words(end) * WORD_BYTES);
     return status ? status : -1;
 }
 
@@ -224,9 +216,7 @@ static int run_segment(evm_frame *f, mulmont384_fn *mulmont, const evm_segment *
     if (s->memory_end > f->memory_size) {
         if (s->memory_end > MAX_MEMORY_BYTES)
             return SEGMENT_DECLINED;
-        uint64_t growth = memory_cost((s->memory_end + WORD_BYTES - 1) / WORD_BYTES) -
-                          memory_cost(f->memory_size / WORD_BYTES);
-        if (s->gas + growth > (uint64_t)f->gas)
+        if (s->gas + growth_cost(f, s->memory_end) > (uint64_t)f->gas)
             return SEGMENT_DECLINED;
     }
     int status = expand_to(f, s->memory_end); /* charges the growth */
@@ -272,6 +262,16 @@ static int run_evm384(evm_frame *f, mulmont384_fn *mulmont, int opcode, uint64_t
             return status_;            \
     } while (0)
 
+/* The instruction at pc, counted and charged, goes to the host after all: undo both,
+ * as for any instruction left to the host. */
+static int leave_to_host(evm_frame *f, size_t pc, int op, uint64_t static_gas)
+{
+    f->pc = pc;
+    f->counts[op]--;
+    f->gas += (int64_t)static_gas;
+    return EVM_NEEDS_HOST;
+}
+
 int evm_fast_run(evm_frame *f)
 {
     const evm_opcode_table *table = f->table;
@@ -300,6 +300,14 @@ int evm_fast_run(evm_frame *f)
             return EVM_STACK_OVERFLOW;
         CHECKED(charge(f, info.static_gas));
         size_t pc = f->pc++;
+        if (info.extended) {
+            int status = table->extension(f, op);
+            if (status == EVM_NEEDS_HOST)
+                return leave_to_host(f, pc, op, info.static_gas);
+            if (status >= 0)
+                return status;
+            continue;
+        }
 
         if (op >= OP_PUSH0 && op <= OP_PUSH32) {
             size_t n = (size_t)(op - OP_PUSH0);
@@ -552,12 +560,8 @@ int evm_fast_run(evm_frame *f)
             f->output_offset = start;
             f->output_size = word_is_zero(&b) ? 0 : b.limb[0];
             return op == OP_RETURN ? EVM_RETURN : EVM_REVERT;
-        default: /* the host marked an opcode native that this engine lacks: undo the
-                  * count and charge, as for any instruction left to the host */
-            f->pc = pc;
-            f->counts[op]--;
-            f->gas += info.static_gas;
-            return EVM_NEEDS_HOST;
+        default: /* the host marked an opcode native that this engine lacks */
+            return leave_to_host(f, pc, op, info.static_gas);
         }
     }
 }

@@ -17,16 +17,27 @@
 
 #define EVM_STACK_LIMIT 1024
 
+typedef struct evm_frame evm_frame;
+
+/* An opcode set's own instructions (EVMMAX: evm_fast_evmmax_step): runs the one at
+ * f->pc - 1 (its static gas charged, its stack depth checked) and returns -1 to go
+ * on, or an evm_status. EVM_NEEDS_HOST leaves it to the host, which raises its halt:
+ * the extension must then have changed nothing. */
+typedef int (*evm_extension_fn)(evm_frame *f, int opcode);
+
 /* Per-opcode facts, filled in by the host from its one opcode table. */
 typedef struct {
     uint64_t static_gas; /* up to 2^63 - 1 (Evm384Schedule) */
     uint8_t stack_inputs;
     uint8_t stack_outputs;
     uint8_t native; /* 1: this engine executes it; 0: EVM_NEEDS_HOST */
+    uint8_t extended; /* 1 (and native): the table's extension executes it */
 } evm_opcode_info;
 
+/* An opcode set, as evmone passes a revision: what the loop needs of each opcode. */
 typedef struct {
     evm_opcode_info op[256];
+    evm_extension_fn extension; /* the set's own instructions; NULL if it has none */
 } evm_opcode_table;
 
 /* A run of PUSHn + EVM384-op pairs, decoded by the host. When the frame can pay
@@ -46,7 +57,7 @@ typedef struct {
 
 #define EVM_SEGMENT_RECORD_FIELDS 6
 
-typedef struct {
+struct evm_frame {
     /* inputs, owned by the host */
     const uint8_t *code;
     size_t code_size;
@@ -56,19 +67,23 @@ typedef struct {
     const evm_opcode_table *table;
     const int32_t *segment_at; /* code_size entries: index into segments, or -1 */
     const evm_segment *segments;
+    void *extension; /* the opcode set's state for its extension (EVMMAX: its contexts) */
     /* machine state */
     evm_word stack[EVM_STACK_LIMIT];
     size_t stack_size;
     uint8_t *memory; /* owned by the engine: evm_frame_release frees it */
     size_t memory_size;
     size_t memory_capacity;
+    /* bytes the opcode set keeps beside memory (EVMMAX's registers): memory-expansion
+     * gas counts them as if they followed memory */
+    uint64_t extra_memory_bytes;
     int64_t gas;
     size_t pc;
     uint64_t counts[256]; /* instructions executed by this engine, per opcode */
     /* RETURN/REVERT data: memory[output_offset, output_offset + output_size) */
     size_t output_offset;
     size_t output_size;
-} evm_frame;
+};
 
 enum evm_status {
     EVM_STOP = 0,

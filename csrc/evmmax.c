@@ -163,13 +163,10 @@ static int reads_before_writes(uint8_t out_idx, uint8_t out_stride, uint8_t in_i
     return out_last < in_idx || in_last < out_idx;
 }
 
-int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
-                     size_t register_count, uint8_t out_idx, uint8_t out_stride,
-                     uint8_t x_idx, uint8_t x_stride, uint8_t y_idx, uint8_t y_stride,
-                     uint8_t count)
+int evmmax_vector_check(size_t register_count, uint8_t out_idx, uint8_t out_stride,
+                        uint8_t x_idx, uint8_t x_stride, uint8_t y_idx, uint8_t y_stride,
+                        uint8_t count)
 {
-    if (ctx == NULL)
-        return EVMMAX_NO_CONTEXT;
     if (count == 0)
         return EVMMAX_COUNT_ZERO;
     if (out_stride == 0)
@@ -180,6 +177,20 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
         return EVMMAX_RANGE_X;
     if (!vector_fits(y_idx, y_stride, count, register_count))
         return EVMMAX_RANGE_Y;
+    return EVMMAX_OK;
+}
+
+int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
+                     size_t register_count, uint8_t out_idx, uint8_t out_stride,
+                     uint8_t x_idx, uint8_t x_stride, uint8_t y_idx, uint8_t y_stride,
+                     uint8_t count)
+{
+    if (ctx == NULL)
+        return EVMMAX_NO_CONTEXT;
+    int status = evmmax_vector_check(register_count, out_idx, out_stride, x_idx, x_stride,
+                                     y_idx, y_stride, count);
+    if (status != EVMMAX_OK)
+        return status;
     if (!valid_op(op))
         return EVMMAX_UNKNOWN_OP;
 

@@ -70,6 +70,12 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
                      uint8_t x_idx, uint8_t x_stride, uint8_t y_idx, uint8_t y_stride,
                      uint8_t count);
 
+/* evmmax_vector_op's asserts on the immediates alone (count, out_stride, the bounds
+ * of out, x and y), for an engine that charges gas between asserts and work. */
+int evmmax_vector_check(size_t register_count, uint8_t out_idx, uint8_t out_stride,
+                        uint8_t x_idx, uint8_t x_stride, uint8_t y_idx, uint8_t y_stride,
+                        uint8_t count);
+
 /* STOREX: count big-endian values of 8 * limbs bytes from `memory` into
  * registers [dest, dest + count), converted to the internal form. Checks
  * dest + count <= register_count, memory_size, and that every value is below

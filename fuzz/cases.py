@@ -1,4 +1,4 @@
-"""One fuzz case (code, calldata, gas, EVM384 schedule) and its byte encoding.
+"""One fuzz case (code, calldata, gas, EVM384 schedule, opcode set) and its byte encoding.
 
 The encoding is what the corpus files hold and what the coverage-guided harness
 feeds in; :func:`decode` accepts any bytes, so every mutation is a valid case:
@@ -8,6 +8,8 @@ feeds in; :func:`decode` accepts any bytes, so every mutation is a valid case:
     bytes 9..20   custom gas of ADDMOD384, SUBMOD384, MULMODMONT384 (big-endian uint32)
     bytes 21..22  code length n, big-endian
     then n bytes of code (fewer if the input ends first), then the calldata
+
+The encoding holds EVM384 cases only (the corpus and the harness are EVM384's).
 """
 from __future__ import annotations
 
@@ -34,6 +36,10 @@ class Case:
     calldata: bytes
     gas: int
     schedule: Schedule = (8, 8, 24)
+    opcodes: str = "evm384"           # execute(opcodes=...)
+
+    def encodable(self) -> bool:
+        return self.opcodes == "evm384" and max(self.schedule) < 2**32
 
     def schedule_argument(self):
         """What ``execute(schedule=...)`` takes: the name when there is one."""
@@ -48,13 +54,13 @@ class Case:
                 f"code = bytes.fromhex({self.code.hex()!r})\n"
                 f"calldata = bytes.fromhex({self.calldata.hex()!r})\n"
                 f"for name, outcome in run_variants(code, calldata, {self.gas}, "
-                f"{self.schedule_argument()!r}).items():\n"
+                f"{self.schedule_argument()!r}, opcodes={self.opcodes!r}).items():\n"
                 "    print(name, outcome)\n")
 
 
 def encode(case: Case) -> bytes:
-    if max(case.schedule) >= 2**32:
-        raise ValueError("the encoding holds schedule gas below 2**32 only")
+    if not case.encodable():
+        raise ValueError("the encoding holds EVM384 cases with schedule gas below 2**32 only")
     selector = next((index for index, name in enumerate(NAMED_SCHEDULES)
                      if schedule_of(name) == case.schedule), 255)
     custom = b"".join(value.to_bytes(4, "big") for value in case.schedule)

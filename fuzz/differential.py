@@ -10,18 +10,19 @@ import json
 import pathlib
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Callable, Dict, List, Optional, TextIO, Tuple
 
 from .cases import Case, decode, encode
+from .evmmax import evmmax_program
 from .programs import Limits, mutate, random_bytes, structured
 from .shrink import shrink
 from .variants import Outcome, describe_differences, pyevm_differences, run_variants, signature
 
 CORPUS = pathlib.Path(__file__).resolve().parent / "corpus" / "engine"
 PYEVM_MAX_GAS = 10_000_000     # at most ~2.3 MB of memory
-KINDS = ("random", "structured", "huge-gas", "mutated", "mutated", "structured")
+KINDS = ("random", "structured", "huge-gas", "mutated", "mutated", "structured", "evmmax")
 
 
 def corpus_cases() -> List[Case]:
@@ -52,13 +53,16 @@ def make_case(seed: int, index: int, limits: Limits, seeds: List[Case]) -> Tuple
         case = structured(rng, limits)
     elif kind == "huge-gas":   # loop-free, memory under 64 KiB or past the 4 GiB cap
         case = structured(rng, limits, huge=True)
+    elif kind == "evmmax":
+        case = evmmax_program(rng, limits)
     else:
         case = mutate(rng, rng.choice(seeds), seeds, limits)
     return kind, case
 
 
 def problems_of(case: Case) -> Tuple[List[str], Dict[str, Outcome]]:
-    outcomes = run_variants(case.code, case.calldata, case.gas, case.schedule_argument())
+    outcomes = run_variants(case.code, case.calldata, case.gas, case.schedule_argument(),
+                            opcodes=case.opcodes)
     return describe_differences(outcomes, case.gas), outcomes
 
 
@@ -66,7 +70,7 @@ def problems_with_pyevm(case: Case) -> Tuple[List[str], Dict[str, Outcome]]:
     """:func:`problems_of`, and py-evm's answer where gas keeps its memory small (py-evm has
     no 4 GiB cap: with huge gas it would allocate what it is asked for)."""
     problems, outcomes = problems_of(case)
-    if not problems and case.gas <= PYEVM_MAX_GAS:
+    if not problems and case.gas <= PYEVM_MAX_GAS and case.opcodes == "evm384":
         problems = pyevm_differences(outcomes["python/native"], case.code, case.calldata,
                                      case.gas, case.schedule)
     return problems, outcomes
@@ -90,14 +94,14 @@ def write_reproducer(out_dir: pathlib.Path, label: str, case: Case, original: Ca
     out_dir.mkdir(parents=True, exist_ok=True)
     report = {"label": label, "problems": problems,
               "case": {"code": case.code.hex(), "calldata": case.calldata.hex(), "gas": case.gas,
-                       "schedule": case.schedule_argument()},
+                       "schedule": case.schedule_argument(), "opcodes": case.opcodes},
               "outcomes": {name: repr(outcome) for name, outcome in outcomes.items()},
               "original_case": {"code": original.code.hex(), "calldata": original.calldata.hex(),
                                 "gas": original.gas, "schedule": original.schedule_argument()}}
     path = out_dir / f"{label}.json"
     path.write_text(json.dumps(report, indent=1) + "\n")
     (out_dir / f"{label}.py").write_text(case.python_source())
-    if max(case.schedule) < 2**32:
+    if case.encodable():
         (out_dir / f"{label}.case").write_bytes(encode(case))
     return path
 
@@ -138,7 +142,7 @@ def _boundary_case(case: Case, outcomes: Dict[str, Outcome]) -> Optional[Case]:
     if isinstance(result, str) or not result.success or result.gas_used == 0 or \
             random.Random(case.code + case.calldata).random() < 0.5:
         return None
-    return Case(case.code, case.calldata, result.gas_used - 1, case.schedule)
+    return replace(case, gas=result.gas_used - 1)
 
 
 def _report_failure(label: str, kind: str, case: Case, problems: List[str], limits: Limits,

@@ -4,6 +4,7 @@ byte chunks)."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Callable, List
 
 from .cases import Case, schedule_of
@@ -49,7 +50,7 @@ def _smaller_gas(case: Case, fails: Fails, deadline: float) -> Case:
     candidates: List[int] = [0, 1, 100, 1000, 10_000, 100_000, 1_000_000, case.gas // 2]
     for gas in sorted(set(candidates)):
         if gas < case.gas and time.monotonic() < deadline:
-            smaller = Case(case.code, case.calldata, gas, case.schedule)
+            smaller = replace(case, gas=gas)
             if fails(smaller):
                 return smaller
     return case
@@ -59,16 +60,16 @@ def shrink(case: Case, fails: Fails, seconds: float = 60.0) -> Case:
     """A smaller case for which ``fails`` still holds (``fails(case)`` must hold)."""
     deadline = time.monotonic() + seconds
     default = schedule_of("evmone-v7")
-    if case.schedule != default and fails(Case(case.code, case.calldata, case.gas, default)):
-        case = Case(case.code, case.calldata, case.gas, default)
+    if case.schedule != default and fails(replace(case, schedule=default)):
+        case = replace(case, schedule=default)
     case = _smaller_gas(case, fails, deadline)
     def keeps_failing(code: bytes) -> bool:
-        return fails(Case(code, case.calldata, case.gas, case.schedule))
+        return fails(replace(case, code=code))
 
     code = _without_chunks(_without_instructions(case.code, keeps_failing, deadline),
                            keeps_failing, deadline)
-    case = Case(code, case.calldata, case.gas, case.schedule)
-    calldata = _without_chunks(case.calldata, lambda data: fails(
-        Case(case.code, data, case.gas, case.schedule)), deadline)
-    case = Case(case.code, calldata, case.gas, case.schedule)
+    case = replace(case, code=code)
+    calldata = _without_chunks(case.calldata, lambda data: fails(replace(case, calldata=data)),
+                               deadline)
+    case = replace(case, calldata=calldata)
     return _smaller_gas(case, fails, deadline)

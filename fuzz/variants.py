@@ -28,16 +28,18 @@ VARIANTS: Dict[str, dict] = {
 RESULT_FIELDS = ("success", "output", "gas_used", "gas_left", "error", "steps", "opcode_counts")
 
 
-def run_variant(name: str, code: bytes, calldata: bytes, gas: int, schedule) -> Outcome:
+def run_variant(name: str, code: bytes, calldata: bytes, gas: int, schedule,
+                opcodes: str = "evm384") -> Outcome:
     try:
-        return run(code, calldata, gas=gas, schedule=schedule, **VARIANTS[name])
+        return run(code, calldata, gas=gas, schedule=schedule, opcodes=opcodes, **VARIANTS[name])
     except Exception as exc:  # an outcome to compare, whatever it is
         return f"raised {type(exc).__name__}: {exc}"
 
 
 def run_variants(code: bytes, calldata: bytes, gas: int, schedule,
-                 names: Optional[List[str]] = None) -> Dict[str, Outcome]:
-    return {name: run_variant(name, code, calldata, gas, schedule) for name in names or VARIANTS}
+                 names: Optional[List[str]] = None, opcodes: str = "evm384") -> Dict[str, Outcome]:
+    return {name: run_variant(name, code, calldata, gas, schedule, opcodes)
+            for name in names or VARIANTS}
 
 
 def inconsistencies(result: ExecutionResult, gas: int) -> List[str]:

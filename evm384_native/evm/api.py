@@ -66,9 +66,9 @@ def execute(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine
     ``Profiler()``), a step hook ``fn(step)``, or a list of these; tracing runs
     instruction by instruction. ``opcodes`` is the opcode set: "evm384" (0xc0..0xc2 are
     the EVM384 ops) or "evmmax" (EIP-6690's SETMODX, LOADX, STOREX, ADDMODX, SUBMODX,
-    MULMODX at 0xc0..0xc5, priced by the EIP's tables; ``schedule`` does not apply;
-    python engine only for now, with the backend's :mod:`~evm384_native.modx` kernels
-    or :mod:`~evm384_native.modx_reference`).
+    MULMODX at 0xc0..0xc5, priced by the EIP's tables; ``schedule`` does not apply; on
+    both engines, with the backend's :mod:`~evm384_native.modx` kernels or, on the
+    python engine, :mod:`~evm384_native.modx_reference`).
     """
     return run(code, calldata, gas=gas, engine=engine, backend=backend, schedule=schedule,
                tracer=tracer, opcodes=opcodes)

@@ -6,18 +6,24 @@ It stops before the others (INVALID, undefined bytes, opcodes needing state),
 which all halt: the Python engine's handler then raises that halt, with its
 reason. So no instruction copies memory or the stack between C and Python.
 Tracing always runs in the Python engine's step loop.
+
+The opcode set is data handed to the loop: its table (static gas, stack depths,
+which opcodes the loop or the set's C extension runs) and, for EVMMAX, the
+extension (``fast_evmmax``) with its per-run state; an EVMMAX instruction that
+fails an assert is left to the host, whose Python handler raises the halt on a
+frame built from the C state.
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Dict, NoReturn, Optional, Tuple
+from typing import Any, Dict, NoReturn, Optional, Tuple
 
 import numpy as np
 
 from .._native import ffi, lib
 from .backends import Backend
 from .cache import SizedCache
-from .code import Code, SegmentTable, decode
+from .code import SegmentTable, decode
 from .frame import Frame
 from .gas import MAX_GAS, Evm384Schedule
 from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, ReturnDataOutOfBounds,
@@ -25,7 +31,6 @@ from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, ReturnDataOutOfBound
 from .instructions import op_invalid, op_unsupported
 from .interpreter import run_python
 from .opcode_sets import EVM384, OpcodeSet
-from .opcodes import OPCODES
 from .result import ExecutionResult
 from .tracing import Tracer
 
@@ -36,17 +41,22 @@ _HALTS = {lib.EVM_OUT_OF_GAS: OutOfGas, lib.EVM_STACK_UNDERFLOW: StackUnderflow,
 
 
 @lru_cache(maxsize=16)
-def _opcode_table(schedule: Evm384Schedule):
-    """The C view of the opcode table (one source: :mod:`.opcodes`) for a schedule."""
+def _opcode_table(schedule: Evm384Schedule, opcodes: OpcodeSet):
+    """The C view of an opcode set's table (one source: :mod:`.opcodes`) for a schedule."""
     table = ffi.new("evm_opcode_table *")
-    evm384_gas = schedule.by_opcode()
-    for code, info in OPCODES.items():
+    evm384_gas = schedule.by_opcode() if opcodes.scheduled else {}
+    extension = opcodes.fast_extension
+    extended = extension.opcodes if extension is not None else frozenset()
+    if extension is not None:
+        table.extension = extension.step
+    for code, info in opcodes.table.items():
         entry = table.op[code]
         entry.static_gas = evm384_gas.get(code, info.gas)
         entry.stack_inputs = info.inputs
         entry.stack_outputs = info.outputs
-        entry.native = (not info.needs_state and info.name != "INVALID"
-                        and bool(lib.evm_fast_implements(code)))
+        entry.extended = code in extended
+        entry.native = code in extended or (not info.needs_state and info.name != "INVALID"
+                                            and bool(lib.evm_fast_implements(code)))
     return table
 
 
@@ -55,9 +65,10 @@ class _Analysis:
     opcode table, JUMPDEST flags and the fused EVM384 segments, by pc. Holds the buffers
     those pointers need."""
 
-    def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> None:
-        self.code = decode(bytecode, schedule, fuse)
-        self.table = _opcode_table(schedule)
+    def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool,
+                 opcodes: OpcodeSet) -> None:
+        self.code = decode(bytecode, schedule, fuse, opcodes)
+        self.table = _opcode_table(schedule, opcodes)
         self.jumpdests = self.code.jumpdest_flags
         table = self.code.segments
         self.records = table.records                  # (ops, EVM_SEGMENT_RECORD_FIELDS)
@@ -113,20 +124,26 @@ _SEGMENT_DTYPE = np.dtype({
 _ANALYSES: SizedCache[_Analysis] = SizedCache(ANALYSIS_CACHE_BYTES, _Analysis.memory_size)
 
 
-def _analysed(bytecode: bytes, schedule: Evm384Schedule, fuse: bool) -> _Analysis:
-    return _ANALYSES.get((bytecode, schedule, fuse), lambda: _Analysis(bytecode, schedule, fuse))
+def _analysed(bytecode: bytes, schedule: Evm384Schedule, fuse: bool,
+              opcodes: OpcodeSet) -> _Analysis:
+    return _ANALYSES.get((bytecode, schedule, fuse, opcodes.name),
+                         lambda: _Analysis(bytecode, schedule, fuse, opcodes))
 
 
 class _Run:
     """One execution's C frame and everything it points to.
 
     The frame holds raw pointers, so this object keeps their owners alive for the
-    whole run: the analysis (opcode table, JUMPDEST flags, segments) and the code and
-    calldata buffers. The caches that produced the analysis may evict it at any time,
-    from another thread too, while the C loop runs without the GIL."""
+    whole run: the analysis (opcode table, JUMPDEST flags, segments), the code and
+    calldata buffers and the opcode set's state (EVMMAX's contexts and registers). The
+    caches that produced the analysis may evict it at any time, from another thread
+    too, while the C loop runs without the GIL."""
 
-    def __init__(self, bytecode: bytes, calldata: bytes, gas: int, analysis: _Analysis) -> None:
+    def __init__(self, bytecode: bytes, calldata: bytes, gas: int, analysis: _Analysis,
+                 opcodes: OpcodeSet) -> None:
         self.analysis = analysis
+        self.extension = opcodes.fast_extension
+        self.extension_state = self.extension.new_state() if self.extension else ffi.NULL
         self.bytecode = ffi.from_buffer(bytecode)
         self.calldata = ffi.from_buffer(calldata)
         self.jumpdests = ffi.from_buffer(analysis.jumpdests)
@@ -136,27 +153,44 @@ class _Run:
         frame.segment_at, frame.segments = analysis.segment_at, analysis.segments
         frame.calldata, frame.calldata_size = self.calldata, len(calldata)
         frame.table = analysis.table
+        frame.extension = self.extension_state
         frame.gas = gas
 
+    def extends(self, opcode: int) -> bool:
+        """True for the opcode set's own instructions, run by its C extension."""
+        return self.extension is not None and opcode in self.extension.opcodes
 
-def _host_halt(code: Code, pc: int, host_counts: Dict[str, int]) -> NoReturn:
-    """The instruction at ``pc``, which the C loop left to the host. Each of these halts
-    before reading the stack, memory or gas (see ``code._instruction``), so its Python
-    handler runs on an empty frame and raises the halt."""
-    ins = code.instruction_at[pc]
-    if ins is None or ins.handler not in (op_invalid, op_unsupported):
+    def host_frame(self, instruction: Any, backend: Backend) -> Frame:
+        """The Python-engine frame on which the instruction the C loop left to the host
+        raises its halt: an empty one, except for the opcode set's own instructions."""
+        code = self.analysis.code
+        if not self.extends(instruction.opcode):
+            return Frame(code, b"", 0, None)
+        return self.extension.host_frame(self.frame, self.extension_state, code,
+                                         instruction.inputs, backend.modx)
+
+
+def _host_halt(run: _Run, backend: Backend, host_counts: Dict[str, int]) -> NoReturn:
+    """The instruction at the C frame's pc, which the C loop left to the host. It halts:
+    INVALID, undefined and state opcodes before reading the stack, memory or gas (see
+    ``code._instruction``), so their handlers run on an empty frame; the opcode set's
+    own instructions (EVMMAX) at a failed assert, so theirs run on the C frame's state."""
+    pc = run.frame.pc
+    ins = run.analysis.code.instruction_at[pc]
+    if ins is None or (ins.handler not in (op_invalid, op_unsupported)
+                       and not run.extends(ins.opcode)):
         raise RuntimeError(f"internal error: the C loop left pc {pc} to the host "
                            f"({ins.name if ins else 'no instruction boundary'})")
     host_counts[ins.name] = host_counts.get(ins.name, 0) + 1
-    ins.handler(Frame(code, b"", 0, None), ins.arg)
+    ins.handler(run.host_frame(ins, backend), ins.arg)
     raise RuntimeError(f"internal error: {ins.name} did not halt")
 
 
-def _opcode_counts(frame, host_counts: Dict[str, int]) -> Dict[str, int]:
+def _opcode_counts(frame, opcodes: OpcodeSet, host_counts: Dict[str, int]) -> Dict[str, int]:
     counts = dict(host_counts)
     by_opcode = np.frombuffer(ffi.buffer(frame.counts), dtype=np.uint64)
     for code in np.flatnonzero(by_opcode).tolist():  # the few opcodes that ran
-        name = OPCODES[code].name
+        name = opcodes.table[code].name
         counts[name] = counts.get(name, 0) + int(by_opcode[code])
     return counts
 
@@ -165,22 +199,21 @@ def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
              schedule: Evm384Schedule, tracer: Optional[Tracer],
              fuse_evm384: bool = True, opcodes: OpcodeSet = EVM384) -> ExecutionResult:
     """Run ``bytecode`` in the C loop; see the module docstring."""
-    if opcodes is not EVM384:
-        raise ValueError(f"engine 'fast' does not support opcode set {opcodes.name!r} yet; "
-                         "use engine='python'")
     if tracer is not None:
-        return run_python(bytecode, calldata, gas, backend, schedule, tracer, fuse_evm384)
+        return run_python(bytecode, calldata, gas, backend, schedule, tracer, fuse_evm384,
+                          opcodes)
     if backend.name != "native":
         raise ValueError(f"engine 'fast' runs the native kernels; backend {backend.name!r} "
                          "needs engine='python'")
-    run = _Run(bytecode, calldata, gas, _analysed(bytecode, schedule, fuse_evm384))
-    frame, code = run.frame, run.analysis.code
+    run = _Run(bytecode, calldata, gas, _analysed(bytecode, schedule, fuse_evm384, opcodes),
+               opcodes)
+    frame = run.frame
     host_counts: Dict[str, int] = {}
     output, error, gas_left = b"", None, 0
     try:
         status = lib.evm_fast_run(frame)
         if status == lib.EVM_NEEDS_HOST:
-            _host_halt(code, frame.pc, host_counts)
+            _host_halt(run, backend, host_counts)
         if status == lib.EVM_OUT_OF_MEMORY:
             raise MemoryError("the fast engine could not grow EVM memory")
         if status in _HALTS:
@@ -193,7 +226,7 @@ def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
     except ExceptionalHalt as halt:
         output, error, gas_left = b"", halt.reason, 0
     finally:
-        opcode_counts = _opcode_counts(frame, host_counts)
+        opcode_counts = _opcode_counts(frame, opcodes, host_counts)
         lib.evm_frame_release(frame)
     return ExecutionResult(success=error is None, output=output, gas_used=gas - gas_left,
                            gas_left=gas_left, error=error, steps=sum(opcode_counts.values()),

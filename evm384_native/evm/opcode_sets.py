@@ -13,6 +13,7 @@ from typing import Any, Callable, Dict, FrozenSet, Optional
 
 from .evm384 import EVM384_HANDLERS
 from .evmmax import EVMMAX_HANDLERS, FieldContexts
+from .fast_evmmax import EVMMAX_FAST
 from .instructions import GAS_DEPENDENT_BASE, Handler, build_handlers
 from .opcodes import EVMMAX_OPCODES, OPCODES, OpcodeInfo
 
@@ -27,6 +28,9 @@ class OpcodeSet:
     scheduled: bool                     # 0xc0..0xc2 cost what the EVM384 schedule says
     # the state a frame keeps for the set's instructions, from the backend's modules
     new_frame_state: Optional[Callable[[Any], Any]] = None
+    # the fast engine's C module for the set's own instructions (fast_evmmax.EvmmaxFast:
+    # .opcodes, .step, .new_state(), .host_frame(...)); None: its loop runs them all
+    fast_extension: Optional[Any] = None
 
 
 EVM384 = OpcodeSet("evm384", OPCODES, build_handlers(OPCODES, EVM384_HANDLERS),
@@ -34,7 +38,8 @@ EVM384 = OpcodeSet("evm384", OPCODES, build_handlers(OPCODES, EVM384_HANDLERS),
                    scheduled=True)
 EVMMAX = OpcodeSet("evmmax", EVMMAX_OPCODES, build_handlers(EVMMAX_OPCODES, EVMMAX_HANDLERS),
                    GAS_DEPENDENT_BASE | frozenset(EVMMAX_HANDLERS), fuses_evm384=False,
-                   scheduled=False, new_frame_state=FieldContexts)
+                   scheduled=False, new_frame_state=FieldContexts,
+                   fast_extension=EVMMAX_FAST)
 OPCODE_SETS: Dict[str, OpcodeSet] = {EVM384.name: EVM384, EVMMAX.name: EVMMAX}
 DEFAULT_OPCODES = "evm384"
 
