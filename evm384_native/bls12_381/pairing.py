@@ -29,6 +29,12 @@ PairState = struct("PairState", ("q", G2), ("px2", G1), ("t", G2Jacobian))
 
 _PX2_REL = G2.size
 _T_REL = G2.size + G1.size
+_PairTail = struct("PairTail", ("px2", G1), ("t", G2Jacobian))
+
+
+def _tail(state: Slot) -> Slot:
+    """A pair state's px2‖t (what the doubling steps read)."""
+    return _PairTail(state.region, state.rel + _PX2_REL, f"{state.name}.tail")
 
 
 def square_and_multiply(e: Emitter, bits: str, square: Callable[[], None],
@@ -140,7 +146,7 @@ class MillerLoop:
             (read or self._read_plain)(skip)
             curve.g1_prepare(self.e, work.px2, work.px2)
             curve.from_affine(self.e, work.t, work.q)
-            asm.push(PairState.size); asm.push(work); asm.op("DUP4"); asm.op("MCOPY")
+            self.e.target.copy_out(asm, work, lambda: asm.op("DUP4"), grow=True)
             asm.op("SWAP1"); asm.push(PairState.size); asm.op("ADD"); asm.op("SWAP1")
             asm.place(skip)
             asm.push(pair_bytes); asm.op("ADD")
@@ -154,36 +160,40 @@ class MillerLoop:
             asm.op("MSTORE")                     # pairs_end = ptr
 
     def _read_plain(self, skip: Label) -> None:
-        asm, work = self.e.asm, self.work
-        asm.push(G1.size); asm.op("DUP2"); asm.push(work.px2); asm.op("CALLDATACOPY")
+        e, asm, work = self.e, self.e.asm, self.work
+        staged = e.target.staging(e, work)        # q‖px2 as plain values in memory
+        px2 = type(work.px2)(staged.region, staged.rel + _PX2_REL, f"{staged.name}.px2")
+        q = type(work.q)(staged.region, staged.rel, f"{staged.name}.q")
+        asm.push(G1.size); asm.op("DUP2"); asm.push(px2); asm.op("CALLDATACOPY")
         asm.push(G2.size); asm.push(G1.size); asm.op("DUP3"); asm.op("ADD")
-        asm.push(work.q); asm.op("CALLDATACOPY")
-        is_zero(asm, work.px2)
-        is_zero(asm, work.q)
+        asm.push(q); asm.op("CALLDATACOPY")
+        is_zero(asm, px2)
+        is_zero(asm, q)
         asm.op("OR")
         asm.jumpi(skip)
-        for value in work.px2.fps() + work.q.fps():
-            fp.to_montgomery(self.e, value, value)
+        e.target.from_staging(e, work.px2, px2, little_endian=True)
+        e.target.from_staging(e, work.q, q, little_endian=True)
 
     # --- the loop -------------------------------------------------------------------------
 
     def for_each_pair(self, step: Callable[[], None], with_q: bool) -> None:
         """Run ``step`` on every pair state: copy it into the work slot (Q only if needed),
         step, copy T back."""
-        asm, work = self.e.asm, self.work
+        e, asm, work = self.e, self.e.asm, self.work
         start = 0 if with_q else _PX2_REL
         asm.push(self.heap)                       # stack: ptr
         top = asm.label("pair")
-        asm.push(PairState.size - start)
-        asm.op("DUP2")
-        if start:
-            asm.push(start)
-            asm.op("ADD")
-        asm.push(work.q if with_q else work.px2)
-        asm.op("MCOPY")
+
+        def record() -> None:
+            asm.op("DUP2")
+            if start:
+                asm.push(start)
+                asm.op("ADD")
+        live = PairState(work.region, work.rel, work.name) if with_q else _tail(work)
+        e.target.copy_in(asm, live, record)
         step()
-        asm.push(G2Jacobian.size); asm.push(work.t); asm.op("DUP3")
-        asm.push(_T_REL); asm.op("ADD"); asm.op("MCOPY")
+        e.target.copy_out(asm, work.t, lambda: (asm.op("DUP3"), asm.push(_T_REL),
+                                                 asm.op("ADD")))
         asm.push(PairState.size); asm.op("ADD")
         asm.op("DUP1"); asm.push(self.end); asm.op("MLOAD"); asm.op("GT")
         asm.jumpi(top)
@@ -194,7 +204,7 @@ class MillerLoop:
         line_fn()
         skip = e.asm.new_label("g1_infinity") if self.g1_may_be_infinity else None
         if skip is not None:                      # px2 = 0 only for P at infinity
-            is_zero(e.asm, self.work.px2)
+            is_zero(e.asm, e.target.memory_image(e, self.work.px2))
             e.asm.jumpi(skip)
         curve.line_by_px2(e, self.line, self.work.px2)
         e.asm.call(fp12.routine(e, "fp12_mul_by_line", "ml_mul_by_line", a=self.f,
