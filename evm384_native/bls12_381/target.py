@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Dict, Sequence
 
-from ..asm import Assembler, Fp, Memory, Slot, raw
+from ..asm import Assembler, Fp, Label, Memory, Slot, raw
 from ..asm.layout import FP_BYTES, RegisterSpace
 
 if TYPE_CHECKING:
@@ -100,6 +100,22 @@ class EVM384:
         """The plain values decoded at ``staging`` (48-byte LE here) into ``slot``."""
         from .fp import to_montgomery
         for value in slot.fps():                 # staging is slot
+            to_montgomery(e, value, value)
+
+    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label) -> None:
+        """``out`` = the plain 48-byte LE values at ``given`` (memory, a different
+        place); jump to ``fail`` unless each is below p: x + 0 mod p equals x only for
+        x < p, so the reduced copy must hash like the given one."""
+        from .fp import add, to_montgomery
+        asm = e.asm
+        for i, value in enumerate(out.fps()):
+            add(e, value, given.part(Fp, FP_BYTES * i, f"v{i}"), e.zero)
+        for slot in (given, out):                # keccak(given) == keccak(reduced)
+            asm.push(slot.size); asm.push(slot); asm.op("KECCAK256")
+        asm.op("EQ")
+        asm.op("ISZERO")
+        asm.jumpi(fail)
+        for value in out.fps():
             to_montgomery(e, value, value)
 
     def store_decoded(self, asm: Assembler) -> None:
@@ -195,20 +211,35 @@ class EVMMAX:
                      little_endian: bool) -> None:
         """STOREX converts canonical big-endian values; little-endian ones are byte
         reversed first, in place (two overlapping words a value)."""
-        asm = e.asm
         if little_endian:
-            from .eip2537 import bswap256
-            bswap = asm.subroutine("bswap256", bswap256)
-            for i in range(len(slot.fps())):
-                at = (lambda i=i: int(staging) + FP_BYTES * i)
-                for rel in (0, 16):                 # stack: swap(low word) swap(high word)
-                    asm.push(lambda rel=rel, at=at: at() + rel)
-                    asm.op("MLOAD")
-                    asm.call(bswap)
-                for rel in (0, 16):
-                    asm.push(lambda rel=rel, at=at: at() + rel)
-                    asm.op("MSTORE")
-        self.copy_in(asm, slot, lambda: asm.push(staging))
+            _to_big_endian(e.asm, staging)
+        self.copy_in(e.asm, slot, lambda: e.asm.push(staging))
+
+    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label) -> None:
+        """``out`` = the plain 48-byte LE values at ``given`` (memory, reversed in
+        place); jump to ``fail`` unless each is below p (STOREX would halt instead)."""
+        from .fp import P
+        asm = e.asm
+        _to_big_endian(asm, given)
+        top, low = P >> 128, P & ((1 << 128) - 1)
+        for i in range(len(out.fps())):         # v < p: top < p's, or equal and low < p's
+            at = (lambda i=i: int(given) + FP_BYTES * i)
+            asm.push(at)
+            asm.op("MLOAD")                      # v >> 128
+            asm.op("DUP1")
+            asm.push(top)
+            asm.op("GT")
+            asm.op("SWAP1")
+            asm.push(top)
+            asm.op("EQ")
+            asm.push(lambda at=at: at() + 16)
+            asm.op("MLOAD")
+            asm.push((1 << 128) - 1)
+            asm.op("AND")                        # v mod 2^128
+            asm.push(low)
+            asm.ops("GT", "AND", "OR", "ISZERO")
+            asm.jumpi(fail)
+        self.copy_in(asm, out, lambda: asm.push(given))
 
     def store_decoded(self, asm: Assembler) -> None:
         """Stack: dest lo hi -> (consumed): the value big-endian at dest (48 bytes: the
@@ -230,6 +261,22 @@ class EVMMAX:
         image = raw(slot.size)(buffer.region, buffer.rel, f"{buffer.name}[{slot.name}]")
         self.copy_out(e.asm, slot, lambda: e.asm.push(buffer))
         return image
+
+
+def _to_big_endian(asm: Assembler, values: Slot) -> None:
+    """Reverse each 48-byte value in memory in place: with a and b its first and last 32
+    bytes, bswap(b) then bswap(a) 16 bytes further is the reversed value."""
+    from .eip2537 import bswap256
+    bswap = asm.subroutine("bswap256", bswap256)
+    for i in range(values.size // FP_BYTES):
+        at = (lambda i=i: int(values) + FP_BYTES * i)
+        for rel in (0, 16):                      # stack: bswap(a) bswap(b)
+            asm.push(lambda rel=rel, at=at: at() + rel)
+            asm.op("MLOAD")
+            asm.call(bswap)
+        for rel in (0, 16):
+            asm.push(lambda rel=rel, at=at: at() + rel)
+            asm.op("MSTORE")
 
 
 def _buffer(e: "Emitter", name: str, size: int) -> Slot:
