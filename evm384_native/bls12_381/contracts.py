@@ -140,11 +140,13 @@ TARGETS = ("evm384", "evmmax")
 
 
 @lru_cache(maxsize=None)
-def build_program(name: str, compact: bool = True, target: str = "evm384") -> Program:
+def build_program(name: str, compact: Optional[bool] = None, target: str = "evm384"
+                  ) -> Program:
     """The assembled contract with its source map and memory layout.
 
-    ``compact`` (default) shares code between cold routines so that every contract fits the
-    24,576-byte limit; ``compact=False`` inlines them: about 3% less gas, about 31 KB.
+    ``compact`` shares code between cold routines so that every contract fits the
+    24,576-byte limit; ``compact=False`` inlines them: about 3% less gas, about 31 KB under
+    EVM384. The default is the target's (EVM384 compact, EVMMAX inlined: ~19.5 KB).
     ``target`` "evm384" (default) or "evmmax" (EIP-6690; the contracts in
     ``EVMMAX_CONTRACTS``): run the code with ``execute(..., opcodes=target)``.
     """
@@ -155,7 +157,7 @@ def build_program(name: str, compact: bool = True, target: str = "evm384") -> Pr
         raise ValueError(f"{name} is built for EVM384 only; target {target!r} builds "
                          f"{', '.join(EVMMAX_CONTRACTS)}")
     asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes)
-    e = Emitter(asm, compact=compact, loops=name in _LOOPED, target=isa)
+    e = Emitter(asm, compact=isa.compact if compact is None else compact, loops=name in _LOOPED, target=isa)
     if name in _PRECOMPILE_BUILDERS:
         _PRECOMPILE_BUILDERS[name](e)
     else:
@@ -263,11 +265,16 @@ def encode_calldata(name: str, *args: Any) -> bytes:
 
 # --- Python API: run the contracts on the interpreter -----------------------------------------
 
-def run_contract(name: str, *args: Any, **execute_options: Any):
-    """``execute(build_contract(name), encode_calldata(name, *args), **execute_options)``;
-    raises RuntimeError if the execution fails."""
+def run_contract(name: str, *args: Any, target: str = "evm384", **execute_options: Any):
+    """``execute(build_contract(name, target=target), encode_calldata(name, *args),
+    opcodes=target, **execute_options)``; raises RuntimeError if the execution fails.
+    Every function below takes ``target`` too ("evmmax" for ``EVMMAX_CONTRACTS``)."""
     from .. import execute
-    result = execute(build_contract(name), encode_calldata(name, *args), **execute_options)
+    if "opcodes" in execute_options:
+        raise TypeError("run_contract picks the opcode set from target=; do not pass opcodes=")
+    isa = resolve_target(target)
+    result = execute(build_contract(name, target=isa.name), encode_calldata(name, *args),
+                     opcodes=isa.opcodes, **execute_options)
     if not result.success:
         raise RuntimeError(f"{name} contract failed: {result.error}")
     return result

@@ -10,7 +10,7 @@ otherwise.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
 from ..asm import Assembler, Fp, Label, Modulus, Slot, Subroutine, array, pack_offsets
 from ..montgomery import montgomery_inv
@@ -164,17 +164,24 @@ def sliding_window(exponent: int, width: int) -> List[Tuple[int, int]]:
 
 
 def _squaring_chain(e: Emitter, acc: Fp, name: str) -> Tuple[Subroutine, List[Label]]:
-    """A subroutine of SQR_RUN squarings of ``acc``; entering at ``entries[k]`` performs
-    the last k of them, so a run of k squarings costs one call, not k copies of code."""
-    entries = [e.asm.new_label(f"sqr_x{k}") for k in range(SQR_RUN + 1)]
+    """A subroutine of SQR_RUN squarings of ``acc`` (see :func:`squaring_chain`)."""
+    return squaring_chain(e, name, SQR_RUN, lambda: sqr(e, acc, acc))
+
+
+def squaring_chain(e: Emitter, name: str, length: int, square: Callable[[], None]
+                   ) -> Tuple[Subroutine, List[Label]]:
+    """A subroutine of ``length`` squarings (``square()`` emits one); entering at
+    ``entries[k]`` performs the last k of them, so a run of k squarings costs one call,
+    not k copies of code."""
+    entries = [e.asm.new_label(f"sqr_x{k}") for k in range(length + 1)]
 
     def body(asm: Assembler) -> None:
-        for k in range(SQR_RUN, 0, -1):
-            if k < SQR_RUN:
+        for k in range(length, 0, -1):
+            if k < length:
                 asm.place(entries[k])
-            sqr(e, acc, acc)
+            square()
     chain = e.asm.subroutine(name, body)
-    entries[SQR_RUN] = chain.entry
+    entries[length] = chain.entry
     return chain, entries
 
 

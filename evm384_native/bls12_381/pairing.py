@@ -20,6 +20,9 @@ from . import curve, fp, fp12
 from .fp import Emitter
 
 X_ABS = 0xD201000000010000               # |x|; x is negative
+# longest run of cyclotomic squarings one call performs (targets with squaring_runs):
+# about 700 bytes of EVMMAX code each
+CYCLOTOMIC_RUN = 8
 PAIR_INPUT_BYTES = 288                   # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
 
 
@@ -268,9 +271,24 @@ class FinalExponentiation:
         """acc = conj(acc^exponent): square-and-multiply, unrolled into calls."""
         e = self.e
         fp.copy(e, self.base, self.acc)
-        # always unrolled: its 5 x 62 bits would cost ~17,000 gas as a loop, for 460 bytes
-        square_and_multiply(e, bin(exponent)[3:], lambda: e.asm.call(self._cyc),
-                            lambda: e.asm.call(self._mul), loop=False)
+        bits = bin(exponent)[3:]
+        if e.target.squaring_runs:                # one call per run of squarings
+            runs = [len(zeros) + 1 for zeros in bits.split("1")]   # squarings before
+            runs[-1] -= 1                         # each product; none after the last
+            chain, entries = fp.squaring_chain(
+                e, "fe_cyclotomic_chain", CYCLOTOMIC_RUN,
+                lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc))
+            for i, run in enumerate(runs):
+                while run:
+                    step = min(run, CYCLOTOMIC_RUN)
+                    e.asm.call(chain, at=entries[step])
+                    run -= step
+                if i + 1 < len(runs):
+                    e.asm.call(self._mul)
+        else:
+            # unrolled: its 5 x 62 bits would cost ~17,000 gas as a loop, for 460 bytes
+            square_and_multiply(e, bits, lambda: e.asm.call(self._cyc),
+                                lambda: e.asm.call(self._mul), loop=False)
         fp12.conj(e, self.acc, self.acc)          # x < 0, and conj = inverse here
 
     def mul(self, out: Fp12, a: Fp12, b: Fp12) -> None:

@@ -39,6 +39,8 @@ class EVM384:
     name = "evm384"
     opcodes = "evm384"
     indexed_operands = True       # operand offsets can be computed at run time (tables)
+    squaring_runs = False         # the final exponentiation calls one squaring at a time
+    compact = True                # share cold routines by default: 24,576 bytes otherwise
 
     def new_memory(self) -> Memory:
         return Memory()
@@ -134,6 +136,10 @@ class EVMMAX:
     name = "evmmax"
     opcodes = "evmmax"
     indexed_operands = False      # register indices are immediates
+    # 8-byte ops leave room for a run of 31 cyclotomic squarings in the final
+    # exponentiation's powers: one call per run instead of one per squaring
+    squaring_runs = True
+    compact = False               # inlined cold routines fit (~19.5 KB) and save ~3% gas
 
     def new_memory(self) -> Memory:
         return Memory(registers=RegisterSpace())
