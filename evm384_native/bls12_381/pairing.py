@@ -20,9 +20,10 @@ from . import curve, fp, fp12
 from .fp import Emitter
 
 X_ABS = 0xD201000000010000               # |x|; x is negative
-# longest run of cyclotomic squarings one call performs (targets with squaring_runs):
-# about 700 bytes of EVMMAX code each
+# longest runs of cyclotomic squarings (about 700 bytes of EVMMAX code each) and of G1
+# doublings one call performs, for targets with squaring_runs
 CYCLOTOMIC_RUN = 8
+G1_DBL_RUN = 16
 PAIR_INPUT_BYTES = 288                   # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
 
 
@@ -61,6 +62,24 @@ def square_and_multiply(e: Emitter, bits: str, square: Callable[[], None],
         multiply()
         asm.place(clear)
     asm.digit_loop([int(bit) for bit in bits], 1, step)
+
+
+def square_and_multiply_chained(e: Emitter, bits: str, name: str, run: int,
+                                square: Callable[[], None], multiply: Callable[[], None]
+                                ) -> None:
+    """:func:`square_and_multiply` with the squarings inline in a subroutine ``name`` of
+    ``run`` of them (:func:`.fp.squaring_chain`): one call per run of up to ``run``
+    squarings instead of one per squaring (for targets with ``squaring_runs``)."""
+    chain, entries = fp.squaring_chain(e, name, run, square)
+    runs = [len(zeros) + 1 for zeros in bits.split("1")]   # squarings before each
+    runs[-1] -= 1                                          # product; none after the last
+    for i, count in enumerate(runs):
+        while count:
+            step = min(count, run)
+            e.asm.call(chain, at=entries[step])
+            count -= step
+        if i + 1 < len(runs):
+            multiply()
 
 
 def is_zero(asm: Assembler, slot: Slot) -> None:
@@ -272,19 +291,10 @@ class FinalExponentiation:
         e = self.e
         fp.copy(e, self.base, self.acc)
         bits = bin(exponent)[3:]
-        if e.target.squaring_runs:                # one call per run of squarings
-            runs = [len(zeros) + 1 for zeros in bits.split("1")]   # squarings before
-            runs[-1] -= 1                         # each product; none after the last
-            chain, entries = fp.squaring_chain(
-                e, "fe_cyclotomic_chain", CYCLOTOMIC_RUN,
-                lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc))
-            for i, run in enumerate(runs):
-                while run:
-                    step = min(run, CYCLOTOMIC_RUN)
-                    e.asm.call(chain, at=entries[step])
-                    run -= step
-                if i + 1 < len(runs):
-                    e.asm.call(self._mul)
+        if e.target.squaring_runs:
+            square_and_multiply_chained(e, bits, "fe_cyclotomic_chain", CYCLOTOMIC_RUN,
+                                        lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc),
+                                        lambda: e.asm.call(self._mul))
         else:
             # unrolled: its 5 x 62 bits would cost ~17,000 gas as a loop, for 460 bytes
             square_and_multiply(e, bits, lambda: e.asm.call(self._cyc),

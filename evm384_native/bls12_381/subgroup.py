@@ -29,7 +29,7 @@ from ..asm import Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot, raw
 from ..asm.layout import FP_BYTES
 from . import curve, fp, fp2
 from .fp import Emitter, P
-from .pairing import X_ABS, square_and_multiply
+from .pairing import G1_DBL_RUN, X_ABS, square_and_multiply, square_and_multiply_chained
 
 B_G1 = 4
 B_G2 = (4, 4)                                     # 4 (u + 1)
@@ -122,8 +122,13 @@ def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label) -> None:
         dbl = asm.subroutine("g1_dbl", lambda a: curve.jacobian_dbl(e, fp, acc))
         add = asm.subroutine("g1_add", lambda a: curve.jacobian_add_affine(e, fp, acc, p))
         curve.from_affine(e, acc, p)
-        square_and_multiply(e, bin(X_ABS * X_ABS)[3:], lambda: asm.call(dbl),
-                            lambda: asm.call(add))
+        bits = bin(X_ABS * X_ABS)[3:]
+        if e.target.squaring_runs:
+            square_and_multiply_chained(e, bits, "g1_dbl_chain", G1_DBL_RUN,
+                                        lambda: curve.jacobian_dbl(e, fp, acc),
+                                        lambda: asm.call(add))
+        else:
+            square_and_multiply(e, bits, lambda: asm.call(dbl), lambda: asm.call(add))
         fp.mul(e, expect.x, p.x, e.fp_const("beta", BETA))
         fp.neg(e, expect.y, p.y)
         require_jacobian_is(e, fp, acc, expect, fail)
