@@ -131,6 +131,9 @@ CONTRACTS = tuple(_BUILDERS) + tuple(_PRECOMPILE_BUILDERS)
 # Built with run-time loops instead of unrolled call sequences: validation code would not
 # fit the 24,576-byte limit otherwise.
 _LOOPED = frozenset({"eip2537_pairing_check"})
+# Built with the first pairs' states in registers where the target has room for that
+# second copy of the Miller loop's steps (EVMMAX: the hinted checks, two pairs).
+_REGISTER_PAIRS = frozenset({"pairing_check_hinted", "eip2537_pairing_check_hinted"})
 
 
 # The contracts built for the EVMMAX target (:mod:`.target`) as well as EVM384.
@@ -157,7 +160,8 @@ def build_program(name: str, compact: Optional[bool] = None, target: str = "evm3
         raise ValueError(f"{name} is built for EVM384 only; target {target!r} builds "
                          f"{', '.join(EVMMAX_CONTRACTS)}")
     asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes)
-    e = Emitter(asm, compact=isa.compact if compact is None else compact, loops=name in _LOOPED, target=isa)
+    e = Emitter(asm, compact=isa.compact if compact is None else compact,
+                register_pairs=isa.register_pairs if name in _REGISTER_PAIRS else 0, loops=name in _LOOPED, target=isa)
     if name in _PRECOMPILE_BUILDERS:
         _PRECOMPILE_BUILDERS[name](e)
     else:

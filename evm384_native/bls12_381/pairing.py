@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..asm import Assembler, Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, raw, struct
+from ..asm import (Assembler, Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, Subroutine, raw,
+                   struct)
 from . import curve, fp, fp12
 from .fp import Emitter
 
 X_ABS = 0xD201000000010000               # |x|; x is negative
 # longest runs of cyclotomic squarings (about 700 bytes of EVMMAX code each) and of G1
-# doublings one call performs, for targets with squaring_runs
+# doublings one call performs, for targets with dense_code
 CYCLOTOMIC_RUN = 8
 G1_DBL_RUN = 16
 PAIR_INPUT_BYTES = 288                   # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
@@ -69,7 +70,7 @@ def square_and_multiply_chained(e: Emitter, bits: str, name: str, run: int,
                                 ) -> None:
     """:func:`square_and_multiply` with the squarings inline in a subroutine ``name`` of
     ``run`` of them (:func:`.fp.squaring_chain`): one call per run of up to ``run``
-    squarings instead of one per squaring (for targets with ``squaring_runs``)."""
+    squarings instead of one per squaring (for targets with ``dense_code``)."""
     chain, entries = fp.squaring_chain(e, name, run, square)
     runs = [len(zeros) + 1 for zeros in bits.split("1")]   # squarings before each
     runs[-1] -= 1                                          # product; none after the last
@@ -142,6 +143,8 @@ class MillerLoop:
         self.work = region.alloc(PairState, "work")
         self.line = region.alloc(Fp6, "line")
         self.end = region.alloc(raw(32), "pairs_end")
+        # the states of the first pairs in registers of their own, when there are few
+        self.resident = [region.alloc(PairState, f"pair{i}") for i in range(e.register_pairs)]
 
     def heap(self) -> int:
         """Where the pair states start: after every linked region (known at link time)."""
@@ -221,18 +224,78 @@ class MillerLoop:
         asm.jumpi(top)
         asm.op("POP")
 
-    def _line_step(self, line_fn) -> None:
+    def _line_step(self, line_fn, state: Slot) -> None:
+        """``line_fn()`` (the line of the pair ``state``), then f *= the line at P."""
         e = self.e
         line_fn()
         skip = e.asm.new_label("g1_infinity") if self.g1_may_be_infinity else None
         if skip is not None:                      # px2 = 0 only for P at infinity
-            is_zero(e.asm, e.target.memory_image(e, self.work.px2))
+            is_zero(e.asm, e.target.memory_image(e, state.px2))
             e.asm.jumpi(skip)
-        curve.line_by_px2(e, self.line, self.work.px2)
-        e.asm.call(fp12.routine(e, "fp12_mul_by_line", "ml_mul_by_line", a=self.f,
-                                line=self.line))
+        curve.line_by_px2(e, self.line, state.px2)
+        if e.target.dense_code:
+            fp12.mul_by_line(e, self.f, self.f, self.line)
+        else:
+            e.asm.call(fp12.routine(e, "fp12_mul_by_line", "ml_mul_by_line", a=self.f,
+                                    line=self.line))
         if skip is not None:
             e.asm.place(skip)
+
+    def _dbl_step(self, state: Slot) -> None:
+        self._line_step(lambda: curve.line_dbl(self.e, self.line, state.t), state)
+
+    def _add_step(self, state: Slot) -> None:
+        self._line_step(lambda: curve.line_add(self.e, self.line, state.t, state.q), state)
+
+    # --- pairs kept in registers (Emitter.register_pairs) -----------------------------------
+
+    def _record(self, i: int) -> Callable[[], int]:
+        """Where pair i's state is in memory (known at link time)."""
+        return lambda: self.heap() + i * PairState.size
+
+    def _push_has_pair(self, i: int) -> None:
+        """Push 1 if there is a pair i (pairs_end > its record), else 0."""
+        asm = self.e.asm
+        asm.push(self._record(i))
+        asm.push(self.end)
+        asm.op("MLOAD")
+        asm.op("GT")
+
+    def _jump_unless_pair(self, i: int, target: Label) -> None:
+        self._push_has_pair(i)
+        self.e.asm.op("ISZERO")
+        self.e.asm.jumpi(target)
+
+    def _for_resident(self, step: Callable[[int], None]) -> None:
+        """``step(i)`` for each pair kept in registers that exists."""
+        asm = self.e.asm
+        skip = asm.new_label("fewer_pairs")
+        for i in range(len(self.resident)):
+            if i:
+                self._jump_unless_pair(i, skip)
+            step(i)
+        asm.place(skip)
+
+    def _resident_loop(self, bits_loop: Callable[[Subroutine, Subroutine], None]) -> None:
+        """With at most len(resident) pairs: their states into registers, the loop on
+        them (no copies between memory and registers per step), T back to memory (the G2
+        subgroup check reads it there); more pairs jump past to the memory loop."""
+        e, asm = self.e, self.e.asm
+        in_memory, finished = asm.new_label("pairs_in_memory"), asm.new_label("loop_done")
+        self._push_has_pair(len(self.resident))
+        asm.jumpi(in_memory)
+        self._for_resident(lambda i: e.target.copy_in(
+            asm, self.resident[i], lambda: asm.push(self._record(i))))
+        dbl = asm.subroutine("ml_dbl_resident", lambda a: self._for_resident(
+            lambda i: self._dbl_step(self.resident[i])))
+        add = asm.subroutine("ml_add_resident", lambda a: self._for_resident(
+            lambda i: self._add_step(self.resident[i])))
+        bits_loop(dbl, add)
+        self._for_resident(lambda i: e.target.copy_out(
+            asm, self.resident[i].t, lambda: asm.push(lambda: self._record(i)() + _T_REL)))
+        asm.jump(finished)
+        asm.place(in_memory)
+        self._finished = finished
 
     def emit(self, cinv: Optional[Fp12] = None) -> None:
         """f = the Miller loop value of all loaded pairs (conjugated for negative x).
@@ -242,13 +305,28 @@ class MillerLoop:
         squares, and every set bit below the top one also multiplies by cinv. Without
         pairs f = 1 either way."""
         e, asm = self.e, self.e.asm
-        work, line = self.work, self.line
+        work = self.work
         dbl_all = asm.subroutine("ml_dbl_all", lambda a: self.for_each_pair(
-            lambda: self._line_step(lambda: curve.line_dbl(e, line, work.t)), with_q=False))
+            lambda: self._dbl_step(work), with_q=False))
         add_all = asm.subroutine("ml_add_all", lambda a: self.for_each_pair(
-            lambda: self._line_step(lambda: curve.line_add(e, line, work.t, work.q)),
-            with_q=True))
+            lambda: self._add_step(work), with_q=True))
         sqr = fp12.routine(e, "fp12_sqr", "ml_sqr", a=self.f)
+        bits = bin(X_ABS)[3:]
+
+        def bits_loop(dbl: Subroutine, add: Subroutine) -> None:
+            if cinv is not None:
+                mul_cinv = fp12.routine(e, "fp12_mul", "ml_mul_cinv", a=self.f, b=cinv)
+                fp.copy(e, self.f, cinv)
+                square_and_multiply(e, bits, lambda: (asm.call(sqr), asm.call(dbl)),
+                                    lambda: (asm.call(mul_cinv), asm.call(add)))
+                return
+            asm.call(dbl)                           # f = 1 before the first step: no squaring
+            if bits[0] == "1":
+                asm.call(add)
+            square_and_multiply(e, bits[1:], lambda: (asm.call(sqr), asm.call(dbl)),
+                                lambda: asm.call(add))
+            fp12.conj(e, self.f, self.f)
+
         with asm.scope("miller_loop"):
             fp.copy(e, self.f, e.const(Fp12, "fp12_one", [1] + [0] * 11))
             done = asm.new_label("no_pairs")
@@ -257,20 +335,11 @@ class MillerLoop:
             asm.push(self.heap)
             asm.op("EQ")
             asm.jumpi(done)                         # every pair had a point at infinity: f = 1
-            bits = bin(X_ABS)[3:]
-            if cinv is not None:
-                mul_cinv = fp12.routine(e, "fp12_mul", "ml_mul_cinv", a=self.f, b=cinv)
-                fp.copy(e, self.f, cinv)
-                square_and_multiply(e, bits, lambda: (asm.call(sqr), asm.call(dbl_all)),
-                                    lambda: (asm.call(mul_cinv), asm.call(add_all)))
-                asm.place(done)
-                return
-            asm.call(dbl_all)                       # f = 1 before the first step: no squaring
-            if bits[0] == "1":
-                asm.call(add_all)
-            square_and_multiply(e, bits[1:], lambda: (asm.call(sqr), asm.call(dbl_all)),
-                                lambda: asm.call(add_all))
-            fp12.conj(e, self.f, self.f)
+            if self.resident:
+                self._resident_loop(bits_loop)
+            bits_loop(dbl_all, add_all)
+            if self.resident:
+                asm.place(self._finished)
             asm.place(done)
 
 
@@ -291,7 +360,7 @@ class FinalExponentiation:
         e = self.e
         fp.copy(e, self.base, self.acc)
         bits = bin(exponent)[3:]
-        if e.target.squaring_runs:
+        if e.target.dense_code:
             square_and_multiply_chained(e, bits, "fe_cyclotomic_chain", CYCLOTOMIC_RUN,
                                         lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc),
                                         lambda: e.asm.call(self._mul))

@@ -123,7 +123,7 @@ def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label) -> None:
         add = asm.subroutine("g1_add", lambda a: curve.jacobian_add_affine(e, fp, acc, p))
         curve.from_affine(e, acc, p)
         bits = bin(X_ABS * X_ABS)[3:]
-        if e.target.squaring_runs:
+        if e.target.dense_code:
             square_and_multiply_chained(e, bits, "g1_dbl_chain", G1_DBL_RUN,
                                         lambda: curve.jacobian_dbl(e, fp, acc),
                                         lambda: asm.call(add))

@@ -39,8 +39,9 @@ class EVM384:
     name = "evm384"
     opcodes = "evm384"
     indexed_operands = True       # operand offsets can be computed at run time (tables)
-    squaring_runs = False         # the final exponentiation calls one squaring at a time
+    dense_code = False            # 18 bytes an op (PUSH16 + op): hot routines are called
     compact = True                # share cold routines by default: 24,576 bytes otherwise
+    register_pairs = 0            # pair states live in memory anyway
 
     def new_memory(self) -> Memory:
         return Memory()
@@ -136,10 +137,11 @@ class EVMMAX:
     name = "evmmax"
     opcodes = "evmmax"
     indexed_operands = False      # register indices are immediates
-    # 8-byte ops leave room for a run of 31 cyclotomic squarings in the final
-    # exponentiation's powers: one call per run instead of one per squaring
-    squaring_runs = True
+    # 8 bytes an op: hot code is inlined where EVM384 calls it (runs of squarings and
+    # doublings, the line multiplication of the Miller loop, byte swaps of the input)
+    dense_code = True
     compact = False               # inlined cold routines fit (~19.5 KB) and save ~3% gas
+    register_pairs = 2            # the hinted checks keep two pair states in registers
 
     def new_memory(self) -> Memory:
         return Memory(registers=RegisterSpace())
