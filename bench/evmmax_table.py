@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
+import timeit
 from typing import Callable, List, Tuple
 
 from evm384_native import execute
@@ -46,12 +46,7 @@ def evmmax_engine(requested: str, code: bytes, calldata: bytes) -> str:
 
 
 def best_time(run: Callable[[], object], runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return best
+    return min(timeit.repeat(run, number=1, repeat=runs))
 
 
 def measure(name: str, k: int, runs: int, engine: str) -> Tuple[list, str]:

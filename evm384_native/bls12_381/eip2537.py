@@ -35,7 +35,7 @@ READ_ORDER = (2, 3, 4, 5, 0, 1)
 
 def bswap256(asm: Assembler) -> None:
     """Reverse the 32 bytes of the word under the return address: swap bytes, then pairs,
-    ..., then 128-bit halves (masks and shifts, ~45 gas)."""
+    ..., then 128-bit halves (masks and shifts, ~165 gas)."""
     asm.op("SWAP1")
     for shift in (8, 16, 32, 64):
         unit = (1 << shift) - 1
