@@ -16,7 +16,8 @@ def by_scope(program: Program, counts_by_pc: Mapping[int, int], depth: Optional[
     """Executed instructions per scope path (cut to ``depth`` levels). ``only`` restricts
     the count to some mnemonics, e.g. the three EVM384 ops. A PUSH16 folded into an EVM384
     op counts as that op."""
-    names = {ins.pc: ins.name for ins in disassemble(program.code, program.code_size, program.opcodes)}
+    names = {ins.pc: ins.name
+             for ins in disassemble(program.code, program.code_size, program.opcodes)}
     totals: Counter = Counter()
     for pc, count in counts_by_pc.items():
         if only is not None and names.get(pc) not in only:
@@ -38,7 +39,8 @@ def step_printer(program: Program, out, only: Optional[Tuple[str, ...]] = None):
     """A step hook for ``execute(..., tracer=hook)`` that prints each instruction with the
     code that emitted it and, for EVM384 ops, the operand slots by name, e.g.
     ``4711 MULMODMONT384 out=... x=... mod=const.p  ; fp2_mul in line_dbl in ml_dbl_all``."""
-    instructions = {ins.pc: ins for ins in disassemble(program.code, program.code_size, program.opcodes)}
+    instructions = {ins.pc: ins
+                    for ins in disassemble(program.code, program.code_size, program.opcodes)}
 
     def hook(step) -> None:
         ins = instructions.get(step.pc)

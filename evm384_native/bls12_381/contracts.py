@@ -161,7 +161,8 @@ def build_program(name: str, compact: Optional[bool] = None, target: str = "evm3
                          f"{', '.join(EVMMAX_CONTRACTS)}")
     asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes)
     e = Emitter(asm, compact=isa.compact if compact is None else compact,
-                register_pairs=isa.register_pairs if name in _REGISTER_PAIRS else 0, loops=name in _LOOPED, target=isa)
+                loops=name in _LOOPED, target=isa,
+                register_pairs=isa.register_pairs if name in _REGISTER_PAIRS else 0)
     if name in _PRECOMPILE_BUILDERS:
         _PRECOMPILE_BUILDERS[name](e)
     else:
