@@ -28,6 +28,9 @@ layout (576 bytes), directly comparable with blst's (chia_rs ``bytes(GTElement)`
 ``pairing_product_is_one``, ``eip2537_pairing_check`` and the hinted checks return a
 32-byte word: 1 if the product of the k pairings is one, else 0 (for the hinted checks: 0
 also if the hint is wrong).
+
+These four are built for EVMMAX (EIP-6690) too: ``build_contract(name, target="evmmax")``,
+run with ``opcodes="evmmax"``; the same calldata, answers and REVERTs (:mod:`.target`).
 """
 from __future__ import annotations
 
