@@ -10,6 +10,7 @@ import pytest
 
 from evm384_native import execute
 from evm384_native.asm import Assembler, Fp2, disassemble
+from evm384_native.asm.profile import GasByPc, by_scope
 from evm384_native.bls12_381 import contracts, fp
 from evm384_native.bls12_381.contracts import (EVMMAX_CONTRACTS, build_contract, build_program,
                                                encode_calldata)
@@ -176,3 +177,15 @@ def test_fp2_addition_is_one_vector_op():
     assert [ins.name for ins in ops] == ["ADDMODX"]
     out, _, x, _, y, _, count = ops[0].vector_immediates()
     assert (count, out, x, y - x) == (2, int(a) // 48, int(a) // 48, 2)
+
+
+def test_gas_by_scope_adds_up_and_names_the_phases():
+    program = build_program("pairing_check_hinted", target="evmmax")
+    gas = GasByPc()
+    result = execute(program.code, calldata("pairing_check_hinted", instance(2, True)),
+                     opcodes="evmmax", tracer=gas)
+    assert result.success and result.output == ONE
+    phases = by_scope(program, gas.by_pc, depth=1)
+    assert sum(phases.values()) == result.gas_used
+    steps = phases[("ml_dbl_resident",)] + phases[("ml_add_resident",)]  # two pairs: registers
+    assert steps > result.gas_used // 2 and ("ml_dbl_all",) not in phases

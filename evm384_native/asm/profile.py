@@ -1,10 +1,11 @@
-"""Attribute an execution profile (count per pc) to the code that emitted it, through the
-source map: "fp2_sqr in line_dbl in ml_dbl_all" instead of "pc 4711"."""
+"""Attribute an execution profile (count or gas per pc) to the code that emitted it, through
+the source map: "fp2_sqr in line_dbl in ml_dbl_all" instead of "pc 4711"."""
 from __future__ import annotations
 
 from collections import Counter
 from typing import Dict, Mapping, Optional, Tuple
 
+from ..evm.tracing import Step, Tracer
 from .assembler import Program
 from .disasm import disassemble
 
@@ -25,6 +26,17 @@ def by_scope(program: Program, counts_by_pc: Mapping[int, int], depth: Optional[
         path = program.source_map[pc].path
         totals[path[:depth] if depth else path] += count
     return dict(totals)
+
+
+class GasByPc(Tracer):
+    """Gas per pc (``by_pc``), to pass to :func:`by_scope` for gas per scope: the steps'
+    costs add up to the gas used, EVM384 or EVMMAX alike."""
+
+    def __init__(self) -> None:
+        self.by_pc: Counter = Counter()
+
+    def on_step_end(self, step: Step, gas_cost: int, error: Optional[str]) -> None:
+        self.by_pc[step.pc] += gas_cost
 
 
 def report(totals: Mapping[Path, int], limit: int = 25) -> str:
