@@ -296,9 +296,9 @@ def test_build_inline_is_bigger(capsys, monkeypatch):
 def test_gas_table_and_json(capsys, monkeypatch):
     from evm384_native.bls12_381.contracts import CONTRACTS
     from evm384_native.bls12_381.usage import USAGE
-    code, out, _ = cli(capsys, monkeypatch, "gas", "--json", "--seed", 3)
+    code, out, _ = cli(capsys, monkeypatch, "gas", "--json", "--seed", 3, "--target", "evm384")
     rows = json.loads(out)
-    assert code == 0
+    assert code == 0 and {row["target"] for row in rows} == {"evm384"}
     assert [(row["contract"], row["schedule"]) for row in rows] == \
         [(name, schedule) for name in CONTRACTS for schedule in SCHEDULES]
     calldata = USAGE["pairing_product_is_one"].example(random.Random(3), 2, True)
@@ -320,6 +320,16 @@ def test_gas_table_and_json(capsys, monkeypatch):
     assert code == 0 and lines[0].split()[:3] == ["contract", "k", "schedule"]
     assert len(lines) == 1 + len(SCHEDULES) and all(line.startswith("pairing ")
                                                     for line in lines[1:])
+
+
+def test_gas_evmmax_rows(capsys, monkeypatch):
+    code, out, _ = cli(capsys, monkeypatch, "gas", "pairing_check_hinted", "--json",
+                       "--target", "evmmax")
+    (row,) = json.loads(out)
+    assert code == 0 and (row["target"], row["schedule"], row["success"]) == \
+        ("evmmax", "eip-6690", True)
+    assert row["bytes"] == len(build_contract("pairing_check_hinted", target="evmmax"))
+    assert 0 < row["gas"] < row["precompile_gas"] * 11 // 10 and row["evm384_ops"] > 10_000
 
 
 @pytest.mark.parametrize("name", ["pairing_product_is_one", "eip2537_pairing_check"])

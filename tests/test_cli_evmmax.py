@@ -3,16 +3,21 @@ field contexts and registers (canonical values, against Python integers) in the 
 decoded immediates, one-line errors with exit code 2."""
 import io
 import json
+import random
 
 import pytest
 
 from evm384_native import execute
+from evm384_native.bls12_381 import build_contract, encode_calldata
+from evm384_native.bls12_381.oracle import (blst_check, blst_points_of, encode_pairs,
+                                            random_product_case)
 from evm384_native.evm import Eip3155Tracer, Profiler
 
 from test_cli import cli
 from test_evm_tracing_evmmax import MODULUS, SMALL, VALUES, program
 
 CODE = program()
+PAIRS = random_product_case(random.Random(6690), 2, True)     # a product that is one
 PRODUCTS = (VALUES[0] * VALUES[2] % MODULUS, VALUES[1] * VALUES[3] % MODULUS)
 RESULT = (PRODUCTS[0] - PRODUCTS[1]) % MODULUS
 MULMODX_TEXT = "MULMODX out_idx=4 out_stride=1 x_idx=0 x_stride=1 y_idx=2 y_stride=1 count=2"
@@ -141,12 +146,24 @@ def test_debug_register_command_errors(capsys, monkeypatch):
 
 @pytest.mark.parametrize("argv", [
     ["run", "00", "--opcodes", "evm385"], ["disasm", "00", "--opcodes", "max"],
-    ["run", "contract:pairing_product_is_one", "--opcodes", "evmmax"],
     ["disasm", "contract:pairing", "--opcodes", "evmmax"]])
 def test_bad_opcode_options_are_one_line_and_exit_2(capsys, monkeypatch, argv):
     code, out, err = cli(capsys, monkeypatch, *argv)
     assert code == 2 and out == ""
     assert err.startswith("evm384: error: ") and err.count("\n") == 1
+
+
+def test_built_in_contracts_run_as_their_evmmax_builds(capsys, monkeypatch):
+    calldata = encode_calldata("pairing_product_is_one", encode_pairs(PAIRS)).hex()
+    code, out, _ = cli(capsys, monkeypatch, "run", "contract:pairing_product_is_one",
+                       "--opcodes", "evmmax", "--engine", "fast", "--calldata", calldata,
+                       "--json")
+    expected = execute(build_contract("pairing_product_is_one", target="evmmax"),
+                       bytes.fromhex(calldata), opcodes="evmmax", engine="fast")
+    assert code == 0 and json.loads(out)["gas_used"] == expected.gas_used
+    assert json.loads(out)["output"] == "0x" + (1).to_bytes(32, "big").hex() == \
+        "0x" + expected.output.hex()
+    assert blst_check(blst_points_of(PAIRS))
 
 
 def test_help_names_the_opcode_sets(capsys, monkeypatch):

@@ -20,11 +20,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Type, Union
 
-from ..evm.opcodes import lookup
-from .layout import Memory, Region, Slot
+from ..evm.opcodes import EVMMAX_BY_NAME, lookup
+from .layout import FP_BYTES, Memory, Region, Slot
 
 Operand = Union[int, Slot]
 EVM384_MNEMONICS = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
+EVMMAX_VECTOR_MNEMONICS = ("ADDMODX", "SUBMODX", "MULMODX")
+EVMMAX_TRANSFER_MNEMONICS = ("SETMODX", "LOADX", "STOREX")
+Register = Union[int, Slot]       # a register index, or a slot in the register space
 OFFSET_BITS = 32
 
 
@@ -71,6 +74,13 @@ class _Op(_Item):
 class _Push(_Item):
     value: Union[int, Label, Slot, Callable[[], int]]
     width: Optional[int]          # None: smallest that fits (PUSH0 never: keeps jumps simple)
+
+
+@dataclass
+class _Vector(_Item):
+    """An EVMMAX arithmetic op; its seven immediates resolve at link time."""
+    code: int
+    immediates: Callable[[], Tuple[int, ...]]
 
 
 @dataclass
@@ -126,6 +136,7 @@ class Program:
     labels: Dict[str, int]
     source_map: SourceMap
     memory: Memory
+    opcodes: str = "evm384"        # the opcode set the code is for (EVMMAX codes differ)
 
     def listing(self) -> str:
         from .disasm import listing
@@ -162,15 +173,17 @@ class Subroutine:
 class Assembler:
     """Collects code; see the module docstring."""
 
-    def __init__(self, name: str = "main", memory: Optional[Memory] = None) -> None:
+    def __init__(self, name: str = "main", memory: Optional[Memory] = None,
+                 opcodes: str = "evm384") -> None:
         self.memory = memory if memory is not None else Memory()
+        self.opcodes = opcodes
         self.items: List[_Item] = []
         self._path: List[str] = [name]
         self._label_counts: Dict[str, int] = {}
         self._pending: List[Subroutine] = []
         self._subroutines: Dict[str, Subroutine] = {}
         self._placed: set = set()
-        self.frame: Region = self.memory.region(f"{name}.frame")
+        self.frame: Region = self.memory.region(f"{name}.frame", frame=True)
 
     # --- naming -------------------------------------------------------------------------
 
@@ -282,6 +295,27 @@ class Assembler:
         self.push(lambda: pack_offsets(*(int(v) for v in operands)), width=16)
         self.op(mnemonic)
 
+    def evmmax(self, mnemonic: str, out: Register, x: Register, y: Register, count: int = 1,
+               strides: Tuple[int, int, int] = (1, 1, 1)) -> None:
+        """An EVMMAX vector op on registers (indices, or register-space slots whose offset
+        is 48 bytes per register): ``count`` elements, operands advancing by ``strides``."""
+        if mnemonic not in EVMMAX_VECTOR_MNEMONICS:
+            raise ValueError(f"{mnemonic} is not an EVMMAX arithmetic opcode")
+
+        def immediates() -> Tuple[int, ...]:
+            values = (register_index(out), strides[0], register_index(x), strides[1],
+                      register_index(y), strides[2], count)
+            if not all(0 <= v < 256 for v in values):
+                raise ValueError(f"{mnemonic} immediates do not fit a byte: {values}")
+            return values
+        self.items.append(_Vector(tuple(self._path), EVMMAX_BY_NAME[mnemonic].code, immediates))
+
+    def evmmax_op(self, mnemonic: str) -> None:
+        """SETMODX, LOADX or STOREX (stack operands only)."""
+        if mnemonic not in EVMMAX_TRANSFER_MNEMONICS:
+            raise ValueError(f"{mnemonic} is not an EVMMAX transfer opcode")
+        self.items.append(_Op(tuple(self._path), EVMMAX_BY_NAME[mnemonic].code))
+
     def data(self, blob: bytes, name: str = "data", label: Optional[Label] = None) -> Label:
         """Bytes appended after the code; the label gives their code offset (CODECOPY).
 
@@ -319,6 +353,9 @@ class Assembler:
         ``at`` enters the body at one of its own labels instead of the start (a body can
         offer several entry points, e.g. into a run of repeated steps).
         """
+        if self.memory.registers is not None:      # frames on one call chain must not share
+            self.memory.registers.calls.setdefault(self.frame.name, set()).add(
+                f"{sub.name}.frame")
         back = self.new_label(f"ret_{sub.name}")
         self.push(back)
         self.jump(at if at is not None else sub.entry)
@@ -330,7 +367,7 @@ class Assembler:
     def _emit_subroutine(self, sub: Subroutine) -> None:
         saved_path, saved_frame = self._path, self.frame
         self._path = [sub.name]
-        self.frame = self.memory.region(f"{sub.name}.frame")
+        self.frame = self.memory.region(f"{sub.name}.frame", frame=True)
         try:
             self.place(sub.entry)
             sub.body(self, **sub.args)
@@ -374,7 +411,8 @@ class Assembler:
             if not (isinstance(item, _Place) and not item.jumpdest):
                 source_map.add(len(code), Location(item.path, last_label))
             code += _encode(item, widths)
-        return Program(bytes(code), code_size or len(code), labels, source_map, self.memory)
+        return Program(bytes(code), code_size or len(code), labels, source_map, self.memory,
+                       self.opcodes)
 
     @staticmethod
     def _layout(items: Sequence[_Item], widths: Dict[int, int]) -> int:
@@ -384,6 +422,16 @@ class Assembler:
                 item.label.pc = pc
             pc += _size(item, widths)
         return pc
+
+
+def register_index(register: Register) -> int:
+    """A register's index: an int as it is, a register-space slot by its offset."""
+    if isinstance(register, int):
+        return register
+    offset = register.offset
+    if offset % FP_BYTES:
+        raise ValueError(f"{register!r} is not at a register boundary")
+    return offset // FP_BYTES
 
 
 def _value(value: Union[int, Label, Slot, Callable[[], int]]) -> int:
@@ -409,6 +457,8 @@ def _static_width(item: _Push) -> int:
 def _size(item: _Item, widths: Dict[int, int]) -> int:
     if isinstance(item, _Op):
         return 1
+    if isinstance(item, _Vector):
+        return 8
     if isinstance(item, _Push):
         return 1 + widths[id(item)]
     if isinstance(item, _Place):
@@ -420,6 +470,8 @@ def _size(item: _Item, widths: Dict[int, int]) -> int:
 def _encode(item: _Item, widths: Dict[int, int]) -> bytes:
     if isinstance(item, _Op):
         return bytes([item.code])
+    if isinstance(item, _Vector):
+        return bytes([item.code, *item.immediates()])
     if isinstance(item, _Push):
         width = widths[id(item)]
         value = _value(item.value)

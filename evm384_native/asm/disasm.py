@@ -91,7 +91,7 @@ def listing(program: "Program") -> str:
     """One line per instruction: pc, where it came from, the instruction."""
     lines = []
     previous = None
-    for ins in disassemble(program.code, program.code_size):
+    for ins in disassemble(program.code, program.code_size, program.opcodes):
         location = program.source_map[ins.pc]
         if location != previous:
             lines.append(f"; {location}")

@@ -7,6 +7,12 @@ high-water mark of its pointer, so offsets are only known once every piece of co
 been generated: :meth:`Memory.link` then places the regions one after another. Slots
 resolve lazily (``int(slot)``), which is why code can be generated before linking.
 
+With a register space (:class:`RegisterSpace`, the EVMMAX target), slots of field types
+(made of Fp) are allocated there instead: their "offset" is a byte offset into the
+register file, a register index times 48. Frames of subroutines that are never live at
+the same time share registers (:meth:`RegisterSpace.link` stacks them along the call
+graph), since an EVMMAX register file holds at most 256 values.
+
 Slot types follow blst's memory order (``../shared/docs/evm384-spec.md`` §2):
 Fp is 48 bytes LE; Fp2 = c0‖c1; Fp6 = c0‖c1‖c2; Fp12 = c0‖c1; G1 = x‖y;
 G2 = x‖y; G2 projective/Jacobian = x‖y‖z.
@@ -14,7 +20,8 @@ G2 = x‖y; G2 projective/Jacobian = x‖y‖z.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import ClassVar, Iterator, List, Optional, Tuple, Type, TypeVar, get_type_hints
+from typing import (ClassVar, Dict, Iterator, List, Optional, Set, Tuple, Type, TypeVar,
+                    get_type_hints)
 
 FP_BYTES = 48
 WORD = 32
@@ -76,6 +83,13 @@ class Slot:
         if isinstance(self, Fp):
             return [self]
         return [fp for child in self.children() for fp in child.fps()]
+
+
+def is_field(kind: Type[Slot]) -> bool:
+    """Whether a slot type is made of Fp values only (a register type under EVMMAX)."""
+    if issubclass(kind, Fp):
+        return True
+    return bool(kind.fields) and all(is_field(part) for _, part in kind.fields)
 
 
 def raw(size: int) -> Type[Slot]:
@@ -150,8 +164,8 @@ class Modulus(Slot):
 class Region:
     """A named part of memory whose slots are allocated with a bump pointer."""
 
-    def __init__(self, memory: "Memory", name: str) -> None:
-        self.memory, self.name = memory, name
+    def __init__(self, memory: "Memory", name: str, frame: bool = False) -> None:
+        self.memory, self.name, self.frame = memory, name, frame
         self.top = 0
         self.size = 0
         self.base: Optional[int] = None
@@ -162,7 +176,18 @@ class Region:
             raise RuntimeError(f"memory region {self.name!r} is not linked yet")
         return self.base
 
+    def _registers(self) -> Optional["Region"]:
+        """This region's part in the register space (created on first use), if any."""
+        space = self.memory.registers
+        if space is None:
+            return None
+        twin = space.by_name.get(self.name)
+        return twin if twin is not None else space.region(self.name, self.frame)
+
     def alloc(self, kind: Type[S], name: str) -> S:
+        twin = self._registers() if is_field(kind) else None
+        if twin is not None:
+            return twin.alloc(kind, name)
         slot = kind(self, self.top, f"{self.name}.{name}")
         self.top += kind.size
         self.size = max(self.size, self.top)
@@ -172,32 +197,42 @@ class Region:
     @contextmanager
     def scope(self) -> Iterator["Region"]:
         """Slots allocated inside the ``with`` block are released at its end."""
-        mark = self.top
+        twin = self._registers()
+        mark, twin_mark = self.top, twin.top if twin is not None else 0
         try:
             yield self
         finally:
             self.top = mark
+            if twin is not None:
+                twin.top = twin_mark
 
 
 class Memory:
     """All regions of one program, linked in creation order."""
 
-    def __init__(self, base: int = 0) -> None:
+    def __init__(self, base: int = 0, registers: Optional["RegisterSpace"] = None) -> None:
         self.start = base
+        self.registers = registers
         self.regions: List[Region] = []
+        self.by_name: Dict[str, Region] = {}
         self.end: Optional[int] = None
         self._names_key: Optional[Tuple[int, int]] = None
         self._names_table: List[Optional[Tuple[int, str]]] = []
 
-    def region(self, name: str) -> Region:
-        if any(region.name == name for region in self.regions):
+    def region(self, name: str, frame: bool = False) -> Region:
+        """A new region; ``frame``: a subroutine's temporaries (live only while it runs)."""
+        if name in self.by_name:
             raise ValueError(f"memory region {name!r} already exists")
-        region = Region(self, name)
+        region = Region(self, name, frame)
         self.regions.append(region)
+        self.by_name[name] = region
         return region
 
     def link(self) -> int:
-        """Place every region (word-aligned); returns the end of memory."""
+        """Place every region (word-aligned), and the register space if any; returns the
+        end of memory."""
+        if self.registers is not None:
+            self.registers.link()
         offset = self.start
         for region in self.regions:
             region.base = offset
@@ -230,3 +265,54 @@ class Memory:
                                 names[offset], sizes[offset] = (start, fp.name), fp.size
             self._names_key, self._names_table = key, names
         return self._names_table
+
+
+class RegisterSpace(Memory):
+    """The EVMMAX register file as a memory of 48-byte values (see the module doc).
+
+    ``calls`` maps a frame region's name to the frame regions of the subroutines it
+    calls; :meth:`link` places the regions that are not frames one after another, then
+    each frame above the frames of everything that calls it, so frames never live at
+    the same time share registers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: Dict[str, Set[str]] = {}
+
+    def link(self) -> int:
+        offset = 0
+        frames = []
+        for region in self.regions:
+            if region.frame:
+                frames.append(region)
+            else:
+                region.base = offset
+                offset += region.size
+        bottom = offset
+        callers: Dict[str, List[str]] = {}
+        for caller, callees in self.calls.items():
+            for callee in callees:
+                callers.setdefault(callee, []).append(caller)
+        placed: Dict[str, int] = {}
+
+        def top_of(name: str, chain: Tuple[str, ...] = ()) -> int:
+            """Where the frame ``name`` ends: above every frame that calls it."""
+            if name in chain:
+                raise ValueError(f"recursive calls through {name!r}: frames cannot be stacked")
+            if name not in placed:
+                region = self.by_name.get(name)
+                below = [top_of(caller, chain + (name,)) for caller in callers.get(name, ())]
+                base = max(below, default=bottom)
+                if region is not None:
+                    region.base = base
+                placed[name] = base + (region.size if region is not None else 0)
+            return placed[name]
+
+        self.end = max([bottom] + [top_of(region.name) for region in frames])
+        return self.end
+
+    @property
+    def count(self) -> int:
+        """Registers in use (after linking)."""
+        assert self.end is not None
+        return self.end // FP_BYTES

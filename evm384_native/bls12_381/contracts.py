@@ -28,6 +28,9 @@ layout (576 bytes), directly comparable with blst's (chia_rs ``bytes(GTElement)`
 ``pairing_product_is_one``, ``eip2537_pairing_check`` and the hinted checks return a
 32-byte word: 1 if the product of the k pairings is one, else 0 (for the hinted checks: 0
 also if the hint is wrong).
+
+These four are built for EVMMAX (EIP-6690) too: ``build_contract(name, target="evmmax")``,
+run with ``opcodes="evmmax"``; the same calldata, answers and REVERTs (:mod:`.target`).
 """
 from __future__ import annotations
 
@@ -39,6 +42,8 @@ from . import eip2537, eip2537_ops, hinted
 from .fp import Emitter, P
 from .hint import pairing_hint
 from .pairing import FinalExponentiation, MillerLoop, require_calldata
+from .subgroup import push_equal
+from .target import resolve_target
 
 Pair = Tuple[bytes, bytes]
 GT_BYTES = 576
@@ -108,9 +113,7 @@ def _return_is_one(e: Emitter, f: Fp12) -> None:
     asm = e.asm
     one = e.const(Fp12, "fp12_one", [1] + [0] * 11)
     word = asm.memory.region("answer").alloc(raw(32), "answer")
-    for slot in (one, f):                         # keccak(one) == keccak(f)
-        asm.push(slot.size); asm.push(slot); asm.op("KECCAK256")
-    asm.op("EQ")
+    push_equal(e, one, f)
     asm.push(word)
     asm.op("MSTORE")
     _return(asm, word)
@@ -131,19 +134,38 @@ CONTRACTS = tuple(_BUILDERS) + tuple(_PRECOMPILE_BUILDERS)
 # Built with run-time loops instead of unrolled call sequences: validation code would not
 # fit the 24,576-byte limit otherwise.
 _LOOPED = frozenset({"eip2537_pairing_check"})
+# Built with the first pairs' states in registers where the target has room for that
+# second copy of the Miller loop's steps (EVMMAX: the hinted checks, two pairs).
+_REGISTER_PAIRS = frozenset({"pairing_check_hinted", "eip2537_pairing_check_hinted"})
+
+
+# The contracts built for the EVMMAX target (:mod:`.target`) as well as EVM384.
+EVMMAX_CONTRACTS = ("pairing_product_is_one", "eip2537_pairing_check", "pairing_check_hinted",
+                    "eip2537_pairing_check_hinted")
+TARGETS = ("evm384", "evmmax")
 
 
 @lru_cache(maxsize=None)
-def build_program(name: str, compact: bool = True) -> Program:
+def build_program(name: str, compact: Optional[bool] = None, target: str = "evm384"
+                  ) -> Program:
     """The assembled contract with its source map and memory layout.
 
-    ``compact`` (default) shares code between cold routines so that every contract fits the
-    24,576-byte limit; ``compact=False`` inlines them: about 3% less gas, about 31 KB.
+    ``compact`` shares code between cold routines so that every contract fits the
+    24,576-byte limit; ``compact=False`` inlines them: about 3% less gas, about 31 KB under
+    EVM384. The default is the target's (EVM384 compact, EVMMAX inlined: ~19.5 KB).
+    ``target`` "evm384" (default) or "evmmax" (EIP-6690; the contracts in
+    ``EVMMAX_CONTRACTS``): run the code with ``execute(..., opcodes=target)``.
     """
     if name not in CONTRACTS:
         raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
-    asm = Assembler(name)
-    e = Emitter(asm, compact=compact, loops=name in _LOOPED)
+    isa = resolve_target(target)
+    if isa.name != "evm384" and name not in EVMMAX_CONTRACTS:
+        raise ValueError(f"{name} is built for EVM384 only; target {target!r} builds "
+                         f"{', '.join(EVMMAX_CONTRACTS)}")
+    asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes)
+    e = Emitter(asm, compact=isa.compact if compact is None else compact,
+                loops=name in _LOOPED, target=isa,
+                register_pairs=isa.register_pairs if name in _REGISTER_PAIRS else 0)
     if name in _PRECOMPILE_BUILDERS:
         _PRECOMPILE_BUILDERS[name](e)
     else:
@@ -154,9 +176,9 @@ def build_program(name: str, compact: bool = True) -> Program:
 
 
 def build_contract(name: str, **options: Any) -> bytes:
-    """Bytecode of contract ``name`` (one of CONTRACTS); options: ``compact`` (bool, see
-    :func:`build_program`)."""
-    unknown = set(options) - {"compact"}
+    """Bytecode of contract ``name`` (one of CONTRACTS); options: ``compact`` (bool) and
+    ``target`` ("evm384" or "evmmax"), see :func:`build_program`."""
+    unknown = set(options) - {"compact", "target"}
     if unknown:
         raise TypeError(f"unknown options for {name}: {', '.join(sorted(unknown))}")
     return build_program(name, **options).code
@@ -251,11 +273,16 @@ def encode_calldata(name: str, *args: Any) -> bytes:
 
 # --- Python API: run the contracts on the interpreter -----------------------------------------
 
-def run_contract(name: str, *args: Any, **execute_options: Any):
-    """``execute(build_contract(name), encode_calldata(name, *args), **execute_options)``;
-    raises RuntimeError if the execution fails."""
+def run_contract(name: str, *args: Any, target: str = "evm384", **execute_options: Any):
+    """``execute(build_contract(name, target=target), encode_calldata(name, *args),
+    opcodes=target, **execute_options)``; raises RuntimeError if the execution fails.
+    Every function below takes ``target`` too ("evmmax" for ``EVMMAX_CONTRACTS``)."""
     from .. import execute
-    result = execute(build_contract(name), encode_calldata(name, *args), **execute_options)
+    if "opcodes" in execute_options:
+        raise TypeError("run_contract picks the opcode set from target=; do not pass opcodes=")
+    isa = resolve_target(target)
+    result = execute(build_contract(name, target=isa.name), encode_calldata(name, *args),
+                     opcodes=isa.opcodes, **execute_options)
     if not result.success:
         raise RuntimeError(f"{name} contract failed: {result.error}")
     return result

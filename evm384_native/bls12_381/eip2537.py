@@ -18,7 +18,7 @@ anyway (its T), so it runs after the loop, on every pair state (:mod:`.subgroup`
 """
 from __future__ import annotations
 
-from ..asm import Assembler, Fp12, Label
+from ..asm import Assembler, Fp12, Label, Slot
 from . import fp, subgroup
 from .fp import Emitter, P
 from .pairing import FinalExponentiation, MillerLoop, is_zero
@@ -35,7 +35,7 @@ READ_ORDER = (2, 3, 4, 5, 0, 1)
 
 def bswap256(asm: Assembler) -> None:
     """Reverse the 32 bytes of the word under the return address: swap bytes, then pairs,
-    ..., then 128-bit halves (masks and shifts, ~45 gas)."""
+    ..., then 128-bit halves (masks and shifts, ~165 gas)."""
     asm.op("SWAP1")
     for shift in (8, 16, 32, 64):
         unit = (1 << shift) - 1
@@ -76,7 +76,7 @@ def _read_field(asm: Assembler, fail: Label) -> None:
     asm.jumpi(fail)
 
 
-def _store_field(asm: Assembler) -> None:
+def store_field_le(asm: Assembler) -> None:
     """Stack: dest lo hi -> (consumed): the value as 48 bytes little-endian at dest, then
     16 zero bytes that spill past it (see :func:`_decode`)."""
     bswap = asm.subroutine("bswap256", bswap256)
@@ -98,18 +98,19 @@ def decode_field(e: Emitter, fail: Label):
         asm.ops("SWAP2", "SWAP1")                            # ret dest c
         _read_field(asm, fail)
         asm.op("SWAP1")                                      # ret dest lo hi
-        _store_field(asm)
+        store_field_le(asm)
     return e.asm.subroutine("decode_field", body)
 
 
-def _decode(e: Emitter, loop: MillerLoop, fail: Label) -> None:
-    """The six coordinates of the pair at calldata offset cd (stack: ptr cd) into the work
-    slot, as plain 48-byte LE values; fail on bad padding or a value >= p.
+def _decode(e: Emitter, staged: Slot, fail: Label) -> None:
+    """The six coordinates of the pair at calldata offset cd (stack: ptr cd) into
+    ``staged`` (the work slot's memory image: q then px2) as plain values stored by the
+    target (EVM384: 48-byte LE); fail on bad padding or a value >= p.
 
     A value's low word goes to its first 32 bytes, its high word's byte swap (16 value
     bytes, then 16 zeros) to the next 32: those zeros spill into the next value's slot,
     which is written later, or into T (set after decoding)."""
-    asm, work = e.asm, loop.work
+    asm = e.asm
 
     def one() -> None:                                       # stack: ptr cd s i
         asm.ops("DUP1")
@@ -125,10 +126,10 @@ def _decode(e: Emitter, loop: MillerLoop, fail: Label) -> None:
         asm.ops("SWAP1", "MOD")
         asm.push(48)
         asm.op("MUL")
-        asm.push(work)
+        asm.push(staged)
         asm.op("ADD")                                        # i hi lo dest
         asm.op("SWAP2")                                      # i dest lo hi
-        _store_field(asm)
+        e.target.store_decoded(asm)
         asm.op("POP")
 
     with asm.scope("decode"):
@@ -142,19 +143,26 @@ def load(e: Emitter, loop: MillerLoop, fail: Label) -> None:
 
     def read(skip: Label) -> None:
         asm = e.asm
-        _decode(e, loop, fail)
-        for value in work.px2.fps() + work.q.fps():
-            fp.to_montgomery(e, value, value)
+        staged = e.target.staging(e, work)
+        _decode(e, staged, fail)
+        for value, image in ((work.px2, _part(staged, work.px2, work)),
+                             (work.q, _part(staged, work.q, work))):
+            e.target.from_staging(e, value, image, little_endian=False)
         g1_done = asm.new_label("g1_infinity")
-        is_zero(asm, work.px2)
+        is_zero(asm, _part(staged, work.px2, work))
         asm.jumpi(g1_done)
         subgroup.require_g1_on_curve(e, work.px2, fail)
         subgroup.require_g1_in_subgroup(e, work.px2, fail)
         asm.place(g1_done)
-        is_zero(asm, work.q)
+        is_zero(asm, _part(staged, work.q, work))
         asm.jumpi(skip)
         subgroup.require_g2_on_curve(e, work.q, fail)
     loop.load(pair_bytes=PAIR_BYTES, read=read)
+
+
+def _part(staged: Slot, part: Slot, whole: Slot) -> Slot:
+    """The part of ``staged`` (an image of ``whole``) where ``part`` of ``whole`` is."""
+    return type(part)(staged.region, staged.rel + part.rel - whole.rel, f"{staged.name}.part")
 
 
 def check_g2_subgroup(e: Emitter, loop: MillerLoop, fail: Label) -> None:

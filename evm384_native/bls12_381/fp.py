@@ -10,7 +10,7 @@ otherwise.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
 from ..asm import Assembler, Fp, Label, Modulus, Slot, Subroutine, array, pack_offsets
 from ..montgomery import montgomery_inv
@@ -33,45 +33,54 @@ def from_mont(value: int) -> int:
 
 
 class Emitter:
-    """An assembler plus the constants BLS12-381 code reads from memory.
+    """An assembler, the instruction-set target (:mod:`.target`) and the constants
+    BLS12-381 code reads.
 
-    Creating it emits the CODECOPY that fills the constant region, so create it first;
-    call :meth:`finish` before assembling (it appends the constant bytes as data).
+    Creating it emits the code that loads the constants (and, under EVMMAX, sets the
+    modulus), so create it first; call :meth:`finish` before assembling (it appends the
+    constant bytes as data). The assembler's memory must come from the target
+    (``target.new_memory()``).
     ``compact`` makes cold routines share code (smaller bytecode, a little more gas).
     ``loops`` turns long unrolled sequences (the Fp inversion, the Miller loop's bits of
     x) into run-time loops: for the two-pairing check 2,964 bytes less, 1.7% more gas.
+    ``register_pairs`` (EVMMAX): with at most that many pairs, the Miller loop keeps their
+    states in registers of their own instead of copying each in and out at every step
+    (a second copy of the loop's steps per pair).
     """
 
-    def __init__(self, asm: Assembler, compact: bool = True, loops: bool = False) -> None:
+    def __init__(self, asm: Assembler, compact: bool = True, loops: bool = False,
+                 target: object = None, register_pairs: int = 0) -> None:
+        from .target import DEFAULT_TARGET, resolve_target
         self.asm = asm
         self.compact = compact
         self.loops = loops
+        self.register_pairs = register_pairs
+        self.target = resolve_target(DEFAULT_TARGET if target is None else target)
+        self.buffers: Dict[str, Slot] = {}
         self._region = asm.memory.region("const")
-        self._blob = bytearray()
+        self.blob = bytearray()
         self._by_value: Dict[tuple, Slot] = {}
-        self._data = asm.new_label("constants")
-        self.p: Slot = self._alloc(Modulus, "p", P.to_bytes(48, "little") + INV.to_bytes(8, "little"))
+        self.data_label = asm.new_label("constants")
+        if self.target.name == "evm384":        # MULMODMONT384 reads p and its constant
+            self.p: Slot = self._alloc(Modulus, "p", P.to_bytes(48, "little") +
+                                       INV.to_bytes(8, "little"))
         self.zero: Fp = self.fp_const("zero", 0)
         self.one: Fp = self.fp_const("one", 1)
-        self.r2: Fp = self._alloc(Fp, "r2", R2.to_bytes(48, "little"))    # mul by it: into Montgomery
-        self.raw_one: Fp = self._alloc(Fp, "raw_one", (1).to_bytes(48, "little"))  # out of Montgomery
-        asm.push(lambda: len(self._blob))
-        asm.push(self._data)
-        asm.push(self.p)
-        asm.op("CODECOPY")
+        if self.target.name == "evm384":        # EVMMAX's STOREX/LOADX convert themselves
+            self.r2: Fp = self._alloc(Fp, "r2", R2.to_bytes(48, "little"))
+            self.raw_one: Fp = self._alloc(Fp, "raw_one", (1).to_bytes(48, "little"))
+        self.target.setup(self)
 
     def _alloc(self, kind: type, name: str, blob: bytes) -> Slot:
-        assert len(blob) == kind.size and len(self._blob) == self._region.top
         slot = self._region.alloc(kind, name)
-        self._blob += blob
+        assert len(blob) == kind.size and len(self.blob) == slot.rel
+        self.blob += blob
         return slot
 
     def const(self, kind: type, name: str, values: Sequence[int]) -> Slot:
-        """A constant slot of ``kind`` holding Fp ``values`` (plain ints, stored Montgomery).
-
-        Equal constants share one slot whatever their names.
-        """
-        blob = b"".join(to_mont(v % P).to_bytes(48, "little") for v in values)
+        """A constant slot of ``kind`` holding Fp ``values`` (plain ints, stored as the
+        target keeps values). Equal constants share one slot whatever their names."""
+        blob = b"".join(self.target.encode(v % P) for v in values)
         key = (kind, blob)
         if key not in self._by_value:
             self._by_value[key] = self._alloc(kind, name, blob)
@@ -82,21 +91,22 @@ class Emitter:
 
     def finish(self) -> None:
         """Append the constant bytes after the code (once every constant is known)."""
-        self.asm.data(bytes(self._blob), label=self._data)
+        self.target.finish(self)
 
 
 # --- Fp arithmetic --------------------------------------------------------------------------
 
-def add(e: Emitter, out: Fp, a: Fp, b: Fp) -> None:
-    e.asm.evm384("ADDMOD384", out, a, b, e.p)
+def add(e: Emitter, out: Slot, a: Slot, b: Slot) -> None:
+    """out = a + b, value by value (for Fp or any field slot; a or b may be one Fp)."""
+    e.target.arith(e, "add", out, a, b)
 
 
-def sub(e: Emitter, out: Fp, a: Fp, b: Fp) -> None:
-    e.asm.evm384("SUBMOD384", out, a, b, e.p)
+def sub(e: Emitter, out: Slot, a: Slot, b: Slot) -> None:
+    e.target.arith(e, "sub", out, a, b)
 
 
-def mul(e: Emitter, out: Fp, a: Fp, b: Fp) -> None:
-    e.asm.evm384("MULMODMONT384", out, a, b, e.p)
+def mul(e: Emitter, out: Slot, a: Slot, b: Slot) -> None:
+    e.target.arith(e, "mul", out, a, b)
 
 
 def sqr(e: Emitter, out: Fp, a: Fp) -> None:
@@ -121,13 +131,10 @@ def from_montgomery(e: Emitter, out: Fp, a: Fp) -> None:
 
 
 def copy(e: Emitter, dst: Slot, src: Slot) -> None:
-    """MCOPY of a whole slot: cheaper than an EVM384 op for anything above one word."""
+    """dst = src (the target's copy: MCOPY, or an EVMMAX vector addition of zero)."""
     if dst.size != src.size:
         raise ValueError(f"copy between slots of different sizes: {dst!r} <- {src!r}")
-    e.asm.push(dst.size)
-    e.asm.push(src)
-    e.asm.push(dst)
-    e.asm.op("MCOPY")
+    e.target.copy(e, dst, src)
 
 
 # --- inversion: a**(p-2) with a sliding window ------------------------------------------------
@@ -161,17 +168,24 @@ def sliding_window(exponent: int, width: int) -> List[Tuple[int, int]]:
 
 
 def _squaring_chain(e: Emitter, acc: Fp, name: str) -> Tuple[Subroutine, List[Label]]:
-    """A subroutine of SQR_RUN squarings of ``acc``; entering at ``entries[k]`` performs
-    the last k of them, so a run of k squarings costs one call, not k copies of code."""
-    entries = [e.asm.new_label(f"sqr_x{k}") for k in range(SQR_RUN + 1)]
+    """A subroutine of SQR_RUN squarings of ``acc`` (see :func:`squaring_chain`)."""
+    return squaring_chain(e, name, SQR_RUN, lambda: sqr(e, acc, acc))
+
+
+def squaring_chain(e: Emitter, name: str, length: int, square: Callable[[], None]
+                   ) -> Tuple[Subroutine, List[Label]]:
+    """A subroutine of ``length`` squarings (``square()`` emits one); entering at
+    ``entries[k]`` performs the last k of them, so a run of k squarings costs one call,
+    not k copies of code."""
+    entries = [e.asm.new_label(f"sqr_x{k}") for k in range(length + 1)]
 
     def body(asm: Assembler) -> None:
-        for k in range(SQR_RUN, 0, -1):
-            if k < SQR_RUN:
+        for k in range(length, 0, -1):
+            if k < length:
                 asm.place(entries[k])
-            sqr(e, acc, acc)
+            square()
     chain = e.asm.subroutine(name, body)
-    entries[SQR_RUN] = chain.entry
+    entries[length] = chain.entry
     return chain, entries
 
 
@@ -236,11 +250,11 @@ def _power_body_loops(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> N
 
 def power(e: Emitter, out: Fp, a: Fp, exponent: int, name: str) -> None:
     """out = a**exponent by a subroutine ``name`` (one per exponent): a sliding window
-    with its squarings run through a shared squaring chain; with ``e.loops`` a run-time
-    loop over 4-bit windows instead."""
+    with its squarings run through a shared squaring chain; with ``e.loops`` (and a
+    target whose operands can be computed at run time) a loop over 4-bit windows."""
     if not 0 < exponent < 1 << 384:
         raise ValueError("the exponent must be in 1 .. 2^384 - 1")
-    body = _power_body_loops if e.loops else _power_body
+    body = _power_body_loops if e.loops and e.target.indexed_operands else _power_body
     routine = e.asm.subroutine(name, lambda asm, a, out: body(e, a, out, exponent, name),
                                {"a": Fp, "out": Fp})
     call(e, routine, {"out": out}, a=a)
@@ -258,23 +272,16 @@ def overlap(a: Slot, b: Slot) -> bool:
     return a.region is b.region and a.rel < b.rel + b.size and b.rel < a.rel + a.size
 
 
-def add_each(e: Emitter, out: Slot, a: Slot, b: Slot) -> None:
-    for o, x, y in zip(out.fps(), a.fps(), b.fps()):
-        add(e, o, x, y)
-
-
-def sub_each(e: Emitter, out: Slot, a: Slot, b: Slot) -> None:
-    for o, x, y in zip(out.fps(), a.fps(), b.fps()):
-        sub(e, o, x, y)
+add_each = add           # element-wise on any field slot (one EVMMAX vector op)
+sub_each = sub
 
 
 def dbl_each(e: Emitter, out: Slot, a: Slot) -> None:
-    add_each(e, out, a, a)
+    add(e, out, a, a)
 
 
 def neg_each(e: Emitter, out: Slot, a: Slot) -> None:
-    for o, x in zip(out.fps(), a.fps()):
-        neg(e, o, x)
+    sub(e, out, e.zero, a)
 
 
 def same(a: Slot, b: Slot) -> bool:

@@ -20,7 +20,7 @@ Hint layout (appended to the pairs): cinv as 12 Fp values in blst's tower order,
 """
 from __future__ import annotations
 
-from ..asm import Fp6, Fp12, Label, struct
+from ..asm import Fp6, Fp12, Label, raw, struct
 from . import eip2537, fp, fp6, fp12
 from .fp import Emitter
 from .pairing import MillerLoop
@@ -30,11 +30,11 @@ HINT_BYTES = Hint.size                            # 864
 
 
 def read_hint(e: Emitter, fail: Label) -> Hint:
-    """The hint at the end of calldata into memory, in Montgomery form; jump to ``fail``
-    unless every value is below p (x + 0 mod p equals x only for x < p)."""
+    """The hint at the end of calldata (plain 48-byte LE values) into the field, in the
+    target's form; jump to ``fail`` unless every value is below p."""
     asm = e.asm
     region = e.asm.memory.region("hint")
-    given, hint = region.alloc(Hint, "given"), region.alloc(Hint, "hint")
+    given, hint = region.alloc(raw(HINT_BYTES), "given"), region.alloc(Hint, "hint")
     with asm.scope("read_hint"):
         asm.push(HINT_BYTES)
         asm.push(HINT_BYTES)
@@ -42,15 +42,7 @@ def read_hint(e: Emitter, fail: Label) -> Hint:
         asm.op("SUB")
         asm.push(given)
         asm.op("CALLDATACOPY")
-        for out, value in zip(hint.fps(), given.fps()):
-            fp.add(e, out, value, e.zero)
-        for slot in (given, hint):               # keccak(given) == keccak(reduced)
-            asm.push(slot.size); asm.push(slot); asm.op("KECCAK256")
-        asm.op("EQ")
-        asm.op("ISZERO")
-        asm.jumpi(fail)
-        for value in hint.fps():
-            fp.to_montgomery(e, value, value)
+        e.target.load_plain(e, hint, given, fail)
     return hint
 
 

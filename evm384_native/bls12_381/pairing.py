@@ -15,11 +15,16 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..asm import Assembler, Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, raw, struct
+from ..asm import (Assembler, Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, Subroutine, raw,
+                   struct)
 from . import curve, fp, fp12
 from .fp import Emitter
 
 X_ABS = 0xD201000000010000               # |x|; x is negative
+# longest runs of cyclotomic squarings (about 700 bytes of EVMMAX code each) and of G1
+# doublings one call performs, for targets with dense_code
+CYCLOTOMIC_RUN = 8
+G1_DBL_RUN = 16
 PAIR_INPUT_BYTES = 288                   # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
 
 
@@ -29,6 +34,12 @@ PairState = struct("PairState", ("q", G2), ("px2", G1), ("t", G2Jacobian))
 
 _PX2_REL = G2.size
 _T_REL = G2.size + G1.size
+_PairTail = struct("PairTail", ("px2", G1), ("t", G2Jacobian))
+
+
+def _tail(state: Slot) -> Slot:
+    """A pair state's px2‖t (what the doubling steps read)."""
+    return _PairTail(state.region, state.rel + _PX2_REL, f"{state.name}.tail")
 
 
 def square_and_multiply(e: Emitter, bits: str, square: Callable[[], None],
@@ -52,6 +63,24 @@ def square_and_multiply(e: Emitter, bits: str, square: Callable[[], None],
         multiply()
         asm.place(clear)
     asm.digit_loop([int(bit) for bit in bits], 1, step)
+
+
+def square_and_multiply_chained(e: Emitter, bits: str, name: str, run: int,
+                                square: Callable[[], None], multiply: Callable[[], None]
+                                ) -> None:
+    """:func:`square_and_multiply` with the squarings inline in a subroutine ``name`` of
+    ``run`` of them (:func:`.fp.squaring_chain`): one call per run of up to ``run``
+    squarings instead of one per squaring (for targets with ``dense_code``)."""
+    chain, entries = fp.squaring_chain(e, name, run, square)
+    runs = [len(zeros) + 1 for zeros in bits.split("1")]   # squarings before each
+    runs[-1] -= 1                                          # product; none after the last
+    for i, count in enumerate(runs):
+        while count:
+            step = min(count, run)
+            e.asm.call(chain, at=entries[step])
+            count -= step
+        if i + 1 < len(runs):
+            multiply()
 
 
 def is_zero(asm: Assembler, slot: Slot) -> None:
@@ -114,6 +143,8 @@ class MillerLoop:
         self.work = region.alloc(PairState, "work")
         self.line = region.alloc(Fp6, "line")
         self.end = region.alloc(raw(32), "pairs_end")
+        # the states of the first pairs in registers of their own, when there are few
+        self.resident = [region.alloc(PairState, f"pair{i}") for i in range(e.register_pairs)]
 
     def heap(self) -> int:
         """Where the pair states start: after every linked region (known at link time)."""
@@ -140,7 +171,7 @@ class MillerLoop:
             (read or self._read_plain)(skip)
             curve.g1_prepare(self.e, work.px2, work.px2)
             curve.from_affine(self.e, work.t, work.q)
-            asm.push(PairState.size); asm.push(work); asm.op("DUP4"); asm.op("MCOPY")
+            self.e.target.copy_out(asm, work, lambda: asm.op("DUP4"), grow=True)
             asm.op("SWAP1"); asm.push(PairState.size); asm.op("ADD"); asm.op("SWAP1")
             asm.place(skip)
             asm.push(pair_bytes); asm.op("ADD")
@@ -154,53 +185,117 @@ class MillerLoop:
             asm.op("MSTORE")                     # pairs_end = ptr
 
     def _read_plain(self, skip: Label) -> None:
-        asm, work = self.e.asm, self.work
-        asm.push(G1.size); asm.op("DUP2"); asm.push(work.px2); asm.op("CALLDATACOPY")
+        e, asm, work = self.e, self.e.asm, self.work
+        staged = e.target.staging(e, work)        # q‖px2 as plain values in memory
+        px2 = type(work.px2)(staged.region, staged.rel + _PX2_REL, f"{staged.name}.px2")
+        q = type(work.q)(staged.region, staged.rel, f"{staged.name}.q")
+        asm.push(G1.size); asm.op("DUP2"); asm.push(px2); asm.op("CALLDATACOPY")
         asm.push(G2.size); asm.push(G1.size); asm.op("DUP3"); asm.op("ADD")
-        asm.push(work.q); asm.op("CALLDATACOPY")
-        is_zero(asm, work.px2)
-        is_zero(asm, work.q)
+        asm.push(q); asm.op("CALLDATACOPY")
+        is_zero(asm, px2)
+        is_zero(asm, q)
         asm.op("OR")
         asm.jumpi(skip)
-        for value in work.px2.fps() + work.q.fps():
-            fp.to_montgomery(self.e, value, value)
+        e.target.from_staging(e, work.px2, px2, little_endian=True)
+        e.target.from_staging(e, work.q, q, little_endian=True)
 
     # --- the loop -------------------------------------------------------------------------
 
     def for_each_pair(self, step: Callable[[], None], with_q: bool) -> None:
         """Run ``step`` on every pair state: copy it into the work slot (Q only if needed),
         step, copy T back."""
-        asm, work = self.e.asm, self.work
+        e, asm, work = self.e, self.e.asm, self.work
         start = 0 if with_q else _PX2_REL
         asm.push(self.heap)                       # stack: ptr
         top = asm.label("pair")
-        asm.push(PairState.size - start)
-        asm.op("DUP2")
-        if start:
-            asm.push(start)
-            asm.op("ADD")
-        asm.push(work.q if with_q else work.px2)
-        asm.op("MCOPY")
+
+        def record() -> None:
+            asm.op("DUP2")
+            if start:
+                asm.push(start)
+                asm.op("ADD")
+        live = PairState(work.region, work.rel, work.name) if with_q else _tail(work)
+        e.target.copy_in(asm, live, record)
         step()
-        asm.push(G2Jacobian.size); asm.push(work.t); asm.op("DUP3")
-        asm.push(_T_REL); asm.op("ADD"); asm.op("MCOPY")
+        e.target.copy_out(asm, work.t, lambda: (asm.op("DUP3"), asm.push(_T_REL),
+                                                 asm.op("ADD")))
         asm.push(PairState.size); asm.op("ADD")
         asm.op("DUP1"); asm.push(self.end); asm.op("MLOAD"); asm.op("GT")
         asm.jumpi(top)
         asm.op("POP")
 
-    def _line_step(self, line_fn) -> None:
+    def _line_step(self, line_fn, state: Slot) -> None:
+        """``line_fn()`` (the line of the pair ``state``), then f *= the line at P."""
         e = self.e
         line_fn()
         skip = e.asm.new_label("g1_infinity") if self.g1_may_be_infinity else None
         if skip is not None:                      # px2 = 0 only for P at infinity
-            is_zero(e.asm, self.work.px2)
+            is_zero(e.asm, e.target.memory_image(e, state.px2))
             e.asm.jumpi(skip)
-        curve.line_by_px2(e, self.line, self.work.px2)
-        e.asm.call(fp12.routine(e, "fp12_mul_by_line", "ml_mul_by_line", a=self.f,
-                                line=self.line))
+        curve.line_by_px2(e, self.line, state.px2)
+        if e.target.dense_code:
+            fp12.mul_by_line(e, self.f, self.f, self.line)
+        else:
+            e.asm.call(fp12.routine(e, "fp12_mul_by_line", "ml_mul_by_line", a=self.f,
+                                    line=self.line))
         if skip is not None:
             e.asm.place(skip)
+
+    def _dbl_step(self, state: Slot) -> None:
+        self._line_step(lambda: curve.line_dbl(self.e, self.line, state.t), state)
+
+    def _add_step(self, state: Slot) -> None:
+        self._line_step(lambda: curve.line_add(self.e, self.line, state.t, state.q), state)
+
+    # --- pairs kept in registers (Emitter.register_pairs) -----------------------------------
+
+    def _record(self, i: int) -> Callable[[], int]:
+        """Where pair i's state is in memory (known at link time)."""
+        return lambda: self.heap() + i * PairState.size
+
+    def _push_has_pair(self, i: int) -> None:
+        """Push 1 if there is a pair i (pairs_end > its record), else 0."""
+        asm = self.e.asm
+        asm.push(self._record(i))
+        asm.push(self.end)
+        asm.op("MLOAD")
+        asm.op("GT")
+
+    def _jump_unless_pair(self, i: int, target: Label) -> None:
+        self._push_has_pair(i)
+        self.e.asm.op("ISZERO")
+        self.e.asm.jumpi(target)
+
+    def _for_resident(self, step: Callable[[int], None]) -> None:
+        """``step(i)`` for each pair kept in registers that exists."""
+        asm = self.e.asm
+        skip = asm.new_label("fewer_pairs")
+        for i in range(len(self.resident)):
+            if i:
+                self._jump_unless_pair(i, skip)
+            step(i)
+        asm.place(skip)
+
+    def _resident_loop(self, bits_loop: Callable[[Subroutine, Subroutine], None]) -> None:
+        """With at most len(resident) pairs: their states into registers, the loop on
+        them (no copies between memory and registers per step), T back to memory (the G2
+        subgroup check reads it there); more pairs jump past to the memory loop."""
+        e, asm = self.e, self.e.asm
+        in_memory, finished = asm.new_label("pairs_in_memory"), asm.new_label("loop_done")
+        self._push_has_pair(len(self.resident))
+        asm.jumpi(in_memory)
+        self._for_resident(lambda i: e.target.copy_in(
+            asm, self.resident[i], lambda: asm.push(self._record(i))))
+        dbl = asm.subroutine("ml_dbl_resident", lambda a: self._for_resident(
+            lambda i: self._dbl_step(self.resident[i])))
+        add = asm.subroutine("ml_add_resident", lambda a: self._for_resident(
+            lambda i: self._add_step(self.resident[i])))
+        bits_loop(dbl, add)
+        self._for_resident(lambda i: e.target.copy_out(
+            asm, self.resident[i].t, lambda: asm.push(lambda: self._record(i)() + _T_REL)))
+        asm.jump(finished)
+        asm.place(in_memory)
+        self._finished = finished
 
     def emit(self, cinv: Optional[Fp12] = None) -> None:
         """f = the Miller loop value of all loaded pairs (conjugated for negative x).
@@ -210,13 +305,28 @@ class MillerLoop:
         squares, and every set bit below the top one also multiplies by cinv. Without
         pairs f = 1 either way."""
         e, asm = self.e, self.e.asm
-        work, line = self.work, self.line
+        work = self.work
         dbl_all = asm.subroutine("ml_dbl_all", lambda a: self.for_each_pair(
-            lambda: self._line_step(lambda: curve.line_dbl(e, line, work.t)), with_q=False))
+            lambda: self._dbl_step(work), with_q=False))
         add_all = asm.subroutine("ml_add_all", lambda a: self.for_each_pair(
-            lambda: self._line_step(lambda: curve.line_add(e, line, work.t, work.q)),
-            with_q=True))
+            lambda: self._add_step(work), with_q=True))
         sqr = fp12.routine(e, "fp12_sqr", "ml_sqr", a=self.f)
+        bits = bin(X_ABS)[3:]
+
+        def bits_loop(dbl: Subroutine, add: Subroutine) -> None:
+            if cinv is not None:
+                mul_cinv = fp12.routine(e, "fp12_mul", "ml_mul_cinv", a=self.f, b=cinv)
+                fp.copy(e, self.f, cinv)
+                square_and_multiply(e, bits, lambda: (asm.call(sqr), asm.call(dbl)),
+                                    lambda: (asm.call(mul_cinv), asm.call(add)))
+                return
+            asm.call(dbl)                           # f = 1 before the first step: no squaring
+            if bits[0] == "1":
+                asm.call(add)
+            square_and_multiply(e, bits[1:], lambda: (asm.call(sqr), asm.call(dbl)),
+                                lambda: asm.call(add))
+            fp12.conj(e, self.f, self.f)
+
         with asm.scope("miller_loop"):
             fp.copy(e, self.f, e.const(Fp12, "fp12_one", [1] + [0] * 11))
             done = asm.new_label("no_pairs")
@@ -225,20 +335,11 @@ class MillerLoop:
             asm.push(self.heap)
             asm.op("EQ")
             asm.jumpi(done)                         # every pair had a point at infinity: f = 1
-            bits = bin(X_ABS)[3:]
-            if cinv is not None:
-                mul_cinv = fp12.routine(e, "fp12_mul", "ml_mul_cinv", a=self.f, b=cinv)
-                fp.copy(e, self.f, cinv)
-                square_and_multiply(e, bits, lambda: (asm.call(sqr), asm.call(dbl_all)),
-                                    lambda: (asm.call(mul_cinv), asm.call(add_all)))
-                asm.place(done)
-                return
-            asm.call(dbl_all)                       # f = 1 before the first step: no squaring
-            if bits[0] == "1":
-                asm.call(add_all)
-            square_and_multiply(e, bits[1:], lambda: (asm.call(sqr), asm.call(dbl_all)),
-                                lambda: asm.call(add_all))
-            fp12.conj(e, self.f, self.f)
+            if self.resident:
+                self._resident_loop(bits_loop)
+            bits_loop(dbl_all, add_all)
+            if self.resident:
+                asm.place(self._finished)
             asm.place(done)
 
 
@@ -258,9 +359,15 @@ class FinalExponentiation:
         """acc = conj(acc^exponent): square-and-multiply, unrolled into calls."""
         e = self.e
         fp.copy(e, self.base, self.acc)
-        # always unrolled: its 5 x 62 bits would cost ~17,000 gas as a loop, for 460 bytes
-        square_and_multiply(e, bin(exponent)[3:], lambda: e.asm.call(self._cyc),
-                            lambda: e.asm.call(self._mul), loop=False)
+        bits = bin(exponent)[3:]
+        if e.target.dense_code:
+            square_and_multiply_chained(e, bits, "fe_cyclotomic_chain", CYCLOTOMIC_RUN,
+                                        lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc),
+                                        lambda: e.asm.call(self._mul))
+        else:
+            # unrolled: its 5 x 62 bits would cost ~17,000 gas as a loop, for 460 bytes
+            square_and_multiply(e, bits, lambda: e.asm.call(self._cyc),
+                                lambda: e.asm.call(self._mul), loop=False)
         fp12.conj(e, self.acc, self.acc)          # x < 0, and conj = inverse here
 
     def mul(self, out: Fp12, a: Fp12, b: Fp12) -> None:

@@ -25,10 +25,11 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Sequence
 
-from ..asm import Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot
+from ..asm import Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot, raw
+from ..asm.layout import FP_BYTES
 from . import curve, fp, fp2
 from .fp import Emitter, P
-from .pairing import X_ABS, square_and_multiply
+from .pairing import G1_DBL_RUN, X_ABS, square_and_multiply, square_and_multiply_chained
 
 B_G1 = 4
 B_G2 = (4, 4)                                     # 4 (u + 1)
@@ -41,19 +42,27 @@ PSI_Y = fp2.int_pow(fp2.int_pow(fp2.XI, (P - 1) // 2), P ** 2 - 2)   # a^(p^2 - 
 def require_equal(e: Emitter, a: Slot, b: Slot, fail: Label) -> None:
     """Jump to ``fail`` unless the bytes of ``a`` and ``b`` are equal (values are
     canonical, so equal bytes are equal values)."""
-    if a.size != b.size:
-        raise ValueError(f"comparing slots of different sizes: {a!r}, {b!r}")
-    for slot in (a, b):
-        e.asm.push(slot.size)
-        e.asm.push(slot)
-        e.asm.op("KECCAK256")
-    e.asm.op("EQ")
+    push_equal(e, a, b)
     e.asm.op("ISZERO")
     e.asm.jumpi(fail)
 
 
-def push_is_zero(e: Emitter, values: Sequence[Fp]) -> None:
-    """Push 1 if every value is 0, else 0 (each 48-byte value is two overlapping words)."""
+def push_equal(e: Emitter, a: Slot, b: Slot) -> None:
+    """Push 1 if the values of ``a`` and ``b`` are equal, else 0 (keccak of their memory
+    images: values are canonical, so equal bytes are equal values)."""
+    if a.size != b.size:
+        raise ValueError(f"comparing slots of different sizes: {a!r}, {b!r}")
+    for which, slot in enumerate((a, b)):
+        image = e.target.memory_image(e, slot, which)
+        e.asm.push(image.size)
+        e.asm.push(image)
+        e.asm.op("KECCAK256")
+    e.asm.op("EQ")
+
+
+def push_is_zero(e: Emitter, values: Sequence[Slot]) -> None:
+    """Push 1 if every 48-byte value in memory is 0, else 0 (each is two overlapping
+    words)."""
     for i, value in enumerate(values):
         for rel in (0, 16):
             e.asm.push(lambda value=value, rel=rel: int(value) + rel)
@@ -63,9 +72,11 @@ def push_is_zero(e: Emitter, values: Sequence[Fp]) -> None:
     e.asm.op("ISZERO")
 
 
-def require_nonzero(e: Emitter, values: Sequence[Fp], fail: Label) -> None:
-    """Jump to ``fail`` if every value is 0."""
-    push_is_zero(e, values)
+def require_nonzero(e: Emitter, value: Slot, fail: Label) -> None:
+    """Jump to ``fail`` if every value of the field slot ``value`` is 0."""
+    image = e.target.memory_image(e, value)
+    push_is_zero(e, [image.part(raw(FP_BYTES), rel, f"v{rel}")
+                     for rel in range(0, image.size, FP_BYTES)])
     e.asm.jumpi(fail)
 
 
@@ -91,7 +102,7 @@ def require_jacobian_is(e: Emitter, field: ModuleType, t: Slot, expect: Slot,
                         fail: Label) -> None:
     """T (Jacobian, ``t``) = the affine point ``expect`` (clobbered): X = x Z^2,
     Y = y Z^3, Z != 0."""
-    require_nonzero(e, t.z.fps(), fail)
+    require_nonzero(e, t.z, fail)
     with e.asm.temps(field.ELEMENT) as (zz,):
         field.sqr(e, zz, t.z)
         field.mul(e, expect.x, expect.x, zz)
@@ -111,8 +122,13 @@ def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label) -> None:
         dbl = asm.subroutine("g1_dbl", lambda a: curve.jacobian_dbl(e, fp, acc))
         add = asm.subroutine("g1_add", lambda a: curve.jacobian_add_affine(e, fp, acc, p))
         curve.from_affine(e, acc, p)
-        square_and_multiply(e, bin(X_ABS * X_ABS)[3:], lambda: asm.call(dbl),
-                            lambda: asm.call(add))
+        bits = bin(X_ABS * X_ABS)[3:]
+        if e.target.dense_code:
+            square_and_multiply_chained(e, bits, "g1_dbl_chain", G1_DBL_RUN,
+                                        lambda: curve.jacobian_dbl(e, fp, acc),
+                                        lambda: asm.call(add))
+        else:
+            square_and_multiply(e, bits, lambda: asm.call(dbl), lambda: asm.call(add))
         fp.mul(e, expect.x, p.x, e.fp_const("beta", BETA))
         fp.neg(e, expect.y, p.y)
         require_jacobian_is(e, fp, acc, expect, fail)

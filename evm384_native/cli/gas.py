@@ -1,6 +1,8 @@
 """``evm384 gas``: for each built-in contract and each EVM384 gas schedule, the EVM384 ops,
 instructions, gas and bytecode size of one run on the contract's example input, beside
-the price of the EIP-2537 precompile doing the same job. Contracts say what their example
+the price of the EIP-2537 precompile doing the same job; for the contracts built for
+EVMMAX too (target column "evmmax", schedule "eip-6690": the EIP's tables), their EVMMAX
+arithmetic ops in the ops column. Contracts say what their example
 input and matching precompile are (``bls12_381.usage.USAGE``), so new ones appear
 here without changes."""
 from __future__ import annotations
@@ -8,11 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import random
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import execute
-from ..asm.assembler import EVM384_MNEMONICS
-from ..bls12_381.contracts import CONTRACTS, build_contract
+from ..asm.assembler import EVM384_MNEMONICS, EVMMAX_VECTOR_MNEMONICS
+from ..bls12_381.contracts import CONTRACTS, EVMMAX_CONTRACTS, TARGETS, build_contract
 from ..bls12_381.usage import USAGE
 from ..evm.gas import SCHEDULES
 from .calldata import example_calldata
@@ -30,17 +32,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("contracts", metavar="CONTRACT", nargs="*",
                         help=f"contracts to run (default all: {', '.join(CONTRACTS)})")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--target", choices=TARGETS + ("all",), default="all",
+                        help="EVM384 builds, EVMMAX builds (EIP-6690, python engine until "
+                             "the fast engine runs EVMMAX), or both (default)")
     parser.add_argument("--json", action="store_true", help="one JSON list of rows")
     parser.add_argument("--out", metavar="FILE", help="write to FILE (default stdout)")
     parser.set_defaults(func=command)
 
 
-def rows(names: List[str], seed: int) -> List[Dict[str, Any]]:
-    """One row per contract and schedule (a contract without a declared example input:
-    its size only)."""
+EVMMAX_SCHEDULE = "eip-6690"           # the EIP's own gas tables
+
+
+def _runs(name: str, targets: List[str]) -> List[Tuple[str, str]]:
+    """(target, schedule) pairs to run ``name`` with."""
+    runs = [("evm384", schedule) for schedule in SCHEDULES] if "evm384" in targets else []
+    if "evmmax" in targets and name in EVMMAX_CONTRACTS:
+        runs.append(("evmmax", EVMMAX_SCHEDULE))
+    return runs
+
+
+def _execute(code: bytes, calldata: bytes, target: str, schedule: str):
+    if target == "evm384":
+        return execute(code, calldata, engine="fast", schedule=schedule)
+    return execute(code, calldata, engine="fast", opcodes=target)
+
+
+def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",)
+         ) -> List[Dict[str, Any]]:
+    """One row per contract, target and schedule (a contract without a declared example
+    input: its size only)."""
     found = []
     for name in names:
-        code = build_contract(name)
         usage = USAGE.get(name)
         calldata: Optional[bytes] = None
         price: Optional[int] = None
@@ -48,16 +70,17 @@ def rows(names: List[str], seed: int) -> List[Dict[str, Any]]:
             calldata = example_calldata(name, random.Random(seed), usage.example_k, True)
             if usage.precompile_gas is not None:
                 price = usage.precompile_gas(calldata)
-        for schedule in SCHEDULES:
+        for target, schedule in _runs(name, list(targets)):
+            code = build_contract(name, target=target)
             row: Dict[str, Any] = {
-                "contract": name, "schedule": schedule, "bytes": len(code),
+                "contract": name, "target": target, "schedule": schedule, "bytes": len(code),
                 "k": usage.example_k if usage else None, "evm384_ops": None,
                 "instructions": None, "gas": None, "success": None,
                 "precompile": usage.precompile if usage else None, "precompile_gas": price}
             if calldata is not None:
-                result = execute(code, calldata, engine="fast", schedule=schedule)
-                row.update(evm384_ops=sum(result.opcode_counts.get(op, 0)
-                                          for op in EVM384_MNEMONICS),
+                result = _execute(code, calldata, target, schedule)
+                ops = EVM384_MNEMONICS if target == "evm384" else EVMMAX_VECTOR_MNEMONICS
+                row.update(evm384_ops=sum(result.opcode_counts.get(op, 0) for op in ops),
                            instructions=result.steps, gas=result.gas_used,
                            success=result.success)
             found.append(row)
@@ -67,21 +90,22 @@ def rows(names: List[str], seed: int) -> List[Dict[str, Any]]:
 def table(found: List[Dict[str, Any]]) -> str:
     def cell(value: Any) -> str:
         return "-" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
-    header = ("contract", "k", "schedule", "EVM384 ops", "instructions", "gas", "bytes",
-              "EIP-2537 precompile", "its gas")
-    lines = [header] + [(row["contract"], cell(row["k"]), row["schedule"],
+    header = ("contract", "k", "schedule", "target", "field ops", "instructions", "gas",
+              "bytes", "EIP-2537 precompile", "its gas")
+    lines = [header] + [(row["contract"], cell(row["k"]), row["schedule"], row["target"],
                          cell(row["evm384_ops"]), cell(row["instructions"]), cell(row["gas"]),
                          cell(row["bytes"]), cell(row["precompile"]),
                          cell(row["precompile_gas"])) for row in found]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join("  ".join(text.ljust(width) if i in (0, 2, 7) else text.rjust(width)
+    return "\n".join("  ".join(text.ljust(width) if i in (0, 2, 3, 8) else text.rjust(width)
                                for i, (text, width) in enumerate(zip(line, widths))).rstrip()
                      for line in lines) + "\n"
 
 
 def command(args: argparse.Namespace) -> int:
     names = [contract_name(text) for text in args.contracts] or list(CONTRACTS)
-    found = rows(names, args.seed)
+    targets = list(TARGETS) if args.target == "all" else [args.target]
+    found = rows(names, args.seed, targets)
     failed = [row["contract"] for row in found if row["success"] is False]
     write(json.dumps(found) + "\n" if args.json else table(found), args.out)
     if failed:

@@ -87,10 +87,10 @@ def load_target(argument: Optional[str], code_file: Optional[str] = None,
         return Target(read_file(code_file, "CODE"))
     if argument.startswith(CONTRACT_PREFIX):
         name = contract_name(argument)
-        if opcodes != DEFAULT_OPCODES:
-            raise CliError(f"the built-in contracts are EVM384 code: {argument} does not run "
-                           f"under --opcodes {opcodes}")
-        program = build_program(name)
+        try:                    # the opcode set is the toolchain's target
+            program = build_program(name, target=opcodes)
+        except ValueError as error:
+            raise CliError(str(error)) from None
         return Target(program.code, program)
     return Target(load_bytes(argument, "CODE"))
 

@@ -1,0 +1,323 @@
+"""Instruction-set targets of the field tower: what EVM384 and EVMMAX code differ in.
+
+The field, curve and pairing code is written once; an :class:`.fp.Emitter` carries one
+target, as a compiler carries an ISA backend, and every place where the two designs
+differ asks it:
+
+- where field values live: EVM384 in memory slots (48-byte LE, Montgomery form), EVMMAX
+  in the registers of one field context (slots of field types are allocated in a
+  :class:`~evm384_native.asm.layout.RegisterSpace`; index = offset / 48);
+- the arithmetic: ``PUSH16 <out|x|y|mod>`` and an EVM384 op per Fp value, or one EVMMAX
+  op with seven immediates for a whole run of values (an Fp2 addition is one count-2
+  ADDMODX);
+- copies (MCOPY, or ADDMODX with a zero register), moving values between memory and the
+  field (MCOPY, or STOREX/LOADX, which convert to and from Montgomery form themselves);
+- constants and the modulus (CODECOPY into memory; under EVMMAX then SETMODX and STOREX);
+- the memory image of a value that EVM code inspects (a comparison, a zero test): the
+  slot itself under EVM384, a LOADX into a scratch buffer under EVMMAX.
+
+EVM384 is the default and emits exactly the bytecode the project emitted before targets
+existed.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Dict, Sequence
+
+from ..asm import Assembler, Fp, Label, Memory, Slot, raw
+from ..asm.layout import FP_BYTES, RegisterSpace
+
+if TYPE_CHECKING:
+    from .fp import Emitter
+
+_OPS = {"add": ("ADDMOD384", "ADDMODX"), "sub": ("SUBMOD384", "SUBMODX"),
+        "mul": ("MULMODMONT384", "MULMODX")}
+IMAGE_BYTES = 12 * FP_BYTES            # the largest value EVM code inspects: an Fp12
+
+
+class EVM384:
+    """Values in memory, one PUSH16 + op per Fp value."""
+    name = "evm384"
+    opcodes = "evm384"
+    indexed_operands = True       # operand offsets can be computed at run time (tables)
+    dense_code = False            # 18 bytes an op (PUSH16 + op): hot routines are called
+    compact = True                # share cold routines by default: 24,576 bytes otherwise
+    register_pairs = 0            # pair states live in memory anyway
+
+    def new_memory(self) -> Memory:
+        return Memory()
+
+    def encode(self, value: int) -> bytes:
+        """A constant as the contract stores it (Montgomery form, little-endian)."""
+        from .fp import to_mont
+        return to_mont(value).to_bytes(FP_BYTES, "little")
+
+    def setup(self, e: "Emitter") -> None:
+        """Fill the constant region from the code's data section."""
+        asm = e.asm
+        asm.push(lambda: len(e.blob))
+        asm.push(e.data_label)
+        asm.push(e.p)
+        asm.op("CODECOPY")
+
+    def finish(self, e: "Emitter") -> None:
+        e.asm.data(bytes(e.blob), label=e.data_label)
+
+    def arith(self, e: "Emitter", op: str, out: Slot, x: Slot, y: Slot) -> None:
+        """out = x op y value by value (x or y may be one Fp, used for every value)."""
+        mnemonic = _OPS[op][0]
+        values = out.fps()
+        xs, ys = _operand(x, len(values)), _operand(y, len(values))
+        for o, a, b in zip(values, xs, ys):
+            e.asm.evm384(mnemonic, o, a, b, e.p)
+
+    def copy(self, e: "Emitter", dst: Slot, src: Slot) -> None:
+        """MCOPY of a whole slot: cheaper than an EVM384 op for anything above one word."""
+        e.asm.push(dst.size)
+        e.asm.push(src)
+        e.asm.push(dst)
+        e.asm.op("MCOPY")
+
+    def copy_in(self, asm: Assembler, slot: Slot, source: Callable[[], None]) -> None:
+        """slot = the values at the memory address ``source()`` pushes (a heap record
+        written by :meth:`copy_out`)."""
+        asm.push(slot.size)
+        source()
+        asm.push(slot)
+        asm.op("MCOPY")
+
+    def copy_out(self, asm: Assembler, slot: Slot, dest: Callable[[], None],
+                 grow: bool = False) -> None:
+        """The values of ``slot`` to the memory address ``dest()`` pushes; ``grow``: the
+        range may lie beyond the memory's end (MCOPY grows memory anyway)."""
+        asm.push(slot.size)
+        asm.push(slot)
+        dest()
+        asm.op("MCOPY")
+
+    def staging(self, e: "Emitter", slot: Slot) -> Slot:
+        """Where input values for ``slot`` are decoded in memory: the slot itself."""
+        return slot
+
+    def from_staging(self, e: "Emitter", slot: Slot, staging: Slot,
+                     little_endian: bool) -> None:
+        """The plain values decoded at ``staging`` (48-byte LE here) into ``slot``."""
+        from .fp import to_montgomery
+        for value in slot.fps():                 # staging is slot
+            to_montgomery(e, value, value)
+
+    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label) -> None:
+        """``out`` = the plain 48-byte LE values at ``given`` (memory, a different
+        place); jump to ``fail`` unless each is below p: x + 0 mod p equals x only for
+        x < p, so the reduced copy must hash like the given one."""
+        from .fp import add, to_montgomery
+        asm = e.asm
+        for i, value in enumerate(out.fps()):
+            add(e, value, given.part(Fp, FP_BYTES * i, f"v{i}"), e.zero)
+        for slot in (given, out):                # keccak(given) == keccak(reduced)
+            asm.push(slot.size); asm.push(slot); asm.op("KECCAK256")
+        asm.op("EQ")
+        asm.op("ISZERO")
+        asm.jumpi(fail)
+        for value in out.fps():
+            to_montgomery(e, value, value)
+
+    def store_decoded(self, asm: Assembler) -> None:
+        """Stack: dest lo hi -> (consumed): an EIP-2537 field element (its two calldata
+        words) as a staged value at dest; 16 zero bytes spill past it."""
+        from .eip2537 import store_field_le
+        store_field_le(asm)
+
+    def memory_image(self, e: "Emitter", slot: Slot, which: int = 0) -> Slot:
+        """Memory holding ``slot``'s values for EVM code to read: the slot itself."""
+        return slot
+
+
+class EVMMAX:
+    """Values in the registers of field context 0 (modulus p), vector ops."""
+    name = "evmmax"
+    opcodes = "evmmax"
+    indexed_operands = False      # register indices are immediates
+    # 8 bytes an op: hot code is inlined where EVM384 calls it (runs of squarings and
+    # doublings, the line multiplication of the Miller loop, byte swaps of the input)
+    dense_code = True
+    compact = False               # inlined cold routines fit (~19.5 KB) and save ~3% gas
+    register_pairs = 2            # the hinted checks keep two pair states in registers
+
+    def new_memory(self) -> Memory:
+        return Memory(registers=RegisterSpace())
+
+    def encode(self, value: int) -> bytes:
+        """A constant as STOREX reads it: canonical, big-endian."""
+        return value.to_bytes(FP_BYTES, "big")
+
+    def setup(self, e: "Emitter") -> None:
+        """Copy p and the constants into memory, SETMODX (context 0, p, every register
+        the program uses plus the one the EIP's bound formula keeps unused), STOREX the
+        constants."""
+        asm = e.asm
+        asm.push(0)                                # LOADX/STOREX never grow memory: make
+        asm.push(lambda: asm.memory.end - 1)       # every linked region exist
+        asm.op("MSTORE8")
+        region = asm.memory.region("const_image")
+        modulus = region.alloc(raw(FP_BYTES), "p")
+        e.const_image = region
+        asm.push(lambda: FP_BYTES + len(e.blob))
+        asm.push(e.data_label)
+        asm.push(modulus)
+        asm.op("CODECOPY")
+        space = asm.memory.registers
+        assert space is not None
+        asm.push(lambda: space.count + 1)          # alloc_count
+        asm.push(FP_BYTES)
+        asm.push(modulus)
+        asm.push(0)                                # context id
+        asm.evmmax_op("SETMODX")
+        asm.push(lambda: len(e.blob) // FP_BYTES)
+        asm.push(lambda: int(modulus) + FP_BYTES)
+        asm.push(lambda: _index(e.zero))           # the first constant
+        asm.evmmax_op("STOREX")
+
+    def finish(self, e: "Emitter") -> None:
+        from .fp import P
+        e.const_image.alloc(raw(len(e.blob)), "values")
+        e.asm.data(P.to_bytes(FP_BYTES, "big") + bytes(e.blob), label=e.data_label)
+
+    def arith(self, e: "Emitter", op: str, out: Slot, x: Slot, y: Slot) -> None:
+        """One vector op over the values of ``out`` (x or y may be one Fp: stride 0)."""
+        count = len(out.fps())
+        strides = (1, 0 if _single(x, count) else 1, 0 if _single(y, count) else 1)
+        e.asm.evmmax(_OPS[op][1], out, x, y, count, strides)
+
+    def copy(self, e: "Emitter", dst: Slot, src: Slot) -> None:
+        """dst = src + 0, one vector op (1 gas a value)."""
+        e.asm.evmmax("ADDMODX", dst, src, e.zero, len(dst.fps()), (1, 1, 0))
+
+    def copy_in(self, asm: Assembler, slot: Slot, source: Callable[[], None]) -> None:
+        asm.push(len(slot.fps()))
+        source()
+        asm.push(lambda: _index(slot))
+        asm.evmmax_op("STOREX")
+
+    def copy_out(self, asm: Assembler, slot: Slot, dest: Callable[[], None],
+                 grow: bool = False) -> None:
+        asm.push(len(slot.fps()))
+        asm.push(lambda: _index(slot))
+        dest()
+        if grow:                                   # LOADX asserts its range is in memory
+            asm.push(0)
+            asm.op("DUP2")
+            asm.push(slot.size - 1)
+            asm.op("ADD")
+            asm.op("MSTORE8")
+        asm.evmmax_op("LOADX")
+
+    def staging(self, e: "Emitter", slot: Slot) -> Slot:
+        """A memory buffer of the slot's size (the registers are not memory)."""
+        return _buffer(e, f"staging.{slot.name}", slot.size)
+
+    def from_staging(self, e: "Emitter", slot: Slot, staging: Slot,
+                     little_endian: bool) -> None:
+        """STOREX converts canonical big-endian values; little-endian ones are byte
+        reversed first, in place (two overlapping words a value)."""
+        if little_endian:
+            _to_big_endian(e.asm, staging)
+        self.copy_in(e.asm, slot, lambda: e.asm.push(staging))
+
+    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label) -> None:
+        """``out`` = the plain 48-byte LE values at ``given`` (memory, reversed in
+        place); jump to ``fail`` unless each is below p (STOREX would halt instead)."""
+        from .fp import P
+        asm = e.asm
+        _to_big_endian(asm, given)
+        top, low = P >> 128, P & ((1 << 128) - 1)
+        for i in range(len(out.fps())):         # v < p: top < p's, or equal and low < p's
+            at = (lambda i=i: int(given) + FP_BYTES * i)
+            asm.push(at)
+            asm.op("MLOAD")                      # v >> 128
+            asm.op("DUP1")
+            asm.push(top)
+            asm.op("GT")
+            asm.op("SWAP1")
+            asm.push(top)
+            asm.op("EQ")
+            asm.push(lambda at=at: at() + 16)
+            asm.op("MLOAD")
+            asm.push((1 << 128) - 1)
+            asm.op("AND")                        # v mod 2^128
+            asm.push(low)
+            asm.ops("GT", "AND", "OR", "ISZERO")
+            asm.jumpi(fail)
+        self.copy_in(asm, out, lambda: asm.push(given))
+
+    def store_decoded(self, asm: Assembler) -> None:
+        """Stack: dest lo hi -> (consumed): the value big-endian at dest (48 bytes: the
+        high word's 16 value bytes, then the low word); nothing spills."""
+        asm.push(128)
+        asm.op("SHL")
+        asm.op("DUP3")
+        asm.op("MSTORE")
+        asm.op("SWAP1")
+        asm.push(16)
+        asm.op("ADD")
+        asm.op("MSTORE")
+
+    def memory_image(self, e: "Emitter", slot: Slot, which: int = 0) -> Slot:
+        """LOADX ``slot`` into scratch buffer ``which`` (0 or 1); returns the buffer."""
+        if slot.size > IMAGE_BYTES:
+            raise ValueError(f"{slot!r} is larger than the scratch buffers")
+        buffer = _buffer(e, f"image{which}", IMAGE_BYTES)
+        image = raw(slot.size)(buffer.region, buffer.rel, f"{buffer.name}[{slot.name}]")
+        self.copy_out(e.asm, slot, lambda: e.asm.push(buffer))
+        return image
+
+
+def _to_big_endian(asm: Assembler, values: Slot) -> None:
+    """Reverse each 48-byte value in memory in place: with a and b its first and last 32
+    bytes, bswap(b) then bswap(a) 16 bytes further is the reversed value."""
+    from .eip2537 import bswap256
+    bswap = asm.subroutine("bswap256", bswap256)
+    for i in range(values.size // FP_BYTES):
+        at = (lambda i=i: int(values) + FP_BYTES * i)
+        for rel in (0, 16):                      # stack: bswap(a) bswap(b)
+            asm.push(lambda rel=rel, at=at: at() + rel)
+            asm.op("MLOAD")
+            asm.call(bswap)
+        for rel in (0, 16):
+            asm.push(lambda rel=rel, at=at: at() + rel)
+            asm.op("MSTORE")
+
+
+def _buffer(e: "Emitter", name: str, size: int) -> Slot:
+    """A memory buffer ``name`` (made once) in the region of scratch buffers."""
+    buffers: Dict[str, Slot] = e.buffers
+    if name not in buffers:
+        memory = e.asm.memory
+        region = memory.by_name.get("scratch") or memory.region("scratch")
+        buffers[name] = region.alloc(raw(size), name)
+    return buffers[name]
+
+
+def _index(slot: Slot) -> int:
+    return slot.offset // FP_BYTES
+
+
+def _single(operand: Slot, count: int) -> bool:
+    return count > 1 and operand.size == FP_BYTES
+
+
+def _operand(slot: Slot, count: int) -> Sequence[Fp]:
+    return [slot] * count if _single(slot, count) else slot.fps()  # type: ignore[list-item]
+
+
+TARGETS = {"evm384": EVM384(), "evmmax": EVMMAX()}
+DEFAULT_TARGET = "evm384"
+
+
+def resolve_target(name: object):
+    """The target named ``name`` ("evm384" or "evmmax"); a target object as it is."""
+    if isinstance(name, (EVM384, EVMMAX)):
+        return name
+    found = TARGETS.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ValueError(f"unknown target {name!r}; choose one of {', '.join(sorted(TARGETS))}")
+    return found
