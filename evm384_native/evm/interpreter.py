@@ -34,11 +34,10 @@ class _Counts:
         self.block_runs = [0] * code.max_blocks
         self.steps: Dict[str, int] = {}
 
-    def add_partial(self, block: Block, last_pc: int) -> None:
-        """A block that halted at the instruction at ``last_pc``."""
-        for ins in block.instructions:
-            if ins.pc <= last_pc:
-                self.steps[ins.name] = self.steps.get(ins.name, 0) + 1
+    def add_partial(self, block: Block, ran: int) -> None:
+        """A block that halted at its instruction ``ran - 1``."""
+        for ins in block.instructions[:ran]:
+            self.steps[ins.name] = self.steps.get(ins.name, 0) + 1
 
     def by_name(self) -> Dict[str, int]:
         counts = dict(self.steps)
@@ -53,7 +52,7 @@ def _run_blocks(f: Frame, code: Code, counts: _Counts) -> NoReturn:
     dispatch_at = code.dispatch_at
     block_runs = counts.block_runs
     stack = f.stack
-    pc = body_pc = 0
+    pc = ran = 0
     try:
         while True:
             gas, stack_min, stack_max, segment_end, next_pc, body, index = dispatch_at[pc]
@@ -66,12 +65,12 @@ def _run_blocks(f: Frame, code: Code, counts: _Counts) -> NoReturn:
                 break
             f.gas -= gas
             f.pc = next_pc
-            for handler, arg, body_pc in body:
+            for handler, arg, ran in body:
                 handler(f, arg)
             block_runs[index] += 1
             pc = f.pc
     except Halt:
-        counts.add_partial(code.block_at[pc], body_pc)
+        counts.add_partial(code.block_at[pc], ran)
         raise
     _run_steps(f, code, pc, counts, None)
 
