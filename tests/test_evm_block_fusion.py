@@ -10,6 +10,7 @@ from typing import List, Tuple, Union
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from evm384_native.evm import code as code_module
 from evm384_native.evm.api import run
 from evm384_native.evm.code import decode
 from evm384_native.evm.gas import resolve_schedule
@@ -121,3 +122,20 @@ def test_segments_with_pushes_between_run_as_one_and_keep_the_pushes():
     body = decode(code, resolve_schedule("evmone-v7")).blocks[0].body
     assert [handler.__name__ for handler, _, _ in body][:3] == ["op_segment", "op_push", "op_push"]
     assert body[0][1].count == 2
+
+
+def test_blocks_stop_following_jumps_past_the_budget(monkeypatch):
+    """Past MAX_FOLLOWED_INSTRUCTIONS (code copied into blocks that jump to it), a block ends
+    at a JUMP whose destination decoding knows, and the dispatcher goes there."""
+    monkeypatch.setattr(code_module, "MAX_FOLLOWED_INSTRUCTIONS", 3)
+    ret, sub = 10, 14
+    code = asm(push(ret, 1), push(sub, 1), "JUMP", push(0, 1), push(0, 1), "REVERT",
+               "JUMPDEST", "STOP", "INVALID", "INVALID", "JUMPDEST",
+               push(evm384_word(0, 0, 0, 0), 16), "SUBMOD384", "JUMP")
+    result = run_everywhere(code)
+    assert result.success and result.opcode_counts["JUMP"] == 2
+    blocks = decode(code, resolve_schedule("evmone-v7")).blocks
+    # the first block follows the call (4 instructions copied: over the budget), not the return
+    assert [[ins.pc for ins in block.instructions] for block in blocks] == \
+        [[0, 2, 4, 14, 15, 32, 33], [10, 11]]
+    assert blocks[0].next_pc == ret

@@ -60,6 +60,11 @@ _ENDS_FLOW = frozenset(BY_NAME[name].code for name in
 # Bounds on the work one block or one segment costs to decode before any of it runs.
 MAX_BLOCK_INSTRUCTIONS = 1024
 MAX_SEGMENT_OPS = 256
+# Instructions decoded past known jump destinations (which copies code into every block
+# that jumps there) per program; beyond it blocks end at those jumps. Bounds what that
+# costs on code made to be copied: ~40 MB and ~0.3 s at most, where the pairing check
+# copies ~64,000.
+MAX_FOLLOWED_INSTRUCTIONS = 1 << 17
 
 
 @dataclass(frozen=True, eq=False)
@@ -390,6 +395,7 @@ class Code:
         self.segment_at[self.segments.start_pc] = np.arange(len(self.segments))
         self._data = data.view(np.uint8).tobytes()  # 1 at every byte of immediate data
         self._decoded = 0                           # instructions decoded lazily so far
+        self._followed = 0                          # of them past known jump destinations
         self._decoding = threading.Lock()
         self.shared: Dict[tuple, tuple] = {}        # equal name_counts of blocks, made once
         self.blocks: List[Block] = []               # in the order execution reached them
@@ -458,22 +464,29 @@ class Code:
         size = len(self.bytecode)
         builder = _BlockBuilder(self)
         pc = entered = start
+        followed = False                           # past a known jump destination yet
         while len(builder.instructions) < MAX_BLOCK_INSTRUCTIONS:
             if pc != entered and (pc >= size or self.jumpdest_flags[pc]):
                 break                              # the end's STOP is a block of its own
+            before = len(builder.instructions)
             segment = int(self.segment_at[pc]) if pc < size else -1
             if segment >= 0:
                 found = self.segment(segment)
                 builder.add_segment(found, self._instructions(pc, found.next_pc))
-                pc = found.next_pc
-                continue
-            ins = self._make_instruction(pc)
-            assert ins is not None, "blocks start and continue at instructions"
-            ends, jumps_to = builder.add(ins)
-            pc = ins.next_pc
+                pc, ends, jumps_to = found.next_pc, False, None
+            else:
+                ins = self._make_instruction(pc)
+                assert ins is not None, "blocks start and continue at instructions"
+                ends, jumps_to = builder.add(ins)
+                pc = ins.next_pc
+            if followed:
+                self._followed += len(builder.instructions) - before
             if jumps_to is not None:
-                pc = entered = jumps_to            # the block goes on at the destination
-            elif ends:
+                pc = jumps_to
+                if self._followed < MAX_FOLLOWED_INSTRUCTIONS:
+                    entered, followed = pc, True   # the block goes on at the destination
+                    continue
+            if ends:
                 break
         return builder.build(len(self.blocks), pc)
 
