@@ -24,10 +24,12 @@ Decoding follows the values of PUSHes through the entries that leave the stack a
 ``PUSH dest; JUMPI`` becomes one body entry with the destination checked when decoding; a
 JUMP to a known valid destination (``PUSH dest; JUMP``, or a return address pushed before
 a subroutine's segments) gets no entry: the block goes on at the destination, so a call,
-the subroutine and its return can be one block; three known values before an MCOPY make
-one entry whose gas is static (the copy in the block's gas, the memory it grows to in the
-dispatcher's check, like a segment's), and it need not end the block. The step loop never
-sees these fusions: it runs the instructions one by one.
+the subroutine and its return can be one block (until ``MAX_FOLLOWED_INSTRUCTIONS`` have
+been decoded that way: each block that jumps somewhere holds its own copy of the code
+there); three known values before an MCOPY make one entry whose gas is static (the copy
+in the block's gas, the memory it grows to in the dispatcher's check, like a segment's),
+and it need not end the block. Segments that only PUSHes separate run in one native call.
+The step loop never sees these fusions: it runs the instructions one by one.
 """
 from __future__ import annotations
 
