@@ -56,13 +56,13 @@ def _run_blocks(f: Frame, code: Code, counts: _Counts) -> NoReturn:
     try:
         while True:
             gas, stack_min, stack_max, segment_end, next_pc, body, index = dispatch_at[pc]
-            gas_needed = gas
-            if segment_end > len(f.memory):  # only a fused EVM384 segment grows memory up front
-                if segment_end > MAX_MEMORY_BYTES:
-                    break  # out of gas partway, whatever the gas: the step loop finds where
-                gas_needed += memory_expansion_cost(len(f.memory), segment_end)
-            if f.gas < gas_needed or not stack_min <= len(stack) <= stack_max:
+            if f.gas < gas or not stack_min <= len(stack) <= stack_max:
                 break
+            # segments and fixed MCOPYs grow memory to segment_end (0: none): their gas too
+            if segment_end and segment_end > len(f.memory):
+                if segment_end > MAX_MEMORY_BYTES or \
+                        f.gas < gas + memory_expansion_cost(len(f.memory), segment_end):
+                    break  # out of gas partway: the step loop finds where
             f.gas -= gas
             f.pc = next_pc
             for handler, arg, ran in body:
