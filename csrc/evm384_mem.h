@@ -1,6 +1,5 @@
 /* The opcode adapters on EVM memory, inline: range checks, then the kernel.
- * evm384_ops.c exports them one call per operation; evm384_block.c runs whole
- * record blocks with them, the Montgomery multiplication chosen once per block. */
+ * evm384_ops.c exports them one call per operation. */
 #ifndef EVM384_MEM_H
 #define EVM384_MEM_H
 

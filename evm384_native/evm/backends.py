@@ -41,10 +41,13 @@ def _on_bytearray(operations: Dict[int, MemoryOperation]) -> Callable[..., None]
     return run_one
 
 
+_run_records = lib.evm384_run_records  # looked up once: a cffi lib attribute costs a call
+
+
 def _native_segment(f: Frame, segment: Segment) -> None:
-    count = len(segment.operations)
+    count = segment.count
     memory = f.pinned if f.pinned is not None else f.native_memory()
-    done = lib.evm384_run_records(memory, len(f.memory), segment.records, count)
+    done = _run_records(memory, len(f.memory), segment.records, count)
     if done != count:  # memory was expanded to segment.end first, so this is a bug
         raise RuntimeError(f"internal error: native EVM384 block rejected record {done} "
                            f"of {segment.operations!r} with {len(f.memory)} bytes of memory")

@@ -13,17 +13,29 @@ instruction at ``pc`` (None inside PUSH data). ``dispatch_at[pc]`` is the *block
 at ``pc``, for the Python engine's block dispatcher, which checks the stack bounds and the
 static gas of a whole block once and then runs its *body* without checks. A block starts
 where execution enters it (pc 0, a jump destination, the end of the previous block); it
-ends after any instruction that jumps, halts, or whose gas depends on operands or on the
-gas counter (``instructions.GAS_DEPENDENT``), or after ``MAX_BLOCK_INSTRUCTIONS``. It runs
-on through JUMPDESTs: a jump into it starts another block there, so blocks may overlap.
-So only a block's last instruction charges dynamic gas, and it sees the exact remaining
-gas. A block is decoded when execution reaches it and then runs whole (or the run ends
-in it), so decoding costs time in proportion to the gas spent; what is kept of decoded
-blocks and instructions is bounded by ``KEPT_BYTES`` per program (beyond it they are
-decoded again on each visit), so memory stays bounded whatever the code. A segment is one body entry whose memory
-growth the dispatcher adds to the block's gas check, so it need not end the block;
-``PUSHn dest; JUMP/JUMPI`` becomes one body entry with the destination checked when
-decoding. The step loop never sees these fusions: it runs the instructions one by one.
+ends after any instruction that jumps (unless decoding knows where, below), halts, or
+whose gas depends on operands or on the gas counter (``instructions.GAS_DEPENDENT``), or
+after ``MAX_BLOCK_INSTRUCTIONS``. It runs on through JUMPDESTs: a jump into it starts
+another block there, so blocks may overlap. So only a block's last instruction charges
+dynamic gas, and it sees the exact remaining gas. A segment is one body entry whose memory
+growth the dispatcher adds to the block's gas check, so it need not end the block.
+
+Decoding follows the values of PUSHes through the entries that leave the stack alone
+(segments, JUMPDESTs and the fixed MCOPYs below) to the instruction that pops them:
+``PUSH dest; JUMPI`` becomes one body entry with the destination checked when decoding; a
+JUMP to a known valid destination (``PUSH dest; JUMP``, or a return address pushed before
+a subroutine's segments) gets no entry: the block goes on at the destination, so a call,
+the subroutine and its return can be one block (each block that jumps somewhere holds its
+own copy of the code there); three known values before an MCOPY make one entry whose gas
+is static (the copy in the block's gas, the memory it grows to in the dispatcher's check,
+like a segment's), and it need not end the block. Segments that only PUSHes separate run
+in one native call. The step loop never sees these fusions: it runs the instructions one
+by one. A block is a function of the code and its start pc alone.
+
+A block is decoded when execution reaches it and then runs whole (or the run ends in it),
+so decoding costs time in proportion to the gas spent; what is kept of decoded blocks and
+instructions is bounded by ``KEPT_BYTES`` per program (beyond it they are decoded again on
+each visit), so memory stays bounded whatever the code.
 """
 from __future__ import annotations
 
@@ -37,8 +49,9 @@ import numpy as np
 from .._native import ffi, lib
 from .cache import SizedCache
 from .evm384 import MULMODMONT384, Segment, op_segment
-from .gas import Evm384Schedule
-from .instructions import Handler, op_invalid, op_jump_to, op_jumpi_to, op_push
+from .gas import Evm384Schedule, copy_cost
+from .instructions import (Handler, op_invalid, op_jump_to, op_jumpi_to, op_mcopy_static,
+                           op_push)
 from .opcode_sets import OPCODE_SETS, EVM384, OpcodeSet
 from .opcodes import BY_NAME, EVM384_OPCODES, STACK_LIMIT
 from ..limbs import BYTES384
@@ -46,7 +59,10 @@ from ..operands import MODULUS_WITH_INV_BYTES
 
 JUMPDEST = BY_NAME["JUMPDEST"].code
 STOP = BY_NAME["STOP"].code
-STATIC_JUMPS = {BY_NAME["JUMP"].code: op_jump_to, BY_NAME["JUMPI"].code: op_jumpi_to}
+JUMP, MCOPY = BY_NAME["JUMP"].code, BY_NAME["MCOPY"].code
+STATIC_JUMPS = {JUMP: op_jump_to, BY_NAME["JUMPI"].code: op_jumpi_to}
+# Instructions whose operands, when PUSHed right before them, decoding fixes: how many.
+_FUSED_PUSHES = {JUMP: 1, BY_NAME["JUMPI"].code: 1, MCOPY: 3}
 _ENDS_FLOW = frozenset(BY_NAME[name].code for name in
                        ("STOP", "JUMP", "JUMPI", "RETURN", "REVERT", "INVALID"))
 # Bounds on the work one block or one segment costs to decode before any of it runs.
@@ -244,36 +260,94 @@ def _stack_bounds(instructions: List[Instruction]) -> Tuple[int, int]:
     return need, STACK_LIMIT - growth
 
 
+def _joined(first: Segment, second: Segment) -> Segment:
+    """One segment that runs ``first``, then ``second``."""
+    operations = first.operations + second.operations
+    records = np.array(operations, dtype=np.uint32).reshape(-1, lib.EVM384_RECORD_FIELDS)
+    return Segment(operations, first.push_opcodes + second.push_opcodes, first.start_pc,
+                   second.next_pc, first.gas + second.gas, max(first.end, second.end),
+                   ffi.from_buffer("uint32_t[]", records))
+
+
 class _BlockBuilder:
     """Collects one block's instructions and the body that runs them."""
 
     def __init__(self, code: "Code") -> None:
         self.code = code
         self.instructions: List[Instruction] = []
+        # (handler, arg, how many of the block's instructions have run once it returns)
         self.body: List[Tuple[Handler, object, int]] = []
         self.segment_end = 0
+        self.copy_gas = 0           # of the MCOPYs whose operands are fixed
+        # body indexes of the PUSHes whose values are the top of the stack (the last on
+        # top), with only entries after them that leave the stack alone
+        self.pushed: List[int] = []
 
-    def add(self, ins: Instruction) -> None:
-        previous = self.instructions[-1] if self.instructions else None
+    def add(self, ins: Instruction) -> Tuple[bool, Optional[int]]:
+        """(whether ``ins`` ends the block, where a JUMP whose destination decoding fixed,
+        a valid one, goes: the block may continue there; else None)."""
         self.instructions.append(ins)
         if ins.opcode == JUMPDEST:
-            return  # costs gas (charged with the block) and does nothing
-        if ins.opcode in STATIC_JUMPS and previous is not None and \
-                previous.handler is op_push and self.body and self.body[-1][2] == previous.pc:
-            dest = previous.arg if self.code.is_jumpdest(previous.arg) else None
-            self.body[-1] = (STATIC_JUMPS[ins.opcode], dest, ins.pc)
-            return
-        self.body.append((ins.handler, ins.arg, ins.pc))
+            return False, None      # costs gas (charged with the block) and does nothing
+        operands = self._take_pushed(_FUSED_PUSHES[ins.opcode]) \
+            if ins.opcode in _FUSED_PUSHES else None
+        if operands is None:
+            if ins.handler is op_push:
+                self.pushed.append(len(self.body))
+            else:
+                self.pushed.clear()
+            self._append(ins.handler, ins.arg)
+            return ins.ends_block, None
+        if ins.opcode == MCOPY:
+            dest, source, size = reversed(operands)  # the last PUSH is on top
+            # its gas is then static: the copy joins the block's gas, the memory it grows to
+            # the dispatcher's memory check, as for a segment; the stack is left alone
+            end = max(dest, source) + size if size else 0
+            self.copy_gas += copy_cost(size)
+            self.segment_end = max(self.segment_end, end)
+            self._append(op_mcopy_static, (dest, source, size, end))
+            return False, None
+        dest = operands[0] if self.code.is_jumpdest(operands[0]) else None
+        if ins.opcode == JUMP and dest is not None:
+            return True, dest       # no body entry at all
+        self.pushed.clear()
+        self._append(STATIC_JUMPS[ins.opcode], dest)
+        return True, None
+
+    def _take_pushed(self, count: int) -> Optional[Tuple[object, ...]]:
+        """The values of the top ``count`` stack items, in push order, when decoding knows
+        them (see ``pushed``): their PUSHes leave the body. Else None."""
+        if len(self.pushed) < count:
+            return None
+        indexes = self.pushed[-count:]
+        del self.pushed[-count:]
+        values = tuple(self.body[index][1] for index in indexes)
+        for index in reversed(indexes):
+            del self.body[index]
+        return values
+
+    def _append(self, handler: Handler, arg: object) -> None:
+        self.body.append((handler, arg, len(self.instructions)))
 
     def add_segment(self, segment: Segment, pairs: List[Instruction]) -> None:
         self.instructions.extend(pairs)
-        self.body.append((op_segment, segment, pairs[-1].pc))
         self.segment_end = max(self.segment_end, segment.end)
+        earlier = len(self.body) - 1
+        while earlier >= 0 and self.body[earlier][0] is op_push:
+            earlier -= 1
+        if earlier >= 0 and self.body[earlier][0] is op_segment:
+            # only PUSHes since that segment: they leave memory alone and segments the
+            # stack, so one native call runs both (neither halts: the dispatcher checked
+            # the gas and memory of the whole block)
+            _, first, ran = self.body[earlier]
+            self.body[earlier] = (op_segment, _joined(first, segment), ran)
+        else:
+            self._append(op_segment, segment)  # leaves the stack alone: ``pushed`` stays
 
     def dispatch_entry(self, next_pc: int) -> tuple:
         """What the block dispatcher reads (see ``Code.dispatch_at``)."""
         stack_min, stack_max = _stack_bounds(self.instructions)
-        return (sum(ins.gas for ins in self.instructions), stack_min, stack_max,
+        return (sum(ins.gas for ins in self.instructions) + self.copy_gas, stack_min, stack_max,
                 self.segment_end, next_pc, tuple(self.body))
 
 
@@ -398,7 +472,7 @@ class Code:
         builder = _BlockBuilder(self)
         pc = start
         while len(builder.instructions) < MAX_BLOCK_INSTRUCTIONS:
-            if pc == size and pc != start:
+            if pc == size and builder.instructions:
                 break                              # the end's STOP is a block of its own
             segment = int(self.segment_at[pc]) if pc < size else -1
             if segment >= 0:
@@ -407,9 +481,9 @@ class Code:
                 pc = found.next_pc
                 continue
             ins = _instruction(self.bytecode, pc, self.evm384_gas, self.opcodes)
-            builder.add(ins)
-            pc = ins.next_pc
-            if ins.ends_block:
+            ends, jumps_to = builder.add(ins)
+            pc = ins.next_pc if jumps_to is None else jumps_to  # it goes on at a known one
+            if ends and jumps_to is None:
                 break
         return builder, pc
 

@@ -54,7 +54,8 @@ EVM384_HANDLERS = {ADDMOD384: op_evm384, SUBMOD384: op_evm384, MULMODMONT384: op
 @dataclass(frozen=True)
 class Segment:
     """A run of PUSH + EVM384 pairs: its operations, where it lies, what it costs and the
-    memory it needs."""
+    memory it needs. The Python engine joins the segments of a block that only PUSHes
+    separate (start_pc and next_pc are then the first's and the last's)."""
     operations: Tuple[Tuple[int, int, int, int, int], ...]  # (opcode, out, x, y, mod)
     push_opcodes: Tuple[int, ...]                           # the PUSH of each pair
     start_pc: int
@@ -62,6 +63,10 @@ class Segment:
     gas: int                                                # static gas of all its instructions
     end: int                                                # memory_end over all of them
     records: Any = field(repr=False, compare=False)         # operations as a cffi uint32_t[]
+    count: int = field(init=False, repr=False, compare=False)  # len(operations)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "count", len(self.operations))
 
 
 def op_segment(f: Frame, segment: Any) -> None:

@@ -187,11 +187,12 @@ def _host_halt(run: _Run, backend: Backend, host_counts: Dict[str, int]) -> NoRe
 
 
 def _opcode_counts(frame, opcodes: OpcodeSet, host_counts: Dict[str, int]) -> Dict[str, int]:
-    counts = dict(host_counts)
     by_opcode = np.frombuffer(ffi.buffer(frame.counts), dtype=np.uint64)
-    for code in np.flatnonzero(by_opcode).tolist():  # the few opcodes that ran
-        name = opcodes.table[code].name
-        counts[name] = counts.get(name, 0) + int(by_opcode[code])
+    ran = np.flatnonzero(by_opcode)  # the few opcodes that ran; whole-array steps are cheap
+    counts = dict(zip([opcodes.table[code].name for code in ran.tolist()],
+                      by_opcode[ran].tolist()))
+    for name, count in host_counts.items():
+        counts[name] = counts.get(name, 0) + count
     return counts
 
 

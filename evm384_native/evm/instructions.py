@@ -365,12 +365,26 @@ def op_mcopy(f: Frame, _: object) -> None:
     f.charge(copy_cost(size))
     if size:
         f.expand((dest if dest > source else source) + size)
-        memory = f.memory
-        if size <= _MCOPY_SLICE_BYTES:  # through a copy (so overlaps are safe), the fast way
-            memory[dest:dest + size] = memory[source:source + size]
-        else:  # a memmove in place: no temporary as big as the copy
-            with memoryview(memory) as view:
-                view[dest:dest + size] = view[source:source + size]
+        _copy_within(f.memory, dest, source, size)
+
+
+def op_mcopy_static(f: Frame, operands: object) -> None:
+    """PUSH size; PUSH source; PUSH dest; MCOPY with the operands fixed when decoding: the
+    dispatcher has charged the copy and checked that the gas covers growing memory to
+    ``end`` (0 when size is 0)."""
+    dest, source, size, end = operands
+    if end > len(f.memory):
+        f.expand(end)
+    if size:
+        _copy_within(f.memory, dest, source, size)
+
+
+def _copy_within(memory: bytearray, dest: int, source: int, size: int) -> None:
+    if size <= _MCOPY_SLICE_BYTES:  # through a copy (so overlaps are safe), the fast way
+        memory[dest:dest + size] = memory[source:source + size]
+    else:  # a memmove in place: no temporary as big as the copy
+        with memoryview(memory) as view:
+            view[dest:dest + size] = view[source:source + size]
 
 
 def op_push(f: Frame, value: object) -> None:

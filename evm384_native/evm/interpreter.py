@@ -34,11 +34,10 @@ class _Counts:
         self.block_runs: DefaultDict[int, int] = defaultdict(int)   # by the block's start pc
         self.steps: Dict[str, int] = {}
 
-    def add_partial(self, start_pc: int, last_pc: int) -> None:
-        """The block starting at ``start_pc`` halted at the instruction at ``last_pc``."""
-        for ins in self.code.block_instructions(start_pc):
-            if ins.pc <= last_pc:
-                self.steps[ins.name] = self.steps.get(ins.name, 0) + 1
+    def add_partial(self, start_pc: int, ran: int) -> None:
+        """The block starting at ``start_pc`` halted at its instruction ``ran - 1``."""
+        for ins in self.code.block_instructions(start_pc)[:ran]:
+            self.steps[ins.name] = self.steps.get(ins.name, 0) + 1
 
     def by_name(self) -> Dict[str, int]:
         counts = dict(self.steps)
@@ -52,25 +51,25 @@ def _run_blocks(f: Frame, code: Code, counts: _Counts) -> NoReturn:
     dispatch_at = code.dispatch_at
     block_runs = counts.block_runs
     stack = f.stack
-    pc = body_pc = 0
+    pc = ran = 0
     try:
         while True:
             gas, stack_min, stack_max, segment_end, next_pc, body = dispatch_at[pc]
-            gas_needed = gas
-            if segment_end > len(f.memory):  # only a fused EVM384 segment grows memory up front
-                if segment_end > MAX_MEMORY_BYTES:
-                    break  # out of gas partway, whatever the gas: the step loop finds where
-                gas_needed += memory_expansion_cost(len(f.memory), segment_end)
-            if f.gas < gas_needed or not stack_min <= len(stack) <= stack_max:
+            if f.gas < gas or not stack_min <= len(stack) <= stack_max:
                 break
+            # segments and fixed MCOPYs grow memory to segment_end (0: none): their gas too
+            if segment_end and segment_end > len(f.memory):
+                if segment_end > MAX_MEMORY_BYTES or \
+                        f.gas < gas + memory_expansion_cost(len(f.memory), segment_end):
+                    break  # out of gas partway: the step loop finds where
             f.gas -= gas
             f.pc = next_pc
-            for handler, arg, body_pc in body:
+            for handler, arg, ran in body:
                 handler(f, arg)
             block_runs[pc] += 1
             pc = f.pc
     except Halt:
-        counts.add_partial(pc, body_pc)
+        counts.add_partial(pc, ran)
         raise
     _run_steps(f, code, pc, counts, None)
 
