@@ -189,6 +189,9 @@ def _evmmax_ops() -> List[Program]:
         program("EVMMAX MULMODX 768-bit x1", wide, 256, vector(MULMODX, 0, 1, 1, 1, 2, 1, 1) * 100),
         program("EVMMAX MULMODX 64-bit x1", narrow, 256, vector(MULMODX, 0, 1, 1, 1, 2, 1, 1) * 1000),
         program("EVMMAX SUBMODX 64-bit x1", narrow, 256, vector(SUBMODX, 0, 1, 1, 1, 2, 1, 1) * 1000),
+        # a JUMPDEST after each: no two run as one step on the python engine
+        program("EVMMAX SUBMODX 64-bit x1, JUMPDEST", narrow, 256,
+                (vector(SUBMODX, 0, 1, 1, 1, 2, 1, 1) + asm("JUMPDEST")) * 1000),
         program("EVMMAX SUBMODX 2**767 x255", power, 256, vector(SUBMODX, 0, 1, 0, 1, 0, 1, 255)),
         program("EVMMAX SETMODX (activating, 256 contexts)", wide, 1,
                 asm("DUP4", "DUP4", "DUP4", "DUP4", SETMODX), contexts + asm(

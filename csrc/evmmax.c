@@ -212,6 +212,20 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
     return EVMMAX_OK;
 }
 
+int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
+                      size_t register_count, const char *program, size_t ops)
+{
+    const uint8_t *record = (const uint8_t *)program;
+    for (size_t i = 0; i < ops; i++, record += EVMMAX_RECORD_BYTES) {
+        int status = evmmax_vector_op(ctx, record[0], regs, register_count, record[1],
+                                      record[2], record[3], record[4], record[5], record[6],
+                                      record[7]);
+        if (status != EVMMAX_OK)
+            return status;
+    }
+    return EVMMAX_OK;
+}
+
 /* --- LOADX / STOREX ------------------------------------------------------------------- */
 
 static int below_modulus(const limb_t *v, const struct evmmax_context *ctx)

@@ -70,6 +70,15 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
                      uint8_t x_idx, uint8_t x_stride, uint8_t y_idx, uint8_t y_stride,
                      uint8_t count);
 
+/* Several vector operations in order, each as evmmax_vector_op runs it. `program` holds
+ * `ops` records of EVMMAX_RECORD_BYTES: enum evmmax_op, then the seven immediates
+ * (out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count). Stops at the first
+ * operation that fails and returns its status (the operations before it have run), else
+ * EVMMAX_OK. For an engine that checked the asserts of all of them first. */
+#define EVMMAX_RECORD_BYTES 8
+int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
+                      size_t register_count, const char *program, size_t ops);
+
 /* evmmax_vector_op's asserts on the immediates alone (count, out_stride, the bounds
  * of out, x and y), for an engine that charges gas between asserts and work. */
 int evmmax_vector_check(size_t register_count, uint8_t out_idx, uint8_t out_stride,

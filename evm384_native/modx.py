@@ -13,10 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from ._native import ffi, lib
-from .modx_common import (LIMB_BITS, FieldContextBase, RegisterFileBase, batch_functions,
+from .modx_common import (LIMB_BITS, FieldContextBase, RegisterFileBase, VectorProgram,
+                          batch_functions,
                           check_batch_pair, check_operation, rows_to_ints, unreduced_error)
 
-__all__ = ["FieldContext", "RegisterFile", "addmodx_batch", "submodx_batch", "mulmodx_batch"]
+__all__ = ["FieldContext", "RegisterFile", "VectorProgram", "addmodx_batch", "submodx_batch",
+           "mulmodx_batch"]
 
 _OPERATIONS = {"add": lib.EVMMAX_OP_ADD, "sub": lib.EVMMAX_OP_SUB, "mul": lib.EVMMAX_OP_MUL}
 _LIMB_ARRAY = ffi.typeof("uint64_t[]")
@@ -53,6 +55,10 @@ class RegisterFile(RegisterFileBase):
     def _run_vector(self, operation: str, immediates: tuple) -> None:
         _check_ok(lib.evmmax_vector_op(self.context.c_context, _OPERATIONS[operation],  # type: ignore[attr-defined]
                                        self._pointer, self.count, *immediates))
+
+    def _run_program(self, program: VectorProgram) -> None:
+        _check_ok(lib.evmmax_vector_run(self.context.c_context, self._pointer,  # type: ignore[attr-defined]
+                                        self.count, program.encoded, len(program)))
 
     def _store(self, dest: int, data: bytes, count: int) -> None:
         status = lib.evmmax_storex(self.context.c_context, self._pointer, self.count, dest,  # type: ignore[attr-defined]

@@ -88,19 +88,28 @@ def check_operation(operation: str) -> None:
         raise ValueError(f"unknown operation {operation!r}; choose one of {OPERATIONS}")
 
 
-def vector_error(register_count: int, immediates: Sequence[object]) -> Optional[Exception]:
-    """ADDMODX/SUBMODX/MULMODX's asserts, in the C's order: immediates are bytes,
-    count != 0, out_stride != 0, then the EIP's bound for out, x and y:
-    idx + stride * count < register_count (one past the last register accessed)."""
+def immediates_error(immediates: Sequence[object]) -> Optional[Exception]:
+    """ADDMODX/SUBMODX/MULMODX's asserts on the immediates alone, in the C's order: they
+    are bytes, count != 0, out_stride != 0."""
     for name, value in zip(VECTOR_IMMEDIATES, immediates):
         _check_int(value, name)
         if not 0 <= value <= MAX_IMMEDIATE:  # type: ignore[operator]
             return VectorError("immediate", f"{name} must be a byte (0..255), got {value}")
-    out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count = immediates
-    if count == 0:
+    if immediates[6] == 0:
         return VectorError("count", "count must not be 0")
-    if out_stride == 0:
+    if immediates[1] == 0:
         return VectorError("out_stride", "out_stride must not be 0")
+    return None
+
+
+def vector_error(register_count: int, immediates: Sequence[object]) -> Optional[Exception]:
+    """ADDMODX/SUBMODX/MULMODX's asserts, in the C's order: ``immediates_error``'s, then
+    the EIP's bound for out, x and y: idx + stride * count < register_count (one past the
+    last register accessed)."""
+    error = immediates_error(immediates)
+    if error is not None:
+        return error
+    out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count = immediates
     for operand, idx, stride in (("out", out_idx, out_stride), ("x", x_idx, x_stride),
                                  ("y", y_idx, y_stride)):
         end = idx + stride * count  # type: ignore[operator]
@@ -109,6 +118,34 @@ def vector_error(register_count: int, immediates: Sequence[object]) -> Optional[
                 operand, f"{operand}: {operand}_idx + {operand}_stride * count = {end} "
                          f"must be below the {register_count} registers")
     return None
+
+
+class VectorProgram:
+    """ADDMODX/SUBMODX/MULMODX operations to run in order (``RegisterFileBase.run``), their
+    immediates checked once: bytes, count != 0, out_stride != 0. ``register_end`` is the
+    largest ``idx + stride * count`` of any operand: the program's bounds hold in a file
+    of more registers than that. ``encoded`` is the kernels' record format."""
+
+    __slots__ = ("operations", "register_end", "encoded")
+
+    def __init__(self, operations: Sequence[Tuple[str, Sequence[int]]]) -> None:
+        checked = []
+        for operation, immediates in operations:
+            if operation not in OPERATIONS:
+                raise ValueError(f"operation must be one of {', '.join(OPERATIONS)}, "
+                                 f"not {operation!r}")
+            raise_if(immediates_error(immediates))
+            checked.append((operation, tuple(immediates)))
+        self.operations: Tuple[Tuple[str, Tuple[int, ...]], ...] = tuple(checked)
+        self.register_end = max((idx + stride * immediates[6]
+                                 for _, immediates in checked
+                                 for idx, stride in zip(immediates[0:6:2], immediates[1:6:2])),
+                                default=0)
+        self.encoded = b"".join(bytes((OPERATIONS.index(operation), *immediates))
+                                for operation, immediates in checked)
+
+    def __len__(self) -> int:
+        return len(self.operations)
 
 
 def vector_indices(idx: int, stride: int, count: int) -> List[int]:
@@ -278,6 +315,14 @@ class RegisterFileBase(ABC):
                 y_idx: int, y_stride: int, count: int) -> None:
         self._vector("mul", (out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count))
 
+    def run(self, program: VectorProgram) -> None:
+        """The program's operations in order, as their methods would run them one by one;
+        an assert fails before any of them runs."""
+        if program.register_end >= self.count:
+            for _, immediates in program.operations:   # the first failing one, named
+                raise_if(vector_error(self.count, immediates))
+        self._run_program(program)
+
     def storex(self, dest: int, data: bytes) -> None:
         """STOREX: the big-endian values in data into registers [dest, ...), in
         internal form; every value is checked below the modulus before any is stored."""
@@ -311,6 +356,10 @@ class RegisterFileBase(ABC):
     @abstractmethod
     def _run_vector(self, operation: str, immediates: tuple) -> None:
         """One vector operation ("add", "sub", "mul") with its seven immediates."""
+
+    @abstractmethod
+    def _run_program(self, program: VectorProgram) -> None:
+        """A VectorProgram whose bounds hold in this file."""
 
     @abstractmethod
     def _store(self, dest: int, data: bytes, count: int) -> None:

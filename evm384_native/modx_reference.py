@@ -11,11 +11,13 @@ from typing import Callable, List
 
 import numpy as np
 
-from .modx_common import (LIMB_BITS, FieldContextBase, RegisterFileBase, batch_functions,
+from .modx_common import (LIMB_BITS, FieldContextBase, RegisterFileBase, VectorProgram,
+                          batch_functions,
                           check_batch_pair, check_operation, ints_to_rows, rows_to_ints,
                           unreduced_error, vector_indices)
 
-__all__ = ["FieldContext", "RegisterFile", "addmodx_batch", "submodx_batch", "mulmodx_batch"]
+__all__ = ["FieldContext", "RegisterFile", "VectorProgram", "addmodx_batch", "submodx_batch",
+           "mulmodx_batch"]
 
 
 class FieldContext(FieldContextBase):
@@ -58,6 +60,10 @@ class RegisterFile(RegisterFileBase):
     def __init__(self, context: FieldContext, count: int) -> None:
         super().__init__(context, count)
         self._values: List[int] = [0] * count
+
+    def _run_program(self, program: VectorProgram) -> None:
+        for operation, immediates in program.operations:
+            self._run_vector(operation, immediates)
 
     def _run_vector(self, operation: str, immediates: tuple) -> None:
         out_idx, out_stride, x_idx, x_stride, y_idx, y_stride, count = immediates

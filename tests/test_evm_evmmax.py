@@ -356,6 +356,67 @@ def test_out_of_gas_in_vector_op():
     assert result.error == "out of gas" and result.gas_used == needed - 1
 
 
+# --- runs of vector operations: one step of the block loop, or the steps ----------------
+
+def _every_loop(code: bytes, gas: int):
+    """The result of the block loop (runs as one step), the step loop (a tracer) and the
+    loop that runs each instruction alone, which must agree (and run_both's)."""
+    from evm384_native.evm.api import run
+    plain = run_both(code, gas)
+    for backend in BACKENDS:
+        traced = execute(code, gas=gas, opcodes="evmmax", backend=backend,
+                         tracer=lambda step: None)
+        unfused = run(code, gas=gas, opcodes="evmmax", backend=backend, fuse_evm384=False)
+        assert traced == plain == unfused
+        assert traced.opcode_counts == plain.opcode_counts == unfused.opcode_counts
+    return plain
+
+
+def _run_of_vector_ops(failing: tuple = (1, 1, 0, 1, 1, 1, 1)) -> bytes:
+    """Five operations in a row on 6 registers, the fourth with ``failing``'s immediates."""
+    modulus = 2**64 - 59
+    return (context_prefix(modulus, 6) + mstore_bytes(VALUES_AT, encode([3, 5], 8))
+            + transfer(STOREX, 0, VALUES_AT, 2) + vector(MULMODX, 2, 1, 0, 1, 1, 1, 1)
+            + vector(ADDMODX, 3, 1, 2, 1, 0, 0, 1) + vector(SUBMODX, 0, 1, 3, 1, 1, 1, 1)
+            + vector(MULMODX, *failing) + vector(ADDMODX, 0, 1, 0, 1, 0, 1, 2)
+            + transfer(LOADX, VALUES_AT, 0, 4) + returning(VALUES_AT, 32))
+
+
+def test_a_run_of_vector_operations_is_one_step_and_exact_where_it_halts():
+    result = _every_loop(_run_of_vector_ops(), 10**6)
+    # r2 = 3 * 5; r3 = r2 + r0; r0 = r3 - r1; r1 = r0 * r1; then r0, r1 doubled
+    assert result.success and result.output == encode([26, 130, 15, 18], 8)
+    assert result.opcode_counts["MULMODX"] == 2 and result.opcode_counts["ADDMODX"] == 2
+    # the fourth operation's out (5 + 1 * 1) reaches the 6 registers, just past the EIP's
+    # bound: the halt is there, after three operations ran, whatever the gas
+    for gas in (10**6, 2000):
+        halted = _every_loop(_run_of_vector_ops((5, 1, 0, 1, 1, 1, 1)), gas)
+        assert not halted.success and "out" in halted.error and "registers" in halted.error
+        assert halted.opcode_counts["MULMODX"] == 2 and halted.opcode_counts["SUBMODX"] == 1
+        assert "LOADX" not in halted.opcode_counts
+    # out of gas partway through the run: at every limit around it
+    needed = result.gas_used
+    for gas in range(needed - 60, needed + 1):
+        _every_loop(_run_of_vector_ops(), gas)
+
+
+def test_a_run_without_an_active_context_halts_at_its_first_operation():
+    code = vector(ADDMODX, 0, 1, 0, 1, 0, 1, 1) + vector(MULMODX, 0, 1, 0, 1, 0, 1, 1)
+    result = _every_loop(code, 1000)
+    assert result.error == "ADDMODX: no active field context"
+    assert result.opcode_counts == {"ADDMODX": 1}
+
+
+def test_a_run_stops_before_an_operation_whose_immediates_fail():
+    """count 0 fails whatever the registers: that operation runs alone, and halts."""
+    modulus = 2**64 - 59
+    code = (context_prefix(modulus, 4) + vector(ADDMODX, 0, 1, 0, 1, 0, 1, 1)
+            + vector(SUBMODX, 0, 1, 0, 1, 0, 1, 0) + vector(ADDMODX, 0, 1, 0, 1, 0, 1, 1))
+    result = _every_loop(code, 10**6)
+    assert result.error == "SUBMODX: count must not be 0"
+    assert result.opcode_counts["ADDMODX"] == 1 and result.opcode_counts["SUBMODX"] == 1
+
+
 # --- the step loop (tracers) and the disassembler ---------------------------------------
 
 def test_traced_run_equals_the_block_loop():

@@ -230,6 +230,39 @@ def test_vectors_with_strides_and_overlap(backend, data):
     assert load_ints(file, 0, registers) == vector_oracle(op, xs, immediates, m)
 
 
+@given(data=st.data())
+@settings(max_examples=30, deadline=None, suppress_health_check=FIXTURE_OK)
+def test_a_vector_program_runs_its_operations_in_order(backend, data):
+    """VectorProgram (what an engine runs as one step): the oracle applied op by op."""
+    m = data.draw(moduli())
+    registers = data.draw(st.integers(2, 24))
+    xs = data.draw(st.lists(values(m), min_size=registers, max_size=registers))
+    ops = data.draw(st.lists(st.tuples(st.sampled_from(OPS), vector_immediates(registers)),
+                             min_size=1, max_size=6))
+    _, file = store(backend, m, xs, registers=registers)
+    program = backend.VectorProgram(ops)
+    assert len(program) == len(ops) and program.register_end < registers
+    file.run(program)
+    expected = xs
+    for op, immediates in ops:
+        expected = vector_oracle(op, expected, immediates, m)
+    assert load_ints(file, 0, registers) == expected
+
+
+def test_a_vector_program_checks_its_operations(backend):
+    with pytest.raises(VectorError, match="count must not be 0"):
+        backend.VectorProgram([("add", (0, 1, 0, 1, 0, 1, 1)), ("mul", (0, 1, 0, 1, 0, 1, 0))])
+    with pytest.raises(ValueError, match="operation must be one of add, sub, mul"):
+        backend.VectorProgram([("div", (0, 1, 0, 1, 0, 1, 1))])
+    _, file = store(backend, P381, [1, 2, 3, 4], registers=4)
+    program = backend.VectorProgram([("add", (0, 1, 0, 1, 0, 1, 1)),
+                                     ("sub", (0, 1, 0, 1, 2, 1, 2))])   # y ends at 4
+    assert program.register_end == 4
+    with pytest.raises(RegisterRangeError, match="y: y_idx"):
+        file.run(program)
+    assert load_ints(file, 0, 4) == [1, 2, 3, 4]          # nothing ran
+
+
 def test_overlapping_vector_reads_old_values(backend):
     """out runs over x one register behind: a write-as-you-go loop would read its own results."""
     m = P381

@@ -329,6 +329,12 @@ class _BlockBuilder:
     def _append(self, handler: Handler, arg: object) -> None:
         self.body.append((handler, arg, len(self.instructions)))
 
+    def add_run(self, run: List[Instruction], handler: Handler, arg: object) -> None:
+        """A run of instructions the opcode set runs as one step (it ends the block)."""
+        self.instructions.extend(run)
+        self.pushed.clear()
+        self._append(handler, arg)
+
     def add_segment(self, segment: Segment, pairs: List[Instruction]) -> None:
         self.instructions.extend(pairs)
         self.segment_end = max(self.segment_end, segment.end)
@@ -380,6 +386,7 @@ class Code:
         self.segment_at = np.full(max(size, 1), -1, dtype=np.int32)  # segment index by pc
         self.segment_at[self.segments.start_pc] = np.arange(len(self.segments))
         self._data = data.view(np.uint8).tobytes()  # 1 at every byte of immediate data
+        self._fuse_runs = fuse and opcodes.run_entry is not None
         self._decoding = threading.Lock()
         self._kept_bytes = 0                        # estimated, of what the dicts below keep
         self.instruction_at = _Lazy(self._make_instruction)
@@ -481,11 +488,26 @@ class Code:
                 pc = found.next_pc
                 continue
             ins = _instruction(self.bytecode, pc, self.evm384_gas, self.opcodes)
+            if self._fuse_runs and self.opcodes.joins_run(ins.opcode, ins.arg):
+                run = self._run_from(ins, MAX_BLOCK_INSTRUCTIONS - len(builder.instructions))
+                builder.add_run(run, *self.opcodes.run_entry(run))
+                pc = run[-1].next_pc
+                break
             ends, jumps_to = builder.add(ins)
             pc = ins.next_pc if jumps_to is None else jumps_to  # it goes on at a known one
             if ends and jumps_to is None:
                 break
         return builder, pc
+
+    def _run_from(self, first: Instruction, most: int) -> List[Instruction]:
+        """``first`` and the instructions after it that join its run (see OpcodeSet)."""
+        run = [first]
+        while len(run) < most and run[-1].next_pc < len(self.bytecode):
+            ins = _instruction(self.bytecode, run[-1].next_pc, self.evm384_gas, self.opcodes)
+            if not self.opcodes.joins_run(ins.opcode, ins.arg):
+                break
+            run.append(ins)
+        return run
 
     def _instructions(self, start: int, end: int) -> List[Instruction]:
         found = []

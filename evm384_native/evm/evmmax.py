@@ -17,14 +17,15 @@ element whatever the count, which would not make time proportional to gas).
 """
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import UnreducedValueError
-from ..modx_common import (MAX_MODULUS_BYTES, MAX_REGISTER_BYTES, MAX_REGISTERS, element_limbs,
+from ..modx_common import (MAX_MODULUS_BYTES, MAX_REGISTER_BYTES, MAX_REGISTERS, VectorProgram,
+                           element_limbs, immediates_error,
                            modulus_error, transfer_error, vector_error)
 from .frame import Frame
 from .gas import copy_cost, memory_cost, words
-from .halts import EvmmaxAssertion
+from .halts import EvmmaxAssertion, ResumeInSteps
 from .opcodes import EVMMAX_BY_NAME
 
 MAX_CONTEXT_ID = 256
@@ -153,6 +154,51 @@ def _vector_op(name: str, method: str, gas: Tuple[int, ...]):
         getattr(registers, method)(*immediates)
     op_vector.__name__ = f"op_{method}"
     return op_vector
+
+
+# --- runs of vector operations, for the Python engine's block loop -------------------------
+
+_OPERATION_OF = {EVMMAX_BY_NAME[name].code: operation for name, operation in
+                 (("ADDMODX", "add"), ("SUBMODX", "sub"), ("MULMODX", "mul"))}
+
+
+class VectorRun:
+    """Consecutive ADDMODX/SUBMODX/MULMODX that the block loop runs as one step: all their
+    gas depends only on the active context, which none of them changes, and their bounds
+    on its register count alone, so one check before the first decides for them all."""
+
+    __slots__ = ("program", "add_elements", "mul_elements", "start_pc")
+
+    def __init__(self, program: VectorProgram, start_pc: int) -> None:
+        self.program, self.start_pc = program, start_pc
+        counts = {"add": 0, "sub": 0, "mul": 0}
+        for operation, immediates in program.operations:
+            counts[operation] += immediates[6]
+        self.add_elements, self.mul_elements = counts["add"] + counts["sub"], counts["mul"]
+
+
+def joins_vector_run(opcode: int, immediates: Sequence[int]) -> bool:
+    """Whether the instruction may run in a VectorRun (its own asserts on the immediates
+    hold; one that fails them runs alone, and halts)."""
+    return opcode in _OPERATION_OF and immediates_error(immediates) is None
+
+
+def vector_run_entry(instructions: List[Any]) -> Tuple[Any, VectorRun]:
+    """The block body entry for instructions that ``joins_vector_run`` admits."""
+    program = VectorProgram([(_OPERATION_OF[ins.opcode], ins.arg) for ins in instructions])
+    return op_vector_run, VectorRun(program, instructions[0].pc)
+
+
+def op_vector_run(f: Frame, run: VectorRun) -> None:
+    registers = f.evmmax.active
+    if registers is None or run.program.register_end >= registers.count:
+        raise ResumeInSteps(run.start_pc, len(run.program))   # an assert fails: it says which
+    limbs = registers.context.limbs - 1
+    cost = run.add_elements * ADD_SUB_GAS[limbs] + run.mul_elements * MUL_GAS[limbs]
+    if cost > f.gas:
+        raise ResumeInSteps(run.start_pc, len(run.program))   # out of gas partway: where
+    f.gas -= cost
+    registers.run(run.program)
 
 
 EVMMAX_HANDLERS = {

@@ -60,3 +60,14 @@ class UnsupportedOpcode(ExceptionalHalt):
 class EvmmaxAssertion(ExceptionalHalt):
     """An EIP-6690 assert failed (SETMODX, LOADX, STOREX, ADDMODX, SUBMODX, MULMODX);
     the reason names the instruction and the assert."""
+
+
+class ResumeInSteps(Exception):
+    """Not a halt: a body entry of several instructions found, before changing anything,
+    that it cannot run them as one step (an assert would fail, or the gas run out,
+    partway). The step loop runs them from ``pc`` and halts at the exact instruction;
+    ``skipped`` is how many they are."""
+
+    def __init__(self, pc: int, skipped: int) -> None:
+        super().__init__(pc, skipped)
+        self.pc, self.skipped = pc, skipped

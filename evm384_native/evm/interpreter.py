@@ -20,7 +20,8 @@ from .code import Code, Instruction, decode
 from .frame import MAX_MEMORY_BYTES, Frame
 from .gas import Evm384Schedule, memory_expansion_cost
 from .opcode_sets import EVM384, OpcodeSet
-from .halts import ExceptionalHalt, Halt, OutOfGas, StackOverflow, StackUnderflow, Stopped
+from .halts import (ExceptionalHalt, Halt, OutOfGas, ResumeInSteps, StackOverflow,
+                    StackUnderflow, Stopped)
 from .opcodes import STACK_LIMIT
 from .result import ExecutionResult
 from .tracing import Step, Tracer
@@ -71,6 +72,9 @@ def _run_blocks(f: Frame, code: Code, counts: _Counts) -> NoReturn:
     except Halt:
         counts.add_partial(pc, ran)
         raise
+    except ResumeInSteps as resume:   # nothing of the entry ran: its instructions one by one
+        counts.add_partial(pc, ran - resume.skipped)
+        pc = resume.pc
     _run_steps(f, code, pc, counts, None)
 
 

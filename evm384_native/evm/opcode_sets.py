@@ -9,10 +9,10 @@ set runs. The two sets share 0xc0..0xc2, so they are exclusive.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Optional
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from .evm384 import EVM384_HANDLERS
-from .evmmax import EVMMAX_HANDLERS, FieldContexts
+from .evmmax import EVMMAX_HANDLERS, FieldContexts, joins_vector_run, vector_run_entry
 from .fast_evmmax import EVMMAX_FAST
 from .instructions import GAS_DEPENDENT_BASE, Handler, build_handlers
 from .opcodes import EVMMAX_OPCODES, OPCODES, OpcodeInfo
@@ -31,6 +31,12 @@ class OpcodeSet:
     # the fast engine's C module for the set's own instructions (fast_evmmax.EvmmaxFast:
     # .opcodes, .step, .new_state(), .host_frame(...)); None: its loop runs them all
     fast_extension: Optional[Any] = None
+    # runs of consecutive instructions the Python engine's block loop may run as one step
+    # (EVMMAX's vector operations): whether one (opcode, immediate data) may join a run,
+    # and the body entry (handler, arg) for a run of decoded instructions; the run ends
+    # its block, and its handler raises halts.ResumeInSteps where it cannot run whole
+    joins_run: Optional[Callable[[int, Any], bool]] = None
+    run_entry: Optional[Callable[[List[Any]], Tuple[Handler, Any]]] = None
 
 
 EVM384 = OpcodeSet("evm384", OPCODES, build_handlers(OPCODES, EVM384_HANDLERS),
@@ -39,7 +45,8 @@ EVM384 = OpcodeSet("evm384", OPCODES, build_handlers(OPCODES, EVM384_HANDLERS),
 EVMMAX = OpcodeSet("evmmax", EVMMAX_OPCODES, build_handlers(EVMMAX_OPCODES, EVMMAX_HANDLERS),
                    GAS_DEPENDENT_BASE | frozenset(EVMMAX_HANDLERS), fuses_evm384=False,
                    scheduled=False, new_frame_state=FieldContexts,
-                   fast_extension=EVMMAX_FAST)
+                   fast_extension=EVMMAX_FAST, joins_run=joins_vector_run,
+                   run_entry=vector_run_entry)
 OPCODE_SETS: Dict[str, OpcodeSet] = {EVM384.name: EVM384, EVMMAX.name: EVMMAX}
 DEFAULT_OPCODES = "evm384"
 

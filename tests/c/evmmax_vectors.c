@@ -139,6 +139,30 @@ static void check_overlap_and_statuses(void)
     expect(evmmax_loadx(&ctx, regs, 5, 0, values, 15, 2) == EVMMAX_MEMORY_TOO_SHORT, "LOADX memory too short");
 }
 
+/* evmmax_vector_run: its records in order, stopping at the first that fails. */
+static void check_vector_run(void)
+{
+    struct evmmax_context ctx;
+    const uint8_t seven[] = {7};
+    uint8_t values[4 * 8] = {0};
+    uint64_t regs[6] = {0};
+    for (int i = 0; i < 4; i++)
+        values[8 * i + 7] = (uint8_t)(i + 1);               /* 1, 2, 3, 4 */
+    /* r4 = r1 * r2 = 6; r0 = r4 + r3 = 10 = 3 (mod 7); r1 = r0 - r4 = -3 = 4; then out
+     * r5, past the EIP's bound for 6 registers (5 + 1 * 1 >= 6) */
+    const char program[] = {EVMMAX_OP_MUL, 4, 1, 1, 1, 2, 1, 1,
+                            EVMMAX_OP_ADD, 0, 1, 4, 1, 3, 1, 1,
+                            EVMMAX_OP_SUB, 1, 1, 0, 1, 4, 1, 1,
+                            EVMMAX_OP_ADD, 5, 1, 0, 1, 0, 1, 1};
+    expect(EVMMAX_RECORD_BYTES == 8, "8-byte records");
+    expect(evmmax_setup(&ctx, seven, 1) == EVMMAX_OK, "SETMODX 7");
+    expect(evmmax_storex(&ctx, regs, 6, 0, values, sizeof values, 4) == EVMMAX_OK, "STOREX");
+    expect(evmmax_vector_run(&ctx, regs, 6, program, 4) == EVMMAX_RANGE_OUT, "run stops at r5");
+    expect(evmmax_loadx(&ctx, regs, 6, 0, values, sizeof values, 4) == EVMMAX_OK, "LOADX");
+    expect(values[7] == 3 && values[15] == 4 && values[23] == 3 && values[31] == 4,
+           "a vector run's operations in order");
+}
+
 int main(void)
 {
     for (int implementation = EVM384_IMPL_PORTABLE; implementation <= EVM384_IMPL_MULX; implementation++) {
@@ -148,6 +172,7 @@ int main(void)
         for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
             check_known_answer(&CASES[i]);
         check_overlap_and_statuses();
+        check_vector_run();
     }
     return failures != 0;
 }
