@@ -186,11 +186,39 @@ static int storex(evm_frame *f, const struct evm_fast_evmmax *s)
 
 /* --- ADDMODX / SUBMODX / MULMODX ----------------------------------------------------- */
 
+/* The run starting at the instruction being run, if its checks pass: 1 if it ran (the
+ * frame past it), 0 if declined (nothing changed). The loop has counted the first
+ * instruction. */
+static int vector_run(evm_frame *f, const struct evm_fast_evmmax *s,
+                      const struct evm_evmmax_run *run, int opcode)
+{
+    const struct evm_evmmax_slot *slot = s->active;
+    if (slot == NULL || run->register_end >= slot->register_count)
+        return 0;
+    uint32_t limbs = slot->context->limbs;
+    uint64_t gas = run->add_sub_elements * s->gas->add_sub[limbs - 1]
+                 + run->mul_elements * s->gas->mul[limbs - 1];
+    if (gas > (uint64_t)f->gas)
+        return 0;
+    f->gas -= (int64_t)gas;
+    evmmax_vector_run(slot->context, slot->registers, slot->register_count, run->program,
+                      run->count);
+    f->counts[OP_ADDMODX] += run->adds;
+    f->counts[OP_SUBMODX] += run->subs;
+    f->counts[OP_MULMODX] += run->muls;
+    f->counts[opcode]--;
+    f->pc = run->next_pc;
+    return 1;
+}
+
 static int vector_op(evm_frame *f, const struct evm_fast_evmmax *s, int opcode)
 {
     const struct evm_evmmax_slot *slot = s->active;
     if (slot == NULL)
         return EVM_NEEDS_HOST;
+    if (s->run_at != NULL && s->run_at[f->pc - 1] >= 0 &&
+        vector_run(f, s, &s->runs[s->run_at[f->pc - 1]], opcode))
+        return EVM_CONTINUE;
     uint8_t im[VECTOR_IMMEDIATES] = {0}; /* cut off by the end of the code: zeros */
     size_t available = f->code_size - f->pc;
     size_t n = available < VECTOR_IMMEDIATES ? available : VECTOR_IMMEDIATES;

@@ -41,8 +41,26 @@ struct evm_evmmax_slot {
     uint32_t register_count;
 };
 
+/* A run of consecutive ADDMODX/SUBMODX/MULMODX, found by the host in the code: when the
+ * active context's registers hold all its operands and the gas pays for all of it, it
+ * runs in one step; otherwise its instructions run one by one, so halts happen where
+ * they would. */
+struct evm_evmmax_run {
+    const char *program;         /* `count` records for evmmax_vector_run */
+    uint64_t add_sub_elements;   /* ADDMODX/SUBMODX elements: times the add/sub gas */
+    uint64_t mul_elements;       /* MULMODX elements: times the mul gas */
+    uint32_t count;              /* its instructions */
+    uint32_t register_end;       /* the largest idx + stride * count of its operands */
+    uint32_t adds, subs, muls;   /* its instructions per opcode, for the frame's counts */
+    uint32_t next_pc;
+};
+
 struct evm_fast_evmmax {
     const struct evm_evmmax_gas *gas;
+    /* the code's runs (NULL: none): run_at has an entry per code byte, an index into
+     * runs at each run's first instruction, else -1 */
+    const int32_t *run_at;
+    const struct evm_evmmax_run *runs;
     struct evm_evmmax_slot *active; /* NULL: no active context */
     uint32_t modulus_count;
     struct evm_evmmax_slot slots[EVM_EVMMAX_CONTEXTS];

@@ -3,6 +3,7 @@
 #include "evmmax.h"
 #include "evm384.h"
 #include "evmmax_kernels.h"
+#include "mont384_mulx.h"
 
 /* The EIP's vectors: out, x and y of one operation. */
 #define LONGEST_VECTOR EVMMAX_MAX_IMMEDIATE
@@ -212,18 +213,91 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
     return EVMMAX_OK;
 }
 
-int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
-                      size_t register_count, const char *program, size_t ops)
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+/* An operation on 6-limb registers of an odd modulus with the EVM384 kernels, inlined. */
+static inline __attribute__((always_inline)) void
+apply_384(int op, uint8_t *out, const uint8_t *x, const uint8_t *y, const uint8_t *mod)
 {
-    const uint8_t *record = (const uint8_t *)program;
-    for (size_t i = 0; i < ops; i++, record += EVMMAX_RECORD_BYTES) {
-        int status = evmmax_vector_op(ctx, record[0], regs, register_count, record[1],
-                                      record[2], record[3], record[4], record[5], record[6],
-                                      record[7]);
+    if (op == EVMMAX_OP_MUL)
+        mulmont384_mulx_inline(out, x, y, mod);
+    else if (op == EVMMAX_OP_ADD)
+        addmod384(out, x, y, mod);
+    else
+        submod384(out, x, y, mod);
+}
+#endif
+
+/* evmmax_vector_run's loop; `mulx384` (a constant where it is inlined) runs the EVM384
+ * kernels inlined in place of the kernels' calls (6 limbs, an odd modulus, MULX), as the
+ * EVM384 segment loop does: both reduce fully, so the results are the same. */
+static inline __attribute__((always_inline)) int
+run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
+            const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[3], int mulx384)
+{
+    (void)mulx384; /* x86-64 only */
+    const size_t n = mulx384 ? 6 : ctx->limbs;   /* a constant where it helps */
+    for (size_t i = 0; i < ops; i++, r += EVMMAX_RECORD_BYTES) {
+        const size_t count = r[7];
+        /* inside the bounds, out not overlapping what it reads later (as in most field
+         * code): the kernels straight away (each reads both inputs before it writes, so
+         * an element's out may alias its inputs) */
+        if (count == 1 && r[0] <= EVMMAX_OP_MUL && r[2] != 0 && r[1] + r[2] < register_count
+            && r[3] + r[4] < register_count && r[5] + r[6] < register_count) {
+            /* one element (most of a field tower's operations): each kernel reads both
+             * inputs before it writes, so out may alias them */
+            limb_t *out = regs + n * r[1];
+            const limb_t *x = regs + n * r[3], *y = regs + n * r[5];
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+            if (mulx384) {
+                apply_384(r[0], (uint8_t *)out, (const uint8_t *)x, (const uint8_t *)y,
+                          (const uint8_t *)ctx->mod_inv);
+                continue;
+            }
+#endif
+            kernels[r[0]](out, x, y, ctx);
+            continue;
+        }
+        if (count != 0 && r[0] <= EVMMAX_OP_MUL && r[2] != 0
+            && r[1] + r[2] * count < register_count && r[3] + r[4] * count < register_count
+            && r[5] + r[6] * count < register_count
+            && reads_before_writes(r[1], r[2], r[3], r[4], r[7])
+            && reads_before_writes(r[1], r[2], r[5], r[6], r[7])) {
+            for (size_t k = 0; k < count; k++) {
+                limb_t *out = regs + n * (r[1] + k * r[2]);
+                const limb_t *x = regs + n * (r[3] + k * r[4]), *y = regs + n * (r[5] + k * r[6]);
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+                if (mulx384) {
+                    apply_384(r[0], (uint8_t *)out, (const uint8_t *)x, (const uint8_t *)y,
+                              (const uint8_t *)ctx->mod_inv);
+                    continue;
+                }
+#endif
+                kernels[r[0]](out, x, y, ctx);
+            }
+            continue;
+        }
+        int status = evmmax_vector_op(ctx, r[0], regs, register_count, r[1], r[2], r[3],
+                                      r[4], r[5], r[6], r[7]);
         if (status != EVMMAX_OK)
             return status;
     }
     return EVMMAX_OK;
+}
+
+int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
+                      size_t register_count, const char *program, size_t ops)
+{
+    if (ctx == NULL)
+        return EVMMAX_NO_CONTEXT;
+    evmmax_op_fn *const kernels[] = {kernel_for(ctx, EVMMAX_OP_ADD),
+                                     kernel_for(ctx, EVMMAX_OP_SUB),
+                                     kernel_for(ctx, EVMMAX_OP_MUL)};
+    const uint8_t *records = (const uint8_t *)program;
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+    if (kernels[EVMMAX_OP_MUL] == evmmax_mulx_mul_kernels[5]) /* BLS12-381's size, MULX */
+        return run_program(ctx, regs, register_count, records, ops, kernels, 1);
+#endif
+    return run_program(ctx, regs, register_count, records, ops, kernels, 0);
 }
 
 /* --- LOADX / STOREX ------------------------------------------------------------------- */

@@ -385,7 +385,7 @@ class Code:
         self.segments = _segment_table(code, starts, ends, self.evm384_gas, tables.static_gas)
         self.segment_at = np.full(max(size, 1), -1, dtype=np.int32)  # segment index by pc
         self.segment_at[self.segments.start_pc] = np.arange(len(self.segments))
-        self._data = data.view(np.uint8).tobytes()  # 1 at every byte of immediate data
+        self.data_flags = data.view(np.uint8).tobytes()  # 1 at every byte of immediate data
         self._fuse_runs = fuse and opcodes.run_entry is not None
         self._decoding = threading.Lock()
         self._kept_bytes = 0                        # estimated, of what the dicts below keep
@@ -449,7 +449,7 @@ class Code:
 
     def _make_instruction(self, pc: int) -> Optional[Instruction]:
         size = len(self.bytecode)
-        if pc > size or (pc < size and self._data[pc]):
+        if pc > size or (pc < size and self.data_flags[pc]):
             return None                            # past the end, or PUSH data
         ins = _instruction(self.bytecode, pc, self.evm384_gas, self.opcodes)
         if self._keep(_INSTRUCTION_BYTES):

@@ -91,10 +91,14 @@ class _Analysis:
         entries["tally"][:len(table)] = tally_base + first_tally * self.tally.strides[0]
         self.entries = entries
         self.segments = ffi.from_buffer("evm_segment[]", entries)
+        # the opcode set's own analysis for its C extension (EVMMAX: runs of vector ops)
+        extension = opcodes.fast_extension
+        self.extension_runs = extension.analyse(self.code) if extension and fuse else None
 
     def memory_size(self) -> int:
         """An estimate of the bytes it holds (the decoded code included)."""
-        return self.code.memory_size() + self.entries.nbytes + self.tally.nbytes
+        extension = self.extension_runs.nbytes if self.extension_runs is not None else 0
+        return self.code.memory_size() + self.entries.nbytes + self.tally.nbytes + extension
 
 
 def _segment_tallies(table: SegmentTable) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -143,7 +147,8 @@ class _Run:
                  opcodes: OpcodeSet) -> None:
         self.analysis = analysis
         self.extension = opcodes.fast_extension
-        self.extension_state = self.extension.new_state() if self.extension else ffi.NULL
+        self.extension_state = self.extension.new_state(analysis.extension_runs) \
+            if self.extension else ffi.NULL
         self.bytecode = ffi.from_buffer(bytecode)
         self.calldata = ffi.from_buffer(calldata)
         self.jumpdests = ffi.from_buffer(analysis.jumpdests)
