@@ -201,8 +201,8 @@ static int vector_run(evm_frame *f, const struct evm_fast_evmmax *s,
     if (gas > (uint64_t)f->gas)
         return 0;
     f->gas -= (int64_t)gas;
-    evmmax_vector_run(slot->context, slot->registers, slot->register_count, run->program,
-                      run->count);
+    evmmax_vector_run_bounded(slot->context, slot->registers, slot->register_count,
+                              run->program, run->count, run->register_end);
     f->counts[OP_ADDMODX] += run->adds;
     f->counts[OP_SUBMODX] += run->subs;
     f->counts[OP_MULMODX] += run->muls;

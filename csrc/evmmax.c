@@ -227,65 +227,66 @@ apply_384(int op, uint8_t *out, const uint8_t *x, const uint8_t *y, const uint8_
 }
 #endif
 
-/* evmmax_vector_run's loop; `mulx384` (a constant where it is inlined) runs the EVM384
- * kernels inlined in place of the kernels' calls (6 limbs, an odd modulus, MULX), as the
- * EVM384 segment loop does: both reduce fully, so the results are the same. */
+/* One element: each kernel reads both inputs before it writes, so out may alias them.
+ * `mulx384` (a constant where it is inlined) runs the EVM384 kernels inlined in place of
+ * the kernels' calls (6 limbs, an odd modulus, MULX), as the EVM384 segment loop does:
+ * both reduce fully, so the results are the same. */
+static inline __attribute__((always_inline)) void
+apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[3], int op,
+              limb_t *out, const limb_t *x, const limb_t *y, int mulx384)
+{
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+    if (mulx384) {
+        apply_384(op, (uint8_t *)out, (const uint8_t *)x, (const uint8_t *)y,
+                  (const uint8_t *)ctx->mod_inv);
+        return;
+    }
+#endif
+    (void)mulx384;
+    kernels[op](out, x, y, ctx);
+}
+
+/* evmmax_vector_run's loop. `bounded` (a constant): the caller has checked that every
+ * operand of every record lies inside register_count. */
 static inline __attribute__((always_inline)) int
 run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
-            const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[3], int mulx384)
+            const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[3], int mulx384,
+            int bounded)
 {
-    (void)mulx384; /* x86-64 only */
     const size_t n = mulx384 ? 6 : ctx->limbs;   /* a constant where it helps */
     for (size_t i = 0; i < ops; i++, r += EVMMAX_RECORD_BYTES) {
         const size_t count = r[7];
-        /* inside the bounds, out not overlapping what it reads later (as in most field
-         * code): the kernels straight away (each reads both inputs before it writes, so
-         * an element's out may alias its inputs) */
-        if (count == 1 && r[0] <= EVMMAX_OP_MUL && r[2] != 0 && r[1] + r[2] < register_count
-            && r[3] + r[4] < register_count && r[5] + r[6] < register_count) {
-            /* one element (most of a field tower's operations): each kernel reads both
-             * inputs before it writes, so out may alias them */
-            limb_t *out = regs + n * r[1];
-            const limb_t *x = regs + n * r[3], *y = regs + n * r[5];
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-            if (mulx384) {
-                apply_384(r[0], (uint8_t *)out, (const uint8_t *)x, (const uint8_t *)y,
-                          (const uint8_t *)ctx->mod_inv);
-                continue;
-            }
-#endif
-            kernels[r[0]](out, x, y, ctx);
+        const int op = r[0];
+        if (op > EVMMAX_OP_MUL || count == 0 || r[2] == 0
+            || (!bounded && (r[1] + r[2] * count >= register_count
+                             || r[3] + r[4] * count >= register_count
+                             || r[5] + r[6] * count >= register_count))) {
+            int status = evmmax_vector_op(ctx, op, regs, register_count, r[1], r[2], r[3],
+                                          r[4], r[5], r[6], r[7]);
+            if (status != EVMMAX_OK)
+                return status;
             continue;
         }
-        if (count != 0 && r[0] <= EVMMAX_OP_MUL && r[2] != 0
-            && r[1] + r[2] * count < register_count && r[3] + r[4] * count < register_count
-            && r[5] + r[6] * count < register_count
-            && reads_before_writes(r[1], r[2], r[3], r[4], r[7])
-            && reads_before_writes(r[1], r[2], r[5], r[6], r[7])) {
-            for (size_t k = 0; k < count; k++) {
-                limb_t *out = regs + n * (r[1] + k * r[2]);
-                const limb_t *x = regs + n * (r[3] + k * r[4]), *y = regs + n * (r[5] + k * r[6]);
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-                if (mulx384) {
-                    apply_384(r[0], (uint8_t *)out, (const uint8_t *)x, (const uint8_t *)y,
-                              (const uint8_t *)ctx->mod_inv);
-                    continue;
-                }
-#endif
-                kernels[r[0]](out, x, y, ctx);
-            }
+        if (count == 1) {   /* most of a field tower's operations */
+            apply_element(ctx, kernels, op, regs + n * r[1], regs + n * r[3], regs + n * r[5],
+                          mulx384);
             continue;
         }
-        int status = evmmax_vector_op(ctx, r[0], regs, register_count, r[1], r[2], r[3],
-                                      r[4], r[5], r[6], r[7]);
-        if (status != EVMMAX_OK)
-            return status;
+        if (!reads_before_writes(r[1], r[2], r[3], r[4], r[7])
+            || !reads_before_writes(r[1], r[2], r[5], r[6], r[7])) {
+            evmmax_vector_op(ctx, op, regs, register_count, r[1], r[2], r[3], r[4], r[5],
+                             r[6], r[7]);   /* results buffered: checked above, it runs */
+            continue;
+        }
+        for (size_t k = 0; k < count; k++)
+            apply_element(ctx, kernels, op, regs + n * (r[1] + k * r[2]),
+                          regs + n * (r[3] + k * r[4]), regs + n * (r[5] + k * r[6]), mulx384);
     }
     return EVMMAX_OK;
 }
 
-int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
-                      size_t register_count, const char *program, size_t ops)
+static int vector_run(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
+                      const char *program, size_t ops, int bounded)
 {
     if (ctx == NULL)
         return EVMMAX_NO_CONTEXT;
@@ -294,10 +295,28 @@ int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
                                      kernel_for(ctx, EVMMAX_OP_MUL)};
     const uint8_t *records = (const uint8_t *)program;
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-    if (kernels[EVMMAX_OP_MUL] == evmmax_mulx_mul_kernels[5]) /* BLS12-381's size, MULX */
-        return run_program(ctx, regs, register_count, records, ops, kernels, 1);
+    if (kernels[EVMMAX_OP_MUL] == evmmax_mulx_mul_kernels[5]) { /* BLS12-381's size, MULX */
+        if (bounded)
+            return run_program(ctx, regs, register_count, records, ops, kernels, 1, 1);
+        return run_program(ctx, regs, register_count, records, ops, kernels, 1, 0);
+    }
 #endif
-    return run_program(ctx, regs, register_count, records, ops, kernels, 0);
+    return run_program(ctx, regs, register_count, records, ops, kernels, 0, bounded);
+}
+
+int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
+                      size_t register_count, const char *program, size_t ops)
+{
+    return vector_run(ctx, regs, register_count, program, ops, 0);
+}
+
+int evmmax_vector_run_bounded(const struct evmmax_context *ctx, uint64_t *regs,
+                              size_t register_count, const char *program, size_t ops,
+                              size_t register_end)
+{
+    if (register_end >= register_count)
+        return EVMMAX_RANGE_REGISTERS;
+    return vector_run(ctx, regs, register_count, program, ops, 1);
 }
 
 /* --- LOADX / STOREX ------------------------------------------------------------------- */

@@ -79,6 +79,13 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
                       size_t register_count, const char *program, size_t ops);
 
+/* evmmax_vector_run for a program whose operands all lie below register_end (the
+ * largest idx + stride * count of any, which the caller computed once): one bound check
+ * for all of them, EVMMAX_RANGE_REGISTERS if register_end >= register_count. */
+int evmmax_vector_run_bounded(const struct evmmax_context *ctx, uint64_t *regs,
+                              size_t register_count, const char *program, size_t ops,
+                              size_t register_end);
+
 /* evmmax_vector_op's asserts on the immediates alone (count, out_stride, the bounds
  * of out, x and y), for an engine that charges gas between asserts and work. */
 int evmmax_vector_check(size_t register_count, uint8_t out_idx, uint8_t out_stride,

@@ -122,10 +122,9 @@
 #endif
 
 /* x, y and mod_inv are read in place: x86-64 loads need no alignment. */
-static inline NO_FAKE_STACK void mulmont384_mulx_limbs(limb_t result[LIMBS384],
-                                                       const uint8_t x[BYTES384],
-                                                       const uint8_t y[BYTES384],
-                                                       const uint8_t mod_inv[MODULUS_WITH_INV_BYTES])
+static inline __attribute__((always_inline)) NO_FAKE_STACK void
+mulmont384_mulx_limbs(limb_t result[LIMBS384], const uint8_t x[BYTES384],
+                      const uint8_t y[BYTES384], const uint8_t mod_inv[MODULUS_WITH_INV_BYTES])
 {
     limb_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi, saved;
     const uint8_t *yp = y; /* free for the final subtraction */

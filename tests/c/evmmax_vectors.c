@@ -161,6 +161,13 @@ static void check_vector_run(void)
     expect(evmmax_loadx(&ctx, regs, 6, 0, values, sizeof values, 4) == EVMMAX_OK, "LOADX");
     expect(values[7] == 3 && values[15] == 4 && values[23] == 3 && values[31] == 4,
            "a vector run's operations in order");
+    /* the first three again, bounded: their largest operand end is 5 (r4's), below 6 */
+    expect(evmmax_vector_run_bounded(&ctx, regs, 6, program, 3, 6) == EVMMAX_RANGE_REGISTERS,
+           "bounded run refuses an end at the register count");
+    expect(evmmax_vector_run_bounded(&ctx, regs, 6, program, 3, 5) == EVMMAX_OK, "bounded run");
+    expect(evmmax_loadx(&ctx, regs, 6, 0, values, sizeof values, 2) == EVMMAX_OK, "LOADX");
+    /* r4 = r1 * r2 = 4 * 3 = 5; r0 = r4 + r3 = 9 = 2; r1 = r0 - r4 = -3 = 4 */
+    expect(values[7] == 2 && values[15] == 4, "a bounded run's operations in order");
 }
 
 int main(void)
