@@ -74,6 +74,20 @@ def test_blocks_run_through_jumpdests_and_jumps_into_them_start_blocks():
     assert result == execute(INTO_A_BLOCK, tracer=lambda step: None)
 
 
+def test_passes_through_a_long_straight_loop_reuse_their_blocks():
+    """A loop over 64 KiB of JUMPDESTs: its blocks run through them, 1,024 instructions
+    each, and the jump back is followed; were the block it ends in cut anywhere, each pass
+    would start a new set of blocks (decoding in proportion to the gas, ~3 us a JUMPDEST)."""
+    sled = 64 * 1024
+    code = b"\x5b" * sled + bytes.fromhex("6000" "56")     # PUSH1 0; JUMP
+    passes = 6
+    result = execute(code, gas=passes * (sled + 11))
+    assert result.error == "out of gas" and result.opcode_counts["JUMP"] >= passes - 1
+    assert result == execute(code, gas=passes * (sled + 11), engine="fast")
+    blocks = len(decode(code, SCHEDULE).dispatch_at)
+    assert blocks <= 2 * (sled // code_module.MAX_BLOCK_INSTRUCTIONS + 1), blocks
+
+
 @pytest.mark.parametrize("kept_bytes", [0, 13_800, code_module.KEPT_BYTES])
 def test_what_is_kept_of_decoded_blocks_is_bounded_and_changes_nothing(monkeypatch, kept_bytes):
     """Past the bound, blocks and instructions decode again on each visit: every result

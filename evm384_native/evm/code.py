@@ -478,9 +478,15 @@ class Code:
         size = len(self.bytecode)
         builder = _BlockBuilder(self)
         pc = start
+        entered = None                             # where it followed a jump to, if it did
         while len(builder.instructions) < MAX_BLOCK_INSTRUCTIONS:
             if pc == size and builder.instructions:
                 break                              # the end's STOP is a block of its own
+            if entered is not None and pc != entered and self.jumpdest_flags[pc]:
+                # past a followed jump, a JUMPDEST it falls into starts the next block:
+                # blocks cut where a jump took them would otherwise start anywhere in a
+                # long straight run, a new set of blocks on each pass through it
+                break
             segment = int(self.segment_at[pc]) if pc < size else -1
             if segment >= 0:
                 found = self.segment(segment)
@@ -494,8 +500,11 @@ class Code:
                 pc = run[-1].next_pc
                 break
             ends, jumps_to = builder.add(ins)
-            pc = ins.next_pc if jumps_to is None else jumps_to  # it goes on at a known one
-            if ends and jumps_to is None:
+            if jumps_to is not None:                    # it goes on at a known destination
+                pc = entered = jumps_to
+                continue
+            pc = ins.next_pc
+            if ends:
                 break
         return builder, pc
 
