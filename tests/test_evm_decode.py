@@ -74,18 +74,20 @@ def test_blocks_run_through_jumpdests_and_jumps_into_them_start_blocks():
     assert result == execute(INTO_A_BLOCK, tracer=lambda step: None)
 
 
-def test_passes_through_a_long_straight_loop_reuse_their_blocks():
-    """A loop over 64 KiB of JUMPDESTs: its blocks run through them, 1,024 instructions
-    each, and the jump back is followed; were the block it ends in cut anywhere, each pass
+@pytest.mark.parametrize("body", [b"\x5b", bytes.fromhex("600150")])   # JUMPDEST; PUSH1 1, POP
+def test_passes_through_a_long_straight_loop_reuse_their_blocks(body):
+    """A loop over 64 KiB of one piece: blocks of 1,024 instructions, and the jump back is
+    known; were the block it ends in cut wherever the cap falls past that jump, each pass
     would start a new set of blocks (decoding in proportion to the gas, ~3 us a JUMPDEST)."""
-    sled = 64 * 1024
-    code = b"\x5b" * sled + bytes.fromhex("6000" "56")     # PUSH1 0; JUMP
-    passes = 6
-    result = execute(code, gas=passes * (sled + 11))
-    assert result.error == "out of gas" and result.opcode_counts["JUMP"] >= passes - 1
-    assert result == execute(code, gas=passes * (sled + 11), engine="fast")
+    sled = 64 * 1024 // len(body)
+    code = b"\x5b" + body * sled + bytes.fromhex("6000" "56")     # PUSH1 0; JUMP
+    instructions = sled * (2 if len(body) > 1 else 1)
+    gas = 6 * (3 * instructions + 20)          # at least six passes: at most 3 gas each
+    result = execute(code, gas=gas)
+    assert result.error == "out of gas" and result.opcode_counts["JUMP"] >= 6
+    assert result == execute(code, gas=gas, engine="fast")
     blocks = len(decode(code, SCHEDULE).dispatch_at)
-    assert blocks <= 2 * (sled // code_module.MAX_BLOCK_INSTRUCTIONS + 1), blocks
+    assert blocks <= 2 * (instructions // code_module.MAX_BLOCK_INSTRUCTIONS + 1), blocks
 
 
 @pytest.mark.parametrize("kept_bytes", [0, 13_800, code_module.KEPT_BYTES])

@@ -283,9 +283,9 @@ class _BlockBuilder:
         # top), with only entries after them that leave the stack alone
         self.pushed: List[int] = []
 
-    def add(self, ins: Instruction) -> Tuple[bool, Optional[int]]:
+    def add(self, ins: Instruction, follow: bool = True) -> Tuple[bool, Optional[int]]:
         """(whether ``ins`` ends the block, where a JUMP whose destination decoding fixed,
-        a valid one, goes: the block may continue there; else None)."""
+        a valid one, goes if ``follow``: the block may continue there; else None)."""
         self.instructions.append(ins)
         if ins.opcode == JUMPDEST:
             return False, None      # costs gas (charged with the block) and does nothing
@@ -308,7 +308,7 @@ class _BlockBuilder:
             self._append(op_mcopy_static, (dest, source, size, end))
             return False, None
         dest = operands[0] if self.code.is_jumpdest(operands[0]) else None
-        if ins.opcode == JUMP and dest is not None:
+        if ins.opcode == JUMP and dest is not None and follow:
             return True, dest       # no body entry at all
         self.pushed.clear()
         self._append(STATIC_JUMPS[ins.opcode], dest)
@@ -474,19 +474,28 @@ class Code:
             return entry
 
     def _walk_block(self, start: int) -> Tuple[_BlockBuilder, int]:
-        """The block starting at ``start``, and the pc after it."""
+        """The block starting at ``start``, and the pc after it. Should the block fill up
+        past a jump it followed, it ends at that jump instead (walked again, not following
+        it from there): blocks cut where a jump took them would start anywhere in a long
+        straight run, a new set of blocks on each pass through it."""
+        builder, pc, last_followed = self._walk(start, MAX_BLOCK_INSTRUCTIONS)
+        if len(builder.instructions) >= MAX_BLOCK_INSTRUCTIONS and last_followed is not None:
+            builder, pc, _ = self._walk(start, last_followed)
+        return builder, pc
+
+    def _walk(self, start: int, follow_before: int
+              ) -> Tuple[_BlockBuilder, int, Optional[int]]:
+        """A block from ``start`` following the known jumps among its first
+        ``follow_before`` instructions; also where the last one it followed is in it."""
         size = len(self.bytecode)
         builder = _BlockBuilder(self)
         pc = start
-        entered = None                             # where it followed a jump to, if it did
+        entered = last_followed = None             # where it followed a jump to, if it did
         while len(builder.instructions) < MAX_BLOCK_INSTRUCTIONS:
             if pc == size and builder.instructions:
                 break                              # the end's STOP is a block of its own
             if entered is not None and pc != entered and self.jumpdest_flags[pc]:
-                # past a followed jump, a JUMPDEST it falls into starts the next block:
-                # blocks cut where a jump took them would otherwise start anywhere in a
-                # long straight run, a new set of blocks on each pass through it
-                break
+                break                              # past a followed jump, as at its end
             segment = int(self.segment_at[pc]) if pc < size else -1
             if segment >= 0:
                 found = self.segment(segment)
@@ -499,14 +508,16 @@ class Code:
                 builder.add_run(run, *self.opcodes.run_entry(run))
                 pc = run[-1].next_pc
                 break
-            ends, jumps_to = builder.add(ins)
+            position = len(builder.instructions)
+            ends, jumps_to = builder.add(ins, follow=position < follow_before)
             if jumps_to is not None:                    # it goes on at a known destination
                 pc = entered = jumps_to
+                last_followed = position
                 continue
             pc = ins.next_pc
             if ends:
                 break
-        return builder, pc
+        return builder, pc, last_followed
 
     def _run_from(self, first: Instruction, most: int) -> List[Instruction]:
         """``first`` and the instructions after it that join its run (see OpcodeSet)."""
