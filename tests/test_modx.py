@@ -217,15 +217,20 @@ def vector_oracle(op, registers, immediates, m):
     return registers
 
 
-@given(data=st.data())
-@settings(max_examples=40, deadline=None, suppress_health_check=FIXTURE_OK)
-def test_vectors_with_strides_and_overlap(backend, data):
+def _drawn_file(backend, data):
+    """(modulus, register count, values, a register file holding them), drawn."""
     m = data.draw(moduli())
     registers = data.draw(st.integers(2, 24))
     xs = data.draw(st.lists(values(m), min_size=registers, max_size=registers))
+    return m, registers, xs, store(backend, m, xs, registers=registers)[1]
+
+
+@given(data=st.data())
+@settings(max_examples=40, deadline=None, suppress_health_check=FIXTURE_OK)
+def test_vectors_with_strides_and_overlap(backend, data):
+    m, registers, xs, file = _drawn_file(backend, data)
     op = data.draw(st.sampled_from(OPS))
     immediates = data.draw(vector_immediates(registers))
-    _, file = store(backend, m, xs, registers=registers)
     getattr(file, f"{op}modx")(*immediates)
     assert load_ints(file, 0, registers) == vector_oracle(op, xs, immediates, m)
 
@@ -234,12 +239,9 @@ def test_vectors_with_strides_and_overlap(backend, data):
 @settings(max_examples=30, deadline=None, suppress_health_check=FIXTURE_OK)
 def test_a_vector_program_runs_its_operations_in_order(backend, data):
     """VectorProgram (what an engine runs as one step): the oracle applied op by op."""
-    m = data.draw(moduli())
-    registers = data.draw(st.integers(2, 24))
-    xs = data.draw(st.lists(values(m), min_size=registers, max_size=registers))
+    m, registers, xs, file = _drawn_file(backend, data)
     ops = data.draw(st.lists(st.tuples(st.sampled_from(OPS), vector_immediates(registers)),
                              min_size=1, max_size=6))
-    _, file = store(backend, m, xs, registers=registers)
     program = backend.VectorProgram(ops)
     assert len(program) == len(ops) and program.register_end < registers
     file.run(program)
