@@ -19,6 +19,7 @@ from evm384_native.evm import code as code_module
 from evm384_native.evm.code import Code
 from evm384_native.evm.fast import _Analysis
 from evm384_native.evm.gas import SCHEDULES
+from evm384_native.evm.opcode_sets import EVM384
 
 MIB = 1 << 20
 SCHEDULE = SCHEDULES["evmone-v7"]
@@ -48,11 +49,11 @@ def test_decode(benchmark, name, make, engine):
 
     def afresh():
         code_module._CACHE.clear()       # the fast engine's analysis decodes through it
-        return (code, SCHEDULE, True), {}
+        return (code, SCHEDULE, True, EVM384), {}
 
     afresh()
     tracemalloc.start()
-    analyse(code, SCHEDULE, True)
+    analyse(code, SCHEDULE, True, EVM384)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     benchmark.group = "decode"
