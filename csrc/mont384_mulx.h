@@ -117,12 +117,14 @@
  * stores to `out` stay in the instrumented caller. */
 #if defined(__SANITIZE_ADDRESS__)
 #define NO_FAKE_STACK __attribute__((no_sanitize_address))
+#define INLINED_WHERE_CALLED /* a call: an instrumented caller's frame would take a register */
 #else
 #define NO_FAKE_STACK
+#define INLINED_WHERE_CALLED __attribute__((always_inline))
 #endif
 
 /* x, y and mod_inv are read in place: x86-64 loads need no alignment. */
-static inline __attribute__((always_inline)) NO_FAKE_STACK void
+static inline INLINED_WHERE_CALLED NO_FAKE_STACK void
 mulmont384_mulx_limbs(limb_t result[LIMBS384], const uint8_t x[BYTES384],
                       const uint8_t y[BYTES384], const uint8_t mod_inv[MODULUS_WITH_INV_BYTES])
 {
@@ -178,6 +180,7 @@ mulmont384_mulx_inline(uint8_t out[BYTES384], const uint8_t x[BYTES384],
 }
 
 #undef OP
+#undef INLINED_WHERE_CALLED
 #undef OP32
 #undef FIRST_ROW
 #undef REDUCTION_FACTOR
