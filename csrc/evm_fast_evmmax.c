@@ -186,14 +186,14 @@ static int storex(evm_frame *f, const struct evm_fast_evmmax *s)
 
 /* --- ADDMODX / SUBMODX / MULMODX ----------------------------------------------------- */
 
-/* The run starting at the instruction being run, if its checks pass: 1 if it ran (the
- * frame past it), 0 if declined (nothing changed). The loop has counted the first
- * instruction. */
+/* The run starting at the instruction being run, on the active context's `slot`, if its
+ * checks pass: 1 if it ran (the frame past it), 0 if declined (nothing changed). The loop
+ * has counted the first instruction. */
 static int vector_run(evm_frame *f, const struct evm_fast_evmmax *s,
-                      const struct evm_evmmax_run *run, int opcode)
+                      const struct evm_evmmax_slot *slot, const struct evm_evmmax_run *run,
+                      int opcode)
 {
-    const struct evm_evmmax_slot *slot = s->active;
-    if (slot == NULL || run->register_end >= slot->register_count)
+    if (run->register_end >= slot->register_count)
         return 0;
     uint32_t limbs = slot->context->limbs;
     uint64_t gas = run->add_sub_elements * s->gas->add_sub[limbs - 1]
@@ -216,8 +216,8 @@ static int vector_op(evm_frame *f, const struct evm_fast_evmmax *s, int opcode)
     const struct evm_evmmax_slot *slot = s->active;
     if (slot == NULL)
         return EVM_NEEDS_HOST;
-    if (s->run_at != NULL && s->run_at[f->pc - 1] >= 0 &&
-        vector_run(f, s, &s->runs[s->run_at[f->pc - 1]], opcode))
+    int32_t run = s->run_at != NULL ? s->run_at[f->pc - 1] : -1;
+    if (run >= 0 && vector_run(f, s, slot, &s->runs[run], opcode))
         return EVM_CONTINUE;
     uint8_t im[VECTOR_IMMEDIATES] = {0}; /* cut off by the end of the code: zeros */
     size_t available = f->code_size - f->pc;

@@ -160,6 +160,7 @@ def _vector_op(name: str, method: str, gas: Tuple[int, ...]):
 
 _OPERATION_OF = {EVMMAX_BY_NAME[name].code: operation for name, operation in
                  (("ADDMODX", "add"), ("SUBMODX", "sub"), ("MULMODX", "mul"))}
+VECTOR_OPCODES = frozenset(_OPERATION_OF)
 
 
 class VectorRun:
@@ -183,10 +184,16 @@ def joins_vector_run(opcode: int, immediates: Sequence[int]) -> bool:
     return opcode in _OPERATION_OF and immediates_error(immediates) is None
 
 
+def vector_run(operations: Sequence[Tuple[int, Sequence[int]]], start_pc: int) -> VectorRun:
+    """The run of (opcode, immediates) that ``joins_vector_run`` admits, from start_pc."""
+    return VectorRun(VectorProgram([(_OPERATION_OF[opcode], immediates)
+                                    for opcode, immediates in operations]), start_pc)
+
+
 def vector_run_entry(instructions: List[Any]) -> Tuple[Any, VectorRun]:
     """The block body entry for instructions that ``joins_vector_run`` admits."""
-    program = VectorProgram([(_OPERATION_OF[ins.opcode], ins.arg) for ins in instructions])
-    return op_vector_run, VectorRun(program, instructions[0].pc)
+    return op_vector_run, vector_run([(ins.opcode, ins.arg) for ins in instructions],
+                                     instructions[0].pc)
 
 
 def op_vector_run(f: Frame, run: VectorRun) -> None:

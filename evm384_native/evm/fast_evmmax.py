@@ -9,14 +9,15 @@ which the Python handler raises the halt with its reason.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, FrozenSet, Optional
+from collections import Counter
+from typing import TYPE_CHECKING, Any, FrozenSet, List, Optional, Tuple
 
 import numpy as np
 
 from .._native import ffi, lib
 from ..modx_common import LIMB_BITS, MAX_REGISTER_BYTES, MAX_REGISTERS
 from .evmmax import (ADD_SUB_GAS, EVMMAX_HANDLERS, MAX_CONTEXT_ID, MUL_GAS, SETMODX_ODD_GAS,
-                     FieldContexts)
+                     VECTOR_OPCODES, FieldContexts, joins_vector_run, vector_run)
 from .frame import Frame
 
 if TYPE_CHECKING:   # code.py imports the opcode sets, which import this module
@@ -32,54 +33,50 @@ def _gas_tables() -> Any:
     return tables
 
 
-VECTOR_OPCODES = (0xC3, 0xC4, 0xC5)      # ADDMODX, SUBMODX, MULMODX: enum evmmax_op + 0xC3
 _RECORD = lib.EVMMAX_RECORD_BYTES        # the operation, then the seven immediates
+_IMMEDIATES = _RECORD - 1
 
 
 class VectorRuns:
-    """The code's runs of consecutive ADDMODX/SUBMODX/MULMODX whose own asserts on the
-    immediates hold (count != 0, out_stride != 0; a truncated one reads zeros), as the C
-    reads them (struct evm_evmmax_run); see evm_fast_evmmax.h."""
+    """The code's runs of consecutive ADDMODX/SUBMODX/MULMODX, the Python engine's
+    (``evmmax.joins_vector_run``, ``evmmax.vector_run``) as the C reads them (struct
+    evm_evmmax_run, see evm_fast_evmmax.h): entries, and run_at, a run's index at its
+    first instruction's pc (else -1)."""
 
     def __init__(self, code: "Code") -> None:
-        bytecode = np.frombuffer(code.bytecode, dtype=np.uint8)
+        bytecode = code.bytecode
         data = np.frombuffer(code.data_flags, dtype=np.uint8).astype(bool)
-        pcs = np.flatnonzero(np.isin(bytecode, VECTOR_OPCODES) & ~data)
-        pcs = pcs[pcs + _RECORD <= len(bytecode)]            # all seven immediates present
-        records = bytecode[pcs[:, None] + np.arange(_RECORD)].astype(np.int64)
-        records[:, 0] -= VECTOR_OPCODES[0]
-        pcs, records = pcs[(records[:, 7] != 0) & (records[:, 2] != 0)], \
-            records[(records[:, 7] != 0) & (records[:, 2] != 0)]
-        follows = np.zeros(len(pcs), dtype=bool)
-        follows[1:] = pcs[1:] == pcs[:-1] + _RECORD
-        first = np.flatnonzero(~follows)                     # each run's first operation
-        count = np.diff(np.append(first, len(pcs)))
-        keep = count >= 2                                    # one alone gains nothing
-        first, count = first[keep], count[keep]
-        self.program = np.ascontiguousarray(records.astype(np.uint8))
-        operand_end = (records[:, 1:7:2] + records[:, 2:7:2] * records[:, 7:8]).max(axis=1)
-        elements = np.where(records[:, 0] == 2, 0, records[:, 7]), \
-            np.where(records[:, 0] == 2, records[:, 7], 0)
-        entries = ffi.new("struct evm_evmmax_run[]", max(len(first), 1))
-        base = ffi.from_buffer(self.program) if len(pcs) else ffi.NULL
-        run_at = np.full(max(len(bytecode), 1), -1, dtype=np.int32)
-        for index, (start, size) in enumerate(zip(first.tolist(), count.tolist())):
-            span = slice(start, start + size)
-            entry = entries[index]
-            entry.program = ffi.cast("const char *", base) + _RECORD * start
-            entry.add_sub_elements = int(elements[0][span].sum())
-            entry.mul_elements = int(elements[1][span].sum())
-            entry.count, entry.register_end = size, int(operand_end[span].max())
-            entry.adds, entry.subs, entry.muls = (
-                int((records[span, 0] == op).sum()) for op in range(3))
-            entry.next_pc = int(pcs[start + size - 1]) + _RECORD
-            run_at[pcs[start]] = index
-        self.entries, self.run_at = entries, run_at
-        self.run_at_pointer = ffi.from_buffer("int32_t[]", run_at)
-
-    @property
-    def nbytes(self) -> int:
-        return self.program.nbytes + self.run_at.nbytes + ffi.sizeof(self.entries)
+        at = np.flatnonzero(np.isin(np.frombuffer(bytecode, dtype=np.uint8),
+                                    sorted(VECTOR_OPCODES)) & ~data)
+        groups: List[List[Tuple[int, Tuple[int, ...]]]] = []
+        for pc in at.tolist():
+            # immediates cut off by the end of the code read as zeros (count 0: it halts)
+            immediates = tuple(bytecode[pc + 1:pc + _RECORD].ljust(_IMMEDIATES, b"\0"))
+            if not joins_vector_run(bytecode[pc], immediates):
+                continue
+            if groups and groups[-1][-1][0] + _RECORD == pc:
+                groups[-1].append((pc, immediates))
+            else:
+                groups.append([(pc, immediates)])
+        runs = [vector_run([(bytecode[pc], immediates) for pc, immediates in group],
+                           group[0][0])
+                for group in groups if len(group) >= 2]    # one alone gains nothing
+        self.programs = [ffi.from_buffer(run.program.encoded) for run in runs]
+        self.entries = ffi.new("struct evm_evmmax_run[]", max(len(runs), 1))
+        self.run_at = np.full(max(len(bytecode), 1), -1, dtype=np.int32)
+        for index, (run, program) in enumerate(zip(runs, self.programs)):
+            entry = self.entries[index]
+            entry.program = ffi.cast("const char *", program)
+            entry.add_sub_elements, entry.mul_elements = run.add_elements, run.mul_elements
+            entry.count, entry.register_end = len(run.program), run.program.register_end
+            per_operation = Counter(operation for operation, _ in run.program.operations)
+            entry.adds, entry.subs, entry.muls = (per_operation[operation]
+                                                  for operation in ("add", "sub", "mul"))
+            entry.next_pc = run.start_pc + _RECORD * len(run.program)
+            self.run_at[run.start_pc] = index
+        self.run_at_pointer = ffi.from_buffer("int32_t[]", self.run_at)
+        self.nbytes = (sum(len(program) for program in self.programs) + self.run_at.nbytes
+                       + ffi.sizeof(self.entries))
 
 
 class _ExistingContext:
