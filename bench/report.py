@@ -105,6 +105,8 @@ def _interleaved_table(benchmarks: List[dict]) -> List[str]:
     lines = ["| contender | min | median | ratio (min) | ratio (median) | rounds |",
              "|---|---:|---:|---:|---:|---:|"]
     for bench in benchmarks:
+        if len(benchmarks) > 1:                       # which run the rows below belong to
+            lines.append(f"| **{bench['extra_info'].get('label', bench['name'])}** | | | | | |")
         for name, row in sorted(bench["extra_info"]["interleaved"].items(),
                                 key=lambda item: item[1]["min"]):
             lines.append(f"| {name} | {format_time(row['min'])} | {format_time(row['median'])} "

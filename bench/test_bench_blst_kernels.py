@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import random
-import statistics
 import time
 from typing import Callable, Dict, List, Tuple
 
@@ -35,6 +34,8 @@ from evm384_native._native import ffi as native_ffi
 from evm384_native._native import lib as native_lib
 from evm384_native.limbs import array_to_ints, ints_to_array
 from evm384_native.montgomery import montgomery_inv
+
+import interleaved  # bench/interleaved.py
 
 P = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
 P_INV = montgomery_inv(P)
@@ -217,10 +218,5 @@ def test_kernels_in_turn(benchmark, request, op, shape, operands):
     for label, (_, _, _, results) in prepared.items():
         _check_last_row(op, shape, x, y, results)
     timed = {label: t[-ROUNDS:] for label, t in times.items()}   # without the warm-up rounds
-    base = timed["blst" if "blst" in timed else next(iter(timed))]
-    base_min, base_median = min(base) / ROWS, statistics.median(base) / ROWS
-    benchmark.extra_info["interleaved"] = {
-        label: {"min": min(t) / ROWS, "median": statistics.median(t) / ROWS,
-                "rounds": len(t), "min ratio": min(t) / ROWS / base_min,
-                "median ratio": statistics.median(t) / ROWS / base_median}
-        for label, t in timed.items()}
+    benchmark.extra_info["interleaved"] = interleaved.summary(
+        timed, "blst" if "blst" in timed else next(iter(timed)), per=ROWS)

@@ -6,10 +6,15 @@ pytest-benchmark run (issue 14); ``bench/evmmax_table.py`` makes the k = 1..8 ta
 Group "EVMMAX vs EVM384 (k = 2)": each contract's EVMMAX build and its EVM384 build on the
 python and the fast engine, and pyblst. Every
 benchmark checks its answer; extra_info keeps gas, instructions and bytecode size.
+Group "EVMMAX vs EVM384 (k = 2), interleaved rounds" (issue 14's time target): per contract,
+both builds on the fast engine and pyblst in turn, one call each per round; ratios to the
+EVM384 build in extra_info["interleaved"] (``python bench/report.py`` tabulates them).
 """
 from __future__ import annotations
 
 import random
+import time
+from typing import Callable, Dict, List
 
 import pytest
 
@@ -18,9 +23,12 @@ from evm384_native.bls12_381 import build_contract, encode_calldata
 from evm384_native.bls12_381.oracle import (blst_check, blst_points_of, eip2537_input,
                                             encode_pairs, random_product_case)
 
+import interleaved  # bench/interleaved.py
+
 ONE = (1).to_bytes(32, "big")
 PAIRS = random_product_case(random.Random(14), 2, True)
 CONTRACTS = ("pairing_product_is_one", "eip2537_pairing_check")
+INTERLEAVED_ROUNDS = 40
 
 
 def _calldata(name: str) -> bytes:
@@ -45,3 +53,28 @@ def test_two_pairing_check_pyblst(benchmark):
     points = blst_points_of(PAIRS)
     benchmark.group = "EVMMAX vs EVM384 (k = 2)"
     assert benchmark(blst_check, points) is True
+
+
+@pytest.mark.parametrize("name", CONTRACTS)
+def test_two_pairing_check_interleaved(benchmark, name):
+    calldata = _calldata(name)
+    points = blst_points_of(PAIRS)
+    runs: Dict[str, Callable[[], bool]] = {
+        f"{target.upper()} build, fast engine": (
+            lambda code=build_contract(name, target=target), target=target:
+            execute(code, calldata, engine="fast", opcodes=target).output == ONE)
+        for target in ("evm384", "evmmax")}
+    runs["pyblst"] = lambda: blst_check(points)
+    times: Dict[str, List[float]] = {label: [] for label in runs}
+
+    def one_round() -> None:
+        for label, run in runs.items():
+            start = time.perf_counter()
+            assert run() is True
+            times[label].append(time.perf_counter() - start)
+
+    benchmark.group = "EVMMAX vs EVM384 (k = 2), interleaved rounds"
+    benchmark.extra_info.update(label=f"{name}: one round, every contender once")
+    benchmark.pedantic(one_round, rounds=INTERLEAVED_ROUNDS, warmup_rounds=1)
+    timed = {label: t[-INTERLEAVED_ROUNDS:] for label, t in times.items()}  # no warm-up
+    benchmark.extra_info["interleaved"] = interleaved.summary(timed, "EVM384 build, fast engine")

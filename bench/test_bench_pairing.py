@@ -28,7 +28,6 @@ EVM384 op counts and gas under the three schedules (the same on every engine and
 from __future__ import annotations
 
 import random
-import statistics
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -42,6 +41,7 @@ from evm384_native.bls12_381.oracle import (blst_points_of, eip2537_input, encod
                                             random_product_case)
 from evm384_native.evm.gas import EVM384_NAMES, SCHEDULES
 from evm384_native.integrations.pyevm import execute_in_pyevm, with_evm384
+import interleaved  # bench/interleaved.py
 from peers import (GT_ONE, PEER_CHECKS, PY_ECC,  # bench/peers.py
                    blst_is_one_after_final_exponentiation, blst_miller_loops,
                    py_ecc_is_one_after_final_exponentiation, py_ecc_miller_loops)
@@ -165,11 +165,7 @@ def test_two_pairing_interleaved(benchmark):
     _bench(benchmark, INTERLEAVED_GROUP, "one round: every contender once", one_round,
            INTERLEAVED_ROUNDS)
     timed = {label: t[-INTERLEAVED_ROUNDS:] for label, t in times.items()}  # no warm-up
-    base_min, base_median = min(timed[BLST]), statistics.median(timed[BLST])
-    benchmark.extra_info["interleaved"] = {
-        label: {"min": min(t), "median": statistics.median(t), "rounds": len(t),
-                "min ratio": min(t) / base_min, "median ratio": statistics.median(t) / base_median}
-        for label, t in timed.items()}
+    benchmark.extra_info["interleaved"] = interleaved.summary(timed, BLST)
 
 
 @pytest.mark.parametrize("label", NATIVE_ENGINES)

@@ -19,6 +19,7 @@ from evm384_native.bls12_381.hint import pairing_hint
 from evm384_native.bls12_381.hinted import HINT_BYTES
 from evm384_native.bls12_381.oracle import (blst_product_is_one, eip2537_input, encode_pairs,
                                             g1_off_subgroup, random_product_case)
+from evm384_native.bls12_381.pairing import RESIDENT_CODE
 from evm384_native.bls12_381.target import resolve_target
 
 VECTORS = pathlib.Path(__file__).resolve().parent / "vectors" / "eip2537"
@@ -68,6 +69,23 @@ def test_answers_match_blst_and_evm384(name, k, true):
 def test_hinted_check_with_more_pairs_than_registers_hold():
     """Three pairs: the Miller loop over states in memory, not the two-pair register path."""
     check_against_blst_and_evm384("pairing_check_hinted", instance(3, True))
+
+
+@pytest.mark.parametrize("resident_code", RESIDENT_CODE)
+@pytest.mark.parametrize("k, true", [(1, False), (2, True), (3, True)])
+def test_every_way_of_emitting_the_register_pairs_steps(resident_code, k, true):
+    """Pairs in registers (k <= 2) or in memory (k = 3: stepped in the first pair's
+    registers) give blst's answer however the steps are emitted; engines agree on gas."""
+    program = contracts._assemble("pairing_product_is_one", resolve_target("evmmax"),
+                                  compact=False, register_pairs=2,
+                                  resident_code=resident_code)
+    pairs = instance(k, true)
+    data = calldata("pairing_product_is_one", pairs)
+    python, fast = (execute(program.code, data, opcodes="evmmax", engine=engine)
+                    for engine in ("python", "fast"))
+    expected = ONE if blst_product_is_one([p for p, _ in pairs], [q for _, q in pairs]) else ZERO
+    assert python.success and python.output == expected
+    assert (fast.output, fast.gas_used) == (python.output, python.gas_used)
 
 
 @pytest.mark.parametrize("vector", [v for v in VALID if len(v["Input"]) // 768 <= 2],
@@ -148,6 +166,7 @@ def test_size_and_registers(name):
     program = build_program(name, target="evmmax")
     assert len(program.code) <= MAX_CODE
     assert program.memory.registers.count <= 255          # one spare for the EIP's bound
+    assert "ml_dbl_resident" in program.labels             # two pairs stay in registers
 
 
 def test_gas_of_the_two_pairing_check():

@@ -22,13 +22,12 @@ from typing import Tuple
 from .. import execute
 from ..evm.api import ENGINES
 from ..evm.gas import SCHEDULES
-from .contracts import build_program, encode_calldata
+from .contracts import CONTRACT_SIZE_LIMIT, build_program, encode_calldata
 from .hint import pairing_hint
 from .oracle import (blst_check, blst_points_of, blst_product_is_one, eip2537_input,
                      encode_pairs, random_product_case)
 
 EVM384_OPS = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
-CONTRACT_SIZE_LIMIT = 24_576                       # EIP-170
 # The original EVM384 two-pairing check (shared/docs/evm384-spec.md §5)
 REFERENCE = {"evm384_ops": 108_381, "steps": 249_528, "bytes": 60_230,
              "gas": {"evmone-v7": 1_647_745, "update5-A": 733_651}}

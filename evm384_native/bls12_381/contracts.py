@@ -41,7 +41,7 @@ from ..asm import Assembler, Fp12, Label, Program, Slot, raw
 from . import eip2537, eip2537_ops, hinted
 from .fp import Emitter, P
 from .hint import pairing_hint
-from .pairing import FinalExponentiation, MillerLoop, require_calldata
+from .pairing import RESIDENT_CODE, FinalExponentiation, MillerLoop, require_calldata
 from .subgroup import push_equal
 from .target import resolve_target
 
@@ -134,9 +134,7 @@ CONTRACTS = tuple(_BUILDERS) + tuple(_PRECOMPILE_BUILDERS)
 # Built with run-time loops instead of unrolled call sequences: validation code would not
 # fit the 24,576-byte limit otherwise.
 _LOOPED = frozenset({"eip2537_pairing_check"})
-# Built with the first pairs' states in registers where the target has room for that
-# second copy of the Miller loop's steps (EVMMAX: the hinted checks, two pairs).
-_REGISTER_PAIRS = frozenset({"pairing_check_hinted", "eip2537_pairing_check_hinted"})
+CONTRACT_SIZE_LIMIT = 24_576                       # EIP-170
 
 
 # The contracts built for the EVMMAX target (:mod:`.target`) as well as EVM384.
@@ -152,9 +150,11 @@ def build_program(name: str, compact: Optional[bool] = None, target: str = "evm3
 
     ``compact`` shares code between cold routines so that every contract fits the
     24,576-byte limit; ``compact=False`` inlines them: about 3% less gas, about 31 KB under
-    EVM384. The default is the target's (EVM384 compact, EVMMAX inlined: ~19.5 KB).
+    EVM384. The default is the target's (EVM384 compact, EVMMAX inlined).
     ``target`` "evm384" (default) or "evmmax" (EIP-6690; the contracts in
-    ``EVMMAX_CONTRACTS``): run the code with ``execute(..., opcodes=target)``.
+    ``EVMMAX_CONTRACTS``): run the code with ``execute(..., opcodes=target)``. Where the
+    target keeps pair states in registers, the build is the first of
+    :data:`.pairing.RESIDENT_CODE` (least gas first) that fits the limit.
     """
     if name not in CONTRACTS:
         raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
@@ -162,10 +162,19 @@ def build_program(name: str, compact: Optional[bool] = None, target: str = "evm3
     if isa.name != "evm384" and name not in EVMMAX_CONTRACTS:
         raise ValueError(f"{name} is built for EVM384 only; target {target!r} builds "
                          f"{', '.join(EVMMAX_CONTRACTS)}")
+    compact = isa.compact if compact is None else compact
+    for resident_code in RESIDENT_CODE if isa.register_pairs else RESIDENT_CODE[:1]:
+        program = _assemble(name, isa, compact, isa.register_pairs, resident_code)
+        if len(program.code) <= CONTRACT_SIZE_LIMIT:
+            break                                 # the least gas that fits
+    return program
+
+
+def _assemble(name: str, isa: Any, compact: bool, register_pairs: int,
+              resident_code: str) -> Program:
     asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes)
-    e = Emitter(asm, compact=isa.compact if compact is None else compact,
-                loops=name in _LOOPED, target=isa,
-                register_pairs=isa.register_pairs if name in _REGISTER_PAIRS else 0)
+    e = Emitter(asm, compact=compact, loops=name in _LOOPED, target=isa,
+                register_pairs=register_pairs, resident_code=resident_code)
     if name in _PRECOMPILE_BUILDERS:
         _PRECOMPILE_BUILDERS[name](e)
     else:

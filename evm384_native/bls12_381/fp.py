@@ -44,17 +44,20 @@ class Emitter:
     ``loops`` turns long unrolled sequences (the Fp inversion, the Miller loop's bits of
     x) into run-time loops: for the two-pairing check 2,964 bytes less, 1.7% more gas.
     ``register_pairs`` (EVMMAX): with at most that many pairs, the Miller loop keeps their
-    states in registers of their own instead of copying each in and out at every step
-    (a second copy of the loop's steps per pair).
+    states in registers of their own instead of copying each in and out at every step;
+    ``resident_code``, how the steps of those pairs are emitted (one of
+    :data:`.pairing.RESIDENT_CODE`, least gas and most code first).
     """
 
     def __init__(self, asm: Assembler, compact: bool = True, loops: bool = False,
-                 target: object = None, register_pairs: int = 0) -> None:
+                 target: object = None, register_pairs: int = 0,
+                 resident_code: str = "inline") -> None:
         from .target import DEFAULT_TARGET, resolve_target
         self.asm = asm
         self.compact = compact
         self.loops = loops
         self.register_pairs = register_pairs
+        self.resident_code = resident_code
         self.target = resolve_target(DEFAULT_TARGET if target is None else target)
         self.buffers: Dict[str, Slot] = {}
         self._region = asm.memory.region("const")

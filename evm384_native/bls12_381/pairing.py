@@ -26,6 +26,11 @@ X_ABS = 0xD201000000010000               # |x|; x is negative
 CYCLOTOMIC_RUN = 8
 G1_DBL_RUN = 16
 PAIR_INPUT_BYTES = 288                   # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
+# How the Miller loop's steps of pairs kept in registers (Emitter.register_pairs) are
+# emitted, least gas first: every pair's inline; the first pair's shared with the loop over
+# pairs in memory (a call per step, a copy of the steps less); and also f *= line one
+# routine that every pair's steps call (a call per line, ~2.5 KB less per pair).
+RESIDENT_CODE = ("inline", "first_pair_shared", "line_product_called")
 
 
 # What the Miller loop keeps per pair: Q, (-2 P.x, 2 P.y) and the running T.
@@ -201,10 +206,12 @@ class MillerLoop:
 
     # --- the loop -------------------------------------------------------------------------
 
-    def for_each_pair(self, step: Callable[[], None], with_q: bool) -> None:
-        """Run ``step`` on every pair state: copy it into the work slot (Q only if needed),
-        step, copy T back."""
-        e, asm, work = self.e, self.e.asm, self.work
+    def for_each_pair(self, step: Callable[[], None], with_q: bool,
+                      slot: Optional[Slot] = None) -> None:
+        """Run ``step`` on every pair state: copy it into ``slot`` (default the work slot;
+        Q only if needed), step, copy T back."""
+        e, asm = self.e, self.e.asm
+        slot = self.work if slot is None else slot
         start = 0 if with_q else _PX2_REL
         asm.push(self.heap)                       # stack: ptr
         top = asm.label("pair")
@@ -214,10 +221,10 @@ class MillerLoop:
             if start:
                 asm.push(start)
                 asm.op("ADD")
-        live = PairState(work.region, work.rel, work.name) if with_q else _tail(work)
+        live = PairState(slot.region, slot.rel, slot.name) if with_q else _tail(slot)
         e.target.copy_in(asm, live, record)
         step()
-        e.target.copy_out(asm, work.t, lambda: (asm.op("DUP3"), asm.push(_T_REL),
+        e.target.copy_out(asm, slot.t, lambda: (asm.op("DUP3"), asm.push(_T_REL),
                                                  asm.op("ADD")))
         asm.push(PairState.size); asm.op("ADD")
         asm.op("DUP1"); asm.push(self.end); asm.op("MLOAD"); asm.op("GT")
@@ -233,7 +240,8 @@ class MillerLoop:
             is_zero(e.asm, e.target.memory_image(e, state.px2))
             e.asm.jumpi(skip)
         curve.line_by_px2(e, self.line, state.px2)
-        if e.target.dense_code:
+        if e.target.dense_code and not (self.resident
+                                        and e.resident_code == "line_product_called"):
             fp12.mul_by_line(e, self.f, self.f, self.line)
         else:
             e.asm.call(fp12.routine(e, "fp12_mul_by_line", "ml_mul_by_line", a=self.f,
@@ -276,21 +284,29 @@ class MillerLoop:
             step(i)
         asm.place(skip)
 
-    def _resident_loop(self, bits_loop: Callable[[Subroutine, Subroutine], None]) -> None:
+    def _resident_loop(self, bits_loop: Callable[[Callable[[], None], Callable[[], None]],
+                                                  None],
+                       dbl_first: Optional[Subroutine], add_first: Optional[Subroutine]
+                       ) -> None:
         """With at most len(resident) pairs: their states into registers, the loop on
         them (no copies between memory and registers per step), T back to memory (the G2
-        subgroup check reads it there); more pairs jump past to the memory loop."""
+        subgroup check reads it there); more pairs jump past to the memory loop. The
+        first pair's steps are ``dbl_first`` and ``add_first`` if given (the subroutines
+        the memory loop calls), else inline like the others'."""
         e, asm = self.e, self.e.asm
         in_memory, finished = asm.new_label("pairs_in_memory"), asm.new_label("loop_done")
         self._push_has_pair(len(self.resident))
         asm.jumpi(in_memory)
         self._for_resident(lambda i: e.target.copy_in(
             asm, self.resident[i], lambda: asm.push(self._record(i))))
-        dbl = asm.subroutine("ml_dbl_resident", lambda a: self._for_resident(
-            lambda i: self._dbl_step(self.resident[i])))
-        add = asm.subroutine("ml_add_resident", lambda a: self._for_resident(
-            lambda i: self._add_step(self.resident[i])))
-        bits_loop(dbl, add)
+
+        def each(first: Optional[Subroutine], step: Callable[[Slot], None]
+                 ) -> Callable[[Subroutine], None]:
+            return lambda a: self._for_resident(
+                lambda i: asm.call(first) if i == 0 and first else step(self.resident[i]))
+        dbl = asm.subroutine("ml_dbl_resident", each(dbl_first, self._dbl_step))
+        add = asm.subroutine("ml_add_resident", each(add_first, self._add_step))
+        bits_loop(lambda: asm.call(dbl), lambda: asm.call(add))
         self._for_resident(lambda i: e.target.copy_out(
             asm, self.resident[i].t, lambda: asm.push(lambda: self._record(i)() + _T_REL)))
         asm.jump(finished)
@@ -305,26 +321,32 @@ class MillerLoop:
         squares, and every set bit below the top one also multiplies by cinv. Without
         pairs f = 1 either way."""
         e, asm = self.e, self.e.asm
-        work = self.work
+        # the memory loop's pair in the first resident pair's registers, if there are any
+        slot = self.resident[0] if self.resident else self.work
+        dbl_first = add_first = None
+        if self.resident and e.resident_code != "inline":
+            dbl_first = asm.subroutine("ml_dbl_pair0", lambda a: self._dbl_step(slot))
+            add_first = asm.subroutine("ml_add_pair0", lambda a: self._add_step(slot))
         dbl_all = asm.subroutine("ml_dbl_all", lambda a: self.for_each_pair(
-            lambda: self._dbl_step(work), with_q=False))
+            (lambda: asm.call(dbl_first)) if dbl_first else (lambda: self._dbl_step(slot)),
+            with_q=False, slot=slot))
         add_all = asm.subroutine("ml_add_all", lambda a: self.for_each_pair(
-            lambda: self._add_step(work), with_q=True))
+            (lambda: asm.call(add_first)) if add_first else (lambda: self._add_step(slot)),
+            with_q=True, slot=slot))
         sqr = fp12.routine(e, "fp12_sqr", "ml_sqr", a=self.f)
         bits = bin(X_ABS)[3:]
 
-        def bits_loop(dbl: Subroutine, add: Subroutine) -> None:
+        def bits_loop(dbl: Callable[[], None], add: Callable[[], None]) -> None:
             if cinv is not None:
                 mul_cinv = fp12.routine(e, "fp12_mul", "ml_mul_cinv", a=self.f, b=cinv)
                 fp.copy(e, self.f, cinv)
-                square_and_multiply(e, bits, lambda: (asm.call(sqr), asm.call(dbl)),
-                                    lambda: (asm.call(mul_cinv), asm.call(add)))
+                square_and_multiply(e, bits, lambda: (asm.call(sqr), dbl()),
+                                    lambda: (asm.call(mul_cinv), add()))
                 return
-            asm.call(dbl)                           # f = 1 before the first step: no squaring
+            dbl()                                   # f = 1 before the first step: no squaring
             if bits[0] == "1":
-                asm.call(add)
-            square_and_multiply(e, bits[1:], lambda: (asm.call(sqr), asm.call(dbl)),
-                                lambda: asm.call(add))
+                add()
+            square_and_multiply(e, bits[1:], lambda: (asm.call(sqr), dbl()), add)
             fp12.conj(e, self.f, self.f)
 
         with asm.scope("miller_loop"):
@@ -336,8 +358,8 @@ class MillerLoop:
             asm.op("EQ")
             asm.jumpi(done)                         # every pair had a point at infinity: f = 1
             if self.resident:
-                self._resident_loop(bits_loop)
-            bits_loop(dbl_all, add_all)
+                self._resident_loop(bits_loop, dbl_first, add_first)
+            bits_loop(lambda: asm.call(dbl_all), lambda: asm.call(add_all))
             if self.resident:
                 asm.place(self._finished)
             asm.place(done)

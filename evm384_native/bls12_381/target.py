@@ -140,8 +140,8 @@ class EVMMAX:
     # 8 bytes an op: hot code is inlined where EVM384 calls it (runs of squarings and
     # doublings, the line multiplication of the Miller loop, byte swaps of the input)
     dense_code = True
-    compact = False               # inlined cold routines fit (~19.5 KB) and save ~3% gas
-    register_pairs = 2            # the hinted checks keep two pair states in registers
+    compact = False               # inlined cold routines fit and save ~3% gas
+    register_pairs = 2            # the pairing checks keep up to two pair states in registers
 
     def new_memory(self) -> Memory:
         return Memory(registers=RegisterSpace())

@@ -33,8 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"contracts to run (default all: {', '.join(CONTRACTS)})")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--target", choices=TARGETS + ("all",), default="all",
-                        help="EVM384 builds, EVMMAX builds (EIP-6690, python engine until "
-                             "the fast engine runs EVMMAX), or both (default)")
+                        help="EVM384 builds, EVMMAX builds (EIP-6690), or both (default)")
     parser.add_argument("--json", action="store_true", help="one JSON list of rows")
     parser.add_argument("--out", metavar="FILE", help="write to FILE (default stdout)")
     parser.set_defaults(func=command)
