@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "evm_fast_gas.h"
+#include "fp2_product.h"
 #include "evm_word_ops.h"
 #include "keccak256.h"
 #include "mont384.h"
@@ -202,13 +203,37 @@ apply_evm384(uint8_t *m, mulmont384_fn *mulmont, int opcode, uint64_t out, uint6
         mulmont(m + out, m + x, m + y, m + mod);
 }
 
+/* The Fp2 product whose six records start at r (fp2_product.h; memory covers every
+ * operand): 1 if it ran as Karatsuba, 0 if nothing was written. */
+static inline __attribute__((always_inline)) int
+run_fp2_product(uint8_t *m, mulmont384_fn *mulmont, const uint32_t *r)
+{
+    enum { F = EVM_SEGMENT_RECORD_FIELDS, OUT = 2, X = 3, Y = 4, MOD = 5 };
+    return fp2_product(mulmont, m + r[MOD], m + r[OUT], m + r[F + OUT], m + r[3 * F + OUT],
+                       m + r[5 * F + OUT], m + r[X], m + r[F + X], m + r[Y], m + r[F + Y]);
+}
+
 /* A segment's records (its memory already covers every operand). */
 static inline __attribute__((always_inline)) void
 run_records(uint8_t *m, mulmont384_fn *mulmont, const uint32_t *r, uint32_t count)
 {
     for (const uint32_t *end = r + (size_t)count * EVM_SEGMENT_RECORD_FIELDS; r != end;
-         r += EVM_SEGMENT_RECORD_FIELDS)
-        apply_evm384(m, mulmont, (int)r[1], r[2], r[3], r[4], r[5]);
+         r += EVM_SEGMENT_RECORD_FIELDS) {
+        int opcode = (int)r[1];
+        if (opcode == (OP_MULMODMONT384 | EVM_FP2_PRODUCT_GROUP)) {
+            if (run_fp2_product(m, mulmont, r)) {
+                r += 5 * EVM_SEGMENT_RECORD_FIELDS; /* the group's other records */
+                continue;
+            }
+            opcode = OP_MULMODMONT384; /* its guards failed: op by op */
+        }
+        apply_evm384(m, mulmont, opcode, r[2], r[3], r[4], r[5]);
+    }
+}
+
+int evm_fast_fp2_product(uint8_t *memory, const uint32_t *records)
+{
+    return run_fp2_product(memory, selected_mulmont(), records);
 }
 
 enum { SEGMENT_RAN = -1, SEGMENT_DECLINED = -2 };

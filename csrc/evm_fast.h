@@ -56,6 +56,9 @@ typedef struct {
 } evm_segment;
 
 #define EVM_SEGMENT_RECORD_FIELDS 6
+/* Or'ed into a record's EVM384 opcode by the host: this record and the next five are an
+ * Fp2 product the loop may run as one (fp2_product.h). 256: decimal for cffi's cdef. */
+#define EVM_FP2_PRODUCT_GROUP 256
 
 struct evm_frame {
     /* inputs, owned by the host */
@@ -100,6 +103,11 @@ enum evm_status {
 
 /* 1 when this engine executes `opcode` itself. */
 int evm_fast_implements(int opcode);
+
+/* The Fp2-product group whose first of six records is `records` (EVM_FP2_PRODUCT_GROUP),
+ * on memory that holds every operand, as the segment loop runs it: 1 if it ran as
+ * Karatsuba, 0 if a guard failed (nothing written; the loop then runs the six records). */
+int evm_fast_fp2_product(uint8_t *memory, const uint32_t *records);
 
 /* Runs from f->pc until a halt or an instruction for the host. */
 int evm_fast_run(evm_frame *f);

@@ -3,6 +3,7 @@
 #include "evmmax.h"
 #include "evm384.h"
 #include "evmmax_kernels.h"
+#include "fp2_product.h"
 #include "mont384_mulx.h"
 
 /* The EIP's vectors: out, x and y of one operation. */
@@ -246,6 +247,23 @@ apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[3], 
     kernels[op](out, x, y, ctx);
 }
 
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+/* The Fp2 product whose six one-element records start at r (EVMMAX_FP2_PRODUCT_GROUP),
+ * on 6-limb registers the caller has bounds-checked: 1 if it ran as Karatsuba
+ * (fp2_product.h), 0 if nothing was written. */
+static inline __attribute__((always_inline)) int
+fp2_product_registers(const struct evmmax_context *ctx, uint64_t *regs, const uint8_t *r)
+{
+    enum { R = EVMMAX_RECORD_BYTES, OUT = 1, X = 3, Y = 5 };
+#define REGISTER(index) ((uint8_t *)(regs + 6 * (size_t)(index)))
+    return fp2_product(mulmont384_mulx_inline, (const uint8_t *)ctx->mod_inv,
+                       REGISTER(r[OUT]), REGISTER(r[R + OUT]), REGISTER(r[3 * R + OUT]),
+                       REGISTER(r[5 * R + OUT]), REGISTER(r[X]), REGISTER(r[R + X]),
+                       REGISTER(r[Y]), REGISTER(r[R + Y]));
+#undef REGISTER
+}
+#endif
+
 /* evmmax_vector_run's loop. `bounded` (a constant): the caller has checked that every
  * operand of every record lies inside register_count. */
 static inline __attribute__((always_inline)) int
@@ -256,7 +274,16 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
     const size_t n = mulx384 ? 6 : ctx->limbs;   /* a constant where it helps */
     for (size_t i = 0; i < ops; i++, r += EVMMAX_RECORD_BYTES) {
         const size_t count = r[7];
-        const int op = r[0];
+        int op = r[0];
+        if (op == (EVMMAX_OP_MUL | EVMMAX_FP2_PRODUCT_GROUP)) {
+            op = EVMMAX_OP_MUL;   /* as six records, unless Karatsuba runs */
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+            if (mulx384 && bounded && i + 6 <= ops && fp2_product_registers(ctx, regs, r)) {
+                i += 5, r += 5 * EVMMAX_RECORD_BYTES;
+                continue;
+            }
+#endif
+        }
         if (op > EVMMAX_OP_MUL || count == 0 || r[2] == 0
             || (!bounded && (r[1] + r[2] * count >= register_count
                              || r[3] + r[4] * count >= register_count

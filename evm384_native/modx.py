@@ -57,8 +57,10 @@ class RegisterFile(RegisterFileBase):
                                        self._pointer, self.count, *immediates))
 
     def _run_program(self, program: VectorProgram) -> None:
-        _check_ok(lib.evmmax_vector_run(self.context.c_context, self._pointer,  # type: ignore[attr-defined]
-                                        self.count, program.encoded, len(program)))
+        # run() has checked the program's bounds: one check for all its operations
+        _check_ok(lib.evmmax_vector_run_bounded(self.context.c_context, self._pointer,  # type: ignore[attr-defined]
+                                                self.count, program.encoded, len(program),
+                                                program.register_end))
 
     def _store(self, dest: int, data: bytes, count: int) -> None:
         status = lib.evmmax_storex(self.context.c_context, self._pointer, self.count, dest,  # type: ignore[attr-defined]

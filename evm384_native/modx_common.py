@@ -10,10 +10,11 @@ for a power-of-two modulus. LOADX/STOREX convert; the arithmetic does not.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from . import fp2_shape
 from .errors import (ModulusError, RegisterAllocationError, RegisterRangeError,
                      UnreducedValueError, VectorError)
 from .limbs import check_limb_rows
@@ -27,6 +28,7 @@ MAX_REGISTER_BYTES = 24576        # SETMODX: the register space cap
 MAX_IMMEDIATE = 255               # the seven vector immediates are bytes
 OPERATIONS = ("add", "sub", "mul")
 VECTOR_IMMEDIATES = ("out_idx", "out_stride", "x_idx", "x_stride", "y_idx", "y_stride", "count")
+FP2_PRODUCT_FLAG = 0x80           # or'ed into a record's operation: csrc/evmmax.h
 
 
 def raise_if(error: Optional[Exception]) -> None:
@@ -141,8 +143,11 @@ class VectorProgram:
                                  for _, immediates in checked
                                  for idx, stride in zip(immediates[0:6:2], immediates[1:6:2])),
                                 default=0)
-        self.encoded = b"".join(bytes((OPERATIONS.index(operation), *immediates))
-                                for operation, immediates in checked)
+        products = set(fp2_products(checked))
+        self.encoded = b"".join(
+            bytes((OPERATIONS.index(operation) | (FP2_PRODUCT_FLAG if i in products else 0),
+                   *immediates))
+            for i, (operation, immediates) in enumerate(checked))
 
     def __len__(self) -> int:
         return len(self.operations)
@@ -150,6 +155,38 @@ class VectorProgram:
 
 def vector_indices(idx: int, stride: int, count: int) -> List[int]:
     return [idx + i * stride for i in range(count)]
+
+
+def fp2_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[int]:
+    """Where an Fp2 product (:mod:`.fp2_shape`) of one-element operations starts that the
+    native kernels may run as Karatsuba (``csrc/fp2_product.h``, which checks the context
+    and the values at run time): its five outputs are distinct registers, its temporaries
+    are not inputs, and a later operation writes t2 before any reads it (registers change
+    only after an operation's whole loop, so one that reads and writes t2 reads it)."""
+    taken_until = 0
+    for start in range(len(operations) - len(fp2_shape.SHAPE) + 1):
+        group = operations[start:start + len(fp2_shape.SHAPE)]
+        if start < taken_until or any(immediates[6] != 1 for _, immediates in group):
+            continue
+        product = fp2_shape.match([(operation, immediates[0], immediates[2], immediates[4])
+                                   for operation, immediates in group])
+        if product is None or len(set(product.outputs)) != len(product.outputs) \
+                or set(product.temporaries) & set(product.inputs):
+            continue
+        if _written_before_read(product.t2, operations[start + len(group):]):
+            yield start
+            taken_until = start + len(group)
+
+
+def _written_before_read(register: int, operations: Sequence[Tuple[str, Tuple[int, ...]]]
+                         ) -> bool:
+    for _, (out, out_stride, x, x_stride, y, y_stride, count) in \
+            operations[:fp2_shape.DEAD_WINDOW]:
+        if register in vector_indices(x, x_stride, count) + vector_indices(y, y_stride, count):
+            return False
+        if register in vector_indices(out, out_stride, count):
+            return True
+    return False
 
 
 # --- LOADX / STOREX ---------------------------------------------------------------------

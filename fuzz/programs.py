@@ -194,6 +194,37 @@ class _Builder:
         width = rng.choice([16, 16, 32] if self.huge else [16, 16, 16, 16, 32, 4, 12, 20])
         self.emit(push(word, width) + bytes([opcode]))
 
+    def fp2_product(self) -> None:
+        """The six ops of an Fp2 product (what the fast engine may run as Karatsuba,
+        evm/fp2_products.py) on slots after p at 0 (pick_calldata's images): mostly
+        disjoint, sometimes aliasing, often with t2 overwritten after, in this segment
+        or past a JUMPDEST; sometimes returning all the slots."""
+        rng = self.rng
+        slots = [64 + 48 * i for i in range(10)]
+        rng.shuffle(slots)
+        a0, a1, b0, b1, t0, t1, t2, c1, c0 = slots[:9]
+        if rng.random() < 0.3:   # an alias: allowed (c1 or c0 on an input) or not
+            names = [a0, a1, b0, b1, t0, t1, t2, c1, c0]
+            i, j = rng.sample(range(9), 2)
+            names[i] = names[j] + rng.choice([0, 0, 8, -16])
+            a0, a1, b0, b1, t0, t1, t2, c1, c0 = names
+        mod = 0 if rng.random() < 0.9 else rng.choice([48, 64, 200])
+        sum_args = (c1, t2) if rng.random() < 0.5 else (t2, c1)
+        for name, out, x, y in (("MULMODMONT384", t0, a0, b0), ("MULMODMONT384", t1, a1, b1),
+                                ("MULMODMONT384", t2, a0, b1), ("MULMODMONT384", c1, a1, b0),
+                                ("ADDMOD384", c1, *sum_args), ("SUBMOD384", c0, t0, t1)):
+            word = (out << 96) | (x << 64) | (y << 32) | mod
+            self.emit(push(word, 16) + op(name))
+        after = rng.randrange(4)
+        if after == 1:
+            self.jumpdest()
+        if after in (0, 1):      # t2 overwritten (after == 2: read first; 3: left)
+            self.emit(push((t2 << 96) | (a0 << 64) | (a1 << 32), 16) + op("ADDMOD384"))
+        elif after == 2:
+            self.emit(push((c0 << 96) | (t2 << 64) | (a0 << 32), 16) + op("ADDMOD384"))
+        if rng.random() < 0.25:  # every slot in the output, so engines must agree on all
+            self.emit(push(64 + 48 * 11) + push(0) + op("RETURN"))
+
     def pure_op(self) -> None:
         rng = self.rng
         code = rng.choice(PURE_OPS)
@@ -255,7 +286,7 @@ def structured(rng: random.Random, limits: Limits, huge: bool = False) -> Case:
     if rng.random() < 0.7:
         b.emit(op("CALLDATASIZE") + push(0) + push(0) + op("CALLDATACOPY"))
     simple = [b.pure_op, b.pure_op, b.pure_op, b.memory_op, b.evm384_op, b.evm384_op,
-              b.dup_swap, lambda: b.emit(pick_push(rng, pick_word(rng))), b.jumpdest,
+              b.fp2_product, b.dup_swap, lambda: b.emit(pick_push(rng, pick_word(rng))), b.jumpdest,
               b.forward_jump]
     fragments = simple + [b.deep_stack] + ([] if huge else [lambda: b.loop(
         lambda: rng.choice(simple[:-1])())] * 2)

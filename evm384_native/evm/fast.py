@@ -21,6 +21,7 @@ from typing import Any, Dict, NoReturn, Optional, Tuple
 import numpy as np
 
 from .._native import ffi, lib
+from . import fp2_products
 from .backends import Backend
 from .cache import SizedCache
 from .code import SegmentTable, decode
@@ -71,7 +72,8 @@ class _Analysis:
         self.table = _opcode_table(schedule, opcodes)
         self.jumpdests = self.code.jumpdest_flags
         table = self.code.segments
-        self.records = table.records                  # (ops, EVM_SEGMENT_RECORD_FIELDS)
+        # (ops, EVM_SEGMENT_RECORD_FIELDS), Fp2 products marked for the loop to run as one
+        self.records = fp2_products.marked(table)
         assert self.records.shape[1] == lib.EVM_SEGMENT_RECORD_FIELDS
         self.segment_at = ffi.from_buffer("int32_t[]", self.code.segment_at)
         # evm_segment entries built as one numpy array with the C struct's layout
@@ -98,7 +100,8 @@ class _Analysis:
     def memory_size(self) -> int:
         """An estimate of the bytes it holds (the decoded code included)."""
         extension = self.extension_runs.nbytes if self.extension_runs is not None else 0
-        return self.code.memory_size() + self.entries.nbytes + self.tally.nbytes + extension
+        return (self.code.memory_size() + self.records.nbytes + self.entries.nbytes
+                + self.tally.nbytes + extension)
 
 
 def _segment_tallies(table: SegmentTable) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:

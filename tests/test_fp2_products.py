@@ -1,0 +1,333 @@
+"""The fast engine's Fp2 products run as Karatsuba (evm/fp2_products.py marks them,
+csrc/fp2_product.h runs them): which groups are marked, the C step's guards, and the same
+bytes and gas as the six EVM384 ops everywhere, guard edges included."""
+from __future__ import annotations
+
+import random
+from typing import Dict, List, Tuple
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from evm384_native._native import ffi, lib
+from evm384_native.bls12_381 import build_contract
+from evm384_native.evm import fp2_products
+from evm384_native.evm.code import decode
+from evm384_native.evm.gas import resolve_schedule
+from evm384_native.evm.opcode_sets import EVM384
+
+from evm_helpers import asm, evm384_word, push, run_everywhere
+from evm_programs import P, P_INV, R_INV
+
+# memory: the modulus with inv at 0, inputs, temporaries, outputs; 48 bytes each
+MOD, A0, A1, B0, B1, T0, T1, T2, C1, C0, SPARE = 0, 64, 112, 160, 208, 256, 304, 352, 400, 448, 496
+END = SPARE + 48
+SCHEDULE = resolve_schedule("update5-A")
+
+
+def op(name: str, out: int, x: int, y: int, mod: int = MOD) -> bytes:
+    return asm(push(evm384_word(out, x, y, mod), 16), name)
+
+
+def group(t0=T0, t1=T1, t2=T2, c1=C1, c0=C0, a0=A0, a1=A1, b0=B0, b1=B1,
+          swapped_sum=False, mods=(MOD,) * 6) -> List[bytes]:
+    """The six ops of bls12_381.fp2.mul."""
+    return [op("MULMODMONT384", t0, a0, b0, mods[0]), op("MULMODMONT384", t1, a1, b1, mods[1]),
+            op("MULMODMONT384", t2, a0, b1, mods[2]), op("MULMODMONT384", c1, a1, b0, mods[3]),
+            op("ADDMOD384", c1, *((t2, c1) if swapped_sum else (c1, t2)), mods[4]),
+            op("SUBMOD384", c0, t0, t1, mods[5])]
+
+
+KILL_T2 = op("ADDMOD384", T2, A0, A1)          # writes t2 without reading it
+
+
+def program(*pieces: bytes, between: bytes = b"") -> bytes:
+    """Calldata into memory, the pieces (``between`` after the first), all memory returned."""
+    body = pieces[0] + between + b"".join(pieces[1:])
+    return asm("CALLDATASIZE", push(0, 1), push(0, 1), "CALLDATACOPY", body,
+               push(END, 2), push(0, 1), "RETURN")
+
+
+def calldata(values: Dict[int, int], modulus: int = P, inv: int = P_INV,
+             rng: random.Random = random.Random(0)) -> bytes:
+    """The memory image: the modulus and inv, the values at their offsets, random bytes
+    elsewhere (so that what is left alone is seen to be left alone)."""
+    image = bytearray(rng.randbytes(END))
+    image[MOD:MOD + 56] = modulus.to_bytes(48, "little") + inv.to_bytes(8, "little")
+    for offset, value in values.items():
+        image[offset:offset + 48] = value.to_bytes(48, "little")
+    return bytes(image)
+
+
+def marked_rows(code: bytes) -> List[int]:
+    table = decode(code, SCHEDULE, True, EVM384).segments
+    records = fp2_products.marked(table)
+    return [int(row) for row in np.flatnonzero(records[:, 1] & fp2_products.FP2_PRODUCT_FLAG)]
+
+
+def canonical_inputs(rng: random.Random) -> Dict[int, int]:
+    return {slot: rng.randrange(P) for slot in (A0, A1, B0, B1)}
+
+
+def expected_product(values: Dict[int, int]) -> Tuple[int, int]:
+    """(c0, c1) by Python integers: (a0 + a1 u)(b0 + b1 u) / R, u^2 = -1."""
+    a0, a1, b0, b1 = (values[s] for s in (A0, A1, B0, B1))
+    return (a0 * b0 - a1 * b1) * R_INV % P, (a0 * b1 + a1 * b0) * R_INV % P
+
+
+# --- which groups are marked --------------------------------------------------------------
+
+def test_the_group_is_marked_when_t2_is_overwritten_before_it_is_read():
+    assert marked_rows(program(b"".join(group()), KILL_T2)) == [0]
+    assert marked_rows(program(b"".join(group(swapped_sum=True)), KILL_T2)) == [0]
+
+
+@pytest.mark.parametrize("variant, code", [
+    ("t2 never overwritten", program(b"".join(group()))),
+    ("t2 read first", program(b"".join(group()), op("ADDMOD384", SPARE, T2, A0), KILL_T2)),
+    ("t2 partly overwritten", program(b"".join(group()), op("ADDMOD384", T2 + 8, A0, A1),
+                                      KILL_T2)),
+    ("t2 overwritten in the next segment", program(b"".join(group()), KILL_T2,
+                                                   between=asm("JUMPDEST"))),
+    ("t0 overlaps a1", program(b"".join(group(t0=A1 + 16)), KILL_T2)),
+    ("t2 is an input", program(b"".join(group(t2=B0)), KILL_T2)),
+    ("c0 overlaps c1", program(b"".join(group(c0=C1 + 8)), KILL_T2)),
+    ("an output overlaps the modulus", program(b"".join(group(c0=MOD + 8)), KILL_T2)),
+    ("two moduli", program(b"".join(group(mods=(MOD,) * 5 + (SPARE,))), KILL_T2)),
+    ("other operands", program(b"".join(group()[:3] + [op("MULMODMONT384", C1, A0, B0)]
+                                        + group()[4:]), KILL_T2)),
+    ("a PUSH between", program(b"".join(group()[:3]) + push(0, 1) + asm("POP")
+                               + b"".join(group()[3:]), KILL_T2)),
+])
+def test_groups_that_are_not_proven_stay_op_by_op(variant, code):
+    assert marked_rows(code) == [], variant
+    values = canonical_inputs(random.Random(variant))
+    run_everywhere(code, calldata(values), schedule="update5-A")
+
+
+def test_outputs_may_alias_the_inputs():
+    """c1 and c0 are written after every input is read, as op by op."""
+    code = program(b"".join(group(c1=A0, c0=B1)), KILL_T2)
+    assert marked_rows(code) == [0]
+    values = canonical_inputs(random.Random(3))
+    result = run_everywhere(code, calldata(values), schedule="update5-A")
+    c0, c1 = expected_product(values)
+    assert result.output[A0:A0 + 48] == c1.to_bytes(48, "little")
+    assert result.output[B1:B1 + 48] == c0.to_bytes(48, "little")
+
+
+def test_the_pairing_contract_has_its_fp2_products_marked():
+    table = decode(build_contract("pairing_product_is_one"), SCHEDULE, True, EVM384).segments
+    marked = fp2_products.marked(table)
+    assert np.count_nonzero(marked[:, 1] & fp2_products.FP2_PRODUCT_FLAG) >= 30
+    assert np.array_equal(marked[:, 1] & 0xff, table.records[:, 1])   # nothing else changes
+    assert np.array_equal(marked[:, [0, 2, 3, 4, 5]], table.records[:, [0, 2, 3, 4, 5]])
+
+
+# --- the C step and its guards ------------------------------------------------------------
+
+def _records(code: bytes) -> np.ndarray:
+    return np.ascontiguousarray(decode(code, SCHEDULE, True, EVM384).segments.records[:6])
+
+
+C_GROUP = _records(program(b"".join(group()), KILL_T2))
+
+
+def c_step(image: bytes) -> Tuple[int, bytes]:
+    memory = ffi.new("uint8_t[]", len(image))
+    ffi.memmove(memory, image, len(image))
+    ran = lib.evm_fast_fp2_product(memory, ffi.from_buffer("uint32_t[]", C_GROUP))
+    return ran, bytes(ffi.buffer(memory))
+
+
+def test_the_c_step_is_karatsuba_with_the_six_ops_bytes_except_t2():
+    rng = random.Random(11)
+    for _ in range(50):
+        values = canonical_inputs(rng)
+        image = calldata(values, rng=rng)
+        ran, after = c_step(image)
+        c0, c1 = expected_product(values)
+        a0, a1, b0, b1 = (values[s] for s in (A0, A1, B0, B1))
+        expected = bytearray(image)
+        for slot, value in ((T0, a0 * b0 * R_INV % P), (T1, a1 * b1 * R_INV % P),
+                            (C1, c1), (C0, c0)):
+            expected[slot:slot + 48] = value.to_bytes(48, "little")
+        assert ran == 1 and after == bytes(expected)
+
+
+TOP = P >> 320 << 320                       # p's top limb, the rest zero: below p
+
+
+@pytest.mark.parametrize("edge, values, modulus, inv", [
+    ("an input equal to p", {A0: P}, P, P_INV),
+    ("an input above p", {B1: 2**384 - 1}, P, P_INV),
+    ("wrong inv", {}, P, P_INV ^ 2),
+    ("even modulus", {}, P + 1, P_INV),
+    ("a modulus of 383 bits", {}, 2**382 + 1 + 2 * (P >> 1), None),
+])
+def test_guards(edge, values, modulus, inv):
+    """Where the guards fail, the C step writes nothing and the engines still agree."""
+    rng = random.Random(edge)
+    if inv is None:
+        inv = (-pow(modulus, -1, 2**64)) % 2**64
+    inputs = {slot: rng.randrange(min(P, modulus)) for slot in (A0, A1, B0, B1)}
+    inputs.update(values)
+    image = calldata(inputs, modulus, inv, rng)
+    ran, after = c_step(image)
+    assert (ran, after) == (0, image), edge
+    run_everywhere(program(b"".join(group()), KILL_T2), image, schedule="update5-A")
+
+
+def test_inputs_just_below_p_run_as_karatsuba():
+    values = {A0: P - 1, A1: P - 2, B0: TOP, B1: TOP - 1}
+    ran, after = c_step(calldata(values))
+    c0, c1 = expected_product(values)
+    assert ran == 1
+    assert after[C0:C0 + 48] + after[C1:C1 + 48] == c0.to_bytes(48, "little") + \
+        c1.to_bytes(48, "little")
+
+
+def test_a_modulus_below_2_382_with_its_inv_runs_as_karatsuba():
+    modulus = (1 << 381) + 0x1234567 * 2 + 1
+    inv = (-pow(modulus, -1, 2**64)) % 2**64
+    rng = random.Random(5)
+    inputs = {slot: rng.randrange(modulus) for slot in (A0, A1, B0, B1)}
+    image = calldata(inputs, modulus, inv, rng)
+    assert c_step(image)[0] == 1
+    run_everywhere(program(b"".join(group()), KILL_T2), image, schedule="update5-A")
+
+
+def test_without_the_dead_t2_proof_the_engines_would_disagree(monkeypatch):
+    """The fast engine does run marked groups as Karatsuba: marked wrongly (t2 is returned),
+    t2 keeps its old bytes there and not in the python engine."""
+    from evm384_native import execute
+    code = program(push(0x5EED, 2) + asm("POP") + b"".join(group()))  # not analysed before
+    image = calldata(canonical_inputs(random.Random(9)))
+    monkeypatch.setattr(fp2_products, "_dead", lambda *args: True)
+    fast = execute(code, image, engine="fast", schedule="update5-A")
+    python = execute(code, image, engine="python", schedule="update5-A")
+    assert fast.output[T2:T2 + 48] == image[T2:T2 + 48] != python.output[T2:T2 + 48]
+    assert fast.output[:T2] == python.output[:T2] and fast.gas_used == python.gas_used
+
+
+# --- every engine and backend, random inputs at the edges ----------------------------------
+
+EDGES = [0, 1, P - 1, P - 2, TOP - 1, TOP, P, P + 1, 2**384 - 1]
+values_near_edges = st.one_of(st.integers(0, P - 1), st.sampled_from(EDGES))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.tuples(values_near_edges, values_near_edges, values_near_edges, values_near_edges),
+       st.sampled_from(["aliasing outputs", "separate outputs"]), st.randoms())
+def test_every_engine_agrees_on_random_inputs(inputs, layout, rng):
+    values = dict(zip((A0, A1, B0, B1), inputs))
+    outputs = {"c1": A1, "c0": B0} if layout == "aliasing outputs" else {}
+    code = program(b"".join(group(**outputs)), KILL_T2)
+    result = run_everywhere(code, calldata(values, rng=rng), schedule="update5-A")
+    if all(v < P for v in inputs):
+        c0, c1 = expected_product(values)
+        c0_at, c1_at = outputs.get("c0", C0), outputs.get("c1", C1)
+        assert result.output[c0_at:c0_at + 48] == c0.to_bytes(48, "little")
+        assert result.output[c1_at:c1_at + 48] == c1.to_bytes(48, "little")
+
+
+# --- EVMMAX vector programs ----------------------------------------------------------------
+
+from evm384_native import modx, modx_reference  # noqa: E402
+from evm384_native.modx_common import FP2_PRODUCT_FLAG  # noqa: E402
+from evm384_native import modx_common  # noqa: E402
+
+# registers: a0, a1, b0, b1, t0, t1, t2, c1, c0, a spare, and one more (the EIP's bound
+# idx + stride * count < register count leaves the last register out of reach)
+RA0, RA1, RB0, RB1, RT0, RT1, RT2, RC1, RC0, RSPARE = range(10)
+REGISTERS = RSPARE + 2
+
+
+def one(operation: str, out: int, x: int, y: int) -> tuple:
+    return operation, (out, 1, x, 1, y, 1, 1)
+
+
+def vgroup(t0=RT0, t1=RT1, t2=RT2, c1=RC1, c0=RC0) -> list:
+    return [one("mul", t0, RA0, RB0), one("mul", t1, RA1, RB1), one("mul", t2, RA0, RB1),
+            one("mul", c1, RA1, RB0), one("add", c1, c1, t2), one("sub", c0, t0, t1)]
+
+
+V_KILL_T2 = one("add", RT2, RA0, RA1)
+
+
+def flagged(operations: list) -> List[int]:
+    encoded = modx_common.VectorProgram(operations).encoded
+    return [i for i in range(len(operations)) if encoded[8 * i] & FP2_PRODUCT_FLAG]
+
+
+def test_the_c_and_python_flags_agree():
+    assert lib.EVMMAX_FP2_PRODUCT_GROUP == FP2_PRODUCT_FLAG
+
+
+def test_an_evmmax_group_is_flagged_when_t2_is_written_before_it_is_read():
+    assert flagged(vgroup() + [V_KILL_T2]) == [0]
+    assert flagged([V_KILL_T2] + vgroup() + [V_KILL_T2]) == [1]
+
+
+@pytest.mark.parametrize("variant, operations", [
+    ("t2 never written", vgroup()),
+    ("t2 read first", vgroup() + [one("add", RSPARE, RT2, RA0), V_KILL_T2]),
+    ("t2 read and written by one op", vgroup() + [one("add", RT2, RT2, RA0)]),
+    ("t2 written as part of a vector that reads it",
+     vgroup() + [("add", (RT1, 1, RT1, 1, RA0, 0, 2))]),     # writes t1, t2 from t1, t2
+    ("a vector of two", vgroup()[:4] + [("add", (RC1, 1, RC1, 1, RT2, 1, 2))]
+     + vgroup()[5:] + [V_KILL_T2]),
+    ("t0 is an input", vgroup(t0=RA1) + [V_KILL_T2]),
+    ("c0 is c1", vgroup(c0=RC1) + [V_KILL_T2]),
+])
+def test_evmmax_groups_that_are_not_proven_run_op_by_op(variant, operations):
+    assert flagged(operations) == [], variant
+
+
+def _files(m: int, values: List[int]):
+    files = []
+    for backend in (modx, modx_reference):
+        context = backend.FieldContext(m)
+        file = backend.RegisterFile(context, len(values))
+        file.storex(0, b"".join(v.to_bytes(context.element_size, "big") for v in values))
+        files.append(file)
+    return files
+
+
+def _registers(file) -> List[int]:
+    return [file.internal(i) for i in range(file.count)]
+
+
+MODULI = {"BLS12-381 p": P, "383 bits": 2**382 + P, "5 limbs": P >> 64 | 1,
+          "7 limbs": (P << 64) + 1}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(MODULI)), st.randoms(), st.booleans())
+def test_native_runs_equal_the_reference(modulus_name, rng, aliasing):
+    """The native kernels (Karatsuba where the context and values allow) and the
+    pure-Python reference leave the same registers."""
+    m = MODULI[modulus_name]
+    values = [rng.randrange(m) for _ in range(REGISTERS)]
+    operations = vgroup(**({"c1": RA1, "c0": RB0} if aliasing else {})) + [V_KILL_T2]
+    native, reference = _files(m, values)
+    program = modx_common.VectorProgram(operations)
+    native.run(program)
+    reference.run(modx_reference.VectorProgram(operations))
+    assert _registers(native) == _registers(reference)
+
+
+def test_the_native_run_computes_karatsuba(monkeypatch):
+    """Flagged wrongly (t2 is read after the group), the native run leaves t2 alone where
+    the reference computes it: the flagged path is the one that runs."""
+    monkeypatch.setattr(modx_common, "_written_before_read", lambda *args: True)
+    rng = random.Random(2)
+    values = [rng.randrange(P) for _ in range(REGISTERS)]
+    operations = vgroup() + [one("add", RSPARE, RT2, RT2)]
+    native, reference = _files(P, values)
+    native.run(modx_common.VectorProgram(operations))
+    reference.run(modx_reference.VectorProgram(operations))
+    got, expected = _registers(native), _registers(reference)
+    assert got[RT2] == _registers(_files(P, values)[0])[RT2] != expected[RT2]
+    assert got[:RT2] + got[RT2 + 1:RSPARE] == expected[:RT2] + expected[RT2 + 1:RSPARE]
