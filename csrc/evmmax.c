@@ -247,28 +247,40 @@ apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[3], 
     kernels[op](out, x, y, ctx);
 }
 
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
 /* The Fp2 product whose six one-element records start at r (EVMMAX_FP2_PRODUCT_GROUP),
- * on 6-limb registers the caller has bounds-checked: 1 if it ran as Karatsuba
- * (fp2_product.h), 0 if nothing was written. */
+ * on 6-limb registers (48 little-endian bytes each) the caller has bounds-checked: 1 if it
+ * ran as Karatsuba (fp2_product.h) with `mulmont`, 0 if nothing was written. */
 static inline __attribute__((always_inline)) int
-fp2_product_registers(const struct evmmax_context *ctx, uint64_t *regs, const uint8_t *r)
+fp2_product_registers(const struct evmmax_context *ctx, uint64_t *regs, const uint8_t *r,
+                      mulmont384_fn *mulmont)
 {
     enum { R = EVMMAX_RECORD_BYTES, OUT = 1, X = 3, Y = 5 };
 #define REGISTER(index) ((uint8_t *)(regs + 6 * (size_t)(index)))
-    return fp2_product(mulmont384_mulx_inline, (const uint8_t *)ctx->mod_inv,
+    return fp2_product(mulmont, (const uint8_t *)ctx->mod_inv,
                        REGISTER(r[OUT]), REGISTER(r[R + OUT]), REGISTER(r[3 * R + OUT]),
                        REGISTER(r[5 * R + OUT]), REGISTER(r[X]), REGISTER(r[R + X]),
                        REGISTER(r[Y]), REGISTER(r[R + Y]));
 #undef REGISTER
 }
+
+/* The EVM384 Montgomery product for the context's Fp2 products, or NULL: 6-limb odd moduli
+ * on a little-endian machine, where registers are EVM384's 48-byte values. */
+static mulmont384_fn *fp2_product_kernel(const struct evmmax_context *ctx)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (ctx->limbs == LIMBS384 && !ctx->power_of_two)
+        return selected_mulmont();
 #endif
+    (void)ctx;
+    return NULL;
+}
 
 /* evmmax_vector_run's loop. `bounded` (a constant): the caller has checked that every
  * operand of every record lies inside register_count. */
 static inline __attribute__((always_inline)) int
 run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
-            const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[3], int mulx384,
+            const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[3],
+            mulmont384_fn *fp2_mulmont, int mulx384,
             int bounded)
 {
     const size_t n = mulx384 ? 6 : ctx->limbs;   /* a constant where it helps */
@@ -277,12 +289,11 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
         int op = r[0];
         if (op == (EVMMAX_OP_MUL | EVMMAX_FP2_PRODUCT_GROUP)) {
             op = EVMMAX_OP_MUL;   /* as six records, unless Karatsuba runs */
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-            if (mulx384 && bounded && i + 6 <= ops && fp2_product_registers(ctx, regs, r)) {
+            if (fp2_mulmont != NULL && bounded && i + 6 <= ops
+                && fp2_product_registers(ctx, regs, r, fp2_mulmont)) {
                 i += 5, r += 5 * EVMMAX_RECORD_BYTES;
                 continue;
             }
-#endif
         }
         if (op > EVMMAX_OP_MUL || count == 0 || r[2] == 0
             || (!bounded && (r[1] + r[2] * count >= register_count
@@ -324,11 +335,14 @@ static int vector_run(const struct evmmax_context *ctx, uint64_t *regs, size_t r
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
     if (kernels[EVMMAX_OP_MUL] == evmmax_mulx_mul_kernels[5]) { /* BLS12-381's size, MULX */
         if (bounded)
-            return run_program(ctx, regs, register_count, records, ops, kernels, 1, 1);
-        return run_program(ctx, regs, register_count, records, ops, kernels, 1, 0);
+            return run_program(ctx, regs, register_count, records, ops, kernels,
+                               mulmont384_mulx_inline, 1, 1);
+        return run_program(ctx, regs, register_count, records, ops, kernels,
+                           mulmont384_mulx_inline, 1, 0);
     }
 #endif
-    return run_program(ctx, regs, register_count, records, ops, kernels, 0, bounded);
+    return run_program(ctx, regs, register_count, records, ops, kernels,
+                       fp2_product_kernel(ctx), 0, bounded);
 }
 
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
