@@ -23,7 +23,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from evm_helpers import asm, evm384_word, push  # noqa: E402
@@ -134,9 +134,25 @@ def _evm384_ops() -> List[Program]:
     return programs
 
 
+def _fp2_products(op: Callable[[str, int, int, int], bytes], slot: int) -> bytes:
+    """Fp2 products (bls12_381.fp2.mul's six ops) on locations ``slot`` apart, each with its
+    own t2, which no later op writes: the engines' analysis (evm/fp2_products.py,
+    modx_common.fp2_products) looks the furthest ahead for each."""
+    a0, a1, b0, b1, t0, t1, c1, c0 = (slot * (i + 1) for i in range(8))
+    return b"".join(
+        op("MULMODMONT384", t0, a0, b0) + op("MULMODMONT384", t1, a1, b1)
+        + op("MULMODMONT384", t2, a0, b1) + op("MULMODMONT384", c1, a1, b0)
+        + op("ADDMOD384", c1, c1, t2) + op("SUBMOD384", c0, t0, t1)
+        for t2 in (slot * (9 + i) for i in range(12)))
+
+
 def _big_code() -> List[Program]:
     pair = asm(push(evm384_word(160, 64, 112, 0), 16), "MULMODMONT384")
+    products = _fp2_products(lambda name, out, x, y: asm(push(evm384_word(out, x, y, 0), 16),
+                                                         name), 48)
     return [
+        Program("1 MiB of Fp2 products, t2 live, zero gas",
+                loop(b"", products * ((MIB - 6) // len(products))), 48 * 22, ZERO_SCHEDULE, True),
         Program("1 MiB of JUMPDEST", loop(b"", asm("JUMPDEST") * (MIB - 6)), 0),
         Program("1 MiB of MULMODMONT384 pairs, zero gas",
                 loop(b"", pair * ((MIB - 6) // len(pair))), 256, ZERO_SCHEDULE, True),
@@ -181,6 +197,8 @@ def _evmmax_ops() -> List[Program]:
                          push(1, 1), push(96, 1), push(0, 0), push(i + 1, 2), SETMODX)
                      for i in range(255)])
     transfer = (push(256, 2), push(EVMMAX_VALUES_AT, 2), push(0, 0))   # count, memory, first
+    names = {"MULMODMONT384": MULMODX, "ADDMOD384": ADDMODX, "SUBMOD384": SUBMODX}
+    products = _fp2_products(lambda name, out, x, y: vector(names[name], out, 1, x, 1, y, 1, 1), 1)
     return [
         program("EVMMAX MULMODX 768-bit x255", wide, 256, vector(MULMODX, 0, 1, 0, 1, 0, 1, 255)),
         program("EVMMAX MULMODX 768-bit x254, buffered", wide, 256,
@@ -204,6 +222,8 @@ def _evmmax_ops() -> List[Program]:
                 asm(push(256, 2), push(0, 0), push(EVMMAX_VALUES_AT, 2), LOADX)),
         program("EVMMAX LOADX count 0", narrow, 256,
                 asm(push(0, 0), push(0, 0), push(0, 0), LOADX)),
+        program("EVMMAX 1 MiB of Fp2 products, t2 live", narrow, 256, products * (
+            (MIB - 600) // len(products))),
     ]
 
 

@@ -163,30 +163,37 @@ def fp2_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[
     and the values at run time): its five outputs are distinct registers, its temporaries
     are not inputs, and a later operation writes t2 before any reads it (registers change
     only after an operation's whole loop, so one that reads and writes t2 reads it)."""
-    taken_until = 0
     for start in range(len(operations) - len(fp2_shape.SHAPE) + 1):
+        if operations[start + 5][0] != "sub":   # the cheap test first; groups cannot overlap
+            continue
         group = operations[start:start + len(fp2_shape.SHAPE)]
-        if start < taken_until or any(immediates[6] != 1 for _, immediates in group):
+        if any(immediates[6] != 1 for _, immediates in group):
             continue
         product = fp2_shape.match([(operation, immediates[0], immediates[2], immediates[4])
                                    for operation, immediates in group])
         if product is None or len(set(product.outputs)) != len(product.outputs) \
                 or set(product.temporaries) & set(product.inputs):
             continue
-        if _written_before_read(product.t2, operations[start + len(group):]):
+        after = start + len(group)
+        if _written_before_read(product.t2, operations[after:after + fp2_shape.DEAD_WINDOW]):
             yield start
-            taken_until = start + len(group)
 
 
 def _written_before_read(register: int, operations: Sequence[Tuple[str, Tuple[int, ...]]]
                          ) -> bool:
-    for _, (out, out_stride, x, x_stride, y, y_stride, count) in \
-            operations[:fp2_shape.DEAD_WINDOW]:
-        if register in vector_indices(x, x_stride, count) + vector_indices(y, y_stride, count):
+    for _, (out, out_stride, x, x_stride, y, y_stride, count) in operations:
+        if _in_vector(register, x, x_stride, count) or _in_vector(register, y, y_stride, count):
             return False
-        if register in vector_indices(out, out_stride, count):
+        if _in_vector(register, out, out_stride, count):
             return True
     return False
+
+
+def _in_vector(register: int, idx: int, stride: int, count: int) -> bool:
+    """Whether register is one of vector_indices(idx, stride, count), in O(1)."""
+    if stride == 0:
+        return register == idx
+    return idx <= register < idx + stride * count and (register - idx) % stride == 0
 
 
 # --- LOADX / STOREX ---------------------------------------------------------------------

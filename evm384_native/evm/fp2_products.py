@@ -16,12 +16,12 @@ per code, and marks in the first record (``FP2_PRODUCT_FLAG``):
 """
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Optional
 
 import numpy as np
 
 from .._native import lib
-from ..fp2_shape import DEAD_WINDOW, SHAPE, match
+from ..fp2_shape import DEAD_WINDOW, SHAPE, Fp2Product, match
 from ..limbs import BYTES384
 from ..operands import MODULUS_WITH_INV_BYTES
 from .code import SegmentTable
@@ -39,28 +39,28 @@ def marked(table: SegmentTable) -> np.ndarray:
     """A copy of the table's records with FP2_PRODUCT_FLAG set in the EVM384 opcode of the
     first record of every group the fast engine may run as a Karatsuba product."""
     records = table.records.copy()
-    for start in _groups(table):
-        records[start, _OPCODE] |= FP2_PRODUCT_FLAG
+    records[_groups(table), _OPCODE] |= FP2_PRODUCT_FLAG
     return records
 
 
-def _groups(table: SegmentTable) -> Iterator[int]:
-    """The first row of every group that qualifies, in code order."""
+def _groups(table: SegmentTable) -> np.ndarray:
+    """The first row of every group that qualifies. (Two groups cannot overlap: the shape
+    shifted by one to five rows puts an addition where it needs a multiplication.)"""
     records, ops = table.records, len(table.records)
     if ops < len(GROUP_OPS):
-        return
+        return np.zeros(0, dtype=np.int64)
     segment_end = np.repeat(table.first + table.count, table.count)
     starts = np.arange(ops - len(GROUP_OPS) + 1)
     shape = starts + len(GROUP_OPS) <= segment_end[starts]
     for k, opcode in enumerate(GROUP_OPS):
         shape &= records[starts + k, _OPCODE] == opcode
-    taken_until = 0
-    for start in np.flatnonzero(shape):
-        if start < taken_until:       # groups do not overlap
-            continue
-        if _qualifies(records, int(start), int(segment_end[start])):
-            yield int(start)
-            taken_until = start + len(GROUP_OPS)
+    products = [(int(start), product) for start in np.flatnonzero(shape)
+                for product in [_unaliased(records, int(start))] if product is not None]
+    if not products:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.array([start for start, _ in products], dtype=np.int64)
+    t2 = np.array([product.t2 for _, product in products], dtype=np.int64)
+    return starts[_dead(records, t2, starts + len(GROUP_OPS), segment_end[starts])]
 
 
 def _span(offset: int, size: int = BYTES384) -> range:
@@ -71,34 +71,44 @@ def _overlap(a: range, b: range) -> bool:
     return a.start < b.stop and b.start < a.stop
 
 
-def _qualifies(records: np.ndarray, start: int, segment_end: int) -> bool:
+def _unaliased(records: np.ndarray, start: int) -> Optional[Fp2Product]:
+    """The product at ``start`` if it has the shape, one modulus and no aliasing that would
+    change what a read of the group sees."""
     rows = records[start:start + len(GROUP_OPS)]
     product = match([(_OPERATION[int(r[_OPCODE])], int(r[_OUT]), int(r[_X]), int(r[_Y]))
                      for r in rows])
     if product is None or len({int(m) for m in rows[:, _MOD]}) != 1:
-        return False
+        return None
     outputs = [_span(o) for o in product.outputs]
     temporaries, inputs = outputs[:3], [_span(i) for i in product.inputs]
     modulus = _span(int(rows[0, _MOD]), MODULUS_WITH_INV_BYTES)
     if any(_overlap(p, q) for i, p in enumerate(outputs) for q in outputs[i + 1:]):
-        return False
+        return None
     if any(_overlap(t, i) for t in temporaries for i in inputs):
-        return False
+        return None
     if any(_overlap(o, modulus) for o in outputs):
-        return False
-    return _dead(records, _span(product.t2), start + len(GROUP_OPS), segment_end)
-def _dead(records: np.ndarray, slot: range, row: int, segment_end: int) -> bool:
-    """Whether a record in rows [row, segment_end) writes exactly ``slot`` before any reads
-    from it (looking DEAD_WINDOW records ahead at most)."""
-    for record in records[row:min(segment_end, row + DEAD_WINDOW)]:
-        mod_bytes = MODULUS_WITH_INV_BYTES if record[_OPCODE] == MULMODMONT384 else BYTES384
-        reads = (_span(int(record[_X])), _span(int(record[_Y])),
-                 _span(int(record[_MOD]), mod_bytes))
-        if any(_overlap(read, slot) for read in reads):
-            return False
-        written = _span(int(record[_OUT]))
-        if written == slot:
-            return True
-        if _overlap(written, slot):
-            return False
-    return False
+        return None
+    return product
+
+
+def _dead(records: np.ndarray, slot: np.ndarray, after: np.ndarray, segment_end: np.ndarray
+          ) -> np.ndarray:
+    """Per group: whether a record in rows [after, segment_end) writes exactly the 48 bytes
+    at ``slot`` before any record reads one of them (at most DEAD_WINDOW records on; a record
+    reads before it writes). All groups at once, a window of rows each."""
+    rows = after[:, None] + np.arange(DEAD_WINDOW)[None, :]
+    inside = rows < segment_end[:, None]
+    window = records[np.minimum(rows, len(records) - 1)].astype(np.int64)
+    slot = slot[:, None]
+
+    def touches(offset: np.ndarray, size: object) -> np.ndarray:
+        return (offset < slot + BYTES384) & (slot < offset + size)
+    mod_bytes = np.where(window[..., _OPCODE] == MULMODMONT384, MODULUS_WITH_INV_BYTES,
+                         BYTES384)
+    reads = (touches(window[..., _X], BYTES384) | touches(window[..., _Y], BYTES384)
+             | touches(window[..., _MOD], mod_bytes))
+    writes = window[..., _OUT] == slot
+    decides = inside & (reads | touches(window[..., _OUT], BYTES384))
+    first = np.argmax(decides, axis=1)             # the first record that reads or writes it
+    at = np.arange(len(slot))
+    return decides[at, first] & writes[at, first] & ~reads[at, first]
