@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from evm384_native import kernel
 from evm384_native._native import ffi, lib
 from evm384_native.bls12_381 import build_contract
 from evm384_native.evm import fp2_products
@@ -141,7 +142,15 @@ def c_step(image: bytes) -> Tuple[int, bytes]:
     return ran, bytes(ffi.buffer(memory))
 
 
-def test_the_c_step_is_karatsuba_with_the_six_ops_bytes_except_t2():
+@pytest.fixture(params=["portable"] + (["mulx"] if kernel.mulx_available() else []))
+def implementation(request):
+    """The Montgomery multiplication the C step uses (selected_mulmont)."""
+    kernel.use_implementation(request.param)
+    yield request.param
+    kernel.use_implementation("auto")
+
+
+def test_the_c_step_is_karatsuba_with_the_six_ops_bytes_except_t2(implementation):
     rng = random.Random(11)
     for _ in range(50):
         values = canonical_inputs(rng)
@@ -166,7 +175,7 @@ TOP = P >> 320 << 320                       # p's top limb, the rest zero: below
     ("even modulus", {}, P + 1, P_INV),
     ("a modulus of 383 bits", {}, 2**382 + 1 + 2 * (P >> 1), None),
 ])
-def test_guards(edge, values, modulus, inv):
+def test_guards(edge, values, modulus, inv, implementation):
     """Where the guards fail, the C step writes nothing and the engines still agree."""
     rng = random.Random(edge)
     if inv is None:
