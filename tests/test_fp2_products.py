@@ -207,11 +207,12 @@ def test_a_modulus_below_2_382_with_its_inv_runs_as_karatsuba():
     run_everywhere(program(b"".join(group()), KILL_T2), image, schedule="update5-A")
 
 
-def test_without_the_dead_t2_proof_the_engines_would_disagree(monkeypatch):
+def test_without_the_dead_t2_proof_the_engines_would_disagree(monkeypatch, implementation):
     """The fast engine does run marked groups as Karatsuba: marked wrongly (t2 is returned),
     t2 keeps its old bytes there and not in the python engine."""
     from evm384_native import execute
-    code = program(push(0x5EED, 2) + asm("POP") + b"".join(group()))  # not analysed before
+    code = program(push(0x5EED, 2) + asm("POP") + push(len(implementation), 1) + asm("POP")
+                   + b"".join(group()))                    # not analysed before
     image = calldata(canonical_inputs(random.Random(9)))
     monkeypatch.setattr(fp2_products, "_dead", lambda *args: True)
     fast = execute(code, image, engine="fast", schedule="update5-A")
