@@ -13,8 +13,7 @@ EVM384 build in extra_info["interleaved"] (``python bench/report.py`` tabulates 
 from __future__ import annotations
 
 import random
-import time
-from typing import Callable, Dict, List
+from typing import Callable, Dict
 
 import pytest
 
@@ -65,16 +64,9 @@ def test_two_pairing_check_interleaved(benchmark, name):
             execute(code, calldata, engine="fast", opcodes=target).output == ONE)
         for target in ("evm384", "evmmax")}
     runs["pyblst"] = lambda: blst_check(points)
-    times: Dict[str, List[float]] = {label: [] for label in runs}
-
-    def one_round() -> None:
-        for label, run in runs.items():
-            start = time.perf_counter()
-            assert run() is True
-            times[label].append(time.perf_counter() - start)
-
+    one_round, times = interleaved.in_turn(runs)
     benchmark.group = "EVMMAX vs EVM384 (k = 2), interleaved rounds"
     benchmark.extra_info.update(label=f"{name}: one round, every contender once")
     benchmark.pedantic(one_round, rounds=INTERLEAVED_ROUNDS, warmup_rounds=1)
-    timed = {label: t[-INTERLEAVED_ROUNDS:] for label, t in times.items()}  # no warm-up
-    benchmark.extra_info["interleaved"] = interleaved.summary(timed, "EVM384 build, fast engine")
+    benchmark.extra_info["interleaved"] = interleaved.summary(
+        times, "EVM384 build, fast engine", INTERLEAVED_ROUNDS)

@@ -31,7 +31,7 @@ import random
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Optional
 
 import pytest
 
@@ -154,18 +154,10 @@ def test_two_pairing_interleaved(benchmark):
                                                       schedule="update5-A").output))
                      for label in NATIVE_ENGINES})
     runs[BLST] = PEER_CHECKS[BLST](_pairs(2))
-    times: Dict[str, List[float]] = {label: [] for label in runs}
-
-    def one_round() -> None:
-        for label, run in runs.items():
-            start = time.perf_counter()
-            assert run() is True
-            times[label].append(time.perf_counter() - start)
-
+    one_round, times = interleaved.in_turn(runs)
     _bench(benchmark, INTERLEAVED_GROUP, "one round: every contender once", one_round,
            INTERLEAVED_ROUNDS)
-    timed = {label: t[-INTERLEAVED_ROUNDS:] for label, t in times.items()}  # no warm-up
-    benchmark.extra_info["interleaved"] = interleaved.summary(timed, BLST)
+    benchmark.extra_info["interleaved"] = interleaved.summary(times, BLST, INTERLEAVED_ROUNDS)
 
 
 @pytest.mark.parametrize("label", NATIVE_ENGINES)

@@ -6,7 +6,8 @@
 Both opcode sets' engines may run them as Karatsuba, three Montgomery products
 (``csrc/fp2_product.h``), where they prove it leaves what the six leave: EVM384 segments
 (:mod:`.evm.fp2_products`) and EVMMAX vector programs (:class:`.modx_common.VectorProgram`).
-This module only recognises the shape; each caller adds its own aliasing and liveness rules.
+This module recognises the shape and states the aliasing rule; each caller adds what its
+locations need besides (the modulus in memory) and proves t2 dead its own way.
 """
 from __future__ import annotations
 
@@ -53,3 +54,15 @@ def match(ops: Sequence[Tuple[str, int, int, int]]) -> Optional[Fp2Product]:
             or sorted((sum_x, sum_y)) != sorted((c1, t2)) or c1 == t2:
         return None
     return Fp2Product(t0, t1, t2, c1, c0, a0, a1, b0, b1)
+
+
+def separate(product: Fp2Product, width: int) -> bool:
+    """Whether the five outputs are pairwise disjoint and the temporaries apart from the
+    inputs, each location being ``width`` units wide (48 bytes of memory, 1 register): then
+    every read in the group sees what it would see op by op. c1 and c0 may alias inputs:
+    they are written after the last read of them."""
+    def overlap(a: int, b: int) -> bool:
+        return abs(a - b) < width
+    outputs = product.outputs
+    return not (any(overlap(p, q) for i, p in enumerate(outputs) for q in outputs[i + 1:])
+                or any(overlap(t, i) for t in product.temporaries for i in product.inputs))

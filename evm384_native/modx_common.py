@@ -158,11 +158,12 @@ def vector_indices(idx: int, stride: int, count: int) -> List[int]:
 
 
 def fp2_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[int]:
-    """Where an Fp2 product (:mod:`.fp2_shape`) of one-element operations starts that the
-    native kernels may run as Karatsuba (``csrc/fp2_product.h``, which checks the context
-    and the values at run time): its five outputs are distinct registers, its temporaries
-    are not inputs, and a later operation writes t2 before any reads it (registers change
-    only after an operation's whole loop, so one that reads and writes t2 reads it)."""
+    """Where an Fp2 product (:mod:`.fp2_shape`) starts that the native kernels may run as
+    Karatsuba (``csrc/fp2_product.h``, which checks the context and the values at run
+    time): one-element operations, registers apart as
+    :func:`.fp2_shape.separate` asks, and a later operation writes t2 before any reads it
+    (registers change only after an operation's whole loop, so one that reads and writes t2
+    reads it)."""
     for start in range(len(operations) - len(fp2_shape.SHAPE) + 1):
         if operations[start + 5][0] != "sub":   # the cheap test first; groups cannot overlap
             continue
@@ -171,8 +172,7 @@ def fp2_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[
             continue
         product = fp2_shape.match([(operation, immediates[0], immediates[2], immediates[4])
                                    for operation, immediates in group])
-        if product is None or len(set(product.outputs)) != len(product.outputs) \
-                or set(product.temporaries) & set(product.inputs):
+        if product is None or not fp2_shape.separate(product, 1):
             continue
         after = start + len(group)
         if _written_before_read(product.t2, operations[after:after + fp2_shape.DEAD_WINDOW]):

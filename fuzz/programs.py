@@ -286,8 +286,8 @@ def structured(rng: random.Random, limits: Limits, huge: bool = False) -> Case:
     if rng.random() < 0.7:
         b.emit(op("CALLDATASIZE") + push(0) + push(0) + op("CALLDATACOPY"))
     simple = [b.pure_op, b.pure_op, b.pure_op, b.memory_op, b.evm384_op, b.evm384_op,
-              b.fp2_product, b.dup_swap, lambda: b.emit(pick_push(rng, pick_word(rng))), b.jumpdest,
-              b.forward_jump]
+              b.fp2_product, b.dup_swap, lambda: b.emit(pick_push(rng, pick_word(rng))),
+              b.jumpdest, b.forward_jump]
     fragments = simple + [b.deep_stack] + ([] if huge else [lambda: b.loop(
         lambda: rng.choice(simple[:-1])())] * 2)
     for _ in range(rng.randint(1, 30)):

@@ -286,13 +286,11 @@ class MillerLoop:
 
     def _resident_loop(self, bits_loop: Callable[[Callable[[], None], Callable[[], None]],
                                                   None],
-                       dbl_first: Optional[Subroutine], add_first: Optional[Subroutine]
-                       ) -> None:
+                       dbl_first: Callable[[], None], add_first: Callable[[], None]) -> None:
         """With at most len(resident) pairs: their states into registers, the loop on
         them (no copies between memory and registers per step), T back to memory (the G2
         subgroup check reads it there); more pairs jump past to the memory loop. The
-        first pair's steps are ``dbl_first`` and ``add_first`` if given (the subroutines
-        the memory loop calls), else inline like the others'."""
+        first pair's steps are ``dbl_first`` and ``add_first`` (as the memory loop's)."""
         e, asm = self.e, self.e.asm
         in_memory, finished = asm.new_label("pairs_in_memory"), asm.new_label("loop_done")
         self._push_has_pair(len(self.resident))
@@ -300,10 +298,10 @@ class MillerLoop:
         self._for_resident(lambda i: e.target.copy_in(
             asm, self.resident[i], lambda: asm.push(self._record(i))))
 
-        def each(first: Optional[Subroutine], step: Callable[[Slot], None]
+        def each(first: Callable[[], None], step: Callable[[Slot], None]
                  ) -> Callable[[Subroutine], None]:
             return lambda a: self._for_resident(
-                lambda i: asm.call(first) if i == 0 and first else step(self.resident[i]))
+                lambda i: first() if i == 0 else step(self.resident[i]))
         dbl = asm.subroutine("ml_dbl_resident", each(dbl_first, self._dbl_step))
         add = asm.subroutine("ml_add_resident", each(add_first, self._add_step))
         bits_loop(lambda: asm.call(dbl), lambda: asm.call(add))
@@ -323,16 +321,20 @@ class MillerLoop:
         e, asm = self.e, self.e.asm
         # the memory loop's pair in the first resident pair's registers, if there are any
         slot = self.resident[0] if self.resident else self.work
-        dbl_first = add_first = None
-        if self.resident and e.resident_code != "inline":
-            dbl_first = asm.subroutine("ml_dbl_pair0", lambda a: self._dbl_step(slot))
-            add_first = asm.subroutine("ml_add_pair0", lambda a: self._add_step(slot))
+        shared = bool(self.resident) and e.resident_code != "inline"
+
+        def step_of_slot(name: str, step: Callable[[Slot], None]) -> Callable[[], None]:
+            """Emits ``step`` on the slot's pair: inline, or a call to one subroutine."""
+            if not shared:
+                return lambda: step(slot)
+            subroutine = asm.subroutine(name, lambda a: step(slot))
+            return lambda: asm.call(subroutine)
+        dbl_first = step_of_slot("ml_dbl_pair0", self._dbl_step)
+        add_first = step_of_slot("ml_add_pair0", self._add_step)
         dbl_all = asm.subroutine("ml_dbl_all", lambda a: self.for_each_pair(
-            (lambda: asm.call(dbl_first)) if dbl_first else (lambda: self._dbl_step(slot)),
-            with_q=False, slot=slot))
+            dbl_first, with_q=False, slot=slot))
         add_all = asm.subroutine("ml_add_all", lambda a: self.for_each_pair(
-            (lambda: asm.call(add_first)) if add_first else (lambda: self._add_step(slot)),
-            with_q=True, slot=slot))
+            add_first, with_q=True, slot=slot))
         sqr = fp12.routine(e, "fp12_sqr", "ml_sqr", a=self.f)
         bits = bin(X_ABS)[3:]
 

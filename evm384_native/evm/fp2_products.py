@@ -21,7 +21,7 @@ from typing import Optional
 import numpy as np
 
 from .._native import lib
-from ..fp2_shape import DEAD_WINDOW, SHAPE, Fp2Product, match
+from ..fp2_shape import DEAD_WINDOW, SHAPE, Fp2Product, match, separate
 from ..limbs import BYTES384
 from ..operands import MODULUS_WITH_INV_BYTES
 from .code import SegmentTable
@@ -63,30 +63,19 @@ def _groups(table: SegmentTable) -> np.ndarray:
     return starts[_dead(records, t2, starts + len(GROUP_OPS), segment_end[starts])]
 
 
-def _span(offset: int, size: int = BYTES384) -> range:
-    return range(offset, offset + size)
-
-
-def _overlap(a: range, b: range) -> bool:
-    return a.start < b.stop and b.start < a.stop
-
-
 def _unaliased(records: np.ndarray, start: int) -> Optional[Fp2Product]:
-    """The product at ``start`` if it has the shape, one modulus and no aliasing that would
-    change what a read of the group sees."""
+    """The product at ``start`` if it has the shape, one modulus, and no aliasing that would
+    change what a read of the group sees (:func:`..fp2_shape.separate`, nothing written over
+    the modulus)."""
     rows = records[start:start + len(GROUP_OPS)]
     product = match([(_OPERATION[int(r[_OPCODE])], int(r[_OUT]), int(r[_X]), int(r[_Y]))
                      for r in rows])
     if product is None or len({int(m) for m in rows[:, _MOD]}) != 1:
         return None
-    outputs = [_span(o) for o in product.outputs]
-    temporaries, inputs = outputs[:3], [_span(i) for i in product.inputs]
-    modulus = _span(int(rows[0, _MOD]), MODULUS_WITH_INV_BYTES)
-    if any(_overlap(p, q) for i, p in enumerate(outputs) for q in outputs[i + 1:]):
-        return None
-    if any(_overlap(t, i) for t in temporaries for i in inputs):
-        return None
-    if any(_overlap(o, modulus) for o in outputs):
+    modulus = int(rows[0, _MOD])
+    if not separate(product, BYTES384) or any(
+            out < modulus + MODULUS_WITH_INV_BYTES and modulus < out + BYTES384
+            for out in product.outputs):
         return None
     return product
 
