@@ -4,6 +4,8 @@ from __future__ import annotations
 import operator
 from typing import Sequence, Tuple
 
+import numpy as np
+
 from .errors import MemoryRangeError
 from .limbs import BYTES384
 
@@ -29,7 +31,8 @@ def as_offsets(offsets: Sequence[object]) -> Tuple[int, ...]:
     found = []
     for name, offset in zip(OPERAND_NAMES, offsets):
         try:
-            if isinstance(offset, bool):
+            # numpy < 2.1 still converts its bool (with a DeprecationWarning): refuse it here.
+            if isinstance(offset, (bool, np.bool_)):
                 raise TypeError
             found.append(operator.index(offset))
         except TypeError:

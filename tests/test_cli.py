@@ -154,7 +154,7 @@ def test_profile_of_the_pairing_contract(capsys, monkeypatch, tmp_path):
     result = execute(build_contract("pairing"), calldata, schedule="update5-A")
     assert code == 0 and result.success
     by_opcode, hottest, routines, _ = out.split("\n\n")[1:]
-    table = {name: (int(count), int(gas)) for name, count, gas in
+    table = {name: (int(count.replace(",", "")), int(gas.replace(",", ""))) for name, count, gas in
              (line.split() for line in by_opcode.splitlines()[2:])}
     assert {name: count for name, (count, _) in table.items()} == result.opcode_counts
     assert sum(gas for _, gas in table.values()) == result.gas_used
@@ -318,8 +318,9 @@ def test_gas_table_and_json(capsys, monkeypatch):
     code, out, _ = cli(capsys, monkeypatch, "gas", "pairing", "--seed", 3)
     lines = out.splitlines()
     assert code == 0 and lines[0].split()[:3] == ["contract", "k", "schedule"]
-    assert len(lines) == 1 + len(SCHEDULES) and all(line.startswith("pairing ")
-                                                    for line in lines[1:])
+    assert len(lines) == 2 + len(SCHEDULES) and all(line.startswith("pairing ")
+                                                    for line in lines[1:-1])
+    assert lines[-1].startswith("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384)")
 
 
 def test_gas_evmmax_rows(capsys, monkeypatch):
@@ -469,3 +470,21 @@ def test_every_contract_declares_its_usage():
     from evm384_native.bls12_381.contracts import CONTRACTS
     from evm384_native.bls12_381.usage import USAGE
     assert set(USAGE) == set(CONTRACTS)
+
+
+def test_gas_and_random_calldata_need_no_test_extra():
+    """From the plain wheel (pyblst, no py_ecc, no chia_rs): the whole gas table on both
+    targets and every contract's random calldata (issue 20)."""
+    script = """
+import sys
+sys.modules.update(py_ecc=None, chia_rs=None)        # importing either raises ImportError
+from evm384_native.bls12_381.usage import USAGE
+from evm384_native.cli.main import main
+assert main(["gas", "--out", "/dev/null"]) == 0
+for name, usage in USAGE.items():
+    assert main(["calldata", name, "--random", str(min(usage.example_k, 2)), "--seed", "1",
+                 "--out", "/dev/null"]) == 0, name
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr

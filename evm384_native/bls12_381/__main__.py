@@ -44,14 +44,15 @@ def _best_time(run, runs: int) -> float:
     return best
 
 
-def _report(name: str, instances: list, args: argparse.Namespace, blst_time: float
-            ) -> Tuple[bool, bytes]:
+def _report(name: str, instances: list, args: argparse.Namespace, blst_time: float,
+            original_is: str = "original") -> Tuple[bool, bytes]:
     """Run contract ``name`` on every (true, pairs, calldata) instance, print its answers
-    beside blst's, then its costs and times (of the last instance). Returns whether every
-    answer was right and the last calldata."""
+    beside blst's, then its costs and times (of the last instance), each beside the
+    original EVM384 check's (named ``original_is``). Returns whether every answer was
+    right and the last calldata."""
     program = build_program(name)
     print(f"contract {name}: {len(program.code):,} bytes "
-          f"(limit {CONTRACT_SIZE_LIMIT:,}; original {REFERENCE['bytes']:,})")
+          f"(limit {CONTRACT_SIZE_LIMIT:,}; {original_is} {REFERENCE['bytes']:,})")
     ok = True
     for true, pairs, calldata in instances:
         results = {schedule: execute(program.code, calldata, schedule=schedule)
@@ -66,7 +67,7 @@ def _report(name: str, instances: list, args: argparse.Namespace, blst_time: flo
     counts = {op: result.opcode_counts.get(op, 0) for op in EVM384_OPS}
 
     def original(value: object) -> str:      # the original's numbers are for two pairs
-        return f" (original {value:,})" if value and args.pairs == 2 else ""
+        return f" ({original_is} {value:,})" if value and args.pairs == 2 else ""
     print("EVM384 ops: " + ", ".join(f"{op} {n:,}" for op, n in counts.items())
           + f"; total {sum(counts.values()):,}" + original(REFERENCE["evm384_ops"]))
     print(f"instructions: {result.steps:,}" + original(REFERENCE["steps"]))
@@ -107,7 +108,8 @@ def main(argv: list | None = None, prog: str = "python -m evm384_native.bls12_38
     rng = random.Random(seed)
 
     name = args.contract
-    print(f"EVM384 pairing product check: {args.pairs} fresh random pairs (seed {seed})")
+    fresh = "fresh " if args.seed is None else ""
+    print(f"EVM384 pairing product check: {args.pairs} {fresh}random pairs (seed {seed})")
     # One finite pair never pairs to one, so k = 1 has only the "not one" instance.
     instances = [(true, random_product_case(rng, args.pairs, true))
                  for true in ((True, False) if args.pairs > 1 else (False,))]
@@ -128,7 +130,7 @@ def main(argv: list | None = None, prog: str = "python -m evm384_native.bls12_38
           f" ms per hint; not included below")
     hinted_ok, _ = _report(hinted, [(true, pairs, calldata_of(pairs) + hint)
                                     for (true, pairs), hint in zip(instances, hints)],
-                           args, blst_time)
+                           args, blst_time, original_is="unhinted original")
     ok &= hinted_ok
 
     if args.profile:

@@ -20,7 +20,7 @@ class Usage:
     ``from_points`` makes calldata from the points a user gives, in the contract's order
     (for the pairing contracts: G1 x‖y (96 bytes), G2 x.c0‖x.c1‖y.c0‖y.c1 (192 bytes),
     ...; big-endian); ``example`` makes calldata from ``k`` random inputs, a true relation
-    (a pairing product that is one) or a false one, with ``rng`` (needs the test extras);
+    (a pairing product that is one) or a false one, with ``rng`` (pyblst makes the points);
     ``example_k`` is the size ``evm384 gas`` uses. ``precompile`` names the EIP-2537
     precompile doing the same job, and ``precompile_gas`` gives its price for a calldata."""
     points: str                                      # what from_points takes, for messages
@@ -164,19 +164,23 @@ def _msm_points(kind: int) -> Callable[[List[bytes]], bytes]:
     return encode
 
 
+def _random_point(kind: int, rng: random.Random) -> bytes:
+    """[s] G for a random s in [1, r), made by blst (pyblst, a dependency), in the
+    precompiles' encoding."""
+    from .oracle import be_g1, be_g2, g1_point, g2_point
+    scalar = rng.randrange(1, _R)
+    point = be_g1(g1_point(scalar)) if kind == 1 else be_g2(g2_point(scalar))
+    return _eip2537_points(kind, 1)([point])
+
+
 def _random_points(kind: int, count: int) -> Callable[[random.Random, int, bool], bytes]:
-    def make(rng: random.Random, k: int, true: bool) -> bytes:
-        from .eip2537_oracle import blst_point, encode_point
-        return b"".join(encode_point(kind, blst_point(kind, rng.randrange(1, _R)))
-                        for _ in range(count))
-    return make
+    return lambda rng, k, true: b"".join(_random_point(kind, rng) for _ in range(count))
 
 
 def _random_msm(kind: int) -> Callable[[random.Random, int, bool], bytes]:
     def make(rng: random.Random, k: int, true: bool) -> bytes:
-        from .eip2537_oracle import blst_point, msm_input
-        return msm_input(kind, [(blst_point(kind, rng.randrange(1, _R)), rng.randrange(_R))
-                                for _ in range(k)])
+        return b"".join(_random_point(kind, rng) + rng.randrange(_R).to_bytes(32, "big")
+                        for _ in range(k))
     return make
 
 

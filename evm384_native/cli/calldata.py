@@ -20,7 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "them; for the pairing contracts G1 G2 [G1 G2 ...], a G1 point as "
                     "96 bytes x||y and a G2 point as 192 bytes x.c0||x.c1||y.c0||y.c1, "
                     f"big-endian affine coordinates. Contracts: {', '.join(CONTRACTS)}. "
-                    f"{FILE_RULES}. --random for the EIP-2537 point contracts needs the test extra (py_ecc).")
+                    f"{FILE_RULES}. --random points are made by blst (pyblst).")
     parser.add_argument("contract", metavar="CONTRACT", help="a contract name (or contract:NAME)")
     parser.add_argument("points", metavar="POINT", nargs="*", help="hex or @FILE")
     parser.add_argument("--random", type=int, metavar="K",
@@ -40,9 +40,6 @@ def example_calldata(name: str, rng: random.Random, k: int, true: bool) -> bytes
         raise CliError(f"contract {name!r} declares no example input")
     try:
         return usage.example(rng, k, true)
-    except ImportError as error:
-        raise CliError(f"random points need the test extras (pip install "
-                       f"'evm384_native[test]'): {error}") from None
     except ValueError as error:
         raise CliError(f"{name}: {error}") from None
 

@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "gas", help="ops, instructions, gas and size of each contract beside EIP-2537's price",
         description="Runs each built-in contract (or those named) once per EVM384 gas "
                     "schedule on its example input: random points (a true relation) made "
-                    "with --seed. The EIP-2537 point contracts' examples need the test extra (py_ecc).")
+                    "with --seed, made by blst (pyblst).")
     parser.add_argument("contracts", metavar="CONTRACT", nargs="*",
                         help=f"contracts to run (default all: {', '.join(CONTRACTS)})")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
@@ -40,6 +40,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 EVMMAX_SCHEDULE = "eip-6690"           # the EIP's own gas tables
+ARITH_OPS_NOTE = ("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384), ADDMODX + SUBMODX"
+                  " + MULMODX (evmmax); `evm384 run`'s EVMMAX total also counts SETMODX, LOADX"
+                  " and STOREX\n")
 
 
 def _runs(name: str, targets: List[str]) -> List[Tuple[str, str]]:
@@ -89,7 +92,7 @@ def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",)
 def table(found: List[Dict[str, Any]]) -> str:
     def cell(value: Any) -> str:
         return "-" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
-    header = ("contract", "k", "schedule", "target", "field ops", "instructions", "gas",
+    header = ("contract", "k", "schedule", "target", "arith ops", "instructions", "gas",
               "bytes", "EIP-2537 precompile", "its gas")
     lines = [header] + [(row["contract"], cell(row["k"]), row["schedule"], row["target"],
                          cell(row["evm384_ops"]), cell(row["instructions"]), cell(row["gas"]),
@@ -98,7 +101,7 @@ def table(found: List[Dict[str, Any]]) -> str:
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     return "\n".join("  ".join(text.ljust(width) if i in (0, 2, 3, 8) else text.rjust(width)
                                for i, (text, width) in enumerate(zip(line, widths))).rstrip()
-                     for line in lines) + "\n"
+                     for line in lines) + "\n" + ARITH_OPS_NOTE
 
 
 def command(args: argparse.Namespace) -> int:

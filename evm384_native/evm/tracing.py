@@ -246,12 +246,12 @@ class Profiler(Tracer):
         """A table of mnemonics, most gas first; under EVMMAX, one of field contexts."""
         rows = sorted(self.by_opcode.items(), key=lambda item: (-item[1].gas, item[0]))
         lines = [f"{'opcode':<16}{'count':>12}{'gas':>14}"]
-        lines += [f"{name:<16}{entry.count:>12}{entry.gas:>14}" for name, entry in rows]
+        lines += [f"{name:<16}{entry.count:>12,}{entry.gas:>14,}" for name, entry in rows]
         if self.by_context:
             lines += ["", f"{'field context':<16}{'modulus bits':>14}{'element':>9}"
                           f"{'EVMMAX ops':>12}{'elements':>12}{'gas':>14}"]
             lines += [f"{context_id:<16}{p.context.modulus.bit_length():>14}"
-                      f"{p.context.element_size:>8}B{p.instructions:>12}{p.elements:>12}{p.gas:>14}"
+                      f"{p.context.element_size:>8}B{p.instructions:>12,}{p.elements:>12,}{p.gas:>14,}"
                       for context_id, p in sorted(self.by_context.items())]
         return "\n".join(lines)
 

@@ -9,6 +9,7 @@ runtime code in the genesis state lets real transactions and ``eth_call`` reach 
 """
 from __future__ import annotations
 
+import sys
 from typing import Mapping, Optional, Type
 
 from ..evm.gas import DEFAULT_SCHEDULE, ScheduleLike
@@ -19,8 +20,10 @@ try:
     from eth.abc import VirtualMachineAPI
     from eth_tester import PyEVMBackend
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError("evm384_native.integrations.eth_tester needs eth-tester: "
-                      "pip install 'evm384_native[pyevm]'") from exc
+    # The extra brings eth-tester only where it installs (0.14, for Prague, needs 3.10).
+    raise ImportError("evm384_native.integrations.eth_tester needs eth-tester, "
+                      + ("which needs Python 3.10+" if sys.version_info < (3, 10) else
+                         "pip install 'evm384_native[pyevm]'")) from exc
 
 __all__ = ["evm384_backend"]
 
