@@ -22,10 +22,13 @@ from typing import Tuple
 from .. import execute
 from ..evm.api import ENGINES
 from ..evm.gas import SCHEDULES
-from .contracts import CONTRACT_SIZE_LIMIT, build_program, encode_calldata
+from ..evm.transaction import calldata_gas
+from .contracts import CONTRACT_SIZE_LIMIT, build_contract, build_program, encode_calldata
 from .hint import pairing_hint
+from .hinted import HINT_BYTES
 from .oracle import (blst_check, blst_points_of, blst_product_is_one, eip2537_input,
                      encode_pairs, random_product_case)
+from .usage import USAGE
 
 EVM384_OPS = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
 # The original EVM384 two-pairing check (shared/docs/evm384-spec.md §5)
@@ -73,6 +76,7 @@ def _report(name: str, instances: list, args: argparse.Namespace, blst_time: flo
     print(f"instructions: {result.steps:,}" + original(REFERENCE["steps"]))
     for schedule, res in results.items():
         print(f"gas {schedule:<10} {res.gas_used:>10,}" + original(REFERENCE["gas"].get(schedule)))
+    _print_transaction_gas(name, calldata)
     print(f"blst (pyblst, points decoded beforehand): {1e3 * blst_time:.2f} ms per check")
     for engine in ENGINES:
         took = _best_time(lambda: execute(program.code, calldata, schedule="update5-A",
@@ -80,6 +84,21 @@ def _report(name: str, instances: list, args: argparse.Namespace, blst_time: flo
         print(f"EVM384 contract, {engine:>6} engine: {1e3 * took:6.2f} ms per check "
               f"({took / blst_time:.2f}x blst; best of {args.runs})")
     return ok, calldata
+
+
+def _print_transaction_gas(name: str, calldata: bytes) -> None:
+    """Execution + calldata gas (EIP-2028) of the EVMMAX build, beside the precompile
+    called with its own input for the same job under the same rules."""
+    result = execute(build_contract(name, target="evmmax"), calldata, opcodes="evmmax",
+                     engine="fast")
+    usage = USAGE[name]
+    price = usage.precompile_gas(calldata)
+    its_input = usage.precompile_input(calldata)
+    print(f"as a transaction pays it (EVMMAX build, EIP-6690 tables; calldata by EIP-2028): "
+          f"{result.gas_used:,} + {calldata_gas(calldata):,} for {len(calldata):,} bytes = "
+          f"{result.gas_used + calldata_gas(calldata):,}; the precompile with its "
+          f"{len(its_input):,}-byte input: {price:,} + {calldata_gas(its_input):,} = "
+          f"{price + calldata_gas(its_input):,}")
 
 
 def _at_least_one(text: str) -> int:
@@ -124,7 +143,8 @@ def main(argv: list | None = None, prog: str = "python -m evm384_native.bls12_38
                            args, blst_time)
     hinted = HINTED[name]
     hints = [pairing_hint(encode_pairs(pairs)) for _, pairs in instances]
-    print(f"hinted variant: the caller computes the hint (c^-1 and w, 864 bytes) with "
+    print(f"hinted variant: the caller computes the hint (t with c^-1 = 1 + t w, "
+          f"{HINT_BYTES} bytes) with "
           f"pairing_hint on the fast engine, "
           f"{1e3 * _best_time(lambda: pairing_hint(encode_pairs(instances[-1][1])), args.runs):.1f}"
           f" ms per hint; not included below")

@@ -15,8 +15,8 @@ is skipped. Points are otherwise NOT validated (on curve, in the subgroup): call
     the EIP-2537 pairing-check input (k x 384 bytes, 64-byte big-endian field elements),
     fully validated like the precompile: invalid input REVERTs (:mod:`.eip2537`).
 ``pairing_check_hinted``, ``eip2537_pairing_check_hinted``
-    the input of ``pairing_product_is_one`` or ``eip2537_pairing_check``, then an 864-byte
-    hint (c^-1 and w, :mod:`.hinted`; :func:`.hint.pairing_hint` computes it): the same
+    the input of ``pairing_product_is_one`` or ``eip2537_pairing_check``, then a 288-byte
+    hint (t, with c^-1 = 1 + t w, :mod:`.hinted`; :func:`.hint.pairing_hint` computes it): the same
     answer without a final exponentiation. A hint value >= p REVERTs.
 ``eip2537_g1add``, ``eip2537_g2add``, ``eip2537_g1msm``, ``eip2537_g2msm``,
 ``eip2537_map_fp_to_g1``, ``eip2537_map_fp2_to_g2``
@@ -87,33 +87,43 @@ def _build_pairing_product_is_one(e: Emitter, f: Fp12) -> None:
 
 
 def _build_eip2537_pairing_check(e: Emitter, f: Fp12) -> None:
-    _return_is_one_or_revert(e, f, eip2537.emit(e, f))
+    _return_word_or_revert(e, lambda: _push_is_one(e, f), eip2537.emit(e, f))
 
 
 def _build_pairing_check_hinted(e: Emitter, f: Fp12) -> None:
-    _return_is_one_or_revert(e, f, hinted.emit(e, f))
+    fail, push_answer = hinted.emit(e, f)
+    _return_word_or_revert(e, push_answer, fail)
 
 
 def _build_eip2537_pairing_check_hinted(e: Emitter, f: Fp12) -> None:
-    _return_is_one_or_revert(e, f, hinted.emit(e, f, validate=True))
+    fail, push_answer = hinted.emit(e, f, validate=True)
+    _return_word_or_revert(e, push_answer, fail)
 
 
-def _return_is_one_or_revert(e: Emitter, f: Fp12, fail: Label) -> None:
-    """Return whether f is one; invalid input jumps to ``fail``: REVERT (the precompile's
-    error)."""
-    _return_is_one(e, f)
+def _return_word_or_revert(e: Emitter, push_answer: Callable[[], None], fail: Label) -> None:
+    """Return the 0/1 word ``push_answer`` pushes; invalid input jumps to ``fail``: REVERT
+    (the precompile's error)."""
+    _return_word(e, push_answer)
     e.asm.place(fail)
     e.asm.push(0)
     e.asm.op("DUP1")
     e.asm.op("REVERT")
 
 
+def _push_is_one(e: Emitter, f: Fp12) -> None:
+    push_equal(e, e.const(Fp12, "fp12_one", [1] + [0] * 11), f)
+
+
 def _return_is_one(e: Emitter, f: Fp12) -> None:
     """Return a 32-byte word: 1 if f is one, else 0."""
+    _return_word(e, lambda: _push_is_one(e, f))
+
+
+def _return_word(e: Emitter, push_answer: Callable[[], None]) -> None:
+    """Return as a 32-byte word the 0 or 1 that ``push_answer`` pushes."""
     asm = e.asm
-    one = e.const(Fp12, "fp12_one", [1] + [0] * 11)
     word = asm.memory.region("answer").alloc(raw(32), "answer")
-    push_equal(e, one, f)
+    push_answer()
     asm.push(word)
     asm.op("MSTORE")
     _return(asm, word)

@@ -95,6 +95,16 @@ def mul_by_line(e: Emitter, out: Fp12, a: Fp12, line: Fp6) -> None:
         fp6.add_mul_by_v(e, out.c0, t0, t1)
 
 
+def mul_by_one_plus(e: Emitter, out: Fp12, a: Fp12, t: Fp6, mul6: Mul6 = fp6.mul) -> None:
+    """a * (1 + t w) = (a0 + v a1 t) + (a1 + a0 t) w: two Fp6 products (a full product
+    takes three). ``out`` may be ``a``; ``t`` must not overlap ``out``."""
+    with e.asm.scope("fp12_mul_by_one_plus"), e.asm.temps(Fp6, Fp6) as (a0t, a1t):
+        mul6(e, a0t, a.c0, t)
+        mul6(e, a1t, a.c1, t)
+        fp6.add(e, out.c1, a.c1, a0t)
+        fp6.add_mul_by_v(e, out.c0, a.c0, a1t)
+
+
 def _fp4_pairs(a: Fp12) -> Tuple[Tuple[Fp2, Fp2], Tuple[Fp2, Fp2], Tuple[Fp2, Fp2]]:
     """a as A + B w + C w^2 over Fp4 = Fp2[t]/(t^2 - xi), t = w^3: A = c00 + c11 t,
     B = c10 + c02 t, C = c01 + c12 t (since v = w^2)."""
@@ -177,11 +187,24 @@ def frobenius_coefficients(n: int) -> Tuple[fp2.Fp2Int, ...]:
 
 def frobenius(e: Emitter, out: Fp12, a: Fp12, n: int) -> None:
     """a^(p^n); one constant product per Fp2 coefficient."""
-    outs = out.c0.children() + out.c1.children()
-    ins = a.c0.children() + a.c1.children()
     with e.asm.scope(f"fp12_frobenius{n}"):
-        for i, (o, x, k) in enumerate(zip(outs, ins, frobenius_coefficients(n))):
-            fp2.mul_const(e, o, x, k, f"frob12_{n}.{i}", conjugate=n % 2 == 1)
+        _frobenius_coefficients(e, out.c0.children() + out.c1.children(),
+                                a.c0.children() + a.c1.children(), n, 0)
+
+
+def frobenius_of_one_plus(e: Emitter, out: Fp6, t: Fp6, n: int) -> None:
+    """out = t' with (1 + t w)^(p^n) = 1 + t' w: the c1 half of :func:`frobenius` (its
+    c0 half maps 1 to 1)."""
+    with e.asm.scope(f"fp12_frobenius{n}"):
+        _frobenius_coefficients(e, out.children(), t.children(), n, 3)
+
+
+def _frobenius_coefficients(e: Emitter, outs, ins, n: int, first: int) -> None:
+    """Each Fp2 coefficient conjugated n times and multiplied by its Frobenius
+    coefficient, the ``first``-th onwards."""
+    for i, (o, x) in enumerate(zip(outs, ins), first):
+        fp2.mul_const(e, o, x, frobenius_coefficients(n)[i], f"frob12_{n}.{i}",
+                      conjugate=n % 2 == 1)
 
 
 def inverse(e: Emitter, out: Fp12, a: Fp12, mul6: Mul6 = fp6.mul) -> None:
@@ -210,6 +233,7 @@ _ROUTINES: Dict[str, Tuple[Callable[..., None], Dict[str, type]]] = {
     "fp12_cyclotomic_sqr": (lambda e, a: cyclotomic_sqr(e, a, a), {"a": Fp12}),
     "fp12_mul_by_line": (lambda e, a, line: mul_by_line(e, a, a, line),
                          {"a": Fp12, "line": Fp6}),
+    "fp12_mul_by_one_plus": (lambda e, a, t: mul_by_one_plus(e, a, a, t), {"a": Fp12, "t": Fp6}),
     "fp12_inv": (lambda e, a: inverse(e, a, a, _mul6(e)), {"a": Fp12}),
 }
 

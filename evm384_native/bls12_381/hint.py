@@ -1,5 +1,6 @@
-"""The prover of the hinted pairing check: c^-1 and w for :mod:`.hinted`, computed by an
-EVM384 program (this package's Miller loop and field tower) that runs on an engine.
+"""The prover of the hinted pairing check: t with c^-1 = c0 (1 + t w) for :mod:`.hinted`,
+computed by an EVM384 program (this package's Miller loop and field tower) that runs on an
+engine.
 
 For f = the Miller loop value NOT conjugated (the hinted contract's), h = (p^12 - 1) / r,
 PF = (1 - x) / 3 and h = 27 PF h3 (gcd(h3, 27 PF) = 1):
@@ -7,11 +8,11 @@ PF = (1 - x) / 3 and h = 27 PF h3 (gcd(h3, 27 PF) = 1):
     w = f^(h3 s),  s = -h3^-1 mod 27 PF     (the inverse of f's 27 PF-part: in Fp3, so in Fp6)
     c = (f w)^e,   e = lambda^-1 mod h3     (f w has order dividing h3, coprime to lambda)
 
-so f w = c^lambda whenever f^h = 1 (the product of the pairings is one). Both are powers of
-f, and their exponents may be taken mod h: the program computes w = f^E_W and
-c^-1 = f^E_CINV, each as a product of Frobenius images f^(p^i) raised to the 12 base-p
+so f w = c^lambda whenever f^h = 1 (the product of the pairings is one). c^-1 is a power
+of f, and its exponent may be taken mod h: the program computes c^-1 = f^E_CINV as a product of Frobenius images f^(p^i) raised to the 12 base-p
 digits of the exponent (381 squarings instead of 4,300), with sliding windows over a
-shared table of odd powers. For a false relation the hint is meaningless and the check
+shared table of odd powers; then t = c1 / c0 for c^-1 = c0 + c1 w (w itself is not sent:
+:mod:`.hinted` says why). For a false relation the hint is meaningless and the check
 rejects it, as it rejects any hint.
 """
 from __future__ import annotations
@@ -20,7 +21,8 @@ from functools import lru_cache
 from typing import Any, Dict, List, Sequence, Tuple
 
 from ..asm import Assembler, Fp12, Program, array
-from . import fp, fp12
+from ..asm.layout import FP_BYTES
+from . import fp, fp6, fp12
 from .fp import Emitter, P
 from .hinted import HINT_BYTES, Hint
 from .pairing import X_ABS, MillerLoop
@@ -32,7 +34,6 @@ LAMBDA = P - X                                    # p + |x| = 3 PF^2 r
 PF = (1 - X) // 3
 H3 = H // (27 * PF)
 S = -pow(H3, -1, 27 * PF) % (27 * PF)
-E_W = H3 * S % H
 E_CINV = -(1 + H3 * S) * pow(LAMBDA, -1, H3) % H
 DIGITS = 12                                       # base-p digits of an exponent mod h
 WINDOW = 5                                        # sliding-window width: 16 odd powers
@@ -109,13 +110,12 @@ def _build(e: Emitter) -> None:
             for j in range(1 if i == 1 else 0, 1 << (WINDOW - 1)):
                 fp.call(e, frob, {"a": getattr(tables[i], f"e{j}")},
                         a=getattr(tables[i - 1], f"e{j}"))
-    with asm.scope("w"):
-        _power(e, acc, tables, E_W)
-    for value, source in zip(out.w.fps(), acc.c0.fps()):
-        fp.from_montgomery(e, value, source)
     with asm.scope("cinv"):
         _power(e, acc, tables, E_CINV)
-    for value, source in zip(out.cinv.fps(), acc.fps()):
+    with asm.scope("t"):                          # t = c1 / c0 (0 if c0 = 0)
+        fp6.inverse(e, f.c0, acc.c0)
+        fp6.mul(e, f.c1, acc.c1, f.c0)
+    for value, source in zip(out.t.fps(), f.c1.fps()):
         fp.from_montgomery(e, value, source)
     asm.push(HINT_BYTES)
     asm.push(out)
@@ -139,7 +139,7 @@ def prover_gas(pairs: int) -> int:
 
 
 def pairing_hint(pairs: Sequence[Tuple[bytes, bytes]], **execute_options: Any) -> bytes:
-    """The 864-byte hint (c^-1, w) of ``pairing_check_hinted`` for ``pairs`` (as for
+    """The 288-byte hint (t, c^-1 = c0 (1 + t w)) of ``pairing_check_hinted`` for ``pairs`` (as for
     ``pairing_product_is_one``; pairs with a point at infinity are skipped, as the contracts
     skip them). Runs on the fast engine unless ``engine`` says otherwise; takes ``execute``'s
     options. Meaningful only if the product of the pairings is one."""
@@ -151,4 +151,6 @@ def pairing_hint(pairs: Sequence[Tuple[bytes, bytes]], **execute_options: Any) -
     result = execute(build_prover().code, encode_calldata("miller_loop", pairs), **options)
     if not result.success:
         raise RuntimeError(f"pairing hint program failed: {result.error}")
-    return result.output
+    # the program's values are little-endian (EVM384 memory); the hint's big-endian
+    return b"".join(result.output[i:i + FP_BYTES][::-1]
+                    for i in range(0, len(result.output), FP_BYTES))

@@ -2,36 +2,54 @@
 the caller supplies, instead of the final exponentiation (Novakovic and Eagen, "On Proving
 Pairings", eprint 2024/640; ``shared/docs/hinted-pairing.md``).
 
-With lambda = p + |x| (a multiple of r), the product of the pairings is one iff the Miller
-loop value f (NOT conjugated) satisfies f * w = c^lambda for some c != 0 and some w in Fp6:
-then f * w is an r-th power and w^((p^12 - 1) / r) = 1, because p^6 - 1 divides it. The
-contract reads c^-1 and w and checks
+With lambda = p + |x| = m r (a multiple of r) and h = (p^12 - 1) / r, the product of the
+pairings is one iff f^h = 1 for the Miller loop value f (NOT conjugated). The caller sends
+one Fp6 value t, read as c^-1 = 1 + t w (w the generator of Fp12 over Fp6), and the
+contract computes
 
-    f * cinv^|x| * w * Frob_p(cinv) == 1
+    F = f * cinv^|x|     (folded into the Miller loop: f starts at cinv, five sparse
+                          products by cinv, :meth:`.MillerLoop.emit`)
+    Y = F * Frob_p(cinv) = f * cinv^lambda,     Frob_p(1 + t w) = 1 + t' w,
 
-with cinv^|x| folded into the Miller loop (:meth:`.MillerLoop.emit` with ``cinv``): five
-Fp12 products by cinv, then one Frobenius, one Fp12 x Fp6 and one Fp12 product.
-A w outside Fp6 would let any relation pass (pick c, set w = c^lambda / f): calldata carries
-only w's six Fp6 coordinates, so w is in Fp6 by construction. cinv = 0 gives 0, never one.
+and answers one iff Y lies in Fp6* (Y.c1 = F.c1 + F.c0 t' = 0 and F.c0 != 0).
 
-Hint layout (appended to the pairs): cinv as 12 Fp values in blst's tower order, then w as
-6 (the c0 half of an Fp12), each 48 bytes little-endian, NOT in Montgomery form, and each
-< p (else the contract REVERTs): 864 bytes. :mod:`.hint` computes it.
+Sound: cinv has c0 half 1, so it is not zero. If Y is in Fp6*, then
+f = Y cinv^-lambda and f^h = Y^h (cinv^-m)^(r h) = 1, since Y^(p^6 - 1) = 1 and p^6 - 1
+divides h (r divides p^6 + 1), and r h = p^12 - 1. So no t passes a false relation. The
+test Y.c1 = 0 with F.c0 != 0 is the same as Y in Fp6*: Y.c0 = F.c0 + F.c1 t' v
+= F.c0 (1 - t'^2 v) when Y.c1 = 0, and t'^2 v = 1 is impossible because v is not a
+square in Fp6 (else Fp6[w]/(w^2 - v) would not be a field). (F = 0, e.g. a line through
+a point off the curve, is caught by F.c0 != 0.)
+
+Complete: for a true relation the residue witness c, w of the paper (f w = c^lambda, w in
+Fp3, :mod:`.hint`) gives f c^-lambda = w^-1 in Fp6*, and any s in Fp6* keeps it there
+((s c^-1)^lambda = s^lambda c^-lambda, s^lambda in Fp6*). The prover takes s = 1 / c0 for
+c^-1 = c0 + c1 w, so t = c1 / c0: the paper's w need not be sent, nor checked to lie in a
+subfield (the check is that Y does). c0 = 0 happens with probability about p^-6; the
+prover then emits t = 0, which the check rejects.
+
+Hint layout (appended to the pairs): t as 6 Fp values in blst's tower order (the c1 half
+of an Fp12), each 48 bytes big-endian (what EVMMAX's STOREX reads; the EVM384 build
+reverses them), NOT in Montgomery form, and each < p (else the contract REVERTs): 288
+bytes. :mod:`.hint` computes it.
 """
 from __future__ import annotations
 
+from typing import Callable, Tuple
+
 from ..asm import Fp6, Fp12, Label, raw, struct
-from . import eip2537, fp, fp6, fp12
+from . import eip2537, fp6, fp12
 from .fp import Emitter
 from .pairing import MillerLoop
+from .subgroup import push_equal
 
-Hint = struct("Hint", ("cinv", Fp12), ("w", Fp6))
-HINT_BYTES = Hint.size                            # 864
+Hint = struct("Hint", ("t", Fp6))                 # c^-1 = 1 + t w
+HINT_BYTES = Hint.size                            # 288
 
 
 def read_hint(e: Emitter, fail: Label) -> Hint:
-    """The hint at the end of calldata (plain 48-byte LE values) into the field, in the
-    target's form; jump to ``fail`` unless every value is below p."""
+    """The hint at the end of calldata (plain 48-byte big-endian values) into the field,
+    in the target's form; jump to ``fail`` unless every value is below p."""
     asm = e.asm
     region = e.asm.memory.region("hint")
     given, hint = region.alloc(raw(HINT_BYTES), "given"), region.alloc(Hint, "hint")
@@ -42,26 +60,30 @@ def read_hint(e: Emitter, fail: Label) -> Hint:
         asm.op("SUB")
         asm.push(given)
         asm.op("CALLDATACOPY")
-        e.target.load_plain(e, hint, given, fail)
+        e.target.load_plain(e, hint, given, fail, little_endian=False)
     return hint
 
 
-def final_check(e: Emitter, f: Fp12, hint: Hint) -> None:
-    """f = f * w * Frob_p(cinv), for f = f_|x| * cinv^|x| from the hinted Miller loop (one
-    iff the relation holds). Overwrites hint.cinv."""
+def push_accepted(e: Emitter, f: Fp12, hint: Hint) -> None:
+    """Push 1 iff Y = F * Frob_p(1 + t w) lies in Fp6*, for F = f from the hinted Miller
+    loop: F.c1 + F.c0 t' = 0 and F.c0 != 0. Overwrites hint.t with t'."""
     with e.asm.scope("hint_check"):
-        fp12.frobenius(e, hint.cinv, hint.cinv, 1)
-        for half in (f.c0, f.c1):                 # w = (w, 0): two Fp6 products
-            fp6.mul_by_subroutine(e, half, half, hint.w)
-        e.asm.call(fp12.routine(e, "fp12_mul", "ml_mul_cinv", a=f, b=hint.cinv))
+        fp12.frobenius_of_one_plus(e, hint.t, hint.t, 1)         # t'
+        with e.asm.temps(Fp6) as (y1,):
+            fp6.mul(e, y1, f.c0, hint.t)
+            fp6.add(e, y1, y1, f.c1)
+            zero = e.const(Fp6, "fp6_zero", [0] * 6)
+            push_equal(e, zero, y1)
+            push_equal(e, zero, f.c0)
+        e.asm.ops("ISZERO", "AND")
 
 
-def emit(e: Emitter, f: Fp12, validate: bool = False) -> Label:
-    """f = one iff the product of the pairings in calldata is one, given a correct hint
-    after them. ``validate``: EIP-2537 input, decoded and validated exactly as
-    ``eip2537_pairing_check`` does (:mod:`.eip2537`); else the raw pairs of
-    ``pairing_product_is_one``. Returns the label that invalid input (a bad point, a hint
-    value >= p) jumps to; the caller places it and REVERTs there."""
+def emit(e: Emitter, f: Fp12, validate: bool = False) -> Tuple[Label, Callable[[], None]]:
+    """The hinted check of the pairs in calldata, given a hint after them. ``validate``:
+    EIP-2537 input, decoded and validated exactly as ``eip2537_pairing_check`` does
+    (:mod:`.eip2537`); else the raw pairs of ``pairing_product_is_one``. Returns the label
+    that invalid input (a bad point, a hint value >= p) jumps to (the caller places it and
+    REVERTs there) and what pushes the answer (1 iff the relation holds)."""
     fail = e.asm.new_label("invalid_input")
     loop = MillerLoop(e, f, g1_may_be_infinity=validate, calldata_tail=HINT_BYTES)
     if validate:
@@ -69,8 +91,7 @@ def emit(e: Emitter, f: Fp12, validate: bool = False) -> Label:
     else:
         loop.load()
     hint = read_hint(e, fail)
-    loop.emit(cinv=hint.cinv)
+    loop.emit(cinv=hint.t)
     if validate:
         eip2537.check_g2_subgroup(e, loop, fail)
-    final_check(e, f, hint)
-    return fail
+    return fail, lambda: push_accepted(e, f, hint)

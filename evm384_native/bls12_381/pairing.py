@@ -311,13 +311,13 @@ class MillerLoop:
         asm.place(in_memory)
         self._finished = finished
 
-    def emit(self, cinv: Optional[Fp12] = None) -> None:
+    def emit(self, cinv: Optional[Fp6] = None) -> None:
         """f = the Miller loop value of all loaded pairs (conjugated for negative x).
 
-        With ``cinv`` (a hinted c^-1, :mod:`.hinted`): f = f_|x| * cinv^|x|, f_|x| the loop
-        value NOT conjugated: f starts at cinv (the top bit of |x|), so the first step
-        squares, and every set bit below the top one also multiplies by cinv. Without
-        pairs f = 1 either way."""
+        With ``cinv`` = t (a hinted c^-1 = 1 + t w, :mod:`.hinted`): f = f_|x| * cinv^|x|,
+        f_|x| the loop value NOT conjugated: f starts at cinv (the top bit of |x|), so the
+        first step squares, and every set bit below the top one also multiplies by cinv
+        (a sparse product). Without pairs f = 1 either way."""
         e, asm = self.e, self.e.asm
         # the memory loop's pair in the first resident pair's registers, if there are any
         slot = self.resident[0] if self.resident else self.work
@@ -340,8 +340,9 @@ class MillerLoop:
 
         def bits_loop(dbl: Callable[[], None], add: Callable[[], None]) -> None:
             if cinv is not None:
-                mul_cinv = fp12.routine(e, "fp12_mul", "ml_mul_cinv", a=self.f, b=cinv)
-                fp.copy(e, self.f, cinv)
+                mul_cinv = fp12.routine(e, "fp12_mul_by_one_plus", "ml_mul_cinv", a=self.f,
+                                        t=cinv)
+                fp.copy(e, self.f.c1, cinv)         # f is one here: now f = 1 + t w
                 square_and_multiply(e, bits, lambda: (asm.call(sqr), dbl()),
                                     lambda: (asm.call(mul_cinv), add()))
                 return

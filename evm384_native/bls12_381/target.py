@@ -105,12 +105,16 @@ class EVM384:
         for value in slot.fps():                 # staging is slot
             to_montgomery(e, value, value)
 
-    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label) -> None:
-        """``out`` = the plain 48-byte LE values at ``given`` (memory, a different
-        place); jump to ``fail`` unless each is below p: x + 0 mod p equals x only for
-        x < p, so the reduced copy must hash like the given one."""
+    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label,
+                   little_endian: bool = True) -> None:
+        """``out`` = the plain 48-byte values at ``given`` (memory, a different place;
+        big-endian ones are byte reversed first, in place); jump to ``fail`` unless each
+        is below p: x + 0 mod p equals x only for x < p, so the reduced copy must hash
+        like the given one."""
         from .fp import add, to_montgomery
         asm = e.asm
+        if not little_endian:
+            _reverse_values(asm, given)
         for i, value in enumerate(out.fps()):
             add(e, value, given.part(Fp, FP_BYTES * i, f"v{i}"), e.zero)
         for slot in (given, out):                # keccak(given) == keccak(reduced)
@@ -220,15 +224,18 @@ class EVMMAX:
         """STOREX converts canonical big-endian values; little-endian ones are byte
         reversed first, in place (two overlapping words a value)."""
         if little_endian:
-            _to_big_endian(e.asm, staging)
+            _reverse_values(e.asm, staging)
         self.copy_in(e.asm, slot, lambda: e.asm.push(staging))
 
-    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label) -> None:
-        """``out`` = the plain 48-byte LE values at ``given`` (memory, reversed in
-        place); jump to ``fail`` unless each is below p (STOREX would halt instead)."""
+    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label,
+                   little_endian: bool = True) -> None:
+        """``out`` = the plain 48-byte values at ``given`` (memory; little-endian ones
+        are byte reversed in place); jump to ``fail`` unless each is below p (STOREX
+        would halt instead)."""
         from .fp import P
         asm = e.asm
-        _to_big_endian(asm, given)
+        if little_endian:
+            _reverse_values(asm, given)
         top, low = P >> 128, P & ((1 << 128) - 1)
         for i in range(len(out.fps())):         # v < p: top < p's, or equal and low < p's
             at = (lambda i=i: int(given) + FP_BYTES * i)
@@ -271,7 +278,7 @@ class EVMMAX:
         return image
 
 
-def _to_big_endian(asm: Assembler, values: Slot) -> None:
+def _reverse_values(asm: Assembler, values: Slot) -> None:
     """Reverse each 48-byte value in memory in place: with a and b its first and last 32
     bytes, bswap(b) then bswap(a) 16 bytes further is the reversed value."""
     from .eip2537 import bswap256

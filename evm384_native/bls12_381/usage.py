@@ -11,6 +11,7 @@ from typing import Callable, Dict, List, Optional
 
 from .contracts import (EIP2537_FP_BYTES, EIP2537_PAIR_BYTES, Pair, encode_calldata,
                         miller_loop)
+from .hinted import HINT_BYTES
 
 
 @dataclass(frozen=True)
@@ -22,14 +23,24 @@ class Usage:
     ...; big-endian); ``example`` makes calldata from ``k`` random inputs, a true relation
     (a pairing product that is one) or a false one, with ``rng`` (pyblst makes the points);
     ``example_k`` is the size ``evm384 gas`` uses. ``precompile`` names the EIP-2537
-    precompile doing the same job, and ``precompile_gas`` gives its price for a calldata."""
+    precompile doing the same job, ``precompile_input`` turns the contract's calldata into
+    that precompile's input for the same job (a hint dropped, values re-encoded), and
+    ``precompile_price`` prices such an input."""
     points: str                                      # what from_points takes, for messages
     from_points: Callable[[List[bytes]], bytes]
     example: Callable[[random.Random, int, bool], bytes]
     example_k: int = 2
     relation: bool = True                            # does the true/false choice matter
     precompile: Optional[str] = None
-    precompile_gas: Optional[Callable[[bytes], int]] = None
+    precompile_input: Callable[[bytes], bytes] = bytes
+    precompile_price: Optional[Callable[[bytes], int]] = None
+
+    def precompile_gas(self, calldata: bytes) -> Optional[int]:
+        """The precompile's price for the job of the contract's ``calldata`` (None
+        without a precompile)."""
+        if self.precompile_price is None:
+            return None
+        return self.precompile_price(self.precompile_input(calldata))
 
 
 USAGE: Dict[str, Usage] = {}
@@ -46,9 +57,16 @@ def _random_pairs(rng: random.Random, k: int, true: bool) -> List[Pair]:
     return encode_pairs(random_product_case(rng, k, true))
 
 
-def _pairing_check_gas(pair_bytes: int) -> Callable[[bytes], int]:
-    """EIP-2537's PAIRING_CHECK price, 32600 k + 37700, for k pairs of ``pair_bytes``."""
-    return lambda calldata: 32_600 * (len(calldata) // pair_bytes) + 37_700
+def _pairing_check_gas(data: bytes) -> int:
+    """EIP-2537's PAIRING_CHECK price, 32600 k + 37700, for k pairs of its input."""
+    return 32_600 * (len(data) // EIP2537_PAIR_BYTES) + 37_700
+
+
+def _raw_pairs_as_eip2537(calldata: bytes) -> bytes:
+    """Pairs as ``pairing_product_is_one`` takes them (48-byte LE values) as EIP-2537's
+    input (each value 64 bytes big-endian)."""
+    return b"".join(calldata[i:i + 48][::-1].rjust(EIP2537_FP_BYTES, b"\0")
+                    for i in range(0, len(calldata), 48))
 
 
 def _eip2537_input(pairs: List[Pair]) -> bytes:
@@ -85,12 +103,13 @@ USAGE.update({
         _PAIRS, lambda points: encode_calldata("pairing_product_is_one", _point_pairs(points)),
         lambda rng, k, true: encode_calldata("pairing_product_is_one",
                                              _random_pairs(rng, k, true)),
-        precompile=_PRODUCT_CHECK, precompile_gas=_pairing_check_gas(288)),
+        precompile=_PRODUCT_CHECK, precompile_input=_raw_pairs_as_eip2537,
+        precompile_price=_pairing_check_gas),
     "eip2537_pairing_check": Usage(
         _PAIRS + "; encoded as EIP-2537 input",
         lambda points: _eip2537_input(_point_pairs(points)),
         lambda rng, k, true: _eip2537_input(_random_pairs(rng, k, true)),
-        precompile=_PRODUCT_CHECK, precompile_gas=_pairing_check_gas(EIP2537_PAIR_BYTES)),
+        precompile=_PRODUCT_CHECK, precompile_price=_pairing_check_gas),
 })
 
 
@@ -109,9 +128,8 @@ def _hinted(encode: Callable[[List[Pair]], bytes]) -> Callable[[List[Pair]], byt
     return lambda pairs: encode(pairs) + pairing_hint(pairs)
 
 
-def _unhinted_pairs(hint_bytes: int, pair_bytes: int) -> Callable[[bytes], int]:
-    price = _pairing_check_gas(pair_bytes)
-    return lambda calldata: price(calldata[:len(calldata) - hint_bytes])
+def _without_hint(calldata: bytes) -> bytes:
+    return calldata[:len(calldata) - HINT_BYTES]
 
 
 # EIP-2537's MSM discounts (per mille) for k = 1..128; larger k take the last one.
@@ -203,38 +221,39 @@ def _raw_pairs(pairs: List[Pair]) -> bytes:
 
 
 _R = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001   # the group order
-_HINT_BYTES = 864
 _G = ("G1 (96-byte x||y)", "G2 (192-byte x.c0||x.c1||y.c0||y.c1)")
 USAGE.update({
     "pairing_check_hinted": Usage(
         _PAIRS + "; the hint is computed and appended",
         lambda points: _hinted(_raw_pairs)(_point_pairs(points)),
         lambda rng, k, true: _hinted(_raw_pairs)(_random_pairs(rng, k, true)),
-        precompile=_PRODUCT_CHECK, precompile_gas=_unhinted_pairs(_HINT_BYTES, 288)),
+        precompile=_PRODUCT_CHECK,
+        precompile_input=lambda calldata: _raw_pairs_as_eip2537(_without_hint(calldata)),
+        precompile_price=_pairing_check_gas),
     "eip2537_pairing_check_hinted": Usage(
         _PAIRS + "; encoded as EIP-2537 input, the hint computed and appended",
         lambda points: _hinted(_eip2537_input)(_point_pairs(points)),
         lambda rng, k, true: _hinted(_eip2537_input)(_random_pairs(rng, k, true)),
-        precompile=_PRODUCT_CHECK,
-        precompile_gas=_unhinted_pairs(_HINT_BYTES, EIP2537_PAIR_BYTES)),
+        precompile=_PRODUCT_CHECK, precompile_input=_without_hint,
+        precompile_price=_pairing_check_gas),
     "eip2537_g1add": Usage(f"{_G[0]} {_G[0]}", _eip2537_points(1, 2), _random_points(1, 2),
                            relation=False, precompile="BLS12_G1ADD (0x0b)",
-                           precompile_gas=lambda calldata: 375),
+                           precompile_price=lambda calldata: 375),
     "eip2537_g2add": Usage(f"{_G[1]} {_G[1]}", _eip2537_points(2, 2), _random_points(2, 2),
                            relation=False, precompile="BLS12_G2ADD (0x0d)",
-                           precompile_gas=lambda calldata: 600),
+                           precompile_price=lambda calldata: 600),
     "eip2537_g1msm": Usage(f"{_G[0]} SCALAR [...] (32-byte big-endian scalars)",
                            _msm_points(1), _random_msm(1), relation=False,
-                           precompile="BLS12_G1MSM (0x0c)", precompile_gas=_msm_gas(1)),
+                           precompile="BLS12_G1MSM (0x0c)", precompile_price=_msm_gas(1)),
     "eip2537_g2msm": Usage(f"{_G[1]} SCALAR [...] (32-byte big-endian scalars)",
                            _msm_points(2), _random_msm(2), relation=False,
-                           precompile="BLS12_G2MSM (0x0e)", precompile_gas=_msm_gas(2)),
+                           precompile="BLS12_G2MSM (0x0e)", precompile_price=_msm_gas(2)),
     "eip2537_map_fp_to_g1": Usage("U (48-byte big-endian Fp value)", _fields(1),
                                   _random_field(1), example_k=1, relation=False,
                                   precompile="BLS12_MAP_FP_TO_G1 (0x10)",
-                                  precompile_gas=lambda calldata: 5_500),
+                                  precompile_price=lambda calldata: 5_500),
     "eip2537_map_fp2_to_g2": Usage("U.c0 U.c1 (48-byte big-endian Fp values)", _fields(2),
                                    _random_field(2), example_k=1, relation=False,
                                    precompile="BLS12_MAP_FP2_TO_G2 (0x11)",
-                                   precompile_gas=lambda calldata: 23_800),
+                                   precompile_price=lambda calldata: 23_800),
 })

@@ -17,6 +17,7 @@ from ..asm.assembler import EVM384_MNEMONICS, EVMMAX_VECTOR_MNEMONICS
 from ..bls12_381.contracts import CONTRACTS, EVMMAX_CONTRACTS, TARGETS, build_contract
 from ..bls12_381.usage import USAGE
 from ..evm.gas import SCHEDULES
+from ..evm.transaction import calldata_gas
 from .calldata import example_calldata
 from .errors import CliError
 from .inputs import contract_name
@@ -42,7 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 EVMMAX_SCHEDULE = "eip-6690"           # the EIP's own gas tables
 ARITH_OPS_NOTE = ("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384), ADDMODX + SUBMODX"
                   " + MULMODX (evmmax); `evm384 run`'s EVMMAX total also counts SETMODX, LOADX"
-                  " and STOREX\n")
+                  " and STOREX\n"
+                  "calldata: EIP-2028's price of the bytes sent (16 gas a non-zero byte, 4 a"
+                  " zero byte; a hint included); total = gas + calldata; its total: the"
+                  " precompile's price + the calldata of its own input for the same job\n")
 
 
 def _runs(name: str, targets: List[str]) -> List[Tuple[str, str]]:
@@ -68,22 +72,27 @@ def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",)
         usage = USAGE.get(name)
         calldata: Optional[bytes] = None
         price: Optional[int] = None
+        price_total: Optional[int] = None
         if usage is not None:
             calldata = example_calldata(name, random.Random(seed), usage.example_k, True)
-            if usage.precompile_gas is not None:
-                price = usage.precompile_gas(calldata)
+            price = usage.precompile_gas(calldata)
+            if price is not None:
+                price_total = price + calldata_gas(usage.precompile_input(calldata))
         for target, schedule in _runs(name, list(targets)):
             code = build_contract(name, target=target)
             row: Dict[str, Any] = {
                 "contract": name, "target": target, "schedule": schedule, "bytes": len(code),
                 "k": usage.example_k if usage else None, "evm384_ops": None,
                 "instructions": None, "gas": None, "success": None,
-                "precompile": usage.precompile if usage else None, "precompile_gas": price}
+                "calldata_gas": None if calldata is None else calldata_gas(calldata),
+                "total_gas": None, "precompile": usage.precompile if usage else None,
+                "precompile_gas": price, "precompile_total_gas": price_total}
             if calldata is not None:
                 result = _execute(code, calldata, target, schedule)
                 ops = EVM384_MNEMONICS if target == "evm384" else EVMMAX_VECTOR_MNEMONICS
                 row.update(evm384_ops=sum(result.opcode_counts.get(op, 0) for op in ops),
                            instructions=result.steps, gas=result.gas_used,
+                           total_gas=result.gas_used + row["calldata_gas"],
                            success=result.success)
             found.append(row)
     return found
@@ -93,13 +102,14 @@ def table(found: List[Dict[str, Any]]) -> str:
     def cell(value: Any) -> str:
         return "-" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
     header = ("contract", "k", "schedule", "target", "arith ops", "instructions", "gas",
-              "bytes", "EIP-2537 precompile", "its gas")
+              "calldata", "total", "bytes", "EIP-2537 precompile", "its gas", "its total")
+    keys = ("evm384_ops", "instructions", "gas", "calldata_gas", "total_gas", "bytes")
     lines = [header] + [(row["contract"], cell(row["k"]), row["schedule"], row["target"],
-                         cell(row["evm384_ops"]), cell(row["instructions"]), cell(row["gas"]),
-                         cell(row["bytes"]), cell(row["precompile"]),
-                         cell(row["precompile_gas"])) for row in found]
+                         *(cell(row[key]) for key in keys), cell(row["precompile"]),
+                         cell(row["precompile_gas"]), cell(row["precompile_total_gas"]))
+                        for row in found]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join("  ".join(text.ljust(width) if i in (0, 2, 3, 8) else text.rjust(width)
+    return "\n".join("  ".join(text.ljust(width) if i in (0, 2, 3, 10) else text.rjust(width)
                                for i, (text, width) in enumerate(zip(line, widths))).rstrip()
                      for line in lines) + "\n" + ARITH_OPS_NOTE
 
