@@ -22,6 +22,7 @@ from typing import Dict, List, Optional
 
 import pytest
 
+import evm384_native
 from markdown_blocks import Block, blocks, session_matches
 from optional import require
 
@@ -54,8 +55,13 @@ def _runs_here(block: Block) -> bool:
 
 
 def _environment() -> Dict[str, str]:
+    """This interpreter's scripts first on PATH, and the evm384_native these tests import
+    (a checkout's or the installed one) first on the import path."""
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    package_root = str(Path(evm384_native.__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([package_root] + ([env["PYTHONPATH"]]
+                                                          if env.get("PYTHONPATH") else []))
     return env
 
 
