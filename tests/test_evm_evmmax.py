@@ -310,12 +310,12 @@ def gas_of(prefix: bytes, instruction: bytes) -> int:
 
 
 def test_cost_tables_follow_the_eip_models():
-    from evm384_native.evm import evmmax
+    from evm384_native.evm.costs import EIP_6690
     rows = range(1, 13)
-    assert evmmax.SETMODX_ODD_GAS == tuple(map(eip_setmodx_gas, rows)) == \
+    assert EIP_6690.setmodx == tuple(map(eip_setmodx_gas, rows)) == \
         (23, 26, 29, 32, 36, 39, 42, 45, 48, 51, 54, 58)
-    assert evmmax.ADD_SUB_GAS == tuple(map(eip_add_sub_gas, rows))
-    assert evmmax.MUL_GAS == tuple(map(eip_mul_gas, rows)) == (1, 1, 1, 2, 2, 3, 4, 5, 7, 8, 10, 12)
+    assert EIP_6690.add_sub == tuple(map(eip_add_sub_gas, rows))
+    assert EIP_6690.mul == tuple(map(eip_mul_gas, rows)) == (1, 1, 1, 2, 2, 3, 4, 5, 7, 8, 10, 12)
 
 
 @pytest.mark.parametrize("limbs", range(1, 13))

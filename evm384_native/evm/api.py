@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional
 
 from .backends import Backend, get_backend
+from .costs import DEFAULT_COSTS, CostsLike, EvmmaxCosts, resolve_costs
 from .gas import DEFAULT_SCHEDULE, MAX_GAS, Evm384Schedule, ScheduleLike, resolve_schedule
 from .fast import run_fast
 from .interpreter import run_python
@@ -12,9 +13,9 @@ from .result import ExecutionResult
 from .tracing import Tracer, TracerLike, as_tracer
 
 # engine name -> runner(bytecode, calldata, gas, backend, schedule, tracer, fuse_evm384,
-#                       opcodes)
+#                       opcodes, costs)
 Engine = Callable[[bytes, bytes, int, Backend, Evm384Schedule, Optional[Tracer], bool,
-                   OpcodeSet], ExecutionResult]
+                   OpcodeSet, EvmmaxCosts], ExecutionResult]
 ENGINES: Dict[str, Engine] = {"python": run_python, "fast": run_fast}
 
 
@@ -29,7 +30,7 @@ def _as_bytes(value: object, name: str) -> bytes:
 def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
         backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
         tracer: Optional[TracerLike] = None, fuse_evm384: bool = True,
-        opcodes: str = DEFAULT_OPCODES) -> ExecutionResult:
+        opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS) -> ExecutionResult:
     """:func:`execute` with internal options, for tests and benchmarks."""
     code = _as_bytes(code, "code")
     calldata = _as_bytes(calldata, "calldata")
@@ -42,11 +43,12 @@ def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: st
         raise ValueError(f"unknown engine {engine!r}; available engines: "
                          f"{', '.join(sorted(ENGINES))}")
     opcode_set = resolve_opcodes(opcodes)
+    cost_model = resolve_costs(costs)
     chosen = as_tracer(tracer)
     if chosen is not None:
         chosen.on_start(code, calldata, gas)
     result = runner(code, calldata, gas, get_backend(backend), resolve_schedule(schedule),
-                    chosen, fuse_evm384, opcode_set)
+                    chosen, fuse_evm384, opcode_set, cost_model)
     if chosen is not None:
         chosen.on_end(result)
     return result
@@ -55,7 +57,7 @@ def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: st
 def execute(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
             backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
             tracer: Optional[TracerLike] = None,
-            opcodes: str = DEFAULT_OPCODES) -> ExecutionResult:
+            opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS) -> ExecutionResult:
     """Run standalone contract ``code`` with ``calldata`` and return the outcome.
 
     ``engine`` names the dispatch loop ("python"); ``backend`` the implementation of
@@ -66,9 +68,12 @@ def execute(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine
     ``Profiler()``), a step hook ``fn(step)``, or a list of these; tracing runs
     instruction by instruction. ``opcodes`` is the opcode set: "evm384" (0xc0..0xc2 are
     the EVM384 ops) or "evmmax" (EIP-6690's SETMODX, LOADX, STOREX, ADDMODX, SUBMODX,
-    MULMODX at 0xc0..0xc5, priced by the EIP's tables; ``schedule`` does not apply; on
-    both engines, with the backend's :mod:`~evm384_native.modx` kernels or, on the
-    python engine, :mod:`~evm384_native.modx_reference`).
+    MULMODX at 0xc0..0xc5; ``schedule`` does not apply; on both engines, with the
+    backend's :mod:`~evm384_native.modx` kernels or, on the python engine,
+    :mod:`~evm384_native.modx_reference`). ``costs`` prices EVMMAX's instructions: a cost
+    model of :mod:`~evm384_native.evm.costs` ("eip-6690", the default, or "eip-7747"), an
+    ``EvmmaxCosts``, or a table (a mapping of SETMODX, ADDMODX, MULMODX to 12 gas values,
+    1..12 limbs); it does not apply to EVM384.
     """
     return run(code, calldata, gas=gas, engine=engine, backend=backend, schedule=schedule,
-               tracer=tracer, opcodes=opcodes)
+               tracer=tracer, opcodes=opcodes, costs=costs)

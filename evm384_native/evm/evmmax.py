@@ -24,26 +24,25 @@ from ..modx_common import (MAX_MODULUS_BYTES, MAX_REGISTER_BYTES, MAX_REGISTERS,
                            element_limbs, immediates_error,
                            modulus_error, transfer_error, vector_error)
 from .frame import Frame
+from .costs import EIP_6690, EvmmaxCosts
 from .gas import copy_cost, memory_cost, words
 from .halts import EvmmaxAssertion, ResumeInSteps
 from .opcodes import EVMMAX_BY_NAME
 
 MAX_CONTEXT_ID = 256
-# EIP-6690's cost tables, by limb count - 1 (modulus size padded to 64 bits: 64..768)
-SETMODX_ODD_GAS = (23, 26, 29, 32, 36, 39, 42, 45, 48, 51, 54, 58)
-ADD_SUB_GAS = (1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2)
-MUL_GAS = (1, 1, 1, 2, 2, 3, 4, 5, 7, 8, 10, 12)
 
 
 class FieldContexts:
-    """One call frame's EVMMAX state: register files by context id, and the active one."""
+    """One call frame's EVMMAX state: register files by context id, the active one, and the
+    cost model its instructions are priced by (:mod:`.costs`, by limb count - 1)."""
 
-    __slots__ = ("modx", "by_id", "active")
+    __slots__ = ("modx", "by_id", "active", "costs")
 
-    def __init__(self, modx: Any) -> None:
+    def __init__(self, modx: Any, costs: EvmmaxCosts = EIP_6690) -> None:
         self.modx = modx                 # evm384_native.modx or modx_reference
         self.by_id: Dict[int, Any] = {}  # id -> RegisterFile (its .context is the modulus)
         self.active: Optional[Any] = None
+        self.costs = costs
 
 
 def _active(f: Frame, name: str) -> Any:
@@ -53,13 +52,13 @@ def _active(f: Frame, name: str) -> Any:
     return registers
 
 
-def _transfer_gas(registers: Any, count: int) -> int:
+def _transfer_gas(f: Frame, registers: Any, count: int) -> int:
     """LOADX/STOREX: a multiplication per value (the Montgomery conversion) for odd
     moduli, a memory copy for powers of two."""
     context = registers.context
     if context.is_power_of_two:
         return copy_cost(count * context.element_size)
-    return count * MUL_GAS[context.limbs - 1]
+    return count * f.evmmax.costs.mul[context.limbs - 1]
 
 
 def _memory_range(f: Frame, name: str, offset: int, size: int) -> None:
@@ -97,7 +96,7 @@ def op_setmodx(f: Frame, _: object) -> None:
     used = len(f.memory) + f.register_bytes
     f.charge(memory_cost(words(used + new_bytes)) - memory_cost(words(used)))
     if modulus & (modulus - 1):  # odd: the Montgomery precomputation
-        f.charge(SETMODX_ODD_GAS[limbs - 1])
+        f.charge(state.costs.setmodx[limbs - 1])
     registers = state.modx.RegisterFile(state.modx.FieldContext.from_bytes(modulus_be),
                                         alloc_count)
     f.register_bytes += new_bytes
@@ -122,7 +121,7 @@ def op_loadx(f: Frame, _: object) -> None:
     registers, dest, source, count = _transfer_operands(f, "LOADX")
     size = count * registers.context.element_size
     _memory_range(f, "LOADX", dest, size)
-    f.charge(_transfer_gas(registers, count))
+    f.charge(_transfer_gas(f, registers, count))
     if count:
         data = registers.loadx(source, count)
         with memoryview(f.memory) as view:
@@ -131,7 +130,7 @@ def op_loadx(f: Frame, _: object) -> None:
 
 def op_storex(f: Frame, _: object) -> None:
     registers, source, dest, count = _transfer_operands(f, "STOREX")
-    f.charge(_transfer_gas(registers, count))
+    f.charge(_transfer_gas(f, registers, count))
     size = count * registers.context.element_size
     _memory_range(f, "STOREX", source, size)
     if count:
@@ -144,13 +143,13 @@ def op_storex(f: Frame, _: object) -> None:
                                   "modulus") from None
 
 
-def _vector_op(name: str, method: str, gas: Tuple[int, ...]):
+def _vector_op(name: str, method: str, table: str):
     def op_vector(f: Frame, immediates: Any) -> None:
         registers = _active(f, name)
         error = vector_error(registers.count, immediates)
         if error is not None:
             raise EvmmaxAssertion(f"{name}: {error}")
-        f.charge(immediates[6] * gas[registers.context.limbs - 1])
+        f.charge(immediates[6] * getattr(f.evmmax.costs, table)[registers.context.limbs - 1])
         getattr(registers, method)(*immediates)
     op_vector.__name__ = f"op_{method}"
     return op_vector
@@ -200,8 +199,8 @@ def op_vector_run(f: Frame, run: VectorRun) -> None:
     registers = f.evmmax.active
     if registers is None or run.program.register_end >= registers.count:
         raise ResumeInSteps(run.start_pc, len(run.program))   # an assert fails: it says which
-    limbs = registers.context.limbs - 1
-    cost = run.add_elements * ADD_SUB_GAS[limbs] + run.mul_elements * MUL_GAS[limbs]
+    limbs, costs = registers.context.limbs - 1, f.evmmax.costs
+    cost = run.add_elements * costs.add_sub[limbs] + run.mul_elements * costs.mul[limbs]
     if cost > f.gas:
         raise ResumeInSteps(run.start_pc, len(run.program))   # out of gas partway: where
     f.gas -= cost
@@ -212,7 +211,7 @@ EVMMAX_HANDLERS = {
     EVMMAX_BY_NAME["SETMODX"].code: op_setmodx,
     EVMMAX_BY_NAME["LOADX"].code: op_loadx,
     EVMMAX_BY_NAME["STOREX"].code: op_storex,
-    EVMMAX_BY_NAME["ADDMODX"].code: _vector_op("ADDMODX", "addmodx", ADD_SUB_GAS),
-    EVMMAX_BY_NAME["SUBMODX"].code: _vector_op("SUBMODX", "submodx", ADD_SUB_GAS),
-    EVMMAX_BY_NAME["MULMODX"].code: _vector_op("MULMODX", "mulmodx", MUL_GAS),
+    EVMMAX_BY_NAME["ADDMODX"].code: _vector_op("ADDMODX", "addmodx", "add_sub"),
+    EVMMAX_BY_NAME["SUBMODX"].code: _vector_op("SUBMODX", "submodx", "add_sub"),
+    EVMMAX_BY_NAME["MULMODX"].code: _vector_op("MULMODX", "mulmodx", "mul"),
 }

@@ -23,6 +23,7 @@ import numpy as np
 from .._native import ffi, lib
 from . import fp2_products
 from .backends import Backend
+from .costs import EIP_6690, EvmmaxCosts
 from .cache import SizedCache
 from .code import SegmentTable, decode
 from .frame import Frame
@@ -147,10 +148,11 @@ class _Run:
     too, while the C loop runs without the GIL."""
 
     def __init__(self, bytecode: bytes, calldata: bytes, gas: int, analysis: _Analysis,
-                 opcodes: OpcodeSet) -> None:
+                 opcodes: OpcodeSet, costs: EvmmaxCosts) -> None:
         self.analysis = analysis
+        self.costs = costs
         self.extension = opcodes.fast_extension
-        self.extension_state = self.extension.new_state(analysis.extension_runs) \
+        self.extension_state = self.extension.new_state(analysis.extension_runs, costs) \
             if self.extension else ffi.NULL
         self.bytecode = ffi.from_buffer(bytecode)
         self.calldata = ffi.from_buffer(calldata)
@@ -175,7 +177,7 @@ class _Run:
         if not self.extends(instruction.opcode):
             return Frame(code, b"", 0, None)
         return self.extension.host_frame(self.frame, self.extension_state, code,
-                                         instruction.inputs, backend.modx)
+                                         instruction.inputs, backend.modx, self.costs)
 
 
 def _host_halt(run: _Run, backend: Backend, host_counts: Dict[str, int]) -> NoReturn:
@@ -206,16 +208,17 @@ def _opcode_counts(frame, opcodes: OpcodeSet, host_counts: Dict[str, int]) -> Di
 
 def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
              schedule: Evm384Schedule, tracer: Optional[Tracer],
-             fuse_evm384: bool = True, opcodes: OpcodeSet = EVM384) -> ExecutionResult:
+             fuse_evm384: bool = True, opcodes: OpcodeSet = EVM384,
+             costs: EvmmaxCosts = EIP_6690) -> ExecutionResult:
     """Run ``bytecode`` in the C loop; see the module docstring."""
     if tracer is not None:
         return run_python(bytecode, calldata, gas, backend, schedule, tracer, fuse_evm384,
-                          opcodes)
+                          opcodes, costs)
     if backend.name != "native":
         raise ValueError(f"engine 'fast' runs the native kernels; backend {backend.name!r} "
                          "needs engine='python'")
     run = _Run(bytecode, calldata, gas, _analysed(bytecode, schedule, fuse_evm384, opcodes),
-               opcodes)
+               opcodes, costs)
     frame = run.frame
     host_counts: Dict[str, int] = {}
     output, error, gas_left = b"", None, 0

@@ -10,14 +10,15 @@ which the Python handler raises the halt with its reason.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, FrozenSet, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Tuple
 
 import numpy as np
 
 from .._native import ffi, lib
 from ..modx_common import LIMB_BITS, MAX_REGISTER_BYTES, MAX_REGISTERS
-from .evmmax import (ADD_SUB_GAS, EVMMAX_HANDLERS, MAX_CONTEXT_ID, MUL_GAS, SETMODX_ODD_GAS,
-                     VECTOR_OPCODES, FieldContexts, joins_vector_run, vector_run)
+from .costs import EvmmaxCosts
+from .evmmax import (EVMMAX_HANDLERS, MAX_CONTEXT_ID, VECTOR_OPCODES, FieldContexts,
+                     joins_vector_run, vector_run)
 from .frame import Frame
 
 if TYPE_CHECKING:   # code.py imports the opcode sets, which import this module
@@ -27,9 +28,9 @@ assert (lib.EVM_EVMMAX_CONTEXTS, lib.EVM_EVMMAX_MAX_REGISTERS, lib.EVM_EVMMAX_RE
     == (MAX_CONTEXT_ID + 1, MAX_REGISTERS, MAX_REGISTER_BYTES)
 
 
-def _gas_tables() -> Any:
+def _gas_tables(costs: EvmmaxCosts) -> Any:
     tables = ffi.new("struct evm_evmmax_gas *")
-    tables.setmodx_odd, tables.add_sub, tables.mul = SETMODX_ODD_GAS, ADD_SUB_GAS, MUL_GAS
+    tables.setmodx_odd, tables.add_sub, tables.mul = costs.setmodx, costs.add_sub, costs.mul
     return tables
 
 
@@ -96,23 +97,28 @@ class EvmmaxFast:
 
     def __init__(self) -> None:
         assert all(lib.evm_fast_evmmax_implements(code) for code in self.opcodes)
-        self._gas = _gas_tables()   # read by every run's state, for the module's lifetime
+        # the C tables of each cost model used, kept for the module's lifetime (runs read
+        # them); models are frozen and compare by value, so a user's table is built once
+        self._gas: Dict[EvmmaxCosts, Any] = {}
 
     @staticmethod
     def analyse(code: "Code") -> VectorRuns:
         """What the C reads of ``code`` besides the instructions: its vector runs."""
         return VectorRuns(code)
 
-    def new_state(self, runs: Optional[VectorRuns]) -> Any:
-        """One run's contexts and registers, all empty, and the code's ``runs`` (None:
-        each instruction alone): the run keeps it and ``runs`` alive."""
+    def new_state(self, runs: Optional[VectorRuns], costs: EvmmaxCosts) -> Any:
+        """One run's contexts and registers, all empty, the code's ``runs`` (None: each
+        instruction alone) and the cost model: the run keeps it and ``runs`` alive."""
         state = ffi.new("struct evm_fast_evmmax *")
-        state.gas = self._gas
+        if costs not in self._gas:
+            self._gas[costs] = _gas_tables(costs)
+        state.gas = self._gas[costs]
         if runs is not None:
             state.run_at, state.runs = runs.run_at_pointer, runs.entries
         return state
 
-    def host_frame(self, c_frame: Any, state: Any, code: Any, inputs: int, modx: Any) -> Frame:
+    def host_frame(self, c_frame: Any, state: Any, code: Any, inputs: int, modx: Any,
+                   costs: EvmmaxCosts) -> Frame:
         """A Python-engine frame as the instruction at ``c_frame.pc`` sees it: its
         ``inputs`` stack operands, memory, gas, register bytes and field contexts (the
         active one with its modulus and register count; its registers are not read)."""
@@ -121,7 +127,7 @@ class EvmmaxFast:
         f.stack = [_word(c_frame.stack[i]) for i in range(size - inputs, size)]
         f.memory = bytearray(ffi.buffer(c_frame.memory, c_frame.memory_size))
         f.register_bytes = int(c_frame.extra_memory_bytes)
-        f.evmmax = FieldContexts(modx)
+        f.evmmax = FieldContexts(modx, costs)
         for context_id in range(lib.EVM_EVMMAX_CONTEXTS):
             if state.slots[context_id].context != ffi.NULL:
                 f.evmmax.by_id[context_id] = _ExistingContext()

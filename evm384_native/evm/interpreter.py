@@ -16,6 +16,7 @@ from collections import defaultdict
 from typing import DefaultDict, Dict, NoReturn, Optional
 
 from .backends import Backend
+from .costs import EIP_6690, EvmmaxCosts
 from .code import Code, Instruction, decode
 from .frame import MAX_MEMORY_BYTES, Frame
 from .gas import Evm384Schedule, memory_expansion_cost
@@ -121,13 +122,15 @@ def _run_steps(f: Frame, code: Code, pc: int, counts: _Counts,
 
 def run_python(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
                schedule: Evm384Schedule, tracer: Optional[Tracer],
-               fuse_evm384: bool = True, opcodes: OpcodeSet = EVM384) -> ExecutionResult:
-    """Run ``bytecode`` to its end with the ``opcodes`` set. ``fuse_evm384=False`` makes
-    one backend call per EVM384 instruction (the naive loop, kept for comparison)."""
+               fuse_evm384: bool = True, opcodes: OpcodeSet = EVM384,
+               costs: EvmmaxCosts = EIP_6690) -> ExecutionResult:
+    """Run ``bytecode`` to its end with the ``opcodes`` set (its own instructions priced by
+    ``costs`` where the set takes a cost model). ``fuse_evm384=False`` makes one backend
+    call per EVM384 instruction (the naive loop, kept for comparison)."""
     code = decode(bytecode, schedule, fuse_evm384, opcodes)
     f = Frame(code, calldata, gas, backend)
     if opcodes.new_frame_state is not None:
-        f.evmmax = opcodes.new_frame_state(backend.modx)
+        f.evmmax = opcodes.new_frame_state(backend.modx, costs)
     counts = _Counts(code)
     try:
         if tracer is None:

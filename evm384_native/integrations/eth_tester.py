@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Mapping, Optional, Type
 
+from ..evm.costs import DEFAULT_COSTS, CostsLike
 from ..evm.gas import DEFAULT_SCHEDULE, ScheduleLike
 from ..evm.opcode_sets import DEFAULT_OPCODES
 from .pyevm import with_evm384
@@ -32,14 +33,16 @@ def evm384_backend(genesis_contracts: Mapping[bytes, bytes] = {}, *,
                    vm_class: Optional[Type[VirtualMachineAPI]] = None,
                    schedule: ScheduleLike = DEFAULT_SCHEDULE,
                    num_accounts: int = 10,
-                   opcodes: str = DEFAULT_OPCODES) -> PyEVMBackend:
-    """A ``PyEVMBackend`` on ``with_evm384(vm_class, schedule=schedule, opcodes=opcodes)``
-    with the given runtime codes (20-byte address -> code) in its genesis state beside the
-    funded test accounts. ``opcodes`` is "evm384" or "evmmax" (EIP-6690)."""
+                   opcodes: str = DEFAULT_OPCODES,
+                   costs: CostsLike = DEFAULT_COSTS) -> PyEVMBackend:
+    """A ``PyEVMBackend`` on ``with_evm384(vm_class, schedule=schedule, opcodes=opcodes,
+    costs=costs)`` with the given runtime codes (20-byte address -> code) in its genesis
+    state beside the funded test accounts. ``opcodes`` is "evm384" or "evmmax" (EIP-6690,
+    priced by ``costs``: :mod:`..evm.costs`)."""
     genesis = dict(PyEVMBackend.generate_genesis_state(num_accounts=num_accounts))
     for address, code in genesis_contracts.items():
         if len(address) != 20:
             raise ValueError(f"contract address must be 20 bytes, got {len(address)}")
         genesis[bytes(address)] = {"balance": 0, "nonce": 0, "code": bytes(code), "storage": {}}
-    vm = with_evm384(vm_class, schedule=schedule, opcodes=opcodes)
+    vm = with_evm384(vm_class, schedule=schedule, opcodes=opcodes, costs=costs)
     return PyEVMBackend(genesis_state=genesis, vm_configuration=((0, vm),))

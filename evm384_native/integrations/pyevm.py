@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Dict, Mapping, Optional, Type, Union
 
+from ..evm.costs import DEFAULT_COSTS, CostsLike
 from ..evm.evm384 import memory_end, unpack_offsets
 from ..evm.gas import DEFAULT_SCHEDULE, EVM384_NAMES, ScheduleLike, resolve_schedule
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
@@ -89,22 +90,24 @@ def evm384_opcodes(schedule: ScheduleLike = DEFAULT_SCHEDULE,
 
 def set_opcodes(base: Mapping[int, Any], opcodes: str = DEFAULT_OPCODES,
                 schedule: ScheduleLike = DEFAULT_SCHEDULE,
-                backend: BackendLike = "native") -> Dict[int, Any]:
+                backend: BackendLike = "native",
+                costs: CostsLike = DEFAULT_COSTS) -> Dict[int, Any]:
     """The py-evm opcode objects the opcode set ``opcodes`` ("evm384" or "evmmax") puts
-    into the py-evm opcode table ``base``, keyed by opcode byte (``schedule`` prices EVM384
-    only; EVMMAX has the EIP's tables)."""
+    into the py-evm opcode table ``base``, keyed by opcode byte (``schedule`` prices EVM384,
+    ``costs`` EVMMAX: :mod:`..evm.costs`)."""
     if resolve_opcodes(opcodes).name == "evmmax":
         from .pyevm_evmmax import evmmax_opcodes
-        return evmmax_opcodes(base, backend)  # type: ignore[arg-type]
+        return evmmax_opcodes(base, backend, costs)  # type: ignore[arg-type]
     return evm384_opcodes(schedule, backend)
 
 
 def with_evm384(vm_class: Optional[Type[VirtualMachineAPI]] = None, *,
                 schedule: ScheduleLike = DEFAULT_SCHEDULE,
                 backend: BackendLike = "native",
-                opcodes: str = DEFAULT_OPCODES) -> Type[VirtualMachineAPI]:
+                opcodes: str = DEFAULT_OPCODES,
+                costs: CostsLike = DEFAULT_COSTS) -> Type[VirtualMachineAPI]:
     """A subclass of ``vm_class`` (default: :func:`latest_vm_class`) with EVM384, or with
-    EVMMAX (EIP-6690) for ``opcodes="evmmax"``.
+    EVMMAX (EIP-6690) for ``opcodes="evmmax"``, priced by the cost model ``costs``.
 
     ``schedule`` names the EVM384 gas schedule ("evmone-v7", "update5-A", "update5-B") or maps
     the three mnemonics to gas; ``backend`` is "native" (C kernel), "reference" (pure Python)
@@ -119,7 +122,7 @@ def with_evm384(vm_class: Optional[Type[VirtualMachineAPI]] = None, *,
     computation = type(
         f"{prefix}{computation_class.__name__}", (computation_class,),
         {"__module__": __name__,
-         "opcodes": {**base, **set_opcodes(base, opcodes, schedule, backend)}})
+         "opcodes": {**base, **set_opcodes(base, opcodes, schedule, backend, costs)}})
     state = type(f"{prefix}{state_class.__name__}", (state_class,),
                  {"__module__": __name__, "computation_class": computation})
     return type(f"{prefix}{vm_class.__name__}", (vm_class,),

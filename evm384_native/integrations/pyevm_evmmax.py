@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, Mapping, Set, Tuple
 
 from ..evm.backends import get_backend
 from ..evm.code import decode
+from ..evm.costs import DEFAULT_COSTS, CostsLike, EvmmaxCosts, resolve_costs
 from ..evm.evmmax import EVMMAX_HANDLERS, FieldContexts
 from ..evm.gas import DEFAULT_SCHEDULE, memory_cost, resolve_schedule, words
 from ..evm.halts import EvmmaxAssertion
@@ -62,10 +63,10 @@ class PyEvmFrame:
 
     __slots__ = ("computation", "stack", "evmmax", "register_bytes", "_extend_memory")
 
-    def __init__(self, computation: ComputationAPI, modx: Any) -> None:
+    def __init__(self, computation: ComputationAPI, modx: Any, costs: EvmmaxCosts) -> None:
         self.computation = computation
         self.stack = _Stack(computation)
-        self.evmmax = FieldContexts(modx)
+        self.evmmax = FieldContexts(modx, costs)
         self.register_bytes = 0
         self._extend_memory = computation.extend_memory
         computation.extend_memory = self.extend_memory  # type: ignore[method-assign]
@@ -93,11 +94,11 @@ class PyEvmFrame:
         memory.extend(start_position, size)
 
 
-def frame_of(computation: ComputationAPI, modx: Any) -> PyEvmFrame:
+def frame_of(computation: ComputationAPI, modx: Any, costs: EvmmaxCosts) -> PyEvmFrame:
     """The computation's EVMMAX frame state, made on first use."""
     frame = computation.__dict__.get(_FRAME_ATTRIBUTE)
     if frame is None:
-        frame = PyEvmFrame(computation, modx)
+        frame = PyEvmFrame(computation, modx, costs)
         setattr(computation, _FRAME_ATTRIBUTE, frame)
     return frame
 
@@ -122,13 +123,13 @@ def _file_jump_destinations(stream: Any) -> None:
         _jump_destinations(bytes(stream._raw_code_bytes))
 
 
-def _pyevm_opcode(code: int, modx: Any) -> OpcodeAPI:
+def _pyevm_opcode(code: int, modx: Any, costs: EvmmaxCosts) -> OpcodeAPI:
     info = EVMMAX.table[code]
     handler = EVMMAX_HANDLERS[code]
     immediate = info.immediate
 
     def logic(computation: ComputationAPI) -> None:
-        frame = frame_of(computation, modx)
+        frame = frame_of(computation, modx, costs)
         # immediates cut off by the end of the code read as zeros, as PUSH data
         arg = tuple(computation.code.read(immediate).ljust(immediate, b"\0")) if immediate else None
         try:
@@ -139,25 +140,27 @@ def _pyevm_opcode(code: int, modx: Any) -> OpcodeAPI:
     return as_opcode(logic_fn=logic, mnemonic=info.name, gas_cost=info.gas)
 
 
-def _filing_jump(jump: Any, modx: Any) -> OpcodeAPI:
+def _filing_jump(jump: Any, modx: Any, costs: EvmmaxCosts) -> OpcodeAPI:
     """py-evm's JUMP or JUMPI after the frame's jump destinations are filed."""
     def logic(computation: ComputationAPI) -> None:
-        frame_of(computation, modx)
+        frame_of(computation, modx, costs)
         jump.logic_fn(computation)
     logic.__name__ = jump.mnemonic.lower()
     return as_opcode(logic_fn=logic, mnemonic=jump.mnemonic, gas_cost=jump.gas_cost)
 
 
-def evmmax_opcodes(base: Mapping[int, Any], backend: str = "native") -> Dict[int, OpcodeAPI]:
+def evmmax_opcodes(base: Mapping[int, Any], backend: str = "native",
+                   costs: CostsLike = DEFAULT_COSTS) -> Dict[int, OpcodeAPI]:
     """py-evm opcode objects for SETMODX, LOADX, STOREX, ADDMODX, SUBMODX, MULMODX and
     the JUMP/JUMPI of ``base`` (a py-evm opcode table) that know EVMMAX immediates,
     keyed by opcode byte. ``backend`` is "native" (the C kernels of :mod:`..modx`) or
-    "reference" (:mod:`..modx_reference`)."""
+    "reference" (:mod:`..modx_reference`); ``costs`` the cost model (:mod:`..evm.costs`)."""
     if not isinstance(backend, str):
         raise ValueError("under the EVMMAX opcode set, backend is 'native' or 'reference'")
-    modx = get_backend(backend).modx
-    opcodes: Dict[int, OpcodeAPI] = {code: _pyevm_opcode(code, modx) for code in EVMMAX_HANDLERS}
+    modx, model = get_backend(backend).modx, resolve_costs(costs)
+    opcodes: Dict[int, OpcodeAPI] = {code: _pyevm_opcode(code, modx, model)
+                                     for code in EVMMAX_HANDLERS}
     for code in _JUMPS:
-        opcodes[code] = _filing_jump(base[code], modx)
+        opcodes[code] = _filing_jump(base[code], modx, model)
     return opcodes
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..evm.gas import DEFAULT_SCHEDULE, ScheduleLike
+from ..evm.costs import DEFAULT_COSTS, CostsLike
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
 from .pyevm import BackendLike, latest_vm_class, set_opcodes
 
@@ -31,15 +32,16 @@ _enabled: Optional[str] = None     # the opcode set patched in, once
 
 
 def enable_evm384(schedule: ScheduleLike = DEFAULT_SCHEDULE, backend: BackendLike = "native",
-                  opcodes: str = DEFAULT_OPCODES) -> None:
+                  opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS) -> None:
     """Give titanoboa's py-evm ADDMOD384, SUBMOD384 and MULMODMONT384, or with
-    ``opcodes="evmmax"`` SETMODX, LOADX, STOREX, ADDMODX, SUBMODX and MULMODX."""
+    ``opcodes="evmmax"`` SETMODX, LOADX, STOREX, ADDMODX, SUBMODX and MULMODX (priced by
+    ``costs``: :mod:`..evm.costs`)."""
     global _enabled
     name = resolve_opcodes(opcodes).name
     if _enabled is not None and _enabled != name:
         raise ValueError(f"titanoboa already runs the {_enabled!r} opcode set; its opcode "
                          f"patches cannot be undone, so {name!r} needs a new process")
     base = latest_vm_class()._state_class.computation_class.opcodes
-    for code, opcode in set_opcodes(base, name, schedule, backend).items():
+    for code, opcode in set_opcodes(base, name, schedule, backend, costs).items():
         patch_opcode(code, opcode)
     _enabled = name
