@@ -5,8 +5,10 @@
 
 Per contract (pairing_product_is_one, eip2537_pairing_check) and k: the EVM384 build's gas
 under the three EVM384 schedules and its time on the fast engine; the EVMMAX build's gas
-(EIP-6690's tables) and time on ``--engine`` (default fast); the EIP-2537 precompile's
-price (32,600 k + 37,700); pyblst's time for the same check. Times are the minimum of
+(EIP-6690's tables, and EIP-7747's: ``evm.costs``) and time on ``--engine`` (default fast);
+the EIP-2537 precompile's price (32,600 k + 37,700); what a transaction pays to call the
+EVMMAX build (EIP-6690) and the precompile with its own input (execution + calldata +
+access, ``evm.transaction.call_cost``); pyblst's time for the same check. Times are the minimum of
 ``--runs`` runs; every run's answer is checked against pyblst. k = 1 uses a false
 relation (one finite pair cannot multiply to one), k >= 2 a true one.
 """
@@ -22,7 +24,9 @@ from evm384_native import execute
 from evm384_native.bls12_381 import build_contract, encode_calldata
 from evm384_native.bls12_381.oracle import (blst_check, blst_points_of, eip2537_input,
                                             encode_pairs, random_product_case)
+from evm384_native.bls12_381.usage import USAGE
 from evm384_native.evm.gas import SCHEDULES
+from evm384_native.evm.transaction import call_cost
 
 CONTRACTS = ("pairing_product_is_one", "eip2537_pairing_check")
 ONE, ZERO = (1).to_bytes(32, "big"), bytes(32)
@@ -57,15 +61,20 @@ def measure(name: str, k: int, runs: int, engine: str) -> list:
     evmmax = build_contract(name, target="evmmax")
     run_max = checked(evmmax, engine=engine, opcodes="evmmax")
     gasmax = run_max().gas_used
+    gas7747 = checked(evmmax, engine=engine, opcodes="evmmax", costs="eip-7747")().gas_used
     timemax = best_time(run_max, runs)
     time_blst = best_time(lambda: blst_check(points), runs)
-    return [k, *gas384, gasmax, precompile_gas(k), time384 * 1e3, timemax * 1e3,
-            time_blst * 1e3]
+    usage = USAGE[name]
+    ours = call_cost(gasmax, calldata).total
+    theirs = call_cost(precompile_gas(k), usage.precompile_input(calldata), precompile=True).total
+    return [k, *gas384, gasmax, gas7747, precompile_gas(k), ours, theirs, time384 * 1e3,
+            timemax * 1e3, time_blst * 1e3]
 
 
 def table(name: str, rows: List[list], engine: str) -> str:
     header = (["k"] + [f"EVM384 gas {s}" for s in SCHEDULES] +
-              ["EVMMAX gas", "precompile gas", "EVM384 ms (fast)", f"EVMMAX ms ({engine})",
+              ["EVMMAX gas", "EVMMAX gas eip-7747", "precompile gas", "EVMMAX call total",
+               "precompile call total", "EVM384 ms (fast)", f"EVMMAX ms ({engine})",
                "pyblst ms"])
     lines = [f"### {name}", "", "| " + " | ".join(header) + " |",
              "|" + "---:|" * len(header)]

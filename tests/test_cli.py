@@ -15,6 +15,7 @@ from evm384_native.asm import pack_offsets
 from evm384_native.bls12_381 import build_contract, encode_calldata
 from evm384_native.bls12_381.fp import R, R2, to_mont
 from evm384_native.bls12_381.oracle import be_g1, be_g2
+from evm384_native.bls12_381.usage import USAGE
 from evm384_native.cli.main import main
 from evm384_native.evm import SCHEDULES, Eip3155Tracer
 
@@ -295,7 +296,6 @@ def test_build_inline_is_bigger(capsys, monkeypatch):
 
 def test_gas_table_and_json(capsys, monkeypatch):
     from evm384_native.bls12_381.contracts import CONTRACTS
-    from evm384_native.bls12_381.usage import USAGE
     code, out, _ = cli(capsys, monkeypatch, "gas", "--json", "--seed", 3, "--target", "evm384")
     rows = json.loads(out)
     assert code == 0 and {row["target"] for row in rows} == {"evm384"}
@@ -320,17 +320,40 @@ def test_gas_table_and_json(capsys, monkeypatch):
     assert code == 0 and lines[0].split()[:3] == ["contract", "k", "schedule"]
     rows_shown, notes = lines[1:1 + len(SCHEDULES)], lines[1 + len(SCHEDULES):]
     assert all(line.startswith("pairing ") for line in rows_shown)
-    assert [note.split(":")[0] for note in notes] == ["arith ops", "calldata"]
+    assert [note.split(":")[0] for note in notes] == ["arith ops", "schedule", "gas",
+                                                     "its gas / its total"]
 
 
-def test_gas_evmmax_rows(capsys, monkeypatch):
+def test_gas_evmmax_rows(capsys, monkeypatch, tmp_path):
+    """One row per EVMMAX cost model (and a user's table from --costs FILE), with the
+    transaction view: calldata (EIP-2028), access (EIP-2929), total, beside the precompile
+    called with its own input."""
     code, out, _ = cli(capsys, monkeypatch, "gas", "pairing_check_hinted", "--json",
                        "--target", "evmmax")
-    (row,) = json.loads(out)
-    assert code == 0 and (row["target"], row["schedule"], row["success"]) == \
-        ("evmmax", "eip-6690", True)
-    assert row["bytes"] == len(build_contract("pairing_check_hinted", target="evmmax"))
-    assert 0 < row["gas"] < row["precompile_gas"] * 11 // 10 and row["evm384_ops"] > 10_000
+    rows = json.loads(out)
+    assert code == 0 and [(row["target"], row["schedule"], row["success"]) for row in rows] == \
+        [("evmmax", "eip-6690", True), ("evmmax", "eip-7747", True)]
+    six, seven = rows
+    calldata = USAGE["pairing_check_hinted"].example(random.Random(1), 2, True)
+    for row in rows:
+        assert row["bytes"] == len(build_contract("pairing_check_hinted", target="evmmax"))
+        result = execute(build_contract("pairing_check_hinted", target="evmmax"), calldata,
+                         opcodes="evmmax", costs=row["schedule"])
+        assert row["gas"] == result.gas_used and row["evm384_ops"] > 10_000
+        zeros = calldata.count(0)
+        assert row["calldata_gas"] == 4 * zeros + 16 * (len(calldata) - zeros)
+        assert row["access_gas"] == 2_600 and row["total_gas"] == \
+            row["gas"] + row["calldata_gas"] + 2_600
+        assert row["precompile_gas"] == 102_900 and row["precompile_access_gas"] == 100
+        assert row["precompile_total_gas"] == 102_900 + row["precompile_calldata_gas"] + 100
+    assert six["gas"] + six["calldata_gas"] <= 102_900 < seven["gas"]      # issue 26
+    table = tmp_path / "flat.json"
+    table.write_text(json.dumps({row: [1] * 12 for row in ("SETMODX", "ADDMODX", "MULMODX")}))
+    code, out, _ = cli(capsys, monkeypatch, "gas", "pairing_check_hinted", "--json",
+                       "--target", "evmmax", "--costs", "eip-6690", "--costs", str(table))
+    assert code == 0 and [row["schedule"] for row in json.loads(out)] == ["eip-6690", "flat"]
+    code, _, err = cli(capsys, monkeypatch, "gas", "pairing", "--costs", str(tmp_path / "no"))
+    assert code == 2 and err.startswith("evm384: error: --costs: not one of eip-6690")
 
 
 @pytest.mark.parametrize("name", ["pairing_product_is_one", "eip2537_pairing_check"])

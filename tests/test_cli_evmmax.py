@@ -185,3 +185,19 @@ def test_debug_mem_takes_the_evmmax_memory_operands(capsys, monkeypatch):
     assert code == 0 and dumped(answers[0]) == MODULUS.to_bytes(48, "big")
     assert dumped(answers[1]) == b"".join(v.to_bytes(48, "big") for v in VALUES)
     assert "error: not a memory offset: 'source'" in answers[2]     # past the STOREX
+
+
+@pytest.mark.parametrize("engine", ["python", "fast"])
+def test_run_prices_with_the_cost_model(capsys, monkeypatch, tmp_path, engine):
+    code = program()
+    table = tmp_path / "mine.json"
+    table.write_text(json.dumps({row: [7] * 12 for row in ("SETMODX", "ADDMODX", "MULMODX")}))
+    for costs in ("eip-6690", "eip-7747", str(table)):
+        status, out, _ = cli(capsys, monkeypatch, "run", code.hex(), "--opcodes", "evmmax",
+                             "--engine", engine, "--costs", costs, "--json")
+        expected = execute(code, opcodes="evmmax",
+                           costs=json.loads(table.read_text()) if costs == str(table) else costs)
+        assert status == 0 and json.loads(out)["gas_used"] == expected.gas_used
+    status, _, err = cli(capsys, monkeypatch, "run", code.hex(), "--opcodes", "evmmax",
+                         "--costs", "eip-1")
+    assert status == 2 and err.count("\n") == 1 and "--costs: not one of" in err

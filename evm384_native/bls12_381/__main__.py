@@ -22,7 +22,7 @@ from typing import Tuple
 from .. import execute
 from ..evm.api import ENGINES
 from ..evm.gas import SCHEDULES
-from ..evm.transaction import calldata_gas
+from ..evm.transaction import CallCost, call_cost
 from .contracts import CONTRACT_SIZE_LIMIT, build_contract, build_program, encode_calldata
 from .hint import pairing_hint
 from .hinted import HINT_BYTES
@@ -87,18 +87,21 @@ def _report(name: str, instances: list, args: argparse.Namespace, blst_time: flo
 
 
 def _print_transaction_gas(name: str, calldata: bytes) -> None:
-    """Execution + calldata gas (EIP-2028) of the EVMMAX build, beside the precompile
+    """What a transaction pays to call the EVMMAX build (execution, calldata by EIP-2028,
+    the cold account access of EIP-2929; :mod:`..evm.transaction`), beside the precompile
     called with its own input for the same job under the same rules."""
     result = execute(build_contract(name, target="evmmax"), calldata, opcodes="evmmax",
                      engine="fast")
     usage = USAGE[name]
-    price = usage.precompile_gas(calldata)
     its_input = usage.precompile_input(calldata)
-    print(f"as a transaction pays it (EVMMAX build, EIP-6690 tables; calldata by EIP-2028): "
-          f"{result.gas_used:,} + {calldata_gas(calldata):,} for {len(calldata):,} bytes = "
-          f"{result.gas_used + calldata_gas(calldata):,}; the precompile with its "
-          f"{len(its_input):,}-byte input: {price:,} + {calldata_gas(its_input):,} = "
-          f"{price + calldata_gas(its_input):,}")
+    ours = call_cost(result.gas_used, calldata)
+    theirs = call_cost(usage.precompile_gas(calldata), its_input, precompile=True)
+
+    def parts(cost: CallCost, size: int) -> str:
+        return (f"{cost.execution:,} + calldata {cost.calldata:,} ({size:,} B) + access "
+                f"{cost.access:,} = {cost.total:,}")
+    print(f"as a transaction pays it (EVMMAX build, EIP-6690 tables): {parts(ours, len(calldata))};"
+          f" the precompile with its own input: {parts(theirs, len(its_input))}")
 
 
 def _at_least_one(text: str) -> int:

@@ -1,10 +1,11 @@
 """``evm384 gas``: for each built-in contract and each EVM384 gas schedule, the EVM384 ops,
-instructions, gas and bytecode size of one run on the contract's example input, beside
-the price of the EIP-2537 precompile doing the same job; for the contracts built for
-EVMMAX too (target column "evmmax", schedule "eip-6690": the EIP's tables), their EVMMAX
-arithmetic ops in the ops column. Contracts say what their example
-input and matching precompile are (``bls12_381.usage.USAGE``), so new ones appear
-here without changes."""
+instructions, gas and bytecode size of one run on the contract's example input, and what a
+transaction pays for the call (calldata, access, total: :mod:`..evm.transaction`), beside
+the EIP-2537 precompile doing the same job under the same rules; for the contracts built
+for EVMMAX too, one row per EVMMAX cost model (schedule column "eip-6690", "eip-7747", or
+a user's table from ``--costs FILE``), their EVMMAX arithmetic ops in the ops column.
+Contracts say what their example input and matching precompile are
+(``bls12_381.usage.USAGE``), so new ones appear here without changes."""
 from __future__ import annotations
 
 import argparse
@@ -16,11 +17,12 @@ from .. import execute
 from ..asm.assembler import EVM384_MNEMONICS, EVMMAX_VECTOR_MNEMONICS
 from ..bls12_381.contracts import CONTRACTS, EVMMAX_CONTRACTS, TARGETS, build_contract
 from ..bls12_381.usage import USAGE
+from ..evm.costs import COST_MODELS, EvmmaxCosts
 from ..evm.gas import SCHEDULES
-from ..evm.transaction import calldata_gas
+from ..evm.transaction import CallCost, call_cost
 from .calldata import example_calldata
 from .errors import CliError
-from .inputs import contract_name
+from .inputs import contract_name, cost_model
 from .output import write
 
 
@@ -35,89 +37,112 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--target", choices=TARGETS + ("all",), default="all",
                         help="EVM384 builds, EVMMAX builds (EIP-6690), or both (default)")
+    parser.add_argument("--costs", action="append", metavar="NAME|FILE",
+                        help="EVMMAX cost model to price with: a name "
+                             f"({', '.join(COST_MODELS)}) or a JSON table file; repeat for "
+                             "several (default: every named model)")
     parser.add_argument("--json", action="store_true", help="one JSON list of rows")
     parser.add_argument("--out", metavar="FILE", help="write to FILE (default stdout)")
     parser.set_defaults(func=command)
 
 
-EVMMAX_SCHEDULE = "eip-6690"           # the EIP's own gas tables
-ARITH_OPS_NOTE = ("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384), ADDMODX + SUBMODX"
-                  " + MULMODX (evmmax); `evm384 run`'s EVMMAX total also counts SETMODX, LOADX"
-                  " and STOREX\n"
-                  "calldata: EIP-2028's price of the bytes sent (16 gas a non-zero byte, 4 a"
-                  " zero byte; a hint included); total = gas + calldata; its total: the"
-                  " precompile's price + the calldata of its own input for the same job\n")
+NOTES = ("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384), ADDMODX + SUBMODX + "
+         "MULMODX (evmmax); `evm384 run`'s EVMMAX total also counts SETMODX, LOADX and STOREX\n"
+         "schedule: the EVM384 schedule, or the EVMMAX cost model (evm.costs)\n"
+         "gas: execution; calldata: EIP-2028's price of the bytes sent (a hint included); "
+         "access: EIP-2929, the contract called cold (2,600), the precompile warm (100); "
+         "total: their sum, or EIP-7623's floor (10 gas a calldata token) if higher; "
+         "not counted: the 21,000 of every transaction\n"
+         "its gas / its total: the precompile's price, and the same total for the precompile "
+         "called with its own input for the same job\n")
 
 
-def _runs(name: str, targets: List[str]) -> List[Tuple[str, str]]:
-    """(target, schedule) pairs to run ``name`` with."""
-    runs = [("evm384", schedule) for schedule in SCHEDULES] if "evm384" in targets else []
+def _runs(name: str, targets: List[str], models: Sequence[EvmmaxCosts]
+          ) -> List[Tuple[str, Any]]:
+    """(target, schedule or cost model) pairs to run ``name`` with."""
+    runs: List[Tuple[str, Any]] = [("evm384", schedule) for schedule in SCHEDULES] \
+        if "evm384" in targets else []
     if "evmmax" in targets and name in EVMMAX_CONTRACTS:
-        runs.append(("evmmax", EVMMAX_SCHEDULE))
+        runs += [("evmmax", model) for model in models]
     return runs
 
 
-def _execute(code: bytes, calldata: bytes, target: str, schedule: str):
+def _execute(code: bytes, calldata: bytes, target: str, pricing: Any):
     if target == "evm384":
-        return execute(code, calldata, engine="fast", schedule=schedule)
-    return execute(code, calldata, engine="fast", opcodes=target)
+        return execute(code, calldata, engine="fast", schedule=pricing)
+    return execute(code, calldata, engine="fast", opcodes=target, costs=pricing)
 
 
-def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",)
-         ) -> List[Dict[str, Any]]:
-    """One row per contract, target and schedule (a contract without a declared example
-    input: its size only)."""
+def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",),
+         models: Sequence[EvmmaxCosts] = tuple(COST_MODELS.values())) -> List[Dict[str, Any]]:
+    """One row per contract, target and schedule (EVMMAX: per cost model in ``models``);
+    a contract without a declared example input: its size only."""
     found = []
     for name in names:
         usage = USAGE.get(name)
         calldata: Optional[bytes] = None
-        price: Optional[int] = None
-        price_total: Optional[int] = None
+        precompile: Optional[CallCost] = None
         if usage is not None:
             calldata = example_calldata(name, random.Random(seed), usage.example_k, True)
             price = usage.precompile_gas(calldata)
             if price is not None:
-                price_total = price + calldata_gas(usage.precompile_input(calldata))
-        for target, schedule in _runs(name, list(targets)):
+                precompile = call_cost(price, usage.precompile_input(calldata), precompile=True)
+        for target, pricing in _runs(name, list(targets), models):
             code = build_contract(name, target=target)
             row: Dict[str, Any] = {
-                "contract": name, "target": target, "schedule": schedule, "bytes": len(code),
-                "k": usage.example_k if usage else None, "evm384_ops": None,
-                "instructions": None, "gas": None, "success": None,
-                "calldata_gas": None if calldata is None else calldata_gas(calldata),
+                "contract": name, "target": target,
+                "schedule": pricing if target == "evm384" else pricing.name,
+                "bytes": len(code), "k": usage.example_k if usage else None,
+                "evm384_ops": None, "instructions": None, "gas": None, "success": None,
+                "calldata_gas": None, "access_gas": None, "floor_gas": None,
                 "total_gas": None, "precompile": usage.precompile if usage else None,
-                "precompile_gas": price, "precompile_total_gas": price_total}
+                **_precompile_fields(precompile)}
             if calldata is not None:
-                result = _execute(code, calldata, target, schedule)
+                result = _execute(code, calldata, target, pricing)
                 ops = EVM384_MNEMONICS if target == "evm384" else EVMMAX_VECTOR_MNEMONICS
+                cost = call_cost(result.gas_used, calldata)
                 row.update(evm384_ops=sum(result.opcode_counts.get(op, 0) for op in ops),
                            instructions=result.steps, gas=result.gas_used,
-                           total_gas=result.gas_used + row["calldata_gas"],
+                           calldata_gas=cost.calldata, access_gas=cost.access,
+                           floor_gas=cost.floor, total_gas=cost.total,
                            success=result.success)
             found.append(row)
     return found
 
 
+def _precompile_fields(cost: Optional[CallCost]) -> Dict[str, Optional[int]]:
+    return {"precompile_gas": cost.execution if cost else None,
+            "precompile_calldata_gas": cost.calldata if cost else None,
+            "precompile_access_gas": cost.access if cost else None,
+            "precompile_total_gas": cost.total if cost else None}
+
+
+_COLUMNS = (("contract", "contract"), ("k", "k"), ("schedule", "schedule"),
+            ("target", "target"), ("arith ops", "evm384_ops"),
+            ("instructions", "instructions"), ("gas", "gas"), ("calldata", "calldata_gas"),
+            ("access", "access_gas"), ("total", "total_gas"), ("bytes", "bytes"),
+            ("EIP-2537 precompile", "precompile"), ("its gas", "precompile_gas"),
+            ("its total", "precompile_total_gas"))
+_LEFT = {"contract", "schedule", "target", "EIP-2537 precompile"}
+
+
 def table(found: List[Dict[str, Any]]) -> str:
     def cell(value: Any) -> str:
         return "-" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
-    header = ("contract", "k", "schedule", "target", "arith ops", "instructions", "gas",
-              "calldata", "total", "bytes", "EIP-2537 precompile", "its gas", "its total")
-    keys = ("evm384_ops", "instructions", "gas", "calldata_gas", "total_gas", "bytes")
-    lines = [header] + [(row["contract"], cell(row["k"]), row["schedule"], row["target"],
-                         *(cell(row[key]) for key in keys), cell(row["precompile"]),
-                         cell(row["precompile_gas"]), cell(row["precompile_total_gas"]))
-                        for row in found]
+    header = tuple(title for title, _ in _COLUMNS)
+    lines = [header] + [tuple(cell(row[key]) for _, key in _COLUMNS) for row in found]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    return "\n".join("  ".join(text.ljust(width) if i in (0, 2, 3, 10) else text.rjust(width)
+    return "\n".join("  ".join(text.ljust(width) if header[i] in _LEFT else text.rjust(width)
                                for i, (text, width) in enumerate(zip(line, widths))).rstrip()
-                     for line in lines) + "\n" + ARITH_OPS_NOTE
+                     for line in lines) + "\n" + NOTES
 
 
 def command(args: argparse.Namespace) -> int:
     names = [contract_name(text) for text in args.contracts] or list(CONTRACTS)
     targets = list(TARGETS) if args.target == "all" else [args.target]
-    found = rows(names, args.seed, targets)
+    models = [cost_model(text) for text in args.costs] if args.costs else \
+        list(COST_MODELS.values())
+    found = rows(names, args.seed, targets, models)
     failed = [row["contract"] for row in found if row["success"] is False]
     write(json.dumps(found) + "\n" if args.json else table(found), args.out)
     if failed:

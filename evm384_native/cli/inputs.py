@@ -16,6 +16,7 @@ from ..asm import Program
 from ..bls12_381.contracts import CONTRACTS, build_program
 from ..evm.api import ENGINES, execute
 from ..evm.backends import BACKENDS
+from ..evm.costs import COST_MODELS, DEFAULT_COSTS, EvmmaxCosts, load_costs
 from ..evm.gas import DEFAULT_SCHEDULE, SCHEDULES
 from ..evm.opcode_sets import DEFAULT_OPCODES, OPCODE_SETS
 from ..evm.result import ExecutionResult
@@ -127,7 +128,21 @@ def add_code_arguments(parser: argparse.ArgumentParser, engine: bool = True) -> 
                         help="EVM384 kernels (default native)")
     parser.add_argument("--schedule", choices=sorted(SCHEDULES), default=DEFAULT_SCHEDULE,
                         help=f"EVM384 gas schedule (default {DEFAULT_SCHEDULE})")
+    parser.add_argument("--costs", default=DEFAULT_COSTS, metavar="NAME|FILE",
+                        help=f"EVMMAX cost model: {', '.join(COST_MODELS)} or a JSON table "
+                             "file of SETMODX, ADDMODX, MULMODX rows (12 gas values each, 1..12 "
+                             f"limbs) (default {DEFAULT_COSTS})")
     add_opcodes_argument(parser)
+
+
+def cost_model(text: str) -> EvmmaxCosts:
+    """``--costs``: a named EVMMAX cost model, else a JSON table file."""
+    if text in COST_MODELS:
+        return COST_MODELS[text]
+    try:
+        return load_costs(text)
+    except ValueError as error:
+        raise CliError(f"--costs: not one of {', '.join(COST_MODELS)}, and {error}") from None
 
 
 def load_run(args: argparse.Namespace) -> Tuple[Target, bytes, Dict[str, Any]]:
@@ -135,7 +150,8 @@ def load_run(args: argparse.Namespace) -> Tuple[Target, bytes, Dict[str, Any]]:
     if not 0 <= args.gas < 2**63:
         raise CliError(f"--gas must be in [0, 2**63), got {args.gas}")
     options: Dict[str, Any] = {"gas": args.gas, "backend": args.backend,
-                               "schedule": args.schedule, "opcodes": args.opcodes}
+                               "schedule": args.schedule, "opcodes": args.opcodes,
+                               "costs": cost_model(args.costs)}
     if getattr(args, "engine", None) is not None:
         options["engine"] = args.engine
     if args.calldata and args.calldata_file is not None:
