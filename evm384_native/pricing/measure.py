@@ -29,16 +29,18 @@ LIMB_COUNTS = tuple(range(1, 13))
 
 @dataclass(frozen=True)
 class Settings:
-    """How much to measure: programs per fit, repetitions of each (the minimum is kept),
-    the time each varied count may take in one program, and the design's seed."""
+    """How much to measure: programs per fit, rounds over all fits and repetitions of
+    each program in a round (the minimum is kept), the time each varied count may take in
+    one program, and the design's seed."""
     programs: int = 48
-    repeat: int = 5
+    rounds: int = 3
+    repeat: int = 3
     budget_ns: float = 1_000_000.0
     seed: int = 1
 
 
 DEFAULT = Settings()
-QUICK = Settings(programs=12, repeat=1, budget_ns=40_000.0)
+QUICK = Settings(programs=12, rounds=1, repeat=1, budget_ns=40_000.0)
 
 
 @dataclass(frozen=True)
@@ -95,44 +97,94 @@ def fit(features: Sequence[str], rows: Sequence[Mapping[str, float]],
     return ns, r_squared(times, counts @ coefficients)
 
 
-def _measure(features: Sequence[str], build: Callable[[Mapping[str, int]], Program],
-             limits: Mapping[str, int], pilot: Mapping[str, int], engine: str,
-             settings: Settings, rng: random.Random) -> Tuple[Dict[str, float], float, int]:
-    """Pilot, design, time and fit one set of programs: (ns per unit, R^2, programs)."""
+@dataclass(frozen=True)
+class Plan:
+    """The programs of one fit, sized by a pilot run on its engine."""
+    engine: str
+    opcodes: str
+    limbs: Optional[int]
+    features: Tuple[str, ...]
+    programs: Tuple[Program, ...]
+
+
+def _plan(features: Sequence[str], build: Callable[[Mapping[str, int]], Program],
+          limits: Mapping[str, int], pilot: Mapping[str, int], engine: str,
+          settings: Settings, rng: random.Random) -> Tuple[Program, ...]:
+    """A pilot (each feature alone, and nothing) for the time of a unit of each, then the
+    design's programs sized by it."""
     empty = build({})
     singles = [build({name: pilot[name]}) for name in features]
-    times, _ = best_times([_job(p, engine) for p in [empty, *singles]], max(1, settings.repeat // 2))
+    times, _ = best_times([_job(p, engine) for p in [empty, *singles]], settings.repeat)
     unit_ns = {name: max(MIN_UNIT_NS, (t - times[0]) / pilot[name])
                for name, t in zip(features, times[1:])}
-    programs = [build(amounts) for amounts in
-                design(features, unit_ns, settings.budget_ns, limits, settings.programs, rng)]
-    times, results = best_times([_job(p, engine) for p in programs], settings.repeat)
-    for result in results:
-        if not result.success:
-            raise RuntimeError(f"a pricing program failed: {result.error}")
-    rows = [{**p.amounts, INSTRUCTIONS: other_instructions(p, r)} for p, r in zip(programs, results)]
-    ns, r2 = fit(features, rows, times)
-    return ns, r2, len(programs)
+    return tuple(build(amounts) for amounts in
+                 design(features, unit_ns, settings.budget_ns, limits, settings.programs, rng))
 
 
-def measure_evmmax(limbs: int, engine: str, settings: Settings = DEFAULT) -> Fit:
-    """ns per MULMODX/ADDMODX/SUBMODX element, new context, LOADX/STOREX value and
-    instruction at ``limbs`` limbs, on ``engine``."""
+def plan_evmmax(limbs: int, engine: str, settings: Settings = DEFAULT) -> Plan:
+    """Programs for ns per MULMODX/ADDMODX/SUBMODX element, new context, LOADX/STOREX
+    value and other instruction at ``limbs`` limbs."""
     rng = random.Random(settings.seed * 1000 + limbs)
     calldata = evmmax_calldata(limbs, settings.seed)
     pilot = {"MULMODX": 4000, "ADDMODX": 4000, "SUBMODX": 4000,
              "SETMODX": min(64, max_new_contexts(limbs)), "LOADX": 1024, "STOREX": 1024,
              INSTRUCTIONS: 2000}
-    ns, r2, count = _measure(EVMMAX_FEATURES, lambda a: evmmax_program(limbs, a, rng, calldata),
-                             evmmax_limits(limbs), pilot, engine, settings, rng)
-    return Fit(engine, "evmmax", limbs, ns, r2, count)
+    programs = _plan(EVMMAX_FEATURES, lambda a: evmmax_program(limbs, a, rng, calldata),
+                     evmmax_limits(limbs), pilot, engine, settings, rng)
+    return Plan(engine, "evmmax", limbs, EVMMAX_FEATURES, programs)
 
 
-def measure_evm384(engine: str, settings: Settings = DEFAULT) -> Fit:
-    """ns per ADDMOD384, SUBMOD384, MULMODMONT384 (with its PUSH16) and instruction."""
+def plan_evm384(engine: str, settings: Settings = DEFAULT) -> Plan:
+    """Programs for ns per ADDMOD384, SUBMOD384, MULMODMONT384 (with its PUSH16) and other
+    instruction."""
     rng = random.Random(settings.seed * 1000 + 384)
     calldata = evm384_calldata(settings.seed)
     pilot = {"ADDMOD384": 2000, "SUBMOD384": 2000, "MULMODMONT384": 2000, INSTRUCTIONS: 2000}
-    ns, r2, count = _measure(EVM384_FEATURES, lambda a: evm384_program(a, calldata),
-                             evm384_limits(), pilot, engine, settings, rng)
-    return Fit(engine, "evm384", None, ns, r2, count)
+    programs = _plan(EVM384_FEATURES, lambda a: evm384_program(a, calldata), evm384_limits(),
+                     pilot, engine, settings, rng)
+    return Plan(engine, "evm384", None, EVM384_FEATURES, programs)
+
+
+def measure(plans: Sequence[Plan], settings: Settings = DEFAULT,
+            progress: Callable[[str], None] = lambda _: None) -> List[Fit]:
+    """Each plan's fit. The plans are timed in ``settings.rounds`` rounds, one plan after
+    the other in each (a plan's decoded programs fit the engines' caches; all plans' would
+    not), each program's time the fewest ns over all rounds: this machine's speed drifts
+    over seconds (measured: a MULMODX element 220 to 310 ns, CPU time alike, within 10 s),
+    and rounds apart give every fit the fast moments."""
+    best: List[List[int]] = [[2**63] * len(plan.programs) for plan in plans]
+    first: List[List[ExecutionResult]] = []
+    for round_ in range(settings.rounds):
+        for i, plan in enumerate(plans):
+            progress(f"round {round_ + 1}/{settings.rounds}: {_label(plan)}")
+            times, results = best_times([_job(p, plan.engine) for p in plan.programs],
+                                        settings.repeat)
+            best[i] = [min(a, b) for a, b in zip(best[i], times)]
+            if round_ == 0:
+                first.append(results)
+    return [_fit_plan(plan, times, results) for plan, times, results in zip(plans, best, first)]
+
+
+def _label(plan: Plan) -> str:
+    what = "EVM384" if plan.limbs is None else f"EVMMAX at {plan.limbs} limbs"
+    return f"{what} on the {plan.engine} engine"
+
+
+def _fit_plan(plan: Plan, times: Sequence[int], results: Sequence[ExecutionResult]) -> Fit:
+    for result in results:
+        if not result.success:
+            raise RuntimeError(f"a pricing program failed ({_label(plan)}): {result.error}")
+    rows = [{**p.amounts, INSTRUCTIONS: other_instructions(p, r)}
+            for p, r in zip(plan.programs, results)]
+    ns, r2 = fit(plan.features, rows, times)
+    return Fit(plan.engine, plan.opcodes, plan.limbs, ns, r2, len(plan.programs))
+
+
+def measure_evmmax(limbs: int, engine: str, settings: Settings = DEFAULT) -> Fit:
+    """The fit at ``limbs`` limbs on ``engine`` alone."""
+    return measure([plan_evmmax(limbs, engine, settings)], settings)[0]
+
+
+def measure_evm384(engine: str, settings: Settings = DEFAULT) -> Fit:
+    """The EVM384 fit on ``engine`` alone."""
+    return measure([plan_evm384(engine, settings)], settings)[0]

@@ -3,6 +3,7 @@ the built contracts and the adversarial EVMMAX programs repriced and timed under
 model; as a JSON-ready dict (``price``) and as text (``render``)."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import platform
 import random
@@ -17,8 +18,8 @@ from ..evm.api import execute
 from ..evm.costs import COST_MODELS, EvmmaxCosts
 from ..evm.gas import EVM384_NAMES, SCHEDULES, Evm384Schedule
 from .anchor import FITTED, Anchor, fitted_costs, fitted_schedule, throughput
-from .measure import (DEFAULT, INTERCEPT, LIMB_COUNTS, Fit, Settings, best_times,
-                      measure_evm384, measure_evmmax)
+from .measure import (DEFAULT, INTERCEPT, LIMB_COUNTS, Fit, Settings, best_times, measure,
+                      plan_evm384, plan_evmmax)
 from .programs import EVM384_FEATURES, EVMMAX_FEATURES
 
 Model = Union[EvmmaxCosts, Evm384Schedule]
@@ -38,14 +39,18 @@ def _quiet(_: str) -> None:
 def measure_fits(engines: Sequence[str], settings: Settings, progress: Progress = _quiet
                  ) -> Dict[str, Dict[str, Any]]:
     """Per engine: "evmmax" (limbs -> Fit) and "evm384" (a Fit)."""
-    found: Dict[str, Dict[str, Any]] = {}
+    plans = []
     for engine in engines:
-        evmmax = {}
-        for limbs in LIMB_COUNTS:
-            progress(f"fitting EVMMAX at {limbs} limbs on the {engine} engine")
-            evmmax[limbs] = measure_evmmax(limbs, engine, settings)
-        progress(f"fitting EVM384 on the {engine} engine")
-        found[engine] = {"evmmax": evmmax, "evm384": measure_evm384(engine, settings)}
+        progress(f"sizing the programs on the {engine} engine")
+        plans += [plan_evmmax(limbs, engine, settings) for limbs in LIMB_COUNTS]
+        plans.append(plan_evm384(engine, settings))
+    fits = measure(plans, settings, progress)
+    found: Dict[str, Dict[str, Any]] = {engine: {"evmmax": {}} for engine in engines}
+    for fit in fits:
+        if fit.limbs is None:
+            found[fit.engine]["evm384"] = fit
+        else:
+            found[fit.engine]["evmmax"][fit.limbs] = fit
     return found
 
 
@@ -199,18 +204,17 @@ def price(engines: Sequence[str] = ("fast",), anchor: Anchor = Anchor(10.0),
     schedule = fitted_schedule(first["evm384"], anchor)
     models = {"evmmax": evmmax_models(costs), "evm384": evm384_models(schedule)}
     progress("timing the contracts")
-    contracts = contract_rows(engines, models, anchor, settings.repeat)
+    contracts = contract_rows(engines, models, anchor, settings.rounds * settings.repeat)
     corpus, note = load_corpus()
     adversarial = None
     if corpus is not None:
         progress("timing the adversarial EVMMAX programs")
         adversarial = adversarial_rows(corpus, engines, models["evmmax"], anchor,
-                                       max(1, min(3, settings.repeat)), quick)
+                                       settings.repeat, quick)
     return {
         "anchor": {"mgas_per_s": anchor.mgas_per_s, "ns_per_gas": anchor.ns_per_gas},
         "engines": list(engines), "priced_on": engines[0],
-        "settings": {"programs": settings.programs, "repeat": settings.repeat,
-                     "budget_ns": settings.budget_ns, "seed": settings.seed, "quick": quick},
+        "settings": {**dataclasses.asdict(settings), "quick": quick},
         "machine": machine,
         "fits": {engine: {"evmmax": [_fit_json(by["evmmax"][n]) for n in LIMB_COUNTS],
                           "evm384": _fit_json(by["evm384"])} for engine, by in fits.items()},
@@ -317,8 +321,8 @@ def render(report: Dict[str, Any]) -> str:
     anchor = report["anchor"]["mgas_per_s"]
     settings, machine = report["settings"], report["machine"]
     sections = [[f"prices fitted from measured time: {', '.join(report['engines'])} engine(s), "
-                 f"{settings['programs']} programs a fit, the fastest of {settings['repeat']} "
-                 f"runs each; {machine['cpu']}, load {machine['load_average'][0]:.2f}; "
+                 f"{settings['programs']} programs a fit, each the fastest of "
+                 f"{settings['rounds']} x {settings['repeat']} runs; {machine['cpu']}, load {machine['load_average'][0]:.2f}; "
                  f"{report['seconds']:.0f} s"]]
     sections += [_fit_lines(engine, by) for engine, by in report["fits"].items()]
     sections.append(_gas_lines(report))
