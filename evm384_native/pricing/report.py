@@ -1,0 +1,333 @@
+"""A whole pricing run: the fits on each engine, the cost table they give at the anchor,
+the built contracts and the adversarial EVMMAX programs repriced and timed under every
+model; as a JSON-ready dict (``price``) and as text (``render``)."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import platform
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from ..bls12_381.contracts import CONTRACTS, EVMMAX_CONTRACTS, build_contract
+from ..bls12_381.usage import USAGE
+from ..evm.api import execute
+from ..evm.costs import COST_MODELS, EvmmaxCosts
+from ..evm.gas import EVM384_NAMES, SCHEDULES, Evm384Schedule
+from .anchor import FITTED, Anchor, fitted_costs, fitted_schedule, throughput
+from .measure import (DEFAULT, INTERCEPT, LIMB_COUNTS, Fit, Settings, best_times, measure,
+                      plan_evm384, plan_evmmax)
+from .programs import EVM384_FEATURES, EVMMAX_FEATURES
+
+Model = Union[EvmmaxCosts, Evm384Schedule]
+ADVERSARIAL_GAS = {"fast": 2_000_000, "python": 300_000}   # each run: until out of gas
+QUICK_ADVERSARIAL_GAS = 100_000
+CORPUS_NEEDS_CHECKOUT = ("the adversarial corpus (bench/adversarial.py) needs a checkout of "
+                         "the repository with its tests' requirements")
+Progress = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+# --- the fits ----------------------------------------------------------------------------
+
+def measure_fits(engines: Sequence[str], settings: Settings, progress: Progress = _quiet
+                 ) -> Dict[str, Dict[str, Any]]:
+    """Per engine: "evmmax" (limbs -> Fit) and "evm384" (a Fit)."""
+    plans = []
+    for engine in engines:
+        progress(f"sizing the programs on the {engine} engine")
+        plans += [plan_evmmax(limbs, engine, settings) for limbs in LIMB_COUNTS]
+        plans.append(plan_evm384(engine, settings))
+    fits = measure(plans, settings, progress)
+    found: Dict[str, Dict[str, Any]] = {engine: {"evmmax": {}} for engine in engines}
+    for fit in fits:
+        if fit.limbs is None:
+            found[fit.engine]["evm384"] = fit
+        else:
+            found[fit.engine]["evmmax"][fit.limbs] = fit
+    return found
+
+
+def _fit_json(fit: Fit) -> Dict[str, Any]:
+    return {"limbs": fit.limbs, "r2": fit.r2, "programs": fit.programs, "ns": fit.ns}
+
+
+# --- the models --------------------------------------------------------------------------
+
+def evmmax_models(fitted: EvmmaxCosts) -> Dict[str, EvmmaxCosts]:
+    return {**COST_MODELS, FITTED: fitted}
+
+
+def evm384_models(fitted: Evm384Schedule) -> Dict[str, Evm384Schedule]:
+    return {**SCHEDULES, FITTED: fitted}
+
+
+def _model_options(target: str, model: Model) -> Dict[str, Any]:
+    """execute()'s options for a model of ``target``."""
+    return {"costs": model} if target == "evmmax" else {"schedule": model}
+
+
+def _schedule_json(schedule: Evm384Schedule) -> Dict[str, int]:
+    return dict(zip(EVM384_NAMES, (schedule.addmod384, schedule.submod384,
+                                   schedule.mulmodmont384)))
+
+
+def _costs_json(costs: EvmmaxCosts) -> Dict[str, List[int]]:
+    return {"SETMODX": list(costs.setmodx), "ADDMODX": list(costs.add_sub),
+            "SUBMODX": list(costs.add_sub), "MULMODX": list(costs.mul)}
+
+
+# --- contracts ---------------------------------------------------------------------------
+
+def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Model]],
+                  anchor: Anchor, repeat: int, seed: int = 1) -> List[Dict[str, Any]]:
+    """Each contract build (EVM384, and EVMMAX where built) on its example input: its gas
+    under each model of its target, its time on each engine, and the Mgas/s that makes."""
+    builds = [(name, target) for name in CONTRACTS if name in USAGE
+              for target in ("evm384", "evmmax")
+              if target == "evm384" or name in EVMMAX_CONTRACTS]
+    inputs = {}
+    for name, target in builds:
+        usage = USAGE[name]
+        inputs[name, target] = (build_contract(name, target=target),
+                                usage.example(random.Random(seed), usage.example_k, True))
+    times = {}
+    for engine in engines:
+        jobs = [lambda c=code, d=data, t=target, e=engine: execute(c, d, engine=e, opcodes=t)
+                for (_, target), (code, data) in inputs.items()]
+        times[engine] = best_times(jobs, repeat)[0]
+    rows = []
+    for i, ((name, target), (code, data)) in enumerate(inputs.items()):
+        gas = {}
+        success = True
+        for label, model in models[target].items():
+            result = execute(code, data, engine="fast", opcodes=target,
+                             **_model_options(target, model))
+            gas[label] = result.gas_used
+            success = success and result.success
+        ns = {engine: times[engine][i] for engine in engines}
+        rows.append(_throughput_row({"contract": name, "target": target,
+                                     "k": USAGE[name].example_k, "success": success,
+                                     "gas": gas, "ns": ns}, gas, ns, anchor))
+    return rows
+
+
+def _throughput_row(row: Dict[str, Any], gas: Dict[str, int], ns: Dict[str, int],
+                    anchor: Anchor) -> Dict[str, Any]:
+    """``row`` with Mgas/s by model and engine, and the pairs below the anchor."""
+    rates = {label: {engine: throughput(gas[label], t) for engine, t in ns.items()}
+             for label in gas}
+    row["mgas_per_s"] = rates
+    row["below_anchor"] = [f"{label} on {engine}" for label, by_engine in rates.items()
+                           for engine, rate in by_engine.items() if rate < anchor.mgas_per_s]
+    return row
+
+
+# --- the adversarial corpus --------------------------------------------------------------
+
+def load_corpus() -> Tuple[Optional[List[Any]], str]:
+    """bench/adversarial.py's EVMMAX programs, or None and why not. From a checkout the
+    package's parent folder holds bench/, so it is looked for there too."""
+    try:
+        from bench import adversarial  # type: ignore[import-not-found]
+    except ImportError:
+        root = Path(__file__).resolve().parents[2]
+        if not (root / "bench" / "adversarial.py").is_file():
+            return None, CORPUS_NEEDS_CHECKOUT
+        sys.path.insert(0, str(root))
+        try:
+            from bench import adversarial  # type: ignore[import-not-found]
+        except ImportError as error:
+            return None, f"{CORPUS_NEEDS_CHECKOUT} ({error})"
+    return [p for p in adversarial.corpus() if p.opcodes == "evmmax"], ""
+
+
+def adversarial_rows(programs: Sequence[Any], engines: Sequence[str],
+                     models: Dict[str, EvmmaxCosts], anchor: Anchor, repeat: int,
+                     quick: bool) -> List[Dict[str, Any]]:
+    """Each program run until out of gas under each model: gas over time."""
+    gas = {engine: QUICK_ADVERSARIAL_GAS if quick else ADVERSARIAL_GAS[engine]
+           for engine in engines}
+    pairs = [(program, label) for program in programs for label in models]
+    times = {}
+    for engine in engines:
+        jobs = [lambda p=program, m=models[label], e=engine: execute(
+                    p.code, p.calldata, gas=gas[e], engine=e, opcodes="evmmax", costs=m)
+                for program, label in pairs]
+        times[engine], results = best_times(jobs, repeat)
+        for (program, label), result in zip(pairs, results):
+            if result.error != "out of gas":
+                raise RuntimeError(f"adversarial {program.name!r} under {label}: "
+                                   f"{result.error or 'stopped'}, not out of gas")
+    rows = []
+    for i, program in enumerate(programs):
+        per = {label: i * len(models) + j for j, label in enumerate(models)}
+        rates = {label: {engine: throughput(gas[engine], times[engine][k])
+                         for engine in engines} for label, k in per.items()}
+        rows.append({"program": program.name, "gas": gas, "mgas_per_s": rates,
+                     "below_anchor": [f"{label} on {engine}" for label, by in rates.items()
+                                      for engine, rate in by.items()
+                                      if rate < anchor.mgas_per_s]})
+    return rows
+
+
+# --- a whole run -------------------------------------------------------------------------
+
+def _machine() -> Dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            cpu = next(line.split(":", 1)[1].strip() for line in info
+                       if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "load_average": list(os.getloadavg()),
+            "python": platform.python_version()}
+
+
+def price(engines: Sequence[str] = ("fast",), anchor: Anchor = Anchor(10.0),
+          settings: Settings = DEFAULT, quick: bool = False,
+          progress: Progress = _quiet) -> Dict[str, Any]:
+    """Measure, fit, derive the cost table at ``anchor`` and reprice: the whole report.
+    The table is priced from the first engine's fits; the others are reported beside."""
+    start = time.perf_counter()
+    machine = _machine()
+    fits = measure_fits(engines, settings, progress)
+    first = fits[engines[0]]
+    costs = fitted_costs(first["evmmax"], anchor)
+    schedule = fitted_schedule(first["evm384"], anchor)
+    models = {"evmmax": evmmax_models(costs), "evm384": evm384_models(schedule)}
+    progress("timing the contracts")
+    contracts = contract_rows(engines, models, anchor, settings.rounds * settings.repeat)
+    corpus, note = load_corpus()
+    adversarial = None
+    if corpus is not None:
+        progress("timing the adversarial EVMMAX programs")
+        adversarial = adversarial_rows(corpus, engines, models["evmmax"], anchor,
+                                       settings.repeat, quick)
+    return {
+        "anchor": {"mgas_per_s": anchor.mgas_per_s, "ns_per_gas": anchor.ns_per_gas},
+        "engines": list(engines), "priced_on": engines[0],
+        "settings": {**dataclasses.asdict(settings), "quick": quick},
+        "machine": machine,
+        "fits": {engine: {"evmmax": [_fit_json(by["evmmax"][n]) for n in LIMB_COUNTS],
+                          "evm384": _fit_json(by["evm384"])} for engine, by in fits.items()},
+        "evmmax_models": {label: _costs_json(m) for label, m in models["evmmax"].items()},
+        "evm384_models": {label: _schedule_json(m) for label, m in models["evm384"].items()},
+        "contracts": contracts, "adversarial": adversarial, "adversarial_note": note,
+        "seconds": time.perf_counter() - start,
+    }
+
+
+# --- text --------------------------------------------------------------------------------
+
+def _columns(lines: List[Sequence[str]], left: int = 1) -> List[str]:
+    """Aligned columns: the first ``left`` to the left, the others to the right."""
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    return ["  ".join(cell.ljust(w) if i < left else cell.rjust(w)
+                      for i, (cell, w) in enumerate(zip(line, widths))).rstrip()
+            for line in lines]
+
+
+def _ns(value: float) -> str:
+    return f"{value:,.0f}" if value >= 100 else f"{value:.1f}"
+
+
+def _fit_lines(engine: str, by: Dict[str, Any]) -> List[str]:
+    features = [f for f in EVMMAX_FEATURES if f != "instructions"]
+    lines: List[Sequence[str]] = [("limbs", "R^2", *features, "other instr", "intercept")]
+    for fit in by["evmmax"]:
+        lines.append((str(fit["limbs"]), f"{fit['r2']:.4f}", *(_ns(fit["ns"][f]) for f in features),
+                      _ns(fit["ns"]["instructions"]), _ns(fit["ns"][INTERCEPT])))
+    evm384 = by["evm384"]
+    ops = [f for f in EVM384_FEATURES if f != "instructions"]
+    return ([f"fitted ns per operation on the {engine} engine (NNLS of whole-program times; "
+             "per element, new context, value; intercept: per program)"]
+            + _columns(lines)
+            + _columns([("EVM384", "R^2", *ops, "other instr", "intercept"),
+                        ("", f"{evm384['r2']:.4f}", *(_ns(evm384["ns"][f]) for f in ops),
+                         _ns(evm384["ns"]["instructions"]), _ns(evm384["ns"][INTERCEPT]))]))
+
+
+def _gas_lines(report: Dict[str, Any]) -> List[str]:
+    anchor = Anchor(report["anchor"]["ns_per_gas"])
+    models = report["evmmax_models"]
+    order = [FITTED] + [label for label in models if label != FITTED]
+    fits = report["fits"][report["priced_on"]]["evmmax"]
+    lines: List[Sequence[str]] = [("limbs", *(f"{row} ({' / '.join(order)})"
+                                              for row in ("SETMODX", "ADD/SUBMODX", "MULMODX")),
+                                   "LOADX/STOREX fitted")]
+    for i, fit in enumerate(fits):
+        transfer = anchor.gas(max(fit["ns"]["LOADX"], fit["ns"]["STOREX"]))
+        flag = " (above MULMODX's)" if transfer > models[FITTED]["MULMODX"][i] else ""
+        lines.append((str(fit["limbs"]),
+                      *(" / ".join(str(models[label][row][i]) for label in order)
+                        for row in ("SETMODX", "ADDMODX", "MULMODX")), f"{transfer}{flag}"))
+    schedules = report["evm384_models"]
+    evm384_order = [FITTED] + [label for label in schedules if label != FITTED]
+    evm384 = [("EVM384", *evm384_order)] + [
+        (op, *(str(schedules[label][op]) for label in evm384_order)) for op in EVM384_NAMES]
+    return ([f"gas at {anchor.mgas_per_s:g} Mgas/s ({anchor.ns_per_gas:g} ns a gas), rounded up, "
+             f"at least 1: fitted on the {report['priced_on']} engine beside the EIPs' tables; "
+             "LOADX/STOREX are priced as MULMODX, their own fitted gas beside"]
+            + _columns(lines) + [""] + _columns(evm384))
+
+
+def _rate(value: float, anchor: float) -> str:
+    return f"{value:,.0f}" + ("*" if value < anchor else "")
+
+
+def _contract_lines(report: Dict[str, Any], target: str) -> List[str]:
+    rows = [row for row in report["contracts"] if row["target"] == target]
+    if not rows:
+        return []
+    anchor = report["anchor"]["mgas_per_s"]
+    labels = list(rows[0]["gas"])
+    lines: List[Sequence[str]] = [("contract", "engine", "ms", *(f"gas {l}" for l in labels),
+                                   *(f"Mgas/s {l}" for l in labels))]
+    for row in rows:
+        for engine, ns in row["ns"].items():
+            lines.append((row["contract"], engine, f"{ns / 1e6:.2f}",
+                          *(f"{row['gas'][l]:,}" for l in labels),
+                          *(_rate(row["mgas_per_s"][l][engine], anchor) for l in labels)))
+    return [f"contracts built for {target.upper()} on their example inputs (`evm384 gas`'s): "
+            "measured time, gas and Mgas/s under each model"] + _columns(lines, left=2)
+
+
+def _adversarial_lines(report: Dict[str, Any]) -> List[str]:
+    rows = report["adversarial"]
+    if rows is None:
+        return [f"adversarial programs: skipped: {report['adversarial_note']}"]
+    anchor = report["anchor"]["mgas_per_s"]
+    labels = list(report["evmmax_models"])
+    lines: List[Sequence[str]] = [("program", "engine", *(f"Mgas/s {l}" for l in labels))]
+    for row in rows:
+        for engine in report["engines"]:
+            lines.append((row["program"], engine,
+                          *(_rate(row["mgas_per_s"][l][engine], anchor) for l in labels)))
+    gas = ", ".join(f"{g:,} gas on {e}" for e, g in rows[0]["gas"].items()) if rows else ""
+    return ([f"adversarial EVMMAX programs (bench/adversarial.py), each run until out of gas "
+             f"({gas})"] + _columns(lines, left=2))
+
+
+def render(report: Dict[str, Any]) -> str:
+    """The report as text tables."""
+    anchor = report["anchor"]["mgas_per_s"]
+    settings, machine = report["settings"], report["machine"]
+    sections = [[f"prices fitted from measured time: {', '.join(report['engines'])} engine(s), "
+                 f"{settings['programs']} programs a fit, each the fastest of "
+                 f"{settings['rounds']} x {settings['repeat']} runs; {machine['cpu']}, load {machine['load_average'][0]:.2f}; "
+                 f"{report['seconds']:.0f} s"]]
+    sections += [_fit_lines(engine, by) for engine, by in report["fits"].items()]
+    sections.append(_gas_lines(report))
+    sections += [_contract_lines(report, target) for target in ("evmmax", "evm384")]
+    sections.append(_adversarial_lines(report))
+    sections.append([f"* below {anchor:g} Mgas/s: the model buys more time than the anchor "
+                     "allows a gas (underpriced on that engine)"])
+    return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
