@@ -53,7 +53,7 @@ from .evm384 import MULMODMONT384, Segment, op_segment
 from .gas import Evm384Schedule, copy_cost
 from .instructions import (Handler, op_invalid, op_jump_to, op_jumpi_to, op_mcopy_static,
                            op_push)
-from .opcode_sets import EVM384, OpcodeSet
+from .opcode_sets import DEFAULT_OPCODE_SET, OpcodeSet
 from .opcodes import BY_NAME, EVM384_OPCODES, STACK_LIMIT
 from ..limbs import BYTES384
 from ..operands import MODULUS_WITH_INV_BYTES
@@ -370,7 +370,7 @@ class Code:
     """Decoded bytecode; see the module docstring. Built by :func:`decode`."""
 
     def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool,
-                 opcodes: OpcodeSet = EVM384) -> None:
+                 opcodes: OpcodeSet = DEFAULT_OPCODE_SET) -> None:
         self.bytecode = bytecode
         self.opcodes = opcodes
         self.evm384_gas = schedule.by_opcode() if opcodes.scheduled else {}
@@ -543,7 +543,7 @@ _CACHE: SizedCache[Code] = SizedCache(DECODE_CACHE_BYTES, Code.memory_size)
 
 
 def decode(bytecode: bytes, schedule: Evm384Schedule, fuse: bool = True,
-           opcodes: OpcodeSet = EVM384) -> Code:
+           opcodes: OpcodeSet = DEFAULT_OPCODE_SET) -> Code:
     """The analysed program, cached (by the code bytes, schedule, ``fuse`` and opcode
     set with its fork) within ``DECODE_CACHE_BYTES`` of estimated memory."""
     return _CACHE.get((bytecode, schedule, fuse, opcodes.key),

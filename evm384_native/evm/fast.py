@@ -32,7 +32,7 @@ from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, ReturnDataOutOfBound
                     StackOverflow, StackUnderflow)
 from .instructions import op_invalid, op_unsupported
 from .interpreter import run_python
-from .opcode_sets import EVM384, OpcodeSet
+from .opcode_sets import DEFAULT_OPCODE_SET, OpcodeSet
 from .result import ExecutionResult
 from .tracing import Tracer
 
@@ -210,7 +210,7 @@ def _opcode_counts(frame, opcodes: OpcodeSet, host_counts: Dict[str, int]) -> Di
 
 def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
              schedule: Evm384Schedule, tracer: Optional[Tracer],
-             fuse_evm384: bool = True, opcodes: OpcodeSet = EVM384,
+             fuse_evm384: bool = True, opcodes: OpcodeSet = DEFAULT_OPCODE_SET,
              costs: EvmmaxCosts = EIP_6690) -> ExecutionResult:
     """Run ``bytecode`` in the C loop; see the module docstring."""
     if tracer is not None:

@@ -99,3 +99,7 @@ def resolve_opcodes(opcodes: object, fork: ForkLike = DEFAULT_FORK) -> OpcodeSet
             if found is None:
                 found = _WITH_FORK[key] = with_fork(base, chosen)
     return found
+
+
+# What ``execute`` runs by default (EVM384 under Osaka): the engines' and decoding's default.
+DEFAULT_OPCODE_SET = resolve_opcodes(DEFAULT_OPCODES, DEFAULT_FORK)
