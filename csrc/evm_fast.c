@@ -31,7 +31,7 @@ enum opcode {
     OP_SIGNEXTEND = 0x0b,
     OP_LT = 0x10, OP_GT = 0x11, OP_SLT = 0x12, OP_SGT = 0x13, OP_EQ = 0x14, OP_ISZERO = 0x15,
     OP_AND = 0x16, OP_OR = 0x17, OP_XOR = 0x18, OP_NOT = 0x19, OP_BYTE = 0x1a,
-    OP_SHL = 0x1b, OP_SHR = 0x1c, OP_SAR = 0x1d, OP_KECCAK256 = 0x20,
+    OP_SHL = 0x1b, OP_SHR = 0x1c, OP_SAR = 0x1d, OP_CLZ = 0x1e, OP_KECCAK256 = 0x20,
     OP_CALLDATALOAD = 0x35, OP_CALLDATASIZE = 0x36, OP_CALLDATACOPY = 0x37,
     OP_CODESIZE = 0x38, OP_CODECOPY = 0x39, OP_RETURNDATASIZE = 0x3d, OP_RETURNDATACOPY = 0x3e,
     OP_POP = 0x50, OP_MLOAD = 0x51, OP_MSTORE = 0x52, OP_MSTORE8 = 0x53,
@@ -50,7 +50,7 @@ int evm_fast_implements(int opcode)
     case OP_EXP: case OP_KECCAK256:
     case OP_LT: case OP_GT: case OP_SLT: case OP_SGT: case OP_EQ: case OP_ISZERO:
     case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_BYTE:
-    case OP_SHL: case OP_SHR: case OP_SAR:
+    case OP_SHL: case OP_SHR: case OP_SAR: case OP_CLZ: /* CLZ: Osaka's tables only */
     case OP_CALLDATALOAD: case OP_CALLDATASIZE: case OP_CALLDATACOPY:
     case OP_CODESIZE: case OP_CODECOPY: case OP_RETURNDATASIZE: case OP_RETURNDATACOPY:
     case OP_POP: case OP_MLOAD: case OP_MSTORE: case OP_MSTORE8:
@@ -499,6 +499,9 @@ int evm_fast_run(evm_frame *f)
             f->stack_size--;
             break;
         }
+        case OP_CLZ: /* EIP-7939: 256 for 0 */
+            TOP(0) = word_from_u64(256 - word_bit_length(&TOP(0)));
+            break;
         case OP_CALLDATALOAD:
             TOP(0) = word_load_padded(f->calldata, f->calldata_size, &TOP(0));
             break;

@@ -158,23 +158,15 @@ evm_word evm_word_mulmod(const evm_word *a, const evm_word *b, const evm_word *n
     return divide_limbs(product, PRODUCT_LIMBS, n, NULL);
 }
 
-static unsigned bit_length(const evm_word *w)
-{
-    for (int i = WORD_LIMBS - 1; i >= 0; i--)
-        if (w->limb[i])
-            return 64 * (unsigned)i + 64 - (unsigned)__builtin_clzll(w->limb[i]);
-    return 0;
-}
-
 unsigned evm_word_byte_length(const evm_word *w)
 {
-    return (bit_length(w) + 7) / 8;
+    return (word_bit_length(w) + 7) / 8;
 }
 
 evm_word evm_word_exp(const evm_word *base, const evm_word *exponent)
 {
     evm_word result = word_from_u64(1), power = *base; /* power = base^(2^i) */
-    unsigned bits = bit_length(exponent);
+    unsigned bits = word_bit_length(exponent);
     for (unsigned i = 0; i < bits; i++) {
         if ((exponent->limb[i / 64] >> (i % 64)) & 1)
             result = word_mul(&result, &power);

@@ -22,6 +22,16 @@ static inline int word_below(const evm_word *w, uint64_t limit)
     return (w->limb[1] | w->limb[2] | w->limb[3]) == 0 && w->limb[0] < limit;
 }
 
+/* Bits up to the highest set one (0 for 0). __builtin_clzll(0) is undefined, so zero
+ * limbs are skipped, never counted. */
+static inline unsigned word_bit_length(const evm_word *w)
+{
+    for (int i = 3; i >= 0; i--)
+        if (w->limb[i])
+            return 64 * (unsigned)i + 64 - (unsigned)__builtin_clzll(w->limb[i]);
+    return 0;
+}
+
 static inline int word_less(const evm_word *a, const evm_word *b)
 {
     for (int i = 3; i >= 0; i--)

@@ -15,7 +15,8 @@ from typing import Callable, List, Optional, Sequence, Tuple
 
 from evm384_native.bls12_381.fp import P
 from evm384_native.evm.evm384 import memory_end
-from evm384_native.evm.opcodes import BY_NAME, EVM384_OPCODES, OPCODES
+from evm384_native.evm.opcode_sets import resolve_opcodes
+from evm384_native.evm.opcodes import BY_NAME, EVM384_OPCODES
 from evm384_native.montgomery import montgomery_inv
 
 from .cases import MAX_GAS, NAMED_SCHEDULES, Case, Schedule, schedule_of
@@ -43,6 +44,8 @@ MEMORY_OPS = {  # mnemonic -> stack operands (top first); "o" memory offset, "s"
     "REVERT": "os", "CALLDATACOPY": "oqs", "CODECOPY": "oqs", "RETURNDATACOPY": "oqs",
     "MCOPY": "ops",   # p: a second memory offset (MCOPY's source) over the same size
 }
+# The table cases run under: the EVM384 set at the default fork (Osaka, so CLZ too)
+OPCODES = resolve_opcodes("evm384").table
 FLOW_OPS = {BY_NAME[name].code for name in ("JUMP", "JUMPI", "STOP", "RETURN", "REVERT")}
 # Stack-only instructions (and those reading calldata or the environment): safe anywhere.
 PURE_OPS = sorted(code for code, info in OPCODES.items()

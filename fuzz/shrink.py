@@ -1,6 +1,6 @@
 """Shrinking a failing case: the smallest code, calldata and gas that still fail the
 same way (a simpler schedule and gas, then delta debugging over whole instructions and
-byte chunks)."""
+byte chunks, then the shortest tail of the code)."""
 from __future__ import annotations
 
 import time
@@ -46,6 +46,18 @@ def _without_instructions(code: bytes, keep: Callable[[bytes], bool], deadline: 
     return code
 
 
+def _shortest_tail(data: bytes, keep: Callable[[bytes], bool], deadline: float) -> bytes:
+    """The shortest ``data[start:]`` for which ``keep`` holds. Cutting a head off code can
+    turn PUSH data into instructions in one step, where removing smaller chunks leaves the
+    failing instruction inside a PUSH's data or behind one that halts first."""
+    for start in range(len(data) - 1, 0, -1):
+        if time.monotonic() >= deadline:
+            break
+        if keep(data[start:]):
+            return data[start:]
+    return data
+
+
 def _smaller_gas(case: Case, fails: Fails, deadline: float) -> Case:
     candidates: List[int] = [0, 1, 100, 1000, 10_000, 100_000, 1_000_000, case.gas // 2]
     for gas in sorted(set(candidates)):
@@ -68,6 +80,7 @@ def shrink(case: Case, fails: Fails, seconds: float = 60.0) -> Case:
 
     code = _without_chunks(_without_instructions(case.code, keeps_failing, deadline),
                            keeps_failing, deadline)
+    code = _shortest_tail(code, keeps_failing, deadline)
     case = replace(case, code=code)
     calldata = _without_chunks(case.calldata, lambda data: fails(replace(case, calldata=data)),
                                deadline)

@@ -11,6 +11,7 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from evm384_native.evm import ExecutionResult, Tracer
 from evm384_native.evm.api import run
+from evm384_native.evm.forks import DEFAULT_FORK
 from evm384_native.evm.gas import EVM384_NAMES
 
 Outcome = Union[ExecutionResult, str]
@@ -29,9 +30,10 @@ RESULT_FIELDS = ("success", "output", "gas_used", "gas_left", "error", "steps", 
 
 
 def run_variant(name: str, code: bytes, calldata: bytes, gas: int, schedule,
-                opcodes: str = "evm384") -> Outcome:
+                opcodes: str = "evm384", fork: str = DEFAULT_FORK) -> Outcome:
     try:
-        return run(code, calldata, gas=gas, schedule=schedule, opcodes=opcodes, **VARIANTS[name])
+        return run(code, calldata, gas=gas, schedule=schedule, opcodes=opcodes, fork=fork,
+                   **VARIANTS[name])
     except Exception as exc:  # an outcome to compare, whatever it is
         return f"raised {type(exc).__name__}: {exc}"
 
@@ -86,6 +88,9 @@ def signature(problems: List[str]) -> frozenset:
     """What a failure is about (for shrinking: keep failing the same way)."""
     return frozenset(problem.split(":")[0] for problem in problems)
 
+
+
+PYEVM_FORK = "prague"        # the fork of _pyevm_vm: py-evm 0.12 has no Osaka (no CLZ)
 
 
 @lru_cache(maxsize=64)

@@ -58,18 +58,21 @@ MODES.append(dict(engine="fast", backend="native"))
 
 
 def run_everywhere(code: bytes, calldata: bytes = b"", gas: int = 1_000_000,
-                   schedule="evmone-v7") -> ExecutionResult:
+                   schedule="evmone-v7", fork: str = "osaka") -> ExecutionResult:
     """Runs ``code`` with both backends, with and without fused EVM384 blocks, on the
     fast engine, and traced (instruction by instruction); asserts that all results are
     identical."""
-    results = [run(code, calldata, gas=gas, schedule=schedule, **mode) for mode in MODES]
-    results.append(run(code, calldata, gas=gas, schedule=schedule, tracer=Tracer()))
+    results = [run(code, calldata, gas=gas, schedule=schedule, fork=fork, **mode)
+               for mode in MODES]
+    results.append(run(code, calldata, gas=gas, schedule=schedule, fork=fork, tracer=Tracer()))
     for mode, result in zip(MODES + ["traced"], results):
         assert result == results[0], f"{mode} differs: {result} vs {results[0]}"
     return results[0]
 
 
 # --- py-evm ----------------------------------------------------------------------------
+
+PYEVM_FORK = "prague"     # py-evm 0.12's newest fork: ours runs under it to compare
 
 @lru_cache(maxsize=None)
 def _pyevm_vm(evm384_gas: Tuple[int, int, int] | None):
@@ -89,7 +92,7 @@ def pyevm_run(code: bytes, calldata: bytes = b"", gas: int = 1_000_000,
 
 def assert_matches_pyevm(code: bytes, calldata: bytes = b"", gas: int = 1_000_000,
                          schedule="evmone-v7", evm384_gas=(8, 8, 24)) -> ExecutionResult:
-    ours = run_everywhere(code, calldata, gas, schedule)
+    ours = run_everywhere(code, calldata, gas, schedule, fork=PYEVM_FORK)
     expected = pyevm_run(code, calldata, gas, evm384_gas)
     assert (ours.success, ours.output, ours.gas_used) == expected, (ours, expected)
     return ours

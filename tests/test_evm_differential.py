@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from evm384_native import execute
 from evm384_native.evm.opcodes import EVM384_OPCODES, OPCODES
 
-from evm_helpers import assert_matches_pyevm, pyevm_run, push, run_everywhere
+from evm_helpers import PYEVM_FORK, assert_matches_pyevm, pyevm_run, push, run_everywhere
 
 SHARED = sorted(code for code, info in OPCODES.items()
                 if not info.needs_state and not info.immediate and code not in EVM384_OPCODES)
@@ -40,7 +40,7 @@ def test_generated_programs_match_pyevm(code, data, gas):
 @SLOW_OK
 @given(code=st.binary(max_size=64), data=calldata, gas=gas_limits)
 def test_arbitrary_bytes_never_crash_and_match_pyevm_with_evm384(code, data, gas):
-    ours = run_everywhere(code, data, gas)
+    ours = run_everywhere(code, data, gas, fork=PYEVM_FORK)  # 0x1e as py-evm has it
     if ours.error is not None and ours.error.startswith("unsupported opcode"):
         return  # py-evm has world state and runs these
     assert (ours.success, ours.output, ours.gas_used) == pyevm_run(code, data, gas)

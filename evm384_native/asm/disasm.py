@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, List, Optional
 
+from ..evm.forks import DEFAULT_FORK, ForkLike
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
 from ..modx_common import VECTOR_IMMEDIATES
 from .assembler import EVM384_MNEMONICS, unpack_offsets
@@ -58,13 +59,14 @@ class Instruction:
         return self.name
 
 
-def disassemble(code: bytes, end: Optional[int] = None,
-                opcodes: str = DEFAULT_OPCODES) -> List[Instruction]:
+def disassemble(code: bytes, end: Optional[int] = None, opcodes: str = DEFAULT_OPCODES,
+                fork: ForkLike = DEFAULT_FORK) -> List[Instruction]:
     """Instructions of ``code[:end]`` under the opcode set ``opcodes`` ("evm384" or
-    "evmmax"); a PUSH16 directly followed by an EVM384 op is folded into that op (its
-    pc stays the PUSH16's)."""
+    "evmmax") and ``fork`` (default Osaka: 0x1e is CLZ; before it, UNKNOWN_0x1e); a
+    PUSH16 directly followed by an EVM384 op is folded into that op (its pc stays the
+    PUSH16's)."""
     end = len(code) if end is None else end
-    table = resolve_opcodes(opcodes).table
+    table = resolve_opcodes(opcodes, fork).table
     result: List[Instruction] = []
     pc = 0
     while pc < end:

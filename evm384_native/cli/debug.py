@@ -34,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def command(args: argparse.Namespace) -> int:
     target, calldata, options = load_run(args)
-    debugger = Debugger(CodeView(target, args.opcodes), CommandReader(sys.stdin, sys.stdout),
+    debugger = Debugger(CodeView(target, args.opcodes, args.fork), CommandReader(sys.stdin, sys.stdout),
                         sys.stdout, args.montgomery, args.opcodes)
     try:
         with debugger.stop_on_interrupt():

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..bls12_381.contracts import CONTRACTS
-from .inputs import FILE_RULES, add_code_argument, add_opcodes_argument, load_target
+from .inputs import (FILE_RULES, add_code_argument, add_fork_argument, add_opcodes_argument,
+                     load_target)
 from .views import CodeView
 
 
@@ -19,10 +20,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     f"Contracts: {', '.join(CONTRACTS)}. {FILE_RULES}.")
     add_code_argument(parser)
     add_opcodes_argument(parser)
+    add_fork_argument(parser)
     parser.set_defaults(func=command)
 
 
 def command(args: argparse.Namespace) -> int:
     target = load_target(args.code, args.code_file, args.opcodes)
-    print("\n".join(CodeView(target, args.opcodes).lines()))
+    print("\n".join(CodeView(target, args.opcodes, args.fork).lines()))
     return 0

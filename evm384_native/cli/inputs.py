@@ -17,6 +17,7 @@ from ..bls12_381.contracts import CONTRACTS, build_program
 from ..evm.api import ENGINES, execute
 from ..evm.backends import BACKENDS
 from ..evm.costs import COST_MODELS, DEFAULT_COSTS, EvmmaxCosts, load_costs
+from ..evm.forks import DEFAULT_FORK, FORKS
 from ..evm.gas import DEFAULT_SCHEDULE, SCHEDULES
 from ..evm.opcode_sets import DEFAULT_OPCODES, OPCODE_SETS
 from ..evm.result import ExecutionResult
@@ -111,6 +112,12 @@ def add_opcodes_argument(parser: argparse.ArgumentParser) -> None:
                              f"apply) (default {DEFAULT_OPCODES})")
 
 
+def add_fork_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--fork", choices=list(FORKS), default=DEFAULT_FORK,
+                        help="the mainnet revision: osaka (CLZ at 0x1e), prague or cancun "
+                             f"(0x1e undefined) (default {DEFAULT_FORK})")
+
+
 def add_code_arguments(parser: argparse.ArgumentParser, engine: bool = True) -> None:
     """CODE, --calldata and the execution options; ``engine=False`` for the commands that
     trace (tracing always runs the Python engine's step loop)."""
@@ -133,6 +140,7 @@ def add_code_arguments(parser: argparse.ArgumentParser, engine: bool = True) -> 
                              "file of SETMODX, ADDMODX, MULMODX rows (12 gas values each, 1..12 "
                              f"limbs) (default {DEFAULT_COSTS})")
     add_opcodes_argument(parser)
+    add_fork_argument(parser)
 
 
 def cost_model(text: str) -> EvmmaxCosts:
@@ -151,7 +159,7 @@ def load_run(args: argparse.Namespace) -> Tuple[Target, bytes, Dict[str, Any]]:
         raise CliError(f"--gas must be in [0, 2**63), got {args.gas}")
     options: Dict[str, Any] = {"gas": args.gas, "backend": args.backend,
                                "schedule": args.schedule, "opcodes": args.opcodes,
-                               "costs": cost_model(args.costs)}
+                               "costs": cost_model(args.costs), "fork": args.fork}
     if getattr(args, "engine", None) is not None:
         options["engine"] = args.engine
     if args.calldata and args.calldata_file is not None:

@@ -65,7 +65,7 @@ def _print_profile(args: argparse.Namespace, target: Target, result: ExecutionRe
     print(result_text(result, args.opcodes))
     print("\nby opcode:")
     print(profiler.report())
-    view = CodeView(target, args.opcodes)
+    view = CodeView(target, args.opcodes, args.fork)
     # a folded PUSH16 + EVM384 pair is listed once, at the PUSH16's pc
     hot = sorted((pc for pc in profiler.by_pc if pc in view.instructions),
                  key=lambda pc: (-profiler.by_pc[pc], pc))[:args.top]

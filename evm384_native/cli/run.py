@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from .inputs import add_code_arguments, execute_target, load_run
-from .views import result_fields, result_text
+from .views import result_fields, result_text, transaction_cap_note
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,4 +21,7 @@ def command(args: argparse.Namespace) -> int:
     result = execute_target(target, calldata, options)
     print(json.dumps(result_fields(result, args.opcodes)) if args.json
           else result_text(result, args.opcodes))
+    note = transaction_cap_note(result, args.fork)
+    if note is not None:        # stdout stays one JSON object under --json
+        print(note, file=sys.stderr if args.json else sys.stdout)
     return 0 if result.success else 1

@@ -7,6 +7,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Set
 
 from ..asm import Instruction, disassemble
 from ..asm.assembler import EVM384_MNEMONICS
+from ..evm.forks import DEFAULT_FORK, resolve_fork
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
 from ..evm.opcodes import OpcodeInfo
 from ..evm.result import ExecutionResult
@@ -47,18 +48,30 @@ def result_text(result: ExecutionResult, opcodes: str = DEFAULT_OPCODES) -> str:
         + f"; total {sum(ops.values()):,}"])
 
 
+def transaction_cap_note(result: ExecutionResult, fork: str = DEFAULT_FORK) -> Optional[str]:
+    """A line saying the run used more gas than one transaction of ``fork`` may
+    (EIP-7825), else None. The gas used, not the limit, says whether one transaction
+    could have run it; the run itself is never refused."""
+    chosen = resolve_fork(fork)
+    if not chosen.exceeds_cap(result.gas_used):
+        return None
+    return (f"note: gas used {result.gas_used:,} exceeds {chosen.name.capitalize()}'s "
+            f"per-transaction cap {chosen.transaction_gas_cap:,} (EIP-7825)")
+
+
 class CodeView:
     """The code of a target read back: instructions by pc (a ``PUSH16`` + EVM384 pair folded
     at the ``PUSH16``'s pc, as the disassembler does) and, for contracts, where code came
     from and what memory slots are called."""
 
-    def __init__(self, target: Target, opcodes: str = DEFAULT_OPCODES) -> None:
+    def __init__(self, target: Target, opcodes: str = DEFAULT_OPCODES,
+                 fork: str = DEFAULT_FORK) -> None:
         self.code = target.code
         self.program = target.program
         self.memory = target.program.memory if target.program else None
-        self.table = resolve_opcodes(opcodes).table
+        self.table = resolve_opcodes(opcodes, fork).table
         end = target.program.code_size if target.program else None
-        self.instructions = {ins.pc: ins for ins in disassemble(self.code, end, opcodes)}
+        self.instructions = {ins.pc: ins for ins in disassemble(self.code, end, opcodes, fork)}
 
     def lines(self) -> List[str]:
         """The disassembly, one instruction a line."""

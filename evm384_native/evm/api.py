@@ -7,13 +7,14 @@ from .backends import Backend, get_backend
 from .costs import DEFAULT_COSTS, CostsLike, EvmmaxCosts, resolve_costs
 from .gas import DEFAULT_SCHEDULE, MAX_GAS, Evm384Schedule, ScheduleLike, resolve_schedule
 from .fast import run_fast
+from .forks import DEFAULT_FORK, ForkLike
 from .interpreter import run_python
 from .opcode_sets import DEFAULT_OPCODES, OpcodeSet, resolve_opcodes
 from .result import ExecutionResult
 from .tracing import Tracer, TracerLike, as_tracer
 
 # engine name -> runner(bytecode, calldata, gas, backend, schedule, tracer, fuse_evm384,
-#                       opcodes, costs)
+#                       opcodes, costs); ``opcodes`` carries the fork's instructions
 Engine = Callable[[bytes, bytes, int, Backend, Evm384Schedule, Optional[Tracer], bool,
                    OpcodeSet, EvmmaxCosts], ExecutionResult]
 ENGINES: Dict[str, Engine] = {"python": run_python, "fast": run_fast}
@@ -30,7 +31,8 @@ def _as_bytes(value: object, name: str) -> bytes:
 def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
         backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
         tracer: Optional[TracerLike] = None, fuse_evm384: bool = True,
-        opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS) -> ExecutionResult:
+        opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS,
+        fork: ForkLike = DEFAULT_FORK) -> ExecutionResult:
     """:func:`execute` with internal options, for tests and benchmarks."""
     code = _as_bytes(code, "code")
     calldata = _as_bytes(calldata, "calldata")
@@ -42,7 +44,7 @@ def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: st
     if runner is None:
         raise ValueError(f"unknown engine {engine!r}; available engines: "
                          f"{', '.join(sorted(ENGINES))}")
-    opcode_set = resolve_opcodes(opcodes)
+    opcode_set = resolve_opcodes(opcodes, fork)
     cost_model = resolve_costs(costs)
     chosen = as_tracer(tracer)
     if chosen is not None:
@@ -57,7 +59,8 @@ def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: st
 def execute(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
             backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
             tracer: Optional[TracerLike] = None,
-            opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS) -> ExecutionResult:
+            opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS,
+            fork: ForkLike = DEFAULT_FORK) -> ExecutionResult:
     """Run standalone contract ``code`` with ``calldata`` and return the outcome.
 
     ``engine`` names the dispatch loop ("python"); ``backend`` the implementation of
@@ -73,7 +76,11 @@ def execute(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine
     :mod:`~evm384_native.modx_reference`). ``costs`` prices EVMMAX's instructions: a cost
     model of :mod:`~evm384_native.evm.costs` ("eip-6690", the default, or "eip-7747"), an
     ``EvmmaxCosts``, or a table (a mapping of SETMODX, ADDMODX, MULMODX to 12 gas values,
-    1..12 limbs); it does not apply to EVM384.
+    1..12 limbs); it does not apply to EVM384. ``fork`` is the mainnet revision whose
+    instructions run: "osaka" (the default, today's mainnet: CLZ at 0x1e), "prague" or
+    "cancun" (0x1e is then an undefined opcode), or a :class:`~.forks.Fork`. A gas limit
+    above Osaka's per-transaction cap (2**24, EIP-7825) runs all the same; see
+    :func:`~.forks.exceeds_transaction_cap`.
     """
     return run(code, calldata, gas=gas, engine=engine, backend=backend, schedule=schedule,
-               tracer=tracer, opcodes=opcodes, costs=costs)
+               tracer=tracer, opcodes=opcodes, costs=costs, fork=fork)

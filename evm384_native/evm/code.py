@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 
 import numpy as np
@@ -52,7 +53,7 @@ from .evm384 import MULMODMONT384, Segment, op_segment
 from .gas import Evm384Schedule, copy_cost
 from .instructions import (Handler, op_invalid, op_jump_to, op_jumpi_to, op_mcopy_static,
                            op_push)
-from .opcode_sets import OPCODE_SETS, EVM384, OpcodeSet
+from .opcode_sets import DEFAULT_OPCODE_SET, OpcodeSet
 from .opcodes import BY_NAME, EVM384_OPCODES, STACK_LIMIT
 from ..limbs import BYTES384
 from ..operands import MODULUS_WITH_INV_BYTES
@@ -82,6 +83,7 @@ class _SetTables:
     ends_block: FrozenSet[int]
 
 
+@lru_cache(maxsize=None)   # by the object: resolve_opcodes makes one per (set, fork)
 def _set_tables(opcodes: OpcodeSet) -> _SetTables:
     table = opcodes.table
     with_data = re.compile(b"|".join(
@@ -93,7 +95,6 @@ def _set_tables(opcodes: OpcodeSet) -> _SetTables:
     return _SetTables(with_data, immediate, static_gas, opcodes.gas_dependent | _ENDS_FLOW)
 
 
-_TABLES = {opcodes: _set_tables(opcodes) for opcodes in OPCODE_SETS.values()}
 # What memory estimates count per kept block, body entry, mnemonic count and instruction
 # (objects, tuples, dict entries).
 _BLOCK_BYTES, _BODY_ENTRY_BYTES, _NAME_COUNT_BYTES, _INSTRUCTION_BYTES = 400, 100, 80, 300
@@ -181,7 +182,7 @@ def _instruction(bytecode: bytes, pc: int, evm384_gas: Dict[int, int],
     next_pc = min(pc + 1 + info.immediate, len(bytecode))
     return Instruction(pc, opcode, info.name, handlers[opcode], arg,
                        evm384_gas.get(opcode, info.gas), info.inputs, info.outputs,
-                       next_pc, opcode in _TABLES[opcodes].ends_block)
+                       next_pc, opcode in _set_tables(opcodes).ends_block)
 
 
 def _push_spans(bytecode: bytes, code: np.ndarray,
@@ -369,13 +370,13 @@ class Code:
     """Decoded bytecode; see the module docstring. Built by :func:`decode`."""
 
     def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool,
-                 opcodes: OpcodeSet = EVM384) -> None:
+                 opcodes: OpcodeSet = DEFAULT_OPCODE_SET) -> None:
         self.bytecode = bytecode
         self.opcodes = opcodes
         self.evm384_gas = schedule.by_opcode() if opcodes.scheduled else {}
         size = len(bytecode)
         code = np.frombuffer(bytecode, dtype=np.uint8)
-        tables = _TABLES[opcodes]
+        tables = _set_tables(opcodes)
         starts, ends = _push_spans(bytecode, code, tables)
         data = _push_data_mask(size, starts, ends)
         # 1 at every JUMPDEST that is not PUSH data (what the C engine reads)
@@ -542,8 +543,8 @@ _CACHE: SizedCache[Code] = SizedCache(DECODE_CACHE_BYTES, Code.memory_size)
 
 
 def decode(bytecode: bytes, schedule: Evm384Schedule, fuse: bool = True,
-           opcodes: OpcodeSet = EVM384) -> Code:
+           opcodes: OpcodeSet = DEFAULT_OPCODE_SET) -> Code:
     """The analysed program, cached (by the code bytes, schedule, ``fuse`` and opcode
-    set) within ``DECODE_CACHE_BYTES`` of estimated memory."""
-    return _CACHE.get((bytecode, schedule, fuse, opcodes.name),
+    set with its fork) within ``DECODE_CACHE_BYTES`` of estimated memory."""
+    return _CACHE.get((bytecode, schedule, fuse, opcodes.key),
                       lambda: Code(bytecode, schedule, fuse, opcodes))

@@ -32,7 +32,7 @@ from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, ReturnDataOutOfBound
                     StackOverflow, StackUnderflow)
 from .instructions import op_invalid, op_unsupported
 from .interpreter import run_python
-from .opcode_sets import EVM384, OpcodeSet
+from .opcode_sets import DEFAULT_OPCODE_SET, OpcodeSet
 from .result import ExecutionResult
 from .tracing import Tracer
 
@@ -44,7 +44,9 @@ _HALTS = {lib.EVM_OUT_OF_GAS: OutOfGas, lib.EVM_STACK_UNDERFLOW: StackUnderflow,
 
 @lru_cache(maxsize=16)
 def _opcode_table(schedule: Evm384Schedule, opcodes: OpcodeSet):
-    """The C view of an opcode set's table (one source: :mod:`.opcodes`) for a schedule."""
+    """The C view of an opcode set's table (one source: :mod:`.opcodes`) for a schedule.
+    Bytes the table lacks (0x1e before Osaka) stay zero entries, not native: the C loop
+    leaves them to the host, which halts as the Python engine does."""
     table = ffi.new("evm_opcode_table *")
     evm384_gas = schedule.by_opcode() if opcodes.scheduled else {}
     extension = opcodes.fast_extension
@@ -134,7 +136,7 @@ _ANALYSES: SizedCache[_Analysis] = SizedCache(ANALYSIS_CACHE_BYTES, _Analysis.me
 
 def _analysed(bytecode: bytes, schedule: Evm384Schedule, fuse: bool,
               opcodes: OpcodeSet) -> _Analysis:
-    return _ANALYSES.get((bytecode, schedule, fuse, opcodes.name),
+    return _ANALYSES.get((bytecode, schedule, fuse, opcodes.key),  # the fork too: 0x1e
                          lambda: _Analysis(bytecode, schedule, fuse, opcodes))
 
 
@@ -208,7 +210,7 @@ def _opcode_counts(frame, opcodes: OpcodeSet, host_counts: Dict[str, int]) -> Di
 
 def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
              schedule: Evm384Schedule, tracer: Optional[Tracer],
-             fuse_evm384: bool = True, opcodes: OpcodeSet = EVM384,
+             fuse_evm384: bool = True, opcodes: OpcodeSet = DEFAULT_OPCODE_SET,
              costs: EvmmaxCosts = EIP_6690) -> ExecutionResult:
     """Run ``bytecode`` in the C loop; see the module docstring."""
     if tracer is not None:

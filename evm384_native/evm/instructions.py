@@ -225,6 +225,12 @@ def op_sar(f: Frame, _: object) -> None:
     s[-1] = (_signed(s[-1]) >> min(shift, 256)) & UINT256_MASK
 
 
+def op_clz(f: Frame, _: object) -> None:
+    """EIP-7939 (Osaka): the zero bits above the highest set bit; 256 for 0."""
+    s = f.stack
+    s[-1] = 256 - s[-1].bit_length()
+
+
 def op_keccak256(f: Frame, _: object) -> None:
     s = f.stack
     offset = s.pop()
@@ -435,7 +441,7 @@ _BY_NAME: Dict[str, Handler] = {
     "LT": op_lt, "GT": op_gt, "SLT": op_slt, "SGT": op_sgt, "EQ": op_eq,
     "ISZERO": op_iszero, "AND": op_and, "OR": op_or, "XOR": op_xor, "NOT": op_not,
     "BYTE": op_byte, "SHL": op_shl, "SHR": op_shr, "SAR": op_sar,
-    "KECCAK256": op_keccak256,
+    "CLZ": op_clz, "KECCAK256": op_keccak256,
     "CALLDATALOAD": op_calldataload, "CALLDATASIZE": op_calldatasize,
     "CALLDATACOPY": op_calldatacopy, "CODESIZE": op_codesize, "CODECOPY": op_codecopy,
     "RETURNDATASIZE": op_returndatasize, "RETURNDATACOPY": op_returndatacopy,

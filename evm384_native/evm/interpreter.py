@@ -20,7 +20,7 @@ from .costs import EIP_6690, EvmmaxCosts
 from .code import Code, Instruction, decode
 from .frame import MAX_MEMORY_BYTES, Frame
 from .gas import Evm384Schedule, memory_expansion_cost
-from .opcode_sets import EVM384, OpcodeSet
+from .opcode_sets import DEFAULT_OPCODE_SET, OpcodeSet
 from .halts import (ExceptionalHalt, Halt, OutOfGas, ResumeInSteps, StackOverflow,
                     StackUnderflow, Stopped)
 from .opcodes import STACK_LIMIT
@@ -122,7 +122,7 @@ def _run_steps(f: Frame, code: Code, pc: int, counts: _Counts,
 
 def run_python(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
                schedule: Evm384Schedule, tracer: Optional[Tracer],
-               fuse_evm384: bool = True, opcodes: OpcodeSet = EVM384,
+               fuse_evm384: bool = True, opcodes: OpcodeSet = DEFAULT_OPCODE_SET,
                costs: EvmmaxCosts = EIP_6690) -> ExecutionResult:
     """Run ``bytecode`` to its end with the ``opcodes`` set (its own instructions priced by
     ``costs`` where the set takes a cost model). ``fuse_evm384=False`` makes one backend

@@ -5,15 +5,21 @@ from it the opcode table, the handlers, which instructions have operand-dependen
 whether ``PUSHn; EVM384-op`` pairs fuse into segments, whether the EVM384 gas schedule
 applies, and the per-frame state the set's instructions keep. Nothing else tests which
 set runs. The two sets share 0xc0..0xc2, so they are exclusive.
+
+An execution's set is one of these with its fork's instructions added
+(:func:`resolve_opcodes`; Osaka: CLZ at 0x1e), built once per (set, fork): the one path
+that makes an execution's opcode table.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
+import threading
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Dict, FrozenSet, Hashable, List, Optional, Tuple
 
 from .evm384 import EVM384_HANDLERS
 from .evmmax import EVMMAX_HANDLERS, FieldContexts, joins_vector_run, vector_run_entry
 from .fast_evmmax import EVMMAX_FAST
+from .forks import DEFAULT_FORK, Fork, ForkLike, resolve_fork
 from .instructions import GAS_DEPENDENT_BASE, Handler, build_handlers
 from .opcodes import EVMMAX_OPCODES, OPCODES, OpcodeInfo
 
@@ -37,6 +43,15 @@ class OpcodeSet:
     # its block, and its handler raises halts.ResumeInSteps where it cannot run whole
     joins_run: Optional[Callable[[int, Any], bool]] = None
     run_entry: Optional[Callable[[List[Any]], Tuple[Handler, Any]]] = None
+    # the fork whose instructions ``table`` includes; None: the set alone (the bytes
+    # later forks define stay undefined, as under Cancun and Prague)
+    fork: Optional[Fork] = None
+
+    @property
+    def key(self) -> Hashable:
+        """What caches of analysed code key on: one byte may mean different things in
+        two tables (0x1e: CLZ under Osaka, undefined before)."""
+        return (self.name, self.fork)
 
 
 EVM384 = OpcodeSet("evm384", OPCODES, build_handlers(OPCODES, EVM384_HANDLERS),
@@ -51,10 +66,40 @@ OPCODE_SETS: Dict[str, OpcodeSet] = {EVM384.name: EVM384, EVMMAX.name: EVMMAX}
 DEFAULT_OPCODES = "evm384"
 
 
-def resolve_opcodes(opcodes: object) -> OpcodeSet:
-    """The opcode set named ``opcodes`` ("evm384" or "evmmax")."""
-    found = OPCODE_SETS.get(opcodes) if isinstance(opcodes, str) else None
-    if found is None:
+def with_fork(base: OpcodeSet, fork: Fork) -> OpcodeSet:
+    """``base`` with ``fork``'s instructions added to its table and handlers."""
+    added = {info.code: info for info in fork.instructions}
+    clash = sorted(added.keys() & base.table.keys())
+    if clash:
+        raise ValueError(f"fork {fork.name!r} defines opcodes the {base.name} set has: "
+                         + ", ".join(f"0x{code:02x}" for code in clash))
+    return replace(base, table=dict(sorted({**base.table, **added}.items())),
+                   handlers={**base.handlers, **build_handlers(added, {})}, fork=fork)
+
+
+_WITH_FORK: Dict[Tuple[str, Fork], OpcodeSet] = {}
+_WITH_FORK_LOCK = threading.Lock()
+
+
+def resolve_opcodes(opcodes: object, fork: ForkLike = DEFAULT_FORK) -> OpcodeSet:
+    """The opcode set named ``opcodes`` ("evm384" or "evmmax") under ``fork`` (a name or
+    a :class:`~.forks.Fork`; default Osaka), one object per (set, fork): the caches of
+    analysed code (by :attr:`OpcodeSet.key`) and the fast engine's C tables (by the
+    object) are shared by all executions of that pair."""
+    base = OPCODE_SETS.get(opcodes) if isinstance(opcodes, str) else None
+    if base is None:
         raise ValueError(f"unknown opcode set {opcodes!r}; choose one of "
                          f"{', '.join(sorted(OPCODE_SETS))}")
+    chosen = resolve_fork(fork)
+    key = (base.name, chosen)
+    found = _WITH_FORK.get(key)
+    if found is None:
+        with _WITH_FORK_LOCK:          # threads running one pair get one object
+            found = _WITH_FORK.get(key)
+            if found is None:
+                found = _WITH_FORK[key] = with_fork(base, chosen)
     return found
+
+
+# What ``execute`` runs by default (EVM384 under Osaka): the engines' and decoding's default.
+DEFAULT_OPCODE_SET = resolve_opcodes(DEFAULT_OPCODES, DEFAULT_FORK)

@@ -1,7 +1,9 @@
 """The opcode tables: every opcode stated once.
 
 ``OPCODES`` covers all mainnet Cancun/Prague opcodes plus EVM384's ADDMOD384, SUBMOD384
-and MULMODMONT384 (0xc0..0xc2). ``EVMMAX_OPCODES`` is the same table with EIP-6690's
+and MULMODMONT384 (0xc0..0xc2). ``FORK_OPCODES`` holds what later forks add (Osaka's
+CLZ); which fork has which is :mod:`.forks`' data, and an execution's table is its
+opcode set's plus its fork's (:func:`.opcode_sets.resolve_opcodes`). ``EVMMAX_OPCODES`` is the same table with EIP-6690's
 SETMODX, LOADX, STOREX, ADDMODX, SUBMODX and MULMODX at 0xc0..0xc5 instead (the two
 sets share 0xc0..0xc2, so an execution runs one of them: see :mod:`.opcode_sets`).
 The interpreter, the tracer and the assembler all read these tables; nothing else
@@ -154,6 +156,15 @@ STACK_LIMIT = 1024
 
 assert len(OPCODES) == len(BY_NAME) == len(_ALL), "duplicate opcode byte or name"
 
+# Instructions forks add after Prague, stated here once; :mod:`.forks` says which fork
+# defines which. Not in OPCODES: under the earlier forks their bytes stay undefined.
+CLZ = OpcodeInfo(0x1E, "CLZ", 5, 1, 1)     # EIP-7939 (Osaka): gas 5, as MUL
+FORK_OPCODES: Dict[int, OpcodeInfo] = {CLZ.code: CLZ}
+assert not FORK_OPCODES.keys() & OPCODES.keys()
+# Every mnemonic the assembler may emit, whatever fork the code is meant for
+_ANY_FORK_BY_NAME: Dict[str, OpcodeInfo] = {
+    **BY_NAME, **{info.name: info for info in FORK_OPCODES.values()}}
+
 
 def _evmmax_table() -> List[OpcodeInfo]:
     """EIP-6690's opcodes. Static gas is the EIP's base cost (SETMODX, LOADX, STOREX:
@@ -175,10 +186,11 @@ assert len(EVMMAX_OPCODES) == len(EVMMAX_BY_NAME) == len(OPCODES) + 3
 
 
 def lookup(name: str) -> OpcodeInfo:
-    """The opcode called ``name`` (case-insensitive; old aliases accepted)."""
+    """The opcode called ``name`` (case-insensitive; old aliases accepted), including the
+    instructions of later forks (CLZ)."""
     key = name.upper()
     key = ALIASES.get(key, key)
     try:
-        return BY_NAME[key]
+        return _ANY_FORK_BY_NAME[key]
     except KeyError:
         raise KeyError(f"unknown mnemonic {name!r}") from None

@@ -12,6 +12,11 @@ STOREX, ADDMODX, SUBMODX, MULMODX: :mod:`.pyevm_evmmax`); py-evm's shared tables
 touched. Memory expansion and gas are those of :mod:`evm384_native.evm`; the EVM384
 arithmetic runs in the native kernel directly on py-evm's memory buffer, EVMMAX runs the
 engine's own handlers.
+
+The fork is py-evm's: its own opcodes (0x1e among them) run as that fork defines them.
+py-evm 0.12's newest fork is Prague, which has no CLZ (EIP-7939, Osaka); once py-evm ships
+an Osaka VM, :func:`latest_vm_class` (and so ``with_evm384()``, eth-tester and titanoboa)
+picks it up, CLZ and all. To compare with ``execute``, run it with ``fork="prague"``.
 """
 from __future__ import annotations
 
