@@ -321,7 +321,8 @@ def test_gas_table_and_json(capsys, monkeypatch):
     rows_shown, notes = lines[1:1 + len(SCHEDULES)], lines[1 + len(SCHEDULES):]
     assert all(line.startswith("pairing ") for line in rows_shown)
     assert [note.split(":")[0] for note in notes] == ["arith ops", "schedule", "gas",
-                                                     "its gas / its total"]
+                                                     "its gas / its calldata / its access / "
+                                                     "its total"]
 
 
 def test_gas_evmmax_rows(capsys, monkeypatch, tmp_path):

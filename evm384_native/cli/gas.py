@@ -53,8 +53,8 @@ NOTES = ("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384), ADDMODX + S
          "access: EIP-2929, the contract called cold (2,600), the precompile warm (100); "
          "total: their sum, or EIP-7623's floor (10 gas a calldata token) if higher; "
          "not counted: the 21,000 of every transaction\n"
-         "its gas / its total: the precompile's price, and the same total for the precompile "
-         "called with its own input for the same job\n")
+         "its gas / its calldata / its access / its total: the same for the precompile called "
+         "with its own input for the same job\n")
 
 
 def _runs(name: str, targets: List[str], models: Sequence[EvmmaxCosts]
@@ -122,6 +122,7 @@ _COLUMNS = (("contract", "contract"), ("k", "k"), ("schedule", "schedule"),
             ("instructions", "instructions"), ("gas", "gas"), ("calldata", "calldata_gas"),
             ("access", "access_gas"), ("total", "total_gas"), ("bytes", "bytes"),
             ("EIP-2537 precompile", "precompile"), ("its gas", "precompile_gas"),
+            ("its calldata", "precompile_calldata_gas"), ("its access", "precompile_access_gas"),
             ("its total", "precompile_total_gas"))
 _LEFT = {"contract", "schedule", "target", "EIP-2537 precompile"}
 
