@@ -26,6 +26,9 @@ import evm384_native
 from markdown_blocks import Block, blocks, session_matches
 from optional import require
 
+# Each worker runs a whole file's blocks once (the outcomes are cached per process): keep a
+# file's tests on one worker (``--dist loadgroup`` in pyproject.toml) so that none runs twice.
+pytestmark = pytest.mark.xdist_group("docs")
 ROOT = Path(__file__).resolve().parent.parent
 FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 TIMEOUT = 600
