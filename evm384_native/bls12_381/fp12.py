@@ -188,7 +188,7 @@ def frobenius_coefficients(n: int) -> Tuple[fp2.Fp2Int, ...]:
 def frobenius(e: Emitter, out: Fp12, a: Fp12, n: int) -> None:
     """a^(p^n); one constant product per Fp2 coefficient."""
     with e.asm.scope(f"fp12_frobenius{n}"):
-        _frobenius_coefficients(e, out.c0.children() + out.c1.children(),
+        _frobenius_each(e, out.c0.children() + out.c1.children(),
                                 a.c0.children() + a.c1.children(), n, 0)
 
 
@@ -196,15 +196,15 @@ def frobenius_of_one_plus(e: Emitter, out: Fp6, t: Fp6, n: int) -> None:
     """out = t' with (1 + t w)^(p^n) = 1 + t' w: the c1 half of :func:`frobenius` (its
     c0 half maps 1 to 1)."""
     with e.asm.scope(f"fp12_frobenius{n}"):
-        _frobenius_coefficients(e, out.children(), t.children(), n, 3)
+        _frobenius_each(e, out.children(), t.children(), n, 3)
 
 
-def _frobenius_coefficients(e: Emitter, outs, ins, n: int, first: int) -> None:
+def _frobenius_each(e: Emitter, outs, ins, n: int, first: int) -> None:
     """Each Fp2 coefficient conjugated n times and multiplied by its Frobenius
     coefficient, the ``first``-th onwards."""
+    coefficients = frobenius_coefficients(n)
     for i, (o, x) in enumerate(zip(outs, ins), first):
-        fp2.mul_const(e, o, x, frobenius_coefficients(n)[i], f"frob12_{n}.{i}",
-                      conjugate=n % 2 == 1)
+        fp2.mul_const(e, o, x, coefficients[i], f"frob12_{n}.{i}", conjugate=n % 2 == 1)
 
 
 def inverse(e: Emitter, out: Fp12, a: Fp12, mul6: Mul6 = fp6.mul) -> None:

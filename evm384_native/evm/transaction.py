@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CALLDATA_ZERO_BYTE_GAS = 4
-CALLDATA_NONZERO_BYTE_GAS = 16
 STANDARD_TOKEN_COST = 4            # EIP-7623
 TOTAL_COST_FLOOR_PER_TOKEN = 10    # EIP-7623
 COLD_ACCOUNT_ACCESS_GAS = 2_600    # EIP-2929
@@ -27,9 +25,9 @@ def calldata_tokens(data: bytes) -> int:
 
 
 def calldata_gas(data: bytes) -> int:
-    """EIP-2028's price of sending ``data`` as calldata."""
-    zeros = bytes(data).count(0)
-    return CALLDATA_ZERO_BYTE_GAS * zeros + CALLDATA_NONZERO_BYTE_GAS * (len(data) - zeros)
+    """EIP-2028's price of sending ``data`` as calldata (4 gas a zero byte, 16 a non-zero
+    one): EIP-7623's standard cost of its tokens."""
+    return STANDARD_TOKEN_COST * calldata_tokens(data)
 
 
 @dataclass(frozen=True)
@@ -48,7 +46,6 @@ class CallCost:
 def call_cost(execution: int, calldata: bytes, precompile: bool = False) -> CallCost:
     """The cost of a call that executes ``execution`` gas on ``calldata``: of a contract
     (cold) or of a precompile (warm)."""
-    assert STANDARD_TOKEN_COST * calldata_tokens(calldata) == calldata_gas(calldata)
     return CallCost(execution, calldata_gas(calldata),
                     WARM_ACCESS_GAS if precompile else COLD_ACCOUNT_ACCESS_GAS,
                     TOTAL_COST_FLOOR_PER_TOKEN * calldata_tokens(calldata))
