@@ -135,7 +135,7 @@ def _evm384_ops() -> List[Program]:
 
 
 def _fp2_products(op: Callable[[str, int, int, int], bytes], slot: int) -> bytes:
-    """Fp2 products (bls12_381.fp2.mul's six ops) on locations ``slot`` apart, each with its
+    """Fp2 products (tower.fp2.mul's six ops) on locations ``slot`` apart, each with its
     own t2, which no later op writes: the engines' analysis (evm/fp2_products.py,
     modx_common.fp2_products) looks the furthest ahead for each."""
     a0, a1, b0, b1, t0, t1, c1, c0 = (slot * (i + 1) for i in range(8))

@@ -1,5 +1,5 @@
 """The six field operations of an Fp2 product as the field code emits them
-(``bls12_381.fp2.mul``), in Fp2 = Fp[u]/(u^2 + 1)::
+(``tower.fp2.mul``), in Fp2 = Fp[u]/(u^2 + 1)::
 
     t0 = a0 * b0;  t1 = a1 * b1;  t2 = a0 * b1;  c1 = a1 * b0;  c1 = c1 + t2;  c0 = t0 - t1
 

@@ -13,9 +13,11 @@ from typing import Callable, Dict, List, Optional, TextIO, Tuple
 
 from evm384_native import execute
 from evm384_native.bls12_381 import build_contract
-from evm384_native.bls12_381.fp import P
+from evm384_native.curves import BLS12_381
 from evm384_native.bls12_381.oracle import (eip2537_input, g1_off_subgroup, g2_off_subgroup,
                                             random_product_case)
+
+P = BLS12_381.p
 
 CONTRACT = "eip2537_pairing_check"
 PRECOMPILE = (0x0F).to_bytes(20, "big")

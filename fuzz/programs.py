@@ -13,13 +13,15 @@ import random
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from evm384_native.bls12_381.fp import P
+from evm384_native.curves import BLS12_381
 from evm384_native.evm.evm384 import memory_end
 from evm384_native.evm.opcode_sets import resolve_opcodes
 from evm384_native.evm.opcodes import BY_NAME, EVM384_OPCODES
 from evm384_native.montgomery import montgomery_inv
 
 from .cases import MAX_GAS, NAMED_SCHEDULES, Case, Schedule, schedule_of
+
+P = BLS12_381.p
 
 U256 = 2**256
 CAP = 2**32                       # EVM memory past 4 GiB is out of gas on every engine

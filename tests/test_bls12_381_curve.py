@@ -6,7 +6,7 @@ from py_ecc.optimized_bls12_381 import FQ2, add as py_add, double as py_double, 
 from py_ecc.bls12_381 import curve_order as R_ORDER
 
 from evm384_native.asm import Fp6, G1, G1Jacobian, G2, G2Jacobian, struct
-from evm384_native.bls12_381 import curve, fp, fp2
+from evm384_native.tower import fp, fp2, jacobian
 
 from bls_model import P, g1_point, g2_point
 from test_bls12_381_tower import run_routine
@@ -44,7 +44,7 @@ def test_line_dbl_doubles_and_gives_the_tangent(seed):
     q, t = state(rng, rng.randrange(1, R_ORDER))
 
     def build(e, out, t_slot):
-        curve.line_dbl(e, out.e1, t_slot)
+        jacobian.line_dbl(e, out.e1, t_slot)
         e.asm.push(G2Jacobian.size); e.asm.push(t_slot); e.asm.push(out.e0); e.asm.op("MCOPY")
     out = run_routine(build, [(G2Jacobian, t)], struct("Out", ("e0", G2Jacobian), ("e1", Fp6)))
     assert affine(out[:6]) == normalize(py_double((q[0], q[1], FQ2.one())))
@@ -64,7 +64,7 @@ def test_line_add_adds_and_gives_the_chord(seed):
     q_values = [int(c) for v in q for c in v.coeffs]
 
     def build(e, out, t_slot, q_slot):
-        curve.line_add(e, out.e1, t_slot, q_slot)
+        jacobian.line_add(e, out.e1, t_slot, q_slot)
         e.asm.push(G2Jacobian.size); e.asm.push(t_slot); e.asm.push(out.e0); e.asm.op("MCOPY")
     out = run_routine(build, [(G2Jacobian, t), (G2, q_values)], struct("Out", ("e0", G2Jacobian), ("e1", Fp6)))
     one = FQ2.one()
@@ -78,10 +78,10 @@ def test_line_add_adds_and_gives_the_chord(seed):
 def test_g2_to_affine_and_g1_prepare():
     rng = random.Random(5)
     q, t = state(rng, 12345)
-    assert run_routine(lambda e, out, s: curve.to_affine(e, fp2, out, s), [(G2Jacobian, t)], G2) \
+    assert run_routine(lambda e, out, s: jacobian.to_affine(e, fp2, out, s), [(G2Jacobian, t)], G2) \
         == [int(c) for v in q for c in v.coeffs]
     p = g1_point(999)
-    assert run_routine(lambda e, out, s: curve.g1_prepare(e, out, s),
+    assert run_routine(lambda e, out, s: jacobian.g1_prepare(e, out, s),
                        [(G1, [int(p[0]), int(p[1])])], G1) == [-2 * int(p[0]) % P, 2 * int(p[1]) % P]
 
 
@@ -101,9 +101,9 @@ def test_g1_double_add_and_to_affine(seed):
     q = [int(c) for c in g1_point(b)]
 
     def build(e, out, t_slot, q_slot):
-        curve.jacobian_dbl(e, fp, t_slot)                  # 2 a G1
-        curve.jacobian_add_affine(e, fp, t_slot, q_slot)   # 2 a G1 + b G1
-        curve.to_affine(e, fp, out, t_slot)
+        jacobian.jacobian_dbl(e, fp, t_slot)                  # 2 a G1
+        jacobian.jacobian_add_affine(e, fp, t_slot, q_slot)   # 2 a G1 + b G1
+        jacobian.to_affine(e, fp, out, t_slot)
     got = run_routine(build, [(G1Jacobian, t), (G1, q)], G1)
     one = FQ.one()
     doubled = py_double((FQ(tx), FQ(ty), one))
@@ -119,8 +119,8 @@ def test_g2_double_and_add_without_lines():
     r_values = [int(c) for v in r for c in v.coeffs]
 
     def build(e, out, t_slot, r_slot):
-        curve.jacobian_dbl(e, fp2, t_slot)
-        curve.jacobian_add_affine(e, fp2, t_slot, r_slot)
-        curve.to_affine(e, fp2, out, t_slot)
+        jacobian.jacobian_dbl(e, fp2, t_slot)
+        jacobian.jacobian_add_affine(e, fp2, t_slot, r_slot)
+        jacobian.to_affine(e, fp2, out, t_slot)
     got = run_routine(build, [(G2Jacobian, t), (G2, r_values)], G2)
     assert got == [int(c) for v in g2_point(2 * 31337 + 4242) for c in v.coeffs]

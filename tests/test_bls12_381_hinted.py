@@ -18,7 +18,7 @@ from evm384_native.bls12_381.hint import LAMBDA, P
 from evm384_native.bls12_381.hinted import HINT_BYTES
 from evm384_native.bls12_381.oracle import (blst_product_is_one, eip2537_input, encode_pairs,
                                             random_product_case)
-from evm384_native.bls12_381.pairing import X_ABS
+from evm384_native.curves import BLS12_381
 
 NAME, EIP_NAME = "pairing_check_hinted", "eip2537_pairing_check_hinted"
 VECTORS = pathlib.Path(__file__).resolve().parent / "vectors" / "eip2537"
@@ -74,7 +74,7 @@ def in_fp6_star(y):
 def accepted_in_py_ecc(pairs, t):
     """What the contract decides, in py_ecc: f cinv^|x| Frob(cinv) = f cinv^lambda in Fp6*."""
     cinv = cinv_of(t)
-    return in_fp6_star(loop_value(pairs) * cinv ** X_ABS * frobenius(cinv))
+    return in_fp6_star(loop_value(pairs) * cinv ** abs(BLS12_381.x) * frobenius(cinv))
 
 
 # --- true and false relations against blst ----------------------------------------------------
@@ -267,12 +267,12 @@ def acceptance_program(target):
     """Calldata: F (12 Fp values) then t (6), 48-byte big-endian; returns 1 iff
     hinted.push_accepted accepts (F the hinted Miller loop's value)."""
     from evm384_native.asm import Assembler, Fp12, raw
-    from evm384_native.bls12_381.fp import Emitter
+    from evm384_native.tower.fp import Emitter
     from evm384_native.bls12_381.hinted import Hint, push_accepted
-    from evm384_native.bls12_381.target import resolve_target
+    from evm384_native.tower.target import resolve_target
     isa = resolve_target(target)
     asm = Assembler("acceptance", memory=isa.new_memory(), opcodes=isa.opcodes)
-    e = Emitter(asm, target=isa)
+    e = Emitter(asm, BLS12_381, target=isa)
     region = asm.memory.region("io")
     f, hint = region.alloc(Fp12, "f"), region.alloc(Hint, "hint")
     given, word = region.alloc(raw(Fp12.size + Hint.size), "given"), region.alloc(raw(32), "word")

@@ -13,7 +13,15 @@ import pytest
 from evm384_native import execute
 from evm384_native.asm import pack_offsets
 from evm384_native.bls12_381 import build_contract, encode_calldata
-from evm384_native.bls12_381.fp import R, R2, to_mont
+from evm384_native.curves import BLS12_381
+from evm384_native.montgomery import to_montgomery
+
+R = (1 << 384) % BLS12_381.p          # the Montgomery constants of EVM384's BLS12-381 code
+R2 = R * R % BLS12_381.p
+
+
+def to_mont(value: int) -> int:
+    return to_montgomery(value, BLS12_381.p)
 from evm384_native.bls12_381.oracle import be_g1, be_g2
 from evm384_native.bls12_381.usage import USAGE
 from evm384_native.cli.main import main

@@ -260,7 +260,7 @@ def test_main_job_runs_the_eip2537_contract(capsys):
 def test_fp_inverse_as_a_run_time_loop(value):
     """The window loop the contract's final exponentiation uses (Emitter(loops=True))."""
     from evm384_native.asm import Fp
-    from evm384_native.bls12_381 import fp
+    from evm384_native.tower import fp
     from test_bls12_381_tower import run_routine
 
     def build(e, out, x):

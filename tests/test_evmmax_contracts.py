@@ -11,16 +11,18 @@ import pytest
 from evm384_native import execute
 from evm384_native.asm import Assembler, Fp2, disassemble
 from evm384_native.asm.profile import GasByPc, by_scope
-from evm384_native.bls12_381 import contracts, fp
+from evm384_native.bls12_381 import contracts
+from evm384_native.curves import BLS12_381
+from evm384_native.tower import fp
 from evm384_native.bls12_381.contracts import (EVMMAX_CONTRACTS, build_contract, build_program,
                                                encode_calldata)
-from evm384_native.bls12_381.fp import Emitter, P
+from evm384_native.tower.fp import Emitter
 from evm384_native.bls12_381.hint import pairing_hint
 from evm384_native.bls12_381.hinted import HINT_BYTES
 from evm384_native.bls12_381.oracle import (blst_product_is_one, eip2537_input, encode_pairs,
                                             g1_off_subgroup, random_product_case)
-from evm384_native.bls12_381.pairing import RESIDENT_CODE
-from evm384_native.bls12_381.target import resolve_target
+from evm384_native.tower.pairing import RESIDENT_CODE
+from evm384_native.tower.target import resolve_target
 from evm384_native.evm.transaction import calldata_gas
 
 VECTORS = pathlib.Path(__file__).resolve().parent / "vectors" / "eip2537"
@@ -153,7 +155,7 @@ def test_g1_outside_the_subgroup_reverts():
 def test_hint_value_not_below_p_reverts_and_a_wrong_hint_answers_zero():
     pairs = encode_pairs(instance(2, True))
     hint = pairing_hint(pairs)
-    bad = hint[:48 * 5] + P.to_bytes(48, "big")
+    bad = hint[:48 * 5] + BLS12_381.p.to_bytes(48, "big")
     result = run("pairing_check_hinted", encode_calldata("pairing_check_hinted", pairs, bad))
     assert not result.success and result.error == "revert"
     wrong = (1).to_bytes(48, "big") + hint[48:]
@@ -202,7 +204,7 @@ def test_hinted_checks_as_a_transaction_pays_them():
 def test_fp2_addition_is_one_vector_op():
     isa = resolve_target("evmmax")
     asm = Assembler("t", memory=isa.new_memory(), opcodes=isa.opcodes)
-    e = Emitter(asm, target=isa)
+    e = Emitter(asm, BLS12_381, target=isa)
     region = asm.memory.region("values")
     a, b = region.alloc(Fp2, "a"), region.alloc(Fp2, "b")
     with asm.scope("under_test"):

@@ -33,7 +33,7 @@ def op(name: str, out: int, x: int, y: int, mod: int = MOD) -> bytes:
 
 def group(t0=T0, t1=T1, t2=T2, c1=C1, c0=C0, a0=A0, a1=A1, b0=B0, b1=B1,
           swapped_sum=False, mods=(MOD,) * 6) -> List[bytes]:
-    """The six ops of bls12_381.fp2.mul."""
+    """The six ops of tower.fp2.mul."""
     return [op("MULMODMONT384", t0, a0, b0, mods[0]), op("MULMODMONT384", t1, a1, b1, mods[1]),
             op("MULMODMONT384", t2, a0, b1, mods[2]), op("MULMODMONT384", c1, a1, b0, mods[3]),
             op("ADDMOD384", c1, *((t2, c1) if swapped_sum else (c1, t2)), mods[4]),

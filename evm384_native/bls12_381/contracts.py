@@ -38,12 +38,14 @@ from functools import lru_cache
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..asm import Assembler, Fp12, Label, Program, Slot, raw
+from ..curves.bls12_381 import BLS12_381
+from ..tower.control import require_calldata
+from ..tower.fp import Emitter
+from ..tower.pairing import RESIDENT_CODE, FinalExponentiation, MillerLoop
+from ..tower.target import resolve_target
 from . import eip2537, eip2537_ops, hinted
-from .fp import Emitter, P
 from .hint import pairing_hint
-from .pairing import RESIDENT_CODE, FinalExponentiation, MillerLoop, require_calldata
 from .subgroup import push_equal
-from .target import resolve_target
 
 Pair = Tuple[bytes, bytes]
 GT_BYTES = 576
@@ -183,7 +185,7 @@ def build_program(name: str, compact: Optional[bool] = None, target: str = "evm3
 def _assemble(name: str, isa: Any, compact: bool, register_pairs: int,
               resident_code: str) -> Program:
     asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes)
-    e = Emitter(asm, compact=compact, loops=name in _LOOPED, target=isa,
+    e = Emitter(asm, BLS12_381, compact=compact, loops=name in _LOOPED, target=isa,
                 register_pairs=register_pairs, resident_code=resident_code)
     if name in _PRECOMPILE_BUILDERS:
         _PRECOMPILE_BUILDERS[name](e)
@@ -209,7 +211,7 @@ def _be_values(data: bytes, count: int, what: str) -> list:
     if not isinstance(data, (bytes, bytearray)) or len(data) != 48 * count:
         raise ValueError(f"{what} must be {48 * count} bytes (big-endian affine coordinates)")
     values = [int.from_bytes(data[i:i + 48], "big") for i in range(0, len(data), 48)]
-    if any(v >= P for v in values):
+    if any(v >= BLS12_381.p for v in values):
         raise ValueError(f"{what}: coordinate not below p")
     return values
 

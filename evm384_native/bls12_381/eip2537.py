@@ -19,42 +19,22 @@ anyway (its T), so it runs after the loop, on every pair state (:mod:`.subgroup`
 from __future__ import annotations
 
 from ..asm import Assembler, Fp12, Label, Slot
-from . import fp, subgroup
-from .fp import Emitter, P
-from .pairing import FinalExponentiation, MillerLoop, is_zero
+from ..curves.bls12_381 import BLS12_381
+from ..tower import fp
+from ..tower.control import is_zero
+from ..tower.fp import Emitter
+from ..tower.pairing import FinalExponentiation, MillerLoop
+from ..tower.words import bswap256, store_field_le
+from . import subgroup
 
 FP_BYTES = 64                                     # 16 zero bytes, then 48 bytes big-endian
 PAIR_BYTES = 384
 # A coordinate's two calldata words (hi, lo) are valid iff hi < P_HI, or hi = P_HI and
 # lo < P_LO: this also rejects non-zero padding (hi >= 2^128 > P_HI).
-P_HI, P_LO = P >> 256, P & ((1 << 256) - 1)
+P_HI, P_LO = BLS12_381.p >> 256, BLS12_381.p & ((1 << 256) - 1)
 # Calldata order G1.x, G1.y, G2.x.c0, .. G2.y.c1; the work slot holds q (G2) then px2 (G1),
 # so the values are read in the order G2 first, which writes memory upwards (see _decode).
 READ_ORDER = (2, 3, 4, 5, 0, 1)
-
-
-def bswap256(asm: Assembler) -> None:
-    """Reverse the 32 bytes of the word under the return address: swap bytes, then pairs,
-    ..., then 128-bit halves (masks and shifts, ~165 gas)."""
-    asm.op("SWAP1")
-    for shift in (8, 16, 32, 64):
-        unit = (1 << shift) - 1
-        mask = sum(unit << (2 * shift * i) for i in range(128 // shift))   # low halves
-        asm.push(mask)
-        asm.ops("DUP2", "DUP2", "AND")           # v m (v & m)
-        asm.push(shift)
-        asm.op("SHL")                            # v m (v & m) << s
-        asm.op("SWAP2")                          # . m v
-        asm.push(shift)
-        asm.op("SHR")
-        asm.ops("AND", "OR")                     # ((v >> s) & m) | ((v & m) << s)
-    asm.op("DUP1")
-    asm.push(128)
-    asm.op("SHL")
-    asm.op("SWAP1")
-    asm.push(128)
-    asm.ops("SHR", "OR")
-    asm.op("SWAP1")
 
 
 def _read_field(asm: Assembler, fail: Label) -> None:
@@ -74,18 +54,6 @@ def _read_field(asm: Assembler, fail: Label) -> None:
     asm.ops("GT", "AND", "OR")
     asm.op("ISZERO")
     asm.jumpi(fail)
-
-
-def store_field_le(asm: Assembler) -> None:
-    """Stack: dest lo hi -> (consumed): the value as 48 bytes little-endian at dest, then
-    16 zero bytes that spill past it (see :func:`_decode`)."""
-    bswap = asm.subroutine("bswap256", bswap256)
-    asm.call(bswap)
-    asm.op("DUP3")
-    asm.push(32)
-    asm.ops("ADD", "MSTORE")                                 # dest lo
-    asm.call(bswap)
-    asm.ops("SWAP1", "MSTORE")
 
 
 def decode_field(e: Emitter, fail: Label):

@@ -6,9 +6,11 @@ same way, and the precompile's error as a REVERT with empty output.
 from __future__ import annotations
 
 from ..asm import Assembler, Label, Slot, raw
-from . import curve, eip2537, fp
-from .fp import Emitter
-from .pairing import is_zero
+from ..tower import fp, jacobian
+from ..tower.control import is_zero
+from ..tower.fp import Emitter
+from ..tower.words import bswap256
+from . import eip2537
 from .groups import Group, affine_view
 
 FIELD_BYTES = eip2537.FP_BYTES                    # 64
@@ -40,7 +42,7 @@ def decode_fields(e: Emitter, slot: Slot, fail: Label) -> None:
 def _encode_field(asm: Assembler) -> None:
     """Stack: dst src (under the return address): the plain 48-byte little-endian value at
     src as 64 bytes big-endian at dst (16 zero bytes, then the value)."""
-    bswap = asm.subroutine("bswap256", eip2537.bswap256)
+    bswap = asm.subroutine("bswap256", bswap256)
     asm.op("SWAP2")                               # ret src dst
     asm.op("DUP2")
     asm.push(32)
@@ -66,7 +68,7 @@ def return_point(e: Emitter, group: Group, point: Slot) -> None:
     encode = asm.subroutine("encode_field", _encode_field)
     out = asm.memory.region("output").alloc(raw(point_bytes(group)), "output")
     with asm.scope("encode"), asm.temps(group.affine) as (affine,):
-        curve.to_affine(e, group.field, affine, point)
+        jacobian.to_affine(e, group.field, affine, point)
         for i, value in enumerate(affine.fps()):
             fp.from_montgomery(e, value, value)
             asm.push(lambda i=i: int(out) + FIELD_BYTES * i)
@@ -94,4 +96,4 @@ def load_jacobian(e: Emitter, group: Group, point: Slot, infinity: Label, fail: 
     is_zero(e.asm, xy)
     e.asm.jumpi(infinity)
     group.require_on_curve(e, xy, fail)
-    curve.from_affine(e, point, xy)
+    jacobian.from_affine(e, point, xy)

@@ -20,12 +20,13 @@ from __future__ import annotations
 from typing import Callable, Dict
 
 from ..asm import raw
-from . import curve, map_to_curve
+from ..tower import jacobian
+from ..tower.control import require_calldata
+from ..tower.fp import Emitter
+from . import map_to_curve
 from .eip2537_io import (FIELD_BYTES, decode_fields, load_jacobian, point_bytes, return_point,
                           revert_at)
-from .fp import Emitter
 from .msm import Msm
-from .pairing import require_calldata
 from .groups import G1_GROUP, G2_GROUP, Group, add
 
 
@@ -44,7 +45,7 @@ def _build_add(e: Emitter, group: Group) -> None:
     asm.push(size)
     asm.op("ADD")
     load_jacobian(e, group, t, output, fail)
-    add(e, group, acc, t, lambda: curve.jacobian_dbl(e, group.field, acc))
+    add(e, group, acc, t, lambda: jacobian.jacobian_dbl(e, group.field, acc))
     asm.place(output)
     asm.op("POP")
     return_point(e, group, acc)

@@ -12,9 +12,11 @@ from types import ModuleType
 from typing import Callable, NamedTuple, Type
 
 from ..asm import G1, G1Jacobian, G2, G2Jacobian, Label, Slot
-from . import curve, fp, fp2, subgroup
-from .fp import Emitter
-from .pairing import X_ABS, square_and_multiply
+from ..curves.bls12_381 import BLS12_381
+from ..tower import fp, fp2, jacobian
+from ..tower.control import square_and_multiply
+from ..tower.fp import Emitter
+from . import subgroup
 
 
 class Group(NamedTuple):
@@ -50,8 +52,8 @@ def require_in_subgroup(e: Emitter, group: Group, p: Slot, work: Slot, double: C
         subgroup.require_g1_in_subgroup(e, p, fail)
         return
     with e.asm.scope("g2_subgroup"):
-        curve.from_affine(e, work, p)
-        square_and_multiply(e, bin(X_ABS)[3:], double, add_p)
+        jacobian.from_affine(e, work, p)
+        square_and_multiply(e, bin(abs(BLS12_381.x))[3:], double, add_p)
         subgroup.require_g2_in_subgroup(e, p, work, fail)
 
 

@@ -22,13 +22,13 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from ..asm import Assembler, Fp12, Program, array
 from ..asm.layout import FP_BYTES
-from . import fp, fp6, fp12
-from .fp import Emitter, P
+from ..curves.bls12_381 import BLS12_381
+from ..tower import fp, fp6, fp12
+from ..tower.fp import Emitter
+from ..tower.pairing import MillerLoop
 from .hinted import HINT_BYTES, Hint
-from .pairing import X_ABS, MillerLoop
 
-R = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001   # the group order
-X = -X_ABS
+P, R, X = BLS12_381.p, BLS12_381.r, BLS12_381.x
 H = (P ** 12 - 1) // R
 LAMBDA = P - X                                    # p + |x| = 3 PF^2 r
 PF = (1 - X) // 3
@@ -126,7 +126,7 @@ def _build(e: Emitter) -> None:
 def build_prover() -> Program:
     """The prover program: calldata as ``pairing_product_is_one``'s, output the hint."""
     asm = Assembler("pairing_hint")
-    e = Emitter(asm, compact=False)
+    e = Emitter(asm, BLS12_381, compact=False)
     _build(e)
     e.finish()
     return asm.assemble()

@@ -38,9 +38,10 @@ from __future__ import annotations
 from typing import Callable, Tuple
 
 from ..asm import Fp6, Fp12, Label, raw, struct
-from . import eip2537, fp6, fp12
-from .fp import Emitter
-from .pairing import MillerLoop
+from ..tower import fp6, fp12
+from ..tower.fp import Emitter
+from ..tower.pairing import MillerLoop
+from . import eip2537
 from .subgroup import push_equal
 
 Hint = struct("Hint", ("t", Fp6))                 # c^-1 = 1 + t w

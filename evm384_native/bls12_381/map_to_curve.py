@@ -29,14 +29,17 @@ from types import ModuleType
 from typing import Optional, Sequence, Tuple, Union
 
 from ..asm import Assembler, Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot
-from . import curve, fp, fp2
-from .fp import Emitter, P
-from .pairing import X_ABS, square_and_multiply
+from ..curves.bls12_381 import BLS12_381
+from ..curves.fields import fp2_inverse, fp2_mul
+from ..tower import fp, fp2, jacobian
+from ..tower.control import square_and_multiply
+from ..tower.fp import Emitter
 from .groups import G1_GROUP, G2_GROUP, Group, add
 from .subgroup import PSI_X, PSI_Y, push_is_zero
 
 Const = Union[int, Tuple[int, int]]
 
+P = BLS12_381.p
 SQRT_EXPONENT = (P + 1) // 4                     # p = 3 mod 4
 INV2 = pow(2, -1, P)
 
@@ -152,9 +155,6 @@ ISO_G2_Y_DEN = (
 
 ISO_G1 = (ISO_G1_X_NUM, ISO_G1_X_DEN, ISO_G1_Y_NUM, ISO_G1_Y_DEN)
 ISO_G2 = (ISO_G2_X_NUM, ISO_G2_X_DEN, ISO_G2_Y_NUM, ISO_G2_Y_DEN)
-
-def _fp2_inverse(a: Tuple[int, int]) -> Tuple[int, int]:
-    return fp2.int_pow(a, P * P - 2)
 
 
 def _const(e: Emitter, name: str, value: Const) -> Slot:
@@ -302,12 +302,12 @@ def swu_g2(e: Emitter, out: G2, u: Fp2) -> None:
     """out = the simplified SWU map of u (Montgomery form) to E', except the sign of y."""
     asm = e.asm
     a, b = _const(e, "swu_a", SWU_G2_A), _const(e, "swu_b", SWU_G2_B)
-    minus_b_over_a = fp2.int_mul(SWU_G2_B, _fp2_inverse(SWU_G2_A))
+    minus_b_over_a = fp2_mul(SWU_G2_B, fp2_inverse(SWU_G2_A, P), P)
     with asm.scope("swu"), asm.temps(Fp2, Fp2, Fp) as (t, gx, s):
         x1 = out.x
         _swu_x1(e, fp2, x1, t, u, SWU_G2_Z, e.const(Fp2, "fp2_one", [1, 0]),
                 (-minus_b_over_a[0] % P, -minus_b_over_a[1] % P),
-                fp2.int_mul(SWU_G2_B, _fp2_inverse(fp2.int_mul(SWU_G2_Z, SWU_G2_A))))
+                fp2_mul(SWU_G2_B, fp2_inverse(fp2_mul(SWU_G2_Z, SWU_G2_A, P), P), P))
         _g(e, fp2, gx, x1, a, b)
         not_square, root = asm.new_label("gx1_not_square"), asm.new_label("swu_root")
         _norm_sqrt(e, s, gx, not_square)
@@ -379,7 +379,7 @@ def iso_map(e: Emitter, field: ModuleType, out: Slot, p: Slot,
 def clear_cofactor_g1(e: Emitter, acc: G1Jacobian, p: G1Jacobian) -> None:
     """acc = [h_eff] p for any p on E."""
     asm = e.asm
-    dbl = asm.subroutine("g1_map_dbl", lambda a: curve.jacobian_dbl(e, fp, acc))
+    dbl = asm.subroutine("g1_map_dbl", lambda a: jacobian.jacobian_dbl(e, fp, acc))
     add_p = asm.subroutine("g1_map_add", lambda a: add(
         e, G1_GROUP, acc, p, lambda: asm.call(dbl), t_may_be_infinity=True))
     with asm.scope("clear_cofactor"):
@@ -401,13 +401,13 @@ def clear_cofactor_g2(e: Emitter, w: G2Jacobian, p: G2Jacobian) -> None:
     asm = e.asm
     region = asm.memory.region("clear_cofactor")
     t, t1, t2, t3 = (region.alloc(G2Jacobian, name) for name in ("t", "t1", "t2", "t3"))
-    dbl = asm.subroutine("g2_map_dbl", lambda a: curve.jacobian_dbl(e, fp2, w))
+    dbl = asm.subroutine("g2_map_dbl", lambda a: jacobian.jacobian_dbl(e, fp2, w))
     add_t = asm.subroutine("g2_map_add", lambda a: add(
         e, G2_GROUP, w, t, lambda: asm.call(dbl), t_may_be_infinity=True))
 
     def mul_by_x(a: Assembler) -> None:                      # w = [x] t, x < 0
         fp.copy(e, w, t)
-        square_and_multiply(e, bin(X_ABS)[3:], lambda: asm.call(dbl), lambda: asm.call(add_t))
+        square_and_multiply(e, bin(abs(BLS12_381.x))[3:], lambda: asm.call(dbl), lambda: asm.call(add_t))
         fp2.neg(e, w.y, w.y)
     times_x = asm.subroutine("g2_map_mul_by_x", mul_by_x)
 

@@ -16,10 +16,10 @@ Cost: 256 doublings + at most 64 k additions + 14 k for the tables; the tables t
 from __future__ import annotations
 
 from ..asm import Label, raw
-from . import curve
+from ..tower import jacobian
+from ..tower.control import is_zero, require_calldata
+from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
-from .fp import Emitter
-from .pairing import is_zero, require_calldata
 from .groups import Group, add, require_in_subgroup
 
 WINDOW = 4
@@ -45,11 +45,11 @@ class Msm:
         self.pair = point_bytes(group) + SCALAR_BYTES
         name = f"{group.name}_msm"
         self._dbl_t = asm.subroutine(f"{name}_dbl_t",
-                                     lambda a: curve.jacobian_dbl(e, field, self.t))
+                                     lambda a: jacobian.jacobian_dbl(e, field, self.t))
         self._add_p = asm.subroutine(f"{name}_add_p",
-                                     lambda a: curve.jacobian_add_affine(e, field, self.t, self.p))
+                                     lambda a: jacobian.jacobian_add_affine(e, field, self.t, self.p))
         self._dbl_acc = asm.subroutine(f"{name}_dbl_acc",
-                                       lambda a: curve.jacobian_dbl(e, field, self.acc))
+                                       lambda a: jacobian.jacobian_dbl(e, field, self.acc))
 
     def heap(self) -> int:
         """Where the records start: after every linked region (known at link time)."""
@@ -77,7 +77,7 @@ class Msm:
             self._push_scalar()
             asm.op("DUP3")
             asm.op("MSTORE")                      # record: the scalar word
-            curve.from_affine(e, self.t, self.p)
+            jacobian.from_affine(e, self.t, self.p)
             for m in range(1, MULTIPLES + 1):
                 if m == 2:
                     asm.call(self._dbl_t)

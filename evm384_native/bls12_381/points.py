@@ -13,14 +13,25 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from .fp import P
-from .fp2 import Fp2Int, int_mul as _fp2_mul, int_pow as _fp2_pow
+from ..curves.bls12_381 import BLS12_381
+from ..curves.fields import Fp2Int, fp2_mul, fp2_pow
+
+P = BLS12_381.p
+
+
+def _fp2_mul(a: Fp2Int, b: Fp2Int) -> Fp2Int:
+    return fp2_mul(a, b, P)
+
+
+def _fp2_pow(a: Fp2Int, exponent: int) -> Fp2Int:
+    return fp2_pow(a, exponent, P)
+
 
 G1Point = Tuple[int, int]
 G2Point = Tuple[Fp2Int, Fp2Int]
 
-B_G1 = 4                     # y^2 = x^3 + 4
-B_G2 = (4, 4)                # y^2 = x^3 + 4 (1 + u)
+B_G1 = BLS12_381.b           # y^2 = x^3 + 4
+B_G2 = BLS12_381.twist_b     # y^2 = x^3 + 4 (1 + u)
 FP_BYTES = 48
 COMPRESSED_FLAG = 0x80
 INFINITY_FLAG = 0x40

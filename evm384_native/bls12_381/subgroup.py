@@ -27,16 +27,21 @@ from typing import Sequence
 
 from ..asm import Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot, raw
 from ..asm.layout import FP_BYTES
-from . import curve, fp, fp2
-from .fp import Emitter, P
-from .pairing import G1_DBL_RUN, X_ABS, square_and_multiply, square_and_multiply_chained
+from ..curves.bls12_381 import BLS12_381
+from ..curves.fields import fp2_pow
+from ..tower import fp, fp2, jacobian
+from ..tower.control import square_and_multiply, square_and_multiply_chained
+from ..tower.fp import Emitter
 
 B_G1 = 4
 B_G2 = (4, 4)                                     # 4 (u + 1)
 # the cube root of unity with phi(P) = [-x^2] P on G1
 BETA = 0x5F19672FDF76CE51BA69C6076A0F77EADDB3A93BE6F89688DE17D813620A00022E01FFFFFFFEFFFE
-PSI_X = fp2.int_pow(fp2.int_pow(fp2.XI, (P - 1) // 3), P ** 2 - 2)   # inverses in Fp2:
-PSI_Y = fp2.int_pow(fp2.int_pow(fp2.XI, (P - 1) // 2), P ** 2 - 2)   # a^(p^2 - 2)
+P = BLS12_381.p
+# longest run of G1 doublings one call performs, for targets with dense_code
+G1_DBL_RUN = 16
+PSI_X = fp2_pow(fp2_pow(BLS12_381.xi, (P - 1) // 3, P), P ** 2 - 2, P)   # inverses in Fp2:
+PSI_Y = fp2_pow(fp2_pow(BLS12_381.xi, (P - 1) // 2, P), P ** 2 - 2, P)   # a^(p^2 - 2)
 
 
 def require_equal(e: Emitter, a: Slot, b: Slot, fail: Label) -> None:
@@ -119,13 +124,13 @@ def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label) -> None:
         region = asm.memory.region("g1_subgroup")
         acc = region.alloc(G1Jacobian, "acc")
         expect = region.alloc(G1, "expect")
-        dbl = asm.subroutine("g1_dbl", lambda a: curve.jacobian_dbl(e, fp, acc))
-        add = asm.subroutine("g1_add", lambda a: curve.jacobian_add_affine(e, fp, acc, p))
-        curve.from_affine(e, acc, p)
-        bits = bin(X_ABS * X_ABS)[3:]
+        dbl = asm.subroutine("g1_dbl", lambda a: jacobian.jacobian_dbl(e, fp, acc))
+        add = asm.subroutine("g1_add", lambda a: jacobian.jacobian_add_affine(e, fp, acc, p))
+        jacobian.from_affine(e, acc, p)
+        bits = bin(BLS12_381.x ** 2)[3:]
         if e.target.dense_code:
             square_and_multiply_chained(e, bits, "g1_dbl_chain", G1_DBL_RUN,
-                                        lambda: curve.jacobian_dbl(e, fp, acc),
+                                        lambda: jacobian.jacobian_dbl(e, fp, acc),
                                         lambda: asm.call(add))
         else:
             square_and_multiply(e, bits, lambda: asm.call(dbl), lambda: asm.call(add))

@@ -11,6 +11,7 @@ from typing import Callable, Dict, List, Optional
 
 from .contracts import (EIP2537_FP_BYTES, EIP2537_PAIR_BYTES, Pair, encode_calldata,
                         miller_loop)
+from ..curves.bls12_381 import BLS12_381
 from .hinted import HINT_BYTES
 
 
@@ -203,7 +204,7 @@ def _random_msm(kind: int) -> Callable[[random.Random, int, bool], bytes]:
 
 
 def _random_field(kind: int) -> Callable[[random.Random, int, bool], bytes]:
-    from .fp import P
+    P = BLS12_381.p
     return lambda rng, k, true: b"".join(rng.randrange(P).to_bytes(EIP2537_FP_BYTES, "big")
                                          for _ in range(kind))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..bls12_381.fp import P
+from ..curves.bls12_381 import BLS12_381
 from ..montgomery import montgomery_inv
 from .debugger import HELP, CommandReader, Debugger, Quit
 from .inputs import add_code_arguments, execute_target, load_run
@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Stops before the first instruction. Commands:\n" + HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_code_arguments(parser, engine=False)
-    parser.add_argument("--montgomery", nargs="?", const=P, type=_modulus, metavar="P",
+    parser.add_argument("--montgomery", nargs="?", const=BLS12_381.p, type=_modulus, metavar="P",
                         help="fp also shows values out of Montgomery form mod P (default "
                              "BLS12-381's p; put it after CODE or write --montgomery=P)")
     parser.set_defaults(func=command)

@@ -1,6 +1,8 @@
-"""Fp, the base field of BLS12-381, as EVM384 code; and the emitter every layer shares.
+"""Fp, the base field of a curve, as EVM code; and the emitter every layer shares.
 
-Values live in memory in Montgomery form (value * 2**384 mod p), 48 bytes LE, like blst.
+Written for any odd modulus below 2^382 (the curve is data: :mod:`evm384_native.curves`).
+Under EVM384 values live in memory in Montgomery form (value * 2**384 mod p), 48 bytes LE,
+like blst; under EVMMAX in registers (:mod:`.target`).
 All routines keep values canonical (< p): ADDMOD384/SUBMOD384 reduce once and
 MULMODMONT384 ends with a conditional subtraction, which suffices for inputs < p.
 Negation is ``0 - a`` (not ``p - a``) so that -0 stays 0.
@@ -13,28 +15,17 @@ from __future__ import annotations
 from typing import Callable, Dict, List, Sequence, Tuple
 
 from ..asm import Assembler, Fp, Label, Modulus, Slot, Subroutine, array, pack_offsets
-from ..montgomery import montgomery_inv
-
-P = 0x1A0111EA397FE69A4B1BA7B6434BACD764774B84F38512BF6730D2A0F6B0F6241EABFFFEB153FFFFB9FEFFFFFFFFAAAB
-INV = montgomery_inv(P)
-R = (1 << 384) % P
-R2 = R * R % P
-
+from ..curves.model import PairingCurve
+from ..montgomery import R_BITS, montgomery_inv, to_montgomery as montgomery_form
+from .target import resolve_target
 
 ELEMENT = Fp      # the slot type of this field (curve code is written for Fp and Fp2 alike)
 
 
-def to_mont(value: int) -> int:
-    return value * R % P
-
-
-def from_mont(value: int) -> int:
-    return value * pow(R, -1, P) % P
-
-
 class Emitter:
-    """An assembler, the instruction-set target (:mod:`.target`) and the constants
-    BLS12-381 code reads.
+    """An assembler, the instruction-set target (:mod:`.target`), the curve (its
+    description, :class:`~evm384_native.curves.model.PairingCurve`) and the constants the
+    field code reads.
 
     Creating it emits the code that loads the constants (and, under EVMMAX, sets the
     modulus), so create it first; call :meth:`finish` before assembling (it appends the
@@ -49,28 +40,29 @@ class Emitter:
     :data:`.pairing.RESIDENT_CODE`, least gas and most code first).
     """
 
-    def __init__(self, asm: Assembler, compact: bool = True, loops: bool = False,
-                 target: object = None, register_pairs: int = 0,
+    def __init__(self, asm: Assembler, curve: PairingCurve, compact: bool = True,
+                 loops: bool = False, target: object = "evm384", register_pairs: int = 0,
                  resident_code: str = "inline") -> None:
-        from .target import DEFAULT_TARGET, resolve_target
         self.asm = asm
+        self.curve = curve
         self.compact = compact
         self.loops = loops
         self.register_pairs = register_pairs
         self.resident_code = resident_code
-        self.target = resolve_target(DEFAULT_TARGET if target is None else target)
+        self.target = resolve_target(target)
         self.buffers: Dict[str, Slot] = {}
         self._region = asm.memory.region("const")
         self.blob = bytearray()
         self._by_value: Dict[tuple, Slot] = {}
         self.data_label = asm.new_label("constants")
         if self.target.name == "evm384":        # MULMODMONT384 reads p and its constant
-            self.p: Slot = self._alloc(Modulus, "p", P.to_bytes(48, "little") +
-                                       INV.to_bytes(8, "little"))
+            self.p: Slot = self._alloc(Modulus, "p", curve.p.to_bytes(48, "little") +
+                                       montgomery_inv(curve.p).to_bytes(8, "little"))
         self.zero: Fp = self.fp_const("zero", 0)
         self.one: Fp = self.fp_const("one", 1)
         if self.target.name == "evm384":        # EVMMAX's STOREX/LOADX convert themselves
-            self.r2: Fp = self._alloc(Fp, "r2", R2.to_bytes(48, "little"))
+            self.r2: Fp = self._alloc(Fp, "r2", montgomery_form(1 << R_BITS, curve.p)
+                                      .to_bytes(48, "little"))
             self.raw_one: Fp = self._alloc(Fp, "raw_one", (1).to_bytes(48, "little"))
         self.target.setup(self)
 
@@ -83,7 +75,7 @@ class Emitter:
     def const(self, kind: type, name: str, values: Sequence[int]) -> Slot:
         """A constant slot of ``kind`` holding Fp ``values`` (plain ints, stored as the
         target keeps values). Equal constants share one slot whatever their names."""
-        blob = b"".join(self.target.encode(v % P) for v in values)
+        blob = b"".join(self.target.encode(self, v % self.curve.p) for v in values)
         key = (kind, blob)
         if key not in self._by_value:
             self._by_value[key] = self._alloc(kind, name, blob)
@@ -264,8 +256,9 @@ def power(e: Emitter, out: Fp, a: Fp, exponent: int, name: str) -> None:
 
 
 def inverse(e: Emitter, out: Fp, a: Fp) -> None:
-    """out = a**-1 (0 for a = 0): a**(p-2), ~380 squarings and ~80 multiplications."""
-    power(e, out, a, P - 2, "fp_inv")
+    """out = a**-1 (0 for a = 0): a**(p-2) (for BLS12-381 ~380 squarings and ~80
+    multiplications)."""
+    power(e, out, a, e.curve.p - 2, "fp_inv")
 
 
 # --- element-wise helpers the extension fields share ------------------------------------------

@@ -1,36 +1,42 @@
-"""The optimal ate pairing of BLS12-381 as EVM384 code: Miller loop and final exponentiation,
-computing exactly what blst computes.
+"""The optimal ate pairing as EVM code, written once for the BLS12 and BN families: the
+Miller loop over the pairs in calldata and the final exponentiation. What differs by curve
+(the loop's digits, BN's two closing lines, the hard part of the final exponentiation) is
+the family's (:mod:`.families`, chosen by ``e.curve.family``); constants come from the
+curve description. For BLS12-381 the code computes exactly what blst computes.
 
-Miller loop: k pairs (k known only at run time) share ONE Fp12 squaring per bit of
-|x| = 0xd201000000010000; per bit, every pair doubles its T and multiplies its tangent line
-into f, and on a set bit every pair adds Q and multiplies the chord line. The loop over
-the bits is unrolled at generation time into subroutine calls (a few bytes per bit), or
-a run-time loop over the bits (``Emitter(loops=True)``); the loop over the pairs runs at run time over pair states kept after every linked memory
+Miller loop: k pairs (k known only at run time) share ONE Fp12 squaring per digit of the
+loop parameter (BLS12: |x|; BN: 6x + 2 in signed digits); per digit, every pair doubles
+its T and multiplies its tangent line into f, and on a non-zero digit every pair adds
++-Q and multiplies the chord line. The loop over the digits is unrolled at generation time
+into subroutine calls (a few bytes per digit), or a run-time loop (``Emitter(loops=True)``);
+the loop over the pairs runs at run time over pair states kept after every linked memory
 region, each copied into one fixed work slot the line code reads.
 
-Final exponentiation: blst's (easy part, then the hard part with four powers by x), so
-the result is the CUBE of the reduced pairing, byte for byte blst's.
+Final exponentiation: the easy part (p^6 - 1)(p^2 + 1), then the family's hard part (for
+BLS12-381 blst's, so the result is the CUBE of the reduced pairing, byte for byte blst's).
 """
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Dict, List, Optional
 
-from ..asm import (Assembler, Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, Subroutine, raw,
-                   struct)
-from . import curve, fp, fp12
+from ..asm import Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, Subroutine, raw, struct
+from ..asm.layout import FP_BYTES
+from . import fp, fp6, fp12, jacobian
+from .control import (is_zero, require_calldata, square_and_multiply,
+                      square_and_multiply_chained, square_and_multiply_signed)
+from .families import family_of
 from .fp import Emitter
 
-X_ABS = 0xD201000000010000               # |x|; x is negative
-# longest runs of cyclotomic squarings (about 700 bytes of EVMMAX code each) and of G1
-# doublings one call performs, for targets with dense_code
-CYCLOTOMIC_RUN = 8
-G1_DBL_RUN = 16
-PAIR_INPUT_BYTES = 288                   # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
+PAIR_INPUT_BYTES = 6 * FP_BYTES          # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
 # How the Miller loop's steps of pairs kept in registers (Emitter.register_pairs) are
 # emitted, least gas first: every pair's inline; the first pair's shared with the loop over
 # pairs in memory (a call per step, a copy of the steps less); and also f *= line one
 # routine that every pair's steps call (a call per line, ~2.5 KB less per pair).
 RESIDENT_CODE = ("inline", "first_pair_shared", "line_product_called")
+# longest run of cyclotomic squarings (about 700 bytes of EVMMAX code each) one call
+# performs, for targets with dense_code
+CYCLOTOMIC_RUN = 8
+FINAL_EXP_TEMPS = 4                       # the Fp12 temporaries every family's hard part gets
 
 
 # What the Miller loop keeps per pair: Q, (-2 P.x, 2 P.y) and the running T.
@@ -47,92 +53,6 @@ def _tail(state: Slot) -> Slot:
     return _PairTail(state.region, state.rel + _PX2_REL, f"{state.name}.tail")
 
 
-def square_and_multiply(e: Emitter, bits: str, square: Callable[[], None],
-                        multiply: Callable[[], None], loop: Optional[bool] = None) -> None:
-    """Per bit of ``bits``: ``square()``, then ``multiply()`` if the bit is set. Unrolled at
-    generation time, or a run-time loop over the bits if ``loop`` (default ``e.loops``;
-    ~55 gas per bit)."""
-    if not (e.loops if loop is None else loop):
-        for bit in bits:
-            square()
-            if bit == "1":
-                multiply()
-        return
-    asm = e.asm
-
-    def step() -> None:                           # stack: bit
-        square()
-        clear = asm.new_label("bit_clear")
-        asm.op("ISZERO")
-        asm.jumpi(clear)
-        multiply()
-        asm.place(clear)
-    asm.digit_loop([int(bit) for bit in bits], 1, step)
-
-
-def square_and_multiply_chained(e: Emitter, bits: str, name: str, run: int,
-                                square: Callable[[], None], multiply: Callable[[], None]
-                                ) -> None:
-    """:func:`square_and_multiply` with the squarings inline in a subroutine ``name`` of
-    ``run`` of them (:func:`.fp.squaring_chain`): one call per run of up to ``run``
-    squarings instead of one per squaring (for targets with ``dense_code``)."""
-    chain, entries = fp.squaring_chain(e, name, run, square)
-    runs = [len(zeros) + 1 for zeros in bits.split("1")]   # squarings before each
-    runs[-1] -= 1                                          # product; none after the last
-    for i, count in enumerate(runs):
-        while count:
-            step = min(count, run)
-            e.asm.call(chain, at=entries[step])
-            count -= step
-        if i + 1 < len(runs):
-            multiply()
-
-
-def is_zero(asm: Assembler, slot: Slot) -> None:
-    """Push 1 if every byte of ``slot`` is zero, else 0 (OR of its words)."""
-    if slot.size % 32:
-        raise ValueError("slot size must be a multiple of 32 bytes")
-    for i, rel in enumerate(range(0, slot.size, 32)):
-        asm.push(lambda rel=rel: int(slot) + rel)
-        asm.op("MLOAD")
-        if i:
-            asm.op("OR")
-    asm.op("ISZERO")
-
-
-def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = False,
-                     tail: int = 0) -> None:
-    """REVERT unless the calldata after ``offset`` is ``size`` bytes (or a positive multiple
-    of ``size``), followed by ``tail`` more bytes (only with ``multiple``)."""
-    ok = asm.new_label("calldata_ok")
-    asm.push(offset + tail)
-    asm.op("CALLDATASIZE")
-    asm.op("SUB")                                 # n = CALLDATASIZE - offset - tail
-    if multiple:
-        asm.push(size)
-        asm.op("DUP2")
-        asm.op("MOD")                             # n % size
-        asm.op("SWAP1")
-        asm.op("ISZERO")
-        asm.op("OR")                              # bad if n % size or n == 0
-        if tail:                                  # or n < 0 (it wrapped around)
-            asm.push(offset + tail)
-            asm.op("CALLDATASIZE")
-            asm.op("LT")
-            asm.op("OR")
-        asm.op("ISZERO")
-    else:
-        if tail:
-            raise ValueError("a calldata tail needs multiple=True")
-        asm.push(size)
-        asm.op("EQ")
-    asm.jumpi(ok)
-    asm.push(0)
-    asm.op("DUP1")
-    asm.op("REVERT")
-    asm.place(ok)
-
-
 class MillerLoop:
     """Memory and subroutines of the Miller loop over the pairs in calldata."""
 
@@ -142,14 +62,18 @@ class MillerLoop:
         zero; kept so that their Q can still be checked); their lines are not multiplied
         into f. ``calldata_tail``: bytes after the pairs in calldata (a hint), not pairs."""
         self.e, self.f = e, f
+        self.family = family_of(e.curve)
+        self.digits = self.family.loop_digits(e.curve)
         self.g1_may_be_infinity = g1_may_be_infinity
         self.calldata_tail = calldata_tail
-        region = e.asm.memory.region("miller")
+        region = self._region = e.asm.memory.region("miller")
         self.work = region.alloc(PairState, "work")
         self.line = region.alloc(Fp6, "line")
         self.end = region.alloc(raw(32), "pairs_end")
         # the states of the first pairs in registers of their own, when there are few
         self.resident = [region.alloc(PairState, f"pair{i}") for i in range(e.register_pairs)]
+        # the G2 points the closing lines add (BN: the twisted Frobenius images of Q)
+        self.closing_q = region.alloc(G2, "closing_q") if self.family.closing_lines else None
 
     def heap(self) -> int:
         """Where the pair states start: after every linked region (known at link time)."""
@@ -157,27 +81,37 @@ class MillerLoop:
         assert memory_end is not None
         return memory_end
 
+    def record_bytes(self, rel: int) -> int:
+        """Memory bytes of ``rel`` bytes of a pair state (its registers under EVMMAX)."""
+        return self.e.target.memory_bytes(self.e, rel)
+
     # --- loading --------------------------------------------------------------------------
 
     def load(self, calldata_offset: int = 0, pair_bytes: int = PAIR_INPUT_BYTES,
-             read: Optional[Callable[[Label], None]] = None) -> None:
-        """Read the pairs in calldata (at least one) into pair states in Montgomery form
-        with T = Q. ``read(skip)`` emits the code that puts the pair at calldata offset
-        ``cd`` (stack: ptr cd) into the work slot's q and px2, in Montgomery form, and
-        jumps to ``skip`` for a pair that contributes 1; the default reads plain LE values
-        and skips a pair with an all-zero G1 or G2 point (infinity, as in EIP-2537)."""
+             read: Optional[Callable[[Label], None]] = None, allow_empty: bool = False
+             ) -> None:
+        """Read the pairs in calldata (at least one, unless ``allow_empty``) into pair
+        states in Montgomery form with T = Q. ``read(skip)`` emits the code that puts the
+        pair at calldata offset ``cd`` (stack: ptr cd) into the work slot's q and px2, in
+        Montgomery form, and jumps to ``skip`` for a pair that contributes 1; the default
+        reads plain LE values and skips a pair with an all-zero G1 or G2 point (infinity,
+        as in EIP-2537)."""
         asm, work = self.e.asm, self.work
         with asm.scope("load_pairs"):
             require_calldata(asm, calldata_offset, pair_bytes, multiple=True,
-                             tail=self.calldata_tail)
+                             tail=self.calldata_tail, allow_empty=allow_empty)
             asm.push(self.heap)                  # stack: ptr
             asm.push(calldata_offset)            # stack: ptr cd
+            if allow_empty:
+                done = asm.new_label("no_pairs_given")
+                self._jump_if_no_more_pairs(done)
             top, skip = asm.label("load_pair"), asm.new_label("skip_pair")
             (read or self._read_plain)(skip)
-            curve.g1_prepare(self.e, work.px2, work.px2)
-            curve.from_affine(self.e, work.t, work.q)
-            self.e.target.copy_out(asm, work, lambda: asm.op("DUP4"), grow=True)
-            asm.op("SWAP1"); asm.push(PairState.size); asm.op("ADD"); asm.op("SWAP1")
+            jacobian.g1_prepare(self.e, work.px2, work.px2)
+            jacobian.from_affine(self.e, work.t, work.q)
+            self.e.target.copy_out(self.e, work, lambda: asm.op("DUP4"), grow=True)
+            asm.op("SWAP1"); asm.push(self.record_bytes(PairState.size)); asm.op("ADD")
+            asm.op("SWAP1")
             asm.place(skip)
             asm.push(pair_bytes); asm.op("ADD")
             asm.op("DUP1"); asm.op("CALLDATASIZE")
@@ -185,9 +119,21 @@ class MillerLoop:
                 asm.push(self.calldata_tail); asm.op("SWAP1"); asm.op("SUB")
             asm.op("GT")
             asm.jumpi(top)                       # while CALLDATASIZE - tail > cd
+            if allow_empty:
+                asm.place(done)
             asm.op("POP")
             asm.push(self.end)
             asm.op("MSTORE")                     # pairs_end = ptr
+
+    def _jump_if_no_more_pairs(self, target: Label) -> None:
+        """Stack: ptr cd: jump to ``target`` unless CALLDATASIZE - tail > cd."""
+        asm = self.e.asm
+        asm.op("DUP1"); asm.op("CALLDATASIZE")
+        if self.calldata_tail:
+            asm.push(self.calldata_tail); asm.op("SWAP1"); asm.op("SUB")
+        asm.op("GT")
+        asm.op("ISZERO")
+        asm.jumpi(target)
 
     def _read_plain(self, skip: Label) -> None:
         e, asm, work = self.e, self.e.asm, self.work
@@ -212,7 +158,7 @@ class MillerLoop:
         Q only if needed), step, copy T back."""
         e, asm = self.e, self.e.asm
         slot = self.work if slot is None else slot
-        start = 0 if with_q else _PX2_REL
+        start = 0 if with_q else self.record_bytes(_PX2_REL)
         asm.push(self.heap)                       # stack: ptr
         top = asm.label("pair")
 
@@ -222,11 +168,12 @@ class MillerLoop:
                 asm.push(start)
                 asm.op("ADD")
         live = PairState(slot.region, slot.rel, slot.name) if with_q else _tail(slot)
-        e.target.copy_in(asm, live, record)
+        e.target.copy_in(e, live, record)
         step()
-        e.target.copy_out(asm, slot.t, lambda: (asm.op("DUP3"), asm.push(_T_REL),
-                                                 asm.op("ADD")))
-        asm.push(PairState.size); asm.op("ADD")
+        e.target.copy_out(e, slot.t, lambda: (asm.op("DUP3"),
+                                              asm.push(self.record_bytes(_T_REL)),
+                                              asm.op("ADD")))
+        asm.push(self.record_bytes(PairState.size)); asm.op("ADD")
         asm.op("DUP1"); asm.push(self.end); asm.op("MLOAD"); asm.op("GT")
         asm.jumpi(top)
         asm.op("POP")
@@ -239,7 +186,7 @@ class MillerLoop:
         if skip is not None:                      # px2 = 0 only for P at infinity
             is_zero(e.asm, e.target.memory_image(e, state.px2))
             e.asm.jumpi(skip)
-        curve.line_by_px2(e, self.line, state.px2)
+        jacobian.line_by_px2(e, self.line, state.px2)
         if e.target.dense_code and not (self.resident
                                         and e.resident_code == "line_product_called"):
             fp12.mul_by_line(e, self.f, self.f, self.line)
@@ -250,16 +197,31 @@ class MillerLoop:
             e.asm.place(skip)
 
     def _dbl_step(self, state: Slot) -> None:
-        self._line_step(lambda: curve.line_dbl(self.e, self.line, state.t), state)
+        self._line_step(lambda: jacobian.line_dbl(self.e, self.line, state.t), state)
 
-    def _add_step(self, state: Slot) -> None:
-        self._line_step(lambda: curve.line_add(self.e, self.line, state.t, state.q), state)
+    def _add_step(self, state: Slot, q: Optional[Slot] = None) -> None:
+        """T += Q (or the given G2 point), f *= the line through them at P."""
+        q = state.q if q is None else q
+        self._line_step(lambda: jacobian.line_add(self.e, self.line, state.t, q), state)
+
+    def _sub_step(self, state: Slot) -> None:
+        """T -= Q (a digit -1): the addition step with Q.y negated, then restored."""
+        fp.neg_each(self.e, state.q.y, state.q.y)
+        self._add_step(state)
+        fp.neg_each(self.e, state.q.y, state.q.y)
+
+    def _closing_step(self, state: Slot) -> None:
+        """The family's lines after the digits (BN: T += pi(Q), T -= pi^2(Q))."""
+        assert self.closing_q is not None
+        for image in self.family.closing_lines:
+            image(self.e, self.closing_q, state.q)
+            self._add_step(state, self.closing_q)
 
     # --- pairs kept in registers (Emitter.register_pairs) -----------------------------------
 
     def _record(self, i: int) -> Callable[[], int]:
         """Where pair i's state is in memory (known at link time)."""
-        return lambda: self.heap() + i * PairState.size
+        return lambda: self.heap() + i * self.record_bytes(PairState.size)
 
     def _push_has_pair(self, i: int) -> None:
         """Push 1 if there is a pair i (pairs_end > its record), else 0."""
@@ -284,73 +246,91 @@ class MillerLoop:
             step(i)
         asm.place(skip)
 
-    def _resident_loop(self, bits_loop: Callable[[Callable[[], None], Callable[[], None]],
-                                                  None],
-                       dbl_first: Callable[[], None], add_first: Callable[[], None]) -> None:
+    def _resident_loop(self, bits_loop: Callable[[Dict[str, Callable[[], None]]], None],
+                       first: Dict[str, Callable[[], None]]) -> None:
         """With at most len(resident) pairs: their states into registers, the loop on
         them (no copies between memory and registers per step), T back to memory (the G2
         subgroup check reads it there); more pairs jump past to the memory loop. The
-        first pair's steps are ``dbl_first`` and ``add_first`` (as the memory loop's)."""
+        first pair's steps are ``first[kind]`` (as the memory loop's)."""
         e, asm = self.e, self.e.asm
         in_memory, finished = asm.new_label("pairs_in_memory"), asm.new_label("loop_done")
         self._push_has_pair(len(self.resident))
         asm.jumpi(in_memory)
         self._for_resident(lambda i: e.target.copy_in(
-            asm, self.resident[i], lambda: asm.push(self._record(i))))
+            e, self.resident[i], lambda: asm.push(self._record(i))))
+        steps = self._steps()
 
-        def each(first: Callable[[], None], step: Callable[[Slot], None]
-                 ) -> Callable[[Subroutine], None]:
+        def each(kind: str) -> Callable[[Subroutine], None]:
             return lambda a: self._for_resident(
-                lambda i: first() if i == 0 else step(self.resident[i]))
-        dbl = asm.subroutine("ml_dbl_resident", each(dbl_first, self._dbl_step))
-        add = asm.subroutine("ml_add_resident", each(add_first, self._add_step))
-        bits_loop(lambda: asm.call(dbl), lambda: asm.call(add))
+                lambda i: first[kind]() if i == 0 else steps[kind](self.resident[i]))
+        calls = {kind: _caller(asm, asm.subroutine(f"ml_{kind}_resident", each(kind)))
+                 for kind in first}
+        bits_loop(calls)
         self._for_resident(lambda i: e.target.copy_out(
-            asm, self.resident[i].t, lambda: asm.push(lambda: self._record(i)() + _T_REL)))
+            e, self.resident[i].t,
+            lambda: asm.push(lambda: self._record(i)() + self.record_bytes(_T_REL))))
         asm.jump(finished)
         asm.place(in_memory)
         self._finished = finished
 
+    def _steps(self) -> Dict[str, Callable[[Slot], None]]:
+        """The kinds of step this curve's loop takes, in the order their code is made."""
+        steps: Dict[str, Callable[[Slot], None]] = {"dbl": self._dbl_step,
+                                                    "add": self._add_step}
+        if -1 in self.digits:
+            steps["sub"] = self._sub_step
+        if self.family.closing_lines:
+            steps["closing"] = self._closing_step
+        return steps
+
     def emit(self, cinv: Optional[Fp6] = None) -> None:
         """f = the Miller loop value of all loaded pairs (conjugated for negative x).
 
-        With ``cinv`` = t (a hinted c^-1 = 1 + t w, :mod:`.hinted`): f = f_|x| * cinv^|x|,
-        f_|x| the loop value NOT conjugated: f starts at cinv (the top bit of |x|), so the
-        first step squares, and every set bit below the top one also multiplies by cinv
-        (a sparse product). Without pairs f = 1 either way."""
+        With ``cinv`` = t (a hinted c^-1 = 1 + t w, :mod:`.hinted`): f = f_loop * cinv^n
+        for the loop parameter n, f_loop NOT conjugated: f starts at cinv (the top digit),
+        so the first step squares, and every non-zero digit below the top one also
+        multiplies by cinv, or for a digit -1 by c' = 1 - t w (c^-1 times an Fp6 value,
+        which the hinted check tolerates). Without pairs f = 1 either way."""
         e, asm = self.e, self.e.asm
         # the memory loop's pair in the first resident pair's registers, if there are any
         slot = self.resident[0] if self.resident else self.work
         shared = bool(self.resident) and e.resident_code != "inline"
+        steps = self._steps()
 
-        def step_of_slot(name: str, step: Callable[[Slot], None]) -> Callable[[], None]:
-            """Emits ``step`` on the slot's pair: inline, or a call to one subroutine."""
+        def step_of_slot(kind: str) -> Callable[[], None]:
+            """Emits the step on the slot's pair: inline, or a call to one subroutine."""
+            step = steps[kind]
             if not shared:
                 return lambda: step(slot)
-            subroutine = asm.subroutine(name, lambda a: step(slot))
-            return lambda: asm.call(subroutine)
-        dbl_first = step_of_slot("ml_dbl_pair0", self._dbl_step)
-        add_first = step_of_slot("ml_add_pair0", self._add_step)
-        dbl_all = asm.subroutine("ml_dbl_all", lambda a: self.for_each_pair(
-            dbl_first, with_q=False, slot=slot))
-        add_all = asm.subroutine("ml_add_all", lambda a: self.for_each_pair(
-            add_first, with_q=True, slot=slot))
+            return _caller(asm, asm.subroutine(f"ml_{kind}_pair0", lambda a: step(slot)))
+        first = {kind: step_of_slot(kind) for kind in steps}
+        every_pair = {kind: _caller(asm, asm.subroutine(
+            f"ml_{kind}_all", lambda a, kind=kind: self.for_each_pair(
+                first[kind], with_q=kind != "dbl", slot=slot))) for kind in steps}
         sqr = fp12.routine(e, "fp12_sqr", "ml_sqr", a=self.f)
-        bits = bin(X_ABS)[3:]
+        digits = self.digits
 
-        def bits_loop(dbl: Callable[[], None], add: Callable[[], None]) -> None:
+        def bits_loop(call: Dict[str, Callable[[], None]]) -> None:
+            def add(digit: int) -> None:
+                call["add" if digit > 0 else "sub"]()
             if cinv is not None:
                 mul_cinv = fp12.routine(e, "fp12_mul_by_one_plus", "ml_mul_cinv", a=self.f,
                                         t=cinv)
+                mul_c = self._mul_c(cinv)
                 fp.copy(e, self.f.c1, cinv)         # f is one here: now f = 1 + t w
-                square_and_multiply(e, bits, lambda: (asm.call(sqr), dbl()),
-                                    lambda: (asm.call(mul_cinv), add()))
-                return
-            dbl()                                   # f = 1 before the first step: no squaring
-            if bits[0] == "1":
-                add()
-            square_and_multiply(e, bits[1:], lambda: (asm.call(sqr), dbl()), add)
-            fp12.conj(e, self.f, self.f)
+                square_and_multiply_signed(
+                    e, digits, lambda: (asm.call(sqr), call["dbl"]()),
+                    lambda digit: (asm.call(mul_cinv if digit > 0 else mul_c), add(digit)))
+            else:
+                call["dbl"]()                       # f = 1 before the first step: no squaring
+                if digits[0]:
+                    add(digits[0])
+                square_and_multiply_signed(e, digits[1:],
+                                           lambda: (asm.call(sqr), call["dbl"]()), add)
+            if "closing" in call:
+                call["closing"]()
+            if cinv is None and e.curve.x < 0:
+                fp12.conj(e, self.f, self.f)
 
         with asm.scope("miller_loop"):
             fp.copy(e, self.f, e.const(Fp12, "fp12_one", [1] + [0] * 11))
@@ -361,27 +341,49 @@ class MillerLoop:
             asm.op("EQ")
             asm.jumpi(done)                         # every pair had a point at infinity: f = 1
             if self.resident:
-                self._resident_loop(bits_loop, dbl_first, add_first)
-            bits_loop(lambda: asm.call(dbl_all), lambda: asm.call(add_all))
+                self._resident_loop(bits_loop, first)
+            bits_loop(every_pair)
             if self.resident:
                 asm.place(self._finished)
             asm.place(done)
 
+    def _mul_c(self, cinv: Fp6) -> Optional[Subroutine]:
+        """f *= c' = 1 - t w, for loops with digits -1 (None without): -t in a slot of
+        its own, set before the loop."""
+        if -1 not in self.digits:
+            return None
+        e = self.e
+        minus_t = self._region.alloc(Fp6, "minus_t")
+        fp6.neg(e, minus_t, cinv)
+        return fp12.routine(e, "fp12_mul_by_one_plus", "ml_mul_c", a=self.f, t=minus_t)
+
+
+def _caller(asm, subroutine: Subroutine) -> Callable[[], None]:
+    return lambda: asm.call(subroutine)
+
 
 class FinalExponentiation:
-    """f -> f^(3 (p^12 - 1) / r) in blst's sequence; subroutines share the accumulator."""
+    """f -> f^((p^12 - 1) / r) up to a power coprime to r (the family's hard part says
+    which: BLS12-381's is blst's, f^(3 (p^12 - 1) / r)); subroutines share the
+    accumulator."""
 
     def __init__(self, e: Emitter) -> None:
         self.e = e
+        self.family = family_of(e.curve)
         region = e.asm.memory.region("final_exp")
         self.acc = region.alloc(Fp12, "acc")
         self.base = region.alloc(Fp12, "base")
         self._mul = fp12.routine(e, "fp12_mul", "fe_mul", a=self.acc, b=self.base)
         self._cyc = fp12.routine(e, "fp12_cyclotomic_sqr", "fe_cyclotomic_sqr", a=self.acc)
-        self._pow = e.asm.subroutine("fe_pow_x_half", lambda a: self._pow_body(X_ABS >> 1))
+        # an even |x| is raised to in halves (a^(x/2) serves BLS12's hard part as well)
+        magnitude = abs(e.curve.x)
+        self.halved = magnitude % 2 == 0
+        self._pow = e.asm.subroutine("fe_pow_x_half" if self.halved else "fe_pow_x",
+                                     lambda a: self._pow_body(magnitude >> self.halved))
 
     def _pow_body(self, exponent: int) -> None:
-        """acc = conj(acc^exponent): square-and-multiply, unrolled into calls."""
+        """acc = acc^(+-exponent), the sign of x: square-and-multiply, unrolled into
+        calls."""
         e = self.e
         fp.copy(e, self.base, self.acc)
         bits = bin(exponent)[3:]
@@ -393,7 +395,8 @@ class FinalExponentiation:
             # unrolled: its 5 x 62 bits would cost ~17,000 gas as a loop, for 460 bytes
             square_and_multiply(e, bits, lambda: e.asm.call(self._cyc),
                                 lambda: e.asm.call(self._mul), loop=False)
-        fp12.conj(e, self.acc, self.acc)          # x < 0, and conj = inverse here
+        if e.curve.x < 0:
+            fp12.conj(e, self.acc, self.acc)      # conj = inverse here
 
     def mul(self, out: Fp12, a: Fp12, b: Fp12) -> None:
         fp.call(self.e, self._mul, {"a": out}, a=a, b=b)
@@ -402,45 +405,26 @@ class FinalExponentiation:
         fp.call(self.e, self._cyc, {"a": out}, a=a)
 
     def pow_x(self, out: Fp12, a: Fp12, half: bool = False) -> None:
-        """out = a^x (or a^(x/2)) for a in the cyclotomic subgroup."""
+        """out = a^x (or a^(x/2), for even x) for a in the cyclotomic subgroup."""
+        if half and not self.halved:
+            raise ValueError("a^(x/2) needs an even x")
         if not fp.same(a, self.acc):
             fp.copy(self.e, self.acc, a)
         self.e.asm.call(self._pow)
-        if not half:
+        if self.halved and not half:
             self.e.asm.call(self._cyc)
         if not fp.same(out, self.acc):
             fp.copy(self.e, out, self.acc)
 
     def emit(self, f: Fp12) -> None:
-        """f = f^(3 (p^12 - 1) / r), in place."""
+        """f = f^((p^12 - 1) / r)^k, in place (k from the family's hard part)."""
         e, asm = self.e, self.e.asm
-        conj, frob = fp12.conj, fp12.frobenius
-        with asm.scope("final_exp"), asm.temps(Fp12, Fp12, Fp12, Fp12) as (y0, y1, y2, y3):
+        with asm.scope("final_exp"), asm.temps(*[Fp12] * FINAL_EXP_TEMPS) as temps:
+            _, y1, y2, _ = temps
             # easy part: f^((p^6 - 1)(p^2 + 1))
-            conj(e, y1, f)
+            fp12.conj(e, y1, f)
             fp12.call(e, "fp12_inv", y2, a=f)
             self.mul(f, y1, y2)
-            frob(e, y2, f, 2)
+            fp12.frobenius(e, y2, f, 2)
             self.mul(f, f, y2)
-            # hard part, 3 (p^4 - p^2 + 1) / r, as blst computes it
-            self.cyclotomic_sqr(y0, f)
-            self.pow_x(y1, y0)
-            self.pow_x(y2, y1, half=True)
-            conj(e, y3, f)
-            self.mul(y1, y1, y3)
-            conj(e, y1, y1)
-            self.mul(y1, y1, y2)
-            self.pow_x(y2, y1)
-            self.pow_x(y3, y2)
-            conj(e, y1, y1)
-            self.mul(y3, y3, y1)
-            conj(e, y1, y1)
-            frob(e, y1, y1, 3)
-            frob(e, y2, y2, 2)
-            self.mul(y1, y1, y2)
-            self.pow_x(y2, y3)
-            self.mul(y2, y2, y0)
-            self.mul(y2, y2, f)
-            self.mul(y1, y1, y2)
-            frob(e, y2, y3, 1)
-            self.mul(f, y1, y2)
+            self.family.hard_part(self, f, temps)

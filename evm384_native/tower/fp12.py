@@ -1,4 +1,4 @@
-"""Fp12 = Fp6[w]/(w^2 - v) as EVM384 code (an Fp12 slot is c0‖c1, blst's memory order).
+"""Fp12 = Fp6[w]/(w^2 - v) as EVM code (an Fp12 slot is c0‖c1, blst's memory order).
 
 The big routines (mul, sqr, cyclotomic sqr, sparse mul by a line, inverse) are also
 available as subroutines working in place on fixed argument slots (:func:`routine`),
@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional, Tuple
 
 from ..asm import Fp, Fp2, Fp6, Fp12, Slot, Subroutine
+from ..curves.fields import Fp2Int, fp2_mul, fp2_pow
+from ..curves.model import PairingCurve
 from . import fp, fp2, fp6
-from .fp import Emitter, P
+from .fp import Emitter
 
 add = fp.add_each
 sub = fp.sub_each
@@ -81,15 +83,24 @@ def conj(e: Emitter, out: Fp12, a: Fp12) -> None:
 
 
 def mul_by_line(e: Emitter, out: Fp12, a: Fp12, line: Fp6) -> None:
-    """a * l for a sparse line l = (l0 + l1 v) + (l2 v) w, with line = l0‖l1‖l2 (blst's
-    "xy00z0" layout)."""
+    """a * l for the sparse line of the curve's twist, with line = l0‖l1‖l2 (see
+    :mod:`.jacobian`): on an M-type twist l = (l0 + l1 v) + (l2 v) w (blst's "xy00z0"
+    layout), on a D-type twist l = l2 + (l1 + l0 v) w (arkworks' mul_by_034). Karatsuba
+    over Fp6 either way: 13 Fp2 products."""
     l0, l1, l2 = line.c0, line.c1, line.c2
     with e.asm.scope("fp12_mul_by_line"), e.asm.temps(Fp6, Fp6, Fp6, Fp2) as (t0, t1, s, l12):
-        fp6.mul_by_01(e, t0, a.c0, l0, l1)
-        fp6.mul_by_1(e, t1, a.c1, l2)
-        fp6.add(e, s, a.c0, a.c1)
-        fp2.add(e, l12, l1, l2)
-        fp6.mul_by_01(e, s, s, l0, l12)
+        if e.curve.twist == "M":                  # a0 l0' and a1 l1' with l0' = l0 + l1 v,
+            fp6.mul_by_01(e, t0, a.c0, l0, l1)    # l1' = l2 v
+            fp6.mul_by_1(e, t1, a.c1, l2)
+            fp6.add(e, s, a.c0, a.c1)
+            fp2.add(e, l12, l1, l2)
+            fp6.mul_by_01(e, s, s, l0, l12)       # (a0 + a1)(l0' + l1')
+        else:                                     # l0' = l2, l1' = l1 + l0 v
+            fp6.mul_by_0(e, t0, a.c0, l2)
+            fp6.mul_by_01(e, t1, a.c1, l1, l0)
+            fp6.add(e, s, a.c0, a.c1)
+            fp2.add(e, l12, l2, l1)
+            fp6.mul_by_01(e, s, s, l12, l0)
         fp6.sub(e, s, s, t0)
         fp6.sub(e, out.c1, s, t1)
         fp6.add_mul_by_v(e, out.c0, t0, t1)
@@ -177,12 +188,12 @@ def cyclotomic_sqr(e: Emitter, out: Fp12, a: Fp12) -> None:
             fp2.add(e, o, o, t)
 
 
-def frobenius_coefficients(n: int) -> Tuple[fp2.Fp2Int, ...]:
+def frobenius_coefficients(curve: PairingCurve, n: int) -> Tuple[Fp2Int, ...]:
     """Multipliers of the six Fp2 coefficients (c0.c0 .. c1.c2) after conjugating them n
     times: v^(p^n-1) and powers, times w^(p^n-1) = xi^((p^n-1)/6) for the c1 half."""
-    k1, k2 = fp6.frobenius_coefficients(n)
-    gamma = fp2.int_pow(fp2.XI, (P ** n - 1) // 6)
-    return ((1, 0), k1, k2, gamma, fp2.int_mul(k1, gamma), fp2.int_mul(k2, gamma))
+    k1, k2 = fp6.frobenius_coefficients(curve, n)
+    gamma = fp2_pow(curve.xi, (curve.p ** n - 1) // 6, curve.p)
+    return ((1, 0), k1, k2, gamma, fp2_mul(k1, gamma, curve.p), fp2_mul(k2, gamma, curve.p))
 
 
 def frobenius(e: Emitter, out: Fp12, a: Fp12, n: int) -> None:
@@ -202,7 +213,7 @@ def frobenius_of_one_plus(e: Emitter, out: Fp6, t: Fp6, n: int) -> None:
 def _frobenius_each(e: Emitter, outs, ins, n: int, first: int) -> None:
     """Each Fp2 coefficient conjugated n times and multiplied by its Frobenius
     coefficient, the ``first``-th onwards."""
-    coefficients = frobenius_coefficients(n)
+    coefficients = frobenius_coefficients(e.curve, n)
     for i, (o, x) in enumerate(zip(outs, ins), first):
         fp2.mul_const(e, o, x, coefficients[i], f"frob12_{n}.{i}", conjugate=n % 2 == 1)
 

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Callable, Dict, Sequence
 
 from ..asm import Assembler, Fp, Label, Memory, Slot, raw
 from ..asm.layout import FP_BYTES, RegisterSpace
+from ..montgomery import to_montgomery
+from .words import bswap256, store_field_le
 
 if TYPE_CHECKING:
     from .fp import Emitter
@@ -46,10 +48,9 @@ class EVM384:
     def new_memory(self) -> Memory:
         return Memory()
 
-    def encode(self, value: int) -> bytes:
+    def encode(self, e: "Emitter", value: int) -> bytes:
         """A constant as the contract stores it (Montgomery form, little-endian)."""
-        from .fp import to_mont
-        return to_mont(value).to_bytes(FP_BYTES, "little")
+        return to_montgomery(value, e.curve.p).to_bytes(FP_BYTES, "little")
 
     def setup(self, e: "Emitter") -> None:
         """Fill the constant region from the code's data section."""
@@ -77,18 +78,20 @@ class EVM384:
         e.asm.push(dst)
         e.asm.op("MCOPY")
 
-    def copy_in(self, asm: Assembler, slot: Slot, source: Callable[[], None]) -> None:
+    def copy_in(self, e: "Emitter", slot: Slot, source: Callable[[], None]) -> None:
         """slot = the values at the memory address ``source()`` pushes (a heap record
         written by :meth:`copy_out`)."""
+        asm = e.asm
         asm.push(slot.size)
         source()
         asm.push(slot)
         asm.op("MCOPY")
 
-    def copy_out(self, asm: Assembler, slot: Slot, dest: Callable[[], None],
+    def copy_out(self, e: "Emitter", slot: Slot, dest: Callable[[], None],
                  grow: bool = False) -> None:
         """The values of ``slot`` to the memory address ``dest()`` pushes; ``grow``: the
         range may lie beyond the memory's end (MCOPY grows memory anyway)."""
+        asm = e.asm
         asm.push(slot.size)
         asm.push(slot)
         dest()
@@ -101,9 +104,20 @@ class EVM384:
     def from_staging(self, e: "Emitter", slot: Slot, staging: Slot,
                      little_endian: bool) -> None:
         """The plain values decoded at ``staging`` (48-byte LE here) into ``slot``."""
-        from .fp import to_montgomery
         for value in slot.fps():                 # staging is slot
-            to_montgomery(e, value, value)
+            self._to_montgomery(e, value)
+
+    def _to_montgomery(self, e: "Emitter", value: Fp) -> None:
+        """value = value * R mod p in place, for a plain value < p (a product by R^2)."""
+        self.arith(e, "mul", value, value, e.r2)
+
+    def value_bytes(self, e: "Emitter") -> int:
+        """Bytes a field value takes in memory: a 48-byte slot whatever the modulus."""
+        return FP_BYTES
+
+    def memory_bytes(self, e: "Emitter", rel: int) -> int:
+        """The memory size (or offset) of ``rel`` bytes of slots: the same."""
+        return rel
 
     def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label,
                    little_endian: bool = True) -> None:
@@ -111,24 +125,22 @@ class EVM384:
         big-endian ones are byte reversed first, in place); jump to ``fail`` unless each
         is below p: x + 0 mod p equals x only for x < p, so the reduced copy must hash
         like the given one."""
-        from .fp import add, to_montgomery
         asm = e.asm
         if not little_endian:
             _reverse_values(asm, given)
         for i, value in enumerate(out.fps()):
-            add(e, value, given.part(Fp, FP_BYTES * i, f"v{i}"), e.zero)
+            self.arith(e, "add", value, given.part(Fp, FP_BYTES * i, f"v{i}"), e.zero)
         for slot in (given, out):                # keccak(given) == keccak(reduced)
             asm.push(slot.size); asm.push(slot); asm.op("KECCAK256")
         asm.op("EQ")
         asm.op("ISZERO")
         asm.jumpi(fail)
         for value in out.fps():
-            to_montgomery(e, value, value)
+            self._to_montgomery(e, value)
 
     def store_decoded(self, asm: Assembler) -> None:
         """Stack: dest lo hi -> (consumed): an EIP-2537 field element (its two calldata
         words) as a staged value at dest; 16 zero bytes spill past it."""
-        from .eip2537 import store_field_le
         store_field_le(asm)
 
     def memory_image(self, e: "Emitter", slot: Slot, which: int = 0) -> Slot:
@@ -150,9 +162,19 @@ class EVMMAX:
     def new_memory(self) -> Memory:
         return Memory(registers=RegisterSpace())
 
-    def encode(self, value: int) -> bytes:
+    def encode(self, e: "Emitter", value: int) -> bytes:
         """A constant as STOREX reads it: canonical, big-endian."""
-        return value.to_bytes(FP_BYTES, "big")
+        return value.to_bytes(self.value_bytes(e), "big")
+
+    def value_bytes(self, e: "Emitter") -> int:
+        """Bytes a field value takes in memory (LOADX/STOREX): the modulus' limbs, 8
+        bytes each (32 for a 254-bit p, 48 for BLS12-381's)."""
+        return e.curve.field_bytes
+
+    def memory_bytes(self, e: "Emitter", rel: int) -> int:
+        """The memory size (or offset) of ``rel`` bytes of register slots (48 bytes a
+        value in the register space's addresses)."""
+        return rel // FP_BYTES * self.value_bytes(e)
 
     def setup(self, e: "Emitter") -> None:
         """Copy p and the constants into memory, SETMODX (context 0, p, every register
@@ -162,29 +184,30 @@ class EVMMAX:
         asm.push(0)                                # LOADX/STOREX never grow memory: make
         asm.push(lambda: asm.memory.end - 1)       # every linked region exist
         asm.op("MSTORE8")
+        size = self.value_bytes(e)
         region = asm.memory.region("const_image")
-        modulus = region.alloc(raw(FP_BYTES), "p")
+        modulus = region.alloc(raw(size), "p")
         e.const_image = region
-        asm.push(lambda: FP_BYTES + len(e.blob))
+        asm.push(lambda: size + len(e.blob))
         asm.push(e.data_label)
         asm.push(modulus)
         asm.op("CODECOPY")
         space = asm.memory.registers
         assert space is not None
         asm.push(lambda: space.count + 1)          # alloc_count
-        asm.push(FP_BYTES)
+        asm.push(size)
         asm.push(modulus)
         asm.push(0)                                # context id
         asm.evmmax_op("SETMODX")
-        asm.push(lambda: len(e.blob) // FP_BYTES)
-        asm.push(lambda: int(modulus) + FP_BYTES)
+        asm.push(lambda: len(e.blob) // size)
+        asm.push(lambda: int(modulus) + size)
         asm.push(lambda: _index(e.zero))           # the first constant
         asm.evmmax_op("STOREX")
 
     def finish(self, e: "Emitter") -> None:
-        from .fp import P
         e.const_image.alloc(raw(len(e.blob)), "values")
-        e.asm.data(P.to_bytes(FP_BYTES, "big") + bytes(e.blob), label=e.data_label)
+        e.asm.data(e.curve.p.to_bytes(self.value_bytes(e), "big") + bytes(e.blob),
+                   label=e.data_label)
 
     def arith(self, e: "Emitter", op: str, out: Slot, x: Slot, y: Slot) -> None:
         """One vector op over the values of ``out`` (x or y may be one Fp: stride 0)."""
@@ -196,28 +219,30 @@ class EVMMAX:
         """dst = src + 0, one vector op (1 gas a value)."""
         e.asm.evmmax("ADDMODX", dst, src, e.zero, len(dst.fps()), (1, 1, 0))
 
-    def copy_in(self, asm: Assembler, slot: Slot, source: Callable[[], None]) -> None:
+    def copy_in(self, e: "Emitter", slot: Slot, source: Callable[[], None]) -> None:
+        asm = e.asm
         asm.push(len(slot.fps()))
         source()
         asm.push(lambda: _index(slot))
         asm.evmmax_op("STOREX")
 
-    def copy_out(self, asm: Assembler, slot: Slot, dest: Callable[[], None],
+    def copy_out(self, e: "Emitter", slot: Slot, dest: Callable[[], None],
                  grow: bool = False) -> None:
+        asm = e.asm
         asm.push(len(slot.fps()))
         asm.push(lambda: _index(slot))
         dest()
         if grow:                                   # LOADX asserts its range is in memory
             asm.push(0)
             asm.op("DUP2")
-            asm.push(slot.size - 1)
+            asm.push(self.memory_bytes(e, slot.size) - 1)
             asm.op("ADD")
             asm.op("MSTORE8")
         asm.evmmax_op("LOADX")
 
     def staging(self, e: "Emitter", slot: Slot) -> Slot:
         """A memory buffer of the slot's size (the registers are not memory)."""
-        return _buffer(e, f"staging.{slot.name}", slot.size)
+        return _buffer(e, f"staging.{slot.name}", self.memory_bytes(e, slot.size))
 
     def from_staging(self, e: "Emitter", slot: Slot, staging: Slot,
                      little_endian: bool) -> None:
@@ -225,18 +250,17 @@ class EVMMAX:
         reversed first, in place (two overlapping words a value)."""
         if little_endian:
             _reverse_values(e.asm, staging)
-        self.copy_in(e.asm, slot, lambda: e.asm.push(staging))
+        self.copy_in(e, slot, lambda: e.asm.push(staging))
 
     def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label,
                    little_endian: bool = True) -> None:
         """``out`` = the plain 48-byte values at ``given`` (memory; little-endian ones
         are byte reversed in place); jump to ``fail`` unless each is below p (STOREX
         would halt instead)."""
-        from .fp import P
         asm = e.asm
         if little_endian:
             _reverse_values(asm, given)
-        top, low = P >> 128, P & ((1 << 128) - 1)
+        top, low = e.curve.p >> 128, e.curve.p & ((1 << 128) - 1)
         for i in range(len(out.fps())):         # v < p: top < p's, or equal and low < p's
             at = (lambda i=i: int(given) + FP_BYTES * i)
             asm.push(at)
@@ -254,7 +278,7 @@ class EVMMAX:
             asm.push(low)
             asm.ops("GT", "AND", "OR", "ISZERO")
             asm.jumpi(fail)
-        self.copy_in(asm, out, lambda: asm.push(given))
+        self.copy_in(e, out, lambda: asm.push(given))
 
     def store_decoded(self, asm: Assembler) -> None:
         """Stack: dest lo hi -> (consumed): the value big-endian at dest (48 bytes: the
@@ -272,16 +296,16 @@ class EVMMAX:
         """LOADX ``slot`` into scratch buffer ``which`` (0 or 1); returns the buffer."""
         if slot.size > IMAGE_BYTES:
             raise ValueError(f"{slot!r} is larger than the scratch buffers")
-        buffer = _buffer(e, f"image{which}", IMAGE_BYTES)
-        image = raw(slot.size)(buffer.region, buffer.rel, f"{buffer.name}[{slot.name}]")
-        self.copy_out(e.asm, slot, lambda: e.asm.push(buffer))
+        buffer = _buffer(e, f"image{which}", self.memory_bytes(e, IMAGE_BYTES))
+        image = raw(self.memory_bytes(e, slot.size))(buffer.region, buffer.rel,
+                                                     f"{buffer.name}[{slot.name}]")
+        self.copy_out(e, slot, lambda: e.asm.push(buffer))
         return image
 
 
 def _reverse_values(asm: Assembler, values: Slot) -> None:
     """Reverse each 48-byte value in memory in place: with a and b its first and last 32
     bytes, bswap(b) then bswap(a) 16 bytes further is the reversed value."""
-    from .eip2537 import bswap256
     bswap = asm.subroutine("bswap256", bswap256)
     for i in range(values.size // FP_BYTES):
         at = (lambda i=i: int(values) + FP_BYTES * i)

@@ -1,9 +1,14 @@
-"""Fp6 = Fp2[v]/(v^3 - xi), xi = u + 1, as EVM384 code (an Fp6 slot is c0‖c1‖c2)."""
+"""Fp6 = Fp2[v]/(v^3 - xi), xi the curve's non-residue, as EVM code (an Fp6 slot is
+c0‖c1‖c2)."""
 from __future__ import annotations
 
+from typing import Tuple
+
 from ..asm import Fp2, Fp6
+from ..curves.fields import Fp2Int, fp2_mul, fp2_pow
+from ..curves.model import PairingCurve
 from . import fp, fp2
-from .fp import Emitter, P
+from .fp import Emitter
 
 add = fp.add_each
 sub = fp.sub_each
@@ -80,6 +85,13 @@ def mul_by_01(e: Emitter, out: Fp6, a: Fp6, b0: Fp2, b1: Fp2) -> None:
         fp2.add(e, out.c0, out.c0, v0)
 
 
+def mul_by_0(e: Emitter, out: Fp6, a: Fp6, b0: Fp2) -> None:
+    """a * b0 for b0 in Fp2: 3 Fp2 products."""
+    with e.asm.scope("fp6_mul_by_0"):
+        for o, x in zip(out.children(), a.children()):
+            fp2.mul(e, o, x, b0)
+
+
 def mul_by_1(e: Emitter, out: Fp6, a: Fp6, b1: Fp2) -> None:
     """a * (b1 v) = (xi a2 b1, a0 b1, a1 b1)."""
     with e.asm.scope("fp6_mul_by_1"), e.asm.temps(Fp2) as (t,):
@@ -117,15 +129,15 @@ def inverse(e: Emitter, out: Fp6, a: Fp6) -> None:
         fp2.mul(e, out.c2, c2, n)
 
 
-def frobenius_coefficients(n: int) -> tuple:
+def frobenius_coefficients(curve: PairingCurve, n: int) -> Tuple[Fp2Int, Fp2Int]:
     """(v^(p^n - 1), v^(2 (p^n - 1))) = (xi^((p^n-1)/3), xi^(2(p^n-1)/3)) as Fp2 ints."""
-    k1 = fp2.int_pow(fp2.XI, (P ** n - 1) // 3)
-    return k1, fp2.int_mul(k1, k1)
+    k1 = fp2_pow(curve.xi, (curve.p ** n - 1) // 3, curve.p)
+    return k1, fp2_mul(k1, k1, curve.p)
 
 
 def frobenius(e: Emitter, out: Fp6, a: Fp6, n: int) -> None:
     """a^(p^n): conjugate each coefficient if n is odd, then scale c1, c2."""
-    k1, k2 = frobenius_coefficients(n)
+    k1, k2 = frobenius_coefficients(e.curve, n)
     odd = n % 2 == 1
     fp2.mul_const(e, out.c0, a.c0, (1, 0), "one", conjugate=odd)
     fp2.mul_const(e, out.c1, a.c1, k1, f"frob6_{n}.c1", conjugate=odd)

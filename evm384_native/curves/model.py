@@ -1,0 +1,54 @@
+"""What a pairing-friendly curve is to the code generators: numbers only (the model is
+arkworks' ``Bls12Config`` / ``BnConfig``). The algorithms of each family (the Miller loop's
+digits and closing steps, the hard part of the final exponentiation, the residue-witness
+check) are written once in :mod:`evm384_native.tower.families`; a curve names its family.
+
+The tower is the same for every curve here: Fp2 = Fp[u]/(u^2 + 1), Fp6 = Fp2[v]/(v^3 - xi),
+Fp12 = Fp6[w]/(w^2 - v); G1: y^2 = x^3 + b over Fp; G2 on the sextic twist over Fp2,
+y^2 = x^3 + b xi (M-type) or x^3 + b / xi (D-type).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Tuple
+
+from .fields import Fp2Int, fp2_inverse, fp2_mul
+
+G1Int = Tuple[int, int]
+G2Int = Tuple[Fp2Int, Fp2Int]
+TWISTS = ("M", "D")
+FAMILIES = ("bls12", "bn")
+
+
+@dataclass(frozen=True)
+class PairingCurve:
+    name: str
+    family: str                   # "bls12" or "bn"
+    p: int                        # the base field's modulus
+    r: int                        # the order of G1, G2 and GT
+    x: int                        # the family parameter (signed)
+    b: int                        # G1: y^2 = x^3 + b
+    xi: Fp2Int                    # the non-residue of Fp6 over Fp2 (v^3 = xi)
+    twist: str                    # "M" or "D": where the sparse line's coefficients sit
+    g1: G1Int                     # generators, affine
+    g2: G2Int
+
+    def __post_init__(self) -> None:
+        if self.family not in FAMILIES or self.twist not in TWISTS:
+            raise ValueError(f"{self.name}: family must be one of {FAMILIES}, twist one "
+                             f"of {TWISTS}")
+        if self.p % 4 != 3:       # -1 is then a non-square: u^2 = -1 makes Fp2 a field
+            raise ValueError(f"{self.name}: the tower needs p = 3 mod 4")
+
+    @property
+    def twist_b(self) -> Fp2Int:
+        """b' of the twist E': y^2 = x^3 + b'."""
+        b: Fp2Int = (self.b, 0)
+        if self.twist == "M":
+            return fp2_mul(b, self.xi, self.p)
+        return fp2_mul(b, fp2_inverse(self.xi, self.p), self.p)
+
+    @property
+    def field_bytes(self) -> int:
+        """Bytes of a value of Fp: the modulus' 64-bit limbs, 8 bytes each."""
+        return 8 * -(-self.p.bit_length() // 64)

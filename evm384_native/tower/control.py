@@ -1,0 +1,141 @@
+"""Control flow and calldata checks the contracts share: square-and-multiply over a
+constant's digits (unrolled, a run-time loop, or runs of squarings in one subroutine), a
+memory zero test, and the calldata length check.
+"""
+from __future__ import annotations
+
+from typing import Callable, Optional, Sequence
+
+from ..asm import Assembler, Slot
+from . import fp
+from .fp import Emitter
+
+
+def square_and_multiply(e: Emitter, bits: str, square: Callable[[], None],
+                        multiply: Callable[[], None], loop: Optional[bool] = None) -> None:
+    """Per bit of ``bits``: ``square()``, then ``multiply()`` if the bit is set. Unrolled at
+    generation time, or a run-time loop over the bits if ``loop`` (default ``e.loops``;
+    ~55 gas per bit)."""
+    if not (e.loops if loop is None else loop):
+        for bit in bits:
+            square()
+            if bit == "1":
+                multiply()
+        return
+    asm = e.asm
+
+    def step() -> None:                           # stack: bit
+        square()
+        clear = asm.new_label("bit_clear")
+        asm.op("ISZERO")
+        asm.jumpi(clear)
+        multiply()
+        asm.place(clear)
+    asm.digit_loop([int(bit) for bit in bits], 1, step)
+
+
+def square_and_multiply_signed(e: Emitter, digits: Sequence[int], square: Callable[[], None],
+                               multiply: Callable[[int], None],
+                               loop: Optional[bool] = None) -> None:
+    """Per digit (-1, 0 or 1): ``square()``, then ``multiply(digit)`` if it is not zero.
+    Binary digits are :func:`square_and_multiply`'s; signed ones unrolled, or a run-time
+    loop over 2-bit digits (0, 1, and 2 for -1) if ``loop`` (default ``e.loops``)."""
+    if -1 not in digits:
+        square_and_multiply(e, "".join(str(d) for d in digits), square,
+                            lambda: multiply(1), loop)
+        return
+    if not (e.loops if loop is None else loop):
+        for digit in digits:
+            square()
+            if digit:
+                multiply(digit)
+        return
+    asm = e.asm
+
+    def step() -> None:                           # stack: digit
+        square()
+        zero, negative, done = (asm.new_label(name) for name in ("digit_zero",
+                                                                 "digit_minus", "digit_done"))
+        asm.op("DUP1")
+        asm.op("ISZERO")
+        asm.jumpi(zero)
+        asm.push(2)
+        asm.op("EQ")
+        asm.jumpi(negative)
+        multiply(1)
+        asm.jump(done)
+        asm.place(negative)
+        multiply(-1)
+        asm.jump(done)
+        asm.place(zero)
+        asm.op("POP")
+        asm.place(done)
+    asm.digit_loop([2 if d < 0 else d for d in digits], 2, step)
+
+
+def square_and_multiply_chained(e: Emitter, bits: str, name: str, run: int,
+                                square: Callable[[], None], multiply: Callable[[], None]
+                                ) -> None:
+    """:func:`square_and_multiply` with the squarings inline in a subroutine ``name`` of
+    ``run`` of them (:func:`.fp.squaring_chain`): one call per run of up to ``run``
+    squarings instead of one per squaring (for targets with ``dense_code``)."""
+    chain, entries = fp.squaring_chain(e, name, run, square)
+    runs = [len(zeros) + 1 for zeros in bits.split("1")]   # squarings before each
+    runs[-1] -= 1                                          # product; none after the last
+    for i, count in enumerate(runs):
+        while count:
+            step = min(count, run)
+            e.asm.call(chain, at=entries[step])
+            count -= step
+        if i + 1 < len(runs):
+            multiply()
+
+
+def is_zero(asm: Assembler, slot: Slot) -> None:
+    """Push 1 if every byte of ``slot`` is zero, else 0 (OR of its words)."""
+    if slot.size % 32:
+        raise ValueError("slot size must be a multiple of 32 bytes")
+    for i, rel in enumerate(range(0, slot.size, 32)):
+        asm.push(lambda rel=rel: int(slot) + rel)
+        asm.op("MLOAD")
+        if i:
+            asm.op("OR")
+    asm.op("ISZERO")
+
+
+def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = False,
+                     tail: int = 0, allow_empty: bool = False) -> None:
+    """REVERT unless the calldata after ``offset`` is ``size`` bytes (or a positive multiple
+    of ``size``, or with ``allow_empty`` any multiple), followed by ``tail`` more bytes
+    (only with ``multiple``)."""
+    ok = asm.new_label("calldata_ok")
+    asm.push(offset + tail)
+    asm.op("CALLDATASIZE")
+    asm.op("SUB")                                 # n = CALLDATASIZE - offset - tail
+    if multiple:
+        asm.push(size)
+        asm.op("DUP2")
+        asm.op("MOD")                             # n % size
+        if allow_empty:
+            asm.op("SWAP1")
+            asm.op("POP")                         # bad if n % size
+        else:
+            asm.op("SWAP1")
+            asm.op("ISZERO")
+            asm.op("OR")                          # bad if n % size or n == 0
+        if tail:                                  # or n < 0 (it wrapped around)
+            asm.push(offset + tail)
+            asm.op("CALLDATASIZE")
+            asm.op("LT")
+            asm.op("OR")
+        asm.op("ISZERO")
+    else:
+        if tail:
+            raise ValueError("a calldata tail needs multiple=True")
+        asm.push(size)
+        asm.op("EQ")
+    asm.jumpi(ok)
+    asm.push(0)
+    asm.op("DUP1")
+    asm.op("REVERT")
+    asm.place(ok)

@@ -1,0 +1,142 @@
+"""What the pairing does differently in each family of curves, written once per family
+over a curve description (arkworks' ``Bls12Config`` / ``BnConfig`` play this part):
+
+- the digits of the Miller loop's parameter (BLS12: |x| in binary, x < 0 conjugates the
+  result; BN: 6x + 2 in non-adjacent form, digits -1 subtract Q);
+- the lines after the digits (BN: through pi(Q) and -pi^2(Q));
+- the hard part of the final exponentiation, (p^4 - p^2 + 1) / r, as a chain of powers by x,
+  cyclotomic squarings, products and Frobenius maps.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Dict, List, Sequence, Tuple
+
+from ..asm import Fp12, G2
+from ..curves.fields import fp2_pow
+from ..curves.model import PairingCurve
+from . import fp2, fp12
+from .fp import Emitter
+
+if TYPE_CHECKING:
+    from .pairing import FinalExponentiation
+
+ClosingLine = Callable[[Emitter, G2, G2], None]
+
+
+def non_adjacent_form(n: int) -> List[int]:
+    """The NAF of n > 0, most significant digit first: digits -1, 0, 1, no two adjacent
+    non-zero (the fewest non-zero digits of any signed binary form)."""
+    digits = []
+    while n:
+        digit = 2 - n % 4 if n % 2 else 0
+        digits.append(digit)
+        n = (n - digit) // 2
+    return digits[::-1]
+
+
+class Bls12:
+    """BLS12 curves (x < 0 for BLS12-381): the loop over |x|, blst's hard part."""
+    closing_lines: Tuple[ClosingLine, ...] = ()
+
+    def loop_digits(self, curve: PairingCurve) -> List[int]:
+        """The bits of |x| after the leading one."""
+        return [int(bit) for bit in bin(abs(curve.x))[3:]]
+
+    def hard_part(self, fe: "FinalExponentiation", f: Fp12, y: Sequence[Fp12]) -> None:
+        """f^(3 (p^4 - p^2 + 1) / r) as blst computes it (Hayashida-Hayasaka-Teruya's
+        chain, four powers by x and one by x/2)."""
+        e = fe.e
+        conj, frob = fp12.conj, fp12.frobenius
+        y0, y1, y2, y3 = y
+        fe.cyclotomic_sqr(y0, f)
+        fe.pow_x(y1, y0)
+        fe.pow_x(y2, y1, half=True)
+        conj(e, y3, f)
+        fe.mul(y1, y1, y3)
+        conj(e, y1, y1)
+        fe.mul(y1, y1, y2)
+        fe.pow_x(y2, y1)
+        fe.pow_x(y3, y2)
+        conj(e, y1, y1)
+        fe.mul(y3, y3, y1)
+        conj(e, y1, y1)
+        frob(e, y1, y1, 3)
+        frob(e, y2, y2, 2)
+        fe.mul(y1, y1, y2)
+        fe.pow_x(y2, y3)
+        fe.mul(y2, y2, y0)
+        fe.mul(y2, y2, f)
+        fe.mul(y1, y1, y2)
+        frob(e, y2, y3, 1)
+        fe.mul(f, y1, y2)
+
+
+def twist_frobenius(e: Emitter, out: G2, q: G2, n: int, negate: bool = False) -> None:
+    """out = pi^n(Q) (or -pi^n(Q)) for Q on a D-type twist: the p^n-power Frobenius moved
+    to the twist, (x^(p^n) xi^((p^n - 1)/3), y^(p^n) xi^((p^n - 1)/2)); x^(p^n) is the
+    conjugate for odd n. ``out`` must not overlap ``q``."""
+    p, xi = e.curve.p, e.curve.xi
+    gamma_x = fp2_pow(xi, (p ** n - 1) // 3, p)
+    gamma_y = fp2_pow(xi, (p ** n - 1) // 2, p)
+    if negate:
+        gamma_y = (-gamma_y[0] % p, -gamma_y[1] % p)
+    odd = n % 2 == 1
+    fp2.mul_const(e, out.x, q.x, gamma_x, f"twist_frob{n}.x", conjugate=odd)
+    fp2.mul_const(e, out.y, q.y, gamma_y, f"twist_frob{n}.y", conjugate=odd)
+
+
+def _q1(e: Emitter, out: G2, q: G2) -> None:
+    twist_frobenius(e, out, q, 1)
+
+
+def _minus_q2(e: Emitter, out: G2, q: G2) -> None:
+    twist_frobenius(e, out, q, 2, negate=True)
+
+
+class Bn:
+    """BN curves (x > 0 for BN254): the loop over 6x + 2 in NAF, two closing lines, and
+    Fuentes-Castaneda, Knapp and Rodriguez-Henriquez's hard part ("Faster hashing to
+    G2", SAC 2011, §6: three powers by x)."""
+    closing_lines: Tuple[ClosingLine, ...] = (_q1, _minus_q2)
+
+    def loop_digits(self, curve: PairingCurve) -> List[int]:
+        """The NAF digits of 6x + 2 after the leading one."""
+        return non_adjacent_form(6 * curve.x + 2)[1:]
+
+    def hard_part(self, fe: "FinalExponentiation", f: Fp12, y: Sequence[Fp12]) -> None:
+        """f^(k (p^4 - p^2 + 1) / r) with k = 2x (6x^2 + 3x + 1), coprime to r, as
+        f^(l0 + l1 p + l2 p^2 + l3 p^3) with l0 = 12x^3 + 12x^2 + 6x + 1,
+        l1 = 12x^3 + 6x^2 + 4x, l2 = 12x^3 + 6x^2 + 6x, l3 = 12x^3 + 6x^2 + 4x - 1:
+        three powers by x, three cyclotomic squarings, ten products."""
+        e = fe.e
+        conj, frob = fp12.conj, fp12.frobenius
+        a, b, c, d = y                            # exponents of f in the comments
+        fe.pow_x(a, f)                            # a = x
+        fe.cyclotomic_sqr(b, a)                   # b = 2x
+        fe.cyclotomic_sqr(a, b)                   # a = 4x
+        fe.mul(a, a, b)                           # a = 6x
+        fe.pow_x(c, a)                            # c = 6x^2
+        fe.cyclotomic_sqr(d, c)                   # d = 12x^2
+        fe.pow_x(d, d)                            # d = 12x^3
+        fe.mul(d, d, c)                           # d = 12x^3 + 6x^2
+        fe.mul(d, d, a)                           # d = 12x^3 + 6x^2 + 6x   (l2)
+        conj(e, b, b)                             # b = -2x
+        fe.mul(b, d, b)                           # b = 12x^3 + 6x^2 + 4x   (l1)
+        fe.mul(c, d, c)                           # c = 12x^3 + 12x^2 + 6x
+        fe.mul(c, c, f)                           # c = l0
+        frob(e, a, b, 1)                          # a = l1 p
+        fe.mul(a, a, c)                           # a = l0 + l1 p
+        frob(e, d, d, 2)                          # d = l2 p^2
+        fe.mul(a, a, d)
+        conj(e, d, f)                             # d = -1
+        fe.mul(b, b, d)                           # b = l1 - 1 = l3
+        frob(e, b, b, 3)
+        fe.mul(f, a, b)
+
+
+FAMILIES: Dict[str, object] = {"bls12": Bls12(), "bn": Bn()}
+
+
+def family_of(curve: PairingCurve):
+    """The algorithms of ``curve``'s family."""
+    return FAMILIES[curve.family]
