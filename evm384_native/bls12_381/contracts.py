@@ -37,24 +37,20 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..asm import Assembler, Fp12, Label, Program, Slot, raw
+from ..asm import Fp12, Program
 from ..curves.bls12_381 import BLS12_381
+from ..tower.compare import push_equal
 from ..tower.control import require_calldata
 from ..tower.fp import Emitter
-from ..tower.pairing import RESIDENT_CODE, FinalExponentiation, MillerLoop
+from ..tower.contract import (CONTRACT_SIZE_LIMIT, least_gas_that_fits, return_slot,
+                              return_word, return_word_or_revert)
+from ..tower.pairing import FinalExponentiation, MillerLoop
 from ..tower.target import resolve_target
 from . import eip2537, eip2537_ops, hinted
 from .hint import pairing_hint
-from .subgroup import push_equal
 
 Pair = Tuple[bytes, bytes]
 GT_BYTES = 576
-
-
-def _return(asm: Assembler, slot: Slot) -> None:
-    asm.push(slot.size)
-    asm.push(slot)
-    asm.op("RETURN")
 
 
 def _miller_loop_contract(e: Emitter, f: Fp12) -> None:
@@ -65,7 +61,7 @@ def _miller_loop_contract(e: Emitter, f: Fp12) -> None:
 
 def _build_miller_loop(e: Emitter, f: Fp12) -> None:
     _miller_loop_contract(e, f)
-    _return(e.asm, f)
+    return_slot(e.asm, f)
 
 
 def _build_final_exponentiation(e: Emitter, f: Fp12) -> None:
@@ -73,13 +69,13 @@ def _build_final_exponentiation(e: Emitter, f: Fp12) -> None:
     require_calldata(asm, 0, GT_BYTES)
     asm.push(GT_BYTES); asm.push(0); asm.push(f); asm.op("CALLDATACOPY")
     FinalExponentiation(e).emit(f)
-    _return(asm, f)
+    return_slot(asm, f)
 
 
 def _build_pairing(e: Emitter, f: Fp12) -> None:
     _miller_loop_contract(e, f)
     FinalExponentiation(e).emit(f)
-    _return(e.asm, f)
+    return_slot(e.asm, f)
 
 
 def _build_pairing_product_is_one(e: Emitter, f: Fp12) -> None:
@@ -89,27 +85,17 @@ def _build_pairing_product_is_one(e: Emitter, f: Fp12) -> None:
 
 
 def _build_eip2537_pairing_check(e: Emitter, f: Fp12) -> None:
-    _return_word_or_revert(e, lambda: _push_is_one(e, f), eip2537.emit(e, f))
+    return_word_or_revert(e, lambda: _push_is_one(e, f), eip2537.emit(e, f))
 
 
 def _build_pairing_check_hinted(e: Emitter, f: Fp12) -> None:
     fail, push_answer = hinted.emit(e, f)
-    _return_word_or_revert(e, push_answer, fail)
+    return_word_or_revert(e, push_answer, fail)
 
 
 def _build_eip2537_pairing_check_hinted(e: Emitter, f: Fp12) -> None:
     fail, push_answer = hinted.emit(e, f, validate=True)
-    _return_word_or_revert(e, push_answer, fail)
-
-
-def _return_word_or_revert(e: Emitter, push_answer: Callable[[], None], fail: Label) -> None:
-    """Return the 0/1 word ``push_answer`` pushes; invalid input jumps to ``fail``: REVERT
-    (the precompile's error)."""
-    _return_word(e, push_answer)
-    e.asm.place(fail)
-    e.asm.push(0)
-    e.asm.op("DUP1")
-    e.asm.op("REVERT")
+    return_word_or_revert(e, push_answer, fail)
 
 
 def _push_is_one(e: Emitter, f: Fp12) -> None:
@@ -118,17 +104,7 @@ def _push_is_one(e: Emitter, f: Fp12) -> None:
 
 def _return_is_one(e: Emitter, f: Fp12) -> None:
     """Return a 32-byte word: 1 if f is one, else 0."""
-    _return_word(e, lambda: _push_is_one(e, f))
-
-
-def _return_word(e: Emitter, push_answer: Callable[[], None]) -> None:
-    """Return as a 32-byte word the 0 or 1 that ``push_answer`` pushes."""
-    asm = e.asm
-    word = asm.memory.region("answer").alloc(raw(32), "answer")
-    push_answer()
-    asm.push(word)
-    asm.op("MSTORE")
-    _return(asm, word)
+    return_word(e, lambda: _push_is_one(e, f))
 
 
 _BUILDERS: Dict[str, Callable[[Emitter, Fp12], None]] = {
@@ -146,7 +122,6 @@ CONTRACTS = tuple(_BUILDERS) + tuple(_PRECOMPILE_BUILDERS)
 # Built with run-time loops instead of unrolled call sequences: validation code would not
 # fit the 24,576-byte limit otherwise.
 _LOOPED = frozenset({"eip2537_pairing_check"})
-CONTRACT_SIZE_LIMIT = 24_576                       # EIP-170
 
 
 # The contracts built for the EVMMAX target (:mod:`.target`) as well as EVM384.
@@ -166,7 +141,7 @@ def build_program(name: str, compact: Optional[bool] = None, target: str = "evm3
     ``target`` "evm384" (default) or "evmmax" (EIP-6690; the contracts in
     ``EVMMAX_CONTRACTS``): run the code with ``execute(..., opcodes=target)``. Where the
     target keeps pair states in registers, the build is the first of
-    :data:`.pairing.RESIDENT_CODE` (least gas first) that fits the limit.
+    :data:`~evm384_native.tower.pairing.RESIDENT_CODE` (least gas first) that fits the limit.
     """
     if name not in CONTRACTS:
         raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
@@ -175,25 +150,15 @@ def build_program(name: str, compact: Optional[bool] = None, target: str = "evm3
         raise ValueError(f"{name} is built for EVM384 only; target {target!r} builds "
                          f"{', '.join(EVMMAX_CONTRACTS)}")
     compact = isa.compact if compact is None else compact
-    for resident_code in RESIDENT_CODE if isa.register_pairs else RESIDENT_CODE[:1]:
-        program = _assemble(name, isa, compact, isa.register_pairs, resident_code)
-        if len(program.code) <= CONTRACT_SIZE_LIMIT:
-            break                                 # the least gas that fits
-    return program
+    return least_gas_that_fits(name, BLS12_381, isa, lambda e: _build(name, e), compact,
+                               loops=name in _LOOPED)
 
 
-def _assemble(name: str, isa: Any, compact: bool, register_pairs: int,
-              resident_code: str) -> Program:
-    asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes)
-    e = Emitter(asm, BLS12_381, compact=compact, loops=name in _LOOPED, target=isa,
-                register_pairs=register_pairs, resident_code=resident_code)
+def _build(name: str, e: Emitter) -> None:
     if name in _PRECOMPILE_BUILDERS:
         _PRECOMPILE_BUILDERS[name](e)
     else:
-        f = asm.memory.region("result").alloc(Fp12, "f")
-        _BUILDERS[name](e, f)
-    e.finish()
-    return asm.assemble()
+        _BUILDERS[name](e, e.asm.memory.region("result").alloc(Fp12, "f"))
 
 
 def build_contract(name: str, **options: Any) -> bytes:

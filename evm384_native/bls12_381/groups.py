@@ -14,6 +14,7 @@ from typing import Callable, NamedTuple, Type
 from ..asm import G1, G1Jacobian, G2, G2Jacobian, Label, Slot
 from ..curves.bls12_381 import BLS12_381
 from ..tower import fp, fp2, jacobian
+from ..tower.compare import push_is_zero
 from ..tower.control import square_and_multiply
 from ..tower.fp import Emitter
 from . import subgroup
@@ -74,9 +75,9 @@ def add(e: Emitter, group: Group, acc: Slot, t: Slot, double: Callable[[], None]
     with asm.scope(f"{group.name}_add"), \
             asm.temps(*[field.ELEMENT] * 7) as (z1z1, z2z2, u1, u2, s1, r, h):
         if t_may_be_infinity:
-            subgroup.push_is_zero(e, t.z.fps())
+            push_is_zero(e, t.z.fps())
             asm.jumpi(done)                      # acc + infinity = acc
-        subgroup.push_is_zero(e, acc.z.fps())
+        push_is_zero(e, acc.z.fps())
         asm.op("ISZERO")
         asm.jumpi(finite)
         fp.copy(e, acc, t)                       # infinity + t = t
@@ -92,10 +93,10 @@ def add(e: Emitter, group: Group, acc: Slot, t: Slot, double: Callable[[], None]
         field.mul(e, r, r, z1z1)                 # S2 = Y2 Z1^3
         field.sub(e, r, r, s1)                   # S2 - S1
         field.sub(e, h, u2, u1)                  # H
-        subgroup.push_is_zero(e, h.fps())
+        push_is_zero(e, h.fps())
         asm.op("ISZERO")
         asm.jumpi(distinct)
-        subgroup.push_is_zero(e, r.fps())
+        push_is_zero(e, r.fps())
         asm.op("ISZERO")
         asm.jumpi(opposite)
         double()                                 # acc = t

@@ -39,10 +39,10 @@ from typing import Callable, Tuple
 
 from ..asm import Fp6, Fp12, Label, raw, struct
 from ..tower import fp6, fp12
+from ..tower.compare import push_equal
 from ..tower.fp import Emitter
 from ..tower.pairing import MillerLoop
 from . import eip2537
-from .subgroup import push_equal
 
 Hint = struct("Hint", ("t", Fp6))                 # c^-1 = 1 + t w
 HINT_BYTES = Hint.size                            # 288

@@ -32,10 +32,11 @@ from ..asm import Assembler, Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slo
 from ..curves.bls12_381 import BLS12_381
 from ..curves.fields import fp2_inverse, fp2_mul
 from ..tower import fp, fp2, jacobian
+from ..tower.compare import push_is_zero
 from ..tower.control import square_and_multiply
 from ..tower.fp import Emitter
 from .groups import G1_GROUP, G2_GROUP, Group, add
-from .subgroup import PSI_X, PSI_Y, push_is_zero
+from .subgroup import PSI_X, PSI_Y
 
 Const = Union[int, Tuple[int, int]]
 

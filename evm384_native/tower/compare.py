@@ -1,0 +1,62 @@
+"""Tests of field values that EVM code branches on: equality (the keccak of two memory
+images: values are canonical, so equal bytes are equal values), zero, and a point on its
+curve."""
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Sequence
+
+from ..asm import Label, Slot, raw
+from ..asm.layout import FP_BYTES
+from .fp import Emitter
+
+
+def require_equal(e: Emitter, a: Slot, b: Slot, fail: Label) -> None:
+    """Jump to ``fail`` unless the bytes of ``a`` and ``b`` are equal (values are
+    canonical, so equal bytes are equal values)."""
+    push_equal(e, a, b)
+    e.asm.op("ISZERO")
+    e.asm.jumpi(fail)
+
+
+def push_equal(e: Emitter, a: Slot, b: Slot) -> None:
+    """Push 1 if the values of ``a`` and ``b`` are equal, else 0 (keccak of their memory
+    images: values are canonical, so equal bytes are equal values)."""
+    if a.size != b.size:
+        raise ValueError(f"comparing slots of different sizes: {a!r}, {b!r}")
+    for which, slot in enumerate((a, b)):
+        image = e.target.memory_image(e, slot, which)
+        e.asm.push(image.size)
+        e.asm.push(image)
+        e.asm.op("KECCAK256")
+    e.asm.op("EQ")
+
+
+def push_is_zero(e: Emitter, values: Sequence[Slot]) -> None:
+    """Push 1 if every 48-byte value in memory is 0, else 0 (each is two overlapping
+    words)."""
+    for i, value in enumerate(values):
+        for rel in (0, 16):
+            e.asm.push(lambda value=value, rel=rel: int(value) + rel)
+            e.asm.op("MLOAD")
+            if i or rel:
+                e.asm.op("OR")
+    e.asm.op("ISZERO")
+
+
+def require_nonzero(e: Emitter, value: Slot, fail: Label) -> None:
+    """Jump to ``fail`` if every value of the field slot ``value`` is 0."""
+    image = e.target.memory_image(e, value)
+    push_is_zero(e, [image.part(raw(FP_BYTES), rel, f"v{rel}")
+                     for rel in range(0, image.size, FP_BYTES)])
+    e.asm.jumpi(fail)
+
+
+def require_on_curve(e: Emitter, field: ModuleType, point: Slot, b: Slot, fail: Label) -> None:
+    """y^2 = x^3 + b over ``field`` (:mod:`.fp` or :mod:`.fp2`)."""
+    with e.asm.scope("on_curve"), e.asm.temps(field.ELEMENT, field.ELEMENT) as (lhs, rhs):
+        field.sqr(e, rhs, point.x)
+        field.mul(e, rhs, rhs, point.x)
+        field.add(e, rhs, rhs, b)
+        field.sqr(e, lhs, point.y)
+        require_equal(e, lhs, rhs, fail)

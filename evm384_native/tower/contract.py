@@ -1,0 +1,70 @@
+"""Building a contract for a (curve, target): an assembler and an emitter, the builder's
+code, the constants after it; the build that fits EIP-170's size limit with the least gas;
+and the ways a contract answers (a slot, a 0/1 word, REVERT on invalid input)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..asm import Assembler, Label, Program, Slot, raw
+from ..curves.model import PairingCurve
+from .fp import Emitter
+from .pairing import RESIDENT_CODE
+
+CONTRACT_SIZE_LIMIT = 24_576                       # EIP-170
+
+
+def assemble(name: str, curve: PairingCurve, isa: Any, build: Callable[[Emitter], None],
+             compact: bool, loops: bool = False, register_pairs: int = 0,
+             resident_code: str = "inline") -> Program:
+    """The program ``build(e)`` emits, with the emitter's constants after the code."""
+    asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes)
+    e = Emitter(asm, curve, compact=compact, loops=loops, target=isa,
+                register_pairs=register_pairs, resident_code=resident_code)
+    build(e)
+    e.finish()
+    return asm.assemble()
+
+
+def least_gas_that_fits(name: str, curve: PairingCurve, isa: Any,
+                        build: Callable[[Emitter], None], compact: bool,
+                        loops: bool = False) -> Program:
+    """Where the target keeps pair states in registers, the first build of
+    :data:`.pairing.RESIDENT_CODE` (least gas first) within the size limit (else the
+    last one tried); otherwise the one build."""
+    for resident_code in RESIDENT_CODE if isa.register_pairs else RESIDENT_CODE[:1]:
+        program = assemble(name, curve, isa, build, compact, loops, isa.register_pairs,
+                           resident_code)
+        if len(program.code) <= CONTRACT_SIZE_LIMIT:
+            break
+    return program
+
+
+def return_slot(asm: Assembler, slot: Slot) -> None:
+    asm.push(slot.size)
+    asm.push(slot)
+    asm.op("RETURN")
+
+
+def return_word(e: Emitter, push_answer: Callable[[], None]) -> None:
+    """Return as a 32-byte word the 0 or 1 that ``push_answer`` pushes."""
+    asm = e.asm
+    word = asm.memory.region("answer").alloc(raw(32), "answer")
+    push_answer()
+    asm.push(word)
+    asm.op("MSTORE")
+    return_slot(asm, word)
+
+
+def revert_here(e: Emitter, fail: Label) -> None:
+    """Place ``fail``: REVERT with empty output (a precompile's error)."""
+    e.asm.place(fail)
+    e.asm.push(0)
+    e.asm.op("DUP1")
+    e.asm.op("REVERT")
+
+
+def return_word_or_revert(e: Emitter, push_answer: Callable[[], None], fail: Label) -> None:
+    """Return the 0/1 word ``push_answer`` pushes; invalid input jumps to ``fail``: REVERT
+    (the precompile's error)."""
+    return_word(e, push_answer)
+    revert_here(e, fail)
