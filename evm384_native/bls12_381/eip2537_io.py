@@ -11,7 +11,7 @@ from ..tower.control import is_zero
 from ..tower.fp import Emitter
 from ..tower.words import bswap256
 from . import eip2537
-from .groups import Group, affine_view
+from ..tower.groups import Group, affine_view
 
 FIELD_BYTES = eip2537.FP_BYTES                    # 64
 

@@ -27,7 +27,8 @@ from . import map_to_curve
 from .eip2537_io import (FIELD_BYTES, decode_fields, load_jacobian, point_bytes, return_point,
                           revert_at)
 from .msm import Msm
-from .groups import G1_GROUP, G2_GROUP, Group, add
+from ..tower.groups import Group, add
+from .groups import G1_GROUP, G2_GROUP
 
 
 def _build_add(e: Emitter, group: Group) -> None:

@@ -1,46 +1,20 @@
-"""Point arithmetic the EIP-2537 operations need beyond the pairing's, as EVM384 code: the
-two groups described once (field, slot types, curve and subgroup checks), and the addition
-of two Jacobian points with every case (infinity, P = Q, P = -Q) over Fp or Fp2.
-
-Jacobian points are (X, Y, Z) with x = X / Z^2, y = Y / Z^3; Z = 0 is the point at
-infinity. Neither curve has points of order 2 (both group orders are odd), so a doubling
-never meets y = 0 on a finite point.
-"""
+"""BLS12-381's two groups for the EIP-2537 operations (field, slot types, curve check), and
+their subgroup test."""
 from __future__ import annotations
 
-from types import ModuleType
-from typing import Callable, NamedTuple, Type
+from typing import Callable
 
 from ..asm import G1, G1Jacobian, G2, G2Jacobian, Label, Slot
 from ..curves.bls12_381 import BLS12_381
 from ..tower import fp, fp2, jacobian
-from ..tower.compare import push_is_zero
 from ..tower.control import square_and_multiply
 from ..tower.fp import Emitter
+from ..tower.groups import Group
 from . import subgroup
-
-
-class Group(NamedTuple):
-    """What the generic code needs to know about G1 or G2."""
-    name: str
-    field: ModuleType                                # fp or fp2
-    affine: Type[Slot]
-    jacobian: Type[Slot]
-    require_on_curve: Callable[[Emitter, Slot, Label], None]
-
-    @property
-    def fields(self) -> int:
-        """Fp values per affine point (2 for G1, 4 for G2)."""
-        return self.affine.size // 48
 
 
 G1_GROUP = Group("g1", fp, G1, G1Jacobian, subgroup.require_g1_on_curve)
 G2_GROUP = Group("g2", fp2, G2, G2Jacobian, subgroup.require_g2_on_curve)
-
-
-def affine_view(point: Slot, group: Group) -> Slot:
-    """The X‖Y of a Jacobian slot as an affine slot (an affine point with Z = 1 is itself)."""
-    return group.affine(point.region, point.rel, f"{point.name}.xy")
 
 
 def require_in_subgroup(e: Emitter, group: Group, p: Slot, work: Slot, double: Callable[[], None],
@@ -56,75 +30,3 @@ def require_in_subgroup(e: Emitter, group: Group, p: Slot, work: Slot, double: C
         jacobian.from_affine(e, work, p)
         square_and_multiply(e, bin(abs(BLS12_381.x))[3:], double, add_p)
         subgroup.require_g2_in_subgroup(e, p, work, fail)
-
-
-def set_infinity(e: Emitter, point: Slot) -> None:
-    for value in point.z.fps():
-        fp.copy(e, value, e.zero)
-
-
-def add(e: Emitter, group: Group, acc: Slot, t: Slot, double: Callable[[], None],
-        t_may_be_infinity: bool = False) -> None:
-    """acc = acc + t for Jacobian points, acc possibly infinity, t finite unless
-    ``t_may_be_infinity`` (emitted inline). ``double()`` doubles acc in place (used when
-    acc = t). The general case is add-2007-bl (EFD): H = U2 - U1, r = 2 (S2 - S1); H = 0
-    means acc = +-t."""
-    asm, field = e.asm, group.field
-    done, finite, distinct, opposite = (asm.new_label(name) for name in (
-        "add_done", "acc_finite", "add_distinct", "add_opposite"))
-    with asm.scope(f"{group.name}_add"), \
-            asm.temps(*[field.ELEMENT] * 7) as (z1z1, z2z2, u1, u2, s1, r, h):
-        if t_may_be_infinity:
-            push_is_zero(e, t.z.fps())
-            asm.jumpi(done)                      # acc + infinity = acc
-        push_is_zero(e, acc.z.fps())
-        asm.op("ISZERO")
-        asm.jumpi(finite)
-        fp.copy(e, acc, t)                       # infinity + t = t
-        asm.jump(done)
-        asm.place(finite)
-        field.sqr(e, z1z1, acc.z)
-        field.sqr(e, z2z2, t.z)
-        field.mul(e, u1, acc.x, z2z2)            # U1 = X1 Z2^2
-        field.mul(e, u2, t.x, z1z1)              # U2 = X2 Z1^2
-        field.mul(e, s1, acc.y, t.z)
-        field.mul(e, s1, s1, z2z2)               # S1 = Y1 Z2^3
-        field.mul(e, r, t.y, acc.z)
-        field.mul(e, r, r, z1z1)                 # S2 = Y2 Z1^3
-        field.sub(e, r, r, s1)                   # S2 - S1
-        field.sub(e, h, u2, u1)                  # H
-        push_is_zero(e, h.fps())
-        asm.op("ISZERO")
-        asm.jumpi(distinct)
-        push_is_zero(e, r.fps())
-        asm.op("ISZERO")
-        asm.jumpi(opposite)
-        double()                                 # acc = t
-        asm.jump(done)
-        asm.place(opposite)                      # acc = -t
-        set_infinity(e, acc)
-        asm.jump(done)
-        asm.place(distinct)
-        i, j, v = u2, s1, z1z1                   # reuse: U2 and S1 were read, Z1Z1 read last
-        field.dbl(e, r, r)                       # r = 2 (S2 - S1)
-        with asm.temps(field.ELEMENT, field.ELEMENT) as (s1_j, zz):
-            field.add(e, zz, acc.z, t.z)
-            field.sqr(e, zz, zz)
-            field.sub(e, zz, zz, z1z1)
-            field.sub(e, zz, zz, z2z2)           # (Z1 + Z2)^2 - Z1Z1 - Z2Z2 = 2 Z1 Z2
-            field.dbl(e, i, h)
-            field.sqr(e, i, i)                   # I = (2 H)^2
-            field.mul(e, s1_j, s1, h)
-            field.mul(e, s1_j, s1_j, i)          # S1 J, J = H I
-            field.mul(e, j, h, i)                # J (S1 no longer needed)
-            field.mul(e, v, u1, i)               # V = U1 I
-            field.sqr(e, acc.x, r)
-            field.sub(e, acc.x, acc.x, j)
-            field.sub(e, acc.x, acc.x, v)
-            field.sub(e, acc.x, acc.x, v)        # X3 = r^2 - J - 2 V
-            field.sub(e, acc.y, v, acc.x)
-            field.mul(e, acc.y, acc.y, r)
-            field.sub(e, acc.y, acc.y, s1_j)
-            field.sub(e, acc.y, acc.y, s1_j)     # Y3 = r (V - X3) - 2 S1 J
-            field.mul(e, acc.z, zz, h)           # Z3 = 2 Z1 Z2 H
-    asm.place(done)

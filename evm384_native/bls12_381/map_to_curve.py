@@ -35,7 +35,8 @@ from ..tower import fp, fp2, jacobian
 from ..tower.compare import push_is_zero
 from ..tower.control import square_and_multiply
 from ..tower.fp import Emitter
-from .groups import G1_GROUP, G2_GROUP, Group, add
+from ..tower.groups import Group, add
+from .groups import G1_GROUP, G2_GROUP
 from .subgroup import PSI_X, PSI_Y
 
 Const = Union[int, Tuple[int, int]]

@@ -9,7 +9,7 @@ none of them meets an exceptional case).
 
 Main loop: per 4-bit window of the 256-bit scalars, from the top: four doublings of the
 accumulator (shared by all points), then for each record with a non-zero digit d, add
-its [d] P (:func:`.groups.add`, which handles acc = infinity, acc = +-[d] P).
+its [d] P (:func:`evm384_native.tower.groups.add`, which handles acc = infinity, acc = +-[d] P).
 Cost: 256 doublings + at most 64 k additions + 14 k for the tables; the tables take
 32 + 15 x 144 (G1) or 32 + 15 x 288 (G2) bytes of memory per point.
 """
@@ -20,7 +20,8 @@ from ..tower import jacobian
 from ..tower.control import is_zero, require_calldata
 from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
-from .groups import Group, add, require_in_subgroup
+from ..tower.groups import Group, add
+from .groups import require_in_subgroup
 
 WINDOW = 4
 MULTIPLES = (1 << WINDOW) - 1                     # [1] P .. [15] P

@@ -29,7 +29,7 @@ from ..curves.bls12_381 import BLS12_381
 from ..curves.fields import fp2_pow
 from ..tower import fp, fp2, jacobian
 from ..tower.control import square_and_multiply, square_and_multiply_chained
-from ..tower.compare import require_equal, require_nonzero, require_on_curve
+from ..tower.compare import require_jacobian_is, require_on_curve
 from ..tower.fp import Emitter
 
 B_G1 = 4
@@ -49,20 +49,6 @@ def require_g1_on_curve(e: Emitter, p: G1, fail: Label) -> None:
 
 def require_g2_on_curve(e: Emitter, q: G2, fail: Label) -> None:
     require_on_curve(e, fp2, q, e.const(Fp2, "b_g2", list(B_G2)), fail)
-
-
-def require_jacobian_is(e: Emitter, field: ModuleType, t: Slot, expect: Slot,
-                        fail: Label) -> None:
-    """T (Jacobian, ``t``) = the affine point ``expect`` (clobbered): X = x Z^2,
-    Y = y Z^3, Z != 0."""
-    require_nonzero(e, t.z, fail)
-    with e.asm.temps(field.ELEMENT) as (zz,):
-        field.sqr(e, zz, t.z)
-        field.mul(e, expect.x, expect.x, zz)
-        field.mul(e, zz, zz, t.z)
-        field.mul(e, expect.y, expect.y, zz)
-    xy = type(expect)(t.region, t.rel, f"{t.name}.xy")    # T's X‖Y, laid out like expect
-    require_equal(e, xy, expect, fail)
 
 
 def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label) -> None:

@@ -60,3 +60,17 @@ def require_on_curve(e: Emitter, field: ModuleType, point: Slot, b: Slot, fail: 
         field.add(e, rhs, rhs, b)
         field.sqr(e, lhs, point.y)
         require_equal(e, lhs, rhs, fail)
+
+
+def require_jacobian_is(e: Emitter, field: ModuleType, t: Slot, expect: Slot,
+                        fail: Label) -> None:
+    """T (Jacobian, ``t``) = the affine point ``expect`` (clobbered): X = x Z^2,
+    Y = y Z^3, Z != 0."""
+    require_nonzero(e, t.z, fail)
+    with e.asm.temps(field.ELEMENT) as (zz,):
+        field.sqr(e, zz, t.z)
+        field.mul(e, expect.x, expect.x, zz)
+        field.mul(e, zz, zz, t.z)
+        field.mul(e, expect.y, expect.y, zz)
+    xy = type(expect)(t.region, t.rel, f"{t.name}.xy")    # T's X‖Y, laid out like expect
+    require_equal(e, xy, expect, fail)

@@ -143,6 +143,33 @@ class EVM384:
         words) as a staged value at dest; 16 zero bytes spill past it."""
         store_field_le(asm)
 
+    def store_word(self, e: "Emitter") -> None:
+        """Stack: word dest -> (consumed): a value below 2^256 staged at dest as the
+        slot keeps plain values (48 bytes LE: the word byte-reversed, then 16 zeros)."""
+        asm = e.asm
+        asm.push(0)
+        asm.op("DUP2")
+        asm.push(16)
+        asm.op("ADD")
+        asm.op("MSTORE")                         # bytes 16..47 zero
+        asm.op("SWAP1")
+        asm.call(asm.subroutine("bswap256", bswap256))
+        asm.op("SWAP1")
+        asm.op("MSTORE")
+
+    def words_out(self, e: "Emitter", values: Slot, dest: Slot) -> None:
+        """The values of ``values`` (below 2^256) as plain 32-byte big-endian words at
+        ``dest`` (memory): out of Montgomery form, byte reversed."""
+        asm = e.asm
+        with asm.temps(Fp) as (plain,):
+            for i, value in enumerate(values.fps()):
+                self.arith(e, "mul", plain, value, e.raw_one)
+                asm.push(plain)
+                asm.op("MLOAD")
+                asm.call(asm.subroutine("bswap256", bswap256))
+                asm.push(lambda i=i: int(dest) + 32 * i)
+                asm.op("MSTORE")
+
     def memory_image(self, e: "Emitter", slot: Slot, which: int = 0) -> Slot:
         """Memory holding ``slot``'s values for EVM code to read: the slot itself."""
         return slot
@@ -291,6 +318,26 @@ class EVMMAX:
         asm.push(16)
         asm.op("ADD")
         asm.op("MSTORE")
+
+    def store_word(self, e: "Emitter") -> None:
+        """Stack: word dest -> (consumed): a value below 2^256 staged at dest as STOREX
+        reads it (big-endian; a 48-byte value gets 16 leading zeros)."""
+        asm = e.asm
+        pad = self.value_bytes(e) - 32
+        if pad:
+            asm.push(0)
+            asm.op("DUP2")
+            asm.op("MSTORE")
+            asm.push(pad)
+            asm.op("ADD")
+        asm.op("MSTORE")
+
+    def words_out(self, e: "Emitter", values: Slot, dest: Slot) -> None:
+        """The values of ``values`` as plain 32-byte big-endian words at ``dest``: one
+        LOADX (values of a modulus below 2^256 are 32 bytes)."""
+        if self.value_bytes(e) != 32:
+            raise ValueError("words_out needs a modulus below 2^256")
+        self.copy_out(e, values, lambda: e.asm.push(dest))
 
     def memory_image(self, e: "Emitter", slot: Slot, which: int = 0) -> Slot:
         """LOADX ``slot`` into scratch buffer ``which`` (0 or 1); returns the buffer."""
