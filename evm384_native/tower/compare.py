@@ -32,11 +32,12 @@ def push_equal(e: Emitter, a: Slot, b: Slot) -> None:
     e.asm.op("EQ")
 
 
-def push_is_zero(e: Emitter, values: Sequence[Slot]) -> None:
-    """Push 1 if every 48-byte value in memory is 0, else 0 (each is two overlapping
-    words)."""
+def push_is_zero(e: Emitter, values: Sequence[Slot], value_bytes: int = FP_BYTES) -> None:
+    """Push 1 if every value in memory (``value_bytes`` each, 32 or 48) is 0, else 0 (a
+    48-byte value is two overlapping words)."""
+    rels = (0,) if value_bytes == 32 else (0, value_bytes - 32)
     for i, value in enumerate(values):
-        for rel in (0, 16):
+        for rel in rels:
             e.asm.push(lambda value=value, rel=rel: int(value) + rel)
             e.asm.op("MLOAD")
             if i or rel:
@@ -44,11 +45,18 @@ def push_is_zero(e: Emitter, values: Sequence[Slot]) -> None:
     e.asm.op("ISZERO")
 
 
+def push_field_is_zero(e: Emitter, value: Slot) -> None:
+    """Push 1 if every value of the field slot ``value`` is 0, else 0 (on its memory
+    image)."""
+    image = e.target.memory_image(e, value)
+    size = e.target.value_bytes(e)
+    push_is_zero(e, [image.part(raw(size), rel, f"v{rel}")
+                     for rel in range(0, image.size, size)], size)
+
+
 def require_nonzero(e: Emitter, value: Slot, fail: Label) -> None:
     """Jump to ``fail`` if every value of the field slot ``value`` is 0."""
-    image = e.target.memory_image(e, value)
-    push_is_zero(e, [image.part(raw(FP_BYTES), rel, f"v{rel}")
-                     for rel in range(0, image.size, FP_BYTES)])
+    push_field_is_zero(e, value)
     e.asm.jumpi(fail)
 
 

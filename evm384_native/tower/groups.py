@@ -14,7 +14,7 @@ from typing import Callable, NamedTuple, Type
 from ..asm import Label, Slot
 from ..asm.layout import FP_BYTES
 from . import fp
-from .compare import push_is_zero
+from .compare import push_field_is_zero
 from .fp import Emitter
 
 
@@ -54,9 +54,9 @@ def add(e: Emitter, group: Group, acc: Slot, t: Slot, double: Callable[[], None]
     with asm.scope(f"{group.name}_add"), \
             asm.temps(*[field.ELEMENT] * 7) as (z1z1, z2z2, u1, u2, s1, r, h):
         if t_may_be_infinity:
-            push_is_zero(e, t.z.fps())
+            push_field_is_zero(e, t.z)
             asm.jumpi(done)                      # acc + infinity = acc
-        push_is_zero(e, acc.z.fps())
+        push_field_is_zero(e, acc.z)
         asm.op("ISZERO")
         asm.jumpi(finite)
         fp.copy(e, acc, t)                       # infinity + t = t
@@ -72,10 +72,10 @@ def add(e: Emitter, group: Group, acc: Slot, t: Slot, double: Callable[[], None]
         field.mul(e, r, r, z1z1)                 # S2 = Y2 Z1^3
         field.sub(e, r, r, s1)                   # S2 - S1
         field.sub(e, h, u2, u1)                  # H
-        push_is_zero(e, h.fps())
+        push_field_is_zero(e, h)
         asm.op("ISZERO")
         asm.jumpi(distinct)
-        push_is_zero(e, r.fps())
+        push_field_is_zero(e, r)
         asm.op("ISZERO")
         asm.jumpi(opposite)
         double()                                 # acc = t

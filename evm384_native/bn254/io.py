@@ -1,0 +1,103 @@
+"""The alt_bn128 precompiles' encodings (EIP-196/197) read and written by EVM code: field
+values are 32-byte big-endian words, G2 coordinates imaginary part first; (0, 0) is the
+point at infinity. A word >= p, or a point off its curve, is invalid input."""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from ..asm import Fp, Fp2, G1, G2, Label, Slot, raw
+from ..curves.bn254 import BN254
+from ..tower import fp, fp2
+from ..tower.compare import require_on_curve
+from ..tower.fp import Emitter
+
+WORD = 32
+G1_BYTES, G2_BYTES = 2 * WORD, 4 * WORD
+PAIR_BYTES = G1_BYTES + G2_BYTES
+# calldata word i of a G2 point -> its value in the slot (x.c0, x.c1, y.c0, y.c1): the
+# EIP orders each Fp2 coordinate (imaginary, real)
+G2_VALUE_OF_WORD = (1, 0, 3, 2)
+
+
+def push_word(e: Emitter, offset: Callable[[], None], fail: Label) -> None:
+    """Push the calldata word at the offset ``offset()`` pushes; jump to ``fail`` unless
+    it is below p."""
+    asm = e.asm
+    offset()
+    asm.op("CALLDATALOAD")
+    asm.op("DUP1")
+    asm.push(BN254.p)
+    asm.op("GT")
+    asm.op("ISZERO")
+    asm.jumpi(fail)
+
+
+def stage_words(e: Emitter, staged: Slot, offsets: Sequence[Callable[[], None]],
+                fail: Label) -> None:
+    """The calldata words at ``offsets`` (each pushes one; value i of ``staged`` from
+    offsets[i]) into the memory image ``staged`` of a slot, as the target stages plain
+    values; jump to ``fail`` on a word >= p."""
+    unit = e.target.value_bytes(e)
+    for i, offset in enumerate(offsets):
+        push_word(e, offset, fail)
+        e.asm.push(lambda i=i: int(staged) + unit * i)
+        e.target.store_word(e)
+
+
+def push_words_zero(e: Emitter, offsets: Sequence[Callable[[], None]]) -> None:
+    """Push 1 if every calldata word at ``offsets`` is zero (a point at infinity)."""
+    for i, offset in enumerate(offsets):
+        offset()
+        e.asm.op("CALLDATALOAD")
+        if i:
+            e.asm.op("OR")
+    e.asm.op("ISZERO")
+
+
+def g1_offsets(e: Emitter, base: Callable[[], None]) -> Sequence[Callable[[], None]]:
+    """The calldata offsets of a G1 point's x, y at the offset ``base()`` pushes."""
+    return [_plus(e, base, WORD * i) for i in range(2)]
+
+
+def g2_offsets(e: Emitter, base: Callable[[], None]) -> Sequence[Callable[[], None]]:
+    """The calldata offsets of a G2 point's x.c0, x.c1, y.c0, y.c1 (the slot's order)."""
+    word_of_value = [G2_VALUE_OF_WORD.index(v) for v in range(4)]
+    return [_plus(e, base, WORD * word) for word in word_of_value]
+
+
+def _plus(e: Emitter, base: Callable[[], None], rel: int) -> Callable[[], None]:
+    def push() -> None:
+        base()
+        if rel:
+            e.asm.push(rel)
+            e.asm.op("ADD")
+    return push
+
+
+def load_point(e: Emitter, point: Slot, offsets: Sequence[Callable[[], None]],
+               fail: Label) -> None:
+    """The affine point at calldata ``offsets`` into ``point`` in the target's form
+    (range-checked; the curve is not checked here)."""
+    staged = e.target.staging(e, point)
+    stage_words(e, staged, offsets, fail)
+    e.target.from_staging(e, point, staged, little_endian=False)
+
+
+def require_g1_on_curve(e: Emitter, p: G1, fail: Label) -> None:
+    """y^2 = x^3 + 3."""
+    require_on_curve(e, fp, p, e.fp_const("b_g1", BN254.b), fail)
+
+
+def require_g2_on_curve(e: Emitter, q: G2, fail: Label) -> None:
+    """y^2 = x^3 + 3 / (9 + u) on the D-type twist."""
+    require_on_curve(e, fp2, q, e.const(Fp2, "b_g2", list(BN254.twist_b)), fail)
+
+
+def return_words(e: Emitter, values: Slot) -> None:
+    """RETURN the values of ``values`` as 32-byte big-endian words."""
+    asm = e.asm
+    out = asm.memory.region("output").alloc(raw(WORD * len(values.fps())), "output")
+    e.target.words_out(e, values, out)
+    asm.push(out.size)
+    asm.push(out)
+    asm.op("RETURN")
