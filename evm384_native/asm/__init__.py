@@ -1,6 +1,6 @@
 """Tools to write EVM (and EVM384) code from Python: assembler, disassembler, memory layout."""
-from .assembler import (Assembler, Label, Location, Program, SourceMap, Subroutine,
-                        pack_offsets, unpack_offsets)
+from ..evm.evm384 import pack_offsets, unpack_offsets
+from .assembler import Assembler, Label, Location, Program, SourceMap, Subroutine
 from .disasm import Instruction, disassemble, listing
 from .layout import (Fp, Fp2, Fp6, Fp12, G1, G1Jacobian, G2, G2Jacobian, Memory, Modulus, Region, Slot,
                      array, raw, struct)

@@ -20,15 +20,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Type, Union
 
-from ..evm.opcodes import EVMMAX_BY_NAME, lookup
+from ..evm.evm384 import pack_offsets
+from ..evm.opcodes import EVM384_MNEMONICS, EVMMAX_BY_NAME, lookup
+from . import disasm
 from .layout import FP_BYTES, Memory, Region, Slot
 
 Operand = Union[int, Slot]
-EVM384_MNEMONICS = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
 EVMMAX_VECTOR_MNEMONICS = ("ADDMODX", "SUBMODX", "MULMODX")
 EVMMAX_TRANSFER_MNEMONICS = ("SETMODX", "LOADX", "STOREX")
 Register = Union[int, Slot]       # a register index, or a slot in the register space
-OFFSET_BITS = 32
 
 
 class Label:
@@ -40,22 +40,6 @@ class Label:
 
     def __repr__(self) -> str:
         return f"Label({self.name}@{self.pc})"
-
-
-def pack_offsets(out: int, x: int, y: int, mod: int) -> int:
-    """The 128-bit word an EVM384 opcode pops: out, x, y, mod as 32-bit fields."""
-    word = 0
-    for value in (out, x, y, mod):
-        if not 0 <= value < 1 << OFFSET_BITS:
-            raise ValueError(f"memory offset {value} does not fit 32 bits")
-        word = (word << OFFSET_BITS) | value
-    return word
-
-
-def unpack_offsets(word: int) -> Tuple[int, int, int, int]:
-    """Inverse of :func:`pack_offsets` (bits above 128 are ignored, as EVM384 does)."""
-    mask = (1 << OFFSET_BITS) - 1
-    return tuple((word >> shift) & mask for shift in (96, 64, 32, 0))  # type: ignore[return-value]
 
 
 # --- items ------------------------------------------------------------------------------
@@ -139,8 +123,7 @@ class Program:
     opcodes: str = "evm384"        # the opcode set the code is for (EVMMAX codes differ)
 
     def listing(self) -> str:
-        from .disasm import listing
-        return listing(self)
+        return disasm.listing(self)
 
 
 class Subroutine:

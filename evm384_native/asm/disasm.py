@@ -7,13 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, List, Optional
 
+from ..evm.evm384 import unpack_offsets
 from ..evm.forks import DEFAULT_FORK, ForkLike
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
+from ..evm.opcodes import EVM384_MNEMONICS
 from ..modx_common import VECTOR_IMMEDIATES
-from .assembler import EVM384_MNEMONICS, unpack_offsets
 from .layout import Memory
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:   # only for listing()'s annotation: the assembler imports this module
     from .assembler import Program
 
 PUSH16 = 0x6F

@@ -13,8 +13,9 @@ from contextlib import contextmanager
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple
 
 from ..asm import Fp, Instruction, Slot
-from ..asm.assembler import EVM384_MNEMONICS, unpack_offsets
+from ..evm.evm384 import unpack_offsets
 from ..evm.opcode_sets import DEFAULT_OPCODES
+from ..evm.opcodes import EVM384_MNEMONICS
 from ..evm.result import ExecutionResult
 from ..evm.tracing import FieldContextView, Step, Tracer
 from ..operands import OPERAND_NAMES

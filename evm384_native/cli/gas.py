@@ -14,11 +14,12 @@ import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import execute
-from ..asm.assembler import EVM384_MNEMONICS, EVMMAX_VECTOR_MNEMONICS
+from ..asm.assembler import EVMMAX_VECTOR_MNEMONICS
 from ..bls12_381.contracts import CONTRACTS, EVMMAX_CONTRACTS, TARGETS, build_contract
 from ..bls12_381.usage import USAGE
 from ..evm.costs import COST_MODELS, EvmmaxCosts
 from ..evm.gas import SCHEDULES
+from ..evm.opcodes import EVM384_MNEMONICS
 from ..evm.transaction import CallCost, call_cost
 from .calldata import example_calldata
 from .errors import CliError

@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set
 
 from ..asm import Instruction, disassemble
-from ..asm.assembler import EVM384_MNEMONICS
 from ..evm.forks import DEFAULT_FORK, resolve_fork
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
-from ..evm.opcodes import OpcodeInfo
+from ..evm.opcodes import EVM384_MNEMONICS, OpcodeInfo
 from ..evm.result import ExecutionResult
 from ..evm.tracing import EVMMAX_MNEMONICS, FieldContextView
 from ..montgomery import from_montgomery

@@ -22,13 +22,25 @@ from .opcodes import BY_NAME
 ADDMOD384 = BY_NAME["ADDMOD384"].code
 SUBMOD384 = BY_NAME["SUBMOD384"].code
 MULMODMONT384 = BY_NAME["MULMODMONT384"].code
-OFFSET_MASK = 0xFFFFFFFF
+OFFSET_BITS = 32
+OFFSET_MASK = (1 << OFFSET_BITS) - 1
 
 Operands = Tuple[int, int, int, int]
 
 
+def pack_offsets(out: int, x: int, y: int, mod: int) -> int:
+    """The 128-bit word an EVM384 opcode pops: out, x, y, mod as 32-bit fields."""
+    word = 0
+    for value in (out, x, y, mod):
+        if not 0 <= value < 1 << OFFSET_BITS:
+            raise ValueError(f"memory offset {value} does not fit 32 bits")
+        word = (word << OFFSET_BITS) | value
+    return word
+
+
 def unpack_offsets(word: int) -> Operands:
-    """(out, x, y, mod) from bits 96..127, 64..95, 32..63 and 0..31 of ``word``."""
+    """(out, x, y, mod) from bits 96..127, 64..95, 32..63 and 0..31 of ``word``: the
+    inverse of :func:`pack_offsets` (bits above 128 are ignored, as EVM384 does)."""
     return ((word >> 96) & OFFSET_MASK, (word >> 64) & OFFSET_MASK,
             (word >> 32) & OFFSET_MASK, word & OFFSET_MASK)
 

@@ -150,8 +150,8 @@ BY_NAME: Dict[str, OpcodeInfo] = {info.name: info for info in _ALL}
 # Older names that source code still uses, mapped to the current mnemonic.
 ALIASES: Dict[str, str] = {"SHA3": "KECCAK256", "DIFFICULTY": "PREVRANDAO"}
 
-EVM384_OPCODES = (BY_NAME["ADDMOD384"].code, BY_NAME["SUBMOD384"].code,
-                  BY_NAME["MULMODMONT384"].code)
+EVM384_MNEMONICS = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
+EVM384_OPCODES = tuple(BY_NAME[name].code for name in EVM384_MNEMONICS)
 STACK_LIMIT = 1024
 
 assert len(OPCODES) == len(BY_NAME) == len(_ALL), "duplicate opcode byte or name"
