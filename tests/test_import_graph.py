@@ -18,11 +18,6 @@ import pytest
 
 import evm384_native
 
-# evm384_native.bls12_381 is being refactored on another branch: the cycles wholly inside
-# it are that branch's to break. Edges with one end outside it are still checked. Remove
-# this (and the parameter below) when that branch is merged.
-REFACTOR_IN_PROGRESS = ("evm384_native.bls12_381",)
-
 Edge = Tuple[str, str, int]   # importer, imported, line
 
 
@@ -82,16 +77,12 @@ def imports_of(module: str, path: Path, is_package: bool, known: Set[str]) -> Li
     return list(dict.fromkeys(edges))   # `from m import a, b` is one edge, not two
 
 
-def import_graph(root: Path, package: str, exempt: Sequence[str] = ()) -> List[Edge]:
-    """Every import edge of the package, less those with both ends inside an ``exempt`` package."""
-    def inside_exempt(name: str) -> bool:
-        return any(name == prefix or name.startswith(prefix + ".") for prefix in exempt)
-
+def import_graph(root: Path, package: str) -> List[Edge]:
+    """Every import edge of the package."""
     modules = module_files(root, package)
     known = set(modules)
     return [edge for name, (path, is_package) in modules.items()
-            for edge in imports_of(name, path, is_package, known)
-            if not (inside_exempt(edge[0]) and inside_exempt(edge[1]))]
+            for edge in imports_of(name, path, is_package, known)]
 
 
 def cycles(edges: Sequence[Edge]) -> List[List[str]]:
@@ -155,9 +146,8 @@ def describe(components: Sequence[Sequence[str]], edges: Sequence[Edge]) -> str:
 PACKAGE_ROOT = Path(evm384_native.__file__).parent
 
 
-@pytest.mark.parametrize("exempt", [REFACTOR_IN_PROGRESS], ids=["outside-refactor"])
-def test_package_has_no_import_cycles(exempt):
-    edges = import_graph(PACKAGE_ROOT, "evm384_native", exempt)
+def test_package_has_no_import_cycles():
+    edges = import_graph(PACKAGE_ROOT, "evm384_native")
     found = cycles(edges)
     assert not found, describe(found, edges)
 
@@ -187,7 +177,7 @@ def test_scanner_finds_cycles_through_functions_and_skips_type_checking(tmp_path
     assert "pkg.b:2 imports pkg.a" in describe(cycles(edges), edges)
 
 
-def test_scanner_resolves_names_packages_and_exemptions(tmp_path):
+def test_scanner_resolves_names_and_packages(tmp_path):
     root = write_package(tmp_path / "pkg", {
         "__init__.py": "from . import sub\nfrom .sub import helper\n",
         # `from .. import run` is the package root's name: an edge to pkg itself.
@@ -202,5 +192,3 @@ def test_scanner_resolves_names_packages_and_exemptions(tmp_path):
     assert ("pkg.sub", "pkg", 1) in edges
     assert ("pkg.sub.inner", "pkg.sub.helper", 1) in edges
     assert cycles(edges) == [["pkg", "pkg.sub"], ["pkg.sub.inner.x", "pkg.sub.inner.y"]]
-    # Exempting pkg.sub drops the cycle inside it, not the one that crosses its border.
-    assert cycles(import_graph(root, "pkg", ("pkg.sub",))) == [["pkg", "pkg.sub"]]

@@ -48,6 +48,7 @@ from ..tower.pairing import FinalExponentiation, MillerLoop
 from ..tower.target import resolve_target
 from . import eip2537, eip2537_ops, hinted
 from .hint import pairing_hint
+from .raw_pairs import pair_calldata, pairs_calldata
 
 Pair = Tuple[bytes, bytes]
 GT_BYTES = 576
@@ -172,20 +173,6 @@ def build_contract(name: str, **options: Any) -> bytes:
 
 # --- calldata ---------------------------------------------------------------------------------
 
-def _be_values(data: bytes, count: int, what: str) -> list:
-    if not isinstance(data, (bytes, bytearray)) or len(data) != 48 * count:
-        raise ValueError(f"{what} must be {48 * count} bytes (big-endian affine coordinates)")
-    values = [int.from_bytes(data[i:i + 48], "big") for i in range(0, len(data), 48)]
-    if any(v >= BLS12_381.p for v in values):
-        raise ValueError(f"{what}: coordinate not below p")
-    return values
-
-
-def _pair_calldata(g1: bytes, g2: bytes) -> bytes:
-    values = _be_values(g1, 2, "G1 point") + _be_values(g2, 4, "G2 point")
-    return b"".join(v.to_bytes(48, "little") for v in values)
-
-
 EIP2537_FP_BYTES, EIP2537_PAIR_BYTES = 64, 384
 
 
@@ -243,9 +230,9 @@ def encode_calldata(name: str, *args: Any) -> bytes:
         return encode_calldata(_UNHINTED[name], inputs) + bytes(hint)
     if name == "pairing":
         g1, g2 = _arguments(name, args, "g1, g2")
-        return _pair_calldata(g1, g2)
+        return pair_calldata(g1, g2)
     if name in ("miller_loop", "pairing_product_is_one"):
-        return b"".join(_pair_calldata(g1, g2) for g1, g2 in _pairs_argument(name, args))
+        return pairs_calldata(_pairs_argument(name, args))
     if name == "eip2537_pairing_check" or name in _PRECOMPILE_BUILDERS:
         (data,) = _arguments(name, args, "data")  # the precompile's input, unchanged
         return bytes(data)

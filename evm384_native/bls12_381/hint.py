@@ -27,6 +27,7 @@ from ..tower import fp, fp6, fp12
 from ..tower.fp import Emitter
 from ..tower.pairing import MillerLoop
 from .hinted import HINT_BYTES, Hint
+from .raw_pairs import pairs_calldata
 
 P, R, X = BLS12_381.p, BLS12_381.r, BLS12_381.x
 H = (P ** 12 - 1) // R
@@ -144,11 +145,12 @@ def pairing_hint(pairs: Sequence[Tuple[bytes, bytes]], **execute_options: Any) -
     skip them). Runs on the fast engine unless ``engine`` says otherwise; takes ``execute``'s
     options. Meaningful only if the product of the pairings is one."""
     from .. import execute
-    from .contracts import encode_calldata
     pairs = list(pairs)
+    if not pairs:
+        raise ValueError("at least one pair is needed")
     options: Dict[str, Any] = {"engine": "fast", "gas": prover_gas(len(pairs)),
                                **execute_options}
-    result = execute(build_prover().code, encode_calldata("miller_loop", pairs), **options)
+    result = execute(build_prover().code, pairs_calldata(pairs), **options)
     if not result.success:
         raise RuntimeError(f"pairing hint program failed: {result.error}")
     # the program's values are little-endian (EVM384 memory); the hint's big-endian
