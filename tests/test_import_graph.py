@@ -14,7 +14,6 @@ import textwrap
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
-import pytest
 
 import evm384_native
 
