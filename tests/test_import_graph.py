@@ -14,7 +14,6 @@ import textwrap
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
-
 import evm384_native
 
 Edge = Tuple[str, str, int]   # importer, imported, line
