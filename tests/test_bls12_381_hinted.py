@@ -265,10 +265,11 @@ def test_main_job_shows_the_hinted_check(capsys):
 @lru_cache(maxsize=None)
 def acceptance_program(target):
     """Calldata: F (12 Fp values) then t (6), 48-byte big-endian; returns 1 iff
-    hinted.push_accepted accepts (F the hinted Miller loop's value)."""
+    tower.residue.push_accepted accepts (F the hinted Miller loop's value)."""
     from evm384_native.asm import Assembler, Fp12, raw
     from evm384_native.tower.fp import Emitter
-    from evm384_native.bls12_381.hinted import Hint, push_accepted
+    from evm384_native.bls12_381.hinted import Hint
+    from evm384_native.tower.residue import push_accepted
     from evm384_native.tower.target import resolve_target
     isa = resolve_target(target)
     asm = Assembler("acceptance", memory=isa.new_memory(), opcodes=isa.opcodes)
@@ -280,7 +281,7 @@ def acceptance_program(target):
     asm.push(given.size); asm.push(0); asm.push(given); asm.op("CALLDATACOPY")
     e.target.load_plain(e, f, given.part(Fp12, 0, "f"), fail, little_endian=False)
     e.target.load_plain(e, hint, given.part(Hint, Fp12.size, "t"), fail, little_endian=False)
-    push_accepted(e, f, hint)
+    push_accepted(e, f, hint.t)
     asm.push(word); asm.op("MSTORE")
     asm.push(32); asm.push(word); asm.op("RETURN")
     asm.place(fail)

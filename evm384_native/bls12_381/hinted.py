@@ -38,10 +38,9 @@ from __future__ import annotations
 from typing import Callable, Tuple
 
 from ..asm import Fp6, Fp12, Label, raw, struct
-from ..tower import fp6, fp12
-from ..tower.compare import push_equal
 from ..tower.fp import Emitter
 from ..tower.pairing import MillerLoop
+from ..tower.residue import push_accepted
 from . import eip2537
 
 Hint = struct("Hint", ("t", Fp6))                 # c^-1 = 1 + t w
@@ -65,20 +64,6 @@ def read_hint(e: Emitter, fail: Label) -> Hint:
     return hint
 
 
-def push_accepted(e: Emitter, f: Fp12, hint: Hint) -> None:
-    """Push 1 iff Y = F * Frob_p(1 + t w) lies in Fp6*, for F = f from the hinted Miller
-    loop: F.c1 + F.c0 t' = 0 and F.c0 != 0. Overwrites hint.t with t'."""
-    with e.asm.scope("hint_check"):
-        fp12.frobenius_of_one_plus(e, hint.t, hint.t, 1)         # t'
-        with e.asm.temps(Fp6) as (y1,):
-            fp6.mul(e, y1, f.c0, hint.t)
-            fp6.add(e, y1, y1, f.c1)
-            zero = e.const(Fp6, "fp6_zero", [0] * 6)
-            push_equal(e, zero, y1)
-            push_equal(e, zero, f.c0)
-        e.asm.ops("ISZERO", "AND")
-
-
 def emit(e: Emitter, f: Fp12, validate: bool = False) -> Tuple[Label, Callable[[], None]]:
     """The hinted check of the pairs in calldata, given a hint after them. ``validate``:
     EIP-2537 input, decoded and validated exactly as ``eip2537_pairing_check`` does
@@ -95,4 +80,4 @@ def emit(e: Emitter, f: Fp12, validate: bool = False) -> Tuple[Label, Callable[[
     loop.emit(cinv=hint.t)
     if validate:
         eip2537.check_g2_subgroup(e, loop, fail)
-    return fail, lambda: push_accepted(e, f, hint)
+    return fail, lambda: push_accepted(e, f, hint.t)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ..asm import Fp, Fp2, G1, G2, Label, Slot, raw
+from ..asm import Fp2, G1, G1Jacobian, G2, Label, Slot, raw
 from ..curves.bn254 import BN254
 from ..tower import fp, fp2
 from ..tower.compare import require_on_curve
 from ..tower.fp import Emitter
+from ..tower.groups import Group
 
 WORD = 32
 G1_BYTES, G2_BYTES = 2 * WORD, 4 * WORD
@@ -56,16 +57,16 @@ def push_words_zero(e: Emitter, offsets: Sequence[Callable[[], None]]) -> None:
 
 def g1_offsets(e: Emitter, base: Callable[[], None]) -> Sequence[Callable[[], None]]:
     """The calldata offsets of a G1 point's x, y at the offset ``base()`` pushes."""
-    return [_plus(e, base, WORD * i) for i in range(2)]
+    return [plus(e, base, WORD * i) for i in range(2)]
 
 
 def g2_offsets(e: Emitter, base: Callable[[], None]) -> Sequence[Callable[[], None]]:
     """The calldata offsets of a G2 point's x.c0, x.c1, y.c0, y.c1 (the slot's order)."""
     word_of_value = [G2_VALUE_OF_WORD.index(v) for v in range(4)]
-    return [_plus(e, base, WORD * word) for word in word_of_value]
+    return [plus(e, base, WORD * word) for word in word_of_value]
 
 
-def _plus(e: Emitter, base: Callable[[], None], rel: int) -> Callable[[], None]:
+def plus(e: Emitter, base: Callable[[], None], rel: int) -> Callable[[], None]:
     def push() -> None:
         base()
         if rel:
@@ -101,3 +102,6 @@ def return_words(e: Emitter, values: Slot) -> None:
     asm.push(out.size)
     asm.push(out)
     asm.op("RETURN")
+
+
+G1_GROUP = Group("g1", fp, G1, G1Jacobian, require_g1_on_curve)

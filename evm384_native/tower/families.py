@@ -37,6 +37,23 @@ def non_adjacent_form(n: int) -> List[int]:
 class Bls12:
     """BLS12 curves (x < 0 for BLS12-381): the loop over |x|, blst's hard part."""
     closing_lines: Tuple[ClosingLine, ...] = ()
+    # the residue-witness check's lambda = p - x: the loop folds cinv^|x| in, then cinv^p
+    hint_frobenius: Tuple[Tuple[int, int], ...] = ((1, 1),)
+
+    def residue_lambda(self, curve: PairingCurve) -> int:
+        return curve.p - curve.x
+
+    def hint_exponent(self, curve: PairingCurve) -> Tuple[int, int]:
+        """(E, base-p digits of E) with c^-1 = f^E (``hinted-pairing.md`` §2): with
+        h = (p^12 - 1) / r = 27 PF h3, PF = (1 - x) / 3, w = f^(h3 s) (s = -h3^-1 mod
+        27 PF) clears f's 27 PF-part and c = (f w)^(lambda^-1 mod h3); E mod h."""
+        p, r = curve.p, curve.r
+        h = (p ** 12 - 1) // r
+        pf = (1 - curve.x) // 3
+        h3 = h // (27 * pf)
+        s = -pow(h3, -1, 27 * pf) % (27 * pf)
+        lam = self.residue_lambda(curve)
+        return -(1 + h3 * s) * pow(lam, -1, h3) % h, 12
 
     def loop_digits(self, curve: PairingCurve) -> List[int]:
         """The bits of |x| after the leading one."""
@@ -98,6 +115,25 @@ class Bn:
     Fuentes-Castaneda, Knapp and Rodriguez-Henriquez's hard part ("Faster hashing to
     G2", SAC 2011, §6: three powers by x)."""
     closing_lines: Tuple[ClosingLine, ...] = (_q1, _minus_q2)
+    # lambda = 6x + 2 + p - p^2 + p^3: the loop folds cinv^(6x + 2) in, then cinv^p,
+    # c'^(p^2) (c' = 1 - t w) and cinv^(p^3)
+    hint_frobenius: Tuple[Tuple[int, int], ...] = ((1, 1), (-1, 2), (1, 3))
+
+    def residue_lambda(self, curve: PairingCurve) -> int:
+        p = curve.p
+        return 6 * curve.x + 2 + p - p ** 2 + p ** 3
+
+    def hint_exponent(self, curve: PairingCurve) -> Tuple[int, int]:
+        """(E, base-p digits of E) with c^-1 = f^E: in Fp12*/Fp6* (order p^6 + 1) f's
+        image has order dividing (p^6 + 1) / r, coprime to lambda (for BN254), so
+        E = -(lambda^-1 mod (p^6 + 1) / r) makes f c^-lambda = f f^(E lambda) = 1 there,
+        i.e. f cinv^lambda in Fp6*."""
+        order = (curve.p ** 6 + 1) // curve.r
+        exponent = -pow(self.residue_lambda(curve), -1, order) % order
+        digits = 1
+        while curve.p ** digits <= exponent:
+            digits += 1
+        return exponent, digits
 
     def loop_digits(self, curve: PairingCurve) -> List[int]:
         """The NAF digits of 6x + 2 after the leading one."""
