@@ -360,10 +360,15 @@ class Assembler:
 
     # --- assembly -----------------------------------------------------------------------
 
-    def assemble(self) -> Program:
-        """Emit pending subroutines, link memory, lay out and encode the code."""
+    def emit_pending(self) -> None:
+        """Emit the bodies of the subroutines called so far (and of those they call).
+        Their place in the code does not depend on when: data always follows the code."""
         while self._pending:
             self._emit_subroutine(self._pending.pop(0))
+
+    def assemble(self) -> Program:
+        """Emit pending subroutines, link memory, lay out and encode the code."""
+        self.emit_pending()
         self.memory.link()
         code_items = [item for item in self.items if not isinstance(item, _Data)]
         data_items = [item for item in self.items if isinstance(item, _Data)]

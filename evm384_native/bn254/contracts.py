@@ -32,9 +32,10 @@ from ..tower.families import twist_frobenius
 from ..tower.fp import Emitter
 from ..tower.groups import add, affine_view, set_infinity
 from ..tower.pairing import FinalExponentiation, MillerLoop
+from ..tower.residue import push_accepted
 from ..tower.target import resolve_target
 from . import hinted, scalar
-from .io import (G1_BYTES, G1_GROUP, PAIR_BYTES, g1_offsets, g2_offsets, load_point, plus,
+from .io import (G1_BYTES, G1_GROUP, PAIR_BYTES, g1_offsets, g2_offsets, load_values, plus,
                  push_words_zero, require_g1_on_curve, require_g2_on_curve, return_words)
 
 TARGETS = ("evm384", "evmmax")
@@ -50,7 +51,7 @@ def load_g1(e: Emitter, point: G1Jacobian, calldata_offset: int, fail: Label) ->
     asm = e.asm
     offsets = g1_offsets(e, _push_const(e, calldata_offset))
     xy = affine_view(point, G1_GROUP)
-    load_point(e, xy, offsets, fail)
+    load_values(e, xy, offsets, fail)
     infinity, done = asm.new_label("g1_infinity"), asm.new_label("g1_loaded")
     push_words_zero(e, offsets)
     asm.jumpi(infinity)
@@ -98,8 +99,8 @@ def load_pairs(e: Emitter, loop: MillerLoop, fail: Label, calldata_tail: int = 0
         asm = e.asm
         cd = lambda: asm.op("DUP1")              # noqa: E731 (the pair's calldata offset)
         g1, g2 = g1_offsets(e, cd), g2_offsets(e, plus(e, cd, G1_BYTES))
-        load_point(e, work.px2, g1, fail)
-        load_point(e, work.q, g2, fail)
+        load_values(e, work.px2, g1, fail)
+        load_values(e, work.q, g2, fail)
         g1_done = asm.new_label("g1_infinity")
         push_words_zero(e, g1)
         asm.jumpi(g1_done)
@@ -157,7 +158,7 @@ def _build_pairing_check_hinted(e: Emitter) -> None:
     hint = hinted.read_hint(e, fail)
     loop.emit(cinv=hint.t)
     check_g2_subgroup(e, loop, fail)
-    return_word_or_revert(e, lambda: hinted.push_accepted(e, f, hint), fail)
+    return_word_or_revert(e, lambda: push_accepted(e, f, hint.t), fail)
 
 
 BUILDERS: Dict[str, Callable[[Emitter], None]] = {

@@ -75,13 +75,13 @@ def plus(e: Emitter, base: Callable[[], None], rel: int) -> Callable[[], None]:
     return push
 
 
-def load_point(e: Emitter, point: Slot, offsets: Sequence[Callable[[], None]],
-               fail: Label) -> None:
-    """The affine point at calldata ``offsets`` into ``point`` in the target's form
-    (range-checked; the curve is not checked here)."""
-    staged = e.target.staging(e, point)
+def load_values(e: Emitter, slot: Slot, offsets: Sequence[Callable[[], None]],
+                fail: Label) -> None:
+    """The calldata words at ``offsets`` (one per value) into the field slot ``slot`` in
+    the target's form, range-checked (a point's curve is not checked here)."""
+    staged = e.target.staging(e, slot)
     stage_words(e, staged, offsets, fail)
-    e.target.from_staging(e, point, staged, little_endian=False)
+    e.target.from_staging(e, slot, staged, little_endian=False)
 
 
 def require_g1_on_curve(e: Emitter, p: G1, fail: Label) -> None:

@@ -68,7 +68,9 @@ class Emitter:
 
     def _alloc(self, kind: type, name: str, blob: bytes) -> Slot:
         slot = self._region.alloc(kind, name)
-        assert len(blob) == kind.size and len(self.blob) == slot.rel
+        memory_bytes = self.target.memory_bytes
+        assert len(blob) == memory_bytes(self, kind.size)
+        assert len(self.blob) == memory_bytes(self, slot.rel)
         self.blob += blob
         return slot
 
@@ -85,7 +87,9 @@ class Emitter:
         return self.const(Fp, name, [value])  # type: ignore[return-value]
 
     def finish(self) -> None:
-        """Append the constant bytes after the code (once every constant is known)."""
+        """Append the constant bytes after the code: first the bodies of the subroutines
+        called so far are emitted, since they may make constants too."""
+        self.asm.emit_pending()
         self.target.finish(self)
 
 

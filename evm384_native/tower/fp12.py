@@ -153,7 +153,11 @@ def _sqr_fp4(e: Emitter, out0: Fp2, out1: Fp2, a: Fp2, b: Fp2) -> None:
     (a + b)^2), the doublings wait till the end:
         out0 = (A0 + B0 - 2 B1) + (2 (A1 + B1) + B0) u,  out1 = (C0 - A0 - B0) + 2 (C1 - A1 - B1) u.
     6 mul and 17 add/sub (the schoolbook 2ab: 8 mul, 14 add/sub): less gas under every
-    schedule. ``out0`` and ``out1`` must not overlap ``a`` or ``b``."""
+    schedule. That expands xi = 1 + u; for another xi, out0 = a^2 + xi b^2 with the Fp2
+    squarings done in full. ``out0`` and ``out1`` must not overlap ``a`` or ``b``."""
+    if e.curve.xi != (1, 1):
+        _sqr_fp4_any_xi(e, out0, out1, a, b)
+        return
     with e.asm.temps(Fp, Fp, Fp, Fp) as (a0, a1, b0, b1):
         fp2.add(e, out0, a, b)                       # a + b, until out0 is written
         _half_sqr(e, out1.c0, out1.c1, out0)
@@ -168,6 +172,19 @@ def _sqr_fp4(e: Emitter, out0: Fp2, out1: Fp2, a: Fp2, b: Fp2) -> None:
         fp.sub(e, out0.c0, a0, b1)
         fp.dbl(e, a1, a1)
         fp.add(e, out0.c1, a1, b0)
+
+
+def _sqr_fp4_any_xi(e: Emitter, out0: Fp2, out1: Fp2, a: Fp2, b: Fp2) -> None:
+    """(a + b t)^2 = (a^2 + xi b^2) + ((a + b)^2 - a^2 - b^2) t: three Fp2 squarings."""
+    with e.asm.temps(Fp2, Fp2) as (aa, bb):
+        fp2.add(e, out1, a, b)
+        fp2.sqr(e, out1, out1)
+        fp2.sqr(e, aa, a)
+        fp2.sqr(e, bb, b)
+        fp2.sub(e, out1, out1, aa)
+        fp2.sub(e, out1, out1, bb)
+        fp2.mul_by_xi(e, out0, bb)
+        fp2.add(e, out0, out0, aa)
 
 
 def cyclotomic_sqr(e: Emitter, out: Fp12, a: Fp12) -> None:

@@ -100,12 +100,14 @@ def _power(e: Emitter, acc: Fp12, tables: Sequence, exponent: int, digits: int) 
 
 
 def emit_prover(e: Emitter, load: Callable[[MillerLoop], None], out_kind: type,
-                write_out: Callable[[Fp6, Slot], None]) -> None:
+                write_out: Callable[[Fp6, Slot], None], g1_may_be_infinity: bool = False
+                ) -> None:
     """The prover: the Miller loop of the pairs ``load`` reads (not conjugated, as the
     hinted check's), c^-1 = f^E (E the family's ``hint_exponent``) from the Frobenius
     images of f raised to E's base-p digits (sliding windows over shared tables of odd
     powers), then t = c1 / c0 for c^-1 = c0 + c1 w (0 if c0 = 0, which the check
-    rejects), written by ``write_out(t, out)`` into a slot of ``out_kind`` and RETURNed."""
+    rejects), written by ``write_out(t, out)`` into a slot of ``out_kind`` and RETURNed.
+    ``g1_may_be_infinity``: as for the contract's :class:`MillerLoop`."""
     asm = e.asm
     exponent, digits = family_of(e.curve).hint_exponent(e.curve)
     region = asm.memory.region("hint_prover")
@@ -113,7 +115,7 @@ def emit_prover(e: Emitter, load: Callable[[MillerLoop], None], out_kind: type,
     acc = region.alloc(Fp12, "acc")
     out = region.alloc(out_kind, "out")
     tables = [region.alloc(array(Fp12, 1 << (WINDOW - 1)), f"frob{i}") for i in range(digits)]
-    loop = MillerLoop(e, f)
+    loop = MillerLoop(e, f, g1_may_be_infinity=g1_may_be_infinity)
     load(loop)
     loop.emit()
     if e.curve.x < 0:
