@@ -42,7 +42,12 @@ def sqr(e: Emitter, out: Fp12, a: Fp12) -> None:
         a^2 = (S0 + t S3) + (S1 + t S4) w + (S1 + S2 + S3 - S0 - S4) w^2
     with S0 = A^2, S1 = 2AB, S2 = (A - B + C)^2, S3 = 2BC, S4 = C^2: three Fp4 squarings and
     two Fp4 products, 42 MULMODMONT384 (the complex squaring over Fp6: 48) and less gas
-    under every schedule. Every read of a happens before the first write of out."""
+    under every schedule. Every read of a happens before the first write of out.
+    Compact builds for a non-residue other than 1 + u (whose Fp4 squarings are longer)
+    take the complex squaring through the shared Fp6 product instead: ~3 KB less code."""
+    if e.compact and e.curve.xi != (1, 1):
+        _sqr_complex(e, out, a, fp6.mul_by_subroutine)
+        return
     (a_0, a_1), (b_0, b_1), (c_0, c_1) = _fp4_pairs(a)
     with e.asm.scope("fp12_sqr"), e.asm.temps(*[Fp2] * 10) as (
             s00, s01, s20, s21, s40, s41, p0, p1, q0, q1):
@@ -73,6 +78,19 @@ def sqr(e: Emitter, out: Fp12, a: Fp12) -> None:
         fp2.mul_by_xi(e, o10, s41)
         fp2.add(e, o10, o10, p0)
         fp2.add(e, o11, p1, s40)
+
+
+def _sqr_complex(e: Emitter, out: Fp12, a: Fp12, mul6: Mul6) -> None:
+    """(a0 + a1 w)^2 = (s - t - v t) + 2 t w with t = a0 a1, s = (a0 + a1)(a0 + v a1): two
+    Fp6 products. Every read of a happens before the first write of out."""
+    with e.asm.scope("fp12_sqr"), e.asm.temps(Fp6, Fp6, Fp6) as (t, u, s):
+        mul6(e, t, a.c0, a.c1)
+        fp6.add(e, u, a.c0, a.c1)
+        fp6.add_mul_by_v(e, s, a.c0, a.c1)
+        mul6(e, s, s, u)
+        fp6.add_mul_by_v(e, out.c0, s, t, subtract=True)
+        fp6.sub(e, out.c0, out.c0, t)
+        fp6.dbl(e, out.c1, t)
 
 
 def conj(e: Emitter, out: Fp12, a: Fp12) -> None:

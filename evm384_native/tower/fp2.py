@@ -40,8 +40,10 @@ def sqr(e: Emitter, out: Fp2, a: Fp2) -> None:
 
 
 def mul_by_xi(e: Emitter, out: Fp2, a: Fp2) -> None:
-    """a * xi, xi = k + u the curve's non-residue: (k a0 - a1) + (a0 + k a1) u, for
-    xi = 1 + u two additions; ``out`` must not overlap ``a``."""
+    """a * xi for the curve's non-residue xi = k + u: (k a0 - a1) + (a0 + k a1) u; for
+    xi = 1 + u two additions, else a product by the constant k (one vector op under
+    EVMMAX: cheaper and shorter than doublings) and two additions. ``out`` must not
+    overlap ``a``."""
     if fp.overlap(out, a):
         raise ValueError(f"mul_by_xi needs distinct slots: {out!r}, {a!r}")
     k, one = e.curve.xi
@@ -51,22 +53,9 @@ def mul_by_xi(e: Emitter, out: Fp2, a: Fp2) -> None:
         fp.sub(e, out.c0, a.c0, a.c1)
         fp.add(e, out.c1, a.c0, a.c1)
         return
-    with e.asm.temps(Fp2) as (ka,):
-        _mul_by_small(e, ka, a, k)
-        fp.sub(e, out.c0, ka.c0, a.c1)
-        fp.add(e, out.c1, ka.c1, a.c0)
-
-
-def _mul_by_small(e: Emitter, out: Fp2, a: Fp2, k: int) -> None:
-    """out = k a for a small k > 1 by doublings and additions (9 a = 2 (2 (2 a)) + a:
-    four additions of each coefficient, cheaper than a product under every schedule)."""
-    bits = bin(k)[3:]
-    fp.dbl_each(e, out, a)
-    for i, bit in enumerate(bits):
-        if bit == "1":
-            fp.add_each(e, out, out, a)
-        if i + 1 < len(bits):
-            fp.dbl_each(e, out, out)
+    fp.mul(e, out, a, e.fp_const("xi.re", k))
+    fp.sub(e, out.c0, out.c0, a.c1)
+    fp.add(e, out.c1, out.c1, a.c0)
 
 
 def mul_by_fp(e: Emitter, out: Fp2, a: Fp2, s: Fp) -> None:

@@ -72,8 +72,12 @@ class MillerLoop:
         self.end = region.alloc(raw(32), "pairs_end")
         # the states of the first pairs in registers of their own, when there are few
         self.resident = [region.alloc(PairState, f"pair{i}") for i in range(e.register_pairs)]
-        # the G2 points the closing lines add (BN: the twisted Frobenius images of Q)
-        self.closing_q = region.alloc(G2, "closing_q") if self.family.closing_lines else None
+        # compact builds of loops with several kinds of addition (digits -1, closing
+        # lines) share one addition step, which adds the point in add_q; the closing
+        # lines' points (BN: the twisted Frobenius images of Q) go there too
+        self.share_add = e.compact and (-1 in self.digits or bool(self.family.closing_lines))
+        needs_q = self.share_add or self.family.closing_lines
+        self.add_q = region.alloc(G2, "add_q") if needs_q else None
 
     def heap(self) -> int:
         """Where the pair states start: after every linked region (known at link time)."""
@@ -201,21 +205,33 @@ class MillerLoop:
 
     def _add_step(self, state: Slot, q: Optional[Slot] = None) -> None:
         """T += Q (or the given G2 point), f *= the line through them at P."""
+        e = self.e
         q = state.q if q is None else q
-        self._line_step(lambda: jacobian.line_add(self.e, self.line, state.t, q), state)
+        if not self.share_add:
+            self._line_step(lambda: jacobian.line_add(e, self.line, state.t, q), state)
+            return
+        if not fp.same(q, self.add_q):
+            fp.copy(e, self.add_q, q)
+        e.asm.call(e.asm.subroutine(f"ml_add_step_{state.name}", lambda a: self._line_step(
+            lambda: jacobian.line_add(e, self.line, state.t, self.add_q), state)))
 
     def _sub_step(self, state: Slot) -> None:
-        """T -= Q (a digit -1): the addition step with Q.y negated, then restored."""
-        fp.neg_each(self.e, state.q.y, state.q.y)
+        """T -= Q (a digit -1): the addition step with -Q."""
+        e = self.e
+        if self.share_add:
+            fp.copy(e, self.add_q.x, state.q.x)
+            fp.neg_each(e, self.add_q.y, state.q.y)
+            self._add_step(state, self.add_q)
+            return
+        fp.neg_each(e, state.q.y, state.q.y)          # Q.y negated, then restored
         self._add_step(state)
-        fp.neg_each(self.e, state.q.y, state.q.y)
+        fp.neg_each(e, state.q.y, state.q.y)
 
     def _closing_step(self, state: Slot) -> None:
         """The family's lines after the digits (BN: T += pi(Q), T -= pi^2(Q))."""
-        assert self.closing_q is not None
         for image in self.family.closing_lines:
-            image(self.e, self.closing_q, state.q)
-            self._add_step(state, self.closing_q)
+            image(self.e, self.add_q, state.q)
+            self._add_step(state, self.add_q)
 
     # --- pairs kept in registers (Emitter.register_pairs) -----------------------------------
 
