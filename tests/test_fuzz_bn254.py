@@ -1,0 +1,121 @@
+"""The bn254 fuzz mode (fuzz/bn254.py) before the BN254 contracts exist: its loop, run with
+py-evm's precompile in the contract's place, finds no mismatch; with a deliberately wrong
+runner it finds them; its contract path (build_contract + an engine) runs a contract that
+exists; every mutation applies to every op's inputs."""
+import io
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from fuzz import bn254
+from fuzz.__main__ import main
+from tests import bn254_cases as cases
+
+QUICK_CASES = 24
+
+
+def _fast_oracles():
+    """revm alone where installed (fast); py-evm otherwise."""
+    if cases.revm_available():
+        return {"revm": cases.precompile_revm}
+    return {"py-evm": cases.precompile_pyevm}
+
+
+def test_pyevm_in_the_contracts_place_agrees_with_every_oracle():
+    log = io.StringIO()
+    stand_in = bn254.oracle_runner(cases.precompile_pyevm)
+    assert bn254.fuzz(60, seed=1, log=log, run=stand_in, max_cases=QUICK_CASES) == 0, log.getvalue()
+    assert f"{QUICK_CASES} inputs, 0 mismatches" in log.getvalue()
+
+
+def test_a_short_run_sees_every_op_answered_and_rejected():
+    report = bn254.fuzz_cases(60, 1, bn254.oracle_runner(cases.precompile_pyevm),
+                              {"py-evm": cases.precompile_pyevm}, max_cases=QUICK_CASES)
+    ops = {bn254.fuzz_case(1_000_000 + i).op for i in range(QUICK_CASES)}
+    assert ops == set(cases.OPS)
+    assert report.answered > 0 and report.rejected > 0 and not report.mismatches
+
+
+def _wrong_add(op, data):
+    """py-evm's answer, but ECADD's output has its last byte flipped."""
+    success, output = bn254.oracle_runner(cases.precompile_pyevm)(op, data)
+    if op == "add" and success:
+        output = output[:-1] + bytes([output[-1] ^ 1])
+    return success, output
+
+
+def _accepts_everything(op, data):
+    """py-evm's answer, but an input py-evm rejects 'succeeds' with zeros."""
+    answer = cases.precompile_pyevm(op, data)
+    return (True, bytes(64 if op != "pairing" else 32)) if answer is None else (True, answer)
+
+
+@pytest.mark.parametrize("wrong", [_wrong_add, _accepts_everything])
+def test_a_wrong_runner_is_reported(wrong):
+    log = io.StringIO()
+    assert bn254.fuzz(60, seed=2, log=log, run=wrong, oracles=_fast_oracles(),
+                      max_cases=QUICK_CASES) == 1
+    text = log.getvalue()
+    assert "MISMATCH" in text and "0 mismatches" not in text and "input " in text
+
+
+def test_oracles_that_disagree_are_a_mismatch_too():
+    """The loop compares the oracles with each other, not only with the contract."""
+    agreeing = bn254.oracle_runner(cases.precompile_pyevm)
+    rejects_all = lambda op, data: None
+    report = bn254.fuzz_cases(60, 3, agreeing, {"py-evm": cases.precompile_pyevm,
+                                                "broken": rejects_all}, max_cases=8)
+    assert report.mismatches
+
+
+def test_a_halt_other_than_revert_is_an_error_not_an_answer():
+    assert bn254._answer_of(SimpleNamespace(success=False, error="revert", output=b"")) == (False, b"")
+    assert bn254._answer_of(SimpleNamespace(success=True, error=None, output=b"x")) == (True, b"x")
+    with pytest.raises(AssertionError, match="instead of reverting"):
+        bn254._answer_of(SimpleNamespace(success=False, error="out of gas", output=b""))
+    with pytest.raises(AssertionError):
+        bn254._answer_of(SimpleNamespace(success=False, error="revert", output=b"\x01"))
+
+
+@pytest.mark.parametrize("target", ["evm384", "evmmax"])
+def test_the_contract_path_runs_a_contract_that_exists(monkeypatch, target):
+    """Until bn254_* exist: the runner's build_contract + engine path on the EIP-2537
+    pairing check, which reverts on a BN254 pair (192 bytes is not a multiple of 384)."""
+    monkeypatch.setitem(cases.CONTRACT, "pairing", "eip2537_pairing_check")
+    run = bn254.contract_runner(engine="fast", target=target)
+    assert run("pairing", cases.pairing_instance(random.Random(0), 1, True)) == (False, b"")
+
+
+@pytest.mark.parametrize("name", sorted(bn254.MUTATIONS))
+def test_every_mutation_applies_to_every_op(name):
+    rng = random.Random(name)
+    for op in cases.OPS:
+        for seed in range(3):
+            data = bn254.valid_input(op, seed)
+            for source in (data, data[:5], b""):
+                mutated = bn254.MUTATIONS[name](rng, op, source)
+                assert isinstance(mutated, bytes)
+
+
+def test_cases_are_reproducible_and_mutated():
+    first = [bn254.fuzz_case(i) for i in range(40)]
+    assert first == [bn254.fuzz_case(i) for i in range(40)]
+    assert sum(bool(case.mutations) for case in first) > 20
+
+
+def test_the_command_line_offers_the_mode(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "bn254" in out and "--target" in out
+
+
+def test_the_contracts_agree_with_the_precompiles():
+    """Once the contracts exist: a short run of the real mode."""
+    from evm384_native.bls12_381 import CONTRACTS
+    missing = [name for name in cases.CONTRACT.values() if name not in CONTRACTS]
+    if missing:
+        pytest.skip(f"the BN254 contracts do not exist yet: {', '.join(missing)}")
+    log = io.StringIO()
+    assert bn254.fuzz(60, seed=4, log=log, max_cases=QUICK_CASES) == 0, log.getvalue()
