@@ -127,9 +127,10 @@ def check_g2_subgroup(e: Emitter, loop: MillerLoop, fail: Label) -> None:
         asm.op("EQ")
         asm.jumpi(done)
 
-        def check() -> None:
-            with asm.temps(G2) as (expect,):
-                twist_frobenius(e, expect, loop.work.q, 3, negate=True)
+        def check() -> None:                      # -psi^3 as -psi(psi^2): constants shared
+            with asm.temps(G2, G2) as (psi2, expect):   # with the closing lines
+                twist_frobenius(e, psi2, loop.work.q, 2)
+                twist_frobenius(e, expect, psi2, 1, negate=True)
                 require_jacobian_is(e, fp2, loop.work.t, expect, fail)
         loop.for_each_pair(check, with_q=True)
         asm.place(done)

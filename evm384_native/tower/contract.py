@@ -3,7 +3,7 @@ code, the constants after it; the build that fits EIP-170's size limit with the 
 and the ways a contract answers (a slot, a 0/1 word, REVERT on invalid input)."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from ..asm import Assembler, Label, Program, Slot, raw
 from ..curves.model import PairingCurve
@@ -27,15 +27,19 @@ def assemble(name: str, curve: PairingCurve, isa: Any, build: Callable[[Emitter]
 
 def least_gas_that_fits(name: str, curve: PairingCurve, isa: Any,
                         build: Callable[[Emitter], None], compact: bool,
-                        loops: bool = False) -> Program:
-    """Where the target keeps pair states in registers, the first build of
-    :data:`.pairing.RESIDENT_CODE` (least gas first) within the size limit (else the
-    last one tried); otherwise the one build."""
-    for resident_code in RESIDENT_CODE if isa.register_pairs else RESIDENT_CODE[:1]:
-        program = assemble(name, curve, isa, build, compact, loops, isa.register_pairs,
-                           resident_code)
-        if len(program.code) <= CONTRACT_SIZE_LIMIT:
-            break
+                        loops: Optional[bool] = None) -> Program:
+    """The build with the least gas within the size limit (else the last one tried): where
+    the target keeps pair states in registers, the builds of :data:`.pairing.RESIDENT_CODE`
+    in turn (least gas first); with ``loops`` None, each unrolled, then with run-time
+    loops (less code, more gas)."""
+    program = None
+    for use_loops in (False, True) if loops is None else (loops,):
+        for resident_code in RESIDENT_CODE if isa.register_pairs else RESIDENT_CODE[:1]:
+            program = assemble(name, curve, isa, build, compact, use_loops,
+                               isa.register_pairs, resident_code)
+            if len(program.code) <= CONTRACT_SIZE_LIMIT:
+                return program
+    assert program is not None
     return program
 
 

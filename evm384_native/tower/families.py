@@ -20,7 +20,7 @@ from .fp import Emitter
 if TYPE_CHECKING:
     from .pairing import FinalExponentiation
 
-ClosingLine = Callable[[Emitter, G2, G2], None]
+ClosingLine = Callable[[Emitter, G2, G2], None]     # (e, out, the point added last)
 
 
 def non_adjacent_form(n: int) -> List[int]:
@@ -102,19 +102,20 @@ def twist_frobenius(e: Emitter, out: G2, q: G2, n: int, negate: bool = False) ->
     fp2.mul_const(e, out.y, q.y, gamma_y, f"twist_frob{n}.y", conjugate=odd)
 
 
-def _q1(e: Emitter, out: G2, q: G2) -> None:
+def _frobenius_image(e: Emitter, out: G2, q: G2) -> None:
     twist_frobenius(e, out, q, 1)
 
 
-def _minus_q2(e: Emitter, out: G2, q: G2) -> None:
-    twist_frobenius(e, out, q, 2, negate=True)
+def _negated_frobenius_image(e: Emitter, out: G2, q: G2) -> None:
+    twist_frobenius(e, out, q, 1, negate=True)
 
 
 class Bn:
     """BN curves (x > 0 for BN254): the loop over 6x + 2 in NAF, two closing lines, and
     Fuentes-Castaneda, Knapp and Rodriguez-Henriquez's hard part ("Faster hashing to
     G2", SAC 2011, §6: three powers by x)."""
-    closing_lines: Tuple[ClosingLine, ...] = (_q1, _minus_q2)
+    # the points the closing lines add, each from the last: Q1 = pi(Q), Q2 = -pi(Q1)
+    closing_lines: Tuple[ClosingLine, ...] = (_frobenius_image, _negated_frobenius_image)
     # lambda = 6x + 2 + p - p^2 + p^3: the loop folds cinv^(6x + 2) in, then cinv^p,
     # c'^(p^2) (c' = 1 - t w) and cinv^(p^3)
     hint_frobenius: Tuple[Tuple[int, int], ...] = ((1, 1), (-1, 2), (1, 3))
@@ -166,7 +167,8 @@ class Bn:
         fe.mul(a, a, d)
         conj(e, d, f)                             # d = -1
         fe.mul(b, b, d)                           # b = l1 - 1 = l3
-        frob(e, b, b, 3)
+        frob(e, b, b, 2)                          # (b^(p^2))^p: the p^3 map's constants
+        frob(e, b, b, 1)                          # would take 15 more registers
         fe.mul(f, a, b)
 
 

@@ -72,12 +72,13 @@ class MillerLoop:
         self.end = region.alloc(raw(32), "pairs_end")
         # the states of the first pairs in registers of their own, when there are few
         self.resident = [region.alloc(PairState, f"pair{i}") for i in range(e.register_pairs)]
-        # compact builds of loops with several kinds of addition (digits -1, closing
-        # lines) share one addition step, which adds the point in add_q; the closing
-        # lines' points (BN: the twisted Frobenius images of Q) go there too
-        self.share_add = e.compact and (-1 in self.digits or bool(self.family.closing_lines))
-        needs_q = self.share_add or self.family.closing_lines
-        self.add_q = region.alloc(G2, "add_q") if needs_q else None
+        # loops with several kinds of addition (digits -1, closing lines) emit the
+        # addition step of a pair state once, a subroutine that adds the state's q: a
+        # digit -1 negates q.y around the call, a closing line puts its point (BN: the
+        # twisted Frobenius images of Q, each from the last, made in add_q) into q
+        self.share_add = -1 in self.digits or bool(self.family.closing_lines)
+        self._minus_t: Optional[Fp6] = None       # -t, for the digits -1 of a hinted loop
+        self.add_q = region.alloc(G2, "add_q") if self.family.closing_lines else None
 
     def heap(self) -> int:
         """Where the pair states start: after every linked region (known at link time)."""
@@ -203,35 +204,31 @@ class MillerLoop:
     def _dbl_step(self, state: Slot) -> None:
         self._line_step(lambda: jacobian.line_dbl(self.e, self.line, state.t), state)
 
-    def _add_step(self, state: Slot, q: Optional[Slot] = None) -> None:
-        """T += Q (or the given G2 point), f *= the line through them at P."""
+    def _add_step(self, state: Slot) -> None:
+        """T += Q, f *= the line through them at P."""
         e = self.e
-        q = state.q if q is None else q
+
+        def step() -> None:
+            self._line_step(lambda: jacobian.line_add(e, self.line, state.t, state.q), state)
         if not self.share_add:
-            self._line_step(lambda: jacobian.line_add(e, self.line, state.t, q), state)
+            step()
             return
-        if not fp.same(q, self.add_q):
-            fp.copy(e, self.add_q, q)
-        e.asm.call(e.asm.subroutine(f"ml_add_step_{state.name}", lambda a: self._line_step(
-            lambda: jacobian.line_add(e, self.line, state.t, self.add_q), state)))
+        e.asm.call(e.asm.subroutine(f"ml_add_step_{state.name}", lambda a: step()))
 
     def _sub_step(self, state: Slot) -> None:
-        """T -= Q (a digit -1): the addition step with -Q."""
-        e = self.e
-        if self.share_add:
-            fp.copy(e, self.add_q.x, state.q.x)
-            fp.neg_each(e, self.add_q.y, state.q.y)
-            self._add_step(state, self.add_q)
-            return
-        fp.neg_each(e, state.q.y, state.q.y)          # Q.y negated, then restored
+        """T -= Q (a digit -1): the addition step with Q.y negated, then restored."""
+        fp.neg_each(self.e, state.q.y, state.q.y)
         self._add_step(state)
-        fp.neg_each(e, state.q.y, state.q.y)
+        fp.neg_each(self.e, state.q.y, state.q.y)
 
     def _closing_step(self, state: Slot) -> None:
-        """The family's lines after the digits (BN: T += pi(Q), T -= pi^2(Q))."""
+        """The family's lines after the digits (BN: T += pi(Q), T += -pi(pi(Q))). They
+        overwrite q, which the loop does not read again (a pair in memory keeps its Q)."""
+        assert self.add_q is not None
         for image in self.family.closing_lines:
             image(self.e, self.add_q, state.q)
-            self._add_step(state, self.add_q)
+            fp.copy(self.e, state.q, self.add_q)
+            self._add_step(state)
 
     # --- pairs kept in registers (Emitter.register_pairs) -----------------------------------
 
@@ -369,8 +366,10 @@ class MillerLoop:
         if -1 not in self.digits:
             return None
         e = self.e
-        minus_t = self._region.alloc(Fp6, "minus_t")
-        fp6.neg(e, minus_t, cinv)
+        if self._minus_t is None:
+            self._minus_t = self._region.alloc(Fp6, "minus_t")
+        minus_t = self._minus_t
+        fp6.neg(e, minus_t, cinv)                 # on each path that runs the loop
         return fp12.routine(e, "fp12_mul_by_one_plus", "ml_mul_c", a=self.f, t=minus_t)
 
 
