@@ -77,7 +77,6 @@ class MillerLoop:
         # digit -1 negates q.y around the call, a closing line puts its point (BN: the
         # twisted Frobenius images of Q, each from the last, made in add_q) into q
         self.share_add = -1 in self.digits or bool(self.family.closing_lines)
-        self._minus_t: Optional[Fp6] = None       # -t, for the digits -1 of a hinted loop
         self.add_q = region.alloc(G2, "add_q") if self.family.closing_lines else None
 
     def heap(self) -> int:
@@ -327,13 +326,10 @@ class MillerLoop:
             def add(digit: int) -> None:
                 call["add" if digit > 0 else "sub"]()
             if cinv is not None:
-                mul_cinv = fp12.routine(e, "fp12_mul_by_one_plus", "ml_mul_cinv", a=self.f,
-                                        t=cinv)
-                mul_c = self._mul_c(cinv)
                 fp.copy(e, self.f.c1, cinv)         # f is one here: now f = 1 + t w
                 square_and_multiply_signed(
                     e, digits, lambda: (asm.call(sqr), call["dbl"]()),
-                    lambda digit: (asm.call(mul_cinv if digit > 0 else mul_c), add(digit)))
+                    lambda digit: (mul_by_one_plus(e, self.f, cinv, digit), add(digit)))
             else:
                 call["dbl"]()                       # f = 1 before the first step: no squaring
                 if digits[0]:
@@ -360,17 +356,16 @@ class MillerLoop:
                 asm.place(self._finished)
             asm.place(done)
 
-    def _mul_c(self, cinv: Fp6) -> Optional[Subroutine]:
-        """f *= c' = 1 - t w, for loops with digits -1 (None without): -t in a slot of
-        its own, set before the loop."""
-        if -1 not in self.digits:
-            return None
-        e = self.e
-        if self._minus_t is None:
-            self._minus_t = self._region.alloc(Fp6, "minus_t")
-        minus_t = self._minus_t
-        fp6.neg(e, minus_t, cinv)                 # on each path that runs the loop
-        return fp12.routine(e, "fp12_mul_by_one_plus", "ml_mul_c", a=self.f, t=minus_t)
+
+def mul_by_one_plus(e: Emitter, f: Fp12, t: Fp6, sign: int = 1) -> None:
+    """f *= 1 + t w (one subroutine for f and t), or for ``sign`` -1 by 1 - t w, as
+    conj(conj(f) (1 + t w)): conjugation (w -> -w) is a field automorphism."""
+    routine = fp12.routine(e, "fp12_mul_by_one_plus", "ml_mul_cinv", a=f, t=t)
+    if sign < 0:
+        fp12.conj(e, f, f)
+    e.asm.call(routine)
+    if sign < 0:
+        fp12.conj(e, f, f)
 
 
 def _caller(asm, subroutine: Subroutine) -> Callable[[], None]:

@@ -22,26 +22,27 @@ from . import fp, fp6, fp12
 from .compare import push_equal
 from .families import family_of
 from .fp import Emitter
-from .pairing import MillerLoop
+from .pairing import MillerLoop, mul_by_one_plus
 
 WINDOW = 5                                        # sliding-window width: 16 odd powers
 
 
 def push_accepted(e: Emitter, f: Fp12, t: Fp6) -> None:
     """Push 1 iff Y = F * (the family's Frobenius images of 1 +- t w) lies in Fp6*, for
-    F = f from the hinted Miller loop: all but the last image multiply F (two Fp6
-    products each); of the last, 1 + t' w, only Y.c1 = F.c1 + F.c0 t' is needed, and
-    Y in Fp6* iff Y.c1 = 0 and F.c0 != 0 (then Y.c0 = F.c0 (1 - t'^2 v), and t'^2 v = 1
-    is impossible: v is not a square in Fp6). Overwrites t with t'."""
+    F = f from the hinted Miller loop: t' = t^(p^n) in place, one Frobenius map at a time
+    (n rises); all but the last image multiply F (the loop's product by 1 + t w); of the
+    last, 1 + t' w, only Y.c1 = F.c1 + F.c0 t' is needed, and Y in Fp6* iff Y.c1 = 0 and
+    F.c0 != 0 (then Y.c0 = F.c0 (1 - t'^2 v), and t'^2 v = 1 is impossible: v is not a
+    square in Fp6). Overwrites t."""
     *products, (last_sign, last_n) = family_of(e.curve).hint_frobenius
     with e.asm.scope("hint_check"):
-        for sign, n in products:
-            with e.asm.temps(Fp6) as (image,):
-                fp12.frobenius_of_one_plus(e, image, t, n)
-                if sign < 0:
-                    fp6.neg(e, image, image)
-                fp12.mul_by_one_plus(e, f, f, image)
-        fp12.frobenius_of_one_plus(e, t, t, last_n)              # t'
+        power = 0
+        for sign, n in products + [(last_sign, last_n)]:
+            for _ in range(n - power):
+                fp12.frobenius_of_one_plus(e, t, t, 1)
+            power = n
+            if (sign, n) != (last_sign, last_n):
+                mul_by_one_plus(e, f, t, sign)
         if last_sign < 0:
             fp6.neg(e, t, t)
         with e.asm.temps(Fp6) as (y1,):
