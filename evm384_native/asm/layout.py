@@ -267,6 +267,13 @@ class Memory:
         return self._names_table
 
 
+MAX_REGISTERS = 255     # register indices are one byte; SETMODX allocates one more
+
+
+class RegisterOverflow(ValueError):
+    """A program needs more EVMMAX registers than a field context holds."""
+
+
 class RegisterSpace(Memory):
     """The EVMMAX register file as a memory of 48-byte values (see the module doc).
 
@@ -309,6 +316,10 @@ class RegisterSpace(Memory):
             return placed[name]
 
         self.end = max([bottom] + [top_of(region.name) for region in frames])
+        if self.count > MAX_REGISTERS:
+            raise RegisterOverflow(f"the program needs {self.count} EVMMAX registers; at most "
+                                   f"{MAX_REGISTERS} fit (255 indices, one left unused by "
+                                   "EIP-6690's bound on the allocation)")
         return self.end
 
     @property

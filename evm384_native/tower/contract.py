@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from ..asm import Assembler, Label, Program, Slot, raw
+from ..asm.layout import RegisterOverflow
 from ..curves.model import PairingCurve
 from .fp import Emitter
 from .pairing import RESIDENT_CODE
@@ -35,11 +36,15 @@ def least_gas_that_fits(name: str, curve: PairingCurve, isa: Any,
     program = None
     for use_loops in (False, True) if loops is None else (loops,):
         for resident_code in RESIDENT_CODE if isa.register_pairs else RESIDENT_CODE[:1]:
-            program = assemble(name, curve, isa, build, compact, use_loops,
-                               isa.register_pairs, resident_code)
+            try:
+                program = assemble(name, curve, isa, build, compact, use_loops,
+                                   isa.register_pairs, resident_code)
+            except RegisterOverflow:               # a build that needs more registers
+                continue
             if len(program.code) <= CONTRACT_SIZE_LIMIT:
                 return program
-    assert program is not None
+    if program is None:
+        raise RegisterOverflow(f"{name}: no build fits the EVMMAX register file")
     return program
 
 
