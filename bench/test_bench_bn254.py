@@ -16,7 +16,7 @@ and mul, and the hint prover for the hinted check, in turn, one call each per ro
 has min / median and ratios to revm's precompile; extra_info["net"] the same less each
 side's trivial call. Group "BN254 py_ecc reference": py_ecc's pairing check (k = 2), in rounds
 of its own (~1 s each). Every call's answer is checked; a contender that answers wrong is
-still timed and the test then fails (``KNOWN_WRONG``: an expected failure).
+still timed and the test then fails.
 """
 from __future__ import annotations
 
@@ -30,10 +30,6 @@ INTERLEAVED_ROUNDS = 40
 PAIRING_KS = (1, 2, 4, 8)
 CASES = ([("add", 0), ("mul", 0)] + [("pairing", k) for k in PAIRING_KS]
          + [("hinted", k) for k in PAIRING_KS])
-# Contracts known to answer wrong (reported as xfail while they do; the test passes when
-# they answer right again).
-KNOWN_WRONG = {"mul": "bn254_mul returns a wrong product for P * s with s != 0 on both "
-                      "builds (go-ethereum's vectors: 1 of 19 right), at 9451c8c"}
 
 
 @pytest.fixture(scope="module")
@@ -63,10 +59,7 @@ def test_bn254_interleaved(benchmark, revm, op, k):
     summary = peers.summarize(times, INTERLEAVED_ROUNDS)
     benchmark.extra_info.update(summary, wrong=wrong)
     if wrong:
-        message = "; ".join(wrong.values())
-        if op in KNOWN_WRONG and set(wrong) <= {peers.contract_label(t) for t in peers.TARGETS}:
-            pytest.xfail(f"{KNOWN_WRONG[op]}: {message}")
-        pytest.fail(message)
+        pytest.fail("; ".join(wrong.values()))
 
 
 def test_bn254_py_ecc_pairing(benchmark):
