@@ -79,7 +79,11 @@ def square_and_multiply_chained(e: Emitter, digits: Sequence[int], name: str, ru
     """Per digit (-1, 0 or 1): a squaring, then ``multiply(digit)`` for a non-zero one,
     with the squarings inline in a subroutine ``name`` of ``run`` of them
     (:func:`.fp.squaring_chain`): one call per run of up to ``run`` squarings instead of
-    one per squaring (for targets with ``dense_code``)."""
+    one per squaring (for targets with ``dense_code``); no longer than the longest run
+    the digits need."""
+    longest = max(len(zeros) + 1 for zeros in "".join("1" if d else "0" for d in digits)
+                  .split("1"))
+    run = min(run, longest)
     chain, entries = fp.squaring_chain(e, name, run, square)
     count = 0
     for digit in digits:
