@@ -21,6 +21,7 @@ from evm384_native.bls12_381.hint import pairing_hint
 from evm384_native.bls12_381.hinted import HINT_BYTES
 from evm384_native.bls12_381.oracle import (blst_product_is_one, eip2537_input, encode_pairs,
                                             g1_off_subgroup, random_product_case)
+from evm384_native.tower.contract import assemble
 from evm384_native.tower.pairing import RESIDENT_CODE
 from evm384_native.tower.target import resolve_target
 from evm384_native.evm.transaction import calldata_gas
@@ -79,9 +80,9 @@ def test_hinted_check_with_more_pairs_than_registers_hold():
 def test_every_way_of_emitting_the_register_pairs_steps(resident_code, k, true):
     """Pairs in registers (k <= 2) or in memory (k = 3: stepped in the first pair's
     registers) give blst's answer however the steps are emitted; engines agree on gas."""
-    program = contracts._assemble("pairing_product_is_one", resolve_target("evmmax"),
-                                  compact=False, register_pairs=2,
-                                  resident_code=resident_code)
+    program = assemble("pairing_product_is_one", BLS12_381, resolve_target("evmmax"),
+                       lambda e: contracts._build("pairing_product_is_one", e),
+                       compact=False, register_pairs=2, resident_code=resident_code)
     pairs = instance(k, true)
     data = calldata("pairing_product_is_one", pairs)
     python, fast = (execute(program.code, data, opcodes="evmmax", engine=engine)

@@ -1,9 +1,9 @@
 """[s] P on BN254's G1 for a 256-bit scalar s from calldata (ECMUL's): every G1 point has
 prime order r (the cofactor is 1), so s is reduced mod r first; then left-to-right 4-bit
 windows over a table [1] P .. [15] P kept in memory (a window's value picks its entry at
-run time; the target copies it in). With s mod r < r no addition meets acc = +-[d] P, and
-the additions start at the top non-zero window, so acc is never infinity: the complete
-addition's checks only guard.
+run time; the target copies it in). With s mod r < r no addition meets acc = +-[d] P
+(acc = [k] P with 16 <= k and k + d a prefix of s mod r, below r), and the additions start
+at the top non-zero window, so acc is never infinity: the additions need no checks.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ..curves.bn254 import BN254
 from ..tower import fp, jacobian
 from ..tower.compare import push_field_is_zero
 from ..tower.fp import Emitter
-from ..tower.groups import add, affine_view, set_infinity
+from ..tower.groups import add_distinct, affine_view, set_infinity
 from .io import G1_GROUP
 
 WINDOW = 4
@@ -87,7 +87,7 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         asm.op("ISZERO")
         asm.jumpi(skip)
         entry()
-        add(e, G1_GROUP, acc, t, lambda: jacobian.jacobian_dbl(e, fp, acc))
+        add_distinct(e, G1_GROUP, acc, t)
         asm.jump(step)
         asm.place(skip)
         asm.op("POP")

@@ -52,7 +52,7 @@ def add(e: Emitter, group: Group, acc: Slot, t: Slot, double: Callable[[], None]
     done, finite, distinct, opposite = (asm.new_label(name) for name in (
         "add_done", "acc_finite", "add_distinct", "add_opposite"))
     with asm.scope(f"{group.name}_add"), \
-            asm.temps(*[field.ELEMENT] * 7) as (z1z1, z2z2, u1, u2, s1, r, h):
+            asm.temps(*[field.ELEMENT] * 7) as temps:
         if t_may_be_infinity:
             push_field_is_zero(e, t.z)
             asm.jumpi(done)                      # acc + infinity = acc
@@ -62,16 +62,8 @@ def add(e: Emitter, group: Group, acc: Slot, t: Slot, double: Callable[[], None]
         fp.copy(e, acc, t)                       # infinity + t = t
         asm.jump(done)
         asm.place(finite)
-        field.sqr(e, z1z1, acc.z)
-        field.sqr(e, z2z2, t.z)
-        field.mul(e, u1, acc.x, z2z2)            # U1 = X1 Z2^2
-        field.mul(e, u2, t.x, z1z1)              # U2 = X2 Z1^2
-        field.mul(e, s1, acc.y, t.z)
-        field.mul(e, s1, s1, z2z2)               # S1 = Y1 Z2^3
-        field.mul(e, r, t.y, acc.z)
-        field.mul(e, r, r, z1z1)                 # S2 = Y2 Z1^3
-        field.sub(e, r, r, s1)                   # S2 - S1
-        field.sub(e, h, u2, u1)                  # H
+        _sums(e, field, acc, t, temps)
+        *_, r, h = temps
         push_field_is_zero(e, h)
         asm.op("ISZERO")
         asm.jumpi(distinct)
@@ -84,26 +76,57 @@ def add(e: Emitter, group: Group, acc: Slot, t: Slot, double: Callable[[], None]
         set_infinity(e, acc)
         asm.jump(done)
         asm.place(distinct)
-        i, j, v = u2, s1, z1z1                   # reuse: U2 and S1 were read, Z1Z1 read last
-        field.dbl(e, r, r)                       # r = 2 (S2 - S1)
-        with asm.temps(field.ELEMENT, field.ELEMENT) as (s1_j, zz):
-            field.add(e, zz, acc.z, t.z)
-            field.sqr(e, zz, zz)
-            field.sub(e, zz, zz, z1z1)
-            field.sub(e, zz, zz, z2z2)           # (Z1 + Z2)^2 - Z1Z1 - Z2Z2 = 2 Z1 Z2
-            field.dbl(e, i, h)
-            field.sqr(e, i, i)                   # I = (2 H)^2
-            field.mul(e, s1_j, s1, h)
-            field.mul(e, s1_j, s1_j, i)          # S1 J, J = H I
-            field.mul(e, j, h, i)                # J (S1 no longer needed)
-            field.mul(e, v, u1, i)               # V = U1 I
-            field.sqr(e, acc.x, r)
-            field.sub(e, acc.x, acc.x, j)
-            field.sub(e, acc.x, acc.x, v)
-            field.sub(e, acc.x, acc.x, v)        # X3 = r^2 - J - 2 V
-            field.sub(e, acc.y, v, acc.x)
-            field.mul(e, acc.y, acc.y, r)
-            field.sub(e, acc.y, acc.y, s1_j)
-            field.sub(e, acc.y, acc.y, s1_j)     # Y3 = r (V - X3) - 2 S1 J
-            field.mul(e, acc.z, zz, h)           # Z3 = 2 Z1 Z2 H
+        _distinct(e, field, acc, t, temps)
     asm.place(done)
+
+
+def add_distinct(e: Emitter, group: Group, acc: Slot, t: Slot) -> None:
+    """acc = acc + t for finite Jacobian points with acc != +-t (no checks: the caller
+    knows, e.g. multiples [k] P and [d] P with 0 < d < k < r - d)."""
+    field = group.field
+    with e.asm.scope(f"{group.name}_add_distinct"), \
+            e.asm.temps(*[field.ELEMENT] * 7) as temps:
+        _sums(e, field, acc, t, temps)
+        _distinct(e, field, acc, t, temps)
+
+
+def _sums(e: Emitter, field: ModuleType, acc: Slot, t: Slot, temps) -> None:
+    """Z1Z1, Z2Z2, U1, U2, S1, S2 - S1 (in r) and H of add-2007-bl into ``temps``."""
+    z1z1, z2z2, u1, u2, s1, r, h = temps
+    field.sqr(e, z1z1, acc.z)
+    field.sqr(e, z2z2, t.z)
+    field.mul(e, u1, acc.x, z2z2)                # U1 = X1 Z2^2
+    field.mul(e, u2, t.x, z1z1)                  # U2 = X2 Z1^2
+    field.mul(e, s1, acc.y, t.z)
+    field.mul(e, s1, s1, z2z2)                   # S1 = Y1 Z2^3
+    field.mul(e, r, t.y, acc.z)
+    field.mul(e, r, r, z1z1)                     # S2 = Y2 Z1^3
+    field.sub(e, r, r, s1)                       # S2 - S1
+    field.sub(e, h, u2, u1)                      # H
+
+
+def _distinct(e: Emitter, field: ModuleType, acc: Slot, t: Slot, temps) -> None:
+    """The rest of add-2007-bl for H != 0, from :func:`_sums`' values."""
+    z1z1, z2z2, u1, u2, s1, r, h = temps
+    i, j, v = u2, s1, z1z1                       # reuse: U2 and S1 were read, Z1Z1 read last
+    field.dbl(e, r, r)                           # r = 2 (S2 - S1)
+    with e.asm.temps(field.ELEMENT, field.ELEMENT) as (s1_j, zz):
+        field.add(e, zz, acc.z, t.z)
+        field.sqr(e, zz, zz)
+        field.sub(e, zz, zz, z1z1)
+        field.sub(e, zz, zz, z2z2)               # (Z1 + Z2)^2 - Z1Z1 - Z2Z2 = 2 Z1 Z2
+        field.dbl(e, i, h)
+        field.sqr(e, i, i)                       # I = (2 H)^2
+        field.mul(e, s1_j, s1, h)
+        field.mul(e, s1_j, s1_j, i)              # S1 J, J = H I
+        field.mul(e, j, h, i)                    # J (S1 no longer needed)
+        field.mul(e, v, u1, i)                   # V = U1 I
+        field.sqr(e, acc.x, r)
+        field.sub(e, acc.x, acc.x, j)
+        field.sub(e, acc.x, acc.x, v)
+        field.sub(e, acc.x, acc.x, v)            # X3 = r^2 - J - 2 V
+        field.sub(e, acc.y, v, acc.x)
+        field.mul(e, acc.y, acc.y, r)
+        field.sub(e, acc.y, acc.y, s1_j)
+        field.sub(e, acc.y, acc.y, s1_j)         # Y3 = r (V - X3) - 2 S1 J
+        field.mul(e, acc.z, zz, h)               # Z3 = 2 Z1 Z2 H
