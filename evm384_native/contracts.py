@@ -14,6 +14,9 @@ from .bls12_381.usage import USAGE as BLS12_381_USAGE
 from .bn254 import calldata as bn254_calldata
 from .bn254 import contracts as bn254_contracts
 from .bn254.usage import USAGE as BN254_USAGE
+from .curves.bls12_381 import BLS12_381
+from .curves.bn254 import BN254
+from .curves.model import PairingCurve
 from .tower.target import resolve_target
 from .usage import Usage
 
@@ -30,6 +33,7 @@ _CURVE_OF = {**{name: bls12_381_contracts for name in bls12_381_contracts.CONTRA
              **{name: bn254_contracts for name in bn254_contracts.CONTRACTS}}
 _CALLDATA_OF = {bls12_381_contracts: bls12_381_contracts.encode_calldata,
                 bn254_contracts: bn254_calldata.encode_calldata}
+_PAIRING_CURVE_OF = {bls12_381_contracts: BLS12_381, bn254_contracts: BN254}
 
 
 def _curve(name: str) -> ModuleType:
@@ -63,3 +67,9 @@ def encode_calldata(name: str, *args: Any) -> bytes:
     takes (BLS12-381: :func:`.bls12_381.contracts.encode_calldata`; BN254: the
     precompile's input, and for the hinted check the hint: :mod:`.bn254.calldata`)."""
     return _CALLDATA_OF[_curve(name)](name, *args)
+
+
+def curve_of(name: str) -> PairingCurve:
+    """The curve whose arithmetic contract ``name`` does (its field's modulus is what the
+    debugger's ``fp`` converts values out of Montgomery form with)."""
+    return _PAIRING_CURVE_OF[_curve(name)]
