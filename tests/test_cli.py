@@ -12,7 +12,7 @@ import pytest
 
 from evm384_native import execute
 from evm384_native.asm import pack_offsets
-from evm384_native.bls12_381 import build_contract, encode_calldata
+from evm384_native.contracts import build_contract, encode_calldata
 from evm384_native.curves import BLS12_381
 from evm384_native.montgomery import to_montgomery
 
