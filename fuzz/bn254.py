@@ -46,7 +46,7 @@ def _answer_of(result) -> RunResult:
 
 @lru_cache(maxsize=None)
 def _bytecode(name: str, target: str) -> bytes:
-    from evm384_native.bls12_381 import build_contract
+    from evm384_native.bn254 import build_contract
     return build_contract(name, target=target)
 
 

@@ -78,13 +78,13 @@ def test_a_halt_other_than_revert_is_an_error_not_an_answer():
         bn254._answer_of(SimpleNamespace(success=False, error="revert", output=b"\x01"))
 
 
+@pytest.mark.parametrize("engine", ["fast", "python"])
 @pytest.mark.parametrize("target", ["evm384", "evmmax"])
-def test_the_contract_path_runs_a_contract_that_exists(monkeypatch, target):
-    """Until bn254_* exist: the runner's build_contract + engine path on the EIP-2537
-    pairing check, which reverts on a BN254 pair (192 bytes is not a multiple of 384)."""
-    monkeypatch.setitem(cases.CONTRACT, "pairing", "eip2537_pairing_check")
-    run = bn254.contract_runner(engine="fast", target=target)
-    assert run("pairing", cases.pairing_instance(random.Random(0), 1, True)) == (False, b"")
+def test_the_contract_runner_answers_as_the_precompile(target, engine):
+    run = bn254.contract_runner(engine=engine, target=target)
+    data = cases.pairing_instance(random.Random(0), 1, True)
+    assert run("pairing", data) == cases.as_run_result(cases.reference("pairing", data))
+    assert run("pairing", data[:-1]) == (False, b"")
 
 
 @pytest.mark.parametrize("name", sorted(bn254.MUTATIONS))
@@ -112,10 +112,6 @@ def test_the_command_line_offers_the_mode(capsys):
 
 
 def test_the_contracts_agree_with_the_precompiles():
-    """Once the contracts exist: a short run of the real mode."""
-    from evm384_native.bls12_381 import CONTRACTS
-    missing = [name for name in cases.CONTRACT.values() if name not in CONTRACTS]
-    if missing:
-        pytest.skip(f"the BN254 contracts do not exist yet: {', '.join(missing)}")
+    """A short run of the real mode on the contracts."""
     log = io.StringIO()
     assert bn254.fuzz(60, seed=4, log=log, max_cases=QUICK_CASES) == 0, log.getvalue()

@@ -63,9 +63,9 @@ def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label) -> None:
         jacobian.from_affine(e, acc, p)
         bits = bin(BLS12_381.x ** 2)[3:]
         if e.target.dense_code:
-            square_and_multiply_chained(e, bits, "g1_dbl_chain", G1_DBL_RUN,
-                                        lambda: jacobian.jacobian_dbl(e, fp, acc),
-                                        lambda: asm.call(add))
+            square_and_multiply_chained(e, [int(bit) for bit in bits], "g1_dbl_chain",
+                                        G1_DBL_RUN, lambda: jacobian.jacobian_dbl(e, fp, acc),
+                                        lambda digit: asm.call(add))
         else:
             square_and_multiply(e, bits, lambda: asm.call(dbl), lambda: asm.call(add))
         fp.mul(e, expect.x, p.x, e.fp_const("beta", BETA))

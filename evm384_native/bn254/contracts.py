@@ -35,21 +35,18 @@ from ..tower.pairing import FinalExponentiation, MillerLoop
 from ..tower.residue import push_accepted
 from ..tower.target import resolve_target
 from . import hinted, scalar
-from .io import (G1_BYTES, G1_GROUP, PAIR_BYTES, g1_offsets, g2_offsets, load_values, plus,
-                 push_words_zero, require_g1_on_curve, require_g2_on_curve, return_words)
+from .io import (G1_BYTES, G1_GROUP, PAIR_BYTES, constant, g1_offsets, g2_offsets, load_values,
+                 on_stack, plus, push_words_zero, require_g1_on_curve, require_g2_on_curve,
+                 return_words)
 
 TARGETS = ("evm384", "evmmax")
-
-
-def _push_const(e: Emitter, value: int) -> Callable[[], None]:
-    return lambda: e.asm.push(value)
 
 
 def load_g1(e: Emitter, point: G1Jacobian, calldata_offset: int, fail: Label) -> None:
     """The G1 point at ``calldata_offset`` into the Jacobian ``point``: Z = 1, or Z = 0
     for (0, 0); a value >= p or a point off the curve jumps to ``fail``."""
     asm = e.asm
-    offsets = g1_offsets(e, _push_const(e, calldata_offset))
+    offsets = g1_offsets(e, constant(e, calldata_offset))
     xy = affine_view(point, G1_GROUP)
     load_values(e, xy, offsets, fail)
     infinity, done = asm.new_label("g1_infinity"), asm.new_label("g1_loaded")
@@ -97,7 +94,7 @@ def load_pairs(e: Emitter, loop: MillerLoop, fail: Label, calldata_tail: int = 0
 
     def read(skip: Label) -> None:                # stack: ptr cd
         asm = e.asm
-        cd = lambda: asm.op("DUP1")              # noqa: E731 (the pair's calldata offset)
+        cd = on_stack(e)                           # the pair's calldata offset
         g1, g2 = g1_offsets(e, cd), g2_offsets(e, plus(e, cd, G1_BYTES))
         load_values(e, work.px2, g1, fail)
         load_values(e, work.q, g2, fail)

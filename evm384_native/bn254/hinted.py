@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..asm import Fp6, Label, struct
 from ..tower.fp import Emitter
-from .io import WORD, load_values
+from .io import WORD, Offset, load_values
 
 Hint = struct("Hint", ("t", Fp6))
 HINT_BYTES = 6 * WORD
@@ -19,8 +19,8 @@ def read_hint(e: Emitter, fail: Label) -> Hint:
     asm = e.asm
     hint = asm.memory.region("hint").alloc(Hint, "hint")
 
-    def offset(i: int):
-        def push() -> None:
+    def offset(i: int) -> Offset:
+        def push(depth: int) -> None:
             asm.push(HINT_BYTES - WORD * i)
             asm.op("CALLDATASIZE")
             asm.op("SUB")

@@ -18,13 +18,15 @@ PAIR_BYTES = G1_BYTES + G2_BYTES
 # calldata word i of a G2 point -> its value in the slot (x.c0, x.c1, y.c0, y.c1): the
 # EIP orders each Fp2 coordinate (imaginary, real)
 G2_VALUE_OF_WORD = (1, 0, 3, 2)
+# What pushes a calldata offset, given how many words the code has pushed above the stack
+# it was written for (a base kept on the stack is then deeper: DUP1 becomes DUP2).
+Offset = Callable[[int], None]
 
 
-def push_word(e: Emitter, offset: Callable[[], None], fail: Label) -> None:
-    """Push the calldata word at the offset ``offset()`` pushes; jump to ``fail`` unless
-    it is below p."""
+def push_word(e: Emitter, offset: Offset, fail: Label) -> None:
+    """Push the calldata word at ``offset``; jump to ``fail`` unless it is below p."""
     asm = e.asm
-    offset()
+    offset(0)
     asm.op("CALLDATALOAD")
     asm.op("DUP1")
     asm.push(BN254.p)
@@ -33,10 +35,8 @@ def push_word(e: Emitter, offset: Callable[[], None], fail: Label) -> None:
     asm.jumpi(fail)
 
 
-def stage_words(e: Emitter, staged: Slot, offsets: Sequence[Callable[[], None]],
-                fail: Label) -> None:
-    """The calldata words at ``offsets`` (each pushes one; value i of ``staged`` from
-    offsets[i]) into the memory image ``staged`` of a slot, as the target stages plain
+def stage_words(e: Emitter, staged: Slot, offsets: Sequence[Offset], fail: Label) -> None:
+    """The calldata words at ``offsets`` (value i of ``staged`` from offsets[i]) into the memory image ``staged`` of a slot, as the target stages plain
     values; jump to ``fail`` on a word >= p."""
     unit = e.target.value_bytes(e)
     for i, offset in enumerate(offsets):
@@ -45,38 +45,47 @@ def stage_words(e: Emitter, staged: Slot, offsets: Sequence[Callable[[], None]],
         e.target.store_word(e)
 
 
-def push_words_zero(e: Emitter, offsets: Sequence[Callable[[], None]]) -> None:
+def push_words_zero(e: Emitter, offsets: Sequence[Offset]) -> None:
     """Push 1 if every calldata word at ``offsets`` is zero (a point at infinity)."""
     for i, offset in enumerate(offsets):
-        offset()
+        offset(1 if i else 0)                    # above the OR of the words before
         e.asm.op("CALLDATALOAD")
         if i:
             e.asm.op("OR")
     e.asm.op("ISZERO")
 
 
-def g1_offsets(e: Emitter, base: Callable[[], None]) -> Sequence[Callable[[], None]]:
-    """The calldata offsets of a G1 point's x, y at the offset ``base()`` pushes."""
+def g1_offsets(e: Emitter, base: Offset) -> Sequence[Offset]:
+    """The calldata offsets of a G1 point's x, y at the offset ``base``."""
     return [plus(e, base, WORD * i) for i in range(2)]
 
 
-def g2_offsets(e: Emitter, base: Callable[[], None]) -> Sequence[Callable[[], None]]:
+def g2_offsets(e: Emitter, base: Offset) -> Sequence[Offset]:
     """The calldata offsets of a G2 point's x.c0, x.c1, y.c0, y.c1 (the slot's order)."""
     word_of_value = [G2_VALUE_OF_WORD.index(v) for v in range(4)]
     return [plus(e, base, WORD * word) for word in word_of_value]
 
 
-def plus(e: Emitter, base: Callable[[], None], rel: int) -> Callable[[], None]:
-    def push() -> None:
-        base()
+def plus(e: Emitter, base: Offset, rel: int) -> Offset:
+    """The offset ``rel`` bytes after ``base``."""
+    def push(depth: int) -> None:
+        base(depth)
         if rel:
             e.asm.push(rel)
             e.asm.op("ADD")
     return push
 
 
-def load_values(e: Emitter, slot: Slot, offsets: Sequence[Callable[[], None]],
-                fail: Label) -> None:
+def constant(e: Emitter, offset: int) -> Offset:
+    return lambda depth: e.asm.push(offset)
+
+
+def on_stack(e: Emitter) -> Offset:
+    """The offset on top of the stack (kept there)."""
+    return lambda depth: e.asm.op(f"DUP{1 + depth}")
+
+
+def load_values(e: Emitter, slot: Slot, offsets: Sequence[Offset], fail: Label) -> None:
     """The calldata words at ``offsets`` (one per value) into the field slot ``slot`` in
     the target's form, range-checked (a point's curve is not checked here)."""
     staged = e.target.staging(e, slot)

@@ -29,9 +29,13 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     table = region.alloc(raw(ENTRIES * record), "table")
 
     def entry() -> None:
-        """Stack: d -> (consumed): t = [d] P from the table."""
-        target.copy_in(e, t, lambda: (asm.push(record), asm.op("MUL"),
-                                      asm.push(lambda: int(table) - record), asm.op("ADD")))
+        """Stack: d -> (consumed): t = [d] P from the table (its address computed first,
+        then brought above the count the copy pushes)."""
+        asm.push(record)
+        asm.op("MUL")
+        asm.push(lambda: int(table) - record)
+        asm.op("ADD")
+        target.copy_in(e, t, lambda: asm.op("SWAP1"))
 
     infinity, done = asm.new_label("product_infinity"), asm.new_label("product_done")
     with asm.scope("scalar_mul"):

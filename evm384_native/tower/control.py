@@ -73,22 +73,29 @@ def square_and_multiply_signed(e: Emitter, digits: Sequence[int], square: Callab
     asm.digit_loop([2 if d < 0 else d for d in digits], 2, step)
 
 
-def square_and_multiply_chained(e: Emitter, bits: str, name: str, run: int,
-                                square: Callable[[], None], multiply: Callable[[], None]
-                                ) -> None:
-    """:func:`square_and_multiply` with the squarings inline in a subroutine ``name`` of
-    ``run`` of them (:func:`.fp.squaring_chain`): one call per run of up to ``run``
-    squarings instead of one per squaring (for targets with ``dense_code``)."""
+def square_and_multiply_chained(e: Emitter, digits: Sequence[int], name: str, run: int,
+                                square: Callable[[], None],
+                                multiply: Callable[[int], None]) -> None:
+    """Per digit (-1, 0 or 1): a squaring, then ``multiply(digit)`` for a non-zero one,
+    with the squarings inline in a subroutine ``name`` of ``run`` of them
+    (:func:`.fp.squaring_chain`): one call per run of up to ``run`` squarings instead of
+    one per squaring (for targets with ``dense_code``)."""
     chain, entries = fp.squaring_chain(e, name, run, square)
-    runs = [len(zeros) + 1 for zeros in bits.split("1")]   # squarings before each
-    runs[-1] -= 1                                          # product; none after the last
-    for i, count in enumerate(runs):
-        while count:
-            step = min(count, run)
-            e.asm.call(chain, at=entries[step])
-            count -= step
-        if i + 1 < len(runs):
-            multiply()
+    count = 0
+    for digit in digits:
+        count += 1
+        if digit:
+            _squarings(e, chain, entries, count, run)
+            count = 0
+            multiply(digit)
+    _squarings(e, chain, entries, count, run)
+
+
+def _squarings(e: Emitter, chain, entries, count: int, run: int) -> None:
+    while count:
+        step = min(count, run)
+        e.asm.call(chain, at=entries[step])
+        count -= step
 
 
 def is_zero(asm: Assembler, slot: Slot) -> None:

@@ -24,7 +24,7 @@ from ..asm.layout import FP_BYTES
 from . import fp, fp6, fp12, jacobian
 from .control import (is_zero, require_calldata, square_and_multiply,
                       square_and_multiply_chained, square_and_multiply_signed)
-from .families import family_of
+from .families import family_of, non_adjacent_form
 from .fp import Emitter
 
 PAIR_INPUT_BYTES = 6 * FP_BYTES          # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
@@ -393,18 +393,28 @@ class FinalExponentiation:
 
     def _pow_body(self, exponent: int) -> None:
         """acc = acc^(+-exponent), the sign of x: square-and-multiply, unrolled into
-        calls."""
+        calls, over the exponent's signed digits where they have fewer non-zero ones than
+        its bits (a digit -1 multiplies by conj(base) = base^-1, as conj(conj(acc) base))."""
         e = self.e
         fp.copy(e, self.base, self.acc)
-        bits = bin(exponent)[3:]
+        bits = [int(bit) for bit in bin(exponent)[3:]]
+        signed = non_adjacent_form(exponent)[1:]
+        digits = signed if sum(map(abs, signed)) < sum(bits) else bits
+
+        def multiply(digit: int) -> None:
+            if digit < 0:
+                fp12.conj(e, self.acc, self.acc)
+            e.asm.call(self._mul)
+            if digit < 0:
+                fp12.conj(e, self.acc, self.acc)
         if e.target.dense_code:
-            square_and_multiply_chained(e, bits, "fe_cyclotomic_chain", CYCLOTOMIC_RUN,
+            square_and_multiply_chained(e, digits, "fe_cyclotomic_chain", CYCLOTOMIC_RUN,
                                         lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc),
-                                        lambda: e.asm.call(self._mul))
+                                        multiply)
         else:
             # unrolled: its 5 x 62 bits would cost ~17,000 gas as a loop, for 460 bytes
-            square_and_multiply(e, bits, lambda: e.asm.call(self._cyc),
-                                lambda: e.asm.call(self._mul), loop=False)
+            square_and_multiply_signed(e, digits, lambda: e.asm.call(self._cyc), multiply,
+                                       loop=False)
         if e.curve.x < 0:
             fp12.conj(e, self.acc, self.acc)      # conj = inverse here
 
