@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(EIP-6690; the contracts `evm384 gas --target evmmax` lists)")
     parser.add_argument("--inline", action="store_true",
                         help="inline the cold routines (compact=False: less gas, bigger code; "
-                             "EVMMAX builds are inlined unless that does not fit 24,576 B)")
+                             "the EVMMAX default)")
     parser.set_defaults(func=command)
 
 

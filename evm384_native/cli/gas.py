@@ -2,9 +2,9 @@
 instructions, gas and bytecode size of one run on the contract's example input, and what a
 transaction pays for the call (calldata, access, total: :mod:`..evm.transaction`), beside
 the precompile doing the same job (EIP-2537's for BLS12-381, EIP-1108's prices for BN254)
-under the same rules; for the contracts built
-for EVMMAX too, one row per EVMMAX cost model (schedule column "eip-6690", "eip-7747", or
-a user's table from ``--costs FILE``), their EVMMAX arithmetic ops in the ops column.
+under the same rules; for the contracts built for EVMMAX too, one row per EVMMAX cost model
+(schedule column "eip-6690", "eip-7747", or a user's table from ``--costs FILE``), their
+EVMMAX arithmetic ops in the ops column.
 Contracts say what their example input and matching precompile are
 (``evm384_native.contracts.USAGE``), so new ones appear here without changes."""
 from __future__ import annotations
@@ -29,7 +29,8 @@ from .output import write
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "gas", help="ops, instructions, gas and size of each contract beside its precompile's price",
+        "gas", help="ops, instructions, gas and size of each contract beside its precompile's "
+                    "price",
         description="Runs each built-in contract (or those named) once per EVM384 gas "
                     "schedule on its example input: random points (a true relation) made "
                     "with --seed (BLS12-381's by blst, pyblst; BN254's in Python).")
