@@ -12,7 +12,7 @@ import pytest
 
 from evm384_native import execute
 from evm384_native.asm import pack_offsets
-from evm384_native.bls12_381 import build_contract, encode_calldata
+from evm384_native.contracts import build_contract, encode_calldata
 from evm384_native.curves import BLS12_381
 from evm384_native.montgomery import to_montgomery
 
@@ -303,7 +303,7 @@ def test_build_inline_is_bigger(capsys, monkeypatch):
 
 
 def test_gas_table_and_json(capsys, monkeypatch):
-    from evm384_native.bls12_381.contracts import CONTRACTS
+    from evm384_native.contracts import CONTRACTS          # every curve's, BLS12-381's first
     code, out, _ = cli(capsys, monkeypatch, "gas", "--json", "--seed", 3, "--target", "evm384")
     rows = json.loads(out)
     assert code == 0 and {row["target"] for row in rows} == {"evm384"}

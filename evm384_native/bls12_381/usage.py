@@ -1,48 +1,19 @@
-"""What tools need to know about each contract beyond its code: how to make its calldata
-from points or from random inputs, and the price of the EIP-2537 precompile doing the same
-job. ``evm384 calldata`` and ``evm384 gas`` read only this registry, so a contract added to
-:mod:`.contracts` appears there once it registers a :class:`Usage` in ``USAGE``.
+"""The BLS12-381 contracts' :class:`~evm384_native.usage.Usage`: their calldata from points
+or from random inputs (pyblst makes the points), and the price of the EIP-2537 precompile
+doing the same job. ``evm384 calldata`` and ``evm384 gas`` read these through
+:mod:`evm384_native.contracts`, so a contract added to :mod:`.contracts` appears there once
+it registers a Usage in ``USAGE``.
 """
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List
 
 from .contracts import (EIP2537_FP_BYTES, EIP2537_PAIR_BYTES, Pair, encode_calldata,
                         miller_loop)
 from ..curves.bls12_381 import BLS12_381
 from .hinted import HINT_BYTES
-
-
-@dataclass(frozen=True)
-class Usage:
-    """How tools (``evm384 calldata``, ``evm384 gas``) make a contract's input and price it.
-
-    ``from_points`` makes calldata from the points a user gives, in the contract's order
-    (for the pairing contracts: G1 x‖y (96 bytes), G2 x.c0‖x.c1‖y.c0‖y.c1 (192 bytes),
-    ...; big-endian); ``example`` makes calldata from ``k`` random inputs, a true relation
-    (a pairing product that is one) or a false one, with ``rng`` (pyblst makes the points);
-    ``example_k`` is the size ``evm384 gas`` uses. ``precompile`` names the EIP-2537
-    precompile doing the same job, ``precompile_input`` turns the contract's calldata into
-    that precompile's input for the same job (a hint dropped, values re-encoded), and
-    ``precompile_price`` prices such an input."""
-    points: str                                      # what from_points takes, for messages
-    from_points: Callable[[List[bytes]], bytes]
-    example: Callable[[random.Random, int, bool], bytes]
-    example_k: int = 2
-    relation: bool = True                            # does the true/false choice matter
-    precompile: Optional[str] = None
-    precompile_input: Callable[[bytes], bytes] = bytes
-    precompile_price: Optional[Callable[[bytes], int]] = None
-
-    def precompile_gas(self, calldata: bytes) -> Optional[int]:
-        """The precompile's price for the job of the contract's ``calldata`` (None
-        without a precompile)."""
-        if self.precompile_price is None:
-            return None
-        return self.precompile_price(self.precompile_input(calldata))
-
+from ..usage import Usage
 
 USAGE: Dict[str, Usage] = {}
 

@@ -7,7 +7,8 @@ import json
 from typing import Any, Dict
 
 from ..asm import Program, Slot
-from ..bls12_381.contracts import CONTRACTS, build_program
+from ..contracts import CONTRACTS, TARGETS, build_program
+from .errors import CliError
 from .inputs import contract_name
 from .output import add_output_arguments, hex_or_binary, write
 
@@ -20,14 +21,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_output_arguments(parser)
     parser.add_argument("--json", action="store_true",
                         help="one JSON object: bytecode, labels, source map, memory layout")
+    parser.add_argument("--target", choices=TARGETS, default="evm384",
+                        help="the instruction set to build for: EVM384 (default) or EVMMAX "
+                             "(EIP-6690; the contracts `evm384 gas --target evmmax` lists)")
     parser.add_argument("--inline", action="store_true",
-                        help="inline the cold routines (compact=False: less gas, over 24,576 B)")
+                        help="inline the cold routines (compact=False: less gas, bigger code; "
+                             "the EVMMAX default)")
     parser.set_defaults(func=command)
 
 
 def command(args: argparse.Namespace) -> int:
     name = contract_name(args.contract)
-    program = build_program(name, compact=not args.inline)
+    try:                    # without --inline, the target's default build
+        program = build_program(name, compact=False if args.inline else None,
+                                target=args.target)
+    except ValueError as error:
+        raise CliError(str(error)) from None
     if args.json:
         write(json.dumps(program_fields(name, program)) + "\n", args.out)
     else:

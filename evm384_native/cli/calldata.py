@@ -1,13 +1,12 @@
 """``evm384 calldata CONTRACT``: a built-in contract's calldata from points given as hex,
 or from ``--random K`` points (a true or a false relation), each contract making its
-own encoding (``bls12_381.usage.USAGE``, on ``encode_calldata``)."""
+own encoding (``evm384_native.contracts.USAGE``: each curve's ``usage`` module)."""
 from __future__ import annotations
 
 import argparse
 import random
 
-from ..bls12_381.contracts import CONTRACTS
-from ..bls12_381.usage import USAGE
+from ..contracts import CONTRACTS, USAGE
 from .errors import CliError
 from .inputs import FILE_RULES, contract_name, load_bytes
 from .output import add_output_arguments, hex_or_binary, write
@@ -17,10 +16,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "calldata", help="a contract's calldata from points (hex) or random ones",
         description="Points are hex or @FILE (hex text), in the order the contract takes "
-                    "them; for the pairing contracts G1 G2 [G1 G2 ...], a G1 point as "
-                    "96 bytes x||y and a G2 point as 192 bytes x.c0||x.c1||y.c0||y.c1, "
-                    f"big-endian affine coordinates. Contracts: {', '.join(CONTRACTS)}. "
-                    f"{FILE_RULES}. --random points are made by blst (pyblst).")
+                    "them, big-endian affine coordinates; for the pairing contracts G1 G2 "
+                    "[G1 G2 ...]: BLS12-381, a G1 point as 96 bytes x||y and a G2 point as "
+                    "192 bytes x.c0||x.c1||y.c0||y.c1; BN254 (bn254_*, EIP-197), 64 bytes "
+                    "x||y and 128 bytes x.im||x.re||y.im||y.re. The hinted checks' hint is "
+                    f"computed and appended. Contracts: {', '.join(CONTRACTS)}. "
+                    f"{FILE_RULES}. --random BLS12-381 points are made by blst (pyblst), "
+                    "BN254 ones in Python.")
     parser.add_argument("contract", metavar="CONTRACT", help="a contract name (or contract:NAME)")
     parser.add_argument("points", metavar="POINT", nargs="*", help="hex or @FILE")
     parser.add_argument("--random", type=int, metavar="K",

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Optional
 
+from ..contracts import curve_of
 from ..curves.bls12_381 import BLS12_381
 from ..montgomery import montgomery_inv
 from .debugger import HELP, CommandReader, Debugger, Quit
-from .inputs import add_code_arguments, execute_target, load_run
+from .inputs import CONTRACT_PREFIX, add_code_arguments, contract_name, execute_target, load_run
 from .views import CodeView
 
 
@@ -20,22 +22,35 @@ def _modulus(text: str) -> int:
     return value
 
 
+# --montgomery without P: the modulus of CODE's curve, known once CODE is parsed (not a
+# string: argparse would convert a string const with the option's type)
+_CURVE_P = object()
+
+
+def _curve_p(code: Optional[str]) -> int:
+    if code is not None and code.startswith(CONTRACT_PREFIX):
+        return curve_of(contract_name(code)).p
+    return BLS12_381.p
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "debug", help="step through CODE (commands from stdin, one per line)",
         description="Stops before the first instruction. Commands:\n" + HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     add_code_arguments(parser, engine=False)
-    parser.add_argument("--montgomery", nargs="?", const=BLS12_381.p, type=_modulus, metavar="P",
-                        help="fp also shows values out of Montgomery form mod P (default "
-                             "BLS12-381's p; put it after CODE or write --montgomery=P)")
+    parser.add_argument("--montgomery", nargs="?", const=_CURVE_P, type=_modulus, metavar="P",
+                        help="fp also shows values out of Montgomery form mod P (default: "
+                             "the p of a contract's curve, else BLS12-381's; put it after "
+                             "CODE or write --montgomery=P)")
     parser.set_defaults(func=command)
 
 
 def command(args: argparse.Namespace) -> int:
     target, calldata, options = load_run(args)
+    montgomery = _curve_p(args.code) if args.montgomery is _CURVE_P else args.montgomery
     debugger = Debugger(CodeView(target, args.opcodes, args.fork), CommandReader(sys.stdin, sys.stdout),
-                        sys.stdout, args.montgomery, args.opcodes)
+                        sys.stdout, montgomery, args.opcodes)
     try:
         with debugger.stop_on_interrupt():
             result = execute_target(target, calldata, options, debugger)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..bls12_381.contracts import CONTRACTS
+from ..contracts import CONTRACTS
 from .inputs import (FILE_RULES, add_code_argument, add_fork_argument, add_opcodes_argument,
                      load_target)
 from .views import CodeView

@@ -1,11 +1,12 @@
 """``evm384 gas``: for each built-in contract and each EVM384 gas schedule, the EVM384 ops,
 instructions, gas and bytecode size of one run on the contract's example input, and what a
 transaction pays for the call (calldata, access, total: :mod:`..evm.transaction`), beside
-the EIP-2537 precompile doing the same job under the same rules; for the contracts built
-for EVMMAX too, one row per EVMMAX cost model (schedule column "eip-6690", "eip-7747", or
-a user's table from ``--costs FILE``), their EVMMAX arithmetic ops in the ops column.
+the precompile doing the same job (EIP-2537's for BLS12-381, EIP-1108's prices for BN254)
+under the same rules; for the contracts built for EVMMAX too, one row per EVMMAX cost model
+(schedule column "eip-6690", "eip-7747", or a user's table from ``--costs FILE``), their
+EVMMAX arithmetic ops in the ops column.
 Contracts say what their example input and matching precompile are
-(``bls12_381.usage.USAGE``), so new ones appear here without changes."""
+(``evm384_native.contracts.USAGE``), so new ones appear here without changes."""
 from __future__ import annotations
 
 import argparse
@@ -15,8 +16,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import execute
 from ..asm.assembler import EVMMAX_VECTOR_MNEMONICS
-from ..bls12_381.contracts import CONTRACTS, EVMMAX_CONTRACTS, TARGETS, build_contract
-from ..bls12_381.usage import USAGE
+from ..contracts import CONTRACTS, EVMMAX_CONTRACTS, TARGETS, USAGE, build_contract
 from ..evm.costs import COST_MODELS, EvmmaxCosts
 from ..evm.gas import SCHEDULES
 from ..evm.opcodes import EVM384_MNEMONICS
@@ -29,10 +29,11 @@ from .output import write
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "gas", help="ops, instructions, gas and size of each contract beside EIP-2537's price",
+        "gas", help="ops, instructions, gas and size of each contract beside its precompile's "
+                    "price",
         description="Runs each built-in contract (or those named) once per EVM384 gas "
                     "schedule on its example input: random points (a true relation) made "
-                    "with --seed, made by blst (pyblst).")
+                    "with --seed (BLS12-381's by blst, pyblst; BN254's in Python).")
     parser.add_argument("contracts", metavar="CONTRACT", nargs="*",
                         help=f"contracts to run (default all: {', '.join(CONTRACTS)})")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
@@ -122,10 +123,10 @@ _COLUMNS = (("contract", "contract"), ("k", "k"), ("schedule", "schedule"),
             ("target", "target"), ("arith ops", "evm384_ops"),
             ("instructions", "instructions"), ("gas", "gas"), ("calldata", "calldata_gas"),
             ("access", "access_gas"), ("total", "total_gas"), ("bytes", "bytes"),
-            ("EIP-2537 precompile", "precompile"), ("its gas", "precompile_gas"),
+            ("precompile", "precompile"), ("its gas", "precompile_gas"),
             ("its calldata", "precompile_calldata_gas"), ("its access", "precompile_access_gas"),
             ("its total", "precompile_total_gas"))
-_LEFT = {"contract", "schedule", "target", "EIP-2537 precompile"}
+_LEFT = {"contract", "schedule", "target", "precompile"}
 
 
 def table(found: List[Dict[str, Any]]) -> str:

@@ -1,9 +1,10 @@
 """What the subcommands run: CODE and calldata arguments, and the options of ``execute``.
 
 CODE is hex text, ``@FILE`` (a file of hex text), or ``contract:NAME`` for a built-in
-BLS12-381 contract, which also brings its assembled program (labels, source map, memory
-layout) so that the tools can name routines and slots. Raw bytes come from files named by
-``--code-file`` / ``--calldata-file``: one rule each, never a guess (FILE_RULES).
+contract (BLS12-381's or BN254's: :mod:`evm384_native.contracts`), which also brings its
+assembled program (labels, source map, memory layout) so that the tools can name routines
+and slots. Raw bytes come from files named by ``--code-file`` / ``--calldata-file``: one
+rule each, never a guess (FILE_RULES).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
 from ..asm import Program
-from ..bls12_381.contracts import CONTRACTS, build_program
+from ..contracts import CONTRACTS, build_program
 from ..evm.api import ENGINES, execute
 from ..evm.backends import BACKENDS
 from ..evm.costs import COST_MODELS, DEFAULT_COSTS, EvmmaxCosts, load_costs

@@ -30,7 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="evm384", description="Run, trace, disassemble, profile and debug "
                                                 "EVM384 (or, --opcodes evmmax, EVMMAX) "
                                                 "bytecode; build the BLS12-381 "
-                                                "contracts, their calldata and gas table; "
+                                                "and BN254 contracts, their calldata and "
+                                                "gas table; "
                                                 "fit gas prices from measured time.",
                      epilog=textwrap.fill(f"files: {FILE_RULES}.", 88) + "\n\n" + EXIT_CODES,
                      formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -1,0 +1,75 @@
+"""Every built-in contract by name, whatever its curve: BLS12-381's
+(:mod:`.bls12_381.contracts`) then BN254's (:mod:`.bn254.contracts`), with what the tools
+need to use each (:data:`USAGE`). The command line looks contracts up here only, so a
+contract a curve adds appears in every ``evm384`` subcommand."""
+from __future__ import annotations
+
+from collections import ChainMap
+from types import ModuleType
+from typing import Any, Mapping, Optional
+
+from .asm import Program
+from .bls12_381 import contracts as bls12_381_contracts
+from .bls12_381.usage import USAGE as BLS12_381_USAGE
+from .bn254 import calldata as bn254_calldata
+from .bn254 import contracts as bn254_contracts
+from .bn254.usage import USAGE as BN254_USAGE
+from .curves.bls12_381 import BLS12_381
+from .curves.bn254 import BN254
+from .curves.model import PairingCurve
+from .tower.target import resolve_target
+from .usage import Usage
+
+CONTRACTS = bls12_381_contracts.CONTRACTS + bn254_contracts.CONTRACTS
+# The contracts built for EVMMAX (EIP-6690) as well as EVM384: every BN254 one.
+EVMMAX_CONTRACTS = bls12_381_contracts.EVMMAX_CONTRACTS + bn254_contracts.CONTRACTS
+TARGETS = bls12_381_contracts.TARGETS
+assert TARGETS == bn254_contracts.TARGETS
+# A live view of each curve's registry, not a copy: a Usage a curve adds (or a test
+# removes) shows here too. A ChainMap iterates its last map first: BLS12-381's, then BN254's.
+USAGE: Mapping[str, Usage] = ChainMap(BN254_USAGE, BLS12_381_USAGE)
+
+_CURVE_OF = {**{name: bls12_381_contracts for name in bls12_381_contracts.CONTRACTS},
+             **{name: bn254_contracts for name in bn254_contracts.CONTRACTS}}
+_CALLDATA_OF = {bls12_381_contracts: bls12_381_contracts.encode_calldata,
+                bn254_contracts: bn254_calldata.encode_calldata}
+_PAIRING_CURVE_OF = {bls12_381_contracts: BLS12_381, bn254_contracts: BN254}
+
+
+def _curve(name: str) -> ModuleType:
+    """The contracts module that builds ``name``."""
+    module = _CURVE_OF.get(name)
+    if module is None:
+        raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
+    return module
+
+
+def build_program(name: str, compact: Optional[bool] = None, target: str = "evm384"
+                  ) -> Program:
+    """The assembled contract ``name`` (one of CONTRACTS) for ``target`` ("evm384", or
+    "evmmax" for EVMMAX_CONTRACTS), with its source map and memory layout; ``compact`` as
+    the curve's ``build_program`` takes it (default: the target's)."""
+    module = _curve(name)
+    if resolve_target(target).name != "evm384" and name not in EVMMAX_CONTRACTS:
+        raise ValueError(f"{name} is built for EVM384 only; target {target!r} builds "
+                         f"{', '.join(EVMMAX_CONTRACTS)}")
+    return module.build_program(name, compact=compact, target=target)
+
+
+def build_contract(name: str, **options: Any) -> bytes:
+    """Bytecode of contract ``name``; options ``compact`` and ``target`` (see
+    :func:`build_program`)."""
+    return build_program(name, **options).code
+
+
+def encode_calldata(name: str, *args: Any) -> bytes:
+    """Calldata for contract ``name`` from the arguments its curve's ``encode_calldata``
+    takes (BLS12-381: :func:`.bls12_381.contracts.encode_calldata`; BN254: the
+    precompile's input, and for the hinted check the hint: :mod:`.bn254.calldata`)."""
+    return _CALLDATA_OF[_curve(name)](name, *args)
+
+
+def curve_of(name: str) -> PairingCurve:
+    """The curve whose arithmetic contract ``name`` does (its field's modulus is what the
+    debugger's ``fp`` converts values out of Montgomery form with)."""
+    return _PAIRING_CURVE_OF[_curve(name)]

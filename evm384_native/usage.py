@@ -1,0 +1,38 @@
+"""What tools need to know about a contract beyond its code, whatever its curve: how to
+make its calldata from points or from random inputs, and the price of the precompile doing
+the same job. Each curve registers one :class:`Usage` per contract in its own ``USAGE``
+(:mod:`.bls12_381.usage`, :mod:`.bn254.usage`); :mod:`.contracts` merges them for
+``evm384 calldata`` and ``evm384 gas``."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable, List, Optional
+
+
+@dataclass(frozen=True)
+class Usage:
+    """How tools (``evm384 calldata``, ``evm384 gas``) make a contract's input and price it.
+
+    ``from_points`` makes calldata from the points a user gives, in the contract's order
+    (``points`` says what they are, for messages); ``example`` makes calldata from ``k``
+    random inputs, a true relation (a pairing product that is one) or a false one, with
+    ``rng``; ``example_k`` is the size ``evm384 gas`` uses. ``precompile`` names the
+    precompile doing the same job, ``precompile_input`` turns the contract's calldata into
+    that precompile's input for the same job (a hint dropped, values re-encoded), and
+    ``precompile_price`` prices such an input."""
+    points: str                                      # what from_points takes, for messages
+    from_points: Callable[[List[bytes]], bytes]
+    example: Callable[[random.Random, int, bool], bytes]
+    example_k: int = 2
+    relation: bool = True                            # does the true/false choice matter
+    precompile: Optional[str] = None
+    precompile_input: Callable[[bytes], bytes] = bytes
+    precompile_price: Optional[Callable[[bytes], int]] = None
+
+    def precompile_gas(self, calldata: bytes) -> Optional[int]:
+        """The precompile's price for the job of the contract's ``calldata`` (None
+        without a precompile)."""
+        if self.precompile_price is None:
+            return None
+        return self.precompile_price(self.precompile_input(calldata))

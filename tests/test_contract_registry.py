@@ -1,0 +1,50 @@
+"""evm384_native.contracts: every contract by name, whatever its curve."""
+import pytest
+
+from evm384_native import bls12_381, bn254, contracts
+from evm384_native.bls12_381 import usage as bls12_381_usage
+from evm384_native.curves import BLS12_381
+from evm384_native.curves.bn254 import BN254
+
+
+def test_the_registry_lists_each_curves_contracts_in_order():
+    assert contracts.CONTRACTS == bls12_381.CONTRACTS + bn254.CONTRACTS
+    assert set(contracts.EVMMAX_CONTRACTS) == \
+        set(bls12_381.contracts.EVMMAX_CONTRACTS) | set(bn254.CONTRACTS)
+    assert list(contracts.USAGE) == list(contracts.CONTRACTS)      # each declares its usage
+    assert contracts.TARGETS == ("evm384", "evmmax")
+
+
+def test_builds_and_calldata_are_the_curves():
+    assert contracts.build_contract("pairing") == bls12_381.build_contract("pairing")
+    assert contracts.build_program("bn254_add", target="evmmax").code == \
+        bn254.build_contract("bn254_add", target="evmmax")
+    assert contracts.encode_calldata("eip2537_g1add", b"\1" * 256) == b"\1" * 256
+    assert contracts.encode_calldata("bn254_pairing_check_hinted", b"\2" * 192,
+                                     bytes(bn254.HINT_BYTES)) == b"\2" * 192 + bytes(192)
+    assert contracts.curve_of("bn254_mul") is BN254
+    assert contracts.curve_of("miller_loop") is BLS12_381
+
+
+def test_usage_is_a_live_view_of_each_curves():
+    usage = contracts.USAGE["pairing"]
+    del bls12_381_usage.USAGE["pairing"]
+    try:
+        assert "pairing" not in contracts.USAGE
+    finally:
+        bls12_381_usage.USAGE["pairing"] = usage
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: contracts.build_contract("nope"), "unknown contract 'nope'; choose one of "
+                                               "miller_loop, .*, bn254_pairing_check_hinted$"),
+    (lambda: contracts.encode_calldata("nope"), "unknown contract 'nope'"),
+    (lambda: contracts.build_program("pairing", target="evmmax"),
+     "pairing is built for EVM384 only; target 'evmmax' builds .*bn254_add"),
+    (lambda: contracts.encode_calldata("bn254_add"), r"takes 1 argument after the name \(data\)"),
+    (lambda: contracts.encode_calldata("bn254_pairing_check_hinted", b"", b"short"),
+     "a hint is 192 bytes"),
+])
+def test_errors_name_every_contract_or_what_is_expected(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
