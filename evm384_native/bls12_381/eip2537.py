@@ -135,17 +135,8 @@ def _part(staged: Slot, part: Slot, whole: Slot) -> Slot:
 
 def check_g2_subgroup(e: Emitter, loop: MillerLoop, fail: Label) -> None:
     """After the Miller loop: every pair state's T must be -psi(Q)."""
-    asm = e.asm
-    done = asm.new_label("no_g2_to_check")
-    with asm.scope("g2_subgroup_checks"):
-        asm.push(loop.end)
-        asm.op("MLOAD")
-        asm.push(loop.heap)
-        asm.op("EQ")
-        asm.jumpi(done)
-        loop.for_each_pair(lambda: subgroup.require_g2_in_subgroup(
-            e, loop.work.q, loop.work.t, fail), with_q=True)
-        asm.place(done)
+    loop.check_each_pair(lambda: subgroup.require_g2_in_subgroup(
+        e, loop.work.q, loop.work.t, fail))
 
 
 def emit(e: Emitter, f: Fp12) -> Label:

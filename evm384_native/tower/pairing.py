@@ -182,6 +182,20 @@ class MillerLoop:
         asm.jumpi(top)
         asm.op("POP")
 
+    def check_each_pair(self, check: Callable[[], None]) -> None:
+        """After the loop: ``check()`` on every pair state (copied into the work slot, Q
+        included), none without pairs (the G2 subgroup tests read T there)."""
+        asm = self.e.asm
+        done = asm.new_label("no_g2_to_check")
+        with asm.scope("g2_subgroup_checks"):
+            asm.push(self.end)
+            asm.op("MLOAD")
+            asm.push(self.heap)
+            asm.op("EQ")
+            asm.jumpi(done)
+            self.for_each_pair(check, with_q=True)
+            asm.place(done)
+
     def _line_step(self, line_fn, state: Slot) -> None:
         """``line_fn()`` (the line of the pair ``state``), then f *= the line at P."""
         e = self.e
