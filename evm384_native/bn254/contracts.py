@@ -130,7 +130,7 @@ def _push_is_one(e: Emitter, f: Fp12) -> None:
 def _build_pairing_check(e: Emitter) -> None:
     fail = e.asm.new_label("invalid_input")
     f = e.asm.memory.region("result").alloc(Fp12, "f")
-    loop = MillerLoop(e, f, g1_may_be_infinity=True)
+    loop = MillerLoop(e, f, g1_may_be_infinity=True, infinity_flags=True)
     load_pairs(e, loop, fail)
     loop.emit()
     check_g2_subgroup(e, loop, fail)
@@ -141,7 +141,8 @@ def _build_pairing_check(e: Emitter) -> None:
 def _build_pairing_check_hinted(e: Emitter) -> None:
     fail = e.asm.new_label("invalid_input")
     f = e.asm.memory.region("result").alloc(Fp12, "f")
-    loop = MillerLoop(e, f, g1_may_be_infinity=True, calldata_tail=hinted.HINT_BYTES)
+    loop = MillerLoop(e, f, g1_may_be_infinity=True, calldata_tail=hinted.HINT_BYTES,
+                      infinity_flags=True)
     load_pairs(e, loop, fail)
     hint = hinted.read_hint(e, fail)
     loop.emit(cinv=hint.t)

@@ -22,6 +22,7 @@ from typing import Callable, Dict, List, Optional
 from ..asm import Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, Subroutine, raw, struct
 from ..asm.layout import FP_BYTES
 from . import fp, fp6, fp12, jacobian
+from .compare import push_field_is_zero
 from .control import (is_zero, require_calldata, square_and_multiply,
                       square_and_multiply_chained, square_and_multiply_signed)
 from .families import family_of, non_adjacent_form
@@ -57,10 +58,13 @@ class MillerLoop:
     """Memory and subroutines of the Miller loop over the pairs in calldata."""
 
     def __init__(self, e: Emitter, f: Fp12, g1_may_be_infinity: bool = False,
-                 calldata_tail: int = 0) -> None:
+                 calldata_tail: int = 0, infinity_flags: bool = False) -> None:
         """``g1_may_be_infinity``: pair states may have P at infinity ((-2 P.x, 2 P.y) all
         zero; kept so that their Q can still be checked); their lines are not multiplied
-        into f. ``calldata_tail``: bytes after the pairs in calldata (a hint), not pairs."""
+        into f. ``calldata_tail``: bytes after the pairs in calldata (a hint), not pairs.
+        ``infinity_flags`` (with ``g1_may_be_infinity``): each pair's record keeps a word
+        saying whether P is infinity, which a state's line steps read (one MLOAD) instead
+        of testing px2 (under EVMMAX a LOADX and two MLOADs each)."""
         self.e, self.f = e, f
         self.family = family_of(e.curve)
         self.digits = self.family.loop_digits(e.curve)
@@ -78,6 +82,11 @@ class MillerLoop:
         # twisted Frobenius images of Q, each from the last, made in add_q) into q
         self.share_add = -1 in self.digits or bool(self.family.closing_lines)
         self.add_q = region.alloc(G2, "add_q") if self.family.closing_lines else None
+        self.flags: Dict[str, Slot] = {}
+        if g1_may_be_infinity and infinity_flags:
+            words = e.asm.memory.region("infinity_flags")
+            self.flags = {slot.name: words.alloc(raw(32), slot.name)
+                          for slot in [self.work] + self.resident}
 
     def heap(self) -> int:
         """Where the pair states start: after every linked region (known at link time)."""
@@ -88,6 +97,20 @@ class MillerLoop:
     def record_bytes(self, rel: int) -> int:
         """Memory bytes of ``rel`` bytes of a pair state (its registers under EVMMAX)."""
         return self.e.target.memory_bytes(self.e, rel)
+
+    def record_size(self) -> int:
+        """Memory bytes of one pair's record: its state, then its flag word if any."""
+        return self.record_bytes(PairState.size) + (32 if self.flags else 0)
+
+    def _copy_flag(self, record: Callable[[], None], slot: Slot) -> None:
+        """The flag word of the record at the address ``record()`` pushes, for ``slot``."""
+        asm = self.e.asm
+        record()
+        asm.push(self.record_bytes(PairState.size))
+        asm.op("ADD")
+        asm.op("MLOAD")
+        asm.push(self.flags[slot.name])
+        asm.op("MSTORE")
 
     # --- loading --------------------------------------------------------------------------
 
@@ -114,7 +137,13 @@ class MillerLoop:
             jacobian.g1_prepare(self.e, work.px2, work.px2)
             jacobian.from_affine(self.e, work.t, work.q)
             self.e.target.copy_out(self.e, work, lambda: asm.op("DUP4"), grow=True)
-            asm.op("SWAP1"); asm.push(self.record_bytes(PairState.size)); asm.op("ADD")
+            if self.flags:                       # stack: ptr cd
+                push_field_is_zero(self.e, work.px2)
+                asm.op("DUP3")
+                asm.push(self.record_bytes(PairState.size))
+                asm.op("ADD")
+                asm.op("MSTORE")
+            asm.op("SWAP1"); asm.push(self.record_size()); asm.op("ADD")
             asm.op("SWAP1")
             asm.place(skip)
             asm.push(pair_bytes); asm.op("ADD")
@@ -173,11 +202,13 @@ class MillerLoop:
                 asm.op("ADD")
         live = PairState(slot.region, slot.rel, slot.name) if with_q else _tail(slot)
         e.target.copy_in(e, live, record)
+        if self.flags:
+            self._copy_flag(lambda: asm.op("DUP1"), slot)
         step()
         e.target.copy_out(e, slot.t, lambda: (asm.op("DUP3"),
                                               asm.push(self.record_bytes(_T_REL)),
                                               asm.op("ADD")))
-        asm.push(self.record_bytes(PairState.size)); asm.op("ADD")
+        asm.push(self.record_size()); asm.op("ADD")
         asm.op("DUP1"); asm.push(self.end); asm.op("MLOAD"); asm.op("GT")
         asm.jumpi(top)
         asm.op("POP")
@@ -201,7 +232,11 @@ class MillerLoop:
         e = self.e
         line_fn()
         skip = e.asm.new_label("g1_infinity") if self.g1_may_be_infinity else None
-        if skip is not None:                      # px2 = 0 only for P at infinity
+        if skip is not None and self.flags:
+            e.asm.push(self.flags[state.name])
+            e.asm.op("MLOAD")
+            e.asm.jumpi(skip)
+        elif skip is not None:                    # px2 = 0 only for P at infinity
             is_zero(e.asm, e.target.memory_image(e, state.px2))
             e.asm.jumpi(skip)
         jacobian.line_by_px2(e, self.line, state.px2)
@@ -247,7 +282,7 @@ class MillerLoop:
 
     def _record(self, i: int) -> Callable[[], int]:
         """Where pair i's state is in memory (known at link time)."""
-        return lambda: self.heap() + i * self.record_bytes(PairState.size)
+        return lambda: self.heap() + i * self.record_size()
 
     def _push_has_pair(self, i: int) -> None:
         """Push 1 if there is a pair i (pairs_end > its record), else 0."""
@@ -282,8 +317,11 @@ class MillerLoop:
         in_memory, finished = asm.new_label("pairs_in_memory"), asm.new_label("loop_done")
         self._push_has_pair(len(self.resident))
         asm.jumpi(in_memory)
-        self._for_resident(lambda i: e.target.copy_in(
-            e, self.resident[i], lambda: asm.push(self._record(i))))
+        def copy_in(i: int) -> None:
+            e.target.copy_in(e, self.resident[i], lambda: asm.push(self._record(i)))
+            if self.flags:
+                self._copy_flag(lambda: asm.push(self._record(i)), self.resident[i])
+        self._for_resident(copy_in)
         steps = self._steps()
 
         def each(kind: str) -> Callable[[Subroutine], None]:
