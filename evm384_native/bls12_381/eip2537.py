@@ -20,11 +20,10 @@ from __future__ import annotations
 
 from ..asm import Assembler, Fp12, Label, Slot
 from ..curves.bls12_381 import BLS12_381
-from ..tower import fp
 from ..tower.control import is_zero
 from ..tower.fp import Emitter
 from ..tower.pairing import FinalExponentiation, MillerLoop
-from ..tower.words import bswap256, store_field_le
+from ..tower.words import store_field_le
 from . import subgroup
 
 FP_BYTES = 64                                     # 16 zero bytes, then 48 bytes big-endian

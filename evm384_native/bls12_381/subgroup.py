@@ -22,9 +22,8 @@ the true multiple.
 """
 from __future__ import annotations
 
-from types import ModuleType
 
-from ..asm import Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot
+from ..asm import Fp2, G1, G1Jacobian, G2, G2Jacobian, Label
 from ..curves.bls12_381 import BLS12_381
 from ..curves.fields import fp2_pow
 from ..tower import fp, fp2, jacobian

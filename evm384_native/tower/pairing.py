@@ -17,13 +17,13 @@ BLS12-381 blst's, so the result is the CUBE of the reduced pairing, byte for byt
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, Optional
 
 from ..asm import Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, Subroutine, raw, struct
 from ..asm.layout import FP_BYTES
-from . import fp, fp6, fp12, jacobian
+from . import fp, fp12, jacobian
 from .compare import push_field_is_zero
-from .control import (is_zero, require_calldata, square_and_multiply,
+from .control import (is_zero, require_calldata,
                       square_and_multiply_chained, square_and_multiply_signed)
 from .families import family_of, non_adjacent_form
 from .fp import Emitter
