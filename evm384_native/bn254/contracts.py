@@ -130,11 +130,14 @@ def _push_is_one(e: Emitter, f: Fp12) -> None:
 def _build_pairing_check(e: Emitter) -> None:
     fail = e.asm.new_label("invalid_input")
     f = e.asm.memory.region("result").alloc(Fp12, "f")
-    loop = MillerLoop(e, f, g1_may_be_infinity=True, infinity_flags=True)
+    loop = MillerLoop(e, f, g1_may_be_infinity=True, infinity_flags=True,
+                      resident_all_finite=True, square_in_step=True)
     load_pairs(e, loop, fail)
     loop.emit()
     check_g2_subgroup(e, loop, fail)
-    FinalExponentiation(e).emit(f)
+    # runs of at most 4 squarings per call (BN254's x has 2 runs of 5): 6 calls more,
+    # ~700 bytes less, room for the squaring in the Miller loop's step (1,500 gas less)
+    FinalExponentiation(e, cyclotomic_run=4).emit(f)
     return_word_or_revert(e, lambda: _push_is_one(e, f), fail)
 
 
@@ -142,7 +145,7 @@ def _build_pairing_check_hinted(e: Emitter) -> None:
     fail = e.asm.new_label("invalid_input")
     f = e.asm.memory.region("result").alloc(Fp12, "f")
     loop = MillerLoop(e, f, g1_may_be_infinity=True, calldata_tail=hinted.HINT_BYTES,
-                      infinity_flags=True)
+                      infinity_flags=True, resident_all_finite=True, square_in_step=True)
     load_pairs(e, loop, fail)
     hint = hinted.read_hint(e, fail)
     loop.emit(cinv=hint.t)

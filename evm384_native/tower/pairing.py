@@ -58,13 +58,22 @@ class MillerLoop:
     """Memory and subroutines of the Miller loop over the pairs in calldata."""
 
     def __init__(self, e: Emitter, f: Fp12, g1_may_be_infinity: bool = False,
-                 calldata_tail: int = 0, infinity_flags: bool = False) -> None:
+                 calldata_tail: int = 0, infinity_flags: bool = False,
+                 resident_all_finite: bool = False, square_in_step: bool = False) -> None:
         """``g1_may_be_infinity``: pair states may have P at infinity ((-2 P.x, 2 P.y) all
         zero; kept so that their Q can still be checked); their lines are not multiplied
         into f. ``calldata_tail``: bytes after the pairs in calldata (a hint), not pairs.
         ``infinity_flags`` (with ``g1_may_be_infinity``): each pair's record keeps a word
         saying whether P is infinity, which a state's line steps read (one MLOAD) instead
-        of testing px2 (under EVMMAX a LOADX and two MLOADs each)."""
+        of testing px2 (under EVMMAX a LOADX and two MLOADs each).
+        ``resident_all_finite`` (with ``infinity_flags``): the pairs kept in registers are
+        taken only when there are exactly that many and every one but the first has P
+        finite (tested once, before the loop; otherwise the memory loop runs), so that
+        their steps test neither (per step ~40 gas less for a second pair). The first
+        pair's steps may be the memory loop's too and keep their test.
+        ``square_in_step``: the pairs kept in registers have one subroutine per digit, f's
+        squaring inline before their doubling steps (one call a digit less, ~1.2 KB more
+        code: a second copy of the squaring, the memory loop's)."""
         self.e, self.f = e, f
         self.family = family_of(e.curve)
         self.digits = self.family.loop_digits(e.curve)
@@ -82,11 +91,19 @@ class MillerLoop:
         # twisted Frobenius images of Q, each from the last, made in add_q) into q
         self.share_add = -1 in self.digits or bool(self.family.closing_lines)
         self.add_q = region.alloc(G2, "add_q") if self.family.closing_lines else None
+        if resident_all_finite and not (g1_may_be_infinity and infinity_flags):
+            raise ValueError("resident_all_finite reads the infinity flags: it needs "
+                             "g1_may_be_infinity and infinity_flags")
+        self.resident_all_finite = resident_all_finite
+        self.square_in_step = square_in_step
+        # the states whose steps need no test of P at infinity
+        self.finite = {slot.name for slot in self.resident[1:]} if resident_all_finite else set()
         self.flags: Dict[str, Slot] = {}
         if g1_may_be_infinity and infinity_flags:
             words = e.asm.memory.region("infinity_flags")
             self.flags = {slot.name: words.alloc(raw(32), slot.name)
-                          for slot in [self.work] + self.resident}
+                          for slot in [self.work] + self.resident
+                          if slot.name not in self.finite}
 
     def heap(self) -> int:
         """Where the pair states start: after every linked region (known at link time)."""
@@ -231,7 +248,8 @@ class MillerLoop:
         """``line_fn()`` (the line of the pair ``state``), then f *= the line at P."""
         e = self.e
         line_fn()
-        skip = e.asm.new_label("g1_infinity") if self.g1_may_be_infinity else None
+        skip = (e.asm.new_label("g1_infinity")
+                if self.g1_may_be_infinity and state.name not in self.finite else None)
         if skip is not None and self.flags:
             e.asm.push(self.flags[state.name])
             e.asm.op("MLOAD")
@@ -302,7 +320,7 @@ class MillerLoop:
         asm = self.e.asm
         skip = asm.new_label("fewer_pairs")
         for i in range(len(self.resident)):
-            if i:
+            if i and not self.resident_all_finite:
                 self._jump_unless_pair(i, skip)
             step(i)
         asm.place(skip)
@@ -317,9 +335,16 @@ class MillerLoop:
         in_memory, finished = asm.new_label("pairs_in_memory"), asm.new_label("loop_done")
         self._push_has_pair(len(self.resident))
         asm.jumpi(in_memory)
+        if self.resident_all_finite:
+            self._jump_unless_pair(len(self.resident) - 1, in_memory)
+            for i in range(1, len(self.resident)):      # P at infinity: the memory loop
+                asm.push(lambda i=i: self._record(i)() + self.record_bytes(PairState.size))
+                asm.op("MLOAD")
+                asm.jumpi(in_memory)
+
         def copy_in(i: int) -> None:
             e.target.copy_in(e, self.resident[i], lambda: asm.push(self._record(i)))
-            if self.flags:
+            if self.resident[i].name in self.flags:
                 self._copy_flag(lambda: asm.push(self._record(i)), self.resident[i])
         self._for_resident(copy_in)
         steps = self._steps()
@@ -328,7 +353,18 @@ class MillerLoop:
             return lambda a: self._for_resident(
                 lambda i: first[kind]() if i == 0 else steps[kind](self.resident[i]))
         calls = {kind: _caller(asm, asm.subroutine(f"ml_{kind}_resident", each(kind)))
-                 for kind in first}
+                 for kind in first if not (kind == "dbl" and self.square_in_step)}
+        if self.square_in_step:
+            # one body: f squared, then (the entry of a digit without squaring) the steps
+            doubling = asm.new_label("ml_dbl_resident")
+
+            def square_then_double(a: Subroutine) -> None:
+                fp12.sqr(e, self.f, self.f)
+                asm.place(doubling)
+                each("dbl")(a)
+            both = asm.subroutine("ml_sqr_dbl_resident", square_then_double)
+            calls["dbl"] = lambda: asm.call(both, at=doubling)
+            calls["sqr_dbl"] = _caller(asm, both)
         bits_loop(calls)
         self._for_resident(lambda i: e.target.copy_out(
             e, self.resident[i].t,
@@ -375,19 +411,26 @@ class MillerLoop:
         digits = self.digits
 
         def bits_loop(call: Dict[str, Callable[[], None]]) -> None:
+            def square_and_double() -> None:
+                if "sqr_dbl" in call:
+                    call["sqr_dbl"]()
+                else:
+                    asm.call(sqr)
+                    call["dbl"]()
+
             def add(digit: int) -> None:
                 call["add" if digit > 0 else "sub"]()
             if cinv is not None:
                 fp.copy(e, self.f.c1, cinv)         # f is one here: now f = 1 + t w
                 square_and_multiply_signed(
-                    e, digits, lambda: (asm.call(sqr), call["dbl"]()),
+                    e, digits, square_and_double,
                     lambda digit: (mul_by_one_plus(e, self.f, cinv, digit), add(digit)))
             else:
                 call["dbl"]()                       # f = 1 before the first step: no squaring
                 if digits[0]:
                     add(digits[0])
                 square_and_multiply_signed(e, digits[1:],
-                                           lambda: (asm.call(sqr), call["dbl"]()), add)
+                                           square_and_double, add)
             if "closing" in call:
                 call["closing"]()
             if cinv is None and e.curve.x < 0:
@@ -429,8 +472,11 @@ class FinalExponentiation:
     which: BLS12-381's is blst's, f^(3 (p^12 - 1) / r)); subroutines share the
     accumulator."""
 
-    def __init__(self, e: Emitter) -> None:
+    def __init__(self, e: Emitter, cyclotomic_run: int = CYCLOTOMIC_RUN) -> None:
+        """``cyclotomic_run``: the most squarings one call of the chain performs (dense
+        targets; fewer: less code, a call more per longer run)."""
         self.e = e
+        self.cyclotomic_run = cyclotomic_run
         self.family = family_of(e.curve)
         region = e.asm.memory.region("final_exp")
         self.acc = region.alloc(Fp12, "acc")
@@ -460,7 +506,7 @@ class FinalExponentiation:
             if digit < 0:
                 fp12.conj(e, self.acc, self.acc)
         if e.target.dense_code:
-            square_and_multiply_chained(e, digits, "fe_cyclotomic_chain", CYCLOTOMIC_RUN,
+            square_and_multiply_chained(e, digits, "fe_cyclotomic_chain", self.cyclotomic_run,
                                         lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc),
                                         multiply)
         else:
