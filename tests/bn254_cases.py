@@ -474,6 +474,15 @@ def pairing_inputs(rng: random.Random, max_k: int = 6) -> List[Tuple[str, bytes,
     infinities = pairing_input([(None, None), (random_g1(rng), None), (None, random_g2(rng))])
     cases += [("2 pairs of product one + 3 with infinities", one + infinities, True),
               ("3 pairs with infinities only", infinities, True)]
+    # two pairs kept (Q finite), P at infinity in one or both: the contracts keep exactly
+    # two finite pairs in registers, others in memory
+    finite = (random_g1(rng), random_g2(rng))
+    cases += [("2 pairs, P at infinity in the second", pairing_input(
+                  [finite, (None, random_g2(rng))]), False),
+              ("2 pairs, P at infinity in the first", pairing_input(
+                  [(None, random_g2(rng)), finite]), False),
+              ("2 pairs, P at infinity in both", pairing_input(
+                  [(None, random_g2(rng)), (None, random_g2(rng))]), True)]
     return cases
 
 
