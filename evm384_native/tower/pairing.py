@@ -26,6 +26,7 @@ from .compare import push_field_is_zero
 from .control import (is_zero, require_calldata,
                       square_and_multiply_chained, square_and_multiply_signed)
 from .families import family_of, non_adjacent_form
+from .lines import JACOBIAN, Lines
 from .fp import Emitter
 
 PAIR_INPUT_BYTES = 6 * FP_BYTES          # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
@@ -59,7 +60,8 @@ class MillerLoop:
 
     def __init__(self, e: Emitter, f: Fp12, g1_may_be_infinity: bool = False,
                  calldata_tail: int = 0, infinity_flags: bool = False,
-                 resident_all_finite: bool = False, square_in_step: bool = False) -> None:
+                 resident_all_finite: bool = False, square_in_step: bool = False,
+                 lines: Lines = JACOBIAN) -> None:
         """``g1_may_be_infinity``: pair states may have P at infinity ((-2 P.x, 2 P.y) all
         zero; kept so that their Q can still be checked); their lines are not multiplied
         into f. ``calldata_tail``: bytes after the pairs in calldata (a hint), not pairs.
@@ -73,7 +75,8 @@ class MillerLoop:
         pair's steps may be the memory loop's too and keep their test.
         ``square_in_step``: the pairs kept in registers have one subroutine per digit, f's
         squaring inline before their doubling steps (one call a digit less, ~1.2 KB more
-        code: a second copy of the squaring, the memory loop's)."""
+        code: a second copy of the squaring, the memory loop's). ``lines``: T's
+        coordinates and step formulas (:mod:`.lines`)."""
         self.e, self.f = e, f
         self.family = family_of(e.curve)
         self.digits = self.family.loop_digits(e.curve)
@@ -96,6 +99,7 @@ class MillerLoop:
                              "g1_may_be_infinity and infinity_flags")
         self.resident_all_finite = resident_all_finite
         self.square_in_step = square_in_step
+        self.lines = lines
         # the states whose steps need no test of P at infinity
         self.finite = {slot.name for slot in self.resident[1:]} if resident_all_finite else set()
         self.flags: Dict[str, Slot] = {}
@@ -151,7 +155,7 @@ class MillerLoop:
                 self._jump_if_no_more_pairs(done)
             top, skip = asm.label("load_pair"), asm.new_label("skip_pair")
             (read or self._read_plain)(skip)
-            jacobian.g1_prepare(self.e, work.px2, work.px2)
+            self.lines.prepare(self.e, work.px2, work.px2)
             jacobian.from_affine(self.e, work.t, work.q)
             self.e.target.copy_out(self.e, work, lambda: asm.op("DUP4"), grow=True)
             if self.flags:                       # stack: ptr cd
@@ -257,7 +261,7 @@ class MillerLoop:
         elif skip is not None:                    # px2 = 0 only for P at infinity
             is_zero(e.asm, e.target.memory_image(e, state.px2))
             e.asm.jumpi(skip)
-        jacobian.line_by_px2(e, self.line, state.px2)
+        self.lines.evaluate(e, self.line, state.px2)
         if e.target.dense_code and not (self.resident
                                         and e.resident_code == "line_product_called"):
             fp12.mul_by_line(e, self.f, self.f, self.line)
@@ -268,14 +272,15 @@ class MillerLoop:
             e.asm.place(skip)
 
     def _dbl_step(self, state: Slot) -> None:
-        self._line_step(lambda: jacobian.line_dbl(self.e, self.line, state.t), state)
+        self._line_step(lambda: self.lines.dbl(self.e, self.line, state.t, state.px2), state)
 
     def _add_step(self, state: Slot) -> None:
         """T += Q, f *= the line through them at P."""
         e = self.e
 
         def step() -> None:
-            self._line_step(lambda: jacobian.line_add(e, self.line, state.t, state.q), state)
+            self._line_step(lambda: self.lines.add(e, self.line, state.t, state.q, state.px2),
+                            state)
         if not self.share_add:
             step()
             return
