@@ -6,10 +6,10 @@ curves with high-degree twists", PKC 2010) as Aranha, Karabina, Longa, Gebotys a
 write them for a = 0 ("Faster explicit formulas for computing pairings over ordinary
 curves", EUROCRYPT 2011, eq. (10)-(13)), rescaled for EVMMAX's prices, where a
 multiplication costs two additions (so squarings buy nothing and a product by a small
-constant beats a chain of doublings): a doubling with its line is 117 gas at 4 limbs,
+constant beats a chain of doublings): a doubling with its line is 115 gas at 4 limbs,
 blst's Jacobian formulas with the evaluation (:mod:`.jacobian`) 138.
 
-P enters as (-6 P.x, 4 P.y) (:func:`prepare`); every line is a multiple in Fp of the line
+P enters as (-3 P.x, 2 P.y) (:func:`prepare`); every line is a multiple in Fp of the line
 through the points, stored as :mod:`.jacobian` stores its lines (l0‖l1‖l2: l1 the
 coefficient of P.x, l2 of P.y, already multiplied in), so :func:`.fp12.mul_by_line`
 takes either. A factor in Fp dies in the final exponentiation and is in Fp6, which the
@@ -24,18 +24,17 @@ from .fp import Emitter
 
 
 def prepare(e: Emitter, out: G1, p: G1) -> None:
-    """out = (-6 x, 4 y), the multiples of P the lines take."""
-    fp.mul(e, out.x, p.x, e.fp_const("-6", -6))
+    """out = (-3 x, 2 y), the multiples of P the lines take."""
+    fp.mul(e, out.x, p.x, e.fp_const("-3", -3))
     fp.dbl(e, out.y, p.y)
-    fp.dbl(e, out.y, out.y)
 
 
 def line_dbl(e: Emitter, line: Fp6, t: Slot, px: G1) -> None:
     """T = 2T (as 4 (X3, Y3, Z3): the same point) and the tangent line at T, at P:
     with B = Y^2, E = 3 b' Z^2, F = 3 E,
         X3 = 2 X Y (B - F), Y3 = (B + F)^2 - 12 E^2, Z3 = 8 B Y Z,
-        l = 2 (B - E) + X^2 (-6 P.x) + Y Z (4 P.y)
-    (-2 times the tangent (3 b' Z^2 - Y^2) + 3 X^2 P.x - 2 Y Z P.y, which vanishes at T:
+        l = (B - E) + X^2 (-3 P.x) + Y Z (2 P.y)
+    (-1 times the tangent (3 b' Z^2 - Y^2) + 3 X^2 P.x - 2 Y Z P.y, which vanishes at T:
     Y^2 Z = X^3 + b' Z^3)."""
     x, y, z = t.x, t.y, t.z
     three_b = (3 * e.curve.twist_b[0], 3 * e.curve.twist_b[1])
@@ -44,11 +43,10 @@ def line_dbl(e: Emitter, line: Fp6, t: Slot, px: G1) -> None:
         fp2.sqr(e, ee, z)
         fp2.mul_const(e, ee, ee, three_b, "3b'")           # E = 3 b' Z^2
         fp2.mul(e, yz, y, z)                               # Y Z
-        fp2.mul_by_fp(e, line.c2, yz, px.y)                # l2 = Y Z (4 P.y)
+        fp2.mul_by_fp(e, line.c2, yz, px.y)                # l2 = Y Z (2 P.y)
         fp2.sqr(e, line.c1, x)
-        fp2.mul_by_fp(e, line.c1, line.c1, px.x)           # l1 = X^2 (-6 P.x)
-        fp2.sub(e, line.c0, b, ee)
-        fp2.dbl(e, line.c0, line.c0)                       # l0 = 2 (B - E)
+        fp2.mul_by_fp(e, line.c1, line.c1, px.x)           # l1 = X^2 (-3 P.x)
+        fp2.sub(e, line.c0, b, ee)                         # l0 = B - E
         fp2.dbl(e, f, ee)
         fp2.add(e, f, f, ee)                               # F = 3 E
         fp2.mul(e, x, x, y)
@@ -69,8 +67,8 @@ def line_add(e: Emitter, line: Fp6, t: Slot, q: G2, px: G1) -> None:
     theta = Y - y2 Z, lam = X - x2 Z (the slope is theta / lam), C = theta^2,
     D = lam^2, E = lam D, G = X D, H = E + Z C - 2 G,
         X3 = lam H, Y3 = theta (G - H) - E Y, Z3 = Z E,
-        l = 12 (theta x2 - lam y2) + 2 theta (-6 P.x) + 3 lam (4 P.y)
-    (12 times lam (P.y - y2) - theta (P.x - x2))."""
+        l = 6 (theta x2 - lam y2) + 2 theta (-3 P.x) + 3 lam (2 P.y)
+    (6 times lam (P.y - y2) - theta (P.x - x2))."""
     x, y, z = t.x, t.y, t.z
     with e.asm.scope("line_add"), e.asm.temps(*[Fp2] * 6) as (theta, lam, c, d, g, h):
         fp2.mul(e, theta, q.y, z)
@@ -91,11 +89,11 @@ def line_add(e: Emitter, line: Fp6, t: Slot, q: G2, px: G1) -> None:
         fp2.mul(e, g, g, theta)
         fp2.sub(e, y, g, y)                                # Y3 = theta (G - H) - E Y
         fp2.mul(e, z, z, d)                                # Z3 = Z E
-        # the line: l0 = 12 (theta x2 - lam y2), l1 = 2 theta (-6 P.x), l2 = 3 lam (4 P.y)
+        # the line: l0 = 6 (theta x2 - lam y2), l1 = 2 theta (-3 P.x), l2 = 3 lam (2 P.y)
         fp2.mul(e, c, theta, q.x)
         fp2.mul(e, h, lam, q.y)
         fp2.sub(e, c, c, h)
-        fp2.mul_by_fp(e, line.c0, c, e.fp_const("12", 12))
+        fp2.mul_by_fp(e, line.c0, c, e.fp_const("6", 6))
         fp2.dbl(e, theta, theta)
         fp2.mul_by_fp(e, line.c1, theta, px.x)
         fp2.dbl(e, h, lam)
