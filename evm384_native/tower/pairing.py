@@ -17,13 +17,13 @@ BLS12-381 blst's, so the result is the CUBE of the reduced pairing, byte for byt
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, List, Optional
 
 from ..asm import Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, Subroutine, raw, struct
 from ..asm.layout import FP_BYTES
 from . import fp, fp12, jacobian
 from .compare import push_field_is_zero
-from .control import (is_zero, require_calldata,
+from .control import (is_zero, longest_run, require_calldata,
                       square_and_multiply_chained, square_and_multiply_signed)
 from .families import family_of, non_adjacent_form
 from .lines import JACOBIAN, Lines
@@ -69,10 +69,12 @@ class MillerLoop:
         saying whether P is infinity, which a state's line steps read (one MLOAD) instead
         of testing px2 (under EVMMAX a LOADX and two MLOADs each).
         ``resident_all_finite`` (with ``infinity_flags``): the pairs kept in registers are
-        taken only when there are exactly that many and every one but the first has P
-        finite (tested once, before the loop; otherwise the memory loop runs), so that
-        their steps test neither (per step ~40 gas less for a second pair). The first
-        pair's steps may be the memory loop's too and keep their test.
+        taken only when there are exactly that many and each has P finite (tested once,
+        before the loop; otherwise the memory loop runs), so that their steps test neither
+        (per step ~40 gas less for a second pair), and their additions are inline in one
+        subroutine that digits -1 and closing lines call too. With steps emitted inline
+        (``Emitter.resident_code``) the memory loop works in its own slot; otherwise it
+        shares the first pair's steps, which keep their test.
         ``square_in_step``: the pairs kept in registers have one subroutine per digit, f's
         squaring inline before their doubling steps (one call a digit less, ~1.2 KB more
         code: a second copy of the squaring, the memory loop's). ``lines``: T's
@@ -101,7 +103,9 @@ class MillerLoop:
         self.square_in_step = square_in_step
         self.lines = lines
         # the states whose steps need no test of P at infinity
-        self.finite = {slot.name for slot in self.resident[1:]} if resident_all_finite else set()
+        self.own_slot = resident_all_finite and e.resident_code == "inline"
+        self.finite = ({slot.name for slot in self.resident[0 if self.own_slot else 1:]}
+                       if resident_all_finite else set())
         self.flags: Dict[str, Slot] = {}
         if g1_may_be_infinity and infinity_flags:
             words = e.asm.memory.region("infinity_flags")
@@ -281,7 +285,7 @@ class MillerLoop:
         def step() -> None:
             self._line_step(lambda: self.lines.add(e, self.line, state.t, state.q, state.px2),
                             state)
-        if not self.share_add:
+        if not self.share_add or state.name in self.finite:
             step()
             return
         e.asm.call(e.asm.subroutine(f"ml_add_step_{state.name}", lambda a: step()))
@@ -352,13 +356,7 @@ class MillerLoop:
             if self.resident[i].name in self.flags:
                 self._copy_flag(lambda: asm.push(self._record(i)), self.resident[i])
         self._for_resident(copy_in)
-        steps = self._steps()
-
-        def each(kind: str) -> Callable[[Subroutine], None]:
-            return lambda a: self._for_resident(
-                lambda i: first[kind]() if i == 0 else steps[kind](self.resident[i]))
-        calls = {kind: _caller(asm, asm.subroutine(f"ml_{kind}_resident", each(kind)))
-                 for kind in first if not (kind == "dbl" and self.square_in_step)}
+        calls = self._resident_calls(first)
         if self.square_in_step:
             # one body: f squared, then (the entry of a digit without squaring) the steps
             doubling = asm.new_label("ml_dbl_resident")
@@ -366,7 +364,7 @@ class MillerLoop:
             def square_then_double(a: Subroutine) -> None:
                 fp12.sqr(e, self.f, self.f)
                 asm.place(doubling)
-                each("dbl")(a)
+                self._for_resident(lambda i: self._resident_step(i, "dbl", first))
             both = asm.subroutine("ml_sqr_dbl_resident", square_then_double)
             calls["dbl"] = lambda: asm.call(both, at=doubling)
             calls["sqr_dbl"] = _caller(asm, both)
@@ -377,6 +375,53 @@ class MillerLoop:
         asm.jump(finished)
         asm.place(in_memory)
         self._finished = finished
+
+    def _resident_step(self, i: int, kind: str, first: Dict[str, Callable[[], None]]) -> None:
+        """Resident pair i's step ``kind``: the first pair's may be the memory loop's."""
+        if i == 0 and self.resident[0].name not in self.finite:
+            first[kind]()
+        else:
+            self._steps()[kind](self.resident[i])
+
+    def _resident_calls(self, first: Dict[str, Callable[[], None]]
+                        ) -> Dict[str, Callable[[], None]]:
+        """A call per kind of step, each a subroutine stepping every resident pair (with
+        ``square_in_step`` the doubling is made by the caller). With
+        ``resident_all_finite`` the additions are one subroutine that a digit -1 (Q.y
+        negated around it) and the closing lines (q replaced first) call."""
+        asm, kinds = self.e.asm, list(self._steps())
+        if self.square_in_step:
+            kinds.remove("dbl")
+
+        def every(kind: str) -> Callable[[Subroutine], None]:
+            return lambda a: self._for_resident(lambda i: self._resident_step(i, kind, first))
+        if not self.resident_all_finite:
+            return {kind: _caller(asm, asm.subroutine(f"ml_{kind}_resident", every(kind)))
+                    for kind in kinds}
+        add = asm.subroutine("ml_add_resident", every("add"))
+        calls = {"add": _caller(asm, add)}
+        if "dbl" in kinds:
+            calls["dbl"] = _caller(asm, asm.subroutine("ml_dbl_resident", every("dbl")))
+
+        def subtract(a: Subroutine) -> None:
+            for state in self.resident:
+                fp.neg_each(self.e, state.q.y, state.q.y)
+            asm.call(add)
+            for state in self.resident:
+                fp.neg_each(self.e, state.q.y, state.q.y)
+
+        def closing(a: Subroutine) -> None:
+            assert self.add_q is not None
+            for image in self.family.closing_lines:
+                for state in self.resident:
+                    image(self.e, self.add_q, state.q)
+                    fp.copy(self.e, state.q, self.add_q)
+                asm.call(add)
+        if "sub" in kinds:
+            calls["sub"] = _caller(asm, asm.subroutine("ml_sub_resident", subtract))
+        if "closing" in kinds:
+            calls["closing"] = _caller(asm, asm.subroutine("ml_closing_resident", closing))
+        return calls
 
     def _steps(self) -> Dict[str, Callable[[Slot], None]]:
         """The kinds of step this curve's loop takes, in the order their code is made."""
@@ -398,7 +443,8 @@ class MillerLoop:
         which the hinted check tolerates). Without pairs f = 1 either way."""
         e, asm = self.e, self.e.asm
         # the memory loop's pair in the first resident pair's registers, if there are any
-        slot = self.resident[0] if self.resident else self.work
+        # and it shares their steps
+        slot = self.resident[0] if self.resident and not self.own_slot else self.work
         shared = bool(self.resident) and e.resident_code != "inline"
         steps = self._steps()
 
@@ -457,6 +503,14 @@ class MillerLoop:
             asm.place(done)
 
 
+def _exponent_digits(exponent: int) -> List[int]:
+    """The digits after the leading one of ``exponent``: its non-adjacent form where that
+    has fewer non-zero digits than its bits, else its bits."""
+    bits = [int(bit) for bit in bin(exponent)[3:]]
+    signed = non_adjacent_form(exponent)[1:]
+    return signed if sum(map(abs, signed)) < sum(bits) else bits
+
+
 def mul_by_one_plus(e: Emitter, f: Fp12, t: Fp6, sign: int = 1) -> None:
     """f *= 1 + t w (one subroutine for f and t), or for ``sign`` -1 by 1 - t w, as
     conj(conj(f) (1 + t w)): conjugation (w -> -w) is a field automorphism."""
@@ -487,22 +541,27 @@ class FinalExponentiation:
         self.acc = region.alloc(Fp12, "acc")
         self.base = region.alloc(Fp12, "base")
         self._mul = fp12.routine(e, "fp12_mul", "fe_mul", a=self.acc, b=self.base)
-        self._cyc = fp12.routine(e, "fp12_cyclotomic_sqr", "fe_cyclotomic_sqr", a=self.acc)
         # an even |x| is raised to in halves (a^(x/2) serves BLS12's hard part as well)
         magnitude = abs(e.curve.x)
         self.halved = magnitude % 2 == 0
+        self._digits = _exponent_digits(magnitude >> self.halved)
+        self._chain = None
+        if e.target.dense_code:
+            # runs of squarings in one subroutine; a single squaring enters it for one
+            self._chain = fp.squaring_chain(
+                e, "fe_cyclotomic_chain", min(cyclotomic_run, longest_run(self._digits)),
+                lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc))
+        else:
+            self._cyc = fp12.routine(e, "fp12_cyclotomic_sqr", "fe_cyclotomic_sqr", a=self.acc)
         self._pow = e.asm.subroutine("fe_pow_x_half" if self.halved else "fe_pow_x",
-                                     lambda a: self._pow_body(magnitude >> self.halved))
+                                     lambda a: self._pow_body())
 
-    def _pow_body(self, exponent: int) -> None:
-        """acc = acc^(+-exponent), the sign of x: square-and-multiply, unrolled into
-        calls, over the exponent's signed digits where they have fewer non-zero ones than
-        its bits (a digit -1 multiplies by conj(base) = base^-1, as conj(conj(acc) base))."""
-        e = self.e
+    def _pow_body(self) -> None:
+        """acc = acc^(+-exponent) (|x|, or |x| / 2), the sign of x: square-and-multiply,
+        unrolled into calls, over :func:`_exponent_digits` (a digit -1 multiplies by
+        conj(base) = base^-1, as conj(conj(acc) base))."""
+        e, digits = self.e, self._digits
         fp.copy(e, self.base, self.acc)
-        bits = [int(bit) for bit in bin(exponent)[3:]]
-        signed = non_adjacent_form(exponent)[1:]
-        digits = signed if sum(map(abs, signed)) < sum(bits) else bits
 
         def multiply(digit: int) -> None:
             if digit < 0:
@@ -510,10 +569,8 @@ class FinalExponentiation:
             e.asm.call(self._mul)
             if digit < 0:
                 fp12.conj(e, self.acc, self.acc)
-        if e.target.dense_code:
-            square_and_multiply_chained(e, digits, "fe_cyclotomic_chain", self.cyclotomic_run,
-                                        lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc),
-                                        multiply)
+        if self._chain is not None:
+            square_and_multiply_chained(e, digits, self._chain, multiply)
         else:
             # unrolled: its 5 x 62 bits would cost ~17,000 gas as a loop, for 460 bytes
             square_and_multiply_signed(e, digits, lambda: e.asm.call(self._cyc), multiply,
@@ -525,7 +582,18 @@ class FinalExponentiation:
         fp.call(self.e, self._mul, {"a": out}, a=a, b=b)
 
     def cyclotomic_sqr(self, out: Fp12, a: Fp12) -> None:
-        fp.call(self.e, self._cyc, {"a": out}, a=a)
+        if not fp.same(a, self.acc):
+            fp.copy(self.e, self.acc, a)
+        self._square_acc()
+        if not fp.same(out, self.acc):
+            fp.copy(self.e, out, self.acc)
+
+    def _square_acc(self) -> None:
+        if self._chain is None:
+            self.e.asm.call(self._cyc)
+        else:
+            chain, entries = self._chain
+            self.e.asm.call(chain, at=entries[1])
 
     def pow_x(self, out: Fp12, a: Fp12, half: bool = False) -> None:
         """out = a^x (or a^(x/2), for even x) for a in the cyclotomic subgroup."""
@@ -535,7 +603,7 @@ class FinalExponentiation:
             fp.copy(self.e, self.acc, a)
         self.e.asm.call(self._pow)
         if self.halved and not half:
-            self.e.asm.call(self._cyc)
+            self._square_acc()
         if not fp.same(out, self.acc):
             fp.copy(self.e, out, self.acc)
 
