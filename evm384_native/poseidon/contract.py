@@ -1,5 +1,5 @@
 """Poseidon (circomlib's, :mod:`.params`) as an EVMMAX contract, ``poseidon_t<t>`` for
-t = 2..6: calldata the t - 1 inputs as 32-byte big-endian words (each < r), output the
+t = 2..5 (t = 6's constants alone exceed EIP-170's 24,576 bytes): calldata the t - 1 inputs as 32-byte big-endian words (each < r), output the
 32-byte hash; a wrong length or a value >= r REVERTs with empty output.
 
 The permutation runs in the optimised form of the Poseidon paper's appendix B
@@ -29,17 +29,21 @@ from ..tower import fp
 from ..tower.contract import least_gas_that_fits, return_slot, revert_here
 from ..tower.fp import Emitter
 from ..tower.target import resolve_target
-from .params import FIELD, R, ROUNDS_F, ROUNDS_P, WIDTHS, optimised
+from .params import FIELD, R, ROUNDS_F, ROUNDS_P, optimised
 
 TARGETS = ("evmmax",)
 HALF = ROUNDS_F // 2
+# Partial rounds a load, by width (the contracts' widths): the least gas of the builds
+# that fit, measured over 2..15 (a bigger block means fewer loads but more memory and
+# registers). t = 6 has none: its constants alone are 24,992 bytes, over EIP-170's limit.
+BLOCKS = {2: 8, 3: 7, 4: 5, 5: 6}
 
 
 def contract_name(t: int) -> str:
     return f"poseidon_t{t}"
 
 
-WIDTH_OF = {contract_name(t): t for t in WIDTHS}
+WIDTH_OF = {contract_name(t): t for t in BLOCKS}
 CONTRACTS = tuple(WIDTH_OF)
 
 
@@ -47,41 +51,66 @@ CONTRACTS = tuple(WIDTH_OF)
 class Schedule:
     """The constants of width ``t`` in the order the contract loads them, as data.
 
-    ``first``: M (columns of the applied matrix, t each), the sparse rows' M[0][0], then
-    into the window P (the same way) and the (HALF + 1) t round constants of the first
-    half; ``rounds``: per partial round (2t - 1 values) its round constant, its sparse
-    row's other t - 1 entries, its sparse column's t - 1 entries; ``last``: the
-    (HALF - 1) t round constants of the second half."""
+    ``first``: M (columns of the applied matrix, t each), the last partial round's
+    corner, then into the window P (the same way) and the (HALF + 1) t round constants of
+    the first half; ``rounds``: per partial round (2t - 1 values) its round constant, its
+    sparse row's entries but the corner, its sparse column's (all scaled, see
+    :func:`schedule`); ``last``: the (HALF - 1) t round constants of the second half;
+    ``block``: partial rounds a load (the buffer holds one block's constants)."""
     t: int
     first: Tuple[int, ...]
     rounds: Tuple[Tuple[int, ...], ...]
     last: Tuple[int, ...]
-    block: int                      # partial rounds a load
+    block: int
+
+    @property
+    def load(self) -> int:
+        """Values one load moves at most: the memory buffer's size."""
+        return self.block * (2 * self.t - 1)
 
     @property
     def window(self) -> int:
-        """Registers the loads after M and M[0][0] need."""
+        """Registers the loads after M and the corner need."""
         t = self.t
-        return max(len(self.first) - t * t - 1, self.block * (2 * t - 1), len(self.last))
+        return max(len(self.first) - t * t - 1, self.load, len(self.last))
 
 
-def schedule(t: int) -> Schedule:
-    """The constants of width ``t`` from circomlibjs' optimised ones. Both matrices are
-    applied transposed (new state[i] = sum_j m[j][i] state[j]): row j of the stored
-    matrix is column j of the applied one, which one vector product by state[j] uses."""
+def schedule(t: int, block: int) -> Schedule:
+    """The constants of width ``t`` from circomlibjs' optimised ones, ``block`` partial
+    rounds a load.
+
+    Both matrices are applied transposed (new state[i] = sum_j m[j][i] state[j]): row j
+    of the stored matrix is column j of the applied one, which one vector product by
+    state[j] uses.
+
+    A partial round computes u = x0^5 + c, then x0 = m00 u + sum_j w_j x_j and
+    x_k += v_k u. The contract keeps x0 scaled, z = x0 / a, to spare the product by m00
+    (the corner, the same every round): with z^5 + c / a^5 = u / a^5 =: u', choosing the
+    next round's scale a' = m00 a^5 makes it z' = u' + sum_j (w_j / a') x_j, and
+    x_k += (v_k a^5) u'. The first round's a is 1 (P gives x0 itself); the last round
+    ends with a' = 1 instead, z' = (m00 a^5) u' + ..., so only it multiplies by a corner.
+    """
     opt = optimised(t)
     rounds_p = ROUNDS_P[t]
     columns = tuple(v for row in opt.m for v in row)
     p_columns = tuple(v for row in opt.p for v in row)
     c_partial = (HALF + 1) * t                          # where the partial rounds' C start
     row = 2 * t - 1
-    corner = opt.s[0]
-    assert all(opt.s[row * r] == corner for r in range(rounds_p))   # M[0][0] every round
-    rounds = tuple((opt.c[c_partial + r],) + opt.s[row * r + 1: row * (r + 1)]
-                   for r in range(rounds_p))
+    m00 = opt.s[0]
+    assert all(opt.s[row * r] == m00 for r in range(rounds_p))   # M[0][0] every round
+    rounds, a = [], 1
+    for r in range(rounds_p):
+        a5 = pow(a, 5, R)
+        a_next = m00 * a5 % R if r < rounds_p - 1 else 1
+        w = opt.s[row * r + 1: row * r + t]
+        v = opt.s[row * r + t: row * (r + 1)]
+        inverse = pow(a_next, -1, R)
+        rounds.append((opt.c[c_partial + r] * pow(a5, -1, R) % R,
+                       *(x * inverse % R for x in w), *(x * a5 % R for x in v)))
+        corner = m00 * a5 % R                           # the last round's, once the loop ends
+        a = a_next
     first = columns + (corner,) + p_columns + opt.c[:c_partial]
-    block = (t * t + c_partial) // row                  # as many as the first load's window
-    return Schedule(t, first, rounds, opt.c[c_partial + rounds_p:], block)
+    return Schedule(t, first, tuple(rounds), opt.c[c_partial + rounds_p:], block)
 
 
 def _span(slot: Slot, start: int, count: int, name: str) -> Slot:
@@ -102,8 +131,8 @@ class _Poseidon:
         self.m = _span(self.constants, 0, t * t, "m")
         self.corner = self.constants.fps()[t * t]
         self.window = _span(self.constants, t * t + 1, plan.window, "window")
-        largest = max(len(plan.first), plan.block * (2 * t - 1), len(plan.last), t - 1)
-        self.buffer = e.asm.memory.region("buffer").alloc(raw(largest * WORD), "buffer")
+        self.buffer = e.asm.memory.region("buffer").alloc(raw(max(plan.load, t - 1) * WORD),
+                                                          "buffer")
         self.data = e.asm.new_label("poseidon_constants")
         self.blob = bytearray()
 
@@ -119,16 +148,21 @@ class _Poseidon:
         """The ``count`` values at the code offset ``push_source()`` pushes into the
         registers from ``dest`` on: CODECOPY into the buffer, one STOREX."""
         asm = self.e.asm
-        asm.push(count * WORD)
-        push_source()
-        asm.push(self.buffer)
-        asm.op("CODECOPY")
-        self.e.target.copy_in(self.e, _span(dest, 0, count, "load"),
-                              lambda: asm.push(self.buffer))
+        with asm.scope("constants"):
+            asm.push(count * WORD)
+            push_source()
+            asm.push(self.buffer)
+            asm.op("CODECOPY")
+            self.e.target.copy_in(self.e, _span(dest, 0, count, "load"),
+                                  lambda: asm.push(self.buffer))
 
     def _load_constant(self, dest: Slot, values: Tuple[int, ...]) -> None:
-        offset = self._append(values)
-        self._load(dest, len(values), lambda: self._push_data(offset))
+        """``values`` into the registers from ``dest`` on, a buffer's worth a load."""
+        offset, size = self._append(values), self.plan.load
+        for start in range(0, len(values), size):
+            count = min(size, len(values) - start)
+            self._load(_span(dest, start, count, "part"), count,
+                       lambda start=start: self._push_data(offset + start * WORD))
 
     def _push_data(self, offset: int) -> None:
         """PUSH the code offset of the constant data's byte ``offset`` (known once laid
@@ -162,9 +196,10 @@ class _Poseidon:
             fp.add(self.e, self.state, self.state, constants)
             self._mix(columns, acc, tmp)
 
-    def _partial_round(self, base: int) -> None:
-        """state[0]^5 + c, then the sparse matrix: state[0] = M[0][0] state[0] + the row's
-        products with the others (read before), state[k] += the column's entry state[0]."""
+    def _partial_round(self, base: int, last: bool) -> None:
+        """u = state[0]^5 + c, then the sparse matrix (scaled, see :func:`schedule`):
+        state[0] = u (in the last round: the corner times u) + the row's products with the
+        others (read before), state[k] += the column's entry times u."""
         e, t, w = self.e, self.t, self.window
         x = self.state.fps()
         rest = _span(self.state, 1, t - 1, "rest")
@@ -176,50 +211,61 @@ class _Poseidon:
             fp.mul(e, products, _span(w, base + 1, t - 1, "row"), rest)
             fp.mul(e, column, _span(w, base + t, t - 1, "column"), x[0])
             fp.add(e, rest, rest, column)
-            fp.mul(e, x4, self.corner, x[0])
+            head = x[0]
+            if last:
+                fp.mul(e, x4, self.corner, x[0])
+                head = x4
             terms = products.fps()
             for j, term in enumerate(terms):
-                fp.add(e, x[0] if j == len(terms) - 1 else x4, x4, term)
+                fp.add(e, x[0] if j == len(terms) - 1 else head, head, term)
 
-    def _partial_block(self, rounds: int, push_source: Callable[[], None]) -> None:
-        """One load of ``rounds`` partial rounds' constants, then those rounds."""
+    def _partial_block(self, rounds: int, push_source: Callable[[], None],
+                       last: bool = False) -> None:
+        """One load of ``rounds`` partial rounds' constants, then those rounds; ``last``:
+        they end the partial rounds."""
         size = 2 * self.t - 1
         self._load(self.window, rounds * size, push_source)
         for i in range(rounds):
-            self._partial_round(i * size)
+            self._partial_round(i * size, last and i == rounds - 1)
 
     def _partial_rounds(self) -> None:
-        """Blocks of ``plan.block`` rounds, unrolled, or (``e.loops``) as a loop whose
-        counter is the code offset of the next block's constants; the rest unrolled."""
+        """Blocks of ``plan.block`` rounds (the last may be shorter), unrolled, or
+        (``e.loops``) all but the last as a loop whose counter is the code offset of the
+        next block's constants."""
         asm, plan = self.e.asm, self.plan
         size = 2 * self.t - 1
         offset = self._append(tuple(v for r in plan.rounds for v in r))
-        blocks, rest = divmod(len(plan.rounds), plan.block)
+        count = -(-len(plan.rounds) // plan.block)
         block_bytes = plan.block * size * WORD
-        if self.e.loops and blocks > 1:
-            self._push_data(offset)                                  # stack: source
-            top = asm.label("partial_block")
+        looped = count - 1 if self.e.loops else 0    # the last ends with the corner
+        if looped > 1:
+            with asm.scope("loop"):
+                self._push_data(offset)                              # stack: source
+                top = asm.label("partial_block")
             self._partial_block(plan.block, lambda: asm.op("DUP2"))  # under the size
-            asm.push(block_bytes)
-            asm.op("ADD")
-            asm.op("DUP1")
-            self._push_data(offset + blocks * block_bytes)
-            asm.op("GT")
-            asm.jumpi(top)
-            asm.op("POP")
-            done = blocks
-        else:
-            done = 0
-        for b in range(done, blocks + (1 if rest else 0)):
+            with asm.scope("loop"):
+                asm.push(block_bytes)
+                asm.op("ADD")
+                asm.op("DUP1")
+                self._push_data(offset + looped * block_bytes)
+                asm.op("GT")
+                asm.jumpi(top)
+                asm.op("POP")
+        for b in range(looped if looped > 1 else 0, count):
             start = offset + b * block_bytes
-            self._partial_block(plan.block if b < blocks else rest,
-                                lambda start=start: self._push_data(start))
+            rounds = min(plan.block, len(plan.rounds) - b * plan.block)
+            self._partial_block(rounds, lambda start=start: self._push_data(start),
+                                b == count - 1)
 
     # --- the contract -------------------------------------------------------------------
 
     def _read_inputs(self, fail: Label) -> None:
         """Jump to ``fail`` unless the calldata is t - 1 words each below r; STOREX them
         into state[1..] (state[0] is 0: registers start zeroed)."""
+        with self.e.asm.scope("input"):
+            self._read_words(fail)
+
+    def _read_words(self, fail: Label) -> None:
         asm, inputs = self.e.asm, self.t - 1
         asm.op("CALLDATASIZE")
         asm.push(inputs * WORD)
@@ -240,9 +286,21 @@ class _Poseidon:
                               lambda: asm.push(self.buffer))
 
     def emit(self) -> None:
-        e, t, plan = self.e, self.t, self.plan
-        fail = e.asm.new_label("invalid_input")
+        """The contract, its parts in scopes of their own (input, constants, rounds,
+        output) for a gas profile by scope."""
+        fail = self.e.asm.new_label("invalid_input")
         self._read_inputs(fail)
+        with self.e.asm.scope("rounds"):
+            self._permutation()
+        with self.e.asm.scope("output"):
+            self.e.target.copy_out(self.e, self.result, lambda: self.e.asm.push(self.buffer))
+            return_slot(self.e.asm, self.buffer.part(raw(WORD), 0, "hash"))
+            revert_here(self.e, fail)
+        self.e.asm.data(bytes(self.blob), label=self.data)
+
+    def _permutation(self) -> None:
+        """The permutation of [0, inputs]; its state[0] is left in ``self.result``."""
+        e, t, plan = self.e, self.t, self.plan
         self._load_constant(self.constants, plan.first)
         p_columns = _span(self.window, 0, t * t, "p")
         arc = lambda r: _span(self.window, t * t + r * t, t, f"c{r}")   # noqa: E731
@@ -253,17 +311,14 @@ class _Poseidon:
         self._load_constant(self.window, plan.last)
         for r in range(HALF - 1):
             self._full_round(_span(self.window, r * t, t, f"c{r}"), self.m)
-        with e.asm.temps(array(Fp, t), array(Fp, t)) as (acc, _):
-            self._sbox_all(acc)
-            # state[0] only: row 0 of the applied matrix, every t-th stored value
-            e.asm.evmmax("MULMODX", acc, self.m, self.state, t, (1, t, 1))
-            terms = acc.fps()
-            for term in terms[1:]:
-                fp.add(e, terms[0], terms[0], term)
-            e.target.copy_out(e, terms[0], lambda: e.asm.push(self.buffer))
-        return_slot(e.asm, self.buffer.part(raw(WORD), 0, "hash"))
-        revert_here(e, fail)
-        e.asm.data(bytes(self.blob), label=self.data)
+        acc = self.state.region.alloc(array(Fp, t), "last")   # outlives the round
+        self._sbox_all(acc)
+        # state[0] only: row 0 of the applied matrix, every t-th stored value
+        e.asm.evmmax("MULMODX", acc, self.m, self.state, t, (1, t, 1))
+        terms = acc.fps()
+        for term in terms[1:]:
+            fp.add(e, terms[0], terms[0], term)
+        self.result = terms[0]
 
 
 def _pc(label: Label) -> int:
@@ -271,8 +326,8 @@ def _pc(label: Label) -> int:
     return label.pc or 0
 
 
-def _builder(t: int) -> Callable[[Emitter], None]:
-    return lambda e: _Poseidon(e, schedule(t)).emit()
+def _builder(t: int, block: int) -> Callable[[Emitter], None]:
+    return lambda e: _Poseidon(e, schedule(t, block)).emit()
 
 
 @lru_cache(maxsize=None)
@@ -284,7 +339,7 @@ def build_program(name: str, compact: object = None, target: str = "evmmax") -> 
     isa = resolve_target(target)
     if isa.name not in TARGETS:
         raise ValueError(f"{name} is built for EVMMAX only, not {isa.name!r}")
-    return least_gas_that_fits(name, FIELD, isa, _builder(WIDTH_OF[name]), compact=False)
+    return least_gas_that_fits(name, FIELD, isa, _builder(WIDTH_OF[name], BLOCKS[WIDTH_OF[name]]), compact=False)
 
 
 def build_contract(name: str, target: str = "evmmax") -> bytes:
