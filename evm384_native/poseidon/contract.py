@@ -311,14 +311,16 @@ class _Poseidon:
         self._load_constant(self.window, plan.last)
         for r in range(HALF - 1):
             self._full_round(_span(self.window, r * t, t, f"c{r}"), self.m)
-        acc = self.state.region.alloc(array(Fp, t), "last")   # outlives the round
-        self._sbox_all(acc)
-        # state[0] only: row 0 of the applied matrix, every t-th stored value
-        e.asm.evmmax("MULMODX", acc, self.m, self.state, t, (1, t, 1))
-        terms = acc.fps()
-        for term in terms[1:]:
-            fp.add(e, terms[0], terms[0], term)
-        self.result = terms[0]
+        x0 = self.state.fps()[0]
+        with e.asm.temps(array(Fp, t)) as (acc,):
+            self._sbox_all(acc)
+            # state[0] only: row 0 of the applied matrix, every t-th stored value
+            e.asm.evmmax("MULMODX", acc, self.m, self.state, t, (1, t, 1))
+            terms = acc.fps()
+            fp.add(e, x0, terms[0], terms[1])
+            for term in terms[2:]:
+                fp.add(e, x0, x0, term)
+        self.result = x0
 
 
 def _pc(label: Label) -> int:
