@@ -115,7 +115,7 @@ def block_sweep(seed: int) -> List[str]:
 
 def report(rows: List[Dict[str, object]], sweep: List[str]) -> str:
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    lines = [f"# Poseidon (circomlib's, BN254 r) under EVMMAX", "",
+    lines = ["# Poseidon (circomlib's, BN254 r) under EVMMAX", "",
              f"`python bench/poseidon_table.py` at commit {commit()}, {now}. Gas is "
              "execution only (no calldata, no 21,000); every hash checked against the "
              "reference.", "",

@@ -37,13 +37,7 @@ HALF = ROUNDS_F // 2
 # that fit, measured over 2..15 (a bigger block means fewer loads but more memory and
 # registers). t = 6 has none: its constants alone are 24,992 bytes, over EIP-170's limit.
 BLOCKS = {2: 8, 3: 7, 4: 5, 5: 6}
-
-
-def contract_name(t: int) -> str:
-    return f"poseidon_t{t}"
-
-
-WIDTH_OF = {contract_name(t): t for t in BLOCKS}
+WIDTH_OF = {f"poseidon_t{t}": t for t in BLOCKS}
 CONTRACTS = tuple(WIDTH_OF)
 
 
@@ -107,8 +101,8 @@ def schedule(t: int, block: int) -> Schedule:
         inverse = pow(a_next, -1, R)
         rounds.append((opt.c[c_partial + r] * pow(a5, -1, R) % R,
                        *(x * inverse % R for x in w), *(x * a5 % R for x in v)))
-        corner = m00 * a5 % R                           # the last round's, once the loop ends
         a = a_next
+    corner = m00 * a5 % R                               # the last round's a^5
     first = columns + (corner,) + p_columns + opt.c[:c_partial]
     return Schedule(t, first, tuple(rounds), opt.c[c_partial + rounds_p:], block)
 

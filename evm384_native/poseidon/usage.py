@@ -3,7 +3,6 @@ inputs as 32-byte big-endian words, each below r. No precompile does the job (th
 Usage's price is None: ``evm384 gas`` prints "-" for it)."""
 from __future__ import annotations
 
-import random
 from typing import Dict, List, Sequence
 
 from ..usage import Usage
