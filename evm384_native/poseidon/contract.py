@@ -1,21 +1,23 @@
-"""Poseidon (circomlib's, :mod:`.params`) as an EVMMAX contract, ``poseidon_t<t>`` for
-t = 2..5 (t = 6's constants alone exceed EIP-170's 24,576 bytes): calldata the t - 1 inputs as 32-byte big-endian words (each < r), output the
-32-byte hash; a wrong length or a value >= r REVERTs with empty output.
+"""Poseidon (circomlib's, :mod:`.params`) as EVMMAX contracts ``poseidon_t<t>``, t = 2..5
+(t = 6's constants alone exceed EIP-170's 24,576 bytes): calldata the t - 1 inputs as
+32-byte big-endian words (each < r), output the 32-byte hash; a wrong length or a value
+>= r REVERTs with empty output.
 
 The permutation runs in the optimised form of the Poseidon paper's appendix B
 (circomlibjs' ``poseidon_opt.js``): four full rounds, the matrix P, the partial rounds each
 with one round constant and a sparse matrix (its first row and first column), then four
-full rounds, the last computing state[0] only.
+full rounds, the last computing state[0] only; state[0] is kept scaled through the partial
+rounds so that the sparse matrices' corner costs no product (:func:`schedule`).
 
 Under EIP-6690 an operation on one value costs 1 or 2 gas and getting a constant into a
-register costs about as much (CODECOPY 3 gas a word, STOREX 2 a value), so the constants
-dominate, and the code copies each from the code into memory and STOREXes it once,
-shortly before it is needed: a run of loads of at most ``window`` values through one
-memory buffer into one window of registers (the M matrix and the sparse rows' constant
-corner M[0][0] stay resident). Memory and registers both count in memory expansion, so
-the window is kept small: a load of the first half's constants, then one per block of
-partial rounds, then one of the last half's. Unrolled if it fits EIP-170's limit, else
-(``e.loops``) the blocks of partial rounds run as a loop over the code's constants.
+register costs more (CODECOPY 3 gas a word, STOREX 2 a value), so the constants dominate:
+the code copies each from the code into memory and STOREXes it once, shortly before it
+is needed, in loads of at most one block of partial rounds' constants through one memory
+buffer into one window of registers (M and the last round's corner stay resident).
+Memory and registers both count in memory expansion, so the window is kept small: a load
+of the first half's constants, one per block of partial rounds, one of the last half's.
+Unrolled if it fits EIP-170's limit, else (``e.loops``) the blocks of partial rounds but
+the last run as a loop over the code's constants.
 """
 from __future__ import annotations
 
@@ -256,10 +258,6 @@ class _Poseidon:
     def _read_inputs(self, fail: Label) -> None:
         """Jump to ``fail`` unless the calldata is t - 1 words each below r; STOREX them
         into state[1..] (state[0] is 0: registers start zeroed)."""
-        with self.e.asm.scope("input"):
-            self._read_words(fail)
-
-    def _read_words(self, fail: Label) -> None:
         asm, inputs = self.e.asm, self.t - 1
         asm.op("CALLDATASIZE")
         asm.push(inputs * WORD)
@@ -283,17 +281,19 @@ class _Poseidon:
         """The contract, its parts in scopes of their own (input, constants, rounds,
         output) for a gas profile by scope."""
         fail = self.e.asm.new_label("invalid_input")
-        self._read_inputs(fail)
+        with self.e.asm.scope("input"):
+            self._read_inputs(fail)
         with self.e.asm.scope("rounds"):
             self._permutation()
         with self.e.asm.scope("output"):
-            self.e.target.copy_out(self.e, self.result, lambda: self.e.asm.push(self.buffer))
+            self.e.target.copy_out(self.e, self.state.fps()[0],
+                                   lambda: self.e.asm.push(self.buffer))
             return_slot(self.e.asm, self.buffer.part(raw(WORD), 0, "hash"))
             revert_here(self.e, fail)
         self.e.asm.data(bytes(self.blob), label=self.data)
 
     def _permutation(self) -> None:
-        """The permutation of [0, inputs]; its state[0] is left in ``self.result``."""
+        """The permutation of [0, inputs], up to its state[0]."""
         e, t, plan = self.e, self.t, self.plan
         self._load_constant(self.constants, plan.first)
         p_columns = _span(self.window, 0, t * t, "p")
@@ -314,7 +314,6 @@ class _Poseidon:
             fp.add(e, x0, terms[0], terms[1])
             for term in terms[2:]:
                 fp.add(e, x0, x0, term)
-        self.result = x0
 
 
 def _pc(label: Label) -> int:
