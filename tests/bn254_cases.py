@@ -483,6 +483,15 @@ def pairing_inputs(rng: random.Random, max_k: int = 6) -> List[Tuple[str, bytes,
                   [(None, random_g2(rng)), finite]), False),
               ("2 pairs, P at infinity in both", pairing_input(
                   [(None, random_g2(rng)), (None, random_g2(rng))]), True)]
+    # product one with P at infinity in one of the first two pairs (which the contracts
+    # would keep in registers were their P finite)
+    p, q = random_g1(rng), random_g2(rng)
+    minus_p = (p[0], -p[1] % P)
+    for position in (0, 1):
+        pairs = [(p, q), (minus_p, q)]
+        pairs.insert(position, (None, random_g2(rng)))
+        cases.append((f"3 pairs of product one, P at infinity in pair {position}",
+                      pairing_input(pairs), True))
     return cases
 
 

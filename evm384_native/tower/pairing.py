@@ -319,6 +319,14 @@ class MillerLoop:
         asm.op("MLOAD")
         asm.op("GT")
 
+    def _jump_if_infinity(self, state: Slot, target: Label) -> None:
+        """Jump to ``target`` if the flag word of resident ``state``'s record says P is
+        infinity."""
+        i = self.resident.index(state)
+        self.e.asm.push(lambda: self._record(i)() + self.record_bytes(PairState.size))
+        self.e.asm.op("MLOAD")
+        self.e.asm.jumpi(target)
+
     def _jump_unless_pair(self, i: int, target: Label) -> None:
         self._push_has_pair(i)
         self.e.asm.op("ISZERO")
@@ -346,10 +354,9 @@ class MillerLoop:
         asm.jumpi(in_memory)
         if self.resident_all_finite:
             self._jump_unless_pair(len(self.resident) - 1, in_memory)
-            for i in range(1, len(self.resident)):      # P at infinity: the memory loop
-                asm.push(lambda i=i: self._record(i)() + self.record_bytes(PairState.size))
-                asm.op("MLOAD")
-                asm.jumpi(in_memory)
+            for state in self.resident:               # P at infinity: the memory loop
+                if state.name in self.finite:
+                    self._jump_if_infinity(state, in_memory)
 
         def copy_in(i: int) -> None:
             e.target.copy_in(e, self.resident[i], lambda: asm.push(self._record(i)))
