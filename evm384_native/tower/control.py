@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..asm import Assembler, Label, Slot, Subroutine
-from . import fp
 from .fp import Emitter
 
 

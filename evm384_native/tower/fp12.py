@@ -281,6 +281,9 @@ _ROUTINES: Dict[str, Tuple[Callable[..., None], Dict[str, type]]] = {
                          {"a": Fp12, "line": Fp6}),
     "fp12_mul_by_one_plus": (lambda e, a, t: mul_by_one_plus(e, a, a, t), {"a": Fp12, "t": Fp6}),
     "fp12_inv": (lambda e, a: inverse(e, a, a, _mul6(e)), {"a": Fp12}),
+    # the inverse with its four Fp6 products through the shared subroutine whatever the
+    # build (~1.4 KB less code than inline, ~560 gas more)
+    "fp12_inv_shared": (lambda e, a: inverse(e, a, a, fp6.mul_by_subroutine), {"a": Fp12}),
 }
 
 

@@ -61,7 +61,7 @@ class MillerLoop:
     def __init__(self, e: Emitter, f: Fp12, g1_may_be_infinity: bool = False,
                  calldata_tail: int = 0, infinity_flags: bool = False,
                  resident_all_finite: bool = False, square_in_step: bool = False,
-                 lines: Lines = JACOBIAN) -> None:
+                 lines: Lines = JACOBIAN, hybrid: bool = False) -> None:
         """``g1_may_be_infinity``: pair states may have P at infinity ((-2 P.x, 2 P.y) all
         zero; kept so that their Q can still be checked); their lines are not multiplied
         into f. ``calldata_tail``: bytes after the pairs in calldata (a hint), not pairs.
@@ -78,7 +78,11 @@ class MillerLoop:
         ``square_in_step``: the pairs kept in registers have one subroutine per digit, f's
         squaring inline before their doubling steps (one call a digit less, ~1.2 KB more
         code: a second copy of the squaring, the memory loop's). ``lines``: T's
-        coordinates and step formulas (:mod:`.lines`)."""
+        coordinates and step formulas (:mod:`.lines`). ``hybrid`` (with
+        ``resident_all_finite``): with more pairs than registers hold, the first ones still
+        in registers (if their P are finite) and only the others in the memory loop (~100
+        gas a step less per pair in registers; ~1 KB more code: the loop over the digits
+        twice)."""
         self.e, self.f = e, f
         self.family = family_of(e.curve)
         self.digits = self.family.loop_digits(e.curve)
@@ -102,6 +106,10 @@ class MillerLoop:
         self.resident_all_finite = resident_all_finite
         self.square_in_step = square_in_step
         self.lines = lines
+        if hybrid and not resident_all_finite:
+            raise ValueError("hybrid keeps finite pairs in registers: it needs "
+                             "resident_all_finite")
+        self.hybrid = hybrid
         # the states whose steps need no test of P at infinity
         self.own_slot = resident_all_finite and e.resident_code == "inline"
         self.finite = ({slot.name for slot in self.resident[0 if self.own_slot else 1:]}
@@ -211,13 +219,18 @@ class MillerLoop:
     # --- the loop -------------------------------------------------------------------------
 
     def for_each_pair(self, step: Callable[[], None], with_q: bool,
-                      slot: Optional[Slot] = None) -> None:
+                      slot: Optional[Slot] = None, start_below_return: bool = False) -> None:
         """Run ``step`` on every pair state: copy it into ``slot`` (default the work slot;
-        Q only if needed), step, copy T back."""
+        Q only if needed), step, copy T back. From the first state, or (in a subroutine,
+        ``start_below_return``) from the record whose address the caller pushed before
+        calling (at least one)."""
         e, asm = self.e, self.e.asm
         slot = self.work if slot is None else slot
         start = 0 if with_q else self.record_bytes(_PX2_REL)
-        asm.push(self.heap)                       # stack: ptr
+        if start_below_return:
+            asm.op("SWAP1")                       # stack: return ptr
+        else:
+            asm.push(self.heap)                   # stack: ptr
         top = asm.label("pair")
 
         def record() -> None:
@@ -343,45 +356,73 @@ class MillerLoop:
         asm.place(skip)
 
     def _resident_loop(self, bits_loop: Callable[[Dict[str, Callable[[], None]]], None],
-                       first: Dict[str, Callable[[], None]]) -> None:
+                       first: Dict[str, Callable[[], None]],
+                       memory_steps: Dict[str, Subroutine]) -> None:
         """With at most len(resident) pairs: their states into registers, the loop on
         them (no copies between memory and registers per step), T back to memory (the G2
-        subgroup check reads it there); more pairs jump past to the memory loop. The
+        subgroup check reads it there); more pairs jump past to the memory loop, or with
+        ``hybrid`` to the loop on the resident pairs and the memory loop on the others
+        (``memory_steps``: the memory loop's subroutines, taking their first record). The
         first pair's steps are ``first[kind]`` (as the memory loop's)."""
-        e, asm = self.e, self.e.asm
+        asm, count = self.e.asm, len(self.resident)
         in_memory, finished = asm.new_label("pairs_in_memory"), asm.new_label("loop_done")
-        self._push_has_pair(len(self.resident))
-        asm.jumpi(in_memory)
+        more = asm.new_label("more_pairs") if self.hybrid else in_memory
+        self._push_has_pair(count)
+        asm.jumpi(more)
         if self.resident_all_finite:
-            self._jump_unless_pair(len(self.resident) - 1, in_memory)
-            for state in self.resident:               # P at infinity: the memory loop
-                if state.name in self.finite:
-                    self._jump_if_infinity(state, in_memory)
+            self._jump_unless_pair(count - 1, in_memory)
+        calls = self._resident_calls(first)
+        self._registers_path(bits_loop, calls, in_memory, finished)
+        if self.hybrid:
+            asm.place(more)
+
+            def then_memory(resident_call: Callable[[], None], kind: str
+                            ) -> Callable[[], None]:
+                def both() -> None:
+                    resident_call()
+                    asm.push(self._record(count))
+                    asm.call(memory_steps[kind])
+                return both
+            self._registers_path(bits_loop, {
+                kind: then_memory(call, "dbl" if kind == "sqr_dbl" else kind)
+                for kind, call in calls.items()}, in_memory, finished)
+        asm.place(in_memory)
+        self._finished = finished
+
+    def _registers_path(self, bits_loop: Callable[[Dict[str, Callable[[], None]]], None],
+                        calls: Dict[str, Callable[[], None]], in_memory: Label,
+                        finished: Label) -> None:
+        """(P finite in the resident pairs, else to ``in_memory``) their states into
+        registers, the loop with ``calls``, T back to memory, jump to ``finished``."""
+        e, asm = self.e, self.e.asm
+        for state in self.resident:                   # P at infinity: the memory loop
+            if state.name in self.finite:
+                self._jump_if_infinity(state, in_memory)
 
         def copy_in(i: int) -> None:
             e.target.copy_in(e, self.resident[i], lambda: asm.push(self._record(i)))
             if self.resident[i].name in self.flags:
                 self._copy_flag(lambda: asm.push(self._record(i)), self.resident[i])
         self._for_resident(copy_in)
-        calls = self._resident_calls(first)
-        if self.square_in_step:
-            # one body: f squared, then (the entry of a digit without squaring) the steps
-            doubling = asm.new_label("ml_dbl_resident")
-
-            def square_then_double(a: Subroutine) -> None:
-                fp12.sqr(e, self.f, self.f)
-                asm.place(doubling)
-                self._for_resident(lambda i: self._resident_step(i, "dbl", first))
-            both = asm.subroutine("ml_sqr_dbl_resident", square_then_double)
-            calls["dbl"] = lambda: asm.call(both, at=doubling)
-            calls["sqr_dbl"] = _caller(asm, both)
         bits_loop(calls)
         self._for_resident(lambda i: e.target.copy_out(
             e, self.resident[i].t,
             lambda: asm.push(lambda: self._record(i)() + self.record_bytes(_T_REL))))
         asm.jump(finished)
-        asm.place(in_memory)
-        self._finished = finished
+
+    def _square_and_double(self, first: Dict[str, Callable[[], None]]
+                           ) -> Dict[str, Callable[[], None]]:
+        """``square_in_step``: one body, f squared, then (the entry of a digit without
+        squaring, "dbl") every resident pair's doubling step ("sqr_dbl" the whole)."""
+        e, asm = self.e, self.e.asm
+        doubling = asm.new_label("ml_dbl_resident")
+
+        def square_then_double(a: Subroutine) -> None:
+            fp12.sqr(e, self.f, self.f)
+            asm.place(doubling)
+            self._for_resident(lambda i: self._resident_step(i, "dbl", first))
+        both = asm.subroutine("ml_sqr_dbl_resident", square_then_double)
+        return {"dbl": lambda: asm.call(both, at=doubling), "sqr_dbl": _caller(asm, both)}
 
     def _resident_step(self, i: int, kind: str, first: Dict[str, Callable[[], None]]) -> None:
         """Resident pair i's step ``kind``: the first pair's may be the memory loop's."""
@@ -402,11 +443,13 @@ class MillerLoop:
 
         def every(kind: str) -> Callable[[Subroutine], None]:
             return lambda a: self._for_resident(lambda i: self._resident_step(i, kind, first))
+        calls = self._square_and_double(first) if self.square_in_step else {}
         if not self.resident_all_finite:
-            return {kind: _caller(asm, asm.subroutine(f"ml_{kind}_resident", every(kind)))
-                    for kind in kinds}
+            calls.update({kind: _caller(asm, asm.subroutine(f"ml_{kind}_resident",
+                                                            every(kind))) for kind in kinds})
+            return calls
         add = asm.subroutine("ml_add_resident", every("add"))
-        calls = {"add": _caller(asm, add)}
+        calls["add"] = _caller(asm, add)
         if "dbl" in kinds:
             calls["dbl"] = _caller(asm, asm.subroutine("ml_dbl_resident", every("dbl")))
 
@@ -462,9 +505,16 @@ class MillerLoop:
                 return lambda: step(slot)
             return _caller(asm, asm.subroutine(f"ml_{kind}_pair0", lambda a: step(slot)))
         first = {kind: step_of_slot(kind) for kind in steps}
-        every_pair = {kind: _caller(asm, asm.subroutine(
+        memory_steps = {kind: asm.subroutine(
             f"ml_{kind}_all", lambda a, kind=kind: self.for_each_pair(
-                first[kind], with_q=kind != "dbl", slot=slot))) for kind in steps}
+                first[kind], with_q=kind != "dbl", slot=slot,
+                start_below_return=self.hybrid)) for kind in steps}
+
+        def every_pair_call(kind: str) -> Callable[[], None]:
+            if not self.hybrid:
+                return _caller(asm, memory_steps[kind])
+            return lambda: (asm.push(self.heap), asm.call(memory_steps[kind]))
+        every_pair = {kind: every_pair_call(kind) for kind in steps}
         sqr = fp12.routine(e, "fp12_sqr", "ml_sqr", a=self.f)
         digits = self.digits
 
@@ -503,7 +553,7 @@ class MillerLoop:
             asm.op("EQ")
             asm.jumpi(done)                         # every pair had a point at infinity: f = 1
             if self.resident:
-                self._resident_loop(bits_loop, first)
+                self._resident_loop(bits_loop, first, memory_steps)
             bits_loop(every_pair)
             if self.resident:
                 asm.place(self._finished)
@@ -538,11 +588,11 @@ class FinalExponentiation:
     which: BLS12-381's is blst's, f^(3 (p^12 - 1) / r)); subroutines share the
     accumulator."""
 
-    def __init__(self, e: Emitter, cyclotomic_run: int = CYCLOTOMIC_RUN) -> None:
-        """``cyclotomic_run``: the most squarings one call of the chain performs (dense
-        targets; fewer: less code, a call more per longer run)."""
+    def __init__(self, e: Emitter, shared_inverse: bool = False) -> None:
+        """``shared_inverse``: the easy part's inverse through the shared Fp6 product
+        (:data:`.fp12._ROUTINES`: less code, more gas)."""
         self.e = e
-        self.cyclotomic_run = cyclotomic_run
+        self.inverse = "fp12_inv_shared" if shared_inverse else "fp12_inv"
         self.family = family_of(e.curve)
         region = e.asm.memory.region("final_exp")
         self.acc = region.alloc(Fp12, "acc")
@@ -556,7 +606,7 @@ class FinalExponentiation:
         if e.target.dense_code:
             # runs of squarings in one subroutine; a single squaring enters it for one
             self._chain = fp.squaring_chain(
-                e, "fe_cyclotomic_chain", min(cyclotomic_run, longest_run(self._digits)),
+                e, "fe_cyclotomic_chain", min(CYCLOTOMIC_RUN, longest_run(self._digits)),
                 lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc))
         else:
             self._cyc = fp12.routine(e, "fp12_cyclotomic_sqr", "fe_cyclotomic_sqr", a=self.acc)
@@ -621,7 +671,7 @@ class FinalExponentiation:
             _, y1, y2, _ = temps
             # easy part: f^((p^6 - 1)(p^2 + 1))
             fp12.conj(e, y1, f)
-            fp12.call(e, "fp12_inv", y2, a=f)
+            fp12.call(e, self.inverse, y2, a=f)
             self.mul(f, y1, y2)
             fp12.frobenius(e, y2, f, 2)
             self.mul(f, f, y2)
