@@ -10,9 +10,6 @@
 #include "evmmax.h"
 #include "limbs384.h"
 
-typedef void evmmax_op_fn(limb_t *out, const limb_t *x, const limb_t *y,
-                          const struct evmmax_context *ctx);
-
 /* kernels[limbs - 1] */
 typedef evmmax_op_fn *const evmmax_kernel_row[EVMMAX_MAX_LIMBS];
 
