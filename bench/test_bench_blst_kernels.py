@@ -21,7 +21,8 @@ The comparisons:
   modulus, one whose top limb is not all ones (at most 2^256 - 2^192 - 1, its comments say):
   BN254's p (top limb 0x30644e72e131a029) is one, secp256k1's p (top limb all ones) is not.
 
-Each round runs every contender once, in turn, in two shapes over ROWS rows:
+Each round runs every contender once, in turn (each round starting with the next one, so
+that none always runs first), in two shapes over ROWS rows:
 - throughput: out[i] = x[i] op y[i], independent rows;
 - latency (dependent chain): acc = acc op y[i], each operation waiting for the previous one,
   through memory (row i + 1 is written from row i), as in the engines, where every EVM384
@@ -310,13 +311,16 @@ def test_kernels_in_turn(benchmark, request, comparison, shape, loops, fields):
     prepared = {label: (select, call, *_shape_args(ffi, shape, field))
                 for label, (ffi, select, call) in contenders.items()}
     times: Dict[str, List[float]] = {label: [] for label in prepared}
+    order = list(prepared)
 
     def one_round() -> None:
-        for label, (select, call, pointers, _) in prepared.items():
+        for label in order:
+            select, call, pointers, _ = prepared[label]
             select()
             start = time.perf_counter()
             call(*pointers)
             times[label].append(time.perf_counter() - start)
+        order.append(order.pop(0))    # the next round starts with the next contender
 
     benchmark.group = (f"kernel {comparison} ({field_name}), {shape}: per op over "
                        f"{ROWS:,} rows, in turn")
