@@ -389,6 +389,13 @@ int evmmax_batch(const struct evmmax_context *ctx, int op, uint64_t *out, const 
     return EVMMAX_OK;
 }
 
+evmmax_op_fn *evmmax_element_kernel(const struct evmmax_context *ctx, int op)
+{
+    if (ctx == NULL || !valid_op(op))
+        return NULL;
+    return kernel_for(ctx, op);
+}
+
 /* Big-endian element of 8n bytes <-> n limbs, least significant first. */
 static void load_element(limb_t *v, const uint8_t *p, size_t n)
 {

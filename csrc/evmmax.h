@@ -114,4 +114,14 @@ int evmmax_loadx(const struct evmmax_context *ctx, const uint64_t *regs, size_t 
 int evmmax_batch(const struct evmmax_context *ctx, int op, uint64_t *out, const uint64_t *x,
                  const uint64_t *y, size_t n, size_t *bad_row);
 
+/* One element: out = op(x, y) on ctx->limbs limbs, inputs below the modulus; out may
+ * alias x and y. */
+typedef void evmmax_op_fn(uint64_t *out, const uint64_t *x, const uint64_t *y,
+                          const struct evmmax_context *ctx);
+
+/* The element kernel the vector operations and batches call for op (an enum evmmax_op)
+ * under ctx and the current implementation (evm384_select_implementation), or NULL for
+ * an unknown op: for a benchmark that times the kernel alone, as the engines call it. */
+evmmax_op_fn *evmmax_element_kernel(const struct evmmax_context *ctx, int op);
+
 #endif

@@ -1,7 +1,8 @@
 /* The EVMMAX element kernels for odd moduli: one function per operation and
  * limb count, written once here as always-inline templates and instantiated
  * with a constant limb count (so every loop unrolls and the limbs live in
- * registers) by evmmax_portable.c and, compiled for BMI2/ADX, evmmax_mulx.c.
+ * registers) by evmmax_portable.c and, compiled for BMI2/ADX, evmmax_mulx.c;
+ * the portable Montgomery product is mont_cios.h's, shared with EVM384.
  * Inputs are below the modulus (see evmmax.h); out may alias x and y: every
  * kernel reads all inputs before writing out. */
 #ifndef EVMMAX_KERNELS_H
@@ -9,9 +10,7 @@
 
 #include "evmmax.h"
 #include "limbs384.h"
-
-typedef void evmmax_op_fn(limb_t *out, const limb_t *x, const limb_t *y,
-                          const struct evmmax_context *ctx);
+#include "mont_cios.h"
 
 /* kernels[limbs - 1] */
 typedef evmmax_op_fn *const evmmax_kernel_row[EVMMAX_MAX_LIMBS];
@@ -21,10 +20,8 @@ extern evmmax_kernel_row evmmax_add_kernels, evmmax_sub_kernels, evmmax_portable
 extern evmmax_kernel_row evmmax_mulx_mul_kernels; /* needs BMI2 + ADX: see cpu_features.h */
 #endif
 
-#define EVMMAX_INLINE static inline __attribute__((always_inline))
-/* Full unrolling for a constant limb count: GCC's own limits stop at ~6 limbs for
- * the nested product loops, and the rolled loops cost 3x (315 vs ~100 ns at 7 limbs). */
-#define EVMMAX_UNROLL _Pragma("GCC unroll 12")
+#define EVMMAX_INLINE MONT_INLINE
+#define EVMMAX_UNROLL MONT_UNROLL /* see mont_cios.h */
 
 /* out = acc - m when the (n limbs + top bit) accumulator is >= m, else acc. */
 EVMMAX_INLINE void reduce_once_n(limb_t *out, const limb_t *acc, limb_t acc_top,
@@ -65,41 +62,6 @@ EVMMAX_INLINE void submod_n(limb_t *out, const limb_t *x, const limb_t *y, const
         out[i] = add_with_carry(diff[i], m[i] & add_mod, &carry);
 }
 
-/* CIOS Montgomery product x*y/R mod m, R = 2^(64n), inv = -m^-1 mod 2^64.
- * The accumulator stays below 2m < 2R: n limbs and a top word. */
-EVMMAX_INLINE void mulmont_n(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m,
-                             limb_t inv, int n)
-{
-    limb_t acc[EVMMAX_MAX_LIMBS + 1] = {0};
-    EVMMAX_UNROLL
-    for (int i = 0; i < n; i++) {
-        dlimb_t t;
-        limb_t carry = 0;
-        EVMMAX_UNROLL
-        for (int j = 0; j < n; j++) {
-            t = (dlimb_t)x[i] * y[j] + acc[j] + carry;
-            acc[j] = (limb_t)t;
-            carry = (limb_t)(t >> 64);
-        }
-        t = (dlimb_t)acc[n] + carry;
-        limb_t top = (limb_t)t;
-        limb_t top_carry = (limb_t)(t >> 64);
-
-        limb_t u = acc[0] * inv;
-        carry = (limb_t)(((dlimb_t)u * m[0] + acc[0]) >> 64);
-        EVMMAX_UNROLL
-        for (int j = 1; j < n; j++) {
-            t = (dlimb_t)u * m[j] + acc[j] + carry;
-            acc[j - 1] = (limb_t)t;
-            carry = (limb_t)(t >> 64);
-        }
-        t = (dlimb_t)top + carry;
-        acc[n - 1] = (limb_t)t;
-        acc[n] = top_carry + (limb_t)(t >> 64);
-    }
-    reduce_once_n(out, acc, acc[n], m, n);
-}
-
 /* The kernels of one operation for limb count N: add and sub exist once (they
  * have no products), mul once per implementation, with its attributes. */
 #define EVMMAX_DEFINE_ADD_SUB(N)                                                             \
@@ -117,7 +79,7 @@ EVMMAX_INLINE void mulmont_n(limb_t *out, const limb_t *x, const limb_t *y, cons
     ATTRIBUTES static void PREFIX##_##N(limb_t *out, const limb_t *x, const limb_t *y,      \
                                         const struct evmmax_context *ctx)                   \
     {                                                                                       \
-        mulmont_n(out, x, y, ctx->mod_inv, ctx->inv, N);                                    \
+        mont_mul_cios(out, x, y, ctx->mod_inv, ctx->inv, N, LIMBS_NATIVE);                  \
     }
 
 /* Limb counts 1..5 and 7..12: 6 limbs (BLS12-381) reuse the mont384 kernels. */

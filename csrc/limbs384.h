@@ -51,12 +51,6 @@ static inline void store_be64(uint8_t *p, uint64_t v)
     memcpy(p, &v, sizeof v);
 }
 
-static inline void load_limbs384(limb_t out[LIMBS384], const uint8_t *p)
-{
-    for (int i = 0; i < LIMBS384; i++)
-        out[i] = load_le64(p + 8 * i);
-}
-
 static inline void store_limbs384(uint8_t *p, const limb_t v[LIMBS384])
 {
     for (int i = 0; i < LIMBS384; i++)

@@ -26,21 +26,6 @@ mulmont384_fn mulmont384_mulx; /* needs BMI2 + ADX: see cpu_features.h */
 /* The implementation chosen by evm384_select_implementation (evm384_ops.c). */
 mulmont384_fn *selected_mulmont(void);
 
-/* Shared tail of ADDMOD384 and every CIOS variant: a 385-bit accumulator (six
- * limbs plus a top bit) minus mod if it is >= mod, truncated to 384 bits. */
-static inline void subtract_mod_if_not_below(uint8_t out[BYTES384], const limb_t acc[LIMBS384],
-                                             limb_t acc_top, const uint8_t mod[BYTES384])
-{
-    limb_t diff[LIMBS384];
-    limb_t borrow = 0;
-    for (int i = 0; i < LIMBS384; i++)
-        diff[i] = sub_with_borrow(acc[i], load_le64(mod + 8 * i), &borrow);
-    /* acc >= mod exactly when the 385-bit subtraction does not borrow. */
-    limb_t keep_acc = (limb_t)0 - (borrow & ~acc_top & 1);
-    for (int i = 0; i < LIMBS384; i++)
-        store_le64(out + 8 * i, (acc[i] & keep_acc) | (diff[i] & ~keep_acc));
-}
-
 #if defined(__x86_64__) && !defined(EVM384_GENERIC_CARRIES)
 /* ADDMOD384 and SUBMOD384 in x86-64 baseline assembly: one carry chain each
  * way and a CMOV select, with every limb in a register. The C versions below
@@ -137,6 +122,22 @@ static inline void submod384(uint8_t out[BYTES384], const uint8_t x[BYTES384],
     store_limbs384(out, result);
 }
 #else
+/* The tail of ADDMOD384 (the portable product has its own, in mont_cios.h):
+ * a 385-bit accumulator (six limbs plus a top bit) minus mod if it
+ * is >= mod, truncated to 384 bits. */
+static inline void subtract_mod_if_not_below(uint8_t out[BYTES384], const limb_t acc[LIMBS384],
+                                             limb_t acc_top, const uint8_t mod[BYTES384])
+{
+    limb_t diff[LIMBS384];
+    limb_t borrow = 0;
+    for (int i = 0; i < LIMBS384; i++)
+        diff[i] = sub_with_borrow(acc[i], load_le64(mod + 8 * i), &borrow);
+    /* acc >= mod exactly when the 385-bit subtraction does not borrow. */
+    limb_t keep_acc = (limb_t)0 - (borrow & ~acc_top & 1);
+    for (int i = 0; i < LIMBS384; i++)
+        store_le64(out + 8 * i, (acc[i] & keep_acc) | (diff[i] & ~keep_acc));
+}
+
 static inline void addmod384(uint8_t out[BYTES384], const uint8_t x[BYTES384],
                              const uint8_t y[BYTES384], const uint8_t mod[BYTES384])
 {

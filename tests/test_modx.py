@@ -350,6 +350,31 @@ def test_c_refuses_missing_context_and_unknown_op():
     assert lib.evmmax_batch(context, -1, regs, regs, regs, 1, bad_row) == lib.EVMMAX_UNKNOWN_OP
 
 
+@pytest.mark.parametrize("limbs", range(1, 13))
+def test_c_element_kernel_is_the_batch_kernel(implementation, limbs):
+    """evmmax_element_kernel (what the benchmarks time alone) is the kernel the batches run:
+    the same results on internal-form rows, at every size, under each implementation;
+    NULL without a context or for an unknown op."""
+    rng = random.Random(limbs)
+    context = modx.FieldContext(rng.randrange(1 << (64 * limbs - 1), 1 << (64 * limbs)) | 1)
+    x, y = (ints_to_rows([rng.randrange(context.modulus) for _ in range(8)], limbs)
+            for _ in range(2))
+    def limbs_of(row):
+        return ffi.from_buffer("uint64_t[]", row)
+
+    for op in OPS:
+        code = getattr(lib, f"EVMMAX_OP_{op.upper()}")
+        element = lib.evmmax_element_kernel(context.c_context, code)
+        out = np.zeros_like(x)
+        for row in range(len(x)):
+            element(limbs_of(out[row]), limbs_of(x[row]), limbs_of(y[row]), context.c_context)
+        expected = {"add": modx.addmodx_batch, "sub": modx.submodx_batch,
+                    "mul": modx.mulmodx_batch}[op](context, x, y)
+        assert rows_to_ints(out) == rows_to_ints(expected)
+    assert lib.evmmax_element_kernel(ffi.NULL, lib.EVMMAX_OP_MUL) == ffi.NULL
+    assert lib.evmmax_element_kernel(context.c_context, 3) == ffi.NULL
+
+
 def test_c_transfers_check_registers_and_memory():
     context = ffi.new("struct evmmax_context *")
     assert lib.evmmax_setup(context, b"\x07", 1) == lib.EVMMAX_OK
