@@ -23,10 +23,11 @@ two additions and a jump as much as four.
    additions (Meloni), then each earlier entry brought to the last Z. With Z_T that common
    Z, (X, Y) -> (X, Y) maps the points to affine points of the isomorphic curve
    y^2 = x^3 + b Z_T^6, where the whole loop runs with mixed additions (a = 0: the doubling
-   does not read b); the result (X, Y, Z) there is (X, Y, Z Z_T) on the curve. phi's table
-   is the same points with X times beta (phi commutes with the isomorphism).
-5. acc = T1[top] + T2[top], then per lower window 4 doublings (Z3 = Y Z, 8
-   multiplications) and two mixed additions, T1[digit of k1] and T2[digit of k2].
+   does not read b); the result (X, Y, Z) there is (X, Y, Z Z_T) on the curve. phi(Q) is
+   (beta x, y) there too (phi commutes with the isomorphism): k2's additions multiply the
+   record's x by beta (one multiplication, less than a second table's memory).
+5. acc = [d1] P + [d2] phi(P) for the top digits, then per lower window 4 doublings
+   (Z3 = Y Z, 8 multiplications) and two mixed additions, of [d1] P and [d2] phi(P).
 
 Exceptional cases. After the doublings of window j, acc = [A] P + [B] phi(P) with
 (A, B) = 16 (a, b), a and b the prefixes of k1's and k2's digits above j: odd numbers,
@@ -44,7 +45,7 @@ only if 2 = +-(2j - 1) mod r: never.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional, Tuple, Union
+from typing import Optional, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, Slot, array, raw
 from ..curves.model import Glv
@@ -60,7 +61,9 @@ ENTRIES = 1 << (WINDOW - 1)                       # [1] P, [3] P, .. [15] P
 RECORDS = 2 * ENTRIES                             # record u: [2u - 15] P, u = 0 .. 15
 HALF_BITS = WINDOW * DIGITS
 WORD = 1 << 256
-LOOP_WINDOWS = 5                                  # windows a turn of the run-time loop
+# windows DIGITS - 2 .. 1 run in a loop of this many a turn (each costs 9 gas to move the
+# shift on, a turn 17 for the jump): the fewest turns whose code fits, 2 or (loops) 10
+TURN_WINDOWS = {False: 15, True: 3}
 
 
 def rounding_multipliers(glv: Glv, r: int) -> Tuple[int, int]:
@@ -105,22 +108,26 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     acc, q = region.alloc(G1Jacobian, "acc"), region.alloc(G1Jacobian, "q")
     z_table = region.alloc(Fp, "z_table")
     record = target.memory_bytes(e, G1.size)
-    tables = region.alloc(raw(2 * RECORDS * record), "tables")   # k1's, then k2's (phi)
+    table = region.alloc(raw(RECORDS * record), "table")
     three_halves = e.fp_const("three_halves", 3 * pow(2, -1, curve.p))
-    lookup = _Lookup(e, tables, record)
+    beta = e.fp_const("glv_beta", glv.beta)
+    lookup = _Lookup(e, table, record)
 
     def double() -> None:
         jacobian.jacobian_dbl_halved(e, fp, acc, three_halves)
 
-    def window(shift: Union[int, None], last: bool = False) -> None:
+    def window(shift: Optional[int], last: bool = False) -> None:
         for _ in range(WINDOW):
             double()
-        for table in (0, 1):
-            lookup.load(affine_view(q, G1_GROUP), table, shift)
-            if last:
-                add(e, G1_GROUP, acc, q, double)
-            else:
-                jacobian.jacobian_add_affine_hmv(e, fp, acc, q)
+        for word in (1, 0):                        # k1's digit [d] P, k2's [d] phi(P)
+            lookup.load(affine_view(q, G1_GROUP), word, shift)
+            x_factor = beta if word == 0 else None
+            if not last:
+                jacobian.jacobian_add_affine_hmv(e, fp, acc, q, x_factor)
+                continue
+            if x_factor is not None:
+                fp.mul(e, q.x, q.x, x_factor)
+            add(e, G1_GROUP, acc, q, double)
 
     infinity, done = asm.new_label("product_infinity"), asm.new_label("product_done")
     with asm.scope("scalar_mul"):
@@ -134,27 +141,23 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         asm.op("OR")
         asm.jumpi(infinity)
         _push_digit_words(e, glv, lookup.pre_shift)   # stack: A1 A2
-        _odd_multiples(e, point, tables, record, z_table, three_halves, glv.beta)
+        _odd_multiples(e, point, table, record, z_table, three_halves)
         fp.copy(e, q.z, e.one)                    # q as a Jacobian point, for add()
         top = WINDOW * (DIGITS - 1)
-        lookup.load(affine_view(acc, G1_GROUP), 0, top)
+        lookup.load(affine_view(acc, G1_GROUP), 1, top)
         fp.copy(e, acc.z, e.one)
-        lookup.load(affine_view(q, G1_GROUP), 1, top)
-        jacobian.jacobian_add_affine_hmv(e, fp, acc, q)
-        if e.loops:                                # windows DIGITS - 2 .. 1 in a loop
-            asm.push(top - WINDOW)                 # stack: A1 A2 shift
-            turn = asm.label("windows")
-            for _ in range(LOOP_WINDOWS):
-                window(None)
-                asm.push(WINDOW)
-                asm.op("SWAP1")
-                asm.op("SUB")
-            asm.op("DUP1")
-            asm.jumpi(turn)
-            asm.op("POP")
-        else:
-            for j in range(DIGITS - 2, 0, -1):
-                window(WINDOW * j)
+        lookup.load(affine_view(q, G1_GROUP), 0, top)
+        jacobian.jacobian_add_affine_hmv(e, fp, acc, q, beta)
+        asm.push(top - WINDOW)                     # stack: A1 A2 shift
+        turn = asm.label("windows")
+        for _ in range(TURN_WINDOWS[e.loops]):
+            window(None)
+            asm.push(WINDOW)
+            asm.op("SWAP1")
+            asm.op("SUB")
+        asm.op("DUP1")
+        asm.jumpi(turn)
+        asm.op("POP")
         window(0, last=True)
         asm.op("POP")
         asm.op("POP")
@@ -168,23 +171,23 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
 
 
 class _Lookup:
-    """Loads a table record chosen by a digit of A1 or A2 (the words on the stack, A2 on
+    """Loads the table record chosen by a digit of A1 or A2 (the words on the stack, A2 on
     top, a shift above them in the loop) into registers (STOREX) or slots (MCOPY). A word
     holds U = (k_i + 2^128 - 1) / 2 times the record size when that is a power of two (the
     nibble at bit 4j is then the record's offset under a mask), else U itself (a MUL)."""
 
-    def __init__(self, e: Emitter, tables: Slot, record: int) -> None:
-        self.e, self.tables, self.record = e, tables, record
+    def __init__(self, e: Emitter, table: Slot, record: int) -> None:
+        self.e, self.table, self.record = e, table, record
         power = record & (record - 1) == 0
         self.pre_shift = record.bit_length() - 1 if power else 0
         self.mask = (RECORDS - 1) << self.pre_shift
         self.scale = 1 if power else record
 
-    def load(self, dest: Slot, table: int, shift: Optional[int]) -> None:
-        """dest = record (digit at bit ``shift`` of the table's word, or at the shift on
-        the stack for None) of ``table`` (0: k1's, 1: k2's)."""
+    def load(self, dest: Slot, word: int, shift: Optional[int]) -> None:
+        """dest = the record of the digit at bit ``shift`` (None: the shift on the stack)
+        of the word at DUP ``word`` + 1 (0: A2, 1: A1) below the shift."""
         asm = self.e.asm
-        word_depth = (2 if table == 0 else 1) + (1 if shift is None else 0)
+        word_depth = 1 + word + (1 if shift is None else 0)
 
         def source() -> None:                      # above the count copy_in pushed
             asm.op(f"DUP{word_depth + 1}")
@@ -199,7 +202,7 @@ class _Lookup:
             if self.scale != 1:
                 asm.push(self.scale)
                 asm.op("MUL")
-            asm.push(lambda: int(self.tables) + table * RECORDS * self.record)
+            asm.push(self.table)
             asm.op("ADD")
         self.e.target.copy_in(self.e, dest, source)
 
@@ -282,10 +285,10 @@ def _push_rounded_high(e: Emitter, g: int, depth: int) -> None:
     asm.op("SUB")                                  # hi + (lo >> 255)
 
 
-def _odd_multiples(e: Emitter, point: G1Jacobian, tables: Slot, record: int, z_table: Fp,
-                   three_halves: Fp, beta: int) -> None:
-    """The two tables in memory, records [2u - 15] P then [2u - 15] phi(P) (u = 0 .. 15),
-    affine on the curve of the common Z, and that Z in ``z_table`` (module doc, step 4)."""
+def _odd_multiples(e: Emitter, point: G1Jacobian, table: Slot, record: int, z_table: Fp,
+                   three_halves: Fp) -> None:
+    """The table in memory, records [2u - 15] P (u = 0 .. 15), affine on the curve of the
+    common Z, and that Z in ``z_table`` (module doc, step 4)."""
     target = e.target
     with e.asm.scope("odd_multiples"), \
             e.asm.temps(G1Jacobian, array(Fp, 2 * ENTRIES), array(Fp, 2 * ENTRIES),
@@ -313,13 +316,6 @@ def _odd_multiples(e: Emitter, point: G1Jacobian, tables: Slot, record: int, z_t
         for j in range(ENTRIES):                   # neg[j] = -pos[7 - j]: records 0 .. 7
             fp.copy(e, entry(neg, j).x, entry(pos, ENTRIES - 1 - j).x)
             fp.neg(e, entry(neg, j).y, entry(pos, ENTRIES - 1 - j).y)
-        beta_slot = e.fp_const("glv_beta", beta)
-        for table in (0, 1):
-            if table:
-                for block in (pos, neg):
-                    for j in range(ENTRIES):
-                        fp.mul(e, entry(block, j).x, entry(block, j).x, beta_slot)
-            for block, first_record in ((neg, 0), (pos, ENTRIES)):
-                offset = (table * RECORDS + first_record) * record
-                target.copy_out(e, block, lambda offset=offset: e.asm.push(
-                    lambda: int(tables) + offset))
+        for block, first_record in ((neg, 0), (pos, ENTRIES)):
+            target.copy_out(e, block, lambda first_record=first_record: e.asm.push(
+                lambda: int(table) + first_record * record))

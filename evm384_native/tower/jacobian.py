@@ -12,7 +12,7 @@ enters it as (-2 P.x, 2 P.y) ("Px2").
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Optional
+from typing import Callable, Optional
 
 from ..asm import Fp6, G1, G2, Slot
 from . import fp, fp2
@@ -128,10 +128,12 @@ def from_affine(e: Emitter, out: Slot, p: Slot) -> None:
         fp.copy(e, coefficient, e.zero)
 
 
-def to_affine(e: Emitter, field: ModuleType, out: Slot, t: Slot) -> None:
-    """(X / Z^2, Y / Z^3); Z = 0 (infinity) gives (0, 0)."""
+def to_affine(e: Emitter, field: ModuleType, out: Slot, t: Slot,
+              inverse: Optional[Callable[[Emitter, Slot, Slot], None]] = None) -> None:
+    """(X / Z^2, Y / Z^3); Z = 0 (infinity) gives (0, 0). ``inverse`` (default the
+    field's) emits out = a^-1."""
     with e.asm.temps(field.ELEMENT, field.ELEMENT) as (zi, zi2):
-        field.inverse(e, zi, t.z)
+        (inverse or field.inverse)(e, zi, t.z)
         field.sqr(e, zi2, zi)
         field.mul(e, out.x, t.x, zi2)
         field.mul(e, zi2, zi2, zi)
@@ -193,16 +195,20 @@ def jacobian_dbl_halved(e: Emitter, field: ModuleType, t: Slot, three_halves: Sl
         field.sub(e, y, y, c)                    # Y3 = M (S - X3) - C
 
 
-def jacobian_add_affine_hmv(e: Emitter, field: ModuleType, t: Slot, q: Slot) -> None:
+def jacobian_add_affine_hmv(e: Emitter, field: ModuleType, t: Slot, q: Slot,
+                            x_factor: Optional[Slot] = None) -> None:
     """T = T + Q in place for affine Q != +-T, T finite: madd-2004-hmv (EFD; Hankerson,
     Menezes and Vanstone, "Guide to Elliptic Curve Cryptography", Alg. 3.22): 11
     multiplications and 7 additions, where madd-2007-bl (:func:`jacobian_add_affine`)
-    takes 11 and 14."""
+    takes 11 and 14. With ``x_factor`` c, Q is (c Q.x, Q.y) (an endomorphism's image, one
+    multiplication more)."""
     x, y, z = t.x, t.y, t.z
     kind = field.ELEMENT
     with e.asm.scope("point_madd"), e.asm.temps(*[kind] * 4) as (t1, t2, t3, t4):
         field.sqr(e, t1, z)
         field.mul(e, t2, t1, z)
+        if x_factor is not None:
+            field.mul(e, t1, t1, x_factor)
         field.mul(e, t1, t1, q.x)
         field.mul(e, t2, t2, q.y)
         field.sub(e, t1, t1, x)                  # H = X2 Z^2 - X
