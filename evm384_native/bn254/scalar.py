@@ -39,9 +39,9 @@ never 0). Every non-zero vector of L has max(|u|, |v|) >= 6x^2 + 2x > 2^126.7
 j >= 1 all these coordinates are below 2^123.6: no exceptional case, and acc is never
 infinity (that needs (a, b) in L). The top window adds [d1] P + [d2] phi(P), equal only if
 (d1, -+d2) is in L: never. In window 0 the coordinates reach |k_i| and L can be met
-(k = lam: k1 = -(2x + 1), k2 = 6x^2 + 2x + 1, and acc + [d1] P is infinity), so its two
-additions are complete (:func:`..tower.groups.add`). The table's additions meet D = +-T
-only if 2 = +-(2j - 1) mod r: never.
+(k = -26 lam mod r: acc = [d2] phi(P) before k2's last addition), so its two additions are
+complete (:func:`..tower.groups.add`). The table's additions meet D = +-T only if
+2 = +-(2j - 1) mod r: never.
 """
 from __future__ import annotations
 
