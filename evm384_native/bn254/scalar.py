@@ -55,15 +55,15 @@ from ..tower.fp import Emitter
 from ..tower.groups import add, affine_view, set_infinity
 from .io import G1_GROUP
 
-WINDOW = 4                                        # bits per digit
-DIGITS = 32                                       # digits per half: |k_i| < 2^(WINDOW DIGITS)
+WINDOW = 5                                        # bits per digit
+DIGITS = 26                                       # digits per half: |k_i| < 2^(WINDOW DIGITS)
 ENTRIES = 1 << (WINDOW - 1)                       # [1] P, [3] P, .. [15] P
 RECORDS = 2 * ENTRIES                             # record u: [2u - 15] P, u = 0 .. 15
 HALF_BITS = WINDOW * DIGITS
 WORD = 1 << 256
 # windows DIGITS - 2 .. 1 run in a loop of this many a turn (each costs 9 gas to move the
 # shift on, a turn 17 for the jump): the fewest turns whose code fits, 2 or (loops) 10
-TURN_WINDOWS = {False: 15, True: 3}
+TURN_WINDOWS = {False: 12, True: 3}
 
 
 def rounding_multipliers(glv: Glv, r: int) -> Tuple[int, int]:
@@ -108,7 +108,8 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     acc, q = region.alloc(G1Jacobian, "acc"), region.alloc(G1Jacobian, "q")
     z_table = region.alloc(Fp, "z_table")
     record = target.memory_bytes(e, G1.size)
-    table = region.alloc(raw(RECORDS * record), "table")
+    table = asm.memory.region("scalar_table", first=True).alloc(raw(RECORDS * record),
+                                                                "table")   # at offset 0
     three_halves = e.fp_const("three_halves", 3 * pow(2, -1, curve.p))
     beta = e.fp_const("glv_beta", glv.beta)
     lookup = _Lookup(e, table, record)
@@ -183,6 +184,13 @@ class _Lookup:
         self.mask = (RECORDS - 1) << self.pre_shift
         self.scale = 1 if power else record
 
+    def checked_mask(self) -> int:
+        """The mask, at link time, once the table is known to start memory: the offset
+        of a record is then the masked digit (times the record size) with nothing added."""
+        if int(self.table) != 0:
+            raise AssertionError("the scalar table must be linked at offset 0")
+        return self.mask
+
     def load(self, dest: Slot, word: int, shift: Optional[int]) -> None:
         """dest = the record of the digit at bit ``shift`` (None: the shift on the stack)
         of the word at DUP ``word`` + 1 (0: A2, 1: A1) below the shift."""
@@ -197,13 +205,11 @@ class _Lookup:
             elif shift:
                 asm.push(shift)
                 asm.op("SHR")
-            asm.push(self.mask)
+            asm.push(self.checked_mask)
             asm.op("AND")
             if self.scale != 1:
                 asm.push(self.scale)
                 asm.op("MUL")
-            asm.push(self.table)
-            asm.op("ADD")
         self.e.target.copy_in(self.e, dest, source)
 
 
@@ -289,20 +295,35 @@ def _odd_multiples(e: Emitter, point: G1Jacobian, table: Slot, record: int, z_ta
                    three_halves: Fp) -> None:
     """The table in memory, records [2u - 15] P (u = 0 .. 15), affine on the curve of the
     common Z, and that Z in ``z_table`` (module doc, step 4)."""
-    target = e.target
-    with e.asm.scope("odd_multiples"), \
-            e.asm.temps(G1Jacobian, array(Fp, 2 * ENTRIES), array(Fp, 2 * ENTRIES),
-                        array(Fp, ENTRIES - 1), Fp, Fp, Fp) as (d, pos, neg, hs, f, f2, f3):
-        def entry(block: Slot, j: int) -> Slot:
-            return block.part(G1, j * G1.size, f"{block.name}[{j}]")
+    asm = e.asm
+    with asm.scope("odd_multiples"), asm.temps(array(Fp, 2 * ENTRIES)) as (pos,):
+        _co_z_multiples(e, point, pos, z_table, three_halves)
+        with asm.temps(array(Fp, 2 * ENTRIES)) as (neg,):   # where the co-Z temps were
+            for j in range(ENTRIES):               # neg[j] = -pos[7 - j]: records 0 .. 7
+                fp.copy(e, _entry(neg, j).x, _entry(pos, ENTRIES - 1 - j).x)
+                fp.neg(e, _entry(neg, j).y, _entry(pos, ENTRIES - 1 - j).y)
+            for block, first_record in ((neg, 0), (pos, ENTRIES)):
+                e.target.copy_out(e, block, lambda first_record=first_record: asm.push(
+                    lambda: int(table) + first_record * record))
 
+
+def _entry(block: Slot, j: int) -> G1:
+    """The j-th x‖y of a block of registers."""
+    return block.part(G1, j * G1.size, f"{block.name}[{j}]")
+
+
+def _co_z_multiples(e: Emitter, point: G1Jacobian, pos: Slot, z_table: Fp,
+                    three_halves: Fp) -> None:
+    """pos = [1] P, [3] P, .. [15] P on one Z (x‖y each), that Z in ``z_table``."""
+    with e.asm.temps(G1Jacobian, array(Fp, ENTRIES - 1), Fp, Fp, Fp) as (d, hs, f, f2, f3):
         fp.copy(e, d, point)
-        first = entry(pos, 0)
+        first = _entry(pos, 0)
         jacobian.jacobian_dbl_halved(e, fp, d, three_halves, keep=(first.x, first.y))
         dxy = affine_view(d, G1_GROUP)             # 2P, on P's new Z (= y)
         h = hs.fps()
         for j in range(1, ENTRIES):                # [2j + 1] P = [2j - 1] P + 2P
-            jacobian.coz_add_update(e, fp, dxy, entry(pos, j - 1), entry(pos, j), h[j - 1])
+            jacobian.coz_add_update(e, fp, dxy, _entry(pos, j - 1), _entry(pos, j),
+                                    h[j - 1])
         factor = h[-1]                             # entry j lacks H_(j+1) .. H_7
         for j in range(ENTRIES - 2, -1, -1):
             if j < ENTRIES - 2:
@@ -310,12 +331,6 @@ def _odd_multiples(e: Emitter, point: G1Jacobian, table: Slot, record: int, z_ta
                 factor = f
             fp.sqr(e, f2, factor)
             fp.mul(e, f3, f2, factor)
-            fp.mul(e, entry(pos, j).x, entry(pos, j).x, f2)
-            fp.mul(e, entry(pos, j).y, entry(pos, j).y, f3)
+            fp.mul(e, _entry(pos, j).x, _entry(pos, j).x, f2)
+            fp.mul(e, _entry(pos, j).y, _entry(pos, j).y, f3)
         fp.mul(e, z_table, d.z, factor)
-        for j in range(ENTRIES):                   # neg[j] = -pos[7 - j]: records 0 .. 7
-            fp.copy(e, entry(neg, j).x, entry(pos, ENTRIES - 1 - j).x)
-            fp.neg(e, entry(neg, j).y, entry(pos, ENTRIES - 1 - j).y)
-        for block, first_record in ((neg, 0), (pos, ENTRIES)):
-            target.copy_out(e, block, lambda first_record=first_record: e.asm.push(
-                lambda: int(table) + first_record * record))
