@@ -48,17 +48,18 @@ def test_no_short_vector_meets_a_window_above_the_last():
     assert least == _lattice_minimum(16) == 6 * x * x + 2 * x > 2**126.7
     bound = scalar.bound(GLV)
     assert bound < 2**127.5 < 2**scalar.HALF_BITS
-    # window 1's coordinates: 16 (prefix + 1) + 15 with |prefix| < bound / 16^2
-    assert bound // 16 + 16 + 15 < 2**123.6 < least
+    base = 1 << scalar.WINDOW                      # window 1's coordinates:
+    assert bound // base + base + base - 1 < 2**122.6 < least   # base (prefix + 1) + 31
 
 
 def _edge_scalars():
     """Scalars at the edges: small, around r and 2^256, lam and its neighbours, k1 or k2
-    zero or small (k = a + b lam), k = -26 lam (window 0 doubles: acc = [d2] phi(P)), the
+    zero or small (k = a + b lam), k = 6 lam (window 0 doubles: acc = [d2] phi(P)), the
     largest |k1| and |k2| among random scalars."""
     rng = random.Random(21)
     named = [0, 1, 2, 3, 15, 16, 17, R - 1, R, R + 1, R - 2, 2 * R, 2**256 - 1, 2**255,
-             LAM, LAM - 1, LAM + 1, 2 * LAM, R - LAM, LAM * LAM % R, -26 * LAM % R]
+             LAM, LAM - 1, LAM + 1, 2 * LAM, R - LAM, LAM * LAM % R, 6 * LAM % R,
+             -26 * LAM % R]
     combos = [(a + b * LAM) % R for a in (-3, -1, 0, 1, 2) for b in (-2, -1, 0, 1, 3)]
     sample = [rng.randrange(R) for _ in range(3000)]
     widest = [max(sample, key=lambda k: abs(scalar.split(k, GLV, R)[i])) for i in (0, 1)]
@@ -86,16 +87,17 @@ def test_the_edge_scalars_reach_the_bounds():
 
 
 def _digits(k):
-    """The regular digits of an odd k in (-2^128, 2^128), lowest first (module doc, 3)."""
+    """The regular digits of an odd k in (-2^130, 2^130), lowest first (module doc, 3)."""
+    top = (1 << scalar.WINDOW) - 1
     u = (k + 2**scalar.HALF_BITS - 1) // 2
-    digits = [2 * (u >> (scalar.WINDOW * j) & 15) - 15 for j in range(scalar.DIGITS)]
-    assert sum(d * 16**j for j, d in enumerate(digits)) == k
+    digits = [2 * (u >> (scalar.WINDOW * j) & top) - top for j in range(scalar.DIGITS)]
+    assert sum(d << (scalar.WINDOW * j) for j, d in enumerate(digits)) == k
     return digits
 
 
 def test_window_0_meets_the_doubling_case():
-    """For k = -26 lam, acc before k2's last digit is [d2] phi(P): its addition doubles."""
-    k1, k2 = scalar.split(-26 * LAM % R, GLV, R)
+    """For k = 6 lam, acc before k2's last digit is [d2] phi(P): its addition doubles."""
+    k1, k2 = scalar.split(6 * LAM % R, GLV, R)
     d1, d2 = _digits(k1), _digits(k2)
     acc = (k1 + (k2 - d2[0]) * LAM) % R            # [k1] P + [16 prefix of k2] phi(P)
     assert acc == d2[0] * LAM % R

@@ -10,36 +10,36 @@ two additions and a jump as much as four.
    Bloemen's mul512), (k1, k2) = (k, 0) + q1 v1 + q2 v2 for the basis v1, v2. Then q2 is
    made odd and q1 to match k's parity, which makes k1 and k2 odd (v1 = (1, 0),
    v2 = (1, 1) mod 2). q_i is within 1/2 + k / 2^257 + 1 < 13/8 of the exact c_i k / r, so
-   |k1|, |k2| < 13/8 (|a1| + |a2|) < 2^127.5 (:func:`bound`), below 2^128 = 16^32.
-3. Each odd k_i in (-2^128, 2^128) is 32 odd digits d in [-15, 15], k_i = sum d_j 16^j
+   |k1|, |k2| < 13/8 (|a1| + |a2|) < 2^127.5 (:func:`bound`), below 2^130 = 32^26.
+3. Each odd k_i in (-2^130, 2^130) is 26 odd digits d in [-31, 31], k_i = sum d_j 32^j
    (Joye and Tunstall's regular recoding, "Exponent recoding and regular exponentiation
-   algorithms", AFRICACRYPT 2009): with U = (k_i + 2^128 - 1) / 2, digit j is
-   d_j = 2 u_j - 15 for u_j the j-th nibble of U, so a digit is a shift and a mask, never
-   zero, and no window needs a branch. A table record u holds [2u - 15] P (both signs
-   stored), so the nibble is the record's index.
-4. The odd multiples [1] P .. [15] P share one Z (Longa and Miri's co-Z precomputation,
+   algorithms", AFRICACRYPT 2009): with U = (k_i + 2^130 - 1) / 2, digit j is
+   d_j = 2 u_j - 31 for u_j the j-th 5-bit digit of U, so a digit is a shift and a mask,
+   never zero, and no window needs a branch. Table record u holds [2u - 31] P (both signs
+   stored, memory offset 0), so the masked digit is the record's offset.
+4. The odd multiples [1] P .. [31] P share one Z (Longa and Miri's co-Z precomputation,
    "New composite operations and precomputation scheme for elliptic curve cryptosystems
-   over prime fields", PKC 2008): 2P by a doubling that leaves P on the same Z, seven co-Z
+   over prime fields", PKC 2008): 2P by a doubling that leaves P on the same Z, 15 co-Z
    additions (Meloni), then each earlier entry brought to the last Z. With Z_T that common
    Z, (X, Y) -> (X, Y) maps the points to affine points of the isomorphic curve
    y^2 = x^3 + b Z_T^6, where the whole loop runs with mixed additions (a = 0: the doubling
    does not read b); the result (X, Y, Z) there is (X, Y, Z Z_T) on the curve. phi(Q) is
    (beta x, y) there too (phi commutes with the isomorphism): k2's additions multiply the
    record's x by beta (one multiplication, less than a second table's memory).
-5. acc = [d1] P + [d2] phi(P) for the top digits, then per lower window 4 doublings
+5. acc = [d1] P + [d2] phi(P) for the top digits, then per lower window 5 doublings
    (Z3 = Y Z, 8 multiplications) and two mixed additions, of [d1] P and [d2] phi(P).
 
 Exceptional cases. After the doublings of window j, acc = [A] P + [B] phi(P) with
-(A, B) = 16 (a, b), a and b the prefixes of k1's and k2's digits above j: odd numbers,
-so b != 0, with |a|, |b| < |k_i| / 16^(j+1) + 1. An addition of [d] P (|d| <= 15) meets
+(A, B) = 32 (a, b), a and b the prefixes of k1's and k2's digits above j: odd numbers,
+so b != 0, with |a|, |b| < |k_i| / 32^(j+1) + 1. An addition of [d] P (|d| <= 31) meets
 acc = +-[d] P iff (A -+ d, B) lies in the lattice L = {(u, v): u + v lam = 0 mod r}; that of
 [d] phi(P) after it, iff (a', B -+ d) does, a' the prefix of k1 down to j (B -+ d is odd, so
 never 0). Every non-zero vector of L has max(|u|, |v|) >= 6x^2 + 2x > 2^126.7
 (tests/test_bn254_glv.py searches the combinations of the reduced basis), and in the windows
-j >= 1 all these coordinates are below 2^123.6: no exceptional case, and acc is never
+j >= 1 all these coordinates are below 2^122.6: no exceptional case, and acc is never
 infinity (that needs (a, b) in L). The top window adds [d1] P + [d2] phi(P), equal only if
 (d1, -+d2) is in L: never. In window 0 the coordinates reach |k_i| and L can be met
-(k = -26 lam mod r: acc = [d2] phi(P) before k2's last addition), so its two additions are
+(k = 6 lam mod r: acc = [d2] phi(P) before k2's last addition), so its two additions are
 complete (:func:`..tower.groups.add`). The table's additions meet D = +-T only if
 2 = +-(2j - 1) mod r: never.
 """
@@ -57,12 +57,12 @@ from .io import G1_GROUP
 
 WINDOW = 5                                        # bits per digit
 DIGITS = 26                                       # digits per half: |k_i| < 2^(WINDOW DIGITS)
-ENTRIES = 1 << (WINDOW - 1)                       # [1] P, [3] P, .. [15] P
-RECORDS = 2 * ENTRIES                             # record u: [2u - 15] P, u = 0 .. 15
+ENTRIES = 1 << (WINDOW - 1)                       # [1] P, [3] P, .. [31] P
+RECORDS = 2 * ENTRIES                             # record u: [2u - 31] P, u = 0 .. 31
 HALF_BITS = WINDOW * DIGITS
 WORD = 1 << 256
 # windows DIGITS - 2 .. 1 run in a loop of this many a turn (each costs 9 gas to move the
-# shift on, a turn 17 for the jump): the fewest turns whose code fits, 2 or (loops) 10
+# shift on, a turn 17 for the jump): the fewest turns whose code fits, 2 or (loops) 8
 TURN_WINDOWS = {False: 12, True: 3}
 
 
@@ -174,7 +174,7 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
 class _Lookup:
     """Loads the table record chosen by a digit of A1 or A2 (the words on the stack, A2 on
     top, a shift above them in the loop) into registers (STOREX) or slots (MCOPY). A word
-    holds U = (k_i + 2^128 - 1) / 2 times the record size when that is a power of two (the
+    holds U = (k_i + 2^130 - 1) / 2 times the record size when that is a power of two (the
     nibble at bit 4j is then the record's offset under a mask), else U itself (a MUL)."""
 
     def __init__(self, e: Emitter, table: Slot, record: int) -> None:
@@ -214,7 +214,7 @@ class _Lookup:
 
 
 def _push_digit_words(e: Emitter, glv: Glv, pre_shift: int) -> None:
-    """Stack: k -> A1 A2, A_i = (k_i + 2^128 - 1) << (pre_shift - 1) (or >> 1 for
+    """Stack: k -> A1 A2, A_i = (k_i + 2^130 - 1) << (pre_shift - 1) (or >> 1 for
     pre_shift 0), k1, k2 from :func:`split` (as words: k1 may be negative)."""
     asm = e.asm
     g1, g2 = rounding_multipliers(glv, e.curve.r)
@@ -256,7 +256,7 @@ def _to_digit_word(e: Emitter, pre_shift: int) -> None:
     """Stack: k_i -> A_i (:func:`_push_digit_words`)."""
     asm = e.asm
     asm.push((1 << HALF_BITS) - 1)
-    asm.op("ADD")                                  # 2 U: even, below 2^129
+    asm.op("ADD")                                  # 2 U: even, below 2^131
     if pre_shift > 1:
         asm.push(pre_shift - 1)
         asm.op("SHL")
@@ -293,13 +293,13 @@ def _push_rounded_high(e: Emitter, g: int, depth: int) -> None:
 
 def _odd_multiples(e: Emitter, point: G1Jacobian, table: Slot, record: int, z_table: Fp,
                    three_halves: Fp) -> None:
-    """The table in memory, records [2u - 15] P (u = 0 .. 15), affine on the curve of the
+    """The table in memory, records [2u - 31] P (u = 0 .. 31), affine on the curve of the
     common Z, and that Z in ``z_table`` (module doc, step 4)."""
     asm = e.asm
     with asm.scope("odd_multiples"), asm.temps(array(Fp, 2 * ENTRIES)) as (pos,):
         _co_z_multiples(e, point, pos, z_table, three_halves)
         with asm.temps(array(Fp, 2 * ENTRIES)) as (neg,):   # where the co-Z temps were
-            for j in range(ENTRIES):               # neg[j] = -pos[7 - j]: records 0 .. 7
+            for j in range(ENTRIES):               # neg[j] = -pos[15 - j]: records 0 .. 15
                 fp.copy(e, _entry(neg, j).x, _entry(pos, ENTRIES - 1 - j).x)
                 fp.neg(e, _entry(neg, j).y, _entry(pos, ENTRIES - 1 - j).y)
             for block, first_record in ((neg, 0), (pos, ENTRIES)):
@@ -314,7 +314,7 @@ def _entry(block: Slot, j: int) -> G1:
 
 def _co_z_multiples(e: Emitter, point: G1Jacobian, pos: Slot, z_table: Fp,
                     three_halves: Fp) -> None:
-    """pos = [1] P, [3] P, .. [15] P on one Z (x‖y each), that Z in ``z_table``."""
+    """pos = [1] P, [3] P, .. [31] P on one Z (x‖y each), that Z in ``z_table``."""
     with e.asm.temps(G1Jacobian, array(Fp, ENTRIES - 1), Fp, Fp, Fp) as (d, hs, f, f2, f3):
         fp.copy(e, d, point)
         first = _entry(pos, 0)
@@ -324,7 +324,7 @@ def _co_z_multiples(e: Emitter, point: G1Jacobian, pos: Slot, z_table: Fp,
         for j in range(1, ENTRIES):                # [2j + 1] P = [2j - 1] P + 2P
             jacobian.coz_add_update(e, fp, dxy, _entry(pos, j - 1), _entry(pos, j),
                                     h[j - 1])
-        factor = h[-1]                             # entry j lacks H_(j+1) .. H_7
+        factor = h[-1]                             # entry j lacks H_(j+1) .. H_15
         for j in range(ENTRIES - 2, -1, -1):
             if j < ENTRIES - 2:
                 fp.mul(e, f, factor, h[j])
