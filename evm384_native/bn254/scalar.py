@@ -61,7 +61,7 @@ ENTRIES = 1 << (WINDOW - 1)                       # [1] P, [3] P, .. [31] P
 RECORDS = 2 * ENTRIES                             # record u: [2u - 31] P, u = 0 .. 31
 HALF_BITS = WINDOW * DIGITS
 WORD = 1 << 256
-# windows DIGITS - 2 .. 1 run in a loop of this many a turn (each costs 9 gas to move the
+# windows DIGITS - 2 .. 1 run in a loop of this many a turn (each costs 6 gas to move the
 # shift on, a turn 17 for the jump): the fewest turns whose code fits, 2 or (loops) 8
 TURN_WINDOWS = {False: 12, True: 3}
 
@@ -153,9 +153,8 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         turn = asm.label("windows")
         for _ in range(TURN_WINDOWS[e.loops]):
             window(None)
-            asm.push(WINDOW)
-            asm.op("SWAP1")
-            asm.op("SUB")
+            asm.push(WORD - WINDOW)                # shift - WINDOW: one ADD, no SWAP
+            asm.op("ADD")
         asm.op("DUP1")
         asm.jumpi(turn)
         asm.op("POP")
