@@ -45,7 +45,7 @@ complete (:func:`..tower.groups.add`). The table's additions meet D = +-T only i
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Tuple
 
 from ..asm import Fp, G1, G1Jacobian, Slot, array, raw
 from ..curves.model import Glv
@@ -61,8 +61,9 @@ ENTRIES = 1 << (WINDOW - 1)                       # [1] P, [3] P, .. [31] P
 RECORDS = 2 * ENTRIES                             # record u: [2u - 31] P, u = 0 .. 31
 HALF_BITS = WINDOW * DIGITS
 WORD = 1 << 256
-# windows DIGITS - 2 .. 1 run in a loop of this many a turn (each costs 6 gas to move the
-# shift on, a turn 17 for the jump): the fewest turns whose code fits, 2 or (loops) 8
+# windows DIGITS - 2 .. 1 run in a loop of this many a turn, their digits at fixed bits
+# (immediate shifts); a turn moves the two words up by its bits (~50 gas): the fewest
+# turns whose code fits, 2 or (loops) 8
 TURN_WINDOWS = {False: 12, True: 3}
 
 
@@ -117,11 +118,13 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     def double() -> None:
         jacobian.jacobian_dbl_halved(e, fp, acc, three_halves)
 
-    def window(shift: Optional[int], last: bool = False) -> None:
+    def window(shift: int, above: int, last: bool = False) -> None:
+        """A window whose digits are at bit ``shift`` of the words, under ``above``
+        stack items."""
         for _ in range(WINDOW):
             double()
         for word in (1, 0):                        # k1's digit [d] P, k2's [d] phi(P)
-            lookup.load(affine_view(q, G1_GROUP), word, shift)
+            lookup.load(affine_view(q, G1_GROUP), 1 + word + above, shift)
             x_factor = beta if word == 0 else None
             if not last:
                 jacobian.jacobian_add_affine_hmv(e, fp, acc, q, x_factor)
@@ -145,20 +148,28 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         _odd_multiples(e, point, table, record, z_table, three_halves)
         fp.copy(e, q.z, e.one)                    # q as a Jacobian point, for add()
         top = WINDOW * (DIGITS - 1)
-        lookup.load(affine_view(acc, G1_GROUP), 1, top)
+        lookup.load(affine_view(acc, G1_GROUP), 2, top)
         fp.copy(e, acc.z, e.one)
-        lookup.load(affine_view(q, G1_GROUP), 0, top)
+        lookup.load(affine_view(q, G1_GROUP), 1, top)
         jacobian.jacobian_add_affine_hmv(e, fp, acc, q, beta)
-        asm.push(top - WINDOW)                     # stack: A1 A2 shift
+        windows = TURN_WINDOWS[e.loops]
+        turns, moved = (DIGITS - 2) // windows, WINDOW * windows
+        assert turns * windows == DIGITS - 2 and HALF_BITS + lookup.pre_shift + moved * turns <= 256
+        asm.push(turns)                            # stack: A1 A2 turns-left
         turn = asm.label("windows")
-        for _ in range(TURN_WINDOWS[e.loops]):
-            window(None)
-            asm.push(WORD - WINDOW)                # shift - WINDOW: one ADD, no SWAP
-            asm.op("ADD")
+        for t in range(windows):                   # the turn's digits at fixed bits: the
+            window(top - WINDOW * (t + 1), 1)      # words move up a turn's bits each turn
+        for depth in (2, 3):
+            asm.op(f"SWAP{depth - 1}")
+            asm.push(moved)
+            asm.op("SHL")
+            asm.op(f"SWAP{depth - 1}")
+        asm.push(WORD - 1)
+        asm.op("ADD")
         asm.op("DUP1")
         asm.jumpi(turn)
         asm.op("POP")
-        window(0, last=True)
+        window(moved * turns, 0, last=True)          # digit 0, moved up every turn
         asm.op("POP")
         asm.op("POP")
         fp.mul(e, acc.z, acc.z, z_table)           # back from y^2 = x^3 + b Z_T^6
@@ -190,18 +201,14 @@ class _Lookup:
             raise AssertionError("the scalar table must be linked at offset 0")
         return self.mask
 
-    def load(self, dest: Slot, word: int, shift: Optional[int]) -> None:
-        """dest = the record of the digit at bit ``shift`` (None: the shift on the stack)
-        of the word at DUP ``word`` + 1 (0: A2, 1: A1) below the shift."""
+    def load(self, dest: Slot, word_depth: int, shift: int) -> None:
+        """dest = the record of the digit at bit ``shift`` of the word at DUP
+        ``word_depth``."""
         asm = self.e.asm
-        word_depth = 1 + word + (1 if shift is None else 0)
 
         def source() -> None:                      # above the count copy_in pushed
             asm.op(f"DUP{word_depth + 1}")
-            if shift is None:
-                asm.op("DUP3")                     # the shift, above the count and word
-                asm.op("SHR")
-            elif shift:
+            if shift:
                 asm.push(shift)
                 asm.op("SHR")
             asm.push(self.checked_mask)
