@@ -138,3 +138,15 @@ def test_ecmul_on_random_points_and_scalars(contracts, target):
                          gas=cases.GAS)
         assert cases.as_run_result(cases.reference("mul", data)) == (result.success,
                                                                    result.output)
+
+
+def test_window_0_adds_again_with_every_case_only_when_it_must(contracts):
+    """k = 6 lam meets acc = +-T in window 0 (above): it runs the complete additions (more
+    gas) and still answers right; other scalars all cost the same."""
+    def gas(k):
+        data = cases.encode_g1(cases.G1_GENERATOR) + cases.encode_words(k)
+        result = execute(contracts["evmmax"], data, opcodes="evmmax", engine="fast")
+        assert result.output == cases.precompile_pyevm("mul", data)
+        return result.gas_used
+    usual = {gas(k) for k in (1, 12345, R - 1, LAM)}
+    assert len(usual) == 1 and gas(6 * LAM % R) > usual.pop()

@@ -39,8 +39,11 @@ never 0). Every non-zero vector of L has max(|u|, |v|) >= 6x^2 + 2x > 2^126.7
 j >= 1 all these coordinates are below 2^122.6: no exceptional case, and acc is never
 infinity (that needs (a, b) in L). The top window adds [d1] P + [d2] phi(P), equal only if
 (d1, -+d2) is in L: never. In window 0 the coordinates reach |k_i| and L can be met
-(k = 6 lam mod r: acc = [d2] phi(P) before k2's last addition), so its two additions are
-complete (:func:`..tower.groups.add`). The table's additions meet D = +-T only if
+(k = 6 lam mod r: acc = [d2] phi(P) before k2's last addition). There a mixed addition
+that meets acc = +-T has H = 0 and leaves Z = 0, which the next keeps (Z3 = Z H), while
+without one Z stays non-zero: so window 0 adds as the others do, and a final Z = 0 sends
+it back to acc as it was before its additions, to add again with every case
+(:func:`..tower.groups.add`). The table's additions meet D = +-T only if
 2 = +-(2j - 1) mod r: never.
 """
 from __future__ import annotations
@@ -107,6 +110,7 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     assert glv is not None and bound(glv) < 1 << HALF_BITS
     region = asm.memory.region("scalar_mul")
     acc, q = region.alloc(G1Jacobian, "acc"), region.alloc(G1Jacobian, "q")
+    saved = region.alloc(G1Jacobian, "saved")      # acc before window 0's additions
     z_table = region.alloc(Fp, "z_table")
     record = target.memory_bytes(e, G1.size)
     table = asm.memory.region("scalar_table", first=True).alloc(raw(RECORDS * record),
@@ -118,22 +122,26 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     def double() -> None:
         jacobian.jacobian_dbl_halved(e, fp, acc, three_halves)
 
-    def window(shift: int, above: int, last: bool = False) -> None:
-        """A window whose digits are at bit ``shift`` of the words, under ``above``
-        stack items."""
-        for _ in range(WINDOW):
-            double()
+    def additions(shift: int, above: int, complete: bool = False) -> None:
+        """acc += [d1] P + [d2] phi(P) for the digits at bit ``shift`` of the words (under
+        ``above`` stack items); ``complete``: with every case (:func:`add`)."""
         for word in (1, 0):                        # k1's digit [d] P, k2's [d] phi(P)
             lookup.load(affine_view(q, G1_GROUP), 1 + word + above, shift)
             x_factor = beta if word == 0 else None
-            if not last:
+            if not complete:
                 jacobian.jacobian_add_affine_hmv(e, fp, acc, q, x_factor)
                 continue
             if x_factor is not None:
                 fp.mul(e, q.x, q.x, x_factor)
             add(e, G1_GROUP, acc, q, double)
 
-    infinity, done = asm.new_label("product_infinity"), asm.new_label("product_done")
+    def window(shift: int, above: int) -> None:
+        for _ in range(WINDOW):
+            double()
+        additions(shift, above)
+
+    infinity, done, exceptional = (asm.new_label(name) for name in (
+        "product_infinity", "product_done", "window_0_exceptional"))
     with asm.scope("scalar_mul"):
         asm.push(curve.r)
         asm.push(scalar_offset)
@@ -169,11 +177,21 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         asm.op("DUP1")
         asm.jumpi(turn)
         asm.op("POP")
-        window(moved * turns, 0, last=True)          # digit 0, moved up every turn
+        for _ in range(WINDOW):                    # window 0 (digit 0, moved up every turn)
+            double()
+        fp.copy(e, saved, acc)
+        additions(moved * turns, 0)
+        push_field_is_zero(e, acc.z)               # Z = 0 iff an addition met acc = +-T
+        asm.jumpi(exceptional)
+        resume = asm.label("window_0_done")
         asm.op("POP")
         asm.op("POP")
         fp.mul(e, acc.z, acc.z, z_table)           # back from y^2 = x^3 + b Z_T^6
         asm.jump(done)
+        asm.place(exceptional)                     # stack: A1 A2
+        fp.copy(e, acc, saved)
+        additions(moved * turns, 0, complete=True)
+        asm.jump(resume)
         asm.place(infinity)                        # stack: k
         asm.op("POP")
         set_infinity(e, acc)
