@@ -65,9 +65,9 @@ RECORDS = 2 * ENTRIES                             # record u: [2u - 31] P, u = 0
 HALF_BITS = WINDOW * DIGITS
 WORD = 1 << 256
 # windows DIGITS - 2 .. 1 run in a loop of this many a turn, their digits at fixed bits
-# (immediate shifts); a turn moves the two words up by its bits (~50 gas): the fewest
-# turns whose code fits, 2 or (loops) 8
-TURN_WINDOWS = {False: 12, True: 3}
+# (immediate shifts); a turn moves the two words up by its bits (~50 gas). Two turns: all
+# 24 windows inline would not fit 24,576 bytes (~820 bytes a window under EVMMAX)
+TURN_WINDOWS = 12
 
 
 def rounding_multipliers(glv: Glv, r: int) -> Tuple[int, int]:
@@ -160,14 +160,14 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         fp.copy(e, acc.z, e.one)
         lookup.load(affine_view(q, G1_GROUP), 1, top)
         jacobian.jacobian_add_affine_hmv(e, fp, acc, q, beta)
-        windows = TURN_WINDOWS[e.loops]
-        turns, moved = (DIGITS - 2) // windows, WINDOW * windows
-        assert turns * windows == DIGITS - 2 and HALF_BITS + lookup.pre_shift + moved * turns <= 256
+        turns, moved = (DIGITS - 2) // TURN_WINDOWS, WINDOW * TURN_WINDOWS
+        assert turns * TURN_WINDOWS == DIGITS - 2
+        assert HALF_BITS + lookup.pre_shift + moved * turns <= 256   # no digit shifted out
         asm.push(turns)                            # stack: A1 A2 turns-left
         turn = asm.label("windows")
-        for t in range(windows):                   # the turn's digits at fixed bits: the
+        for t in range(TURN_WINDOWS):              # the turn's digits at fixed bits: the
             window(top - WINDOW * (t + 1), 1)      # words move up a turn's bits each turn
-        for depth in (2, 3):
+        for depth in (2, 3):                       # A2, then A1 to the top and back
             asm.op(f"SWAP{depth - 1}")
             asm.push(moved)
             asm.op("SHL")
