@@ -65,9 +65,10 @@ RECORDS = 2 * ENTRIES                             # record u: [2u - 31] P, u = 0
 HALF_BITS = WINDOW * DIGITS
 WORD = 1 << 256
 # windows DIGITS - 2 .. 1 run in a loop of this many a turn, their digits at fixed bits
-# (immediate shifts); a turn moves the two words up by its bits (~50 gas). Two turns: all
-# 24 windows inline would not fit 24,576 bytes (~820 bytes a window under EVMMAX)
-TURN_WINDOWS = 12
+# (immediate shifts); a turn moves the two words up by its bits (~50 gas): 2 turns (all 24
+# windows inline would not fit 24,576 bytes: ~820 bytes a window under EVMMAX), or with
+# ``loops`` 8 (EVM384's 18-byte ops: 12 windows do not fit either)
+TURN_WINDOWS = {False: 12, True: 3}
 
 
 def rounding_multipliers(glv: Glv, r: int) -> Tuple[int, int]:
@@ -110,7 +111,6 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     assert glv is not None and bound(glv) < 1 << HALF_BITS
     region = asm.memory.region("scalar_mul")
     acc, q = region.alloc(G1Jacobian, "acc"), region.alloc(G1Jacobian, "q")
-    saved = region.alloc(G1Jacobian, "saved")      # acc before window 0's additions
     z_table = region.alloc(Fp, "z_table")
     record = target.memory_bytes(e, G1.size)
     table = asm.memory.region("scalar_table", first=True).alloc(raw(RECORDS * record),
@@ -160,12 +160,13 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         fp.copy(e, acc.z, e.one)
         lookup.load(affine_view(q, G1_GROUP), 1, top)
         jacobian.jacobian_add_affine_hmv(e, fp, acc, q, beta)
-        turns, moved = (DIGITS - 2) // TURN_WINDOWS, WINDOW * TURN_WINDOWS
-        assert turns * TURN_WINDOWS == DIGITS - 2
+        windows = TURN_WINDOWS[e.loops]
+        turns, moved = (DIGITS - 2) // windows, WINDOW * windows
+        assert turns * windows == DIGITS - 2
         assert HALF_BITS + lookup.pre_shift + moved * turns <= 256   # no digit shifted out
         asm.push(turns)                            # stack: A1 A2 turns-left
         turn = asm.label("windows")
-        for t in range(TURN_WINDOWS):              # the turn's digits at fixed bits: the
+        for t in range(windows):                   # the turn's digits at fixed bits: the
             window(top - WINDOW * (t + 1), 1)      # words move up a turn's bits each turn
         for depth in (2, 3):                       # A2, then A1 to the top and back
             asm.op(f"SWAP{depth - 1}")
@@ -179,19 +180,20 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         asm.op("POP")
         for _ in range(WINDOW):                    # window 0 (digit 0, moved up every turn)
             double()
-        fp.copy(e, saved, acc)
-        additions(moved * turns, 0)
-        push_field_is_zero(e, acc.z)               # Z = 0 iff an addition met acc = +-T
-        asm.jumpi(exceptional)
-        resume = asm.label("window_0_done")
-        asm.op("POP")
-        asm.op("POP")
-        fp.mul(e, acc.z, acc.z, z_table)           # back from y^2 = x^3 + b Z_T^6
-        asm.jump(done)
-        asm.place(exceptional)                     # stack: A1 A2
-        fp.copy(e, acc, saved)
-        additions(moved * turns, 0, complete=True)
-        asm.jump(resume)
+        with asm.temps(G1Jacobian) as (saved,):    # acc before window 0's additions
+            fp.copy(e, saved, acc)
+            additions(moved * turns, 0)
+            push_field_is_zero(e, acc.z)           # Z = 0 iff an addition met acc = +-T
+            asm.jumpi(exceptional)
+            resume = asm.label("window_0_done")
+            asm.op("POP")
+            asm.op("POP")
+            fp.mul(e, acc.z, acc.z, z_table)       # back from y^2 = x^3 + b Z_T^6
+            asm.jump(done)
+            asm.place(exceptional)                 # stack: A1 A2
+            fp.copy(e, acc, saved)
+            additions(moved * turns, 0, complete=True)
+            asm.jump(resume)
         asm.place(infinity)                        # stack: k
         asm.op("POP")
         set_infinity(e, acc)
