@@ -1,5 +1,6 @@
 """Every built-in contract by name, whatever its curve: BLS12-381's
-(:mod:`.bls12_381.contracts`) then BN254's (:mod:`.bn254.contracts`), with what the tools
+(:mod:`.bls12_381.contracts`), BN254's (:mod:`.bn254.contracts`), then the Poseidon hashes
+over BN254's scalar field (:mod:`.poseidon.contract`, EVMMAX only), with what the tools
 need to use each (:data:`USAGE`). The command line looks contracts up here only, so a
 contract a curve adds appears in every ``evm384`` subcommand."""
 from __future__ import annotations
@@ -16,24 +17,36 @@ from .bn254 import contracts as bn254_contracts
 from .bn254.usage import USAGE as BN254_USAGE
 from .curves.bls12_381 import BLS12_381
 from .curves.bn254 import BN254
-from .curves.model import PairingCurve
+from .curves.model import Field
+from .poseidon import contract as poseidon_contracts
+from .poseidon.params import FIELD as POSEIDON_FIELD
+from .poseidon.usage import USAGE as POSEIDON_USAGE
+from .poseidon.usage import encode_calldata as poseidon_calldata
 from .tower.target import resolve_target
 from .usage import Usage
 
-CONTRACTS = bls12_381_contracts.CONTRACTS + bn254_contracts.CONTRACTS
+CONTRACTS = (bls12_381_contracts.CONTRACTS + bn254_contracts.CONTRACTS
+             + poseidon_contracts.CONTRACTS)
 # The contracts built for EVMMAX (EIP-6690) as well as EVM384: every BN254 one.
-EVMMAX_CONTRACTS = bls12_381_contracts.EVMMAX_CONTRACTS + bn254_contracts.CONTRACTS
+EVMMAX_CONTRACTS = (bls12_381_contracts.EVMMAX_CONTRACTS + bn254_contracts.CONTRACTS
+                    + poseidon_contracts.CONTRACTS)
+# The contracts built for EVMMAX only (no EVM384 build).
+EVMMAX_ONLY = poseidon_contracts.CONTRACTS
 TARGETS = bls12_381_contracts.TARGETS
 assert TARGETS == bn254_contracts.TARGETS
 # A live view of each curve's registry, not a copy: a Usage a curve adds (or a test
-# removes) shows here too. A ChainMap iterates its last map first: BLS12-381's, then BN254's.
-USAGE: Mapping[str, Usage] = ChainMap(BN254_USAGE, BLS12_381_USAGE)
+# removes) shows here too. A ChainMap iterates its last map first: BLS12-381's, BN254's,
+# then Poseidon's.
+USAGE: Mapping[str, Usage] = ChainMap(POSEIDON_USAGE, BN254_USAGE, BLS12_381_USAGE)
 
 _CURVE_OF = {**{name: bls12_381_contracts for name in bls12_381_contracts.CONTRACTS},
-             **{name: bn254_contracts for name in bn254_contracts.CONTRACTS}}
+             **{name: bn254_contracts for name in bn254_contracts.CONTRACTS},
+             **{name: poseidon_contracts for name in poseidon_contracts.CONTRACTS}}
 _CALLDATA_OF = {bls12_381_contracts: bls12_381_contracts.encode_calldata,
-                bn254_contracts: bn254_calldata.encode_calldata}
-_PAIRING_CURVE_OF = {bls12_381_contracts: BLS12_381, bn254_contracts: BN254}
+                bn254_contracts: bn254_calldata.encode_calldata,
+                poseidon_contracts: poseidon_calldata}
+_FIELD_OF = {bls12_381_contracts: BLS12_381, bn254_contracts: BN254,
+             poseidon_contracts: POSEIDON_FIELD}
 
 
 def _curve(name: str) -> ModuleType:
@@ -50,9 +63,13 @@ def build_program(name: str, compact: Optional[bool] = None, target: str = "evm3
     "evmmax" for EVMMAX_CONTRACTS), with its source map and memory layout; ``compact`` as
     the curve's ``build_program`` takes it (default: the target's)."""
     module = _curve(name)
-    if resolve_target(target).name != "evm384" and name not in EVMMAX_CONTRACTS:
+    isa = resolve_target(target).name
+    if isa != "evm384" and name not in EVMMAX_CONTRACTS:
         raise ValueError(f"{name} is built for EVM384 only; target {target!r} builds "
                          f"{', '.join(EVMMAX_CONTRACTS)}")
+    if isa == "evm384" and name in EVMMAX_ONLY:
+        raise ValueError(f"{name} is built for EVMMAX only: use target='evmmax' "
+                         "(--target evmmax, --opcodes evmmax)")
     return module.build_program(name, compact=compact, target=target)
 
 
@@ -65,11 +82,13 @@ def build_contract(name: str, **options: Any) -> bytes:
 def encode_calldata(name: str, *args: Any) -> bytes:
     """Calldata for contract ``name`` from the arguments its curve's ``encode_calldata``
     takes (BLS12-381: :func:`.bls12_381.contracts.encode_calldata`; BN254: the
-    precompile's input, and for the hinted check the hint: :mod:`.bn254.calldata`)."""
+    precompile's input, and for the hinted check the hint: :mod:`.bn254.calldata`;
+    Poseidon: the inputs, ints: :func:`.poseidon.usage.encode_calldata`)."""
     return _CALLDATA_OF[_curve(name)](name, *args)
 
 
-def curve_of(name: str) -> PairingCurve:
-    """The curve whose arithmetic contract ``name`` does (its field's modulus is what the
-    debugger's ``fp`` converts values out of Montgomery form with)."""
-    return _PAIRING_CURVE_OF[_curve(name)]
+def curve_of(name: str) -> Field:
+    """The curve (or for Poseidon the field) whose arithmetic contract ``name`` does (its
+    field's modulus is what the debugger's ``fp`` converts values out of Montgomery form
+    with)."""
+    return _FIELD_OF[_curve(name)]

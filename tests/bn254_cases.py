@@ -474,6 +474,24 @@ def pairing_inputs(rng: random.Random, max_k: int = 6) -> List[Tuple[str, bytes,
     infinities = pairing_input([(None, None), (random_g1(rng), None), (None, random_g2(rng))])
     cases += [("2 pairs of product one + 3 with infinities", one + infinities, True),
               ("3 pairs with infinities only", infinities, True)]
+    # two pairs kept (Q finite), P at infinity in one or both: the contracts keep exactly
+    # two finite pairs in registers, others in memory
+    finite = (random_g1(rng), random_g2(rng))
+    cases += [("2 pairs, P at infinity in the second", pairing_input(
+                  [finite, (None, random_g2(rng))]), False),
+              ("2 pairs, P at infinity in the first", pairing_input(
+                  [(None, random_g2(rng)), finite]), False),
+              ("2 pairs, P at infinity in both", pairing_input(
+                  [(None, random_g2(rng)), (None, random_g2(rng))]), True)]
+    # product one with P at infinity in one of the first two pairs (which the contracts
+    # would keep in registers were their P finite)
+    p, q = random_g1(rng), random_g2(rng)
+    minus_p = (p[0], -p[1] % P)
+    for position in (0, 1):
+        pairs = [(p, q), (minus_p, q)]
+        pairs.insert(position, (None, random_g2(rng)))
+        cases.append((f"3 pairs of product one, P at infinity in pair {position}",
+                      pairing_input(pairs), True))
     return cases
 
 

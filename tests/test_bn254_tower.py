@@ -4,13 +4,14 @@ ours maps to it by u = w^6 - 9, since w^6 = xi in both) and plain integers."""
 import random
 
 import pytest
-from py_ecc.fields import bn128_FQ12 as FQ12
+from py_ecc import bn128
+from py_ecc.fields import bn128_FQ2 as FQ2, bn128_FQ12 as FQ12
 
 from evm384_native import execute
-from evm384_native.asm import Assembler, Fp2, Fp6, Fp12
+from evm384_native.asm import G1, G2, Assembler, Fp2, Fp6, Fp12, G2Jacobian
 from evm384_native.curves import BN254
 from evm384_native.montgomery import from_montgomery, to_montgomery
-from evm384_native.tower import fp, fp2, fp12
+from evm384_native.tower import fp, fp2, fp12, projective
 from evm384_native.tower.families import family_of
 from evm384_native.tower.fp import Emitter
 from evm384_native.tower.pairing import FinalExponentiation
@@ -146,3 +147,39 @@ def test_the_hint_exponent():
     exponent, digits = family.hint_exponent(BN254)
     assert lam % R == 0 and (1 + exponent * lam) % order == 0
     assert P ** (digits - 1) <= exponent < P ** digits
+
+
+def _fq2(pair):
+    return FQ2(list(pair))
+
+
+def _projective_affine(values):
+    """(X, Y, Z) over Fp2 (six ints) -> the affine point (X / Z, Y / Z) as py_ecc's FQ2s."""
+    x, y, z = _fq2(values[0:2]), _fq2(values[2:4]), _fq2(values[4:6])
+    return (x / z, y / z)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_projective_miller_steps_move_t_as_py_ecc_does(seed):
+    """The projective doubling and mixed addition (tower/projective.py; their lines are
+    checked by every pairing the contracts compute) take T (in a random representation
+    X = x s, Y = y s, Z = s) to 2 T and T + Q, as py_ecc's G2 arithmetic."""
+    rng = random.Random(seed)
+    t, q = bn128.multiply(bn128.G2, rng.randrange(1, R)), bn128.multiply(bn128.G2, rng.randrange(1, R))
+    s = _fq2((rng.randrange(1, P), rng.randrange(P)))
+    t_values = [int(c) for v in (t[0] * s, t[1] * s, s) for c in v.coeffs]
+    q_values = [int(c) for v in q for c in v.coeffs]
+    px = random_values(rng, 2)
+
+    def step(e, out, t_slot, q_slot, px_slot, add):
+        with e.asm.temps(Fp6) as (line,):
+            if add:
+                projective.line_add(e, line, t_slot, q_slot, px_slot)
+            else:
+                projective.line_dbl(e, line, t_slot, px_slot)
+        fp.copy(e, out, t_slot)
+    inputs = [(G2Jacobian, t_values), (G2, q_values), (G1, px)]
+    doubled = run_routine(lambda e, o, *a: step(e, o, *a, add=False), inputs, G2Jacobian)
+    added = run_routine(lambda e, o, *a: step(e, o, *a, add=True), inputs, G2Jacobian)
+    assert _projective_affine(doubled) == bn128.double(t)
+    assert _projective_affine(added) == bn128.add(t, q)

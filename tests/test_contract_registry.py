@@ -1,16 +1,18 @@
 """evm384_native.contracts: every contract by name, whatever its curve."""
 import pytest
 
-from evm384_native import bls12_381, bn254, contracts
+from evm384_native import bls12_381, bn254, contracts, poseidon
 from evm384_native.bls12_381 import usage as bls12_381_usage
 from evm384_native.curves import BLS12_381
 from evm384_native.curves.bn254 import BN254
 
 
 def test_the_registry_lists_each_curves_contracts_in_order():
-    assert contracts.CONTRACTS == bls12_381.CONTRACTS + bn254.CONTRACTS
+    assert contracts.CONTRACTS == bls12_381.CONTRACTS + bn254.CONTRACTS + poseidon.CONTRACTS
     assert set(contracts.EVMMAX_CONTRACTS) == \
-        set(bls12_381.contracts.EVMMAX_CONTRACTS) | set(bn254.CONTRACTS)
+        set(bls12_381.contracts.EVMMAX_CONTRACTS) | set(bn254.CONTRACTS) | \
+        set(poseidon.CONTRACTS)
+    assert contracts.EVMMAX_ONLY == poseidon.CONTRACTS
     # each declares its usage (as a set: a test that takes a usage out and puts it back,
     # tests/test_cli.py's, moves it to the end of its curve's registry)
     assert set(contracts.USAGE) == set(contracts.CONTRACTS)
@@ -26,6 +28,11 @@ def test_builds_and_calldata_are_the_curves():
                                      bytes(bn254.HINT_BYTES)) == b"\2" * 192 + bytes(192)
     assert contracts.curve_of("bn254_mul") is BN254
     assert contracts.curve_of("miller_loop") is BLS12_381
+    assert contracts.curve_of("poseidon_t3").p == BN254.r
+    assert contracts.build_contract("poseidon_t3", target="evmmax") == \
+        poseidon.build_contract("poseidon_t3")
+    assert contracts.encode_calldata("poseidon_t3", [1, 2]) == \
+        (1).to_bytes(32, "big") + (2).to_bytes(32, "big")
 
 
 def test_usage_is_a_live_view_of_each_curves():
@@ -39,10 +46,12 @@ def test_usage_is_a_live_view_of_each_curves():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: contracts.build_contract("nope"), "unknown contract 'nope'; choose one of "
-                                               "miller_loop, .*, bn254_pairing_check_hinted$"),
+                                               "miller_loop, .*, bn254_pairing_check_hinted, .*poseidon_t5$"),
     (lambda: contracts.encode_calldata("nope"), "unknown contract 'nope'"),
     (lambda: contracts.build_program("pairing", target="evmmax"),
      "pairing is built for EVM384 only; target 'evmmax' builds .*bn254_add"),
+    (lambda: contracts.build_program("poseidon_t3"), "poseidon_t3 is built for EVMMAX only"),
+    (lambda: contracts.encode_calldata("poseidon_t3", [1]), "poseidon_t3 hashes 2 inputs"),
     (lambda: contracts.encode_calldata("bn254_add"), r"takes 1 argument after the name \(data\)"),
     (lambda: contracts.encode_calldata("bn254_pairing_check_hinted", b"", b"short"),
      "a hint is 192 bytes"),

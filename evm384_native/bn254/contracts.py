@@ -26,11 +26,12 @@ from typing import Any, Callable, Dict, Optional
 from ..asm import Fp12, G1, G1Jacobian, G2, Label, Program
 from ..curves.bn254 import BN254
 from ..tower import fp, fp2, jacobian
-from ..tower.compare import push_equal, require_jacobian_is
+from ..tower.compare import push_equal
 from ..tower.contract import least_gas_that_fits, return_word_or_revert, revert_here
 from ..tower.families import twist_frobenius
 from ..tower.fp import Emitter
 from ..tower.groups import add, affine_view, set_infinity
+from ..tower.lines import PROJECTIVE
 from ..tower.pairing import FinalExponentiation, MillerLoop
 from ..tower.residue import push_accepted
 from ..tower.target import resolve_target
@@ -121,7 +122,7 @@ def check_g2_subgroup(e: Emitter, loop: MillerLoop, fail: Label) -> None:
         with e.asm.temps(G2, G2) as (psi2, expect):   # with the closing lines
             twist_frobenius(e, psi2, loop.work.q, 2)
             twist_frobenius(e, expect, psi2, 1, negate=True)
-            require_jacobian_is(e, fp2, loop.work.t, expect, fail)
+            loop.lines.require_is(e, loop.work.t, expect, fail)
     loop.check_each_pair(check)
 
 
@@ -132,11 +133,14 @@ def _push_is_one(e: Emitter, f: Fp12) -> None:
 def _build_pairing_check(e: Emitter) -> None:
     fail = e.asm.new_label("invalid_input")
     f = e.asm.memory.region("result").alloc(Fp12, "f")
-    loop = MillerLoop(e, f, g1_may_be_infinity=True, infinity_flags=True)
+    loop = MillerLoop(e, f, g1_may_be_infinity=True, infinity_flags=True,
+                      resident_all_finite=True, square_in_step=True, lines=PROJECTIVE)
     load_pairs(e, loop, fail)
     loop.emit()
     check_g2_subgroup(e, loop, fail)
-    FinalExponentiation(e).emit(f)
+    # runs of at most 3 squarings per call (BN254's x has runs of 4 and 5): 15 calls more
+    # (~360 gas), ~1,400 bytes less: room for the Miller loop's fastest steps
+    FinalExponentiation(e, cyclotomic_run=3).emit(f)
     return_word_or_revert(e, lambda: _push_is_one(e, f), fail)
 
 
@@ -144,7 +148,8 @@ def _build_pairing_check_hinted(e: Emitter) -> None:
     fail = e.asm.new_label("invalid_input")
     f = e.asm.memory.region("result").alloc(Fp12, "f")
     loop = MillerLoop(e, f, g1_may_be_infinity=True, calldata_tail=hinted.HINT_BYTES,
-                      infinity_flags=True)
+                      infinity_flags=True, resident_all_finite=True, square_in_step=True,
+                      lines=PROJECTIVE)
     load_pairs(e, loop, fail)
     hint = hinted.read_hint(e, fail)
     loop.emit(cinv=hint.t)

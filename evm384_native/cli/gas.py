@@ -16,7 +16,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import execute
 from ..asm.assembler import EVMMAX_VECTOR_MNEMONICS
-from ..contracts import CONTRACTS, EVMMAX_CONTRACTS, TARGETS, USAGE, build_contract
+from ..contracts import (CONTRACTS, EVMMAX_CONTRACTS, EVMMAX_ONLY, TARGETS, USAGE,
+                         build_contract)
 from ..evm.costs import COST_MODELS, EvmmaxCosts
 from ..evm.gas import SCHEDULES
 from ..evm.opcodes import EVM384_MNEMONICS
@@ -63,7 +64,7 @@ def _runs(name: str, targets: List[str], models: Sequence[EvmmaxCosts]
           ) -> List[Tuple[str, Any]]:
     """(target, schedule or cost model) pairs to run ``name`` with."""
     runs: List[Tuple[str, Any]] = [("evm384", schedule) for schedule in SCHEDULES] \
-        if "evm384" in targets else []
+        if "evm384" in targets and name not in EVMMAX_ONLY else []
     if "evmmax" in targets and name in EVMMAX_CONTRACTS:
         runs += [("evmmax", model) for model in models]
     return runs

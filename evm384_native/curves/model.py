@@ -10,7 +10,7 @@ y^2 = x^3 + b xi (M-type) or x^3 + b / xi (D-type).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Optional, Tuple, Union
 
 from .fields import Fp2Int, fp2_inverse, fp2_mul
 
@@ -64,4 +64,25 @@ class PairingCurve:
     @property
     def field_bytes(self) -> int:
         """Bytes of a value of Fp: the modulus' 64-bit limbs, 8 bytes each."""
-        return 8 * -(-self.p.bit_length() // 64)
+        return limb_bytes(self.p)
+
+
+@dataclass(frozen=True)
+class PrimeField:
+    """A prime field with no curve over it (Poseidon's: BN254's scalar field): all the
+    field code (:class:`evm384_native.tower.fp.Emitter`) reads of a curve, its modulus."""
+    name: str
+    p: int
+
+    @property
+    def field_bytes(self) -> int:
+        return limb_bytes(self.p)
+
+
+def limb_bytes(p: int) -> int:
+    """Bytes of a value mod p as EVMMAX stores it: p's 64-bit limbs, 8 bytes each."""
+    return 8 * -(-p.bit_length() // 64)
+
+
+# What the field code takes: a pairing-friendly curve's base field, or a bare prime field.
+Field = Union[PairingCurve, PrimeField]

@@ -7,14 +7,14 @@ from typing import Any, Callable, Optional
 
 from ..asm import Assembler, Label, Program, Slot, raw
 from ..asm.layout import RegisterOverflow
-from ..curves.model import PairingCurve
+from ..curves.model import Field
 from .fp import Emitter
 from .pairing import RESIDENT_CODE
 
 CONTRACT_SIZE_LIMIT = 24_576                       # EIP-170
 
 
-def assemble(name: str, curve: PairingCurve, isa: Any, build: Callable[[Emitter], None],
+def assemble(name: str, curve: Field, isa: Any, build: Callable[[Emitter], None],
              compact: bool, loops: bool = False, register_pairs: int = 0,
              resident_code: str = "inline") -> Program:
     """The program ``build(e)`` emits, with the emitter's constants after the code."""
@@ -26,7 +26,7 @@ def assemble(name: str, curve: PairingCurve, isa: Any, build: Callable[[Emitter]
     return asm.assemble()
 
 
-def least_gas_that_fits(name: str, curve: PairingCurve, isa: Any,
+def least_gas_that_fits(name: str, curve: Field, isa: Any,
                         build: Callable[[Emitter], None], compact: bool,
                         loops: Optional[bool] = None) -> Program:
     """The build with the least gas within the size limit and the register file (else the

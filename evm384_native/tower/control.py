@@ -4,9 +4,9 @@ memory zero test, and the calldata length check.
 """
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from typing import Callable, List, Optional, Sequence, Tuple
 
-from ..asm import Assembler, Slot
+from ..asm import Assembler, Label, Slot, Subroutine
 from . import fp
 from .fp import Emitter
 
@@ -73,26 +73,29 @@ def square_and_multiply_signed(e: Emitter, digits: Sequence[int], square: Callab
     asm.digit_loop([2 if d < 0 else d for d in digits], 2, step)
 
 
-def square_and_multiply_chained(e: Emitter, digits: Sequence[int], name: str, run: int,
-                                square: Callable[[], None],
+def longest_run(digits: Sequence[int]) -> int:
+    """The most squarings between two multiplications (or the ends) that square-and-
+    multiply over ``digits`` performs."""
+    return max(len(zeros) + 1 for zeros in "".join("1" if d else "0" for d in digits)
+               .split("1"))
+
+
+def square_and_multiply_chained(e: Emitter, digits: Sequence[int],
+                                chain: Tuple[Subroutine, List[Label]],
                                 multiply: Callable[[int], None]) -> None:
     """Per digit (-1, 0 or 1): a squaring, then ``multiply(digit)`` for a non-zero one,
-    with the squarings inline in a subroutine ``name`` of ``run`` of them
-    (:func:`.fp.squaring_chain`): one call per run of up to ``run`` squarings instead of
-    one per squaring (for targets with ``dense_code``); no longer than the longest run
-    the digits need."""
-    longest = max(len(zeros) + 1 for zeros in "".join("1" if d else "0" for d in digits)
-                  .split("1"))
-    run = min(run, longest)
-    chain, entries = fp.squaring_chain(e, name, run, square)
+    with the squarings made by ``chain`` (:func:`.fp.squaring_chain`): one call per run of
+    up to its length instead of one per squaring (for targets with ``dense_code``)."""
+    subroutine, entries = chain
+    run = len(entries) - 1
     count = 0
     for digit in digits:
         count += 1
         if digit:
-            _squarings(e, chain, entries, count, run)
+            _squarings(e, subroutine, entries, count, run)
             count = 0
             multiply(digit)
-    _squarings(e, chain, entries, count, run)
+    _squarings(e, subroutine, entries, count, run)
 
 
 def _squarings(e: Emitter, chain, entries, count: int, run: int) -> None:

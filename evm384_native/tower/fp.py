@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Callable, Dict, List, Sequence, Tuple
 
 from ..asm import Assembler, Fp, Label, Modulus, Slot, Subroutine, array, pack_offsets
-from ..curves.model import PairingCurve
+from ..curves.model import Field
 from ..montgomery import R_BITS, montgomery_inv, to_montgomery as montgomery_form
 from .target import resolve_target
 
@@ -24,7 +24,8 @@ ELEMENT = Fp      # the slot type of this field (curve code is written for Fp an
 
 class Emitter:
     """An assembler, the instruction-set target (:mod:`.target`), the curve (its
-    description, :class:`~evm384_native.curves.model.PairingCurve`) and the constants the
+    description, :class:`~evm384_native.curves.model.PairingCurve`, or for field code with
+    no curve a :class:`~evm384_native.curves.model.PrimeField`) and the constants the
     field code reads.
 
     Creating it emits the code that loads the constants (and, under EVMMAX, sets the
@@ -40,7 +41,7 @@ class Emitter:
     :data:`.pairing.RESIDENT_CODE`, least gas and most code first).
     """
 
-    def __init__(self, asm: Assembler, curve: PairingCurve, compact: bool = True,
+    def __init__(self, asm: Assembler, curve: Field, compact: bool = True,
                  loops: bool = False, target: object = "evm384", register_pairs: int = 0,
                  resident_code: str = "inline") -> None:
         self.asm = asm

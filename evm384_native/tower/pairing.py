@@ -17,15 +17,16 @@ BLS12-381 blst's, so the result is the CUBE of the reduced pairing, byte for byt
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, List, Optional
 
 from ..asm import Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, Subroutine, raw, struct
 from ..asm.layout import FP_BYTES
 from . import fp, fp12, jacobian
 from .compare import push_field_is_zero
-from .control import (is_zero, require_calldata,
+from .control import (is_zero, longest_run, require_calldata,
                       square_and_multiply_chained, square_and_multiply_signed)
 from .families import family_of, non_adjacent_form
+from .lines import JACOBIAN, Lines
 from .fp import Emitter
 
 PAIR_INPUT_BYTES = 6 * FP_BYTES          # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
@@ -58,13 +59,26 @@ class MillerLoop:
     """Memory and subroutines of the Miller loop over the pairs in calldata."""
 
     def __init__(self, e: Emitter, f: Fp12, g1_may_be_infinity: bool = False,
-                 calldata_tail: int = 0, infinity_flags: bool = False) -> None:
+                 calldata_tail: int = 0, infinity_flags: bool = False,
+                 resident_all_finite: bool = False, square_in_step: bool = False,
+                 lines: Lines = JACOBIAN) -> None:
         """``g1_may_be_infinity``: pair states may have P at infinity ((-2 P.x, 2 P.y) all
         zero; kept so that their Q can still be checked); their lines are not multiplied
         into f. ``calldata_tail``: bytes after the pairs in calldata (a hint), not pairs.
         ``infinity_flags`` (with ``g1_may_be_infinity``): each pair's record keeps a word
         saying whether P is infinity, which a state's line steps read (one MLOAD) instead
-        of testing px2 (under EVMMAX a LOADX and two MLOADs each)."""
+        of testing px2 (under EVMMAX a LOADX and two MLOADs each).
+        ``resident_all_finite`` (with ``infinity_flags``): the pairs kept in registers are
+        taken only when there are exactly that many and each has P finite (tested once,
+        before the loop; otherwise the memory loop runs), so that their steps test neither
+        (per step ~40 gas less for a second pair), and their additions are inline in one
+        subroutine that digits -1 and closing lines call too. With steps emitted inline
+        (``Emitter.resident_code``) the memory loop works in its own slot; otherwise it
+        shares the first pair's steps, which keep their test.
+        ``square_in_step``: the pairs kept in registers have one subroutine per digit, f's
+        squaring inline before their doubling steps (one call a digit less, ~1.2 KB more
+        code: a second copy of the squaring, the memory loop's). ``lines``: T's
+        coordinates and step formulas (:mod:`.lines`)."""
         self.e, self.f = e, f
         self.family = family_of(e.curve)
         self.digits = self.family.loop_digits(e.curve)
@@ -82,11 +96,22 @@ class MillerLoop:
         # twisted Frobenius images of Q, each from the last, made in add_q) into q
         self.share_add = -1 in self.digits or bool(self.family.closing_lines)
         self.add_q = region.alloc(G2, "add_q") if self.family.closing_lines else None
+        if resident_all_finite and not (g1_may_be_infinity and infinity_flags):
+            raise ValueError("resident_all_finite reads the infinity flags: it needs "
+                             "g1_may_be_infinity and infinity_flags")
+        self.resident_all_finite = resident_all_finite
+        self.square_in_step = square_in_step
+        self.lines = lines
+        # the states whose steps need no test of P at infinity
+        self.own_slot = resident_all_finite and e.resident_code == "inline"
+        self.finite = ({slot.name for slot in self.resident[0 if self.own_slot else 1:]}
+                       if resident_all_finite else set())
         self.flags: Dict[str, Slot] = {}
         if g1_may_be_infinity and infinity_flags:
             words = e.asm.memory.region("infinity_flags")
             self.flags = {slot.name: words.alloc(raw(32), slot.name)
-                          for slot in [self.work] + self.resident}
+                          for slot in [self.work] + self.resident
+                          if slot.name not in self.finite}
 
     def heap(self) -> int:
         """Where the pair states start: after every linked region (known at link time)."""
@@ -134,7 +159,7 @@ class MillerLoop:
                 self._jump_if_no_more_pairs(done)
             top, skip = asm.label("load_pair"), asm.new_label("skip_pair")
             (read or self._read_plain)(skip)
-            jacobian.g1_prepare(self.e, work.px2, work.px2)
+            self.lines.prepare(self.e, work.px2, work.px2)
             jacobian.from_affine(self.e, work.t, work.q)
             self.e.target.copy_out(self.e, work, lambda: asm.op("DUP4"), grow=True)
             if self.flags:                       # stack: ptr cd
@@ -231,7 +256,8 @@ class MillerLoop:
         """``line_fn()`` (the line of the pair ``state``), then f *= the line at P."""
         e = self.e
         line_fn()
-        skip = e.asm.new_label("g1_infinity") if self.g1_may_be_infinity else None
+        skip = (e.asm.new_label("g1_infinity")
+                if self.g1_may_be_infinity and state.name not in self.finite else None)
         if skip is not None and self.flags:
             e.asm.push(self.flags[state.name])
             e.asm.op("MLOAD")
@@ -239,7 +265,7 @@ class MillerLoop:
         elif skip is not None:                    # px2 = 0 only for P at infinity
             is_zero(e.asm, e.target.memory_image(e, state.px2))
             e.asm.jumpi(skip)
-        jacobian.line_by_px2(e, self.line, state.px2)
+        self.lines.evaluate(e, self.line, state.px2)
         if e.target.dense_code and not (self.resident
                                         and e.resident_code == "line_product_called"):
             fp12.mul_by_line(e, self.f, self.f, self.line)
@@ -250,15 +276,16 @@ class MillerLoop:
             e.asm.place(skip)
 
     def _dbl_step(self, state: Slot) -> None:
-        self._line_step(lambda: jacobian.line_dbl(self.e, self.line, state.t), state)
+        self._line_step(lambda: self.lines.dbl(self.e, self.line, state.t, state.px2), state)
 
     def _add_step(self, state: Slot) -> None:
         """T += Q, f *= the line through them at P."""
         e = self.e
 
         def step() -> None:
-            self._line_step(lambda: jacobian.line_add(e, self.line, state.t, state.q), state)
-        if not self.share_add:
+            self._line_step(lambda: self.lines.add(e, self.line, state.t, state.q, state.px2),
+                            state)
+        if not self.share_add or state.name in self.finite:
             step()
             return
         e.asm.call(e.asm.subroutine(f"ml_add_step_{state.name}", lambda a: step()))
@@ -292,6 +319,14 @@ class MillerLoop:
         asm.op("MLOAD")
         asm.op("GT")
 
+    def _jump_if_infinity(self, state: Slot, target: Label) -> None:
+        """Jump to ``target`` if the flag word of resident ``state``'s record says P is
+        infinity."""
+        i = self.resident.index(state)
+        self.e.asm.push(lambda: self._record(i)() + self.record_bytes(PairState.size))
+        self.e.asm.op("MLOAD")
+        self.e.asm.jumpi(target)
+
     def _jump_unless_pair(self, i: int, target: Label) -> None:
         self._push_has_pair(i)
         self.e.asm.op("ISZERO")
@@ -302,7 +337,7 @@ class MillerLoop:
         asm = self.e.asm
         skip = asm.new_label("fewer_pairs")
         for i in range(len(self.resident)):
-            if i:
+            if i and not self.resident_all_finite:
                 self._jump_unless_pair(i, skip)
             step(i)
         asm.place(skip)
@@ -317,18 +352,29 @@ class MillerLoop:
         in_memory, finished = asm.new_label("pairs_in_memory"), asm.new_label("loop_done")
         self._push_has_pair(len(self.resident))
         asm.jumpi(in_memory)
+        if self.resident_all_finite:
+            self._jump_unless_pair(len(self.resident) - 1, in_memory)
+            for state in self.resident:               # P at infinity: the memory loop
+                if state.name in self.finite:
+                    self._jump_if_infinity(state, in_memory)
+
         def copy_in(i: int) -> None:
             e.target.copy_in(e, self.resident[i], lambda: asm.push(self._record(i)))
-            if self.flags:
+            if self.resident[i].name in self.flags:
                 self._copy_flag(lambda: asm.push(self._record(i)), self.resident[i])
         self._for_resident(copy_in)
-        steps = self._steps()
+        calls = self._resident_calls(first)
+        if self.square_in_step:
+            # one body: f squared, then (the entry of a digit without squaring) the steps
+            doubling = asm.new_label("ml_dbl_resident")
 
-        def each(kind: str) -> Callable[[Subroutine], None]:
-            return lambda a: self._for_resident(
-                lambda i: first[kind]() if i == 0 else steps[kind](self.resident[i]))
-        calls = {kind: _caller(asm, asm.subroutine(f"ml_{kind}_resident", each(kind)))
-                 for kind in first}
+            def square_then_double(a: Subroutine) -> None:
+                fp12.sqr(e, self.f, self.f)
+                asm.place(doubling)
+                self._for_resident(lambda i: self._resident_step(i, "dbl", first))
+            both = asm.subroutine("ml_sqr_dbl_resident", square_then_double)
+            calls["dbl"] = lambda: asm.call(both, at=doubling)
+            calls["sqr_dbl"] = _caller(asm, both)
         bits_loop(calls)
         self._for_resident(lambda i: e.target.copy_out(
             e, self.resident[i].t,
@@ -336,6 +382,53 @@ class MillerLoop:
         asm.jump(finished)
         asm.place(in_memory)
         self._finished = finished
+
+    def _resident_step(self, i: int, kind: str, first: Dict[str, Callable[[], None]]) -> None:
+        """Resident pair i's step ``kind``: the first pair's may be the memory loop's."""
+        if i == 0 and self.resident[0].name not in self.finite:
+            first[kind]()
+        else:
+            self._steps()[kind](self.resident[i])
+
+    def _resident_calls(self, first: Dict[str, Callable[[], None]]
+                        ) -> Dict[str, Callable[[], None]]:
+        """A call per kind of step, each a subroutine stepping every resident pair (with
+        ``square_in_step`` the doubling is made by the caller). With
+        ``resident_all_finite`` the additions are one subroutine that a digit -1 (Q.y
+        negated around it) and the closing lines (q replaced first) call."""
+        asm, kinds = self.e.asm, list(self._steps())
+        if self.square_in_step:
+            kinds.remove("dbl")
+
+        def every(kind: str) -> Callable[[Subroutine], None]:
+            return lambda a: self._for_resident(lambda i: self._resident_step(i, kind, first))
+        if not self.resident_all_finite:
+            return {kind: _caller(asm, asm.subroutine(f"ml_{kind}_resident", every(kind)))
+                    for kind in kinds}
+        add = asm.subroutine("ml_add_resident", every("add"))
+        calls = {"add": _caller(asm, add)}
+        if "dbl" in kinds:
+            calls["dbl"] = _caller(asm, asm.subroutine("ml_dbl_resident", every("dbl")))
+
+        def subtract(a: Subroutine) -> None:
+            for state in self.resident:
+                fp.neg_each(self.e, state.q.y, state.q.y)
+            asm.call(add)
+            for state in self.resident:
+                fp.neg_each(self.e, state.q.y, state.q.y)
+
+        def closing(a: Subroutine) -> None:
+            assert self.add_q is not None
+            for image in self.family.closing_lines:
+                for state in self.resident:
+                    image(self.e, self.add_q, state.q)
+                    fp.copy(self.e, state.q, self.add_q)
+                asm.call(add)
+        if "sub" in kinds:
+            calls["sub"] = _caller(asm, asm.subroutine("ml_sub_resident", subtract))
+        if "closing" in kinds:
+            calls["closing"] = _caller(asm, asm.subroutine("ml_closing_resident", closing))
+        return calls
 
     def _steps(self) -> Dict[str, Callable[[Slot], None]]:
         """The kinds of step this curve's loop takes, in the order their code is made."""
@@ -357,7 +450,8 @@ class MillerLoop:
         which the hinted check tolerates). Without pairs f = 1 either way."""
         e, asm = self.e, self.e.asm
         # the memory loop's pair in the first resident pair's registers, if there are any
-        slot = self.resident[0] if self.resident else self.work
+        # and it shares their steps
+        slot = self.resident[0] if self.resident and not self.own_slot else self.work
         shared = bool(self.resident) and e.resident_code != "inline"
         steps = self._steps()
 
@@ -375,19 +469,26 @@ class MillerLoop:
         digits = self.digits
 
         def bits_loop(call: Dict[str, Callable[[], None]]) -> None:
+            def square_and_double() -> None:
+                if "sqr_dbl" in call:
+                    call["sqr_dbl"]()
+                else:
+                    asm.call(sqr)
+                    call["dbl"]()
+
             def add(digit: int) -> None:
                 call["add" if digit > 0 else "sub"]()
             if cinv is not None:
                 fp.copy(e, self.f.c1, cinv)         # f is one here: now f = 1 + t w
                 square_and_multiply_signed(
-                    e, digits, lambda: (asm.call(sqr), call["dbl"]()),
+                    e, digits, square_and_double,
                     lambda digit: (mul_by_one_plus(e, self.f, cinv, digit), add(digit)))
             else:
                 call["dbl"]()                       # f = 1 before the first step: no squaring
                 if digits[0]:
                     add(digits[0])
                 square_and_multiply_signed(e, digits[1:],
-                                           lambda: (asm.call(sqr), call["dbl"]()), add)
+                                           square_and_double, add)
             if "closing" in call:
                 call["closing"]()
             if cinv is None and e.curve.x < 0:
@@ -407,6 +508,14 @@ class MillerLoop:
             if self.resident:
                 asm.place(self._finished)
             asm.place(done)
+
+
+def _exponent_digits(exponent: int) -> List[int]:
+    """The digits after the leading one of ``exponent``: its non-adjacent form where that
+    has fewer non-zero digits than its bits, else its bits."""
+    bits = [int(bit) for bit in bin(exponent)[3:]]
+    signed = non_adjacent_form(exponent)[1:]
+    return signed if sum(map(abs, signed)) < sum(bits) else bits
 
 
 def mul_by_one_plus(e: Emitter, f: Fp12, t: Fp6, sign: int = 1) -> None:
@@ -429,29 +538,37 @@ class FinalExponentiation:
     which: BLS12-381's is blst's, f^(3 (p^12 - 1) / r)); subroutines share the
     accumulator."""
 
-    def __init__(self, e: Emitter) -> None:
+    def __init__(self, e: Emitter, cyclotomic_run: int = CYCLOTOMIC_RUN) -> None:
+        """``cyclotomic_run``: the most squarings one call of the chain performs (dense
+        targets; fewer: less code, a call more per longer run)."""
         self.e = e
+        self.cyclotomic_run = cyclotomic_run
         self.family = family_of(e.curve)
         region = e.asm.memory.region("final_exp")
         self.acc = region.alloc(Fp12, "acc")
         self.base = region.alloc(Fp12, "base")
         self._mul = fp12.routine(e, "fp12_mul", "fe_mul", a=self.acc, b=self.base)
-        self._cyc = fp12.routine(e, "fp12_cyclotomic_sqr", "fe_cyclotomic_sqr", a=self.acc)
         # an even |x| is raised to in halves (a^(x/2) serves BLS12's hard part as well)
         magnitude = abs(e.curve.x)
         self.halved = magnitude % 2 == 0
+        self._digits = _exponent_digits(magnitude >> self.halved)
+        self._chain = None
+        if e.target.dense_code:
+            # runs of squarings in one subroutine; a single squaring enters it for one
+            self._chain = fp.squaring_chain(
+                e, "fe_cyclotomic_chain", min(cyclotomic_run, longest_run(self._digits)),
+                lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc))
+        else:
+            self._cyc = fp12.routine(e, "fp12_cyclotomic_sqr", "fe_cyclotomic_sqr", a=self.acc)
         self._pow = e.asm.subroutine("fe_pow_x_half" if self.halved else "fe_pow_x",
-                                     lambda a: self._pow_body(magnitude >> self.halved))
+                                     lambda a: self._pow_body())
 
-    def _pow_body(self, exponent: int) -> None:
-        """acc = acc^(+-exponent), the sign of x: square-and-multiply, unrolled into
-        calls, over the exponent's signed digits where they have fewer non-zero ones than
-        its bits (a digit -1 multiplies by conj(base) = base^-1, as conj(conj(acc) base))."""
-        e = self.e
+    def _pow_body(self) -> None:
+        """acc = acc^(+-exponent) (|x|, or |x| / 2), the sign of x: square-and-multiply,
+        unrolled into calls, over :func:`_exponent_digits` (a digit -1 multiplies by
+        conj(base) = base^-1, as conj(conj(acc) base))."""
+        e, digits = self.e, self._digits
         fp.copy(e, self.base, self.acc)
-        bits = [int(bit) for bit in bin(exponent)[3:]]
-        signed = non_adjacent_form(exponent)[1:]
-        digits = signed if sum(map(abs, signed)) < sum(bits) else bits
 
         def multiply(digit: int) -> None:
             if digit < 0:
@@ -459,10 +576,8 @@ class FinalExponentiation:
             e.asm.call(self._mul)
             if digit < 0:
                 fp12.conj(e, self.acc, self.acc)
-        if e.target.dense_code:
-            square_and_multiply_chained(e, digits, "fe_cyclotomic_chain", CYCLOTOMIC_RUN,
-                                        lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc),
-                                        multiply)
+        if self._chain is not None:
+            square_and_multiply_chained(e, digits, self._chain, multiply)
         else:
             # unrolled: its 5 x 62 bits would cost ~17,000 gas as a loop, for 460 bytes
             square_and_multiply_signed(e, digits, lambda: e.asm.call(self._cyc), multiply,
@@ -474,7 +589,18 @@ class FinalExponentiation:
         fp.call(self.e, self._mul, {"a": out}, a=a, b=b)
 
     def cyclotomic_sqr(self, out: Fp12, a: Fp12) -> None:
-        fp.call(self.e, self._cyc, {"a": out}, a=a)
+        if not fp.same(a, self.acc):
+            fp.copy(self.e, self.acc, a)
+        self._square_acc()
+        if not fp.same(out, self.acc):
+            fp.copy(self.e, out, self.acc)
+
+    def _square_acc(self) -> None:
+        if self._chain is None:
+            self.e.asm.call(self._cyc)
+        else:
+            chain, entries = self._chain
+            self.e.asm.call(chain, at=entries[1])
 
     def pow_x(self, out: Fp12, a: Fp12, half: bool = False) -> None:
         """out = a^x (or a^(x/2), for even x) for a in the cyclotomic subgroup."""
@@ -484,7 +610,7 @@ class FinalExponentiation:
             fp.copy(self.e, self.acc, a)
         self.e.asm.call(self._pow)
         if self.halved and not half:
-            self.e.asm.call(self._cyc)
+            self._square_acc()
         if not fp.same(out, self.acc):
             fp.copy(self.e, out, self.acc)
 
