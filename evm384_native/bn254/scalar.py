@@ -27,7 +27,9 @@ two additions and a jump as much as four.
    (beta x, y) there too (phi commutes with the isomorphism): k2's additions multiply the
    record's x by beta (one multiplication, less than a second table's memory).
 5. acc = [d1] P + [d2] phi(P) for the top digits, then per lower window 5 doublings
-   (Z3 = Y Z, 8 multiplications) and two mixed additions, of [d1] P and [d2] phi(P).
+   (Z3 = Y Z, 8 multiplications) and two mixed additions, of [d1] P and [d2] phi(P)
+   (madd-2004-hmv), no branch: the windows run in turns of a loop with their digits at
+   fixed bits, the words moving up a turn's bits each turn.
 
 Exceptional cases. After the doublings of window j, acc = [A] P + [B] phi(P) with
 (A, B) = 32 (a, b), a and b the prefixes of k1's and k2's digits above j: odd numbers,
@@ -203,9 +205,9 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
 
 class _Lookup:
     """Loads the table record chosen by a digit of A1 or A2 (the words on the stack, A2 on
-    top, a shift above them in the loop) into registers (STOREX) or slots (MCOPY). A word
-    holds U = (k_i + 2^130 - 1) / 2 times the record size when that is a power of two (the
-    nibble at bit 4j is then the record's offset under a mask), else U itself (a MUL)."""
+    top) into registers (STOREX) or slots (MCOPY). A word holds U = (k_i + 2^130 - 1) / 2
+    times the record size when that is a power of two (the digit at bit 5j is then the
+    record's offset under a mask), else U itself (a MUL)."""
 
     def __init__(self, e: Emitter, table: Slot, record: int) -> None:
         self.e, self.table, self.record = e, table, record
