@@ -150,3 +150,34 @@ def test_window_0_adds_again_with_every_case_only_when_it_must(contracts):
         return result.gas_used
     usual = {gas(k) for k in (1, 12345, R - 1, LAM)}
     assert len(usual) == 1 and gas(6 * LAM % R) > usual.pop()
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_contracts_split_is_the_models(target):
+    """The EVM code of step 2 and 3 (k -> A1 A2) gives the words of :func:`scalar.split`'s
+    k1, k2 for the edge scalars and random ones."""
+    from evm384_native.tower.contract import assemble
+    from evm384_native.tower.target import resolve_target
+    isa = resolve_target(target)
+    pre_shift = {"evmmax": 6, "evm384": 0}[target]     # 64-byte records, or 96: a MUL
+
+    def build(e):
+        asm = e.asm
+        asm.push(0)
+        asm.op("CALLDATALOAD")
+        scalar._push_digit_words(e, GLV, pre_shift)
+        for offset in (32, 0):                          # A2 on top
+            asm.push(offset)
+            asm.op("MSTORE")
+        asm.push(64)
+        asm.push(0)
+        asm.op("RETURN")
+    code = assemble("split", BN254, isa, build, isa.compact).code
+    rng = random.Random(34)
+    for k in EDGE_SCALARS + [rng.randrange(R) for _ in range(200)]:
+        k %= R
+        output = execute(code, cases.encode_words(k), opcodes=target, engine="fast").output
+        words = [int.from_bytes(output[i:i + 32], "big") for i in (0, 32)]
+        expected = [(k_i + 2**scalar.HALF_BITS - 1) * 2**pre_shift // 2 % 2**256
+                    for k_i in scalar.split(k, GLV, R)]
+        assert words == expected, k

@@ -7,9 +7,10 @@ two additions and a jump as much as four.
 2. k = k1 + k2 lam (mod r) in EVM integer arithmetic, as libsecp256k1's
    ``secp256k1_scalar_split_lambda`` does it: q_i = round(k g_i / 2^256) with g_i =
    round(2^256 c_i / r) (the high word of a 256 x 256-bit product from MULMOD by 2^256 - 1,
-   Bloemen's mul512), (k1, k2) = (k, 0) + q1 v1 + q2 v2 for the basis v1, v2. Then q2 is
-   made odd and q1 to match k's parity, which makes k1 and k2 odd (v1 = (1, 0),
-   v2 = (1, 1) mod 2). q_i is within 1/2 + k / 2^257 + 1 < 13/8 of the exact c_i k / r, so
+   Bloemen's mul512; for g1 < 2^66 one product of k >> 64), (k1, k2) = (k, 0) + q1 v1 +
+   q2 v2 for the basis v1, v2. Then q2 is made odd and q1 to match k's parity, which makes
+   k1 and k2 odd (v1 = (1, 0), v2 = (1, 1) mod 2). q_i is within
+   1/2 + k / 2^257 + 2^-126 + 1 < 13/8 of the exact c_i k / r, so
    |k1|, |k2| < 13/8 (|a1| + |a2|) < 2^127.5 (:func:`bound`), below 2^130 = 32^26.
 3. Each odd k_i in (-2^130, 2^130) is 26 odd digits d in [-31, 31], k_i = sum d_j 32^j
    (Joye and Tunstall's regular recoding, "Exponent recoding and regular exponentiation
@@ -71,6 +72,7 @@ WORD = 1 << 256
 # windows inline would not fit 24,576 bytes: ~820 bytes a window under EVMMAX), or with
 # ``loops`` 8 (EVM384's 18-byte ops: 12 windows do not fit either)
 TURN_WINDOWS = {False: 12, True: 3}
+DROPPED = 64                                      # k's low bits a small multiplier skips
 
 
 def rounding_multipliers(glv: Glv, r: int) -> Tuple[int, int]:
@@ -93,10 +95,23 @@ def split(k: int, glv: Glv, r: int) -> Tuple[int, int]:
     computes (step 2 of the module doc)."""
     g1, g2 = rounding_multipliers(glv, r)
     (a1, b1), (a2, b2) = glv.basis
-    q1, q2 = ((k * g + WORD // 2) >> 256 for g in (g1, g2))
+    q1, q2 = (rounded_high(k, g) for g in (g1, g2))
     q2 |= 1
     q1 ^= (q1 ^ k) & 1
     return k + q1 * a1 + q2 * a2, q1 * b1 + q2 * b2
+
+
+def rounded_high(k: int, g: int) -> int:
+    """round(k g / 2^256) for k < 2^254 as the contract computes it: from (k >> DROPPED) g
+    where that fits a word (the dropped bits move the quotient by less than 2^-126), else
+    exactly (the high word of the 512-bit product)."""
+    if _fits_dropped(g):
+        return ((k >> DROPPED) * g + (1 << (255 - DROPPED))) >> (256 - DROPPED)
+    return (k * g + WORD // 2) >> 256
+
+
+def _fits_dropped(g: int) -> bool:
+    return 254 - DROPPED + g.bit_length() <= 256
 
 
 def bound(glv: Glv) -> int:
@@ -294,10 +309,21 @@ def _to_digit_word(e: Emitter, pre_shift: int) -> None:
 
 
 def _push_rounded_high(e: Emitter, g: int, depth: int) -> None:
-    """Push round(k g / 2^256) for k the word at DUP ``depth``: the high word of the
-    512-bit product (MULMOD by 2^256 - 1 less the low word, less its borrow), plus the
-    low word's top bit."""
+    """Push :func:`rounded_high` of k, the word at DUP ``depth``, and ``g``: one product of
+    k's high bits, or the high word of the 512-bit product (MULMOD by 2^256 - 1 less the
+    low word, less its borrow) plus the low word's top bit."""
     asm = e.asm
+    if _fits_dropped(g):
+        asm.op(f"DUP{depth}")
+        asm.push(DROPPED)
+        asm.op("SHR")
+        asm.push(g)
+        asm.op("MUL")
+        asm.push(1 << (255 - DROPPED))
+        asm.op("ADD")
+        asm.push(256 - DROPPED)
+        asm.op("SHR")
+        return
     asm.push(WORD - 1)
     asm.push(g)
     asm.op(f"DUP{depth + 2}")
