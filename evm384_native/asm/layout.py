@@ -219,12 +219,17 @@ class Memory:
         self._names_key: Optional[Tuple[int, int]] = None
         self._names_table: List[Optional[Tuple[int, str]]] = []
 
-    def region(self, name: str, frame: bool = False) -> Region:
-        """A new region; ``frame``: a subroutine's temporaries (live only while it runs)."""
+    def region(self, name: str, frame: bool = False, first: bool = False) -> Region:
+        """A new region; ``frame``: a subroutine's temporaries (live only while it runs);
+        ``first``: linked before every other region, at the memory's start (a table whose
+        offsets come from a mask needs no base added)."""
         if name in self.by_name:
             raise ValueError(f"memory region {name!r} already exists")
         region = Region(self, name, frame)
-        self.regions.append(region)
+        if first:
+            self.regions.insert(0, region)
+        else:
+            self.regions.append(region)
         self.by_name[name] = region
         return region
 

@@ -62,9 +62,11 @@ def load_g1(e: Emitter, point: G1Jacobian, calldata_offset: int, fail: Label) ->
 
 
 def return_affine(e: Emitter, point: G1Jacobian) -> None:
-    """RETURN the Jacobian ``point`` as x‖y (infinity, Z = 0: the inverse 0 gives (0, 0))."""
+    """RETURN the Jacobian ``point`` as x‖y (infinity, Z = 0: the inverse 0 gives (0, 0));
+    the inversion inline where the target's code is dense."""
     with e.asm.temps(G1) as (affine,):
-        jacobian.to_affine(e, fp, affine, point)
+        jacobian.to_affine(e, fp, affine, point,
+                           fp.inverse_inline if e.target.dense_code else None)
         return_words(e, affine)
 
 

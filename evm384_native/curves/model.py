@@ -10,7 +10,7 @@ y^2 = x^3 + b xi (M-type) or x^3 + b / xi (D-type).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Tuple, Union
+from typing import Optional, Tuple, Union
 
 from .fields import Fp2Int, fp2_inverse, fp2_mul
 
@@ -18,6 +18,18 @@ G1Int = Tuple[int, int]
 G2Int = Tuple[Fp2Int, Fp2Int]
 TWISTS = ("M", "D")
 FAMILIES = ("bls12", "bn")
+
+
+@dataclass(frozen=True)
+class Glv:
+    """An endomorphism of G1 for GLV scalar multiplication (Gallant, Lambert and Vanstone,
+    "Faster point multiplication on elliptic curves with efficient endomorphisms", CRYPTO
+    2001): phi(x, y) = (beta x, y), beta a cube root of unity in Fp, acts on G1 as [lam]
+    (lam a cube root of unity mod r); ``basis`` two short vectors (a, b) of the lattice
+    a + b lam = 0 (mod r), Gauss-reduced."""
+    beta: int
+    lam: int
+    basis: Tuple[Tuple[int, int], Tuple[int, int]]
 
 
 @dataclass(frozen=True)
@@ -32,6 +44,7 @@ class PairingCurve:
     twist: str                    # "M" or "D": where the sparse line's coefficients sit
     g1: G1Int                     # generators, affine
     g2: G2Int
+    glv: Optional[Glv] = None     # G1's endomorphism, where a contract uses it
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES or self.twist not in TWISTS:

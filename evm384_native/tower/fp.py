@@ -190,10 +190,22 @@ def squaring_chain(e: Emitter, name: str, length: int, square: Callable[[], None
 
 
 def _power_body(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> None:
-    (_, first), *rest = sliding_window(exponent, INV_WINDOW)
-    top = max(m for _, m in rest + [(0, first)])
     chain, entries = _squaring_chain(e, out, "fp_sqr_chain" if name == "fp_inv" else
                                      f"{name}_sqr_chain")
+
+    def squarings(count: int) -> None:
+        while count:
+            run = min(count, SQR_RUN)
+            e.asm.call(chain, at=entries[run])
+            count -= run
+    _power_steps(e, a, out, exponent, squarings)
+
+
+def _power_steps(e: Emitter, a: Fp, out: Fp, exponent: int,
+                 squarings: Callable[[int], None]) -> None:
+    """out = a**exponent by a sliding window; ``squarings(n)`` squares ``out`` n times."""
+    (_, first), *rest = sliding_window(exponent, INV_WINDOW)
+    top = max(m for _, m in rest + [(0, first)])
     with e.asm.temps(Fp, *[Fp] * (top // 2)) as (a2, *table):
         power = {1: a}                      # odd powers a, a^3, a^5, ... each from the last
         sqr(e, a2, a)
@@ -201,11 +213,8 @@ def _power_body(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> None:
             mul(e, slot, power[m - 2], a2)
             power[m] = slot
         copy(e, out, power[first])
-        for squarings, m in rest:
-            while squarings:
-                run = min(squarings, SQR_RUN)
-                e.asm.call(chain, at=entries[run])
-                squarings -= run
+        for count, m in rest:
+            squarings(count)
             if m:
                 mul(e, out, out, power[m])
 
@@ -264,6 +273,16 @@ def inverse(e: Emitter, out: Fp, a: Fp) -> None:
     """out = a**-1 (0 for a = 0): a**(p-2) (for BLS12-381 ~380 squarings and ~80
     multiplications)."""
     power(e, out, a, e.curve.p - 2, "fp_inv")
+
+
+def inverse_inline(e: Emitter, out: Fp, a: Fp) -> None:
+    """out = a**-1 as :func:`inverse`, emitted inline, every squaring in line (no calls:
+    under EVMMAX a call into the squaring chain costs about as much as 10 squarings; for
+    BN254 ~2,500 bytes of code). ``out`` must not be ``a``."""
+    def squarings(count: int) -> None:
+        for _ in range(count):
+            sqr(e, out, out)
+    _power_steps(e, a, out, e.curve.p - 2, squarings)
 
 
 # --- element-wise helpers the extension fields share ------------------------------------------

@@ -12,7 +12,7 @@ enters it as (-2 P.x, 2 P.y) ("Px2").
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Optional
+from typing import Callable, Optional
 
 from ..asm import Fp6, G1, G2, Slot
 from . import fp, fp2
@@ -128,10 +128,12 @@ def from_affine(e: Emitter, out: Slot, p: Slot) -> None:
         fp.copy(e, coefficient, e.zero)
 
 
-def to_affine(e: Emitter, field: ModuleType, out: Slot, t: Slot) -> None:
-    """(X / Z^2, Y / Z^3); Z = 0 (infinity) gives (0, 0)."""
+def to_affine(e: Emitter, field: ModuleType, out: Slot, t: Slot,
+              inverse: Optional[Callable[[Emitter, Slot, Slot], None]] = None) -> None:
+    """(X / Z^2, Y / Z^3); Z = 0 (infinity) gives (0, 0). ``inverse`` (default the
+    field's) emits out = a^-1."""
     with e.asm.temps(field.ELEMENT, field.ELEMENT) as (zi, zi2):
-        field.inverse(e, zi, t.z)
+        (inverse or field.inverse)(e, zi, t.z)
         field.sqr(e, zi2, zi)
         field.mul(e, out.x, t.x, zi2)
         field.mul(e, zi2, zi2, zi)
@@ -162,3 +164,87 @@ def line_by_px2(e: Emitter, line: Fp6, px2: G1) -> None:
     that the final exponentiation removes; blst scales the same way)."""
     fp2.mul_by_fp(e, line.c1, line.c1, px2.x)
     fp2.mul_by_fp(e, line.c2, line.c2, px2.y)
+
+
+# --- formulas priced for EVMMAX (a multiplication costs two additions) -----------------------
+
+def jacobian_dbl_halved(e: Emitter, field: ModuleType, t: Slot, three_halves: Slot,
+                        keep: Optional[tuple] = None) -> None:
+    """T = 2T in place for a = 0, with Z3 = Y Z (half of dbl-2009-l's 2 Y Z, so X3 and Y3
+    are 1/4 and 1/8 of its values): M = (3/2) X^2, S = X Y^2, X3 = M^2 - 2 S,
+    Y3 = M (S - X3) - Y^4. 8 multiplications (one by the constant ``three_halves``) and 4
+    subtractions, where dbl-2009-l takes 7 and 14: less gas when S = M = 2 A.
+    ``keep`` = (s, c): slots that end holding S and Y^4, i.e. the old T with Z = Z3
+    (X Y^2, Y Y^3) when Z was 1 (the start of a co-Z table)."""
+    x, y, z = t.x, t.y, t.z
+    kind = field.ELEMENT
+    with e.asm.scope("point_dbl_halved"), \
+            e.asm.temps(*[kind] * (1 if keep else 3)) as scratch:
+        m, s, c = (scratch[0], *keep) if keep else scratch
+        field.sqr(e, m, x)
+        field.mul(e, m, m, three_halves)         # M = 3/2 X^2
+        field.sqr(e, c, y)                       # B = Y^2
+        field.mul(e, z, y, z)                    # Z3 = Y Z
+        field.mul(e, s, x, c)                    # S = X B
+        field.sqr(e, c, c)                       # C = B^2
+        field.sqr(e, x, m)
+        field.sub(e, x, x, s)
+        field.sub(e, x, x, s)                    # X3 = M^2 - 2 S
+        field.sub(e, y, s, x)
+        field.mul(e, y, y, m)
+        field.sub(e, y, y, c)                    # Y3 = M (S - X3) - C
+
+
+def jacobian_add_affine_hmv(e: Emitter, field: ModuleType, t: Slot, q: Slot,
+                            x_factor: Optional[Slot] = None) -> None:
+    """T = T + Q in place for affine Q != +-T, T finite: madd-2004-hmv (EFD; Hankerson,
+    Menezes and Vanstone, "Guide to Elliptic Curve Cryptography", Alg. 3.22): 11
+    multiplications and 7 additions, where madd-2007-bl (:func:`jacobian_add_affine`)
+    takes 11 and 14. With ``x_factor`` c, Q is (c Q.x, Q.y) (an endomorphism's image, one
+    multiplication more)."""
+    x, y, z = t.x, t.y, t.z
+    kind = field.ELEMENT
+    with e.asm.scope("point_madd"), e.asm.temps(*[kind] * 4) as (t1, t2, t3, t4):
+        field.sqr(e, t1, z)
+        field.mul(e, t2, t1, z)
+        if x_factor is not None:
+            field.mul(e, t1, t1, x_factor)
+        field.mul(e, t1, t1, q.x)
+        field.mul(e, t2, t2, q.y)
+        field.sub(e, t1, t1, x)                  # H = X2 Z^2 - X
+        field.sub(e, t2, t2, y)                  # R = Y2 Z^3 - Y
+        field.mul(e, z, z, t1)                   # Z3 = Z H
+        field.sqr(e, t4, t1)
+        field.mul(e, t3, t4, t1)                 # H^3
+        field.mul(e, t4, t4, x)                  # X H^2
+        field.sqr(e, x, t2)
+        field.sub(e, x, x, t3)
+        field.sub(e, x, x, t4)
+        field.sub(e, x, x, t4)                   # X3 = R^2 - H^3 - 2 X H^2
+        field.sub(e, t4, t4, x)
+        field.mul(e, t4, t4, t2)
+        field.mul(e, t3, t3, y)
+        field.sub(e, y, t4, t3)                  # Y3 = R (X H^2 - X3) - Y H^3
+
+
+def coz_add_update(e: Emitter, field: ModuleType, d: Slot, t: Slot, out: Slot,
+                   h: Slot) -> None:
+    """Co-Z addition with update (Meloni, "New point addition formulae for ECC
+    applications", WAIFI 2007): for D and T (x‖y slots) sharing one Z, ``out`` = T + D and
+    D becomes D with the new Z' = Z H, H = X_T - X_D (left in ``h``; the caller keeps the
+    product of the Z factors). 6 multiplications and 7 additions; D != +-T."""
+    kind = field.ELEMENT
+    with e.asm.scope("coz_add"), e.asm.temps(kind, kind, kind) as (a, r, c):
+        field.sub(e, h, t.x, d.x)                # H
+        field.sub(e, r, t.y, d.y)
+        field.sqr(e, a, h)
+        field.mul(e, d.x, d.x, a)                # B = X_D H^2 (D's new X)
+        field.mul(e, c, t.x, a)                  # C = X_T H^2
+        field.sub(e, a, c, d.x)                  # C - B = H^3
+        field.mul(e, d.y, d.y, a)                # D's new Y = Y_D H^3
+        field.sqr(e, out.x, r)
+        field.sub(e, out.x, out.x, d.x)
+        field.sub(e, out.x, out.x, c)            # X3 = R^2 - B - C
+        field.sub(e, out.y, d.x, out.x)
+        field.mul(e, out.y, out.y, r)
+        field.sub(e, out.y, out.y, d.y)          # Y3 = R (B - X3) - Y_D H^3
