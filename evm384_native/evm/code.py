@@ -546,5 +546,4 @@ def decode(bytecode: bytes, schedule: Evm384Schedule, fuse: bool = True,
            opcodes: OpcodeSet = DEFAULT_OPCODE_SET) -> Code:
     """The analysed program, cached (by the code bytes, schedule, ``fuse`` and opcode
     set with its fork) within ``DECODE_CACHE_BYTES`` of estimated memory."""
-    return _CACHE.get((bytecode, schedule, fuse, opcodes.key),
-                      lambda: Code(bytecode, schedule, fuse, opcodes))
+    return _CACHE.get(bytecode, (schedule, fuse, opcodes), Code)
