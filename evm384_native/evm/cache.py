@@ -28,14 +28,6 @@ SAMPLES = 64
 MAX_ALIKE = 8
 
 
-def content_key(code: bytes) -> Hashable:
-    """Equal for equal codes and, for long ones, cheap to hash (see the module docstring)."""
-    size = len(code)
-    if size <= SMALL_CODE:
-        return code
-    return size, code[::size // SAMPLES]
-
-
 class _Entry(Generic[V]):
     """One cached value; hashed by identity, so the LRU order costs no hashing of codes."""
     __slots__ = ("code", "value", "key")
@@ -61,19 +53,27 @@ class SizedCache(Generic[V]):
         self._lock = threading.Lock()
 
     def get(self, code: bytes, context: Tuple[Hashable, ...], make: Callable[..., V]) -> V:
-        key = (context, content_key(code))
-        entry = self._find(key, code)
-        if entry is None and len(self._index.get(key, ())) >= MAX_ALIKE:
+        # the content key (see the module docstring), inline: this runs on every execution
+        size = len(code)
+        key = (context, code if size <= SMALL_CODE else (size, code[::size // SAMPLES]))
+        for entry in self._index.get(key, ()):
+            if entry.code == code:              # the same object compares in no time
+                self._touch(entry)
+                return entry.value
+        if len(self._index.get(key, ())) >= MAX_ALIKE:
             key = (context, code)               # a crowded content key: the whole bytes
-            entry = self._find(key, code)
-        if entry is None:
-            return self._add(key, code, context, make)
+            found = self._find(key, code)
+            if found is not None:
+                self._touch(found)
+                return found.value
+        return self._add(key, code, context, make)
+
+    def _touch(self, entry: _Entry[V]) -> None:
         try:
             # no lock: one C call on an identity-hashed key is atomic under the GIL
             self._recent.move_to_end(entry)
         except KeyError:                        # evicted meanwhile by another thread
             pass
-        return entry.value
 
     def _add(self, key: Hashable, code: bytes, context: Tuple[Hashable, ...],
              make: Callable[..., V]) -> V:

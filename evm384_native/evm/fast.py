@@ -15,7 +15,7 @@ frame built from the C state.
 """
 from __future__ import annotations
 
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, Dict, List, NoReturn, Optional, Tuple
 
 import numpy as np
@@ -106,13 +106,9 @@ class _Analysis:
         # which costs more than a short run; list.pop and append are atomic.
         self.idle_frames: List[Tuple[Any, Any]] = []
 
-    def take_frame(self) -> Tuple[Any, Any]:
-        """An idle frame for this code and its counts' buffer: all but its machine state and
-        run inputs (calldata, gas, extension state) set (``evm_fast_start`` sets those)."""
-        try:
-            return self.idle_frames.pop()
-        except IndexError:
-            pass
+    def new_frame(self) -> Tuple[Any, Any]:
+        """A frame for this code and its counts' buffer: all but its machine state and run
+        inputs (calldata, gas, extension state) set (``evm_fast_start`` sets those)."""
         frame = ffi.new("evm_frame *")
         frame.code, frame.code_size = self.bytecode, len(self.code.bytecode)
         frame.jumpdest = self.jumpdest_flags
@@ -227,7 +223,10 @@ def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
     extension = opcodes.fast_extension
     extension_state = extension.new_state(analysis.extension_runs, costs) \
         if extension is not None else ffi.NULL
-    frame, counts_buffer = analysis.take_frame()
+    try:
+        frame, counts_buffer = analysis.idle_frames.pop()
+    except IndexError:
+        frame, counts_buffer = analysis.new_frame()
     host_name = None
     output, error, gas_left = b"", None, 0
     try:
@@ -255,4 +254,4 @@ def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
         _RELEASE(frame)
         analysis.idle_frames.append((frame, counts_buffer))
     return ExecutionResult.lazy(output, gas - gas_left, gas_left, error,
-                                partial(_opcode_counts, counts, opcodes, host_name))
+                                _opcode_counts, counts, opcodes, host_name)

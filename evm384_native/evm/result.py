@@ -4,8 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Optional, Tuple
 
-# What ``ExecutionResult.lazy`` is given for its counts: made when first read.
-CountsSource = Callable[[], Dict[str, int]]
+_new = object.__new__
 
 
 @dataclass(frozen=True)
@@ -20,15 +19,14 @@ class ExecutionResult:
 
     @classmethod
     def lazy(cls, output: bytes, gas_used: int, gas_left: int, error: Optional[str],
-             counts: CountsSource) -> "ExecutionResult":
-        """A result whose ``opcode_counts`` (and ``steps``, their sum) ``counts()`` makes
-        when first read: most callers never read them, and the dataclass's ``__init__``
-        (seven frozen-attribute sets) costs more than a small run. Equal to the eager
-        result in every field, comparison, repr and ``dataclasses.replace``."""
-        result = object.__new__(cls)
-        object.__setattr__(result, "__dict__", {
-            "success": error is None, "output": output, "gas_used": gas_used,
-            "gas_left": gas_left, "error": error, "_counts": counts})
+             counts: Callable[..., Dict[str, int]], *args: Any) -> "ExecutionResult":
+        """A result whose ``opcode_counts`` (and ``steps``, their sum) ``counts(*args)``
+        makes when first read: most callers never read them, and the dataclass's
+        ``__init__`` (seven frozen-attribute sets) costs more than a small run. Equal to
+        the eager result in every field, comparison, repr and ``dataclasses.replace``."""
+        result = _new(cls)
+        result.__dict__.update(success=error is None, output=output, gas_used=gas_used,
+                               gas_left=gas_left, error=error, _counts=(counts, args))
         return result
 
     def __getattr__(self, name: str) -> Any:
@@ -38,7 +36,8 @@ class ExecutionResult:
         if name in ("steps", "opcode_counts"):
             source = state.get("_counts")
             if source is not None:
-                counts = source()
+                make, args = source
+                counts = make(*args)
                 state["opcode_counts"], state["steps"] = counts, sum(counts.values())
                 state.pop("_counts", None)      # what it held is no longer needed
             if name in state:
@@ -46,6 +45,6 @@ class ExecutionResult:
         raise AttributeError(name)
 
     def __reduce__(self) -> Tuple[type, tuple]:
-        # pickled as the eager result (the counts source may be a closure over C buffers)
+        # pickled as the eager result: its counts source holds engine objects (opcode sets)
         return (type(self), (self.success, self.output, self.gas_used, self.gas_left,
                              self.error, self.steps, self.opcode_counts))
