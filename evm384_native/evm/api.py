@@ -72,13 +72,14 @@ def _run(code: object, calldata: object, gas: object, engine: object, backend: o
         if type(schedule) is str and type(costs) is str and type(fork) is str:
             _RESOLVED[key] = resolved
     runner, chosen_backend, chosen_schedule, opcode_set, cost_model = resolved
-    chosen = as_tracer(tracer) if tracer is not None else None
-    if chosen is not None:
-        chosen.on_start(code, calldata, gas)
+    if tracer is None:
+        return runner(code, calldata, gas, chosen_backend, chosen_schedule, None, fuse_evm384,
+                      opcode_set, cost_model)
+    chosen = as_tracer(tracer)
+    chosen.on_start(code, calldata, gas)
     result = runner(code, calldata, gas, chosen_backend, chosen_schedule, chosen, fuse_evm384,
                     opcode_set, cost_model)
-    if chosen is not None:
-        chosen.on_end(result)
+    chosen.on_end(result)
     return result
 
 

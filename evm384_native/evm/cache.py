@@ -56,24 +56,22 @@ class SizedCache(Generic[V]):
         # the content key (see the module docstring), inline: this runs on every execution
         size = len(code)
         key = (context, code if size <= SMALL_CODE else (size, code[::size // SAMPLES]))
-        for entry in self._index.get(key, ()):
-            if entry.code == code:              # the same object compares in no time
-                self._touch(entry)
-                return entry.value
-        if len(self._index.get(key, ())) >= MAX_ALIKE:
-            key = (context, code)               # a crowded content key: the whole bytes
-            found = self._find(key, code)
-            if found is not None:
-                self._touch(found)
-                return found.value
-        return self._add(key, code, context, make)
-
-    def _touch(self, entry: _Entry[V]) -> None:
+        for entry in self._index.get(key, ()):  # _find, inline on the path of every hit
+            if entry.code == code:
+                break
+        else:
+            entry = None
+            if len(self._index.get(key, ())) >= MAX_ALIKE:
+                key = (context, code)           # a crowded content key: the whole bytes
+                entry = self._find(key, code)
+            if entry is None:
+                return self._add(key, code, context, make)
         try:
             # no lock: one C call on an identity-hashed key is atomic under the GIL
             self._recent.move_to_end(entry)
         except KeyError:                        # evicted meanwhile by another thread
             pass
+        return entry.value
 
     def _add(self, key: Hashable, code: bytes, context: Tuple[Hashable, ...],
              make: Callable[..., V]) -> V:
