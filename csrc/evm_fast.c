@@ -613,7 +613,10 @@ int evm_fast_start(evm_frame *f, const uint8_t *calldata, size_t calldata_size, 
     f->stack_size = 0;
     f->extra_memory_bytes = 0;
     memset(f->counts, 0, sizeof f->counts);
-    return evm_fast_run(f);
+    int status = evm_fast_run(f);
+    if (status != EVM_RETURN && status != EVM_REVERT && status != EVM_NEEDS_HOST)
+        evm_frame_release(f); /* nothing of memory is read: the host's call is saved */
+    return status;
 }
 
 void evm_frame_release(evm_frame *f)

@@ -202,6 +202,7 @@ def _opcode_counts(counts: bytes, opcodes: OpcodeSet, host_name: Optional[str]
 _START, _RELEASE = lib.evm_fast_start, lib.evm_frame_release
 _STOP, _RETURN, _REVERT = lib.EVM_STOP, lib.EVM_RETURN, lib.EVM_REVERT
 _NEEDS_HOST, _OUT_OF_MEMORY = lib.EVM_NEEDS_HOST, lib.EVM_OUT_OF_MEMORY
+_READ_MEMORY = frozenset((_RETURN, _REVERT, _NEEDS_HOST))  # the host reads memory after these
 
 
 def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
@@ -229,8 +230,8 @@ def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
         frame, counts_buffer = analysis.new_frame()
     host_name = None
     output, error, gas_left = b"", None, 0
+    status = _START(frame, calldata, len(calldata), gas, extension_state)
     try:
-        status = _START(frame, calldata, len(calldata), gas, extension_state)
         if status == _STOP:
             gas_left = frame.gas
         elif status == _NEEDS_HOST:
@@ -251,7 +252,8 @@ def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
         output, error, gas_left = b"", halt.reason, 0
     finally:
         counts = counts_buffer[:]
-        _RELEASE(frame)
+        if status in _READ_MEMORY:          # else evm_fast_start released it
+            _RELEASE(frame)
         analysis.idle_frames.append((frame, counts_buffer))
     return ExecutionResult.lazy(output, gas - gas_left, gas_left, error,
                                 _opcode_counts, counts, opcodes, host_name)
