@@ -12,7 +12,6 @@ import pytest
 
 from evm384_native.contracts import build_contract
 from evm384_native.evm import ExecutionResult, execute
-from evm384_native.evm import code as code_module
 from evm384_native.evm import fast
 from evm384_native.evm.cache import MAX_ALIKE, SAMPLES, SMALL_CODE, SizedCache
 from evm384_native.evm.code import decode
@@ -162,6 +161,12 @@ def test_evmmax_registers_start_zero_after_a_run_that_wrote_them():
         assert result == execute(reads, opcodes="evmmax", engine="python")
 
 
-def test_the_caches_stay_bounded():
-    for cache in (code_module._CACHE, fast._ANALYSES):
-        assert cache.total() <= cache.budget
+def test_an_analysis_counts_its_idle_frames():
+    """The analyses' cache is bounded by their memory: a C frame (33 KB) is counted from
+    the start, when the run that made the analysis still holds it."""
+    code = returning_byte(11, 300)
+    analysis = fast._ANALYSES.get(code, (SCHEDULE, True, DEFAULT_OPCODE_SET), fast._Analysis)
+    assert not analysis.idle_frames and analysis.memory_size() > fast._FRAME_BYTES
+    before = analysis.memory_size()
+    execute(code, engine="fast")
+    assert len(analysis.idle_frames) == 1 and analysis.memory_size() == before

@@ -120,7 +120,9 @@ class _Analysis:
         """An estimate of the bytes it holds (the decoded code included)."""
         extension = self.extension_runs.nbytes if self.extension_runs is not None else 0
         return (self.code.memory_size() + self.records.nbytes + self.entries.nbytes
-                + self.tally.nbytes + extension + _FRAME_BYTES * len(self.idle_frames))
+                + self.tally.nbytes + extension
+                # the frame of the run that made it is counted before that run returns it
+                + _FRAME_BYTES * max(1, len(self.idle_frames)))
 
 
 def _segment_tallies(table: SegmentTable) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
