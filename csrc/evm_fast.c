@@ -602,6 +602,23 @@ int evm_fast_run(evm_frame *f)
     }
 }
 
+int evm_fast_start(evm_frame *f, const uint8_t *calldata, size_t calldata_size, int64_t gas,
+                   void *extension)
+{
+    f->calldata = calldata;
+    f->calldata_size = calldata_size;
+    f->gas = gas;
+    f->extension = extension;
+    f->pc = 0;
+    f->stack_size = 0;
+    f->extra_memory_bytes = 0;
+    memset(f->counts, 0, sizeof f->counts);
+    int status = evm_fast_run(f);
+    if (status != EVM_RETURN && status != EVM_REVERT && status != EVM_NEEDS_HOST)
+        evm_frame_release(f); /* nothing of memory is read: the host's call is saved */
+    return status;
+}
+
 void evm_frame_release(evm_frame *f)
 {
     free(f->memory);

@@ -112,6 +112,16 @@ int evm_fast_fp2_product(uint8_t *memory, const uint32_t *records);
 /* Runs from f->pc until a halt or an instruction for the host. */
 int evm_fast_run(evm_frame *f);
 
+/* One run from pc 0 on an empty machine: sets the run's inputs (calldata, read only
+ * during this call; gas; the extension's state), clears the stack, counts and extra
+ * memory bytes, then evm_fast_run. The frame's memory must be empty (a new frame, or
+ * evm_frame_release after its last run); it is released on return unless the status is
+ * EVM_RETURN, EVM_REVERT or EVM_NEEDS_HOST, after which the host reads memory (the output,
+ * the host's instruction) and then releases it. So a host reuses one frame for many runs
+ * of a code, its code inputs set once: one call, not a field set each from Python. */
+int evm_fast_start(evm_frame *f, const uint8_t *calldata, size_t calldata_size, int64_t gas,
+                   void *extension);
+
 /* Grows memory to size bytes (zero-filled), for the host's instructions.
  * Returns 0, or EVM_OUT_OF_MEMORY. Never shrinks. */
 int evm_frame_grow_memory(evm_frame *f, size_t size);

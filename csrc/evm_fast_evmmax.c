@@ -86,7 +86,8 @@ static int create_context(evm_frame *f, struct evm_fast_evmmax *s, struct evm_ev
     if (status >= 0)
         return status;
     slot->context = context;
-    slot->registers = s->registers + f->extra_memory_bytes / LIMB_BYTES; /* still zero */
+    slot->registers = s->registers + f->extra_memory_bytes / LIMB_BYTES;
+    memset(slot->registers, 0, new_bytes); /* the state is not cleared up front: its init */
     slot->register_count = (uint32_t)alloc->limb[0];
     f->extra_memory_bytes += new_bytes;
     return EVM_CONTINUE;
@@ -237,6 +238,17 @@ static int vector_op(evm_frame *f, const struct evm_fast_evmmax *s, int opcode)
                      im[3], im[4], im[5], im[6]);
     f->pc += n;
     return EVM_CONTINUE;
+}
+
+void evm_fast_evmmax_init(struct evm_fast_evmmax *s, const struct evm_evmmax_gas *gas,
+                          const int32_t *run_at, const struct evm_evmmax_run *runs)
+{
+    s->gas = gas;
+    s->run_at = run_at;
+    s->runs = runs;
+    s->active = NULL;
+    s->modulus_count = 0;
+    memset(s->slots, 0, sizeof s->slots);
 }
 
 int evm_fast_evmmax_step(evm_frame *f, int opcode)

@@ -71,6 +71,14 @@ struct evm_fast_evmmax {
     uint64_t registers[EVM_EVMMAX_REGISTER_LIMBS];
 };
 
+/* Makes s the state of a run with no contexts: the cost model's gas and the code's runs
+ * (NULL, NULL: none). Only the slots are cleared: the moduli and registers are written
+ * before they are read (a context's registers are zeroed as SETMODX makes it), so a
+ * state (115 KB, more to clear than a short run costs) may come from an allocator that
+ * leaves memory as it was. */
+void evm_fast_evmmax_init(struct evm_fast_evmmax *s, const struct evm_evmmax_gas *gas,
+                          const int32_t *run_at, const struct evm_evmmax_run *runs);
+
 /* The extension (evm_extension_fn) for the opcodes of evm_fast_evmmax_implements. */
 int evm_fast_evmmax_step(evm_frame *f, int opcode);
 

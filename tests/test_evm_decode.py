@@ -114,16 +114,16 @@ def test_what_is_kept_of_decoded_blocks_is_bounded_and_changes_nothing(monkeypat
 def test_the_cache_is_bounded_by_memory():
     cache = SizedCache(100, len)
     for key in range(10):
-        assert cache.get(key, lambda: "x" * 30) == "x" * 30
+        assert cache.get(bytes([key]), (), lambda code: "x" * 30) == "x" * 30
     assert cache.total() == 90
     made = []
     for key in (7, 8, 9):                               # the three most recent stay
-        cache.get(key, lambda: made.append(key) or "z")
+        cache.get(bytes([key]), (), lambda code: made.append(key) or "z")
     assert made == []
-    assert cache.get(6, lambda: "w" * 30) == "w" * 30   # evicts 7, the least recent
-    cache.get(7, lambda: made.append(7) or "v" * 30)
+    assert cache.get(b"\x06", (), lambda code: "w" * 30) == "w" * 30   # evicts 7, the least recent
+    cache.get(b"\x07", (), lambda code: made.append(7) or "v" * 30)
     assert made == [7]
-    assert cache.get("big", lambda: "y" * 101) == "y" * 101   # returned, not kept
+    assert cache.get(b"big", (), lambda code: "y" * 101) == "y" * 101   # returned, not kept
     assert cache.total() == 90
     for _ in range(3):
         decode(os.urandom(MIB), SCHEDULE)

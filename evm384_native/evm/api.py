@@ -1,7 +1,7 @@
 """The public entry point: ``execute(code, calldata, ...)``."""
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, Optional, Tuple
 
 from .backends import Backend, get_backend
 from .costs import DEFAULT_COSTS, CostsLike, EvmmaxCosts, resolve_costs
@@ -28,32 +28,69 @@ def _as_bytes(value: object, name: str) -> bytes:
                     + (" (use bytes.fromhex for hex text)" if isinstance(value, str) else ""))
 
 
-def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
-        backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
-        tracer: Optional[TracerLike] = None, fuse_evm384: bool = True,
-        opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS,
-        fork: ForkLike = DEFAULT_FORK) -> ExecutionResult:
-    """:func:`execute` with internal options, for tests and benchmarks."""
-    code = _as_bytes(code, "code")
-    calldata = _as_bytes(calldata, "calldata")
-    if not isinstance(gas, int) or isinstance(gas, bool):
-        raise TypeError(f"gas must be an int, not {type(gas).__name__}")
-    if not 0 <= gas <= MAX_GAS:
-        raise ValueError(f"gas must be in [0, 2**63), got {gas}")
+# What the named options resolve to, by (engine, backend, schedule, opcodes, costs, fork)
+# when all are names: resolving them costs more than a short run. Only valid names get
+# here (a bad one raises first), so it holds at most the product of the registries.
+_Resolved = Tuple[Engine, Backend, Evm384Schedule, OpcodeSet, EvmmaxCosts]
+_RESOLVED: Dict[Tuple[str, ...], _Resolved] = {}
+
+
+def _resolve(engine: object, backend: object, schedule: ScheduleLike, opcodes: object,
+             costs: CostsLike, fork: ForkLike) -> _Resolved:
+    """The options' objects; the first bad one raises (engine, opcodes, fork, costs,
+    backend, schedule: the order they were always checked in)."""
     runner = ENGINES.get(engine) if isinstance(engine, str) else None
     if runner is None:
         raise ValueError(f"unknown engine {engine!r}; available engines: "
                          f"{', '.join(sorted(ENGINES))}")
     opcode_set = resolve_opcodes(opcodes, fork)
     cost_model = resolve_costs(costs)
+    return runner, get_backend(backend), resolve_schedule(schedule), opcode_set, cost_model
+
+
+def _run(code: object, calldata: object, gas: object, engine: object, backend: object,
+         schedule: ScheduleLike, tracer: Optional[TracerLike], fuse_evm384: bool,
+         opcodes: object, costs: CostsLike, fork: ForkLike) -> ExecutionResult:
+    """:func:`run`, with positional arguments (keywords cost per call)."""
+    if type(code) is not bytes:
+        code = _as_bytes(code, "code")
+    if type(calldata) is not bytes:
+        calldata = _as_bytes(calldata, "calldata")
+    if type(gas) is not int and (not isinstance(gas, int) or isinstance(gas, bool)):
+        raise TypeError(f"gas must be an int, not {type(gas).__name__}")
+    if not 0 <= gas <= MAX_GAS:
+        raise ValueError(f"gas must be in [0, 2**63), got {gas}")
+    key = (engine, backend, schedule, opcodes, costs, fork)
+    try:
+        resolved = _RESOLVED.get(key)
+    except TypeError:                   # an unhashable option (a mapping): never kept
+        resolved = None
+    if resolved is None:
+        resolved = _resolve(engine, backend, schedule, opcodes, costs, fork)
+        # kept for names only (engine, backend and opcodes are, once resolved): others
+        # could be made anew on each call, and the memo would grow without bound
+        if type(schedule) is str and type(costs) is str and type(fork) is str:
+            _RESOLVED[key] = resolved
+    runner, chosen_backend, chosen_schedule, opcode_set, cost_model = resolved
+    if tracer is None:
+        return runner(code, calldata, gas, chosen_backend, chosen_schedule, None, fuse_evm384,
+                      opcode_set, cost_model)
     chosen = as_tracer(tracer)
-    if chosen is not None:
-        chosen.on_start(code, calldata, gas)
-    result = runner(code, calldata, gas, get_backend(backend), resolve_schedule(schedule),
-                    chosen, fuse_evm384, opcode_set, cost_model)
-    if chosen is not None:
-        chosen.on_end(result)
+    chosen.on_start(code, calldata, gas)
+    result = runner(code, calldata, gas, chosen_backend, chosen_schedule, chosen, fuse_evm384,
+                    opcode_set, cost_model)
+    chosen.on_end(result)
     return result
+
+
+def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
+        backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
+        tracer: Optional[TracerLike] = None, fuse_evm384: bool = True,
+        opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS,
+        fork: ForkLike = DEFAULT_FORK) -> ExecutionResult:
+    """:func:`execute` with internal options, for tests and benchmarks."""
+    return _run(code, calldata, gas, engine, backend, schedule, tracer, fuse_evm384, opcodes,
+                costs, fork)
 
 
 def execute(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
@@ -82,5 +119,5 @@ def execute(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine
     above Osaka's per-transaction cap (2**24, EIP-7825) runs all the same; see
     :func:`~.forks.exceeds_transaction_cap`.
     """
-    return run(code, calldata, gas=gas, engine=engine, backend=backend, schedule=schedule,
-               tracer=tracer, opcodes=opcodes, costs=costs, fork=fork)
+    return _run(code, calldata, gas, engine, backend, schedule, tracer, True, opcodes, costs,
+                fork)

@@ -1,49 +1,117 @@
-"""An LRU cache bounded by the memory its values hold, not by how many there are.
+"""An LRU cache of what is made from code bytes, bounded by the memory its values hold, not
+by how many there are, and found without hashing the whole code.
 
 Decoded code grows while it runs (blocks decode when execution first reaches them), so
 each value's size is asked again whenever an entry is added; the least recently used
 entries go until the total fits. A value larger than the whole budget is not kept.
+
+A lookup runs on every execution, so it must cost less than the smallest run. CPython
+caches a bytes object's hash in the object, but a new object of equal content (code read
+from a file, a state trie or a fuzzer's buffer) hashes all of its bytes again: 24 KB
+costs some 8 us, more than a short run. So code longer than ``SMALL_CODE`` is found by a
+*content key*, its length and every n-th of its bytes (``SAMPLES`` of them), and then
+compared byte for byte (memcmp, a tenth of the hash's time). Codes that share a content
+key (same length, differing only between the samples: a contract's instances with other
+constants) are kept up to ``MAX_ALIKE`` per key; more of them are found by their whole
+bytes, as a plain dict would.
 """
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Callable, Generic, Hashable, TypeVar
+from typing import Callable, Dict, Generic, Hashable, Optional, Tuple, TypeVar
 
 V = TypeVar("V")
 
+SMALL_CODE = 256        # bytes: hashing code this short costs less than sampling it
+SAMPLES = 64
+MAX_ALIKE = 8
+
+
+class _Entry(Generic[V]):
+    """One cached value; hashed by identity, so the LRU order costs no hashing of codes."""
+    __slots__ = ("code", "value", "key")
+
+    def __init__(self, code: bytes, value: V, key: Hashable) -> None:
+        self.code = code
+        self.value = value
+        self.key = key          # its index key: (context, content key or the code itself)
+
 
 class SizedCache(Generic[V]):
-    """``get(key, make)``: the cached value, or ``make()`` remembered under ``key``."""
+    """``get(code, context, make)``: the value cached for ``code`` (bytes) in ``context`` (a
+    tuple of hashables: schedule, opcode set, ...), or ``make(code, *context)`` remembered
+    under them."""
 
     def __init__(self, budget: int, size_of: Callable[[V], int]) -> None:
         self.budget = budget
         self.size_of = size_of
-        self._entries: "OrderedDict[Hashable, V]" = OrderedDict()
+        # index key -> the entries under it (a tuple, replaced whole under the lock, so
+        # lookups read it without the lock)
+        self._index: Dict[Hashable, Tuple[_Entry[V], ...]] = {}
+        self._recent: "OrderedDict[_Entry[V], None]" = OrderedDict()  # least recent first
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable, make: Callable[[], V]) -> V:
-        with self._lock:
-            value = self._entries.get(key)
-            if value is not None:
-                self._entries.move_to_end(key)
-                return value
-        value = make()                        # outside the lock: threads decode in parallel
+    def get(self, code: bytes, context: Tuple[Hashable, ...], make: Callable[..., V]) -> V:
+        # the content key (see the module docstring), inline: this runs on every execution
+        size = len(code)
+        key = (context, code if size <= SMALL_CODE else (size, code[::size // SAMPLES]))
+        for entry in self._index.get(key, ()):  # _find, inline on the path of every hit
+            if entry.code == code:
+                break
+        else:
+            entry = None
+            if len(self._index.get(key, ())) >= MAX_ALIKE:
+                key = (context, code)           # a crowded content key: the whole bytes
+                entry = self._find(key, code)
+            if entry is None:
+                return self._add(key, code, context, make)
+        try:
+            # no lock: one C call on an identity-hashed key is atomic under the GIL
+            self._recent.move_to_end(entry)
+        except KeyError:                        # evicted meanwhile by another thread
+            pass
+        return entry.value
+
+    def _add(self, key: Hashable, code: bytes, context: Tuple[Hashable, ...],
+             make: Callable[..., V]) -> V:
+        value = make(code, *context)          # outside the lock: threads decode in parallel
         if self.size_of(value) > self.budget:
             return value
         with self._lock:
-            self._entries[key] = value
-            total = sum(self.size_of(entry) for entry in self._entries.values())
-            while self._entries and total > self.budget:
-                _, evicted = self._entries.popitem(last=False)
-                total -= self.size_of(evicted)
+            found = self._find(key, code)       # another thread made it meanwhile: share it
+            if found is not None:
+                return found.value
+            entry = _Entry(code, value, key)
+            self._index[key] = self._index.get(key, ()) + (entry,)
+            self._recent[entry] = None
+            # over a copy (made in one C call): hits reorder the dict without the lock
+            total = sum(self.size_of(kept.value) for kept in tuple(self._recent))
+            while self._recent and total > self.budget:
+                evicted, _ = self._recent.popitem(last=False)
+                self._forget(evicted)
+                total -= self.size_of(evicted.value)
         return value
+
+    def _find(self, key: Hashable, code: bytes) -> Optional[_Entry[V]]:
+        for entry in self._index.get(key, ()):
+            if entry.code == code:              # the same object compares in no time
+                return entry
+        return None
+
+    def _forget(self, entry: _Entry[V]) -> None:
+        rest = tuple(kept for kept in self._index[entry.key] if kept is not entry)
+        if rest:
+            self._index[entry.key] = rest
+        else:
+            del self._index[entry.key]
 
     def total(self) -> int:
         """Bytes the cached values hold now (estimated by ``size_of``)."""
         with self._lock:
-            return sum(self.size_of(entry) for entry in self._entries.values())
+            return sum(self.size_of(entry.value) for entry in tuple(self._recent))
 
     def clear(self) -> None:
         with self._lock:
-            self._entries.clear()
+            self._index.clear()
+            self._recent.clear()

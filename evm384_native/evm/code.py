@@ -95,9 +95,10 @@ def _set_tables(opcodes: OpcodeSet) -> _SetTables:
     return _SetTables(with_data, immediate, static_gas, opcodes.gas_dependent | _ENDS_FLOW)
 
 
-# What memory estimates count per kept block, body entry, mnemonic count and instruction
-# (objects, tuples, dict entries).
-_BLOCK_BYTES, _BODY_ENTRY_BYTES, _NAME_COUNT_BYTES, _INSTRUCTION_BYTES = 400, 100, 80, 300
+# What memory estimates count per kept block, body entry, mnemonic count, mnemonic in a
+# block's list and instruction (objects, tuples, dict entries).
+_BLOCK_BYTES, _BODY_ENTRY_BYTES, _NAME_COUNT_BYTES, _NAME_BYTES, _INSTRUCTION_BYTES = \
+    400, 100, 80, 8, 300
 DECODE_CACHE_BYTES = 256 << 20
 KEPT_BYTES = 64 << 20       # lazily decoded blocks and instructions kept, per program
 
@@ -395,10 +396,14 @@ class Code:
         # attribute loads would cost as much as the instructions:
         # (gas, stack_min, stack_max, segment_end, next_pc, body)
         self.dispatch_at = _Lazy(self._make_dispatch)
-        # Instructions per mnemonic of the kept blocks, by start pc; blocks alike share one
-        # tuple (a run of blocks of one JUMPDEST each would make a million of them).
+        # The tallies of the kept blocks, by start pc, made when they decode: instructions
+        # per mnemonic (for the blocks that ran whole) and the mnemonics in order (for a
+        # block a halt ended partway, which every run's last block is: STOP and RETURN
+        # halt). Blocks alike share one tuple (a run of blocks of one JUMPDEST each would
+        # make a million of them).
         self._block_counts: Dict[int, Tuple[Tuple[str, int], ...]] = {}
-        self._shared_counts: Dict[tuple, tuple] = {}
+        self._block_names: Dict[int, Tuple[str, ...]] = {}
+        self._shared: Dict[tuple, tuple] = {}
 
     def __getattr__(self, name: str) -> object:
         # ``jumpdests``, the set of jump destination pcs that dynamic jumps look in, is made
@@ -428,6 +433,13 @@ class Code:
         """Instructions per mnemonic of the block starting at ``start``."""
         counts = self._block_counts.get(start)
         return counts if counts is not None else _name_counts(self.block_instructions(start))
+
+    def block_names(self, start: int) -> Tuple[str, ...]:
+        """The mnemonics of the block starting at ``start``'s instructions, in order."""
+        names = self._block_names.get(start)
+        if names is None:
+            names = tuple(ins.name for ins in self.block_instructions(start))
+        return names
 
     def segment(self, index: int) -> Segment:
         """The segment with this index as the Python engine runs it."""
@@ -465,12 +477,15 @@ class Code:
             builder, next_pc = self._walk_block(pc)
             entry = builder.dispatch_entry(next_pc)
             counts = _name_counts(builder.instructions)
-            shared = self._shared_counts.get(counts)
+            names = tuple(ins.name for ins in builder.instructions)
             nbytes = _BLOCK_BYTES + _BODY_ENTRY_BYTES * len(entry[5])
-            if shared is None:
+            if counts not in self._shared:
                 nbytes += _NAME_COUNT_BYTES * len(counts)
+            if names not in self._shared:
+                nbytes += _NAME_BYTES * len(names)
             if self._keep(nbytes):
-                self._block_counts[pc] = shared or self._shared_counts.setdefault(counts, counts)
+                self._block_counts[pc] = self._shared.setdefault(counts, counts)
+                self._block_names[pc] = self._shared.setdefault(names, names)
                 dict.__setitem__(self.dispatch_at, pc, entry)
             return entry
 
@@ -546,5 +561,4 @@ def decode(bytecode: bytes, schedule: Evm384Schedule, fuse: bool = True,
            opcodes: OpcodeSet = DEFAULT_OPCODE_SET) -> Code:
     """The analysed program, cached (by the code bytes, schedule, ``fuse`` and opcode
     set with its fork) within ``DECODE_CACHE_BYTES`` of estimated memory."""
-    return _CACHE.get((bytecode, schedule, fuse, opcodes.key),
-                      lambda: Code(bytecode, schedule, fuse, opcodes))
+    return _CACHE.get(bytecode, (schedule, fuse, opcodes), Code)

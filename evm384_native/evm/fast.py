@@ -16,7 +16,7 @@ frame built from the C state.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Dict, NoReturn, Optional, Tuple
+from typing import Any, Dict, List, NoReturn, Optional, Tuple
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from . import fp2_products
 from .backends import Backend
 from .costs import EIP_6690, EvmmaxCosts
 from .cache import SizedCache
-from .code import SegmentTable, decode
+from .code import Code, Instruction, SegmentTable, decode
 from .frame import Frame
 from .gas import MAX_GAS, Evm384Schedule
 from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, ReturnDataOutOfBounds,
@@ -67,7 +67,7 @@ def _opcode_table(schedule: Evm384Schedule, opcodes: OpcodeSet):
 class _Analysis:
     """The decoded code (for the halts left to the host) and what the C loop reads: the
     opcode table, JUMPDEST flags and the fused EVM384 segments, by pc. Holds the buffers
-    those pointers need."""
+    those pointers need, and the idle C frames that point at them."""
 
     def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool,
                  opcodes: OpcodeSet) -> None:
@@ -99,12 +99,30 @@ class _Analysis:
         # the opcode set's own analysis for its C extension (EVMMAX: runs of vector ops)
         extension = opcodes.fast_extension
         self.extension_runs = extension.analyse(self.code) if extension and fuse else None
+        self.bytecode = ffi.from_buffer(self.code.bytecode)
+        self.jumpdest_flags = ffi.from_buffer(self.jumpdests)
+        # Idle frames, their code inputs set, with a view of their counts: one per thread
+        # that ran this code at once. A frame is 33 KB (its stack) that ffi.new zeroes,
+        # which costs more than a short run; list.pop and append are atomic.
+        self.idle_frames: List[Tuple[Any, Any]] = []
+
+    def new_frame(self) -> Tuple[Any, Any]:
+        """A frame for this code and its counts' buffer: all but its machine state and run
+        inputs (calldata, gas, extension state) set (``evm_fast_start`` sets those)."""
+        frame = ffi.new("evm_frame *")
+        frame.code, frame.code_size = self.bytecode, len(self.code.bytecode)
+        frame.jumpdest = self.jumpdest_flags
+        frame.segment_at, frame.segments = self.segment_at, self.segments
+        frame.table = self.table
+        return frame, ffi.buffer(frame.counts)
 
     def memory_size(self) -> int:
         """An estimate of the bytes it holds (the decoded code included)."""
         extension = self.extension_runs.nbytes if self.extension_runs is not None else 0
         return (self.code.memory_size() + self.records.nbytes + self.entries.nbytes
-                + self.tally.nbytes + extension)
+                + self.tally.nbytes + extension
+                # the frame of the run that made it is counted before that run returns it
+                + _FRAME_BYTES * max(1, len(self.idle_frames)))
 
 
 def _segment_tallies(table: SegmentTable) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -131,81 +149,62 @@ _SEGMENT_DTYPE = np.dtype({
                 "=u4", "=u4", "=u4"],
     "offsets": [ffi.offsetof("evm_segment", name) for name in _SEGMENT_FIELDS],
     "itemsize": ffi.sizeof("evm_segment")})
+_FRAME_BYTES = ffi.sizeof("evm_frame")
 _ANALYSES: SizedCache[_Analysis] = SizedCache(ANALYSIS_CACHE_BYTES, _Analysis.memory_size)
 
 
-def _analysed(bytecode: bytes, schedule: Evm384Schedule, fuse: bool,
-              opcodes: OpcodeSet) -> _Analysis:
-    return _ANALYSES.get((bytecode, schedule, fuse, opcodes.key),  # the fork too: 0x1e
-                         lambda: _Analysis(bytecode, schedule, fuse, opcodes))
-
-
-class _Run:
-    """One execution's C frame and everything it points to.
-
-    The frame holds raw pointers, so this object keeps their owners alive for the
-    whole run: the analysis (opcode table, JUMPDEST flags, segments), the code and
-    calldata buffers and the opcode set's state (EVMMAX's contexts and registers). The
-    caches that produced the analysis may evict it at any time, from another thread
-    too, while the C loop runs without the GIL."""
-
-    def __init__(self, bytecode: bytes, calldata: bytes, gas: int, analysis: _Analysis,
-                 opcodes: OpcodeSet, costs: EvmmaxCosts) -> None:
-        self.analysis = analysis
-        self.costs = costs
-        self.extension = opcodes.fast_extension
-        self.extension_state = self.extension.new_state(analysis.extension_runs, costs) \
-            if self.extension else ffi.NULL
-        self.bytecode = ffi.from_buffer(bytecode)
-        self.calldata = ffi.from_buffer(calldata)
-        self.jumpdests = ffi.from_buffer(analysis.jumpdests)
-        frame = self.frame = ffi.new("evm_frame *")
-        frame.code, frame.code_size = self.bytecode, len(bytecode)
-        frame.jumpdest = self.jumpdests
-        frame.segment_at, frame.segments = analysis.segment_at, analysis.segments
-        frame.calldata, frame.calldata_size = self.calldata, len(calldata)
-        frame.table = analysis.table
-        frame.extension = self.extension_state
-        frame.gas = gas
-
-    def extends(self, opcode: int) -> bool:
-        """True for the opcode set's own instructions, run by its C extension."""
-        return self.extension is not None and opcode in self.extension.opcodes
-
-    def host_frame(self, instruction: Any, backend: Backend) -> Frame:
-        """The Python-engine frame on which the instruction the C loop left to the host
-        raises its halt: an empty one, except for the opcode set's own instructions."""
-        code = self.analysis.code
-        if not self.extends(instruction.opcode):
-            return Frame(code, b"", 0, None)
-        return self.extension.host_frame(self.frame, self.extension_state, code,
-                                         instruction.inputs, backend.modx, self.costs)
-
-
-def _host_halt(run: _Run, backend: Backend, host_counts: Dict[str, int]) -> NoReturn:
+def _left_to_host(frame: Any, code: Code, opcodes: OpcodeSet) -> Instruction:
     """The instruction at the C frame's pc, which the C loop left to the host. It halts:
     INVALID, undefined and state opcodes before reading the stack, memory or gas (see
     ``code._instruction``), so their handlers run on an empty frame; the opcode set's
     own instructions (EVMMAX) at a failed assert, so theirs run on the C frame's state."""
-    pc = run.frame.pc
-    ins = run.analysis.code.instruction_at[pc]
+    pc = frame.pc
+    ins = code.instruction_at[pc]
     if ins is None or (ins.handler not in (op_invalid, op_unsupported)
-                       and not run.extends(ins.opcode)):
+                       and not _extends(opcodes, ins.opcode)):
         raise RuntimeError(f"internal error: the C loop left pc {pc} to the host "
                            f"({ins.name if ins else 'no instruction boundary'})")
-    host_counts[ins.name] = host_counts.get(ins.name, 0) + 1
-    ins.handler(run.host_frame(ins, backend), ins.arg)
+    return ins
+
+
+def _extends(opcodes: OpcodeSet, opcode: int) -> bool:
+    """True for the opcode set's own instructions, run by its C extension."""
+    extension = opcodes.fast_extension
+    return extension is not None and opcode in extension.opcodes
+
+
+def _host_halt(ins: Instruction, frame: Any, extension_state: Any, code: Code,
+               opcodes: OpcodeSet, backend: Backend, costs: EvmmaxCosts) -> NoReturn:
+    """Runs the handler of ``ins`` (see ``_left_to_host``), which raises its halt, on the
+    Python-engine frame it needs: an empty one, except for the opcode set's own
+    instructions, whose frame the extension builds from the C state."""
+    if _extends(opcodes, ins.opcode):
+        host = opcodes.fast_extension.host_frame(frame, extension_state, code, ins.inputs,
+                                                 backend.modx, costs)
+    else:
+        host = Frame(code, b"", 0, None)
+    ins.handler(host, ins.arg)
     raise RuntimeError(f"internal error: {ins.name} did not halt")
 
 
-def _opcode_counts(frame, opcodes: OpcodeSet, host_counts: Dict[str, int]) -> Dict[str, int]:
-    by_opcode = np.frombuffer(ffi.buffer(frame.counts), dtype=np.uint64)
+def _opcode_counts(counts: bytes, opcodes: OpcodeSet, host_name: Optional[str]
+                   ) -> Dict[str, int]:
+    """Mnemonic -> instructions run, from the C frame's counts by opcode (a copy) and the
+    instruction the host ran (None: none)."""
+    by_opcode = np.frombuffer(counts, dtype=np.uint64)
     ran = np.flatnonzero(by_opcode)  # the few opcodes that ran; whole-array steps are cheap
-    counts = dict(zip([opcodes.table[code].name for code in ran.tolist()],
-                      by_opcode[ran].tolist()))
-    for name, count in host_counts.items():
-        counts[name] = counts.get(name, 0) + count
-    return counts
+    named = dict(zip([opcodes.table[code].name for code in ran.tolist()],
+                     by_opcode[ran].tolist()))
+    if host_name is not None:
+        named[host_name] = named.get(host_name, 0) + 1
+    return named
+
+
+# looked up once: a cffi lib attribute costs a call
+_START, _RELEASE = lib.evm_fast_start, lib.evm_frame_release
+_STOP, _RETURN, _REVERT = lib.EVM_STOP, lib.EVM_RETURN, lib.EVM_REVERT
+_NEEDS_HOST, _OUT_OF_MEMORY = lib.EVM_NEEDS_HOST, lib.EVM_OUT_OF_MEMORY
+_READ_MEMORY = frozenset((_RETURN, _REVERT, _NEEDS_HOST))  # the host reads memory after these
 
 
 def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
@@ -219,29 +218,44 @@ def run_fast(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
     if backend.name != "native":
         raise ValueError(f"engine 'fast' runs the native kernels; backend {backend.name!r} "
                          "needs engine='python'")
-    run = _Run(bytecode, calldata, gas, _analysed(bytecode, schedule, fuse_evm384, opcodes),
-               opcodes, costs)
-    frame = run.frame
-    host_counts: Dict[str, int] = {}
-    output, error, gas_left = b"", None, 0
+    # The frame holds raw pointers: these locals keep their owners alive for the whole run
+    # (the caches may evict the analysis at any time, from another thread too, while the
+    # C loop runs without the GIL): the analysis, the calldata, the opcode set's state
+    # (EVMMAX's contexts and registers, which the host's halts read after the run too).
+    analysis = _ANALYSES.get(bytecode, (schedule, fuse_evm384, opcodes), _Analysis)
+    extension = opcodes.fast_extension
+    extension_state = extension.new_state(analysis.extension_runs, costs) \
+        if extension is not None else ffi.NULL
     try:
-        status = lib.evm_fast_run(frame)
-        if status == lib.EVM_NEEDS_HOST:
-            _host_halt(run, backend, host_counts)
-        if status == lib.EVM_OUT_OF_MEMORY:
+        frame, counts_buffer = analysis.idle_frames.pop()
+    except IndexError:
+        frame, counts_buffer = analysis.new_frame()
+    host_name = None
+    output, error, gas_left = b"", None, 0
+    status = _START(frame, calldata, len(calldata), gas, extension_state)
+    try:
+        if status == _STOP:
+            gas_left = frame.gas
+        elif status == _NEEDS_HOST:
+            ins = _left_to_host(frame, analysis.code, opcodes)
+            host_name = ins.name
+            _host_halt(ins, frame, extension_state, analysis.code, opcodes, backend, costs)
+        elif status == _OUT_OF_MEMORY:
             raise MemoryError("the fast engine could not grow EVM memory")
-        if status in _HALTS:
+        elif status in _HALTS:
             error = _HALTS[status].reason
+        elif status == _RETURN or status == _REVERT:
+            gas_left = frame.gas
+            output = bytes(ffi.buffer(frame.memory + frame.output_offset, frame.output_size))
+            error = "revert" if status == _REVERT else None
         else:
-            gas_left = int(frame.gas)
-            if status in (lib.EVM_RETURN, lib.EVM_REVERT):
-                output = bytes(ffi.buffer(frame.memory + frame.output_offset, frame.output_size))
-            error = "revert" if status == lib.EVM_REVERT else None
+            raise RuntimeError(f"internal error: the C loop returned status {status}")
     except ExceptionalHalt as halt:
         output, error, gas_left = b"", halt.reason, 0
     finally:
-        opcode_counts = _opcode_counts(frame, opcodes, host_counts)
-        lib.evm_frame_release(frame)
-    return ExecutionResult(success=error is None, output=output, gas_used=gas - gas_left,
-                           gas_left=gas_left, error=error, steps=sum(opcode_counts.values()),
-                           opcode_counts=opcode_counts)
+        counts = counts_buffer[:]
+        if status in _READ_MEMORY:          # else evm_fast_start released it
+            _RELEASE(frame)
+        analysis.idle_frames.append((frame, counts_buffer))
+    return ExecutionResult.lazy(output, gas - gas_left, gas_left, error,
+                                _opcode_counts, counts, opcodes, host_name)

@@ -89,6 +89,11 @@ def _word(word: Any) -> int:
     return sum(int(limb) << (64 * i) for i, limb in enumerate(word.limb))
 
 
+# A run's state is 115 KB, which ffi.new would clear: more time than a short run takes.
+_ALLOCATE_UNCLEARED = ffi.new_allocator(should_clear_after_alloc=False)
+_INIT = lib.evm_fast_evmmax_init
+
+
 class EvmmaxFast:
     """The fast engine's EVMMAX extension (see the module docstring)."""
 
@@ -98,8 +103,10 @@ class EvmmaxFast:
     def __init__(self) -> None:
         assert all(lib.evm_fast_evmmax_implements(code) for code in self.opcodes)
         # the C tables of each cost model used, kept for the module's lifetime (runs read
-        # them); models are frozen and compare by value, so a user's table is built once
+        # them); models are frozen and compare by value, so a user's table is built once.
+        # The last one used is found by identity: hashing a model costs ~0.5 us a run.
         self._gas: Dict[EvmmaxCosts, Any] = {}
+        self._last_gas: Tuple[Optional[EvmmaxCosts], Any] = (None, None)
 
     @staticmethod
     def analyse(code: "Code") -> VectorRuns:
@@ -109,12 +116,17 @@ class EvmmaxFast:
     def new_state(self, runs: Optional[VectorRuns], costs: EvmmaxCosts) -> Any:
         """One run's contexts and registers, all empty, the code's ``runs`` (None: each
         instruction alone) and the cost model: the run keeps it and ``runs`` alive."""
-        state = ffi.new("struct evm_fast_evmmax *")
-        if costs not in self._gas:
-            self._gas[costs] = _gas_tables(costs)
-        state.gas = self._gas[costs]
-        if runs is not None:
-            state.run_at, state.runs = runs.run_at_pointer, runs.entries
+        last_costs, gas = self._last_gas
+        if last_costs is not costs:
+            gas = self._gas.get(costs)
+            if gas is None:
+                gas = self._gas[costs] = _gas_tables(costs)
+            self._last_gas = (costs, gas)
+        state = _ALLOCATE_UNCLEARED("struct evm_fast_evmmax *")   # evm_fast_evmmax_init
+        if runs is None:
+            _INIT(state, gas, ffi.NULL, ffi.NULL)
+        else:
+            _INIT(state, gas, runs.run_at_pointer, runs.entries)
         return state
 
     def host_frame(self, c_frame: Any, state: Any, code: Any, inputs: int, modx: Any,

@@ -67,9 +67,16 @@ class Evm384Schedule:
     mulmodmont384: int
 
     def __post_init__(self) -> None:
-        for name, cost in zip(EVM384_NAMES, (self.addmod384, self.submod384, self.mulmodmont384)):
+        costs = (self.addmod384, self.submod384, self.mulmodmont384)
+        for name, cost in zip(EVM384_NAMES, costs):
             if not isinstance(cost, int) or isinstance(cost, bool) or not 0 <= cost <= MAX_GAS:
                 raise ValueError(f"gas of {name} must be an int in [0, 2**63 - 1], got {cost!r}")
+        # hashed once: the caches of analysed code hash the schedule on every execution
+        # (ints hash alike in every process, so a pickled copy's stays right)
+        object.__setattr__(self, "_hash", hash(costs))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def by_opcode(self) -> Dict[int, int]:
         """Opcode byte -> static gas for the three EVM384 opcodes."""

@@ -13,7 +13,7 @@ halts at the exact instruction with the exact gas.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import DefaultDict, Dict, NoReturn, Optional
+from typing import DefaultDict, Dict, List, NoReturn, Optional, Tuple
 
 from .backends import Backend
 from .costs import EIP_6690, EvmmaxCosts
@@ -32,19 +32,28 @@ class _Counts:
     """Instructions executed: whole blocks by the block loop, single steps by the step loop."""
 
     def __init__(self, code: Code) -> None:
-        self.code = code
+        self.code: Optional[Code] = code
         self.block_runs: DefaultDict[int, int] = defaultdict(int)   # by the block's start pc
         self.steps: Dict[str, int] = {}
+        self.blocks: List[Tuple[Tuple[Tuple[str, int], ...], int]] = []  # see ``detach``
 
     def add_partial(self, start_pc: int, ran: int) -> None:
         """The block starting at ``start_pc`` halted at its instruction ``ran - 1``."""
-        for ins in self.code.block_instructions(start_pc)[:ran]:
-            self.steps[ins.name] = self.steps.get(ins.name, 0) + 1
+        for name in self.code.block_names(start_pc)[:ran]:
+            self.steps[name] = self.steps.get(name, 0) + 1
+
+    def detach(self) -> None:
+        """After the run: the blocks that ran as their tallies (made at decode) and how
+        often, without the code, so that a result keeping these counts to name them when
+        read keeps no decoded program alive."""
+        self.blocks = [(self.code.block_name_counts(start_pc), runs)
+                       for start_pc, runs in self.block_runs.items()]
+        self.code = None
 
     def by_name(self) -> Dict[str, int]:
         counts = dict(self.steps)
-        for start_pc, runs in self.block_runs.items():
-            for name, count in self.code.block_name_counts(start_pc):
+        for tally, runs in self.blocks:
+            for name, count in tally:
                 counts[name] = counts.get(name, 0) + count * runs
         return counts
 
@@ -144,7 +153,5 @@ def run_python(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
         output, error, gas_left = b"", halt.reason, 0
     finally:
         f.unpin()
-    opcode_counts = counts.by_name()
-    return ExecutionResult(success=error is None, output=output, gas_used=gas - gas_left,
-                           gas_left=gas_left, error=error, steps=sum(opcode_counts.values()),
-                           opcode_counts=opcode_counts)
+    counts.detach()
+    return ExecutionResult.lazy(output, gas - gas_left, gas_left, error, counts.by_name)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Dict, FrozenSet, Hashable, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from .evm384 import EVM384_HANDLERS
 from .evmmax import EVMMAX_HANDLERS, FieldContexts, joins_vector_run, vector_run_entry
@@ -47,12 +47,6 @@ class OpcodeSet:
     # later forks define stay undefined, as under Cancun and Prague)
     fork: Optional[Fork] = None
 
-    @property
-    def key(self) -> Hashable:
-        """What caches of analysed code key on: one byte may mean different things in
-        two tables (0x1e: CLZ under Osaka, undefined before)."""
-        return (self.name, self.fork)
-
 
 EVM384 = OpcodeSet("evm384", OPCODES, build_handlers(OPCODES, EVM384_HANDLERS),
                    GAS_DEPENDENT_BASE | frozenset(EVM384_HANDLERS), fuses_evm384=True,
@@ -84,8 +78,9 @@ _WITH_FORK_LOCK = threading.Lock()
 def resolve_opcodes(opcodes: object, fork: ForkLike = DEFAULT_FORK) -> OpcodeSet:
     """The opcode set named ``opcodes`` ("evm384" or "evmmax") under ``fork`` (a name or
     a :class:`~.forks.Fork`; default Osaka), one object per (set, fork): the caches of
-    analysed code (by :attr:`OpcodeSet.key`) and the fast engine's C tables (by the
-    object) are shared by all executions of that pair."""
+    analysed code and the fast engine's C tables, keyed by the object (hashed by identity:
+    one byte may mean different things in two tables, 0x1e is CLZ only under Osaka), are
+    shared by all executions of that pair."""
     base = OPCODE_SETS.get(opcodes) if isinstance(opcodes, str) else None
     if base is None:
         raise ValueError(f"unknown opcode set {opcodes!r}; choose one of "

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
+
+_new = object.__new__
 
 
 @dataclass(frozen=True)
@@ -14,3 +16,35 @@ class ExecutionResult:
     error: Optional[str]          # None on success, "revert", or the exceptional halt's reason
     steps: int                    # instructions executed (the halting one included)
     opcode_counts: Dict[str, int] = field(repr=False)  # mnemonic -> instructions executed
+
+    @classmethod
+    def lazy(cls, output: bytes, gas_used: int, gas_left: int, error: Optional[str],
+             counts: Callable[..., Dict[str, int]], *args: Any) -> "ExecutionResult":
+        """A result whose ``opcode_counts`` (and ``steps``, their sum) ``counts(*args)``
+        makes when first read: most callers never read them, and the dataclass's
+        ``__init__`` (seven frozen-attribute sets) costs more than a small run. Equal to
+        the eager result in every field, comparison, repr and ``dataclasses.replace``."""
+        result = _new(cls)
+        result.__dict__.update(success=error is None, output=output, gas_used=gas_used,
+                               gas_left=gas_left, error=error, _counts=(counts, args))
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        # only called for attributes not set: a lazy result's counts, on first read (two
+        # threads reading at once may both make them: the same values)
+        state = self.__dict__
+        if name in ("steps", "opcode_counts"):
+            source = state.get("_counts")
+            if source is not None:
+                make, args = source
+                counts = make(*args)
+                state["opcode_counts"], state["steps"] = counts, sum(counts.values())
+                state.pop("_counts", None)      # what it held is no longer needed
+            if name in state:
+                return state[name]
+        raise AttributeError(name)
+
+    def __reduce__(self) -> Tuple[type, tuple]:
+        # pickled as the eager result: its counts source holds engine objects (opcode sets)
+        return (type(self), (self.success, self.output, self.gas_used, self.gas_left,
+                             self.error, self.steps, self.opcode_counts))
