@@ -1,0 +1,309 @@
+"""P256VERIFY (EIP-7951, precompile 0x100) as an EVMMAX contract ``p256verify``.
+
+Calldata: h, r, s, qx, qy, 32-byte big-endian words (160 bytes). Output: the 32-byte
+word 1 for a valid signature; empty output on any failure, invalid input included (the
+EIP: the precompile never reverts), so every rejection ends in STOP.
+
+1. Validation in EVM integers: the length, 0 < r < n, 0 < s < n, qx < p, qy < p and
+   qy^2 = qx^3 - 3 qx + b (mod p) by MULMOD/ADDMOD; (0, 0), the infinity encoding, is
+   not on the curve (b != 0), so that check rejects it too.
+2. The scalars in a second field context (id 1, modulus n; SETMODX switches contexts by
+   id, 4 pushes and 1 gas): w = s^(n-2) by a sliding window, u1 = (h mod n) w,
+   u2 = r w, LOADXed back to memory; then context 0 (modulus p) again.
+3. R = [u1] G + [u2] Q (:func:`_double_scalar`).
+4. The x-coordinate test mod n without an inversion: R finite (Z != 0) and
+   X = r' Z (projective) for r' = r or, when r + n < p, r' = r + n.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Sequence
+
+from ..asm import Fp, G1Jacobian, Label, Program, Slot, array, raw
+from ..tower import fp
+from ..tower.contract import assemble
+from ..tower.fp import Emitter, sliding_window
+from ..tower.target import resolve_target
+from . import formulas
+from .params import B, FIELD, GX, GY, INPUT_BYTES, N, P
+
+NAME = "p256verify"
+CONTRACTS = (NAME,)
+TARGETS = ("evmmax",)
+WORD = 32
+H, R, S, QX, QY = (WORD * i for i in range(5))      # calldata offsets
+INV_WINDOW = 5                                      # s^(n-2): odd powers s .. s^31
+
+
+class _Ops:
+    """:mod:`.formulas`' operations as EVMMAX code in context 0 (mod p)."""
+
+    def __init__(self, e: Emitter) -> None:
+        self.e = e
+
+    def mul(self, out: Slot, a: Slot, b: Slot) -> None:
+        fp.mul(self.e, out, a, b)
+
+    def add(self, out: Slot, a: Slot, b: Slot) -> None:
+        fp.add(self.e, out, a, b)
+
+    def sub(self, out: Slot, a: Slot, b: Slot) -> None:
+        fp.sub(self.e, out, a, b)
+
+
+def _xyz(point: G1Jacobian) -> Sequence[Fp]:
+    return (point.x, point.y, point.z)
+
+
+class _Verify:
+    def __init__(self, e: Emitter) -> None:
+        self.e, self.asm = e, e.asm
+        self.ops = _Ops(e)
+        memory = e.asm.memory
+        # words: n, s, h mod n, r (STOREXed into context 1), then u1, u2 (LOADXed back)
+        self.words = memory.region("p256_words").alloc(raw(6 * WORD), "words")
+        self.answer = memory.region("p256_answer").alloc(raw(WORD), "answer")
+        self.record = e.target.memory_bytes(e, G1Jacobian.size)
+        self.table = memory.region("p256_table").alloc(raw(4 * self.record), "table")
+        self.b = e.fp_const("b", B)
+        self.fail = e.asm.new_label("invalid")
+
+    # --- 1. validation --------------------------------------------------------------
+
+    def _word(self, offset: int) -> None:
+        self.asm.push(offset)
+        self.asm.op("CALLDATALOAD")
+
+    def _in_open_range(self, offset: int, bound: int) -> None:
+        """Push 0 < word < bound: word - 1 < bound - 1 (0 - 1 wraps above)."""
+        asm = self.asm
+        asm.push(bound - 1)
+        asm.push(1)
+        self._word(offset)
+        asm.op("SUB")
+        asm.op("LT")
+
+    def _below(self, offset: int, bound: int) -> None:
+        self.asm.push(bound)
+        self._word(offset)
+        self.asm.op("LT")
+
+    def _on_curve(self) -> None:
+        """Push qy^2 == qx^3 - 3 qx + b (mod p), by MULMOD and ADDMOD."""
+        asm = self.asm
+        asm.push(P)
+        asm.push(B)
+        asm.push(P)
+        asm.push(P)
+        asm.push(P - 3)
+        self._word(QX)
+        asm.op("MULMOD")                           # -3 x
+        asm.push(P)
+        self._word(QX)
+        asm.push(P)
+        self._word(QX)
+        asm.op("DUP1")
+        asm.op("MULMOD")                           # x^2
+        asm.op("MULMOD")                           # x^3
+        asm.op("ADDMOD")
+        asm.op("ADDMOD")                           # x^3 - 3x + b
+        asm.push(P)
+        self._word(QY)
+        asm.op("DUP1")
+        asm.op("MULMOD")                           # y^2
+        asm.op("EQ")
+
+    def validate(self) -> None:
+        asm = self.asm
+        asm.push(INPUT_BYTES)
+        asm.op("CALLDATASIZE")
+        asm.op("EQ")
+        checks = [lambda: self._in_open_range(R, N), lambda: self._in_open_range(S, N),
+                  lambda: self._below(QX, P), lambda: self._below(QY, P), self._on_curve]
+        for check in checks:
+            check()
+            asm.op("AND")
+        asm.op("ISZERO")
+        asm.jumpi(self.fail)
+
+    # --- 2. the scalars mod n -------------------------------------------------------
+
+    def scalars(self) -> None:
+        """Stack: -> u1 u2 (u2 on top)."""
+        asm, words = self.asm, self.words
+        at = lambda i: (lambda: int(words) + WORD * i)   # noqa: E731
+        asm.push(N)
+        asm.push(at(0))
+        asm.op("MSTORE")
+        self._word(S)
+        asm.push(at(1))
+        asm.op("MSTORE")
+        asm.push(N)
+        self._word(H)
+        asm.op("MOD")
+        asm.push(at(2))
+        asm.op("MSTORE")
+        self._word(R)
+        asm.push(at(3))
+        asm.op("MSTORE")
+        # context 1 registers: 0 s, 1 h, 2 r, 3 s^2, 4.. s^3, s^5, .., then the power
+        odd = 1 << (INV_WINDOW - 1)
+        acc = 3 + odd
+        asm.push(acc + 2)                          # alloc_count (the EIP's bound: one more)
+        asm.push(WORD)
+        asm.push(at(0))
+        asm.push(1)
+        asm.evmmax_op("SETMODX")
+        asm.push(3)
+        asm.push(at(1))
+        asm.push(0)
+        asm.evmmax_op("STOREX")
+        power = {1: 0, **{2 * k + 1: 3 + k for k in range(1, odd)}}
+        mul = lambda out, a, b: asm.evmmax("MULMODX", out, a, b)   # noqa: E731
+        mul(3, 0, 0)
+        for m in range(3, 2 * odd, 2):
+            mul(power[m], power[m - 2], 3)
+        (_, first), *rest = sliding_window(N - 2, INV_WINDOW)
+        asm.evmmax("ADDMODX", acc, power[first], acc, 1, (1, 1, 1))  # acc = 0 + s^first
+        for count, m in rest:
+            for _ in range(count):
+                mul(acc, acc, acc)
+            if m:
+                mul(acc, acc, power[m])
+        asm.evmmax("MULMODX", 1, 1, acc, 2, (1, 1, 0))    # u1 = h w, u2 = r w
+        asm.push(2)
+        asm.push(1)
+        asm.push(at(4))
+        asm.evmmax_op("LOADX")
+        for _ in range(4):
+            asm.push(0)
+        asm.evmmax_op("SETMODX")                   # back to context 0 (mod p)
+        asm.push(at(4))
+        asm.op("MLOAD")
+        asm.push(at(5))
+        asm.op("MLOAD")
+
+    # --- 3. the double-scalar multiplication ----------------------------------------
+
+    def _table_data(self) -> bytes:
+        """Records (X, Y, Z): infinity, G, infinity, then (qx, qy, 1) from the calldata."""
+        words = [0, 1, 0, GX, GY, 1, 0, 1, 0, 0, 0, 1]
+        return b"".join(v.to_bytes(WORD, "big") for v in words)
+
+    def _double_scalar(self, acc: G1Jacobian) -> None:
+        """Stack: u1 u2 -> (consumed); acc = [u1] G + [u2] Q, projective: bit by bit from
+        the top, acc = 2 acc + [bit] G + [bit] Q with complete additions (the tables hold
+        infinity and the point)."""
+        asm, e = self.asm, self.e
+        data = asm.data(self._table_data(), "p256_table_data")
+        asm.push(4 * self.record)
+        asm.push(data)
+        asm.push(self.table)
+        asm.op("CODECOPY")
+        asm.push(2 * WORD)
+        asm.push(QX)
+        asm.push(lambda: int(self.table) + 3 * self.record)
+        asm.op("CALLDATACOPY")
+        fp.copy(e, acc.y, e.one)                   # infinity (0 : 1 : 0)
+        with asm.temps(G1Jacobian, G1Jacobian, *[Fp] * 5) as (out, t, *temps):
+            asm.push(256)                          # stack: u1 u2 bits-left
+            top = asm.label("bit")
+            formulas.add_complete(self.ops, _xyz(out), _xyz(acc), _xyz(acc), self.b, temps)
+            for depth, base in ((3, 0), (2, 2)):   # u1's bit: G; u2's bit: Q
+                def source(depth: int = depth, base: int = base) -> None:
+                    asm.op(f"DUP{depth + 1}")      # above the count copy_in pushed
+                    asm.push(255)
+                    asm.op("SHR")
+                    asm.push(self.record)
+                    asm.op("MUL")
+                    asm.push(lambda: int(self.table) + base * self.record)
+                    asm.op("ADD")
+                e.target.copy_in(e, t, source)
+                formulas.add_complete(self.ops, _xyz(acc), _xyz(out), _xyz(t), self.b, temps)
+                fp.copy(e, out, acc)
+            for depth in (3, 2):                   # the words up a bit
+                asm.op(f"SWAP{depth - 1}")
+                asm.push(1)
+                asm.op("SHL")
+                asm.op(f"SWAP{depth - 1}")
+            asm.push(1)
+            asm.op("SWAP1")
+            asm.op("SUB")
+            asm.op("DUP1")
+            asm.jumpi(top)
+            asm.ops("POP", "POP", "POP")
+
+    # --- 4. the x-coordinate test ---------------------------------------------------
+
+    def check(self, acc: G1Jacobian) -> None:
+        """Return 1 iff Z != 0 and X = r' Z for r' = r or r + n (< p)."""
+        asm, e = self.asm, self.e
+        with asm.temps(array(Fp, 2)) as (rs,):
+            self._word(R)                          # words[0..1] = r, r + n if < p else r
+            asm.op("DUP1")
+            asm.push(lambda: int(self.words))
+            asm.op("MSTORE")
+            asm.push(N)
+            asm.push(P)
+            asm.push(N)
+            asm.op("DUP4")
+            asm.op("ADD")
+            asm.op("LT")                           # r + n < p
+            asm.op("MUL")
+            asm.op("ADD")
+            asm.push(lambda: int(self.words) + WORD)
+            asm.op("MSTORE")
+            e.target.copy_in(e, rs, lambda: asm.push(self.words))
+            fp.mul(e, rs, rs, acc.z)
+            fp.sub(e, rs, rs, acc.x)               # r' Z - X for both r'
+            e.target.copy_out(e, rs, lambda: asm.push(self.words))
+            e.target.copy_out(e, acc.z, lambda: asm.push(lambda: int(self.words) + 2 * WORD))
+        for i in range(2):
+            asm.push(lambda i=i: int(self.words) + WORD * i)
+            asm.op("MLOAD")
+        asm.op("MUL")
+        asm.op("ISZERO")                           # one difference is 0 (p prime)
+        asm.push(lambda: int(self.words) + 2 * WORD)
+        asm.op("MLOAD")
+        asm.op("ISZERO")
+        asm.op("ISZERO")
+        asm.op("AND")
+        asm.op("ISZERO")
+        asm.jumpi(self.fail)
+        asm.push(1)
+        asm.push(self.answer)
+        asm.op("MSTORE")
+        asm.push(WORD)
+        asm.push(self.answer)
+        asm.op("RETURN")
+
+    def emit(self) -> None:
+        asm = self.asm
+        with asm.scope("validation"):
+            self.validate()
+        with asm.scope("scalar_inverse"):
+            self.scalars()
+        acc = asm.memory.region("p256_acc").alloc(G1Jacobian, "acc")
+        with asm.scope("double_scalar"):
+            self._double_scalar(acc)
+        with asm.scope("check"):
+            self.check(acc)
+            asm.place(self.fail)                   # any failure: empty output, no revert
+            asm.op("STOP")
+
+
+@lru_cache(maxsize=None)
+def build_program(name: str = NAME, compact: object = None, target: str = "evmmax") -> Program:
+    """The assembled ``p256verify`` (EVMMAX only; ``compact`` is accepted for the
+    registry's sake and changes nothing)."""
+    if name != NAME:
+        raise ValueError(f"unknown contract {name!r}; choose {NAME}")
+    isa = resolve_target(target)
+    if isa.name not in TARGETS:
+        raise ValueError(f"{name} is built for EVMMAX only, not {isa.name!r}")
+    return assemble(name, FIELD, isa, lambda e: _Verify(e).emit(), compact=False)
+
+
+def build_contract(name: str = NAME, target: str = "evmmax") -> bytes:
+    """Bytecode of ``p256verify`` (EVMMAX)."""
+    return build_program(name, target=target).code
