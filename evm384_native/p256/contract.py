@@ -19,13 +19,15 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
-from ..asm import Fp, G1Jacobian, Label, Program, Slot, array, raw
+from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
 from ..tower import fp
+from ..tower.compare import push_field_is_zero
 from ..tower.contract import assemble
 from ..tower.fp import Emitter, sliding_window
 from ..tower.target import resolve_target
 from . import formulas
 from .params import B, FIELD, GX, GY, INPUT_BYTES, N, P
+from .reference import G, multiply
 
 NAME = "p256verify"
 CONTRACTS = (NAME,)
@@ -33,6 +35,12 @@ TARGETS = ("evmmax",)
 WORD = 32
 H, R, S, QX, QY = (WORD * i for i in range(5))      # calldata offsets
 INV_WINDOW = 5                                      # s^(n-2): odd powers s .. s^31
+WINDOW = 4                                          # bits per signed digit
+DIGITS = 256 // WINDOW                              # digits per scalar
+RECORDS = 1 << WINDOW                               # record u: [2u - 15] P, u = 0 .. 15
+ODD = RECORDS // 2                                  # [1] P, [3] P, .. [15] P
+TURN = 7                                            # windows a loop turn: 63 = 9 turns
+WORD_MASK = (1 << 256) - 1
 
 
 class _Ops:
@@ -65,7 +73,17 @@ class _Verify:
         self.answer = memory.region("p256_answer").alloc(raw(WORD), "answer")
         self.record = e.target.memory_bytes(e, G1Jacobian.size)
         self.table = memory.region("p256_table").alloc(raw(4 * self.record), "table")
+        self.affine_record = e.target.memory_bytes(e, G1.size)
+        assert self.affine_record == 1 << 6        # a digit's record offset is a mask
+        self.g_table = memory.region("p256_g_table", first=True).alloc(
+            raw(RECORDS * self.affine_record), "g_table")
+        self.q_table = memory.region("p256_q_table").alloc(raw(RECORDS * self.record),
+                                                           "q_table")
         self.b = e.fp_const("b", B)
+        self.three = e.fp_const("three", 3)
+        self.scale = memory.region("p256_scale").alloc(Fp, "scale")   # Z, or Z^2
+        self.complete = e.asm.new_label("complete")
+        self.compare = e.asm.new_label("compare")
         self.fail = e.asm.new_label("invalid")
 
     # --- 1. validation --------------------------------------------------------------
@@ -185,17 +203,18 @@ class _Verify:
 
     # --- 3. the double-scalar multiplication ----------------------------------------
 
-    def _table_data(self) -> bytes:
+    def _complete_data(self) -> bytes:
         """Records (X, Y, Z): infinity, G, infinity, then (qx, qy, 1) from the calldata."""
         words = [0, 1, 0, GX, GY, 1, 0, 1, 0, 0, 0, 1]
         return b"".join(v.to_bytes(WORD, "big") for v in words)
 
-    def _double_scalar(self, acc: G1Jacobian) -> None:
-        """Stack: u1 u2 -> (consumed); acc = [u1] G + [u2] Q, projective: bit by bit from
-        the top, acc = 2 acc + [bit] G + [bit] Q with complete additions (the tables hold
-        infinity and the point)."""
+    def _complete(self, acc: G1Jacobian) -> None:
+        """Stack: u1 u2 -> (consumed); acc = [u1] G + [u2] Q, projective, for every input
+        (the path the windowed one falls back to): bit by bit from the top,
+        acc = 2 acc + [bit] G + [bit] Q with complete additions (the tables hold infinity
+        and the point)."""
         asm, e = self.asm, self.e
-        data = asm.data(self._table_data(), "p256_table_data")
+        data = asm.data(self._complete_data(), "p256_complete_data")
         asm.push(4 * self.record)
         asm.push(data)
         asm.push(self.table)
@@ -204,7 +223,9 @@ class _Verify:
         asm.push(QX)
         asm.push(lambda: int(self.table) + 3 * self.record)
         asm.op("CALLDATACOPY")
-        fp.copy(e, acc.y, e.one)                   # infinity (0 : 1 : 0)
+        for value in (acc.x, acc.z):               # infinity (0 : 1 : 0)
+            fp.copy(e, value, e.zero)
+        fp.copy(e, acc.y, e.one)
         with asm.temps(G1Jacobian, G1Jacobian, *[Fp] * 5) as (out, t, *temps):
             asm.push(256)                          # stack: u1 u2 bits-left
             top = asm.label("bit")
@@ -233,11 +254,160 @@ class _Verify:
             asm.jumpi(top)
             asm.ops("POP", "POP", "POP")
 
+
+    # --- 3a. the windowed double-scalar multiplication --------------------------------
+
+    def _recode(self) -> None:
+        """Stack: u -> U: u's regular signed digits (Joye and Tunstall, AFRICACRYPT 2009):
+        for odd k < 2^256, U = (k + 2^256 - 1) / 2 has nibbles U_j with
+        k = sum (2 U_j - 15) 16^j, no digit 0. An even u is -k for the odd k = n - u,
+        whose U is the complement of k's: (2^256 - 1 - k) / 2."""
+        asm = self.asm
+        asm.op("DUP1")
+        asm.push(1)
+        asm.op("AND")
+        asm.op("ISZERO")                           # stack: u even
+        asm.op("DUP2")
+        asm.push(N)
+        asm.op("SUB")                              # n - u
+        asm.op("DUP3")
+        asm.op("XOR")
+        asm.op("DUP2")
+        asm.op("MUL")
+        asm.op("DUP3")
+        asm.op("XOR")                              # k = even ? n - u : u
+        asm.push(1)
+        asm.op("SHR")
+        asm.push(1 << 255)
+        asm.op("OR")                               # (k + 2^256 - 1) / 2
+        asm.op("SWAP1")
+        asm.push(0)
+        asm.op("SUB")                              # 0 - even: all ones if even
+        asm.op("XOR")
+        asm.op("SWAP1")
+        asm.op("POP")
+
+    def _g_data(self) -> bytes:
+        """G's records, affine: [2u - 15] G for u = 0 .. 15."""
+        out = b""
+        for u in range(RECORDS):
+            point = multiply(G, (2 * u - 15) % N)
+            assert point is not None
+            out += b"".join(v.to_bytes(WORD, "big") for v in point)
+        return out
+
+    def _q_table(self) -> None:
+        """Q's records in memory, Jacobian: [1] Q, [3] Q, .. [15] Q by additions of 2Q
+        (never an exceptional case: 2j - 1 = +-2 mod n has no small solution), then
+        their negatives; records u = 0 .. 7 hold [2u - 15] Q = -[15 - 2u] Q."""
+        asm, e = self.asm, self.e
+        with asm.temps(array(Fp, 3 * RECORDS), G1Jacobian, *[Fp] * 6) as (block, d, *t):
+            entry = lambda u: block.part(G1Jacobian, u * G1Jacobian.size, f"q{u}")  # noqa: E731
+            first = entry(ODD)                     # record 8: Q
+            asm.push(2 * WORD)
+            asm.push(QX)
+            asm.push(lambda: int(self.q_table))
+            asm.op("CALLDATACOPY")
+            e.target.copy_in(e, first.part(G1, 0, "q.xy"), lambda: asm.push(self.q_table))
+            fp.copy(e, first.z, e.one)
+            fp.copy(e, d, first)
+            formulas.dbl_jacobian(self.ops, _xyz(d), self.three, t[:5])
+            for u in range(ODD + 1, RECORDS):
+                fp.copy(e, entry(u), entry(u - 1))
+                formulas.add_jacobian(self.ops, _xyz(entry(u)), _xyz(d), t)
+            for u in range(ODD):                   # -[2v - 15] Q, v = 15 - u
+                positive, negative = entry(RECORDS - 1 - u), entry(u)
+                fp.copy(e, negative.x, positive.x)
+                fp.neg(e, negative.y, positive.y)
+                fp.copy(e, negative.z, positive.z)
+            e.target.copy_out(e, block, lambda: asm.push(self.q_table))
+
+    def _lookup(self, dest: Slot, depth: int, shift: int, affine: bool) -> None:
+        """dest = the record of the digit at bit ``shift`` of the word at DUP ``depth``
+        (G's table at memory 0, 64-byte records: the record offset is a mask)."""
+        asm = self.asm
+
+        def source() -> None:                      # above the count copy_in pushed
+            asm.op(f"DUP{depth + 1}")
+            if affine:
+                asm.push(shift - 6)
+                asm.op("SHR")
+                asm.push(self._g_mask)
+                asm.op("AND")
+                return
+            asm.push(shift)
+            asm.op("SHR")
+            asm.push(RECORDS - 1)
+            asm.op("AND")
+            asm.push(self.record)
+            asm.op("MUL")
+            asm.push(lambda: int(self.q_table))
+            asm.op("ADD")
+        self.e.target.copy_in(self.e, dest, source)
+
+    def _g_mask(self) -> int:
+        if int(self.g_table) != 0:
+            raise AssertionError("G's table must be linked at memory offset 0")
+        return (RECORDS - 1) << 6
+
+    def _windowed(self, acc: G1Jacobian) -> None:
+        """Stack: u1 u2 (kept); acc = [u1] G + [u2] Q, Jacobian, by Straus' joint
+        multiplication with signed 4-bit digits: 252 doublings and 126 additions, no
+        branch. An addition that meets acc = +-T (H = 0) leaves Z = 0, which every later
+        step keeps (Z3 = Z1 H, 2 Y1 Z1); so does infinity. A final Z = 0 therefore sends
+        the input to :meth:`_complete`, which handles every case."""
+        asm, e = self.asm, self.e
+        data = asm.data(self._g_data(), "p256_g_data")
+        asm.push(RECORDS * self.affine_record)
+        asm.push(data)
+        asm.push(self.g_table)
+        asm.op("CODECOPY")
+        self._q_table()
+        asm.op("DUP2")
+        self._recode()
+        asm.op("DUP2")
+        self._recode()                             # stack: u1 u2 U1 U2
+        top = WINDOW * (DIGITS - 1)
+        with asm.temps(G1, G1Jacobian, *[Fp] * 6) as (g, q, *t):
+            self._lookup(acc.part(G1, 0, "acc.xy"), 2, top, affine=True)
+            fp.copy(e, acc.z, e.one)
+            self._lookup(q, 1, top, affine=False)
+            formulas.add_jacobian(self.ops, _xyz(acc), _xyz(q), t)
+            turns = (DIGITS - 1) // TURN
+            assert turns * TURN == DIGITS - 1
+            asm.push(turns)                        # stack: u1 u2 U1 U2 turns-left
+            loop = asm.label("windows")
+            for i in range(TURN):                  # digits at fixed bits; the words move
+                shift = top - WINDOW * (i + 1)     # up a turn's bits each turn
+                for _ in range(WINDOW):
+                    formulas.dbl_jacobian(self.ops, _xyz(acc), self.three, t[:5])
+                self._lookup(g, 3, shift, affine=True)
+                formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t[:4])
+                self._lookup(q, 2, shift, affine=False)
+                formulas.add_jacobian(self.ops, _xyz(acc), _xyz(q), t)
+            for depth in (2, 3):                   # U2, then U1, up a turn's bits
+                asm.op(f"SWAP{depth - 1}")
+                asm.push(WINDOW * TURN)
+                asm.op("SHL")
+                asm.op(f"SWAP{depth - 1}")
+            asm.push(WORD_MASK)
+            asm.op("ADD")                          # turns-left - 1
+            asm.op("DUP1")
+            asm.jumpi(loop)
+        asm.ops("POP", "POP", "POP")               # stack: u1 u2
+        push_field_is_zero(e, acc.z)
+        asm.jumpi(self.complete)
+        asm.ops("POP", "POP")
+        fp.mul(e, self.scale, acc.z, acc.z)        # x = X / Z^2
+        asm.jump(self.compare)
+
     # --- 4. the x-coordinate test ---------------------------------------------------
 
     def check(self, acc: G1Jacobian) -> None:
-        """Return 1 iff Z != 0 and X = r' Z for r' = r or r + n (< p)."""
+        """Return 1 iff Z != 0 and X = r' scale for r' = r or r + n (< p), scale = Z
+        (projective) or Z^2 (Jacobian)."""
         asm, e = self.asm, self.e
+        asm.place(self.compare)
         with asm.temps(array(Fp, 2)) as (rs,):
             self._word(R)                          # words[0..1] = r, r + n if < p else r
             asm.op("DUP1")
@@ -254,8 +424,8 @@ class _Verify:
             asm.push(lambda: int(self.words) + WORD)
             asm.op("MSTORE")
             e.target.copy_in(e, rs, lambda: asm.push(self.words))
-            fp.mul(e, rs, rs, acc.z)
-            fp.sub(e, rs, rs, acc.x)               # r' Z - X for both r'
+            fp.mul(e, rs, rs, self.scale)
+            fp.sub(e, rs, rs, acc.x)               # r' scale - X for both r'
             e.target.copy_out(e, rs, lambda: asm.push(self.words))
             e.target.copy_out(e, acc.z, lambda: asm.push(lambda: int(self.words) + 2 * WORD))
         for i in range(2):
@@ -285,7 +455,11 @@ class _Verify:
             self.scalars()
         acc = asm.memory.region("p256_acc").alloc(G1Jacobian, "acc")
         with asm.scope("double_scalar"):
-            self._double_scalar(acc)
+            self._windowed(acc)
+        with asm.scope("complete"):
+            asm.place(self.complete)
+            self._complete(acc)
+            fp.copy(self.e, self.scale, acc.z)     # x = X / Z
         with asm.scope("check"):
             self.check(acc)
             asm.place(self.fail)                   # any failure: empty output, no revert

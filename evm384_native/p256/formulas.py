@@ -38,3 +38,92 @@ def add_complete(f: Any, out: Sequence[Any], p: Sequence[Any], q: Sequence[Any],
     f.mul(y3, x3, z3); f.add(y3, y3, t2); f.mul(x3, t3, x3)
     f.sub(x3, x3, t1); f.mul(z3, t4, z3); f.mul(t1, t3, t0)
     f.add(z3, z3, t1)
+
+
+def dbl_jacobian(f: Any, p: Sequence[Any], three: Any, t: Sequence[Any]) -> None:
+    """p = 2 p in place (dbl-2001-b): delta = Z^2, gamma = Y^2, beta = X gamma,
+    alpha = 3 (X - delta)(X + delta), X3 = alpha^2 - 8 beta, Z3 = (Y + Z)^2 - gamma -
+    delta, Y3 = alpha (4 beta - X3) - 8 gamma^2; ``three`` the constant 3 (a product
+    costs what two additions do), ``t``: five temporaries."""
+    x, y, z = p
+    delta, gamma, beta, alpha, u = t
+    f.mul(delta, z, z)
+    f.mul(gamma, y, y)
+    f.mul(beta, x, gamma)
+    f.sub(alpha, x, delta)
+    f.add(u, x, delta)
+    f.mul(alpha, alpha, u)
+    f.mul(alpha, alpha, three)
+    f.add(beta, beta, beta)
+    f.add(beta, beta, beta)                    # 4 beta
+    f.mul(u, alpha, alpha)
+    f.sub(u, u, beta)
+    f.sub(x, u, beta)                          # X3
+    f.add(u, y, z)
+    f.mul(u, u, u)
+    f.sub(u, u, gamma)
+    f.sub(z, u, delta)                         # Z3
+    f.sub(beta, beta, x)
+    f.mul(beta, alpha, beta)
+    f.mul(gamma, gamma, gamma)
+    f.add(gamma, gamma, gamma)
+    f.add(gamma, gamma, gamma)
+    f.add(gamma, gamma, gamma)                 # 8 gamma^2
+    f.sub(y, beta, gamma)                      # Y3
+
+
+def _finish_add(f: Any, p: Sequence[Any], u1: Any, s1: Any, h: Any, r: Any,
+                t: Sequence[Any]) -> None:
+    """X3 = R^2 - H^3 - 2 U1 H^2, Y3 = R (U1 H^2 - X3) - S1 H^3 (Z3 is the caller's);
+    u1, s1, h, r are read, t has two temporaries."""
+    x, y, _ = p
+    hh, hhh = t
+    f.mul(hh, h, h)
+    f.mul(hhh, h, hh)
+    f.mul(hh, u1, hh)                          # V = U1 H^2
+    f.mul(x, r, r)
+    f.sub(x, x, hhh)
+    f.sub(x, x, hh)
+    f.sub(x, x, hh)
+    f.sub(hh, hh, x)
+    f.mul(hh, r, hh)
+    f.mul(hhh, s1, hhh)
+    f.sub(y, hh, hhh)
+
+
+def add_mixed(f: Any, p: Sequence[Any], q: Sequence[Any], t: Sequence[Any]) -> None:
+    """p = p + q in place, q = (x, y) affine (madd-2004-hmv, 11M): U2 = x Z1^2,
+    S2 = y Z1^3, H = U2 - X1, R = S2 - Y1, Z3 = Z1 H; ``t``: four temporaries."""
+    x1, y1, z1 = p
+    x2, y2 = q
+    zz, h, r, spare = t
+    f.mul(zz, z1, z1)
+    f.mul(h, x2, zz)
+    f.sub(h, h, x1)
+    f.mul(zz, zz, z1)
+    f.mul(r, y2, zz)
+    f.sub(r, r, y1)
+    f.mul(z1, z1, h)
+    _finish_add(f, p, x1, y1, h, r, (zz, spare))     # X1, Y1 read before written
+
+
+def add_jacobian(f: Any, p: Sequence[Any], q: Sequence[Any], t: Sequence[Any]) -> None:
+    """p = p + q in place, both Jacobian (add-1998-cmo-2, 16M): U1 = X1 Z2^2,
+    U2 = X2 Z1^2, S1 = Y1 Z2^3, S2 = Y2 Z1^3, H = U2 - U1, R = S2 - S1, Z3 = Z1 Z2 H;
+    ``t``: six temporaries."""
+    x1, y1, z1 = p
+    x2, y2, z2 = q
+    a, b, u1, s1, h, r = t
+    f.mul(a, z1, z1)
+    f.mul(b, z2, z2)
+    f.mul(u1, x1, b)
+    f.mul(b, b, z2)
+    f.mul(s1, y1, b)
+    f.mul(h, x2, a)
+    f.sub(h, h, u1)
+    f.mul(a, a, z1)
+    f.mul(r, y2, a)
+    f.sub(r, r, s1)
+    f.mul(z1, z1, z2)
+    f.mul(z1, z1, h)
+    _finish_add(f, p, u1, s1, h, r, (a, b))
