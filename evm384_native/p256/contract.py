@@ -80,7 +80,7 @@ class _Verify:
         self.q_table = memory.region("p256_q_table").alloc(raw(RECORDS * self.record),
                                                            "q_table")
         self.b = e.fp_const("b", B)
-        self.three = e.fp_const("three", 3)
+        self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
         self.scale = memory.region("p256_scale").alloc(Fp, "scale")   # Z, or Z^2
         self.complete = e.asm.new_label("complete")
         self.compare = e.asm.new_label("compare")
@@ -311,7 +311,7 @@ class _Verify:
             e.target.copy_in(e, first.part(G1, 0, "q.xy"), lambda: asm.push(self.q_table))
             fp.copy(e, first.z, e.one)
             fp.copy(e, d, first)
-            formulas.dbl_jacobian(self.ops, _xyz(d), self.three, t[:5])
+            formulas.dbl_jacobian(self.ops, _xyz(d), self.three_halves, t[:4])
             for u in range(ODD + 1, RECORDS):
                 fp.copy(e, entry(u), entry(u - 1))
                 formulas.add_jacobian(self.ops, _xyz(entry(u)), _xyz(d), t)
@@ -380,7 +380,7 @@ class _Verify:
             for i in range(TURN):                  # digits at fixed bits; the words move
                 shift = top - WINDOW * (i + 1)     # up a turn's bits each turn
                 for _ in range(WINDOW):
-                    formulas.dbl_jacobian(self.ops, _xyz(acc), self.three, t[:5])
+                    formulas.dbl_jacobian(self.ops, _xyz(acc), self.three_halves, t[:4])
                 self._lookup(g, 3, shift, affine=True)
                 formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t[:4])
                 self._lookup(q, 2, shift, affine=False)
