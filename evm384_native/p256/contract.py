@@ -17,7 +17,7 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Optional, Sequence
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
 from ..tower import fp
@@ -35,11 +35,13 @@ TARGETS = ("evmmax",)
 WORD = 32
 H, R, S, QX, QY = (WORD * i for i in range(5))      # calldata offsets
 INV_WINDOW = 5                                      # s^(n-2): odd powers s .. s^31
-WINDOW = 4                                          # bits per signed digit
-DIGITS = 256 // WINDOW                              # digits per scalar
-RECORDS = 1 << WINDOW                               # record u: [2u - 15] P, u = 0 .. 15
-ODD = RECORDS // 2                                  # [1] P, [3] P, .. [15] P
-TURN = 7                                            # windows a loop turn: 63 = 9 turns
+WINDOW = 5                                          # bits per signed digit
+DIGITS = 255 // WINDOW                              # digits below the top one (+-1)
+RECORDS = 1 << WINDOW                               # record u: [2u - 31] P, u = 0 .. 31
+ODD = RECORDS // 2                                  # [1] P, [3] P, .. [31] P
+# digits 50 .. 0: the first LEAD inline, then turns of TURN windows (a turn costs ~45
+# gas of control; 17 a turn would be 27 KB of code, over EIP-170's 24,576 bytes)
+LEAD, TURN = 1, 10
 WORD_MASK = (1 << 256) - 1
 
 
@@ -258,10 +260,12 @@ class _Verify:
     # --- 3a. the windowed double-scalar multiplication --------------------------------
 
     def _recode(self) -> None:
-        """Stack: u -> U: u's regular signed digits (Joye and Tunstall, AFRICACRYPT 2009):
-        for odd k < 2^256, U = (k + 2^256 - 1) / 2 has nibbles U_j with
-        k = sum (2 U_j - 15) 16^j, no digit 0. An even u is -k for the odd k = n - u,
-        whose U is the complement of k's: (2^256 - 1 - k) / 2."""
+        """Stack: u -> W: u's regular signed digits (Joye and Tunstall, AFRICACRYPT 2009):
+        for odd k < 2^256, U = (k + 2^260 - 1) / 2 = 2^259 + (k >> 1) has 5-bit digits
+        U_j with k = sum (2 U_j - 31) 32^j, none 0, the top one (j = 51) 16: +1. An even
+        u is -k for the odd k = n - u, whose U is the complement of k's (its top digit
+        15: -1). W holds digits 0 .. 50 in its low 255 bits and, in bit 255, whether the
+        top digit is +1: (k >> 1) | 2^255, or its complement."""
         asm = self.asm
         asm.op("DUP1")
         asm.push(1)
@@ -288,22 +292,22 @@ class _Verify:
         asm.op("POP")
 
     def _g_data(self) -> bytes:
-        """G's records, affine: [2u - 15] G for u = 0 .. 15."""
+        """G's records, affine: [2u - 31] G for u = 0 .. 31."""
         out = b""
         for u in range(RECORDS):
-            point = multiply(G, (2 * u - 15) % N)
+            point = multiply(G, (2 * u - (RECORDS - 1)) % N)
             assert point is not None
             out += b"".join(v.to_bytes(WORD, "big") for v in point)
         return out
 
     def _q_table(self) -> None:
-        """Q's records in memory, Jacobian: [1] Q, [3] Q, .. [15] Q by additions of 2Q
+        """Q's records in memory, Jacobian: [1] Q, [3] Q, .. [31] Q by additions of 2Q
         (never an exceptional case: 2j - 1 = +-2 mod n has no small solution), then
-        their negatives; records u = 0 .. 7 hold [2u - 15] Q = -[15 - 2u] Q."""
+        their negatives; records u = 0 .. 15 hold [2u - 31] Q = -[31 - 2u] Q."""
         asm, e = self.asm, self.e
         with asm.temps(array(Fp, 3 * RECORDS), G1Jacobian, *[Fp] * 6) as (block, d, *t):
             entry = lambda u: block.part(G1Jacobian, u * G1Jacobian.size, f"q{u}")  # noqa: E731
-            first = entry(ODD)                     # record 8: Q
+            first = entry(ODD)                     # record 16: Q
             asm.push(2 * WORD)
             asm.push(QX)
             asm.push(lambda: int(self.q_table))
@@ -315,20 +319,31 @@ class _Verify:
             for u in range(ODD + 1, RECORDS):
                 fp.copy(e, entry(u), entry(u - 1))
                 formulas.add_jacobian(self.ops, _xyz(entry(u)), _xyz(d), t)
-            for u in range(ODD):                   # -[2v - 15] Q, v = 15 - u
+            for u in range(ODD):                   # -[2v - 31] Q, v = 31 - u
                 positive, negative = entry(RECORDS - 1 - u), entry(u)
                 fp.copy(e, negative.x, positive.x)
                 fp.neg(e, negative.y, positive.y)
                 fp.copy(e, negative.z, positive.z)
             e.target.copy_out(e, block, lambda: asm.push(self.q_table))
 
-    def _lookup(self, dest: Slot, depth: int, shift: int, affine: bool) -> None:
+    def _lookup(self, dest: Slot, depth: int, shift: Optional[int], affine: bool) -> None:
         """dest = the record of the digit at bit ``shift`` of the word at DUP ``depth``
-        (G's table at memory 0, 64-byte records: the record offset is a mask)."""
+        (G's table at memory 0, 64-byte records: the record offset is a mask); shift
+        None: the top digit's, record 15 + bit 255 (-1 or +1)."""
         asm = self.asm
 
         def source() -> None:                      # above the count copy_in pushed
             asm.op(f"DUP{depth + 1}")
+            if shift is None:
+                asm.push(255)
+                asm.op("SHR")
+                asm.push(ODD - 1)
+                asm.op("ADD")
+                asm.push(self.affine_record if affine else self.record)
+                asm.op("MUL")
+                asm.push(lambda: int(self.g_table if affine else self.q_table))
+                asm.op("ADD")
+                return
             if affine:
                 asm.push(shift - 6)
                 asm.op("SHR")
@@ -352,7 +367,7 @@ class _Verify:
 
     def _windowed(self, acc: G1Jacobian) -> None:
         """Stack: u1 u2 (kept); acc = [u1] G + [u2] Q, Jacobian, by Straus' joint
-        multiplication with signed 4-bit digits: 252 doublings and 126 additions, no
+        multiplication with signed 5-bit digits: 255 doublings and 103 additions, no
         branch. An addition that meets acc = +-T (H = 0) leaves Z = 0, which every later
         step keeps (Z3 = Z1 H, 2 Y1 Z1); so does infinity. A final Z = 0 therefore sends
         the input to :meth:`_complete`, which handles every case."""
@@ -367,24 +382,26 @@ class _Verify:
         self._recode()
         asm.op("DUP2")
         self._recode()                             # stack: u1 u2 U1 U2
-        top = WINDOW * (DIGITS - 1)
         with asm.temps(G1, G1Jacobian, *[Fp] * 6) as (g, q, *t):
-            self._lookup(acc.part(G1, 0, "acc.xy"), 2, top, affine=True)
+            self._lookup(acc.part(G1, 0, "acc.xy"), 2, None, affine=True)   # +-G
             fp.copy(e, acc.z, e.one)
-            self._lookup(q, 1, top, affine=False)
+            self._lookup(q, 1, None, affine=False)                          # +-Q
             formulas.add_jacobian(self.ops, _xyz(acc), _xyz(q), t)
-            turns = (DIGITS - 1) // TURN
-            assert turns * TURN == DIGITS - 1
+            def window(shift: int, depth: int) -> None:
+                for _ in range(WINDOW):
+                    formulas.dbl_jacobian(self.ops, _xyz(acc), self.three_halves, t[:4])
+                self._lookup(g, depth + 1, shift, affine=True)
+                formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t[:4])
+                self._lookup(q, depth, shift, affine=False)
+                formulas.add_jacobian(self.ops, _xyz(acc), _xyz(q), t)
+            for i in range(LEAD):
+                window(WINDOW * (DIGITS - 1 - i), 1)
+            turns = (DIGITS - LEAD) // TURN
+            assert LEAD + turns * TURN == DIGITS
             asm.push(turns)                        # stack: u1 u2 U1 U2 turns-left
             loop = asm.label("windows")
             for i in range(TURN):                  # digits at fixed bits; the words move
-                shift = top - WINDOW * (i + 1)     # up a turn's bits each turn
-                for _ in range(WINDOW):
-                    formulas.dbl_jacobian(self.ops, _xyz(acc), self.three_halves, t[:4])
-                self._lookup(g, 3, shift, affine=True)
-                formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t[:4])
-                self._lookup(q, 2, shift, affine=False)
-                formulas.add_jacobian(self.ops, _xyz(acc), _xyz(q), t)
+                window(WINDOW * (DIGITS - 1 - LEAD - i), 2)   # up a turn's bits each turn
             for depth in (2, 3):                   # U2, then U1, up a turn's bits
                 asm.op(f"SWAP{depth - 1}")
                 asm.push(WINDOW * TURN)
