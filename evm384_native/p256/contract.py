@@ -27,8 +27,8 @@ from functools import lru_cache
 from typing import Optional, Sequence
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
+from ..asm.layout import FP_BYTES
 from ..tower import fp
-from ..tower.compare import push_field_is_zero
 from ..tower.contract import assemble
 from ..tower.fp import Emitter, sliding_window
 from ..tower.target import resolve_target
@@ -81,13 +81,14 @@ class _Verify:
         self.words = memory.region("p256_words").alloc(raw(6 * WORD), "words")
         self.answer = memory.region("p256_answer").alloc(raw(WORD), "answer")
         self.record = e.target.memory_bytes(e, G1Jacobian.size)
-        self.table = memory.region("p256_table").alloc(raw(4 * self.record), "table")
         self.affine_record = e.target.memory_bytes(e, G1.size)
         assert self.affine_record == 1 << 6        # a digit's record offset is a mask
         self.g_table = memory.region("p256_g_table", first=True).alloc(
             raw(RECORDS * self.affine_record), "g_table")
         self.q_table = memory.region("p256_q_table").alloc(raw(RECORDS * self.record),
                                                            "q_table")
+        # the complete path's table, over G's (no longer read when that path runs)
+        self.table = self.g_table.part(raw(4 * self.record), 0, "complete_table")
         self.b = e.fp_const("b", B)
         self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
         self.scale = memory.region("p256_scale").alloc(Fp, "scale")   # Z, or Z^2
@@ -309,12 +310,14 @@ class _Verify:
 
     def _q_table(self) -> None:
         """Q's records in memory, Jacobian: [1] Q, [3] Q, .. [31] Q by additions of 2Q
-        (never an exceptional case: 2j - 1 = +-2 mod n has no small solution), then
-        their negatives; records u = 0 .. 15 hold [2u - 31] Q = -[31 - 2u] Q."""
+        (never an exceptional case: 2j - 1 = +-2 mod n has no small solution) into
+        records 16 .. 31; then, in the same registers (half the registers: they count in
+        memory expansion), their negatives in reverse order into records 0 .. 15:
+        record u holds [2u - 31] Q = -[31 - 2u] Q."""
         asm, e = self.asm, self.e
-        with asm.temps(array(Fp, 3 * RECORDS), G1Jacobian, *[Fp] * 6) as (block, d, *t):
-            entry = lambda u: block.part(G1Jacobian, u * G1Jacobian.size, f"q{u}")  # noqa: E731
-            first = entry(ODD)                     # record 16: Q
+        with asm.temps(array(Fp, 3 * ODD), G1Jacobian, *[Fp] * 6) as (block, d, *t):
+            entry = lambda j: block.part(G1Jacobian, j * G1Jacobian.size, f"q{j}")  # noqa: E731
+            first = entry(0)                       # [1] Q
             asm.push(2 * WORD)
             asm.push(QX)
             asm.push(lambda: int(self.q_table))
@@ -323,14 +326,17 @@ class _Verify:
             fp.copy(e, first.z, e.one)
             fp.copy(e, d, first)
             formulas.dbl_jacobian(self.ops, _xyz(d), self.three_halves, t[:4])
-            for u in range(ODD + 1, RECORDS):
-                fp.copy(e, entry(u), entry(u - 1))
-                formulas.add_jacobian(self.ops, _xyz(entry(u)), _xyz(d), t)
-            for u in range(ODD):                   # -[2v - 31] Q, v = 31 - u
-                positive, negative = entry(RECORDS - 1 - u), entry(u)
-                fp.copy(e, negative.x, positive.x)
-                fp.neg(e, negative.y, positive.y)
-                fp.copy(e, negative.z, positive.z)
+            for j in range(1, ODD):
+                fp.copy(e, entry(j), entry(j - 1))
+                formulas.add_jacobian(self.ops, _xyz(entry(j)), _xyz(d), t)
+            e.target.copy_out(e, block, lambda: asm.push(lambda: int(self.q_table) +
+                                                         ODD * self.record))
+            for j in range(ODD // 2):              # entry j <-> entry 15 - j, negated
+                fp.copy(e, d, entry(j))
+                fp.copy(e, entry(j), entry(ODD - 1 - j))
+                fp.copy(e, entry(ODD - 1 - j), d)
+            asm.evmmax("SUBMODX", block.part(Fp, FP_BYTES, "ys"), e.zero,
+                       block.part(Fp, FP_BYTES, "ys"), ODD, (3, 0, 3))   # every Y = -Y
             e.target.copy_out(e, block, lambda: asm.push(self.q_table))
 
     def _lookup(self, dest: Slot, depth: int, shift: Optional[int], affine: bool) -> None:
@@ -422,7 +428,10 @@ class _Verify:
             asm.op("DUP1")
             asm.jumpi(loop)
             asm.ops("POP", "POP", "POP")           # stack: u1 u2
-        push_field_is_zero(e, acc.z)
+        e.target.copy_out(e, acc.z, lambda: asm.push(self.words))
+        asm.push(self.words)
+        asm.op("MLOAD")
+        asm.op("ISZERO")                           # Z = 0: the complete path
         asm.jumpi(self.complete)
         asm.ops("POP", "POP")
         fp.mul(e, self.scale, acc.z, acc.z)        # x = X / Z^2
