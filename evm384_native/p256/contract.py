@@ -13,22 +13,24 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
 3. R = [u1] G + [u2] Q by Straus' joint multiplication (:meth:`_Verify._windowed`): both
    scalars in regular signed 5-bit digits (odd, never 0: no branch per window), G's
    32 records [-31] G .. [31] G affine constants in the code, Q's computed at run time
-   (Jacobian); 255 doublings scaled by 1/2 (a = -3: 9 products, 6 additions), per window a
-   mixed addition of G's record and a Jacobian one of Q's. An exceptional case (an
-   addition meeting acc = +-T) or infinity leaves Z = 0, and then the input is run again
-   through a bit-by-bit loop of complete additions (:meth:`_Verify._complete`: Renes,
-   Costello and Batina's, every case; ~78,000 gas, for inputs such as u1 G = -u2 Q).
+   (co-Z additions, one inversion: affine too); 255 doublings scaled by 1/2 (a = -3: 9
+   products, 6 additions), per window two mixed additions (11 products, 7 additions),
+   of G's record and of Q's. An exceptional case (an addition meeting acc = +-T) or
+   infinity leaves Z = 0, and then the input is run again through a bit-by-bit loop of
+   complete additions (:meth:`_Verify._complete`: Renes, Costello and Batina's, every
+   case; ~78,000 gas, for inputs such as u1 G = -u2 Q).
 4. The x-coordinate test mod n without an inversion: R finite (Z != 0) and
-   X = r' Z (projective) for r' = r or, when r + n < p, r' = r + n.
+   X = r' Z^2 (Jacobian; Z on the complete path, projective) for r' = r or, when
+   r + n < p, r' = r + n.
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
 from ..asm.layout import FP_BYTES
-from ..tower import fp
+from ..tower import fp, jacobian
 from ..tower.contract import assemble
 from ..tower.fp import Emitter, sliding_window
 from ..tower.target import resolve_target
@@ -85,8 +87,8 @@ class _Verify:
         assert self.affine_record == 1 << 6        # a digit's record offset is a mask
         self.g_table = memory.region("p256_g_table", first=True).alloc(
             raw(RECORDS * self.affine_record), "g_table")
-        self.q_table = memory.region("p256_q_table").alloc(raw(RECORDS * self.record),
-                                                           "q_table")
+        self.q_table = memory.region("p256_q_table").alloc(
+            raw(RECORDS * self.affine_record), "q_table")
         # the complete path's table, over G's (no longer read when that path runs)
         self.table = self.g_table.part(raw(4 * self.record), 0, "complete_table")
         self.b = e.fp_const("b", B)
@@ -309,74 +311,89 @@ class _Verify:
         return out
 
     def _q_table(self) -> None:
-        """Q's records in memory, Jacobian: [1] Q, [3] Q, .. [31] Q by additions of 2Q
-        (never an exceptional case: 2j - 1 = +-2 mod n has no small solution) into
-        records 16 .. 31; then, in the same registers (half the registers: they count in
-        memory expansion), their negatives in reverse order into records 0 .. 15:
-        record u holds [2u - 31] Q = -[31 - 2u] Q."""
+        """Q's records in memory, affine: [1] Q, [3] Q, .. [31] Q into records 16 .. 31,
+        then, in the same registers, their negatives in reverse order into records
+        0 .. 15 (record u holds [2u - 31] Q = -[31 - 2u] Q).
+
+        Longa and Miri's co-Z precomputation (PKC 2008): 2Q by a doubling that leaves Q
+        on the same Z, 15 co-Z additions of 2Q (Meloni's, which updates 2Q to each sum's
+        Z; never an exceptional case: 2j - 1 = +-2 mod n has no small solution), so entry
+        j lacks the factors H_(j+1) .. H_15 of the last Z, Z_T = Z_0 H_1 .. H_15. One
+        inversion of Z_T, then entry j times F^2, F^3 for F = Z_T^-1 H_15 .. H_(j+1)."""
         asm, e = self.asm, self.e
-        with asm.temps(array(Fp, 3 * ODD), G1Jacobian, *[Fp] * 6) as (block, d, *t):
-            entry = lambda j: block.part(G1Jacobian, j * G1Jacobian.size, f"q{j}")  # noqa: E731
-            first = entry(0)                       # [1] Q
+        with asm.temps(array(Fp, 2 * ODD), G1Jacobian, array(Fp, ODD - 1), Fp, Fp,
+                       *[Fp] * 4) as (block, d, hs, inv, f2, *t):
+            entry = lambda j: block.part(G1, j * G1.size, f"q{j}")   # noqa: E731
+            h = hs.fps()
             asm.push(2 * WORD)
             asm.push(QX)
             asm.push(lambda: int(self.q_table))
             asm.op("CALLDATACOPY")
-            e.target.copy_in(e, first.part(G1, 0, "q.xy"), lambda: asm.push(self.q_table))
-            fp.copy(e, first.z, e.one)
-            fp.copy(e, d, first)
-            formulas.dbl_jacobian(self.ops, _xyz(d), self.three_halves, t[:4])
-            for j in range(1, ODD):
-                fp.copy(e, entry(j), entry(j - 1))
-                formulas.add_jacobian(self.ops, _xyz(entry(j)), _xyz(d), t)
+            e.target.copy_in(e, d.part(G1, 0, "d.xy"), lambda: asm.push(self.q_table))
+            fp.copy(e, d.z, e.one)
+            first = entry(0)
+            formulas.dbl_jacobian(self.ops, _xyz(d), self.three_halves, t,
+                                  keep=(first.x, first.y))   # 2Q; Q on its Z
+            dxy = d.part(G1, 0, "2q")
+            for j in range(1, ODD):                # [2j + 1] Q = [2j - 1] Q + 2Q
+                jacobian.coz_add_update(e, fp, dxy, entry(j - 1), entry(j), h[j - 1])
+            fp.copy(e, f2, d.z)                    # Z_T = Z_0 H_1 .. H_15
+            for factor in h:
+                fp.mul(e, f2, f2, factor)
+            fp.inverse_inline(e, inv, f2)          # F for entry 15
+            f3 = t[0]
+            for j in range(ODD - 1, -1, -1):
+                fp.mul(e, f2, inv, inv)
+                fp.mul(e, f3, f2, inv)
+                fp.mul(e, entry(j).x, entry(j).x, f2)
+                fp.mul(e, entry(j).y, entry(j).y, f3)
+                if j:
+                    fp.mul(e, inv, inv, h[j - 1])
             e.target.copy_out(e, block, lambda: asm.push(lambda: int(self.q_table) +
-                                                         ODD * self.record))
+                                                         ODD * self.affine_record))
+            swap = d.part(G1, 0, "swap")
             for j in range(ODD // 2):              # entry j <-> entry 15 - j, negated
-                fp.copy(e, d, entry(j))
+                fp.copy(e, swap, entry(j))
                 fp.copy(e, entry(j), entry(ODD - 1 - j))
-                fp.copy(e, entry(ODD - 1 - j), d)
-            asm.evmmax("SUBMODX", block.part(Fp, FP_BYTES, "ys"), e.zero,
-                       block.part(Fp, FP_BYTES, "ys"), ODD, (3, 0, 3))   # every Y = -Y
+                fp.copy(e, entry(ODD - 1 - j), swap)
+            ys = block.part(Fp, FP_BYTES, "ys")
+            asm.evmmax("SUBMODX", ys, e.zero, ys, ODD, (2, 0, 2))   # every y = -y
             e.target.copy_out(e, block, lambda: asm.push(self.q_table))
 
-    def _lookup(self, dest: Slot, depth: int, shift: Optional[int], affine: bool) -> None:
-        """dest = the record of the digit at bit ``shift`` of the word at DUP ``depth``
-        (G's table at memory 0, 64-byte records: the record offset is a mask); shift
-        None: the top digit's, record 15 + bit 255 (-1 or +1)."""
+    def _lookup(self, dest: Slot, depth: int, shift: Optional[int], table: Slot) -> None:
+        """dest = the record (affine, 64 bytes) in ``table`` of the digit at bit ``shift``
+        of the word at DUP ``depth``: a mask gives the record's offset (G's table is at
+        memory 0, Q's base is added); shift None: the top digit's, record 15 + bit 255
+        (-1 or +1)."""
         asm = self.asm
+        checked = (lambda v: self._at_zero(v)) if table is self.g_table else (lambda v: v)
 
         def source() -> None:                      # above the count copy_in pushed
             asm.op(f"DUP{depth + 1}")
             if shift is None:
                 asm.push(255)
                 asm.op("SHR")
-                asm.push(ODD - 1)
+                asm.push(checked(ODD - 1))
                 asm.op("ADD")
-                asm.push(self.affine_record if affine else self.record)
-                asm.op("MUL")
-                asm.push(lambda: int(self.g_table if affine else self.q_table))
-                asm.op("ADD")
-                return
-            if affine:
+                asm.push(6)
+                asm.op("SHL")
+            else:
                 asm.push(shift - 6)
                 asm.op("SHR")
-                asm.push(self._g_mask)
+                asm.push(checked((RECORDS - 1) << 6))
                 asm.op("AND")
-                return
-            asm.push(shift)
-            asm.op("SHR")
-            asm.push(RECORDS - 1)
-            asm.op("AND")
-            asm.push(self.record)
-            asm.op("MUL")
-            asm.push(lambda: int(self.q_table))
-            asm.op("ADD")
+            if table is not self.g_table:
+                asm.push(table)
+                asm.op("ADD")
         self.e.target.copy_in(self.e, dest, source)
 
-    def _g_mask(self) -> int:
-        if int(self.g_table) != 0:
-            raise AssertionError("G's table must be linked at memory offset 0")
-        return (RECORDS - 1) << 6
+    def _at_zero(self, value: int) -> Callable[[], int]:
+        """``value``, pushed once G's table is known to be linked at memory offset 0."""
+        def checked() -> int:
+            if int(self.g_table) != 0:
+                raise AssertionError("G's table must be linked at memory offset 0")
+            return value
+        return checked
 
     def _windowed(self, acc: G1Jacobian) -> None:
         """Stack: u1 u2 (kept); acc = [u1] G + [u2] Q, Jacobian, by Straus' joint
@@ -397,19 +414,19 @@ class _Verify:
             self._recode()
             asm.op("DUP2")
             self._recode()                         # stack: u1 u2 U1 U2
-        with asm.scope("windows"), asm.temps(G1, G1Jacobian, *[Fp] * 6) as (g, q, *t):
-            self._lookup(acc.part(G1, 0, "acc.xy"), 2, None, affine=True)   # +-G
+        with asm.scope("windows"), asm.temps(G1, *[Fp] * 4) as (g, *t):
+            self._lookup(acc.part(G1, 0, "acc.xy"), 2, None, self.g_table)   # +-G
             fp.copy(e, acc.z, e.one)
-            self._lookup(q, 1, None, affine=False)                          # +-Q
-            formulas.add_jacobian(self.ops, _xyz(acc), _xyz(q), t)
+            self._lookup(g, 1, None, self.q_table)                           # +-Q
+            formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t[:4])
 
             def window(shift: int, depth: int) -> None:
                 for _ in range(WINDOW):
                     formulas.dbl_jacobian(self.ops, _xyz(acc), self.three_halves, t[:4])
-                self._lookup(g, depth + 1, shift, affine=True)
+                self._lookup(g, depth + 1, shift, self.g_table)
                 formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t[:4])
-                self._lookup(q, depth, shift, affine=False)
-                formulas.add_jacobian(self.ops, _xyz(acc), _xyz(q), t)
+                self._lookup(g, depth, shift, self.q_table)
+                formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t[:4])
             for i in range(LEAD):
                 window(WINDOW * (DIGITS - 1 - i), 1)
             turns = (DIGITS - LEAD) // TURN

@@ -12,7 +12,7 @@ code, the tests one over Python integers. ``out`` may alias an input in every st
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence, Tuple
 
 
 def add_complete(f: Any, out: Sequence[Any], p: Sequence[Any], q: Sequence[Any],
@@ -40,14 +40,20 @@ def add_complete(f: Any, out: Sequence[Any], p: Sequence[Any], q: Sequence[Any],
     f.add(z3, z3, t1)
 
 
-def dbl_jacobian(f: Any, p: Sequence[Any], three_halves: Any, t: Sequence[Any]) -> None:
+def dbl_jacobian(f: Any, p: Sequence[Any], three_halves: Any, t: Sequence[Any],
+                 keep: Optional[Tuple[Any, Any]] = None) -> None:
     """p = 2 p in place, the result scaled by 1/2 (the same point: (X, Y, Z) ~
     (X / 4, Y / 8, Z / 2)): dbl-2001-b's M = 3 (X - Z^2)(X + Z^2), S = 4 X Y^2 become
     M' = M / 2, S' = X Y^2, so X3 = M'^2 - 2 S', Y3 = M' (S' - X3) - Y^4, Z3 = Y Z:
     9 products and 6 additions (dbl-2001-b's 8 and 13 less the 2 of Z3 = (Y + Z)^2 - ..).
-    ``three_halves`` is the constant 3/2; ``t``: four temporaries."""
+    ``three_halves`` is the constant 3/2; ``t``: four temporaries; ``keep`` = (s, c):
+    slots that end holding S' and Y^4, i.e. the old point on Z3 (X Y^2, Y Y^3) when Z was
+    1 (the start of a co-Z table)."""
     x, y, z = p
     d, m, g, s = t
+    c = g
+    if keep is not None:
+        s, c = keep
     f.mul(d, z, z)
     f.sub(m, x, d)
     f.add(d, x, d)
@@ -59,10 +65,10 @@ def dbl_jacobian(f: Any, p: Sequence[Any], three_halves: Any, t: Sequence[Any]) 
     f.mul(x, m, m)
     f.sub(x, x, s)
     f.sub(x, x, s)                             # X3
-    f.sub(s, s, x)
-    f.mul(s, m, s)
-    f.mul(g, g, g)
-    f.sub(y, s, g)                             # Y3
+    f.sub(d, s, x)
+    f.mul(d, m, d)
+    f.mul(c, g, g)                             # Y^4
+    f.sub(y, d, c)                             # Y3
 
 
 def _finish_add(f: Any, p: Sequence[Any], u1: Any, s1: Any, h: Any, r: Any,
