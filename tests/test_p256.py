@@ -11,7 +11,7 @@ import pytest
 
 from evm384_native import execute
 from evm384_native.contracts import build_contract as registry_build, encode_calldata
-from evm384_native.p256 import build_contract
+from evm384_native.p256 import build_contract, formulas
 from evm384_native.p256.params import B, GX, GY, N, P, PRECOMPILE_PRICE
 from evm384_native.p256.reference import G, add, encode, multiply, on_curve, sign, verify
 from evm384_native.p256.usage import USAGE, random_signature
@@ -160,3 +160,53 @@ def test_the_registry_and_the_command_line(capsys, monkeypatch, tmp_path, code):
         assert status == 0 and f"0x{expected}" in text
     status, text, _ = cli(capsys, monkeypatch, "gas", "p256verify", "--target", "evmmax")
     assert status == 0 and "6,900" in text and "eip-7747" in text
+
+
+class _Cell:
+    def __init__(self, value=0):
+        self.v = value % P
+
+
+class _IntOps:
+    """formulas' operations over Python integers mod p."""
+    def mul(self, out, a, b):
+        out.v = a.v * b.v % P
+
+    def add(self, out, a, b):
+        out.v = (a.v + b.v) % P
+
+    def sub(self, out, a, b):
+        out.v = (a.v - b.v) % P
+
+
+def test_the_point_formulas_against_the_reference():
+    rng = random.Random(11)
+    cells = lambda k: [_Cell() for _ in range(k)]               # noqa: E731
+
+    def jacobian(point, z):
+        return [_Cell(point[0] * z * z), _Cell(point[1] * z**3), _Cell(z)]
+
+    def affine(cell):
+        x, y, z = (c.v for c in cell)
+        if z == 0:
+            return None
+        zi = pow(z, -1, P)
+        return x * zi * zi % P, y * zi**3 % P
+
+    a, b = multiply(G, rng.randrange(1, N)), multiply(G, rng.randrange(1, N))
+    z = rng.randrange(1, P)
+    acc = jacobian(a, z)
+    formulas.dbl_jacobian(_IntOps(), acc, _Cell(3 * pow(2, -1, P)), cells(4))
+    assert affine(acc) == add(a, a)
+    for other, expected in ((b, add(a, b)), (a, None), ((a[0], P - a[1]), None)):
+        acc = jacobian(a, z)
+        formulas.add_mixed(_IntOps(), acc, [_Cell(v) for v in other], cells(4))
+        assert affine(acc) == expected          # equal or opposite: Z = 0, the fallback's cue
+    for p1, p2 in ((a, b), (a, a), (a, (a[0], P - a[1])), (None, a), (a, None)):
+        proj = lambda pt: [_Cell(0), _Cell(1), _Cell(0)] if pt is None else \
+            [_Cell(pt[0] * z), _Cell(pt[1] * z), _Cell(z)]          # noqa: E731
+        out = cells(3)
+        formulas.add_complete(_IntOps(), out, proj(p1), proj(p2), _Cell(B), cells(5))
+        x, y, zz = (c.v for c in out)
+        got = None if zz == 0 else (x * pow(zz, -1, P) % P, y * pow(zz, -1, P) % P)
+        assert got == add(p1, p2)

@@ -7,7 +7,7 @@ code, the tests one over Python integers. ``out`` may alias an input in every st
   X/Z, Y/Z): correct for every pair of points, infinity (0 : 1 : 0) included; 12M, 2 by b.
 - :func:`dbl_jacobian`: dbl-2001-b (EFD, Jacobian x = X/Z^2, y = Y/Z^3, a = -3) with
   the result scaled by 1/2 (Z3 = Y Z): 9 products, 6 additions; Z = 0 stays 0.
-- :func:`add_mixed`: madd-2007-bl (EFD) of a Jacobian and an affine point, 7M + 4S;
+- :func:`add_mixed`: madd-2004-hmv (EFD) of a Jacobian and an affine point, 11M;
   Z3 = 0 when H = 0 (the points equal or opposite), and then stays 0 (Z3 = Z1 H).
 """
 from __future__ import annotations
@@ -71,58 +71,28 @@ def dbl_jacobian(f: Any, p: Sequence[Any], three_halves: Any, t: Sequence[Any],
     f.sub(y, d, c)                             # Y3
 
 
-def _finish_add(f: Any, p: Sequence[Any], u1: Any, s1: Any, h: Any, r: Any,
-                t: Sequence[Any]) -> None:
-    """X3 = R^2 - H^3 - 2 U1 H^2, Y3 = R (U1 H^2 - X3) - S1 H^3 (Z3 is the caller's);
-    u1, s1, h, r are read, t has two temporaries."""
-    x, y, _ = p
-    hh, hhh = t
+def add_mixed(f: Any, p: Sequence[Any], q: Sequence[Any], t: Sequence[Any]) -> None:
+    """p = p + q in place, q = (x, y) affine (madd-2004-hmv, 11M + 7A): U2 = x Z1^2,
+    S2 = y Z1^3, H = U2 - X1, R = S2 - Y1, Z3 = Z1 H, X3 = R^2 - H^3 - 2 X1 H^2,
+    Y3 = R (X1 H^2 - X3) - Y1 H^3; ``t``: four temporaries."""
+    x, y, z = p
+    x2, y2 = q
+    hh, h, r, hhh = t
+    f.mul(hh, z, z)
+    f.mul(h, x2, hh)
+    f.sub(h, h, x)                             # H
+    f.mul(hh, hh, z)
+    f.mul(r, y2, hh)
+    f.sub(r, r, y)                             # R
+    f.mul(z, z, h)                             # Z3
     f.mul(hh, h, h)
     f.mul(hhh, h, hh)
-    f.mul(hh, u1, hh)                          # V = U1 H^2
+    f.mul(hh, x, hh)                           # V = X1 H^2, X1 read before X3 is written
     f.mul(x, r, r)
     f.sub(x, x, hhh)
     f.sub(x, x, hh)
-    f.sub(x, x, hh)
+    f.sub(x, x, hh)                            # X3
     f.sub(hh, hh, x)
     f.mul(hh, r, hh)
-    f.mul(hhh, s1, hhh)
-    f.sub(y, hh, hhh)
-
-
-def add_mixed(f: Any, p: Sequence[Any], q: Sequence[Any], t: Sequence[Any]) -> None:
-    """p = p + q in place, q = (x, y) affine (madd-2004-hmv, 11M): U2 = x Z1^2,
-    S2 = y Z1^3, H = U2 - X1, R = S2 - Y1, Z3 = Z1 H; ``t``: four temporaries."""
-    x1, y1, z1 = p
-    x2, y2 = q
-    zz, h, r, spare = t
-    f.mul(zz, z1, z1)
-    f.mul(h, x2, zz)
-    f.sub(h, h, x1)
-    f.mul(zz, zz, z1)
-    f.mul(r, y2, zz)
-    f.sub(r, r, y1)
-    f.mul(z1, z1, h)
-    _finish_add(f, p, x1, y1, h, r, (zz, spare))     # X1, Y1 read before written
-
-
-def add_jacobian(f: Any, p: Sequence[Any], q: Sequence[Any], t: Sequence[Any]) -> None:
-    """p = p + q in place, both Jacobian (add-1998-cmo-2, 16M): U1 = X1 Z2^2,
-    U2 = X2 Z1^2, S1 = Y1 Z2^3, S2 = Y2 Z1^3, H = U2 - U1, R = S2 - S1, Z3 = Z1 Z2 H;
-    ``t``: six temporaries."""
-    x1, y1, z1 = p
-    x2, y2, z2 = q
-    a, b, u1, s1, h, r = t
-    f.mul(a, z1, z1)
-    f.mul(b, z2, z2)
-    f.mul(u1, x1, b)
-    f.mul(b, b, z2)
-    f.mul(s1, y1, b)
-    f.mul(h, x2, a)
-    f.sub(h, h, u1)
-    f.mul(a, a, z1)
-    f.mul(r, y2, a)
-    f.sub(r, r, s1)
-    f.mul(z1, z1, z2)
-    f.mul(z1, z1, h)
-    _finish_add(f, p, u1, s1, h, r, (a, b))
+    f.mul(hhh, y, hhh)
+    f.sub(y, hh, hhh)                          # Y3

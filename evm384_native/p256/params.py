@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from ..curves.model import PrimeField
 
-P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffff   # 2^256 - 2^224 + 2^192 + 2^96 - 1
+# p = 2^256 - 2^224 + 2^192 + 2^96 - 1
+P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffff
 A = P - 3
 B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b
 N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551
