@@ -213,60 +213,6 @@ class _Verify:
         asm.push(at(5))
         asm.op("MLOAD")
 
-    # --- 3. the double-scalar multiplication ----------------------------------------
-
-    def _complete_data(self) -> bytes:
-        """Records (X, Y, Z): infinity, G, infinity, then (qx, qy, 1) from the calldata."""
-        words = [0, 1, 0, GX, GY, 1, 0, 1, 0, 0, 0, 1]
-        return b"".join(v.to_bytes(WORD, "big") for v in words)
-
-    def _complete(self, acc: G1Jacobian) -> None:
-        """Stack: u1 u2 -> (consumed); acc = [u1] G + [u2] Q, projective, for every input
-        (the path the windowed one falls back to): bit by bit from the top,
-        acc = 2 acc + [bit] G + [bit] Q with complete additions (the tables hold infinity
-        and the point)."""
-        asm, e = self.asm, self.e
-        data = asm.data(self._complete_data(), "p256_complete_data")
-        asm.push(4 * self.record)
-        asm.push(data)
-        asm.push(self.table)
-        asm.op("CODECOPY")
-        asm.push(2 * WORD)
-        asm.push(QX)
-        asm.push(lambda: int(self.table) + 3 * self.record)
-        asm.op("CALLDATACOPY")
-        for value in (acc.x, acc.z):               # infinity (0 : 1 : 0)
-            fp.copy(e, value, e.zero)
-        fp.copy(e, acc.y, e.one)
-        with asm.temps(G1Jacobian, G1Jacobian, *[Fp] * 5) as (out, t, *temps):
-            asm.push(256)                          # stack: u1 u2 bits-left
-            top = asm.label("bit")
-            formulas.add_complete(self.ops, _xyz(out), _xyz(acc), _xyz(acc), self.b, temps)
-            for depth, base in ((3, 0), (2, 2)):   # u1's bit: G; u2's bit: Q
-                def source(depth: int = depth, base: int = base) -> None:
-                    asm.op(f"DUP{depth + 1}")      # above the count copy_in pushed
-                    asm.push(255)
-                    asm.op("SHR")
-                    asm.push(self.record)
-                    asm.op("MUL")
-                    asm.push(lambda: int(self.table) + base * self.record)
-                    asm.op("ADD")
-                e.target.copy_in(e, t, source)
-                formulas.add_complete(self.ops, _xyz(acc), _xyz(out), _xyz(t), self.b, temps)
-                fp.copy(e, out, acc)
-            for depth in (3, 2):                   # the words up a bit
-                asm.op(f"SWAP{depth - 1}")
-                asm.push(1)
-                asm.op("SHL")
-                asm.op(f"SWAP{depth - 1}")
-            asm.push(1)
-            asm.op("SWAP1")
-            asm.op("SUB")
-            asm.op("DUP1")
-            asm.jumpi(top)
-            asm.ops("POP", "POP", "POP")
-
-
     # --- 3a. the windowed double-scalar multiplication --------------------------------
 
     def _recode(self) -> None:
@@ -293,7 +239,7 @@ class _Verify:
         asm.push(1)
         asm.op("SHR")
         asm.push(1 << 255)
-        asm.op("OR")                               # (k + 2^256 - 1) / 2
+        asm.op("OR")                               # k >> 1, bit 255: the top digit +1
         asm.op("SWAP1")
         asm.push(0)
         asm.op("SUB")                              # 0 - even: all ones if even
@@ -453,6 +399,59 @@ class _Verify:
         asm.ops("POP", "POP")
         fp.mul(e, self.scale, acc.z, acc.z)        # x = X / Z^2
         asm.jump(self.compare)
+
+    # --- 3b. the complete path --------------------------------------------------------
+
+    def _complete_data(self) -> bytes:
+        """Records (X, Y, Z): infinity, G, infinity, then (qx, qy, 1) from the calldata."""
+        words = [0, 1, 0, GX, GY, 1, 0, 1, 0, 0, 0, 1]
+        return b"".join(v.to_bytes(WORD, "big") for v in words)
+
+    def _complete(self, acc: G1Jacobian) -> None:
+        """Stack: u1 u2 -> (consumed); acc = [u1] G + [u2] Q, projective, for every input
+        (the path the windowed one falls back to): bit by bit from the top,
+        acc = 2 acc + [bit] G + [bit] Q with complete additions (the tables hold infinity
+        and the point)."""
+        asm, e = self.asm, self.e
+        data = asm.data(self._complete_data(), "p256_complete_data")
+        asm.push(4 * self.record)
+        asm.push(data)
+        asm.push(self.table)
+        asm.op("CODECOPY")
+        asm.push(2 * WORD)
+        asm.push(QX)
+        asm.push(lambda: int(self.table) + 3 * self.record)
+        asm.op("CALLDATACOPY")
+        for value in (acc.x, acc.z):               # infinity (0 : 1 : 0)
+            fp.copy(e, value, e.zero)
+        fp.copy(e, acc.y, e.one)
+        with asm.temps(G1Jacobian, G1Jacobian, *[Fp] * 5) as (out, t, *temps):
+            asm.push(256)                          # stack: u1 u2 bits-left
+            top = asm.label("bit")
+            formulas.add_complete(self.ops, _xyz(out), _xyz(acc), _xyz(acc), self.b, temps)
+            for depth, base in ((3, 0), (2, 2)):   # u1's bit: G; u2's bit: Q
+                def source(depth: int = depth, base: int = base) -> None:
+                    asm.op(f"DUP{depth + 1}")      # above the count copy_in pushed
+                    asm.push(255)
+                    asm.op("SHR")
+                    asm.push(self.record)
+                    asm.op("MUL")
+                    asm.push(lambda: int(self.table) + base * self.record)
+                    asm.op("ADD")
+                e.target.copy_in(e, t, source)
+                formulas.add_complete(self.ops, _xyz(acc), _xyz(out), _xyz(t), self.b, temps)
+                fp.copy(e, out, acc)
+            for depth in (3, 2):                   # the words up a bit
+                asm.op(f"SWAP{depth - 1}")
+                asm.push(1)
+                asm.op("SHL")
+                asm.op(f"SWAP{depth - 1}")
+            asm.push(1)
+            asm.op("SWAP1")
+            asm.op("SUB")
+            asm.op("DUP1")
+            asm.jumpi(top)
+            asm.ops("POP", "POP", "POP")
 
     # --- 4. the x-coordinate test ---------------------------------------------------
 
