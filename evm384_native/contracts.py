@@ -1,6 +1,7 @@
 """Every built-in contract by name, whatever its curve: BLS12-381's
 (:mod:`.bls12_381.contracts`), BN254's (:mod:`.bn254.contracts`), then the Poseidon hashes
-over BN254's scalar field (:mod:`.poseidon.contract`, EVMMAX only), with what the tools
+over BN254's scalar field (:mod:`.poseidon.contract`, EVMMAX only) and P-256's
+P256VERIFY (:mod:`.p256.contract`, EVMMAX only), with what the tools
 need to use each (:data:`USAGE`). The command line looks contracts up here only, so a
 contract a curve adds appears in every ``evm384`` subcommand."""
 from __future__ import annotations
@@ -18,6 +19,10 @@ from .bn254.usage import USAGE as BN254_USAGE
 from .curves.bls12_381 import BLS12_381
 from .curves.bn254 import BN254
 from .curves.model import Field
+from .p256 import contract as p256_contracts
+from .p256.params import FIELD as P256_FIELD
+from .p256.usage import USAGE as P256_USAGE
+from .p256.usage import encode_calldata as p256_calldata
 from .poseidon import contract as poseidon_contracts
 from .poseidon.params import FIELD as POSEIDON_FIELD
 from .poseidon.usage import USAGE as POSEIDON_USAGE
@@ -26,27 +31,29 @@ from .tower.target import resolve_target
 from .usage import Usage
 
 CONTRACTS = (bls12_381_contracts.CONTRACTS + bn254_contracts.CONTRACTS
-             + poseidon_contracts.CONTRACTS)
+             + poseidon_contracts.CONTRACTS + p256_contracts.CONTRACTS)
 # The contracts built for EVMMAX (EIP-6690) as well as EVM384: every BN254 one.
 EVMMAX_CONTRACTS = (bls12_381_contracts.EVMMAX_CONTRACTS + bn254_contracts.CONTRACTS
-                    + poseidon_contracts.CONTRACTS)
+                    + poseidon_contracts.CONTRACTS + p256_contracts.CONTRACTS)
 # The contracts built for EVMMAX only (no EVM384 build).
-EVMMAX_ONLY = poseidon_contracts.CONTRACTS
+EVMMAX_ONLY = poseidon_contracts.CONTRACTS + p256_contracts.CONTRACTS
 TARGETS = bls12_381_contracts.TARGETS
 assert TARGETS == bn254_contracts.TARGETS
 # A live view of each curve's registry, not a copy: a Usage a curve adds (or a test
 # removes) shows here too. A ChainMap iterates its last map first: BLS12-381's, BN254's,
-# then Poseidon's.
-USAGE: Mapping[str, Usage] = ChainMap(POSEIDON_USAGE, BN254_USAGE, BLS12_381_USAGE)
+# Poseidon's, then P-256's.
+USAGE: Mapping[str, Usage] = ChainMap(P256_USAGE, POSEIDON_USAGE, BN254_USAGE,
+                                      BLS12_381_USAGE)
 
 _CURVE_OF = {**{name: bls12_381_contracts for name in bls12_381_contracts.CONTRACTS},
              **{name: bn254_contracts for name in bn254_contracts.CONTRACTS},
-             **{name: poseidon_contracts for name in poseidon_contracts.CONTRACTS}}
+             **{name: poseidon_contracts for name in poseidon_contracts.CONTRACTS},
+             **{name: p256_contracts for name in p256_contracts.CONTRACTS}}
 _CALLDATA_OF = {bls12_381_contracts: bls12_381_contracts.encode_calldata,
                 bn254_contracts: bn254_calldata.encode_calldata,
-                poseidon_contracts: poseidon_calldata}
+                poseidon_contracts: poseidon_calldata, p256_contracts: p256_calldata}
 _FIELD_OF = {bls12_381_contracts: BLS12_381, bn254_contracts: BN254,
-             poseidon_contracts: POSEIDON_FIELD}
+             poseidon_contracts: POSEIDON_FIELD, p256_contracts: P256_FIELD}
 
 
 def _curve(name: str) -> ModuleType:
@@ -83,7 +90,8 @@ def encode_calldata(name: str, *args: Any) -> bytes:
     """Calldata for contract ``name`` from the arguments its curve's ``encode_calldata``
     takes (BLS12-381: :func:`.bls12_381.contracts.encode_calldata`; BN254: the
     precompile's input, and for the hinted check the hint: :mod:`.bn254.calldata`;
-    Poseidon: the inputs, ints: :func:`.poseidon.usage.encode_calldata`)."""
+    Poseidon: the inputs, ints: :func:`.poseidon.usage.encode_calldata`; P-256: h, r, s,
+    qx, qy: :func:`.p256.usage.encode_calldata`)."""
     return _CALLDATA_OF[_curve(name)](name, *args)
 
 

@@ -1,0 +1,98 @@
+"""The point formulas of the contract, written once over an ``ops`` object (``mul``,
+``add``, ``sub`` of ``(out, a, b)``): :class:`.contract` passes one that emits EVMMAX
+code, the tests one over Python integers. ``out`` may alias an input in every step.
+
+- :func:`add_complete`: Renes, Costello and Batina, "Complete addition formulas for prime
+  order elliptic curves" (EUROCRYPT 2016), algorithm 4 (a = -3, homogeneous projective
+  X/Z, Y/Z): correct for every pair of points, infinity (0 : 1 : 0) included; 12M, 2 by b.
+- :func:`dbl_jacobian`: dbl-2001-b (EFD, Jacobian x = X/Z^2, y = Y/Z^3, a = -3) with
+  the result scaled by 1/2 (Z3 = Y Z): 9 products, 6 additions; Z = 0 stays 0.
+- :func:`add_mixed`: madd-2004-hmv (EFD) of a Jacobian and an affine point, 11M;
+  Z3 = 0 when H = 0 (the points equal or opposite), and then stays 0 (Z3 = Z1 H).
+"""
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Tuple
+
+
+def add_complete(f: Any, out: Sequence[Any], p: Sequence[Any], q: Sequence[Any],
+                 b: Any, t: Sequence[Any]) -> None:
+    """out = p + q, (X, Y, Z) each; ``t``: five temporaries, ``out`` apart from p and q
+    (it is written before they are last read)."""
+    x1, y1, z1 = p
+    x2, y2, z2 = q
+    x3, y3, z3 = out
+    t0, t1, t2, t3, t4 = t
+    f.mul(t0, x1, x2); f.mul(t1, y1, y2); f.mul(t2, z1, z2)
+    f.add(t3, x1, y1); f.add(t4, x2, y2); f.mul(t3, t3, t4)
+    f.add(t4, t0, t1); f.sub(t3, t3, t4); f.add(t4, y1, z1)
+    f.add(x3, y2, z2); f.mul(t4, t4, x3); f.add(x3, t1, t2)
+    f.sub(t4, t4, x3); f.add(x3, x1, z1); f.add(y3, x2, z2)
+    f.mul(x3, x3, y3); f.add(y3, t0, t2); f.sub(y3, x3, y3)
+    f.mul(z3, b, t2); f.sub(x3, y3, z3); f.add(z3, x3, x3)
+    f.add(x3, x3, z3); f.sub(z3, t1, x3); f.add(x3, t1, x3)
+    f.mul(y3, b, y3); f.add(t1, t2, t2); f.add(t2, t1, t2)
+    f.sub(y3, y3, t2); f.sub(y3, y3, t0); f.add(t1, y3, y3)
+    f.add(y3, t1, y3); f.add(t1, t0, t0); f.add(t0, t1, t0)
+    f.sub(t0, t0, t2); f.mul(t1, t4, y3); f.mul(t2, t0, y3)
+    f.mul(y3, x3, z3); f.add(y3, y3, t2); f.mul(x3, t3, x3)
+    f.sub(x3, x3, t1); f.mul(z3, t4, z3); f.mul(t1, t3, t0)
+    f.add(z3, z3, t1)
+
+
+def dbl_jacobian(f: Any, p: Sequence[Any], three_halves: Any, t: Sequence[Any],
+                 keep: Optional[Tuple[Any, Any]] = None) -> None:
+    """p = 2 p in place, the result scaled by 1/2 (the same point: (X, Y, Z) ~
+    (X / 4, Y / 8, Z / 2)): dbl-2001-b's M = 3 (X - Z^2)(X + Z^2), S = 4 X Y^2 become
+    M' = M / 2, S' = X Y^2, so X3 = M'^2 - 2 S', Y3 = M' (S' - X3) - Y^4, Z3 = Y Z:
+    9 products and 6 additions (dbl-2001-b's 8 and 13 less the 2 of Z3 = (Y + Z)^2 - ..).
+    ``three_halves`` is the constant 3/2; ``t``: four temporaries; ``keep`` = (s, c):
+    slots that end holding S' and Y^4, i.e. the old point on Z3 (X Y^2, Y Y^3) when Z was
+    1 (the start of a co-Z table)."""
+    x, y, z = p
+    d, m, g, s = t
+    c = g
+    if keep is not None:
+        s, c = keep
+    f.mul(d, z, z)
+    f.sub(m, x, d)
+    f.add(d, x, d)
+    f.mul(m, m, d)
+    f.mul(m, m, three_halves)                  # M'
+    f.mul(g, y, y)
+    f.mul(s, x, g)                             # S'
+    f.mul(z, y, z)                             # Z3
+    f.mul(x, m, m)
+    f.sub(x, x, s)
+    f.sub(x, x, s)                             # X3
+    f.sub(d, s, x)
+    f.mul(d, m, d)
+    f.mul(c, g, g)                             # Y^4
+    f.sub(y, d, c)                             # Y3
+
+
+def add_mixed(f: Any, p: Sequence[Any], q: Sequence[Any], t: Sequence[Any]) -> None:
+    """p = p + q in place, q = (x, y) affine (madd-2004-hmv, 11M + 7A): U2 = x Z1^2,
+    S2 = y Z1^3, H = U2 - X1, R = S2 - Y1, Z3 = Z1 H, X3 = R^2 - H^3 - 2 X1 H^2,
+    Y3 = R (X1 H^2 - X3) - Y1 H^3; ``t``: four temporaries."""
+    x, y, z = p
+    x2, y2 = q
+    hh, h, r, hhh = t
+    f.mul(hh, z, z)
+    f.mul(h, x2, hh)
+    f.sub(h, h, x)                             # H
+    f.mul(hh, hh, z)
+    f.mul(r, y2, hh)
+    f.sub(r, r, y)                             # R
+    f.mul(z, z, h)                             # Z3
+    f.mul(hh, h, h)
+    f.mul(hhh, h, hh)
+    f.mul(hh, x, hh)                           # V = X1 H^2, X1 read before X3 is written
+    f.mul(x, r, r)
+    f.sub(x, x, hhh)
+    f.sub(x, x, hh)
+    f.sub(x, x, hh)                            # X3
+    f.sub(hh, hh, x)
+    f.mul(hh, r, hh)
+    f.mul(hhh, y, hhh)
+    f.sub(y, hh, hhh)                          # Y3

@@ -1,0 +1,223 @@
+"""p256verify (EIP-7951's P256VERIFY as an EVMMAX contract) against independent oracles:
+the ``cryptography`` package (OpenSSL's P-256), the shared vectors (go-ethereum's, most
+from Wycheproof: /work/shared/vectors/secp/p256Verify.json, SOURCE.md there) and the
+pure-Python reference written from the EIP; both engines alike."""
+import hashlib
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from evm384_native import execute
+from evm384_native.contracts import build_contract as registry_build, encode_calldata
+from evm384_native.p256 import build_contract, formulas
+from evm384_native.p256.params import B, GX, GY, N, P, PRECOMPILE_PRICE
+from evm384_native.p256.reference import G, add, encode, multiply, on_curve, sign, verify
+from evm384_native.p256.usage import USAGE, random_signature
+from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT
+from optional import require
+from test_cli import cli
+
+VECTORS = Path("/work/shared/vectors/secp/p256Verify.json")
+ENGINES = ("fast", "python")
+ONE = (1).to_bytes(32, "big")
+# Execution gas of a valid signature, EIP-6690 / EIP-7747 (issue 24's
+# target, 10,350 = 1.5 x the precompile's 6,900 under EIP-6690, is not met)
+GAS = {"eip-6690": 16_192, "eip-7747": 23_167}
+
+
+@pytest.fixture(scope="module")
+def code():
+    return build_contract()
+
+
+def run(code, data, engine="fast", **options):
+    result = execute(code, data, opcodes="evmmax", engine=engine, **options)
+    assert result.success                       # never a revert, whatever the input
+    assert result.output in (b"", ONE)
+    return result
+
+
+def answers(code, data):
+    """The output on both engines, which must agree on output and gas."""
+    fast, python = (run(code, data, engine) for engine in ENGINES)
+    assert (fast.output, fast.gas_used) == (python.output, python.gas_used)
+    return fast.output
+
+
+def test_the_curve_constants():
+    assert on_curve(GX, GY) and (B * B) % P != 0
+    assert add(multiply(G, N - 1), G) is None    # [n] G = infinity: G has order n
+    assert P == 2**256 - 2**224 + 2**192 + 2**96 - 1
+
+
+def _vectors():
+    if not VECTORS.exists():
+        pytest.skip(f"{VECTORS} is not on this machine")
+    return json.loads(VECTORS.read_text())
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_shared_vector(code, engine):
+    cases = _vectors()
+    assert len(cases) == 782
+    for case in cases:
+        data = bytes.fromhex(case["Input"])
+        result = run(code, data, engine)
+        assert result.output.hex() == case["Expected"], case["Name"]
+        assert verify(data) == (case["Expected"] != "")
+
+
+@pytest.fixture(scope="module")
+def keys():
+    require("cryptography", "test")
+    from cryptography.hazmat.primitives.asymmetric import ec
+    return ec
+
+
+def _signed(ec, rng):
+    """(h, r, s, qx, qy, key, message) signed by ``cryptography``."""
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+    key = ec.derive_private_key(rng.randrange(1, N), ec.SECP256R1())
+    message = rng.randbytes(rng.randrange(1, 100))
+    r, s = decode_dss_signature(key.sign(message, ec.ECDSA(hashes.SHA256())))
+    h = int.from_bytes(hashlib.sha256(message).digest(), "big")
+    numbers = key.public_key().public_numbers()
+    return h, r, s, numbers.x, numbers.y, key, message
+
+
+def _openssl_accepts(ec, key, message, r, s):
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+    try:
+        key.public_key().verify(encode_dss_signature(r, s), message, ec.ECDSA(hashes.SHA256()))
+        return True
+    except InvalidSignature:
+        return False
+
+
+def test_random_signatures_malleated_and_wrong(code, keys):
+    rng = random.Random(24)
+    for _ in range(12):
+        h, r, s, qx, qy, key, message = _signed(keys, rng)
+        assert answers(code, encode(h, r, s, qx, qy)) == ONE
+        # s -> n - s: also valid (EIP-7951 has no low-s rule), as OpenSSL says
+        assert _openssl_accepts(keys, key, message, r, N - s)
+        assert answers(code, encode(h, r, N - s, qx, qy)) == ONE
+        for bad in (encode(h ^ 1, r, s, qx, qy), encode(h, r, s ^ 4, qx, qy),
+                    encode(h, r ^ 2, s, qx, qy)):
+            assert answers(code, bad) == b""
+        wrong_key = multiply(G, rng.randrange(1, N))
+        assert answers(code, encode(h, r, s, *wrong_key)) == b""
+
+
+def test_gas_and_size(code):
+    assert len(code) <= CONTRACT_SIZE_LIMIT
+    for costs, gas in GAS.items():
+        valid, wrong = (run(code, random_signature(random.Random(9), ok), costs=costs)
+                        for ok in (True, False))
+        assert valid.gas_used == gas
+        assert gas - 20 <= wrong.gas_used < gas      # the same path, no output written
+
+
+def test_the_hash_is_any_word(code):
+    """h is not reduced by the caller: h and h + n give one answer, h >= n included."""
+    rng = random.Random(3)
+    d, k = rng.randrange(1, N), rng.randrange(1, N)
+    h = rng.randrange(2**256 - N)
+    r, s = sign(d, h, k)
+    q = multiply(G, d)
+    assert answers(code, encode(h + N, r, s, *q)) == ONE == answers(code, encode(h, r, s, *q))
+
+
+def test_every_rejection_rule(code):
+    rng = random.Random(5)
+    good = random_signature(rng)
+    h, r, s, qx, qy = (int.from_bytes(good[i:i + 32], "big") for i in range(0, 160, 32))
+    assert answers(code, good) == ONE
+    rejected = [
+        encode(h, 0, s, qx, qy), encode(h, N, s, qx, qy), encode(h, 2**256 - 1, s, qx, qy),
+        encode(h, r, 0, qx, qy), encode(h, r, N, qx, qy), encode(h, r, 2**256 - 1, qx, qy),
+        encode(h, r, s, qx, (qy + 1) % P),                    # off the curve
+        encode(h, r, s, 0, 0),                                # the infinity encoding
+        encode(h, r, s, P, qy), encode(h, r, s, qx, P + 0),   # coordinates >= p
+        encode(h, r, s, qx, P - qy),                          # -Q: on the curve, wrong key
+        good[:-1], good + b"\0", good + bytes(32), b"", good[:128],
+    ]
+    for data in rejected:
+        assert verify(data) is False
+        assert answers(code, data) == b""
+
+
+def test_the_registry_and_the_command_line(capsys, monkeypatch, tmp_path, code):
+    assert registry_build("p256verify", target="evmmax") == code
+    assert len(code) <= CONTRACT_SIZE_LIMIT
+    data = random_signature(random.Random(1))
+    assert encode_calldata("p256verify", *(int.from_bytes(data[i:i + 32], "big")
+                                           for i in range(0, 160, 32))) == data
+    assert USAGE["p256verify"].precompile_gas(data) == PRECOMPILE_PRICE
+    for flag, expected in (([], ONE.hex()), (["--false"], "")):
+        out = tmp_path / f"sig{len(flag)}.hex"
+        status, _, _ = cli(capsys, monkeypatch, "calldata", "p256verify", "--random", 1,
+                           "--seed", 2, *flag, "--out", out)
+        assert status == 0
+        assert run(code, bytes.fromhex(out.read_text().strip())).output.hex() == expected
+        status, text, _ = cli(capsys, monkeypatch, "run", "contract:p256verify",
+                              "--calldata", f"@{out}", "--opcodes", "evmmax",
+                              "--engine", "fast")
+        assert status == 0 and f"0x{expected}" in text
+    status, text, _ = cli(capsys, monkeypatch, "gas", "p256verify", "--target", "evmmax")
+    assert status == 0 and "6,900" in text and "eip-7747" in text
+
+
+class _Cell:
+    def __init__(self, value=0):
+        self.v = value % P
+
+
+class _IntOps:
+    """formulas' operations over Python integers mod p."""
+    def mul(self, out, a, b):
+        out.v = a.v * b.v % P
+
+    def add(self, out, a, b):
+        out.v = (a.v + b.v) % P
+
+    def sub(self, out, a, b):
+        out.v = (a.v - b.v) % P
+
+
+def test_the_point_formulas_against_the_reference():
+    rng = random.Random(11)
+    cells = lambda k: [_Cell() for _ in range(k)]               # noqa: E731
+
+    def jacobian(point, z):
+        return [_Cell(point[0] * z * z), _Cell(point[1] * z**3), _Cell(z)]
+
+    def affine(cell):
+        x, y, z = (c.v for c in cell)
+        if z == 0:
+            return None
+        zi = pow(z, -1, P)
+        return x * zi * zi % P, y * zi**3 % P
+
+    a, b = multiply(G, rng.randrange(1, N)), multiply(G, rng.randrange(1, N))
+    z = rng.randrange(1, P)
+    acc = jacobian(a, z)
+    formulas.dbl_jacobian(_IntOps(), acc, _Cell(3 * pow(2, -1, P)), cells(4))
+    assert affine(acc) == add(a, a)
+    for other, expected in ((b, add(a, b)), (a, None), ((a[0], P - a[1]), None)):
+        acc = jacobian(a, z)
+        formulas.add_mixed(_IntOps(), acc, [_Cell(v) for v in other], cells(4))
+        assert affine(acc) == expected          # equal or opposite: Z = 0, the fallback's cue
+    for p1, p2 in ((a, b), (a, a), (a, (a[0], P - a[1])), (None, a), (a, None)):
+        proj = lambda pt: [_Cell(0), _Cell(1), _Cell(0)] if pt is None else \
+            [_Cell(pt[0] * z), _Cell(pt[1] * z), _Cell(z)]          # noqa: E731
+        out = cells(3)
+        formulas.add_complete(_IntOps(), out, proj(p1), proj(p2), _Cell(B), cells(5))
+        x, y, zz = (c.v for c in out)
+        got = None if zz == 0 else (x * pow(zz, -1, P) % P, y * pow(zz, -1, P) % P)
+        assert got == add(p1, p2)
