@@ -35,3 +35,36 @@ def summary(times: Dict[str, List[float]], baseline: str, rounds: int, per: int 
         rows[label] = {"min": low, "median": middle, "rounds": len(t),
                        "min ratio": low / base_min, "median ratio": middle / base_median}
     return rows
+
+
+def in_batches(runs: Dict[str, Callable[[], object]], batch: int
+               ) -> Tuple[Callable[[], None], Dict[str, List[List[float]]]]:
+    """A round that calls every run ``batch`` times in a row, in turn (each call required to
+    return True and timed alone), and the batches of times it appends per label: a state
+    that flips between calls (a cache, the allocator) shows as batch medians apart, and
+    one the machine imposes shows in every contender's batches of the same round."""
+    batches: Dict[str, List[List[float]]] = {label: [] for label in runs}
+
+    def one_round() -> None:
+        for label, run in runs.items():
+            times = []
+            for _ in range(batch):
+                start = time.perf_counter()
+                assert run() is True
+                times.append(time.perf_counter() - start)
+            batches[label].append(times)
+    return one_round, batches
+
+
+def batch_summary(batches: Dict[str, List[List[float]]], baseline: str) -> Dict[str, dict]:
+    """Per contender: its batch medians, their spread (largest over smallest), and the
+    ratio to ``baseline``'s median in the same round, per round and its min and median."""
+    medians = {label: [statistics.median(times) for times in rounds]
+               for label, rounds in batches.items()}
+    rows = {}
+    for label, own in medians.items():
+        ratios = [mine / base for mine, base in zip(own, medians[baseline])]
+        rows[label] = {"batch medians": own, "spread": max(own) / min(own),
+                       "ratios": ratios, "min ratio": min(ratios),
+                       "median ratio": statistics.median(ratios)}
+    return rows

@@ -1,6 +1,7 @@
 """The python engine's decode-time fusions (evm/code.py): a JUMP whose destination decoding
 knows continues the block there (calls, subroutines of EVM384 segments, returns), three
-known values make an MCOPY's gas static, segments that only PUSHes separate run in one
+known values make an MCOPY's gas static (and known offsets from a stack item, ``DUPn; PUSH c;
+ADD``, let it read them there), segments that only PUSHes separate run in one
 native call. Programs made of those patterns, with gas limits that halt them anywhere,
 must give the same result, gas, steps and opcode counts in every mode (the traced step
 loop, which never fuses, included) and agree with py-evm."""
@@ -33,12 +34,38 @@ static_mcopy = st.tuples(st.sampled_from([None] * 8 + [0, 2**40]).flatmap(
     lambda sd: [push(sd[0]), push(sd[1]), push(sd[2]), asm("MCOPY")])
 
 
+
+def _found_mcopy(base: int, operands: List[Tuple[str, int]]) -> List[bytes]:
+    """PUSH base, then MCOPY's size, source and dest (pushed in that order) each a constant,
+    base + c (``DUPn; PUSH c; ADD`` or ``PUSH c; DUPn; ADD``) or a sum of constants, then
+    POP base: operands decoding finds from the stack (ADDs that wrap around included).
+    (``DUP1; POP`` hide base's value from decoding, as a loop's counter is.)"""
+    pieces = [push(base), asm("DUP1"), asm("POP")]
+    for above, (kind, value) in enumerate(operands):   # items above base so far
+        if kind == "const":
+            pieces.append(push(value, 2))
+        elif kind == "base + c":
+            pieces += [asm(f"DUP{above + 1}"), push(value, 2), asm("ADD")]
+        elif kind == "c + base":
+            pieces += [push(value, 2), asm(f"DUP{above + 2}"), asm("ADD")]
+        else:
+            pieces += [push(value, 2), push(7, 1), asm("ADD")]
+    return pieces + [asm("MCOPY"), asm("POP")]
+
+
+found_mcopy = st.builds(
+    _found_mcopy,
+    st.sampled_from([None] * 6 + [2**256 - 64, 2**32]).flatmap(
+        lambda huge: st.integers(0, 300) if huge is None else st.just(huge)),
+    st.lists(st.tuples(st.sampled_from(["const", "base + c", "c + base", "sum"]),
+                       st.integers(0, 300)), min_size=3, max_size=3))
+
 push_pop = st.integers(0, 2**16 - 1).map(lambda value: [push(value, 2), asm("POP")])
 
 
 def _main_piece(draw, subs: int, index: int) -> List[Piece]:
     """A piece of the main line; ("mark", name) is a place, ("ref", name) PUSH2 of it."""
-    kind = draw(st.sampled_from(["call"] * 6 + ["segment", "mcopy"] * 3 +
+    kind = draw(st.sampled_from(["call"] * 6 + ["segment", "mcopy", "found-mcopy"] * 3 +
                                 ["push-pop", "jumpi", "mstore", "bad-return"]))
     after = ("after", index)
     if kind in ("call", "bad-return"):   # a bad return address: the JUMP back is invalid
@@ -49,6 +76,8 @@ def _main_piece(draw, subs: int, index: int) -> List[Piece]:
         return draw(segment)
     if kind == "mcopy":
         return draw(static_mcopy)
+    if kind == "found-mcopy":
+        return draw(found_mcopy)
     if kind == "push-pop":
         return draw(push_pop)
     if kind == "jumpi":                  # maybe over a segment
@@ -70,7 +99,7 @@ def programs(draw) -> bytes:
     for sub in range(subs):
         main += [("mark", ("sub", sub)), asm("JUMPDEST")]
         for _ in range(draw(st.integers(0, 3))):
-            main += draw(st.one_of(segment, static_mcopy, push_pop))
+            main += draw(st.one_of(segment, static_mcopy, found_mcopy, push_pop))
         main += [asm("JUMP")]
     places, at = {}, 0
     for piece in main:
@@ -122,3 +151,15 @@ def test_segments_with_pushes_between_run_as_one_and_keep_the_pushes():
     body = decode(code, resolve_schedule("evmone-v7")).dispatch_at[0][5]
     assert [handler.__name__ for handler, _, _ in body][:3] == ["op_segment", "op_push", "op_push"]
     assert body[0][1].count == 2
+
+
+def test_an_mcopy_reads_offsets_from_the_stack_in_one_entry():
+    """``PUSH size; PUSH source; DUP3; PUSH 32; ADD; MCOPY``: one body entry, which reads the
+    item below (dest = it + 32) when it runs."""
+    code = asm(push(64, 1), push(0, 1), "CALLDATALOAD", "POP", push(5, 1), push(0, 1),
+               "DUP3", push(32, 1), "ADD", "MCOPY", push(128, 1), push(0, 1), "RETURN")
+    result = assert_matches_pyevm(code)
+    assert result.success
+    body = decode(code, resolve_schedule("evmone-v7")).dispatch_at[0][5]
+    assert [handler.__name__ for handler, _, _ in body][-1] == "op_mcopy_found"
+    assert body[-1][1] == ((1, 32), (0, 0), (0, 5))

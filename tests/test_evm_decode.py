@@ -60,16 +60,17 @@ def test_blocks_decode_only_where_execution_goes():
 # PUSH1 1; JUMPDEST; JUMPDEST; PUSH1 9; JUMPI; STOP; STOP;
 # JUMPDEST; PUSH1 0; PUSH1 1; PUSH1 2; ADD; JUMP: the first block falls through two
 # JUMPDESTs, then a jump decoding cannot know (to 1 + 2) lands on the second (pc 3)
-INTO_A_BLOCK = bytes.fromhex("60015b5b6009570000" "5b60006001600201 5600".replace(" ", ""))
+# the jump back to 3 is by a product, which decoding does not follow (it folds ADDs)
+INTO_A_BLOCK = bytes.fromhex("60015b5b6009570000" "5b60006003600102 5600".replace(" ", ""))
 
 
 def test_blocks_run_through_jumpdests_and_jumps_into_them_start_blocks():
     decoded = decode(INTO_A_BLOCK, SCHEDULE)
     result = execute(INTO_A_BLOCK)
     assert sorted(decoded.dispatch_at) == [0, 3, 7, 9]
-    assert result.opcode_counts == {"PUSH1": 6, "JUMPDEST": 4, "JUMPI": 2, "ADD": 1, "JUMP": 1,
+    assert result.opcode_counts == {"PUSH1": 6, "JUMPDEST": 4, "JUMPI": 2, "MUL": 1, "JUMP": 1,
                                     "STOP": 1}
-    assert result.gas_used == 6 * 3 + 4 * 1 + 2 * 10 + 3 + 8
+    assert result.gas_used == 6 * 3 + 4 * 1 + 2 * 10 + 5 + 8
     assert result == execute(INTO_A_BLOCK, engine="fast")
     assert result == execute(INTO_A_BLOCK, tracer=lambda step: None)
 

@@ -28,7 +28,10 @@ a subroutine's segments) gets no entry: the block goes on at the destination, so
 the subroutine and its return can be one block (each block that jumps somewhere holds its
 own copy of the code there); three known values before an MCOPY make one entry whose gas
 is static (the copy in the block's gas, the memory it grows to in the dispatcher's check,
-like a segment's), and it need not end the block. Segments that only PUSHes separate run
+like a segment's), and it need not end the block. Decoding also follows DUPs and the ADDs of
+a known constant (``DUPn; PUSH c; ADD``: a stack item plus c): an MCOPY whose operands are
+so known relative to the items below is one entry that reads them there when it runs (its
+gas stays dynamic; a loop's copies at a moving offset). Segments that only PUSHes separate run
 in one native call. The step loop never sees these fusions: it runs the instructions one
 by one. A block is a function of the code and its start pc alone.
 
@@ -51,8 +54,8 @@ from .._native import ffi, lib
 from .cache import SizedCache
 from .evm384 import MULMODMONT384, Segment, op_segment
 from .gas import Evm384Schedule, copy_cost
-from .instructions import (Handler, op_invalid, op_jump_to, op_jumpi_to, op_mcopy_static,
-                           op_push)
+from .instructions import (UINT256_MASK, Handler, op_add, op_dup, op_invalid, op_jump_to,
+                           op_jumpi_to, op_mcopy_found, op_mcopy_static, op_push)
 from .opcode_sets import DEFAULT_OPCODE_SET, OpcodeSet
 from .opcodes import BY_NAME, EVM384_OPCODES, STACK_LIMIT
 from ..limbs import BYTES384
@@ -281,9 +284,11 @@ class _BlockBuilder:
         self.body: List[Tuple[Handler, object, int]] = []
         self.segment_end = 0
         self.copy_gas = 0           # of the MCOPYs whose operands are fixed
-        # body indexes of the PUSHes whose values are the top of the stack (the last on
-        # top), with only entries after them that leave the stack alone
-        self.pushed: List[int] = []
+        # The top stack items whose values decoding knows (the last on top), each as
+        # (depth, addend, the body indexes of the entries that make it): the constant
+        # ``addend`` (depth 0), or the item ``depth`` deep (1: the top) below all of them
+        # plus ``addend``, mod 2**256. Only entries that leave the stack alone follow them.
+        self.known: List[Tuple[int, int, List[int]]] = []
 
     def add(self, ins: Instruction, follow: bool = True) -> Tuple[bool, Optional[int]]:
         """(whether ``ins`` ends the block, where a JUMP whose destination decoding fixed,
@@ -291,15 +296,18 @@ class _BlockBuilder:
         self.instructions.append(ins)
         if ins.opcode == JUMPDEST:
             return False, None      # costs gas (charged with the block) and does nothing
-        operands = self._take_pushed(_FUSED_PUSHES[ins.opcode]) \
+        operands = self._take_known(_FUSED_PUSHES[ins.opcode], constant=ins.opcode != MCOPY) \
             if ins.opcode in _FUSED_PUSHES else None
         if operands is None:
-            if ins.handler is op_push:
-                self.pushed.append(len(self.body))
-            else:
-                self.pushed.clear()
             self._append(ins.handler, ins.arg)
+            self._follow(ins)
             return ins.ends_block, None
+        if ins.opcode == MCOPY and any(depth for depth, _ in operands):
+            # read from the stack when it runs: its gas stays dynamic, it ends the block
+            self.known.clear()
+            self._append(op_mcopy_found, tuple(reversed(operands)))
+            return ins.ends_block, None
+        operands = tuple(addend for _, addend in operands)
         if ins.opcode == MCOPY:
             dest, source, size = reversed(operands)  # the last PUSH is on top
             # its gas is then static: the copy joins the block's gas, the memory it grows to
@@ -312,21 +320,42 @@ class _BlockBuilder:
         dest = operands[0] if self.code.is_jumpdest(operands[0]) else None
         if ins.opcode == JUMP and dest is not None and follow:
             return True, dest       # no body entry at all
-        self.pushed.clear()
+        self.known.clear()
         self._append(STATIC_JUMPS[ins.opcode], dest)
         return True, None
 
-    def _take_pushed(self, count: int) -> Optional[Tuple[object, ...]]:
-        """The values of the top ``count`` stack items, in push order, when decoding knows
-        them (see ``pushed``): their PUSHes leave the body. Else None."""
-        if len(self.pushed) < count:
+    def _follow(self, ins: Instruction) -> None:
+        """After ``ins``'s entry: what decoding knows of the value it leaves on top (see
+        ``known``), or nothing more once it changes the stack otherwise."""
+        known, index = self.known, len(self.body) - 1
+        if ins.handler is op_push:
+            known.append((0, ins.arg, [index]))
+        elif ins.handler is op_dup:
+            # a copy of a known item, or of the item as deep below all of them
+            depth, addend = known[-ins.arg][:2] if ins.arg <= len(known) \
+                else (ins.arg - len(known), 0)
+            known.append((depth, addend, [index]))
+        elif ins.handler is op_add and len(known) >= 2 and not (known[-1][0] and known[-2][0]):
+            (depth, addend, indexes), (other_depth, other_addend, other_indexes) = known[-2:]
+            del known[-2:]
+            known.append((depth or other_depth, (addend + other_addend) & UINT256_MASK,
+                          indexes + other_indexes + [index]))
+        else:
+            known.clear()
+
+    def _take_known(self, count: int, constant: bool
+                    ) -> Optional[Tuple[Tuple[int, int], ...]]:
+        """The top ``count`` stack items as (depth, addend) in push order, when decoding
+        knows them (see ``known``; only constants if ``constant``): the entries that make
+        them leave the body, and the depths count from the stack as it then is. Else None."""
+        taken = self.known[-count:]
+        if len(taken) < count or (constant and any(depth for depth, _, _ in taken)):
             return None
-        indexes = self.pushed[-count:]
-        del self.pushed[-count:]
-        values = tuple(self.body[index][1] for index in indexes)
-        for index in reversed(indexes):
+        del self.known[-count:]
+        for index in sorted((i for _, _, indexes in taken for i in indexes), reverse=True):
             del self.body[index]
-        return values
+        below = len(self.known)                   # their entries still push theirs
+        return tuple((depth + below if depth else 0, addend) for depth, addend, _ in taken)
 
     def _append(self, handler: Handler, arg: object) -> None:
         self.body.append((handler, arg, len(self.instructions)))
@@ -334,7 +363,7 @@ class _BlockBuilder:
     def add_run(self, run: List[Instruction], handler: Handler, arg: object) -> None:
         """A run of instructions the opcode set runs as one step (it ends the block)."""
         self.instructions.extend(run)
-        self.pushed.clear()
+        self.known.clear()
         self._append(handler, arg)
 
     def add_segment(self, segment: Segment, pairs: List[Instruction]) -> None:
@@ -350,7 +379,7 @@ class _BlockBuilder:
             _, first, ran = self.body[earlier]
             self.body[earlier] = (op_segment, _joined(first, segment), ran)
         else:
-            self._append(op_segment, segment)  # leaves the stack alone: ``pushed`` stays
+            self._append(op_segment, segment)  # leaves the stack alone: ``known`` stays
 
     def dispatch_entry(self, next_pc: int) -> tuple:
         """What the block dispatcher reads (see ``Code.dispatch_at``)."""

@@ -367,7 +367,26 @@ _MCOPY_SLICE_BYTES = 4096
 
 def op_mcopy(f: Frame, _: object) -> None:
     s = f.stack
-    dest, source, size = s.pop(), s.pop(), s.pop()
+    _mcopy(f, s.pop(), s.pop(), s.pop())
+
+
+def op_mcopy_found(f: Frame, operands: object) -> None:
+    """MCOPY whose operands decoding found, each as (depth, addend): the constant
+    ``addend`` (depth 0), or the stack item ``depth`` deep (1: the top) plus ``addend``,
+    mod 2**256 (``DUPn; PUSH addend; ADD``); their instructions have no body entries and
+    left the stack as it was."""
+    s = f.stack
+    (dest_depth, dest), (source_depth, source), (size_depth, size) = operands
+    if dest_depth:
+        dest = (s[-dest_depth] + dest) & UINT256_MASK
+    if source_depth:
+        source = (s[-source_depth] + source) & UINT256_MASK
+    if size_depth:
+        size = (s[-size_depth] + size) & UINT256_MASK
+    _mcopy(f, dest, source, size)
+
+
+def _mcopy(f: Frame, dest: int, source: int, size: int) -> None:
     f.charge(copy_cost(size))
     if size:
         f.expand((dest if dest > source else source) + size)
