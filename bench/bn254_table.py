@@ -35,7 +35,6 @@ import argparse
 import datetime
 import os
 import platform
-import subprocess
 import sys
 from pathlib import Path
 from typing import Dict, List
@@ -43,6 +42,7 @@ from typing import Dict, List
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bn254_peers as peers  # noqa: E402  (bench/bn254_peers.py)
+from machine import cpu_model, git_revision  # noqa: E402  (bench/machine.py)
 
 from evm384_native.evm.gas import SCHEDULES  # noqa: E402
 from evm384_native.evm.transaction import calldata_gas, call_cost  # noqa: E402
@@ -51,28 +51,6 @@ ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "results" / "bn254.md"
 COST_MODELS = ("eip-6690", "eip-7747")
 EIP170_LIMIT = 24_576
-
-
-def cpu_model() -> str:
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name:"):
-                return line.split(":", 1)[1].strip()
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    return platform.processor() or "unknown"
-
-
-def git_revision() -> str:
-    try:
-        rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--",
-                                "evm384_native"], capture_output=True, text=True).stdout.strip()
-        return rev + (" (evm384_native modified)" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 def cells(values: list) -> str:

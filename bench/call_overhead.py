@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from evm384_native.contracts import build_contract
 from evm384_native.evm import execute
+from machine import cpu_model  # bench/machine.py (bench/ is the script's path)
 
 EIP170_LIMIT = 24_576
 STOP_ADDRESS = "0x" + "22" * 20
@@ -48,12 +48,6 @@ Contender = Tuple[Callable[[], Any], Callable[[Any], object]]
 
 def _nothing() -> None:
     return None
-
-
-def cpu_model() -> str:
-    out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-    return next((line.split(":", 1)[1].strip() for line in out.splitlines()
-                 if line.startswith("Model name:")), "unknown CPU")
 
 
 def pyrevm_stop() -> Optional[Callable[[], object]]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import random
-import subprocess
 import time
 from collections import Counter
 from pathlib import Path
@@ -31,6 +30,7 @@ from evm384_native.p256 import build_program
 from evm384_native.p256.params import PRECOMPILE_PRICE
 from evm384_native.p256.reference import verify
 from evm384_native.p256.usage import random_signature
+from machine import git_revision  # bench/machine.py (bench/ is the script's path)
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "results" / "p256.md"
@@ -47,14 +47,6 @@ PARTS = {("validation", None): "validation (EVM integers)",
          ("double_scalar", None): "the Z = 0 test",
          ("check", None): "x-coordinate test, output",
          ("setup", None): "setup (SETMODX mod p, constants, memory)"}
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
-                              capture_output=True, text=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "?"
 
 
 def _oracle():
@@ -134,7 +126,7 @@ def report(seed: int, count: int) -> str:
     assert total == min(gas["eip-6690"])
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = ["# P256VERIFY (EIP-7951) as an EVMMAX contract", "",
-             f"`python bench/p256_table.py` at commit {commit()}, {now}: {count} seeded "
+             f"`python bench/p256_table.py` at commit {git_revision()}, {now}: {count} seeded "
              f"random signatures (seed {seed}, a quarter of them invalid), every answer checked "
              f"against {'cryptography' if oracle else 'the pure-Python reference'}. Gas is "
              "execution only (no calldata, no 21,000).", "",

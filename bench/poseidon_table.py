@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import random
-import subprocess
 from collections import Counter
 from pathlib import Path
 from typing import Dict, List
@@ -39,6 +38,7 @@ from evm384_native.poseidon.reference import poseidon
 from evm384_native.poseidon.params import R
 from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT, assemble
 from evm384_native.tower.target import resolve_target
+from machine import git_revision  # bench/machine.py (bench/ is the script's path)
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "results" / "poseidon.md"
@@ -48,14 +48,6 @@ PARTS = ("setup", "input", "constants", "rounds", "output")
 PUBLISHED = [("evmone's EVMMAX bytecode", "4,683"),
              ("a public EVMMAX experiment", "1,814"),
              ("Solidity implementations", "~20,000-40,000")]
-
-
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, check=True,
-                              capture_output=True, text=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "?"
 
 
 def _run(code: bytes, calldata: bytes, costs: str, tracer=None):
@@ -116,7 +108,7 @@ def block_sweep(seed: int) -> List[str]:
 def report(rows: List[Dict[str, object]], sweep: List[str]) -> str:
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = ["# Poseidon (circomlib's, BN254 r) under EVMMAX", "",
-             f"`python bench/poseidon_table.py` at commit {commit()}, {now}. Gas is "
+             f"`python bench/poseidon_table.py` at commit {git_revision()}, {now}. Gas is "
              "execution only (no calldata, no 21,000); every hash checked against the "
              "reference.", "",
              "| contract | inputs | gas EIP-6690 | gas EIP-7747 | bytes (constants) | "
