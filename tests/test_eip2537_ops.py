@@ -11,6 +11,7 @@ from py_ecc.bls.point_compression import modular_squareroot_in_FQ2
 from py_ecc.optimized_bls12_381 import FQ2, curve_order as R_ORDER, multiply, neg, normalize
 
 from evm384_native import execute
+from evm384_native.bls12_381.contracts import TARGETS
 from evm384_native.bls12_381 import (build_contract, eip2537_g1add, eip2537_g1msm, eip2537_g2add,
                                      eip2537_g2msm, eip2537_map_fp2_to_g2, eip2537_map_fp_to_g1)
 from evm384_native.bls12_381.eip2537_oracle import (blst_msm, blst_point, encode_point,
@@ -35,13 +36,20 @@ def load(name):
     return json.loads((VECTORS / name).read_text())
 
 
-def run(name, data, **options):
+@pytest.fixture(params=TARGETS)
+def target(request):
+    """Every contract test runs on both instruction-set targets."""
+    return request.param
+
+
+def run(name, data, target, **options):
     options.setdefault("engine", "fast")
-    return execute(build_contract(name), data, schedule="update5-A", **options)
+    return execute(build_contract(name, target=target), data, schedule="update5-A",
+                   opcodes=target, **options)
 
 
-def assert_reverts(name, data):
-    result = run(name, data)
+def assert_reverts(name, data, target):
+    result = run(name, data, target)
     assert not result.success and result.error == "revert" and result.output == b""
 
 
@@ -76,14 +84,14 @@ def test_every_official_file_is_used():
 
 
 @pytest.mark.parametrize("name,case", VALID, ids=lambda x: x if isinstance(x, str) else x["Name"])
-def test_official_valid_vectors(name, case):
-    result = run(name, bytes.fromhex(case["Input"]))
+def test_official_valid_vectors(name, case, target):
+    result = run(name, bytes.fromhex(case["Input"]), target)
     assert result.success and result.output == bytes.fromhex(case["Expected"])
 
 
 @pytest.mark.parametrize("name,case", INVALID, ids=lambda x: x if isinstance(x, str) else x["Name"])
-def test_official_invalid_vectors_revert(name, case):
-    assert_reverts(name, bytes.fromhex(case["Input"]))
+def test_official_invalid_vectors_revert(name, case, target):
+    assert_reverts(name, bytes.fromhex(case["Input"]), target)
 
 
 # --- engines and backends -------------------------------------------------------------------
@@ -95,9 +103,9 @@ def test_official_invalid_vectors_revert(name, case):
                                        (MSM[2], load("fail-msm_G2_bls.json")[-1]),
                                        (MAP[1], load("map_fp_to_G1_bls.json")[2]),
                                        (MAP[2], load("map_fp2_to_G2_bls.json")[3])])
-def test_engines_and_backends_agree(name, case):
+def test_engines_and_backends_agree(name, case, target):
     data = bytes.fromhex(case["Input"])
-    results = [run(name, data, engine=engine, backend=backend)
+    results = [run(name, data, target, engine=engine, backend=backend)
                for engine, backend in (("fast", "native"), ("python", "native"),
                                        ("python", "reference"))]
     for other in results[1:]:
@@ -111,18 +119,18 @@ def test_engines_and_backends_agree(name, case):
 # --- addition -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kind", [1, 2])
-def test_random_additions_agree_with_blst(kind):
+def test_random_additions_agree_with_blst(kind, target):
     rng = random.Random(10 + kind)
     for _ in range(4):
         a, b = rng.randrange(R_ORDER), rng.randrange(R_ORDER)
         p, q = blst_point(kind, a), blst_point(kind, b)
         data = encode_point(kind, p) + encode_point(kind, q)
-        assert API[ADD[kind]](data, engine="fast") == blst_msm(kind, [(p, 1), (q, 1)]) == \
+        assert API[ADD[kind]](data, engine="fast", target=target) == blst_msm(kind, [(p, 1), (q, 1)]) == \
             encode_point(kind, blst_point(kind, a + b))
 
 
 @pytest.mark.parametrize("kind", [1, 2])
-def test_addition_special_cases(kind):
+def test_addition_special_cases(kind, target):
     """P + P, P + (-P), infinity on either side and both, for a point in the subgroup and
     one outside it (addition does not check the subgroup)."""
     rng = random.Random(20 + kind)
@@ -130,16 +138,16 @@ def test_addition_special_cases(kind):
         minus = normalize(neg((p[0], p[1], type(p[0]).one())))
         for a, b in ((p, p), (p, minus), (p, None), (None, p), (None, None)):
             data = encode_point(kind, a) + encode_point(kind, b)
-            assert API[ADD[kind]](data, engine="fast") == py_ecc_sum(kind, [(a, 1), (b, 1)])
+            assert API[ADD[kind]](data, engine="fast", target=target) == py_ecc_sum(kind, [(a, 1), (b, 1)])
 
 
 @pytest.mark.parametrize("kind", [1, 2])
-def test_addition_of_points_outside_the_subgroup(kind):
+def test_addition_of_points_outside_the_subgroup(kind, target):
     rng = random.Random(30 + kind)
     p, q = off_subgroup(kind, rng), off_subgroup(kind, rng)
     assert not in_blst_subgroup(p, kind)
     data = encode_point(kind, p) + encode_point(kind, q)
-    assert API[ADD[kind]](data, engine="fast") == py_ecc_sum(kind, [(p, 1), (q, 1)])
+    assert API[ADD[kind]](data, engine="fast", target=target) == py_ecc_sum(kind, [(p, 1), (q, 1)])
 
 
 def with_field(data, index, raw64):
@@ -147,60 +155,60 @@ def with_field(data, index, raw64):
 
 
 @pytest.mark.parametrize("kind", [1, 2])
-def test_addition_rejects_bad_encodings_lengths_and_points_off_the_curve(kind):
+def test_addition_rejects_bad_encodings_lengths_and_points_off_the_curve(kind, target):
     rng = random.Random(40 + kind)
     data = encode_point(kind, rand_point(kind, rng)) + encode_point(kind, rand_point(kind, rng))
     name = ADD[kind]
-    assert run(name, data).success
+    assert run(name, data, target).success
     for size in (0, len(data) - 1, len(data) + 1, len(data) // 2, 2 * len(data)):
-        assert_reverts(name, (data * 2)[:size])
+        assert_reverts(name, (data * 2)[:size], target)
     for index in range(len(data) // 64):
         field = data[64 * index:64 * (index + 1)]
         value = int.from_bytes(field, "big")
         padded = bytearray(field)
         padded[rng.randrange(16)] = 1
-        assert_reverts(name, with_field(data, index, bytes(padded)))
-        assert_reverts(name, with_field(data, index, (value + P).to_bytes(64, "big")))
-        assert_reverts(name, with_field(data, index, ((value + 1) % P).to_bytes(64, "big")))
+        assert_reverts(name, with_field(data, index, bytes(padded)), target)
+        assert_reverts(name, with_field(data, index, (value + P).to_bytes(64, "big")), target)
+        assert_reverts(name, with_field(data, index, ((value + 1) % P).to_bytes(64, "big")), target)
 
 
 @pytest.mark.parametrize("kind", [1, 2])
-def test_a_zero_coordinate_is_not_infinity(kind):
+def test_a_zero_coordinate_is_not_infinity(kind, target):
     """(0, y) and (x, 0) are not on the curve (only the all-zero encoding is infinity)."""
     p = encode_point(kind, rand_point(kind, random.Random(50)))
     half = POINT_BYTES[kind] // 2
     for bad in (bytes(half) + p[half:], p[:half] + bytes(half)):
-        assert_reverts(ADD[kind], bad + p)
-        assert_reverts(ADD[kind], p + bad)
+        assert_reverts(ADD[kind], bad + p, target)
+        assert_reverts(ADD[kind], p + bad, target)
 
 
 # --- MSM ------------------------------------------------------------------------------------
 
-def check_msm(kind, pairs, **options):
+def check_msm(kind, pairs, target, **options):
     expected = blst_msm(kind, pairs)
-    assert API[MSM[kind]](msm_input(kind, pairs), engine="fast", **options) == expected
+    assert API[MSM[kind]](msm_input(kind, pairs), engine="fast", target=target, **options) == expected
     return expected
 
 
 @pytest.mark.parametrize("kind", [1, 2])
 @pytest.mark.parametrize("scalar", SCALARS)
-def test_msm_scalar_edge_cases(kind, scalar):
+def test_msm_scalar_edge_cases(kind, scalar, target):
     rng = random.Random(60 + kind)
     p = rand_point(kind, rng)
-    expected = check_msm(kind, [(p, scalar)])
+    expected = check_msm(kind, [(p, scalar)], target)
     assert expected == py_ecc_sum(kind, [(p, scalar)])
-    check_msm(kind, [(p, scalar), (rand_point(kind, rng), rng.randrange(1 << 256))])
+    check_msm(kind, [(p, scalar), (rand_point(kind, rng), rng.randrange(1 << 256))], target)
 
 
 @pytest.mark.parametrize("kind", [1, 2])
 @pytest.mark.parametrize("k", [1, 2, 3, 8])
-def test_random_msm_agrees_with_blst(kind, k):
+def test_random_msm_agrees_with_blst(kind, k, target):
     rng = random.Random(100 * kind + k)
-    check_msm(kind, [(rand_point(kind, rng), rng.randrange(1 << 256)) for _ in range(k)])
+    check_msm(kind, [(rand_point(kind, rng), rng.randrange(1 << 256)) for _ in range(k)], target)
 
 
 @pytest.mark.parametrize("kind", [1, 2])
-def test_msm_with_cancelling_equal_and_infinite_terms(kind):
+def test_msm_with_cancelling_equal_and_infinite_terms(kind, target):
     """Equal points (the accumulator meets the same multiple: a doubling), opposite
     points (infinity mid-way and at the end), infinity, zero scalars."""
     rng = random.Random(70 + kind)
@@ -210,51 +218,51 @@ def test_msm_with_cancelling_equal_and_infinite_terms(kind):
     for pairs in ([(p, s), (p, s)], [(p, s), (minus_p, s)], [(p, s), (p, R_ORDER - s)],
                   [(None, s), (p, 0), (q, 5)], [(None, 3)], [(p, 0)], [(p, 1), (p, 1), (p, 1)],
                   [(q, 7), (p, s), (minus_p, s)]):
-        assert check_msm(kind, pairs) == py_ecc_sum(kind, pairs)
+        assert check_msm(kind, pairs, target) == py_ecc_sum(kind, pairs)
 
 
 @pytest.mark.parametrize("kind", [1, 2])
-def test_msm_rejects_points_outside_the_subgroup_and_the_cofactor_multiple_passes(kind):
+def test_msm_rejects_points_outside_the_subgroup_and_the_cofactor_multiple_passes(kind, target):
     rng = random.Random(80 + kind)
     good = (rand_point(kind, rng), 3)
     for _ in range(2):
         bad = off_subgroup(kind, rng)
         assert not in_blst_subgroup(bad, kind)
         for scalar in (0, 1, R_ORDER):              # validated whatever the scalar
-            assert_reverts(MSM[kind], msm_input(kind, [good, (bad, scalar)]))
-            assert_reverts(MSM[kind], msm_input(kind, [(bad, scalar), good]))
+            assert_reverts(MSM[kind], msm_input(kind, [good, (bad, scalar)]), target)
+            assert_reverts(MSM[kind], msm_input(kind, [(bad, scalar), good]), target)
         one = type(bad[0]).one()
         cleared = normalize(multiply((bad[0], bad[1], one), H1 if kind == 1 else H2))
         assert in_blst_subgroup(cleared, kind)
-        check_msm(kind, [good, (cleared, 5)])
+        check_msm(kind, [good, (cleared, 5)], target)
 
 
 @pytest.mark.parametrize("kind,order,divisor", [(1, 3, 3), (1, 11, 121), (2, 13, 169)])
-def test_msm_rejects_points_of_small_order(kind, order, divisor):
+def test_msm_rejects_points_of_small_order(kind, order, divisor, target):
     rng = random.Random(0)
     cofactor = H1 if kind == 1 else H2
     raw = g1_off_subgroup(rng) if kind == 1 else g2_off_subgroup(rng)
     point = multiply(multiply(raw, cofactor // divisor), R_ORDER)
     assert multiply(point, order)[2] == type(point[2]).zero() != point[2]
-    assert_reverts(MSM[kind], msm_input(kind, [(normalize(point), 1)]))
+    assert_reverts(MSM[kind], msm_input(kind, [(normalize(point), 1)]), target)
 
 
 @pytest.mark.parametrize("kind", [1, 2])
-def test_msm_rejects_bad_lengths_encodings_and_points_off_the_curve(kind):
+def test_msm_rejects_bad_lengths_encodings_and_points_off_the_curve(kind, target):
     rng = random.Random(90 + kind)
     pairs = [(rand_point(kind, rng), rng.randrange(1 << 256)) for _ in range(2)]
     data = msm_input(kind, pairs)
     pair = len(data) // 2
     name = MSM[kind]
-    assert run(name, data).success
+    assert run(name, data, target).success
     for size in (0, 1, pair - 1, pair + 1, 2 * pair - 1, 2 * pair + 32):
-        assert_reverts(name, (data * 2)[:size])
+        assert_reverts(name, (data * 2)[:size], target)
     for start in [j * pair + 64 * i for j in (0, 1) for i in range(POINT_BYTES[kind] // 64)]:
         field = data[start:start + 64]
         value = int.from_bytes(field, "big")
         for bad in ((value + P).to_bytes(64, "big"), b"\x01" + field[1:],
                     ((value + 1) % P).to_bytes(64, "big")):
-            assert_reverts(name, data[:start] + bad + data[start + 64:])
+            assert_reverts(name, data[:start] + bad + data[start + 64:], target)
 
 
 def test_wrappers_return_bytes_and_raise_on_invalid_input():
@@ -269,37 +277,39 @@ def test_wrappers_return_bytes_and_raise_on_invalid_input():
 SCALAR = st.one_of(st.sampled_from(SCALARS), st.integers(0, (1 << 256) - 1))
 
 
+@pytest.mark.parametrize("target", TARGETS)
 @settings(max_examples=25)
 @given(st.integers(1, R_ORDER - 1), st.integers(1, R_ORDER - 1),
        st.lists(SCALAR, min_size=1, max_size=3))
-def test_g1_properties_against_blst(a, b, scalars):
+def test_g1_properties_against_blst(target, a, b, scalars):
     """[a] G + [b] G by the addition contract, and an MSM over multiples of G (equal
     points, infinity, edge scalars), against blst."""
     p, q = blst_point(1, a), blst_point(1, b)
-    assert eip2537_g1add(encode_point(1, p) + encode_point(1, q), engine="fast") == \
+    assert eip2537_g1add(encode_point(1, p) + encode_point(1, q), engine="fast",
+                         target=target) == \
         blst_msm(1, [(p, 1), (q, 1)])
     points = [p, q, None]
-    check_msm(1, [(points[i % 3], s) for i, s in enumerate(scalars)])
+    check_msm(1, [(points[i % 3], s) for i, s in enumerate(scalars)], target)
 
 
 # --- G2 MSM vectors generated against blst and py_ecc (none in the official snapshot) -------
 
 @pytest.mark.parametrize("k", [1, 2, 4, 16, pytest.param(64, marks=pytest.mark.slow),
                                pytest.param(128, marks=pytest.mark.slow)])
-def test_g2_msm_generated_cases(k):
+def test_g2_msm_generated_cases(k, target):
     rng = random.Random(5000 + k)
     pairs = [(rand_point(2, rng), rng.choice(SCALARS + [rng.randrange(1 << 256)] * 3))
              for _ in range(k)]
-    expected = check_msm(2, pairs)
+    expected = check_msm(2, pairs, target)
     if k <= 4:                                        # py_ecc is slow
         assert expected == py_ecc_sum(2, pairs)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("k", [32, 128])
-def test_g1_msm_large_k(k):
+def test_g1_msm_large_k(k, target):
     rng = random.Random(6000 + k)
-    check_msm(1, [(rand_point(1, rng), rng.randrange(1 << 256)) for _ in range(k)])
+    check_msm(1, [(rand_point(1, rng), rng.randrange(1 << 256)) for _ in range(k)], target)
 
 
 # --- map to curve ---------------------------------------------------------------------------
@@ -315,51 +325,51 @@ def map_input(u):
     return b"".join(v.to_bytes(64, "big") for v in ((u,) if isinstance(u, int) else u))
 
 
-def check_map(kind, u):
+def check_map(kind, u, target):
     """Against py_ecc and arkworks (two independent implementations)."""
-    output = API[MAP[kind]](map_input(u), engine="fast")
+    output = API[MAP[kind]](map_input(u), engine="fast", target=target)
     assert output == py_ecc_map(kind, u)
     require("py_arkworks_bls12381", "test", since=(3, 11))
     assert output == arkworks_map(kind, u)
 
 
-def test_map_exceptional_inputs():
+def test_map_exceptional_inputs(target):
     assert U_EXCEPTIONAL ** 2 % P == -pow(SWU_Z, -1, P) % P
     for u in (0, U_EXCEPTIONAL, P - U_EXCEPTIONAL):
-        check_map(1, u)
+        check_map(1, u, target)
     # in Fp2, -1 is a square and Z is not, so -1 / Z is not: u = 0 is the only one
     assert modular_squareroot_in_FQ2(-SWU_Z2.inv()) is None
-    check_map(2, (0, 0))
+    check_map(2, (0, 0), target)
 
 
-def test_map_to_g1_random_inputs_agree_with_py_ecc():
+def test_map_to_g1_random_inputs_agree_with_py_ecc(target):
     """Random u: both SWU branches (g(x1) square or not) and both signs of y occur (u and
     -u give the same x, opposite signs)."""
     rng = random.Random(7)
     for u in [1, 2, P - 1, P - 2] + [rng.randrange(P) for _ in range(8)]:
-        check_map(1, u)
+        check_map(1, u, target)
 
 
-def test_map_to_g2_inputs_agree_with_py_ecc():
+def test_map_to_g2_inputs_agree_with_py_ecc(target):
     """sgn0 of an Fp2 value reads c1 when c0 = 0: inputs with c0 = 0, c1 = 0, and random."""
     rng = random.Random(9)
     for u in [(0, 1), (0, 2), (0, P - 1), (1, 0), (P - 1, 0), (P - 1, P - 1)] + \
             [(rng.randrange(P), rng.randrange(P)) for _ in range(4)]:
-        check_map(2, u)
+        check_map(2, u, target)
 
 
 @pytest.mark.parametrize("kind", [1, 2])
-def test_map_rejects_bad_lengths_and_encodings(kind):
+def test_map_rejects_bad_lengths_and_encodings(kind, target):
     name = MAP[kind]
     good = map_input(12345 if kind == 1 else (12345, 678))
-    assert run(name, good).success
+    assert run(name, good, target).success
     for data in (b"", good[:-1], good + b"\0", good * 2):
-        assert_reverts(name, data)
+        assert_reverts(name, data, target)
     for index in range(kind):
         field = good[64 * index:64 * (index + 1)]
         for bad in (P.to_bytes(64, "big"), (P + 5).to_bytes(64, "big"), b"\x01" + field[1:],
                     bytes(15) + b"\x01" + field[16:]):
-            assert_reverts(name, with_field(good, index, bad))
+            assert_reverts(name, with_field(good, index, bad), target)
 
 
 @pytest.mark.parametrize("a", [(4, 0), (5, 0), (0, 0), (P - 1, 0), "random"])
@@ -380,36 +390,36 @@ def test_fp2_square_root(a):
 
 
 @pytest.mark.slow
-def test_map_more_random_inputs():
+def test_map_more_random_inputs(target):
     rng = random.Random(8)
     for _ in range(20):
-        check_map(1, rng.randrange(P))
-        check_map(2, (rng.randrange(P), rng.randrange(P)))
+        check_map(1, rng.randrange(P), target)
+        check_map(2, (rng.randrange(P), rng.randrange(P)), target)
 
 
-def test_command_line_runs_traces_and_profiles_the_contracts(capsys, tmp_path):
+def test_command_line_runs_traces_and_profiles_the_contracts(capsys, tmp_path, target):
     """``contract:NAME`` in the CLI: run (with the output), an EIP-3155 trace that ends with
     the same output and gas, a profile by routine, for each new contract."""
     from evm384_native.cli.main import main
     for name, case in ((ADD[2], load("add_G2_bls.json")[0]), (MSM[1], load("mul_G1_bls.json")[1]),
                        (MAP[2], load("map_fp2_to_G2_bls.json")[0])):
         data = case["Input"]
-        result = run(name, bytes.fromhex(data))
+        result = run(name, bytes.fromhex(data), target)
         assert main(["run", f"contract:{name}", "--calldata", data, "--engine", "fast",
-                     "--schedule", "update5-A"]) == 0
+                     "--schedule", "update5-A", "--opcodes", target]) == 0
         assert f"output:     0x{case['Expected']}" in capsys.readouterr().out
         trace = tmp_path / "trace.jsonl"
         assert main(["trace", f"contract:{name}", "--calldata", data, "--schedule", "update5-A",
-                     "--out", str(trace)]) == 0
+                     "--opcodes", target, "--out", str(trace)]) == 0
         last = json.loads(trace.read_text().splitlines()[-1])
         assert last == {"output": "0x" + case["Expected"], "gasUsed": hex(result.gas_used),
                         "pass": True}
-        assert main(["profile", f"contract:{name}", "--calldata", data]) == 0
-        assert "EVM384 ops by routine" in capsys.readouterr().out
-    assert main(["run", f"contract:{MSM[2]}"]) == 1             # empty input: REVERT
+        assert main(["profile", f"contract:{name}", "--calldata", data, "--opcodes", target]) == 0
+        assert "ops by routine" in capsys.readouterr().out
+    assert main(["run", f"contract:{MSM[2]}", "--opcodes", target]) == 1   # empty input: REVERT
     assert "error:      revert" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", sorted(API))
-def test_fits_the_contract_size_limit(name):
-    assert len(build_contract(name)) <= 24_576                     # EIP-170
+def test_fits_the_contract_size_limit(name, target):
+    assert len(build_contract(name, target=target)) <= 24_576      # EIP-170

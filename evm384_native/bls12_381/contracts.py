@@ -127,7 +127,7 @@ _LOOPED = frozenset({"eip2537_pairing_check"})
 
 # The contracts built for the EVMMAX target (:mod:`.target`) as well as EVM384.
 EVMMAX_CONTRACTS = ("pairing_product_is_one", "eip2537_pairing_check", "pairing_check_hinted",
-                    "eip2537_pairing_check_hinted")
+                    "eip2537_pairing_check_hinted") + tuple(_PRECOMPILE_BUILDERS)
 TARGETS = ("evm384", "evmmax")
 
 

@@ -23,7 +23,6 @@ from ..curves.bls12_381 import BLS12_381
 from ..tower.control import is_zero
 from ..tower.fp import Emitter
 from ..tower.pairing import FinalExponentiation, MillerLoop
-from ..tower.words import store_field_le
 from . import subgroup
 
 FP_BYTES = 64                                     # 16 zero bytes, then 48 bytes big-endian
@@ -57,15 +56,15 @@ def _read_field(asm: Assembler, fail: Label) -> None:
 
 def decode_field(e: Emitter, fail: Label):
     """A subroutine, stack: dest c -> (consumed): the EIP-2537 field element at calldata
-    offset c, range- and padding-checked (else jump to ``fail``), as a plain 48-byte
-    little-endian value at dest. It writes 16 zero bytes past the value: decode values in
-    increasing address order, and leave 16 bytes after the last one that are written
-    later (or are free)."""
+    offset c, range- and padding-checked (else jump to ``fail``), as a plain value staged
+    at dest (:meth:`~..tower.target.EVM384.store_decoded`). EVM384's staging writes 16 zero
+    bytes past the value: decode values in increasing address order, and leave 16 bytes
+    after the last one that are written later (or are free)."""
     def body(asm: Assembler) -> None:                        # stack: dest c ret
         asm.ops("SWAP2", "SWAP1")                            # ret dest c
         _read_field(asm, fail)
         asm.op("SWAP1")                                      # ret dest lo hi
-        store_field_le(asm)
+        e.target.store_decoded(asm)
     return e.asm.subroutine("decode_field", body)
 
 

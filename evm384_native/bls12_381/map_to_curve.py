@@ -32,7 +32,7 @@ from ..asm import Assembler, Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slo
 from ..curves.bls12_381 import BLS12_381
 from ..curves.fields import fp2_inverse, fp2_mul
 from ..tower import fp, fp2, jacobian
-from ..tower.compare import push_is_zero
+from ..tower.compare import push_equal, push_field_is_zero
 from ..tower.control import square_and_multiply
 from ..tower.fp import Emitter
 from ..tower.groups import Group, add
@@ -179,11 +179,7 @@ def _horner(e: Emitter, field: ModuleType, out: Slot, x: Slot, coefficients: Seq
 
 
 def _jump_if_equal(e: Emitter, a: Slot, b: Slot, target: Label) -> None:
-    for slot in (a, b):
-        e.asm.push(slot.size)
-        e.asm.push(slot)
-        e.asm.op("KECCAK256")
-    e.asm.op("EQ")
+    push_equal(e, a, b)
     e.asm.jumpi(target)
 
 
@@ -213,7 +209,7 @@ def _swu_x1(e: Emitter, field: ModuleType, x1: Slot, t: Slot, u: Slot, z: Const,
         field.add(e, x1, x1, one)
         field.mul(e, x1, x1, _const(e, "swu_-b/a", minus_b_over_a))
         regular = asm.new_label("swu_regular")
-        push_is_zero(e, tv1.fps())
+        push_field_is_zero(e, tv1)
         asm.op("ISZERO")
         asm.jumpi(regular)
         fp.copy(e, x1, _const(e, "swu_b/za", b_over_za))
@@ -268,7 +264,7 @@ def _sqrt_fp2(e: Emitter, out: Fp2, a: Fp2, s: Fp) -> None:
     asm = e.asm
     done, general = asm.new_label("sqrt_done"), asm.new_label("sqrt_general")
     with asm.scope("fp2_sqrt"), asm.temps(Fp, Fp) as (d, check):
-        push_is_zero(e, [a.c1])
+        push_field_is_zero(e, a.c1)
         asm.op("ISZERO")
         asm.jumpi(general)
         _sqrt_fp(e, d, a.c0)                                 # a = a0: sqrt(a0) or sqrt(-a0) i
@@ -323,27 +319,14 @@ def swu_g2(e: Emitter, out: G2, u: Fp2) -> None:
 
 
 def push_sgn0(e: Emitter, field: ModuleType, value: Slot) -> None:
-    """Push sgn0 of an Fp or Fp2 value in Montgomery form (RFC 9380 4.1): the parity of
-    the canonical c0, or of c1 when c0 = 0."""
-    with e.asm.temps(field.ELEMENT) as (plain,):
-        for o, v in zip(plain.fps(), value.fps()):
-            fp.from_montgomery(e, o, v)
-        values = plain.fps()
-        _push_parity(e, values[0])
-        if len(values) == 2:
-            push_is_zero(e, [values[0]])
-            _push_parity(e, values[1])
-            e.asm.ops("AND", "OR")
-
-
-def _push_parity(e: Emitter, value: Fp) -> None:
-    """Bit 0 of the value's first (least significant) byte."""
-    e.asm.push(value)
-    e.asm.op("MLOAD")
-    e.asm.push(248)
-    e.asm.op("SHR")
-    e.asm.push(1)
-    e.asm.op("AND")
+    """Push sgn0 of an Fp or Fp2 value (RFC 9380 4.1): the parity of the canonical c0, or
+    of c1 when c0 = 0."""
+    values = value.fps()
+    e.target.push_parity(e, values[0])
+    if len(values) == 2:
+        push_field_is_zero(e, values[0])
+        e.target.push_parity(e, values[1])
+        e.asm.ops("AND", "OR")
 
 
 def fix_sign(e: Emitter, field: ModuleType, y: Slot) -> None:

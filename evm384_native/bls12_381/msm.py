@@ -41,7 +41,7 @@ class Msm:
         self.t = region.alloc(group.jacobian, "t")
         self.acc = region.alloc(group.jacobian, "acc")
         self.end = region.alloc(raw(32), "records_end")
-        self.entry = group.jacobian.size
+        self.entry = e.target.memory_bytes(e, group.jacobian.size)
         self.record = SCALAR_BYTES + MULTIPLES * self.entry
         self.pair = point_bytes(group) + SCALAR_BYTES
         name = f"{group.name}_msm"
@@ -66,8 +66,8 @@ class Msm:
             asm.push(self.heap)                   # stack: ptr
             asm.push(0)                           # stack: ptr cd
             top, skip = asm.label("load_pair"), asm.new_label("skip_pair")
-            decode_fields(e, self.p, self.fail)
-            is_zero(asm, self.p)
+            staged = decode_fields(e, self.p, self.fail)
+            is_zero(asm, staged)
             asm.jumpi(skip)                       # infinity: adds nothing
             group.require_on_curve(e, self.p, self.fail)
             require_in_subgroup(e, group, self.p, self.t, lambda: asm.call(self._dbl_t),
@@ -84,12 +84,9 @@ class Msm:
                     asm.call(self._dbl_t)
                 elif m > 2:
                     asm.call(self._add_p)
-                asm.push(self.entry)
-                asm.push(self.t)
-                asm.op("DUP4")
-                asm.push(SCALAR_BYTES + (m - 1) * self.entry)
-                asm.op("ADD")
-                asm.op("MCOPY")                   # record: [m] P
+                e.target.copy_out(e, self.t, lambda m=m: (   # record: [m] P
+                    asm.op("DUP4"), asm.push(SCALAR_BYTES + (m - 1) * self.entry),
+                    asm.op("ADD")), grow=True)
             asm.op("SWAP1")
             asm.push(self.record)
             asm.op("ADD")
@@ -135,19 +132,10 @@ class Msm:
             zero_digit = asm.new_label("zero_digit")
             asm.ops("DUP1", "ISZERO")
             asm.jumpi(zero_digit)
-            asm.op("DUP1")
-            asm.push(1)
-            asm.ops("SWAP1", "SUB")
-            asm.push(self.entry)
-            asm.op("MUL")
-            asm.op("DUP3")
-            asm.op("ADD")
-            asm.push(SCALAR_BYTES)
-            asm.op("ADD")                         # shift ptr d &[d]P
-            asm.push(self.entry)
-            asm.op("SWAP1")
-            asm.push(self.t)
-            asm.op("MCOPY")                       # t = [d] P
+            e.target.copy_in(e, self.t, lambda: (     # t = [d] P; stack: shift ptr d n
+                asm.op("DUP2"), asm.push(1), asm.ops("SWAP1", "SUB"), asm.push(self.entry),
+                asm.op("MUL"), asm.op("DUP4"), asm.op("ADD"), asm.push(SCALAR_BYTES),
+                asm.op("ADD")))
             add(e, self.group, self.acc, self.t, lambda: asm.call(self._dbl_acc))
             asm.place(zero_digit)
             asm.op("POP")

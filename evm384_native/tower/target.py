@@ -170,6 +170,33 @@ class EVM384:
                 asm.push(lambda i=i: int(dest) + 32 * i)
                 asm.op("MSTORE")
 
+    def values_out(self, e: "Emitter", values: Slot, dest: Slot, width: int) -> None:
+        """The values of ``values`` as plain big-endian numbers of ``width`` bytes at
+        ``dest`` (memory; EIP-2537's 64: 16 zero bytes, then the 48-byte value)."""
+        if width != 64:
+            raise ValueError("EVM384 writes field values as 64-byte words only")
+        asm = e.asm
+        encode = asm.subroutine("encode_field", _encode_field)
+        with asm.temps(Fp) as (plain,):
+            for i, value in enumerate(values.fps()):
+                self.arith(e, "mul", plain, value, e.raw_one)
+                asm.push(lambda i=i: int(dest) + width * i)
+                asm.push(plain)
+                asm.call(encode)
+
+    def push_parity(self, e: "Emitter", value: Fp) -> None:
+        """Push bit 0 of the canonical ``value``: out of Montgomery form into a temporary,
+        then its first (least significant) byte."""
+        asm = e.asm
+        with asm.temps(Fp) as (plain,):
+            self.arith(e, "mul", plain, value, e.raw_one)
+            asm.push(plain)
+            asm.op("MLOAD")
+        asm.push(248)
+        asm.op("SHR")
+        asm.push(1)
+        asm.op("AND")
+
     def memory_image(self, e: "Emitter", slot: Slot, which: int = 0) -> Slot:
         """Memory holding ``slot``'s values for EVM code to read: the slot itself."""
         return slot
@@ -339,6 +366,33 @@ class EVMMAX:
             raise ValueError("words_out needs a modulus below 2^256")
         self.copy_out(e, values, lambda: e.asm.push(dest))
 
+    def values_out(self, e: "Emitter", values: Slot, dest: Slot, width: int) -> None:
+        """The values of ``values`` as plain big-endian numbers of ``width`` bytes at
+        ``dest`` (memory): per value a zero word for the leading bytes, then a LOADX of
+        one value into the rest."""
+        asm, size = e.asm, self.value_bytes(e)
+        if width < size:
+            raise ValueError(f"{width}-byte words cannot hold {size}-byte values")
+        for i in range(len(values.fps())):
+            if width > size:
+                asm.push(0)
+                asm.push(lambda i=i: int(dest) + width * i)
+                asm.op("MSTORE")
+            asm.push(1)
+            asm.push(lambda i=i: _index(values) + i)
+            asm.push(lambda i=i: int(dest) + width * i + width - size)
+            asm.evmmax_op("LOADX")
+
+    def push_parity(self, e: "Emitter", value: Fp) -> None:
+        """Push bit 0 of the canonical ``value``: its last byte in the memory image (LOADX
+        writes canonical big-endian values)."""
+        asm = e.asm
+        image = self.memory_image(e, value)
+        asm.push(lambda: int(image) + self.value_bytes(e) - 32)
+        asm.op("MLOAD")
+        asm.push(1)
+        asm.op("AND")
+
     def memory_image(self, e: "Emitter", slot: Slot, which: int = 0) -> Slot:
         """LOADX ``slot`` into scratch buffer ``which`` (0 or 1); returns the buffer."""
         if slot.size > IMAGE_BYTES:
@@ -348,6 +402,29 @@ class EVMMAX:
                                                      f"{buffer.name}[{slot.name}]")
         self.copy_out(e, slot, lambda: e.asm.push(buffer))
         return image
+
+
+def _encode_field(asm: Assembler) -> None:
+    """Stack: dst src (under the return address): the plain 48-byte little-endian value at
+    src as 64 bytes big-endian at dst (16 zero bytes, then the value)."""
+    bswap = asm.subroutine("bswap256", bswap256)
+    asm.op("SWAP2")                               # ret src dst
+    asm.op("DUP2")
+    asm.push(32)
+    asm.ops("ADD", "MLOAD")                       # value bytes 32..47, then 16 other bytes
+    asm.call(bswap)
+    asm.push(128)
+    asm.op("SHL")
+    asm.push(128)
+    asm.op("SHR")                                 # 16 zero bytes, bytes 47..32
+    asm.op("DUP2")
+    asm.op("MSTORE")
+    asm.op("SWAP1")
+    asm.op("MLOAD")
+    asm.call(bswap)                               # bytes 31..0
+    asm.op("SWAP1")
+    asm.push(32)
+    asm.ops("ADD", "MSTORE")
 
 
 def _reverse_values(asm: Assembler, values: Slot) -> None:
