@@ -1,32 +1,110 @@
-"""Multi-scalar multiplication sum [s_i] P_i over G1 or G2 as EVM384 code, for EIP-2537's
-MSM precompiles: interleaved fixed windows (Straus), 4-bit digits.
+"""Multi-scalar multiplication sum [s_i] P_i over G1 or G2 in the target's code, for
+EIP-2537's MSM precompiles: each scalar split into short digits along an endomorphism
+that the subgroup test has just proved, then interleaved fixed windows (Straus), 4-bit
+digits, over the digits of every point.
+
+The split (a decomposition in the radix of the endomorphism's eigenvalue, as GLV and GLS
+do it; Gallant, Lambert and Vanstone, CRYPTO 2001; Galbraith, Lin and Scott, EUROCRYPT
+2009). With x BLS12-381's seed (negative) and r = x^4 - x^2 + 1:
+
+- G1: phi(P) = [-x^2] P for P in the r-order subgroup (the subgroup test checks exactly
+  this), so [x^2] P = -phi(P) = (beta x, -y). s mod r = a0 + a1 x^2 with a0, a1 < x^2 <
+  2^128: two 128-bit digits, of P and of -phi(P) (one multiplication a table entry).
+- G2: psi(Q) = [x] Q (again the subgroup test's relation), so [|x|^i] Q = (-psi)^i (Q).
+  s mod r = a0 + a1 |x| + a2 |x|^2 + a3 |x|^3 with each a_i < |x| < 2^64: four 64-bit
+  digits, of Q, -psi(Q), psi^2(Q) and -psi^3(Q) (psi^2 multiplies by constants of Fp).
+
+The digits are the scalar's base-x^2 (base-|x|) expansion: EVM MOD and DIV, exact, so
+[s] P = sum [a_i] B_i whatever the scalar (any 256-bit value; s = 0 mod r adds nothing).
 
 Loading (per (point, scalar) pair in calldata): decode, reject a point off the curve or
-outside the r-order subgroup, drop the pair if the point is infinity or the scalar 0,
-else keep a record after every linked memory region: the scalar word, then the Jacobian
-multiples [1] P .. [15] P (one doubling and 13 mixed additions; P has prime order r, so
-none of them meets an exceptional case).
+outside the r-order subgroup, drop the pair if the point is infinity or s = 0 mod r, else
+keep a record after every linked memory region: the digits in one word (digit i at bits
+DIGIT_BITS i ..), then the Jacobian multiples [1] P .. [15] P (one doubling and 13 mixed
+additions; none is exceptional for a point of prime order r).
 
-Main loop: per 4-bit window of the 256-bit scalars, from the top: four doublings of the
-accumulator (shared by all points), then for each record with a non-zero digit d, add
-its [d] P (:func:`evm384_native.tower.groups.add`, which handles acc = infinity, acc = +-[d] P).
-Cost: 256 doublings + at most 64 k additions + 14 k for the tables; the tables take
-32 + 15 x 144 (G1) or 32 + 15 x 288 (G2) bytes of memory per point.
+Main loop: per 4-bit window of the digits, from the top: four doublings of the
+accumulator (shared by all points), then per record and digit i with a non-zero window
+d, the record's [d] P mapped to [d] B_i by the endomorphism, added with
+:func:`evm384_native.tower.groups.add` (which handles acc = infinity, acc = +-[d] B_i).
+Cost: DIGIT_BITS doublings (128 for G1, 64 for G2, where an unsplit scalar takes 256), at
+most 256 / 4 additions a point, 14 for its table; the records take 32 + 15 x 144 (G1) or
+32 + 15 x 288 (G2) bytes of memory a point.
 """
 from __future__ import annotations
 
-from ..asm import Label, raw
-from ..tower import jacobian
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence
+
+from ..asm import Label, Slot, raw
+from ..curves.bls12_381 import BLS12_381
+from ..tower import fp, fp2, jacobian
 from ..tower.control import is_zero, require_calldata
 from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
 from ..tower.groups import Group, add
-from .groups import require_in_subgroup
+from .groups import G1_GROUP, G2_GROUP, require_in_subgroup
+from . import subgroup
 
 WINDOW = 4
 MULTIPLES = (1 << WINDOW) - 1                     # [1] P .. [15] P
-SCALAR_BITS = 256
 SCALAR_BYTES = 32
+X = abs(BLS12_381.x)
+P = BLS12_381.p
+R = BLS12_381.r
+
+Map = Optional[Callable[[Emitter, Slot], None]]
+
+
+def _neg_phi(e: Emitter, t: Slot) -> None:
+    """t = -phi(t) = [x^2] t on G1 (Jacobian): (beta X, -Y, Z)."""
+    fp.mul(e, t.x, t.x, e.fp_const("beta", subgroup.BETA))
+    fp.neg(e, t.y, t.y)
+
+
+def _neg_psi(e: Emitter, t: Slot) -> None:
+    """t = -psi(t) = [|x|] t on G2 (Jacobian): (conj(X) c_x, -conj(Y) c_y, conj(Z))."""
+    fp2.mul_const(e, t.x, t.x, subgroup.PSI_X, "psi_x", conjugate=True)
+    fp2.mul_const(e, t.y, t.y, (-subgroup.PSI_Y[0], -subgroup.PSI_Y[1]), "-psi_y",
+                  conjugate=True)
+    fp2.conj(e, t.z, t.z)
+
+
+def _norm(c) -> int:
+    return (c[0] * c[0] + c[1] * c[1]) % P
+
+
+def _psi2(e: Emitter, t: Slot) -> None:
+    """t = psi^2(t) = [x^2] t on G2: psi(psi(v)) = v conj(c) c, so X and Y are multiplied
+    by the norms of psi's constants (in Fp), Z is kept."""
+    fp2.mul_by_fp(e, t.x, t.x, e.fp_const("psi2_x", _norm(subgroup.PSI_X)))
+    fp2.mul_by_fp(e, t.y, t.y, e.fp_const("psi2_y", _norm(subgroup.PSI_Y)))
+
+
+def _neg_psi3(e: Emitter, t: Slot) -> None:
+    """t = -psi^3(t) = [|x|^3] t on G2."""
+    _psi2(e, t)
+    _neg_psi(e, t)
+
+
+@dataclass(frozen=True)
+class Split:
+    """How a group's scalars are split: digits of the radix's expansion, digit i
+    multiplying maps[i] of the point (None: the point itself)."""
+    radix: int
+    digit_bits: int
+    maps: Sequence[Map]
+
+    @property
+    def windows(self) -> int:
+        return self.digit_bits // WINDOW
+
+
+G1_SPLIT = Split(X * X, 128, (None, _neg_phi))
+G2_SPLIT = Split(X, 64, (None, _neg_psi, _psi2, _neg_psi3))
+SPLITS = {G1_GROUP.name: G1_SPLIT, G2_GROUP.name: G2_SPLIT}
+assert all(split.radix ** len(split.maps) > R and split.radix < 1 << split.digit_bits
+           and len(split.maps) * split.digit_bits <= 256 for split in SPLITS.values())
 
 
 class Msm:
@@ -34,10 +112,11 @@ class Msm:
 
     def __init__(self, e: Emitter, group: Group, fail: Label) -> None:
         self.e, self.group, self.fail = e, group, fail
+        self.split = SPLITS[group.name]
         asm, field = e.asm, group.field
         region = asm.memory.region("msm")
         self.p = region.alloc(group.affine, "p")
-        region.alloc(raw(16), "decode_spill")     # decoding writes 16 bytes past p
+        region.alloc(raw(16), "decode_spill")     # EVM384 decoding writes 16 bytes past p
         self.t = region.alloc(group.jacobian, "t")
         self.acc = region.alloc(group.jacobian, "acc")
         self.end = region.alloc(raw(32), "records_end")
@@ -73,11 +152,16 @@ class Msm:
             require_in_subgroup(e, group, self.p, self.t, lambda: asm.call(self._dbl_t),
                                 lambda: asm.call(self._add_p), self.fail)
             self._push_scalar()
+            asm.push(R)
+            asm.op("SWAP1")
+            asm.op("MOD")                         # ptr cd (s mod r)
+            zero_scalar = asm.new_label("zero_scalar")
+            asm.op("DUP1")
             asm.op("ISZERO")
-            asm.jumpi(skip)
-            self._push_scalar()
+            asm.jumpi(zero_scalar)
+            self._digits()
             asm.op("DUP3")
-            asm.op("MSTORE")                      # record: the scalar word
+            asm.op("MSTORE")                      # record: the digits
             jacobian.from_affine(e, self.t, self.p)
             for m in range(1, MULTIPLES + 1):
                 if m == 2:
@@ -91,6 +175,9 @@ class Msm:
             asm.push(self.record)
             asm.op("ADD")
             asm.op("SWAP1")
+            asm.jump(skip)
+            asm.place(zero_scalar)
+            asm.op("POP")
             asm.place(skip)
             asm.push(self.pair)
             asm.op("ADD")
@@ -107,10 +194,33 @@ class Msm:
         asm.push(point_bytes(self.group))
         asm.ops("ADD", "CALLDATALOAD")
 
+    def _digits(self) -> None:
+        """Stack: s -> w, the digits of s in the split's radix, digit i at bits
+        digit_bits i of w (the last digit is what remains: s < radix^digits)."""
+        asm, split = self.e.asm, self.split
+        asm.push(0)
+        asm.op("SWAP1")                           # w s
+        for i in range(len(split.maps)):
+            last = i == len(split.maps) - 1
+            if not last:
+                asm.push(split.radix)
+                asm.op("DUP2")
+                asm.op("MOD")                     # w s d
+            else:
+                asm.op("DUP1")
+            if i:
+                asm.push(split.digit_bits * i)
+                asm.op("SHL")
+            asm.ops("SWAP1", "SWAP2", "OR", "SWAP1")   # w' s
+            if not last:
+                asm.push(split.radix)
+                asm.ops("SWAP1", "DIV")           # w' s / radix
+        asm.op("POP")
+
     def emit(self) -> None:
         """acc = the sum of [s] P over the records (acc starts as infinity: Z = 0 in fresh
-        memory)."""
-        e, asm = self.e, self.e.asm
+        memory and registers)."""
+        asm, split = self.e.asm, self.split
         with asm.scope("msm"):
             done = asm.new_label("no_records")
             asm.push(self.end)
@@ -118,27 +228,16 @@ class Msm:
             asm.push(self.heap)
             asm.op("EQ")
             asm.jumpi(done)
-            asm.push(SCALAR_BITS)                 # stack: shift
+            asm.push(split.digit_bits)            # stack: shift
             window = asm.label("window")
             asm.push(WINDOW)
             asm.ops("SWAP1", "SUB")
             for _ in range(WINDOW):
-                asm.call(self._dbl_acc)
+                self._double_acc()
             asm.push(self.heap)                   # stack: shift ptr
             point = asm.label("record")
-            asm.ops("DUP1", "MLOAD", "DUP3", "SHR")
-            asm.push(MULTIPLES)
-            asm.op("AND")                         # shift ptr d
-            zero_digit = asm.new_label("zero_digit")
-            asm.ops("DUP1", "ISZERO")
-            asm.jumpi(zero_digit)
-            e.target.copy_in(e, self.t, lambda: (     # t = [d] P; stack: shift ptr d n
-                asm.op("DUP2"), asm.push(1), asm.ops("SWAP1", "SUB"), asm.push(self.entry),
-                asm.op("MUL"), asm.op("DUP4"), asm.op("ADD"), asm.push(SCALAR_BYTES),
-                asm.op("ADD")))
-            add(e, self.group, self.acc, self.t, lambda: asm.call(self._dbl_acc))
-            asm.place(zero_digit)
-            asm.op("POP")
+            for i, endomorphism in enumerate(split.maps):
+                self._add_digit(i, endomorphism)
             asm.push(self.record)
             asm.op("ADD")
             asm.op("DUP1")
@@ -150,3 +249,34 @@ class Msm:
             asm.jumpi(window)                     # while shift > 0
             asm.op("POP")
             asm.place(done)
+
+    def _double_acc(self) -> None:
+        """acc = 2 acc: inline where code is dense (a call costs as much as a third of
+        the doubling), else a call."""
+        if self.e.target.dense_code:
+            jacobian.jacobian_dbl(self.e, self.group.field, self.acc)
+        else:
+            self.e.asm.call(self._dbl_acc)
+
+    def _add_digit(self, i: int, endomorphism: Map) -> None:
+        """Stack: shift ptr. acc += [d] B_i for the window d of the record's digit i."""
+        e, asm = self.e, self.e.asm
+        asm.ops("DUP1", "MLOAD", "DUP3")
+        if i:
+            asm.push(self.split.digit_bits * i)
+            asm.op("ADD")
+        asm.op("SHR")
+        asm.push(MULTIPLES)
+        asm.op("AND")                             # shift ptr d
+        zero_digit = asm.new_label("zero_digit")
+        asm.ops("DUP1", "ISZERO")
+        asm.jumpi(zero_digit)
+        e.target.copy_in(e, self.t, lambda: (     # t = [d] P; stack: shift ptr d n
+            asm.op("DUP2"), asm.push(1), asm.ops("SWAP1", "SUB"), asm.push(self.entry),
+            asm.op("MUL"), asm.op("DUP4"), asm.op("ADD"), asm.push(SCALAR_BYTES),
+            asm.op("ADD")))
+        if endomorphism is not None:
+            endomorphism(e, self.t)               # t = [d] B_i
+        add(e, self.group, self.acc, self.t, lambda: asm.call(self._dbl_acc))
+        asm.place(zero_digit)
+        asm.op("POP")
