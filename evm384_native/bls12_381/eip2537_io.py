@@ -6,7 +6,7 @@ and the precompile's error as a REVERT with empty output.
 """
 from __future__ import annotations
 
-from ..asm import Label, Slot, raw
+from ..asm import Assembler, Label, Slot, raw
 from ..tower import jacobian
 from ..tower.control import is_zero
 from ..tower.fp import Emitter

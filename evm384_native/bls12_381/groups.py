@@ -7,7 +7,7 @@ from typing import Callable
 from ..asm import G1, G1Jacobian, G2, G2Jacobian, Label, Slot
 from ..curves.bls12_381 import BLS12_381
 from ..tower import fp, fp2, jacobian
-from ..tower.control import square_and_multiply
+from ..tower.control import double_and_add
 from ..tower.fp import Emitter
 from ..tower.groups import Group
 from . import subgroup
@@ -15,18 +15,20 @@ from . import subgroup
 
 G1_GROUP = Group("g1", fp, G1, G1Jacobian, subgroup.require_g1_on_curve)
 G2_GROUP = Group("g2", fp2, G2, G2Jacobian, subgroup.require_g2_on_curve)
+DBL_RUN = 16             # longest run of doublings one call performs (dense code)
 
 
-def require_in_subgroup(e: Emitter, group: Group, p: Slot, work: Slot, double: Callable[[], None],
+def require_in_subgroup(e: Emitter, group: Group, p: Slot, work: Slot, name: str,
                         add_p: Callable[[], None], fail: Label) -> None:
     """Jump to ``fail`` unless the affine point ``p`` (finite, on the curve) is in the
     r-order subgroup. G1: Scott's test (:func:`.subgroup.require_g1_in_subgroup`). G2:
-    ``work`` = [|x|] p by double-and-add with ``double`` (work = 2 work) and ``add_p``
-    (work = work + p), then work = -psi(p)."""
+    ``work`` = [|x|] p by double-and-add (doublings: :func:`.control.double_and_add`
+    ``name``; ``add_p``: work = work + p), then work = -psi(p)."""
     if group is G1_GROUP:
         subgroup.require_g1_in_subgroup(e, p, fail)
         return
     with e.asm.scope("g2_subgroup"):
         jacobian.from_affine(e, work, p)
-        square_and_multiply(e, bin(abs(BLS12_381.x))[3:], double, add_p)
+        double_and_add(e, name, bin(abs(BLS12_381.x))[3:],
+                       lambda: jacobian.jacobian_dbl(e, group.field, work), add_p, DBL_RUN)
         subgroup.require_g2_in_subgroup(e, p, work, fail)

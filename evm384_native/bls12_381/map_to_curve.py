@@ -33,10 +33,10 @@ from ..curves.bls12_381 import BLS12_381
 from ..curves.fields import fp2_inverse, fp2_mul
 from ..tower import fp, fp2, jacobian
 from ..tower.compare import push_equal, push_field_is_zero
-from ..tower.control import square_and_multiply
+from ..tower.control import double_and_add
 from ..tower.fp import Emitter
 from ..tower.groups import Group, add
-from .groups import G1_GROUP, G2_GROUP
+from .groups import DBL_RUN, G1_GROUP, G2_GROUP
 from .subgroup import PSI_X, PSI_Y
 
 Const = Union[int, Tuple[int, int]]
@@ -369,8 +369,9 @@ def clear_cofactor_g1(e: Emitter, acc: G1Jacobian, p: G1Jacobian) -> None:
         e, G1_GROUP, acc, p, lambda: asm.call(dbl), t_may_be_infinity=True))
     with asm.scope("clear_cofactor"):
         fp.copy(e, acc, p)
-        square_and_multiply(e, bin(H_EFF_G1)[3:], lambda: asm.call(dbl),
-                            lambda: asm.call(add_p))
+        double_and_add(e, "g1_map_dbl", bin(H_EFF_G1)[3:],
+                       lambda: jacobian.jacobian_dbl(e, fp, acc), lambda: asm.call(add_p),
+                       DBL_RUN)
 
 
 def _psi(e: Emitter, out: G2Jacobian, a: G2Jacobian) -> None:
@@ -392,7 +393,9 @@ def clear_cofactor_g2(e: Emitter, w: G2Jacobian, p: G2Jacobian) -> None:
 
     def mul_by_x(a: Assembler) -> None:                      # w = [x] t, x < 0
         fp.copy(e, w, t)
-        square_and_multiply(e, bin(abs(BLS12_381.x))[3:], lambda: asm.call(dbl), lambda: asm.call(add_t))
+        double_and_add(e, "g2_map_dbl", bin(abs(BLS12_381.x))[3:],
+                       lambda: jacobian.jacobian_dbl(e, fp2, w), lambda: asm.call(add_t),
+                       DBL_RUN)
         fp2.neg(e, w.y, w.y)
     times_x = asm.subroutine("g2_map_mul_by_x", mul_by_x)
 

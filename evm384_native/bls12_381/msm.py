@@ -149,7 +149,7 @@ class Msm:
             is_zero(asm, staged)
             asm.jumpi(skip)                       # infinity: adds nothing
             group.require_on_curve(e, self.p, self.fail)
-            require_in_subgroup(e, group, self.p, self.t, lambda: asm.call(self._dbl_t),
+            require_in_subgroup(e, group, self.p, self.t, f"{group.name}_msm_dbl_t",
                                 lambda: asm.call(self._add_p), self.fail)
             self._push_scalar()
             asm.push(R)

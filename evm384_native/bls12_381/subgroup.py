@@ -27,7 +27,7 @@ from ..asm import Fp2, G1, G1Jacobian, G2, G2Jacobian, Label
 from ..curves.bls12_381 import BLS12_381
 from ..curves.fields import fp2_pow
 from ..tower import fp, fp2, jacobian
-from ..tower.control import longest_run, square_and_multiply, square_and_multiply_chained
+from ..tower.control import double_and_add
 from ..tower.compare import require_jacobian_is, require_on_curve
 from ..tower.fp import Emitter
 
@@ -57,17 +57,11 @@ def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label) -> None:
         region = asm.memory.region("g1_subgroup")
         acc = region.alloc(G1Jacobian, "acc")
         expect = region.alloc(G1, "expect")
-        dbl = asm.subroutine("g1_dbl", lambda a: jacobian.jacobian_dbl(e, fp, acc))
         add = asm.subroutine("g1_add", lambda a: jacobian.jacobian_add_affine(e, fp, acc, p))
         jacobian.from_affine(e, acc, p)
-        bits = bin(BLS12_381.x ** 2)[3:]
-        if e.target.dense_code:
-            digits = [int(bit) for bit in bits]
-            chain = fp.squaring_chain(e, "g1_dbl_chain", min(G1_DBL_RUN, longest_run(digits)),
-                                      lambda: jacobian.jacobian_dbl(e, fp, acc))
-            square_and_multiply_chained(e, digits, chain, lambda digit: asm.call(add))
-        else:
-            square_and_multiply(e, bits, lambda: asm.call(dbl), lambda: asm.call(add))
+        double_and_add(e, "g1_dbl", bin(BLS12_381.x ** 2)[3:],
+                       lambda: jacobian.jacobian_dbl(e, fp, acc), lambda: asm.call(add),
+                       G1_DBL_RUN)
         fp.mul(e, expect.x, p.x, e.fp_const("beta", BETA))
         fp.neg(e, expect.y, p.y)
         require_jacobian_is(e, fp, acc, expect, fail)

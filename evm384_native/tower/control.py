@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..asm import Assembler, Label, Slot, Subroutine
-from .fp import Emitter
+from .fp import Emitter, squaring_chain
 
 
 def square_and_multiply(e: Emitter, bits: str, square: Callable[[], None],
@@ -95,6 +95,21 @@ def square_and_multiply_chained(e: Emitter, digits: Sequence[int],
             count = 0
             multiply(digit)
     _squarings(e, subroutine, entries, count, run)
+
+
+def double_and_add(e: Emitter, name: str, bits: str, double: Callable[[], None],
+                   add: Callable[[], None], run: int) -> None:
+    """Per bit of ``bits``: a doubling (``double()`` emits one), then ``add()`` if the bit
+    is set. Where code is dense (EVMMAX) the doublings go through a chain
+    (:func:`.fp.squaring_chain` ``name + "_chain"``, up to ``run`` a call), else each is a
+    call of subroutine ``name``."""
+    if e.target.dense_code:
+        digits = [int(bit) for bit in bits]
+        chain = squaring_chain(e, f"{name}_chain", min(run, longest_run(digits)), double)
+        square_and_multiply_chained(e, digits, chain, lambda digit: add())
+    else:
+        routine = e.asm.subroutine(name, lambda a: double())
+        square_and_multiply(e, bits, lambda: e.asm.call(routine), add)
 
 
 def _squarings(e: Emitter, chain, entries, count: int, run: int) -> None:
