@@ -152,7 +152,8 @@ def build_program(name: str, compact: Optional[bool] = None, target: str = "evm3
                          f"{', '.join(EVMMAX_CONTRACTS)}")
     compact = isa.compact if compact is None else compact
     return least_gas_that_fits(name, BLS12_381, isa, lambda e: _build(name, e), compact,
-                               loops=name in _LOOPED)
+                               loops=name in _LOOPED,
+                               inline_powers=name in _PRECOMPILE_BUILDERS)
 
 
 def _build(name: str, e: Emitter) -> None:

@@ -16,11 +16,12 @@ CONTRACT_SIZE_LIMIT = 24_576                       # EIP-170
 
 def assemble(name: str, curve: Field, isa: Any, build: Callable[[Emitter], None],
              compact: bool, loops: bool = False, register_pairs: int = 0,
-             resident_code: str = "inline") -> Program:
+             resident_code: str = "inline", inline_powers: bool = False) -> Program:
     """The program ``build(e)`` emits, with the emitter's constants after the code."""
     asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes)
     e = Emitter(asm, curve, compact=compact, loops=loops, target=isa,
-                register_pairs=register_pairs, resident_code=resident_code)
+                register_pairs=register_pairs, resident_code=resident_code,
+                inline_powers=inline_powers)
     build(e)
     e.finish()
     return asm.assemble()
@@ -28,18 +29,23 @@ def assemble(name: str, curve: Field, isa: Any, build: Callable[[Emitter], None]
 
 def least_gas_that_fits(name: str, curve: Field, isa: Any,
                         build: Callable[[Emitter], None], compact: bool,
-                        loops: Optional[bool] = None) -> Program:
+                        loops: Optional[bool] = None, inline_powers: bool = False
+                        ) -> Program:
     """The build with the least gas within the size limit and the register file (else the
     last one tried): where the target keeps pair states in registers, the builds of
     :data:`.pairing.RESIDENT_CODE` in turn (least gas first), each (with ``loops`` None)
     unrolled, then with run-time loops (less code, ~55 gas a digit more: less than the
-    next resident build costs)."""
+    next resident build costs). With ``inline_powers`` (dense code only) each build is
+    first tried with its exponentiations written out (:class:`.fp.Emitter`)."""
     program = None
+    inline_choices = (True, False) if inline_powers and isa.dense_code else (False,)
     for resident_code in RESIDENT_CODE if isa.register_pairs else RESIDENT_CODE[:1]:
-        for use_loops in (False, True) if loops is None else (loops,):
+        for use_loops, inline in [(use_loops, inline)
+                                  for use_loops in ((False, True) if loops is None else (loops,))
+                                  for inline in inline_choices]:
             try:
                 program = assemble(name, curve, isa, build, compact, use_loops,
-                                   isa.register_pairs, resident_code)
+                                   isa.register_pairs, resident_code, inline)
             except RegisterOverflow:               # a build that needs more registers
                 continue
             if len(program.code) <= CONTRACT_SIZE_LIMIT:

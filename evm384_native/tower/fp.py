@@ -39,12 +39,16 @@ class Emitter:
     states in registers of their own instead of copying each in and out at every step;
     ``resident_code``, how the steps of those pairs are emitted (one of
     :data:`.pairing.RESIDENT_CODE`, least gas and most code first).
+    ``inline_powers`` writes every squaring of an exponentiation (:func:`power`) in line
+    instead of calling into a squaring chain: under EVMMAX a call costs about as much as
+    eight squarings, and an exponentiation of a 381-bit exponent takes ~3,600 bytes.
     """
 
     def __init__(self, asm: Assembler, curve: Field, compact: bool = True,
                  loops: bool = False, target: object = "evm384", register_pairs: int = 0,
-                 resident_code: str = "inline") -> None:
+                 resident_code: str = "inline", inline_powers: bool = False) -> None:
         self.asm = asm
+        self.inline_powers = inline_powers
         self.curve = curve
         self.compact = compact
         self.loops = loops
@@ -201,6 +205,18 @@ def _power_body(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> None:
     _power_steps(e, a, out, exponent, squarings)
 
 
+def _power_body_inline(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> None:
+    _power_steps(e, a, out, exponent, _squarings_in_line(e, out))
+
+
+def _squarings_in_line(e: Emitter, acc: Fp) -> Callable[[int], None]:
+    """``squarings(n)``: n squarings of ``acc``, each written out."""
+    def squarings(count: int) -> None:
+        for _ in range(count):
+            sqr(e, acc, acc)
+    return squarings
+
+
 def _power_steps(e: Emitter, a: Fp, out: Fp, exponent: int,
                  squarings: Callable[[int], None]) -> None:
     """out = a**exponent by a sliding window; ``squarings(n)`` squares ``out`` n times."""
@@ -259,11 +275,13 @@ def _power_body_loops(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> N
 
 def power(e: Emitter, out: Fp, a: Fp, exponent: int, name: str) -> None:
     """out = a**exponent by a subroutine ``name`` (one per exponent): a sliding window
-    with its squarings run through a shared squaring chain; with ``e.loops`` (and a
-    target whose operands can be computed at run time) a loop over 4-bit windows."""
+    with its squarings run through a shared squaring chain (with ``e.inline_powers``
+    written out); with ``e.loops`` (and a target whose operands can be computed at run
+    time) a loop over 4-bit windows."""
     if not 0 < exponent < 1 << 384:
         raise ValueError("the exponent must be in 1 .. 2^384 - 1")
-    body = _power_body_loops if e.loops and e.target.indexed_operands else _power_body
+    body = (_power_body_loops if e.loops and e.target.indexed_operands else
+            _power_body_inline if e.inline_powers else _power_body)
     routine = e.asm.subroutine(name, lambda asm, a, out: body(e, a, out, exponent, name),
                                {"a": Fp, "out": Fp})
     call(e, routine, {"out": out}, a=a)
@@ -279,10 +297,7 @@ def inverse_inline(e: Emitter, out: Fp, a: Fp) -> None:
     """out = a**-1 as :func:`inverse`, emitted inline, every squaring in line (no calls:
     under EVMMAX a call into the squaring chain costs about as much as 10 squarings; for
     BN254 ~2,500 bytes of code). ``out`` must not be ``a``."""
-    def squarings(count: int) -> None:
-        for _ in range(count):
-            sqr(e, out, out)
-    _power_steps(e, a, out, e.curve.p - 2, squarings)
+    _power_steps(e, a, out, e.curve.p - 2, _squarings_in_line(e, out))
 
 
 # --- element-wise helpers the extension fields share ------------------------------------------
