@@ -46,7 +46,7 @@ def _build_add(e: Emitter, group: Group) -> None:
     asm.push(size)
     asm.op("ADD")
     load_jacobian(e, group, t, output, fail)
-    add(e, group, acc, t, lambda: jacobian.jacobian_dbl(e, group.field, acc))
+    add(e, group, acc, t, lambda: jacobian.point_dbl(e, group.field, acc))
     asm.place(output)
     asm.op("POP")
     return_point(e, group, acc)

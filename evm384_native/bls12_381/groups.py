@@ -25,10 +25,10 @@ def require_in_subgroup(e: Emitter, group: Group, p: Slot, work: Slot, name: str
     ``work`` = [|x|] p by double-and-add (doublings: :func:`.control.double_and_add`
     ``name``; ``add_p``: work = work + p), then work = -psi(p)."""
     if group is G1_GROUP:
-        subgroup.require_g1_in_subgroup(e, p, fail)
+        subgroup.require_g1_in_subgroup(e, p, fail, jacobian.point_dbl)
         return
     with e.asm.scope("g2_subgroup"):
         jacobian.from_affine(e, work, p)
         double_and_add(e, name, bin(abs(BLS12_381.x))[3:],
-                       lambda: jacobian.jacobian_dbl(e, group.field, work), add_p, DBL_RUN)
+                       lambda: jacobian.point_dbl(e, group.field, work), add_p, DBL_RUN)
         subgroup.require_g2_in_subgroup(e, p, work, fail)

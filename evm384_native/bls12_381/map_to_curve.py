@@ -364,13 +364,13 @@ def iso_map(e: Emitter, field: ModuleType, out: Slot, p: Slot,
 def clear_cofactor_g1(e: Emitter, acc: G1Jacobian, p: G1Jacobian) -> None:
     """acc = [h_eff] p for any p on E."""
     asm = e.asm
-    dbl = asm.subroutine("g1_map_dbl", lambda a: jacobian.jacobian_dbl(e, fp, acc))
+    dbl = asm.subroutine("g1_map_dbl", lambda a: jacobian.point_dbl(e, fp, acc))
     add_p = asm.subroutine("g1_map_add", lambda a: add(
         e, G1_GROUP, acc, p, lambda: asm.call(dbl), t_may_be_infinity=True))
     with asm.scope("clear_cofactor"):
         fp.copy(e, acc, p)
         double_and_add(e, "g1_map_dbl", bin(H_EFF_G1)[3:],
-                       lambda: jacobian.jacobian_dbl(e, fp, acc), lambda: asm.call(add_p),
+                       lambda: jacobian.point_dbl(e, fp, acc), lambda: asm.call(add_p),
                        DBL_RUN)
 
 

@@ -125,11 +125,11 @@ class Msm:
         self.pair = point_bytes(group) + SCALAR_BYTES
         name = f"{group.name}_msm"
         self._dbl_t = asm.subroutine(f"{name}_dbl_t",
-                                     lambda a: jacobian.jacobian_dbl(e, field, self.t))
+                                     lambda a: jacobian.point_dbl(e, field, self.t))
         self._add_p = asm.subroutine(f"{name}_add_p",
                                      lambda a: jacobian.jacobian_add_affine(e, field, self.t, self.p))
         self._dbl_acc = asm.subroutine(f"{name}_dbl_acc",
-                                       lambda a: jacobian.jacobian_dbl(e, field, self.acc))
+                                       lambda a: jacobian.point_dbl(e, field, self.acc))
 
     def heap(self) -> int:
         """Where the records start: after every linked region (known at link time)."""
@@ -254,7 +254,7 @@ class Msm:
         """acc = 2 acc: inline where code is dense (a call costs as much as a third of
         the doubling), else a call."""
         if self.e.target.dense_code:
-            jacobian.jacobian_dbl(self.e, self.group.field, self.acc)
+            jacobian.point_dbl(self.e, self.group.field, self.acc)
         else:
             self.e.asm.call(self._dbl_acc)
 

@@ -23,7 +23,10 @@ the true multiple.
 from __future__ import annotations
 
 
-from ..asm import Fp2, G1, G1Jacobian, G2, G2Jacobian, Label
+from types import ModuleType
+from typing import Callable
+
+from ..asm import Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot
 from ..curves.bls12_381 import BLS12_381
 from ..curves.fields import fp2_pow
 from ..tower import fp, fp2, jacobian
@@ -50,8 +53,10 @@ def require_g2_on_curve(e: Emitter, q: G2, fail: Label) -> None:
     require_on_curve(e, fp2, q, e.const(Fp2, "b_g2", list(B_G2)), fail)
 
 
-def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label) -> None:
-    """phi(P) = [-x^2] P, i.e. [x^2] P = (beta P.x, -P.y)."""
+def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label,
+                           double: Callable[[Emitter, ModuleType, Slot], None] =
+                           jacobian.jacobian_dbl) -> None:
+    """phi(P) = [-x^2] P, i.e. [x^2] P = (beta P.x, -P.y); ``double`` emits a doubling."""
     asm = e.asm
     with asm.scope("g1_subgroup"):
         region = asm.memory.region("g1_subgroup")
@@ -60,7 +65,7 @@ def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label) -> None:
         add = asm.subroutine("g1_add", lambda a: jacobian.jacobian_add_affine(e, fp, acc, p))
         jacobian.from_affine(e, acc, p)
         double_and_add(e, "g1_dbl", bin(BLS12_381.x ** 2)[3:],
-                       lambda: jacobian.jacobian_dbl(e, fp, acc), lambda: asm.call(add),
+                       lambda: double(e, fp, acc), lambda: asm.call(add),
                        G1_DBL_RUN)
         fp.mul(e, expect.x, p.x, e.fp_const("beta", BETA))
         fp.neg(e, expect.y, p.y)

@@ -195,6 +195,18 @@ def jacobian_dbl_halved(e: Emitter, field: ModuleType, t: Slot, three_halves: Sl
         field.sub(e, y, y, c)                    # Y3 = M (S - X3) - C
 
 
+def point_dbl(e: Emitter, field: ModuleType, t: Slot) -> None:
+    """T = 2T in place for a = 0 by the cheaper formula for the target: where a product
+    costs at most three additions (EVMMAX) and T is over Fp, :func:`jacobian_dbl_halved`
+    (8 products and 4 additions), else dbl-2009-l (:func:`jacobian_dbl`: 7 and 14). Both
+    give the same point (in other Jacobian coordinates)."""
+    if e.target.cheap_products and field is fp:
+        p = e.curve.p
+        jacobian_dbl_halved(e, field, t, e.fp_const("3/2", 3 * pow(2, -1, p) % p))
+    else:
+        jacobian_dbl(e, field, t)
+
+
 def jacobian_add_affine_hmv(e: Emitter, field: ModuleType, t: Slot, q: Slot,
                             x_factor: Optional[Slot] = None) -> None:
     """T = T + Q in place for affine Q != +-T, T finite: madd-2004-hmv (EFD; Hankerson,

@@ -44,6 +44,7 @@ class EVM384:
     dense_code = False            # 18 bytes an op (PUSH16 + op): hot routines are called
     compact = True                # share cold routines by default: 24,576 bytes otherwise
     register_pairs = 0            # pair states live in memory anyway
+    cheap_products = False        # a product costs as much as several additions
 
     def new_memory(self) -> Memory:
         return Memory()
@@ -212,6 +213,7 @@ class EVMMAX:
     dense_code = True
     compact = False               # inlined cold routines fit and save ~3% gas
     register_pairs = 2            # the pairing checks keep up to two pair states in registers
+    cheap_products = True         # a product costs 2-3 additions (EIP-6690, up to 7 limbs)
 
     def new_memory(self) -> Memory:
         return Memory(registers=RegisterSpace())
