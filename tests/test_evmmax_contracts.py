@@ -14,7 +14,7 @@ from evm384_native.asm.profile import GasByPc, by_scope
 from evm384_native.bls12_381 import contracts
 from evm384_native.curves import BLS12_381
 from evm384_native.tower import fp
-from evm384_native.bls12_381.contracts import (EVMMAX_CONTRACTS, build_contract, build_program,
+from evm384_native.bls12_381.contracts import (EVMMAX_PAIRING_CHECKS, build_contract, build_program,
                                                encode_calldata)
 from evm384_native.tower.fp import Emitter
 from evm384_native.bls12_381.hint import pairing_hint
@@ -64,7 +64,7 @@ def check_against_blst_and_evm384(name, pairs):
     assert evm384.success and evm384.output == got.output
 
 
-@pytest.mark.parametrize("name", EVMMAX_CONTRACTS)
+@pytest.mark.parametrize("name", EVMMAX_PAIRING_CHECKS)
 @pytest.mark.parametrize("k, true", [(1, False), (2, True), (2, False)])
 def test_answers_match_blst_and_evm384(name, k, true):
     check_against_blst_and_evm384(name, instance(k, true))
@@ -101,7 +101,7 @@ def test_official_vectors_hinted(vector):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", EVMMAX_CONTRACTS)
+@pytest.mark.parametrize("name", EVMMAX_PAIRING_CHECKS)
 @pytest.mark.parametrize("k, true", [(3, True), (3, False), (4, True), (4, False)])
 def test_answers_match_blst_and_evm384_more_pairs(name, k, true):
     check_against_blst_and_evm384(name, instance(k, true))
@@ -165,7 +165,7 @@ def test_hint_value_not_below_p_reverts_and_a_wrong_hint_answers_zero():
     assert len(hint) == HINT_BYTES
 
 
-@pytest.mark.parametrize("name", EVMMAX_CONTRACTS)
+@pytest.mark.parametrize("name", EVMMAX_PAIRING_CHECKS)
 def test_size_and_registers(name):
     program = build_program(name, target="evmmax")
     assert len(program.code) <= MAX_CODE

@@ -29,8 +29,9 @@ layout (576 bytes), directly comparable with blst's (chia_rs ``bytes(GTElement)`
 32-byte word: 1 if the product of the k pairings is one, else 0 (for the hinted checks: 0
 also if the hint is wrong).
 
-These four are built for EVMMAX (EIP-6690) too: ``build_contract(name, target="evmmax")``,
-run with ``opcodes="evmmax"``; the same calldata, answers and REVERTs (:mod:`.target`).
+The pairing checks and the other EIP-2537 precompiles (``EVMMAX_CONTRACTS``) are built for
+EVMMAX (EIP-6690) too: ``build_contract(name, target="evmmax")``, run with
+``opcodes="evmmax"``; the same calldata, answers and REVERTs (:mod:`.target`).
 """
 from __future__ import annotations
 
@@ -126,8 +127,9 @@ _LOOPED = frozenset({"eip2537_pairing_check"})
 
 
 # The contracts built for the EVMMAX target (:mod:`.target`) as well as EVM384.
-EVMMAX_CONTRACTS = ("pairing_product_is_one", "eip2537_pairing_check", "pairing_check_hinted",
-                    "eip2537_pairing_check_hinted") + tuple(_PRECOMPILE_BUILDERS)
+EVMMAX_PAIRING_CHECKS = ("pairing_product_is_one", "eip2537_pairing_check",
+                         "pairing_check_hinted", "eip2537_pairing_check_hinted")
+EVMMAX_CONTRACTS = EVMMAX_PAIRING_CHECKS + tuple(_PRECOMPILE_BUILDERS)
 TARGETS = ("evm384", "evmmax")
 
 

@@ -1,5 +1,5 @@
 """EIP-2537's G1/G2 addition, multi-scalar multiplication and map-to-curve precompiles
-(0x0b..0x0e, 0x10, 0x11) as EVM384 contracts: the calldata is the precompile's input, the output its output, and
+(0x0b..0x0e, 0x10, 0x11) as contracts for either target: the calldata is the precompile's input, the output its output, and
 every input the precompile rejects makes the contract REVERT with empty output.
 
 Input field elements are 64 bytes big-endian (16 zero bytes of padding, value < p),
