@@ -276,13 +276,19 @@ def inverse(e: Emitter, out: Fp, a: Fp) -> None:
 
 
 def inverse_inline(e: Emitter, out: Fp, a: Fp) -> None:
-    """out = a**-1 as :func:`inverse`, emitted inline, every squaring in line (no calls:
-    under EVMMAX a call into the squaring chain costs about as much as 10 squarings; for
-    BN254 ~2,500 bytes of code). ``out`` must not be ``a``."""
+    """out = a**-1 as :func:`inverse`, emitted inline (:func:`power_inline`; for BN254
+    ~2,500 bytes of code). ``out`` must not be ``a``."""
+    power_inline(e, out, a, e.curve.p - 2)
+
+
+def power_inline(e: Emitter, out: Fp, a: Fp, exponent: int) -> None:
+    """out = a**exponent by a sliding window, emitted inline, every squaring in line (no
+    calls: under EVMMAX a call into the squaring chain costs about as much as 10
+    squarings). ``out`` must not be ``a``."""
     def squarings(count: int) -> None:
         for _ in range(count):
             sqr(e, out, out)
-    _power_steps(e, a, out, e.curve.p - 2, squarings)
+    _power_steps(e, a, out, exponent, squarings)
 
 
 # --- element-wise helpers the extension fields share ------------------------------------------
