@@ -30,7 +30,7 @@ P, N, G = SECP256K1.p, SECP256K1.r, SECP256K1.g1
 GLV = SECP256K1.glv
 # Execution gas of a valid signature (either y parity: one SUBMODX apart), EIP-6690 /
 # EIP-7747 (issue 24's target, 7,500 = 2.5 x the precompile's 3,000, is not met)
-GAS = {"eip-6690": 13_900, "eip-7747": 18_953}
+GAS = {"eip-6690": 13_710, "eip-7747": 18_667}
 
 
 @pytest.fixture(scope="module")
@@ -146,6 +146,17 @@ def test_random_signatures_both_parities_and_high_s(code, coincurve):
         high = encode(h, 55 - v, r, N - s)
         assert run(code, high).output == expected == _coincurve_recover(coincurve, high)
     assert parities == {27, 28}
+
+
+def test_the_hash_is_any_word(code, coincurve):
+    """h is reduced mod n by the contract: h = 0, n, n - 1 and words above n (u1 = 0 or
+    a full-size one) recover the signer."""
+    rng = random.Random(3)
+    for h in (0, 1, N - 1, N, N + 5, 2**256 - 1):
+        d, k = rng.randrange(1, N), rng.randrange(1, N)
+        data = (h).to_bytes(32, "big") + sign(d, h % N, k)[32:]
+        expected = address(*weierstrass.multiply(CURVE, G, d))
+        assert run(code, data).output == expected == _coincurve_recover(coincurve, data)
 
 
 def _no_point_r(rng):

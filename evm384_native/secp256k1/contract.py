@@ -6,8 +6,8 @@ address as a left-zero-padded word; empty output on any failure (the precompile 
 reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
 
 1. Validation in EVM integers: v - 27 < 2 (v a full word), 0 < r < n, 0 < s < n.
-2. R = (r, y): c = r^3 + 7 by MULMOD/ADDMOD, y = c^((p+1)/4) (p = 3 mod 4; a sliding
-   window); y^2 != c means r is no point's x. y's parity is made v - 27's by y = -y.
+2. R = (r, y): c = r^3 + 7 by MULMOD/ADDMOD, y = c^((p+1)/4) (p = 3 mod 4; an addition
+   chain, :func:`..tower.fp.power_chain`); y^2 != c means r is no point's x. y's parity is made v - 27's by y = -y.
 3. The scalars in a second field context (:func:`..tower.modn.inverse_products`):
    w = r^-1 mod n, u1 = -h w, u2 = s w, so that Q = [u1] G + [u2] R.
 4. Both scalars split by GLV (secp256k1's endomorphism, :mod:`..curves.secp256k1`;
@@ -121,7 +121,7 @@ class _Recover:
         with asm.temps(Fp, Fp) as (c, t):
             e.target.copy_in(e, point.x, lambda: asm.push(self.stage))
             e.target.copy_in(e, c, lambda: asm.push(lambda: int(self.stage) + WORD))
-            fp.power_inline(e, point.y, c, (P + 1) // 4)
+            fp.power_chain(e, point.y, c, (P + 1) // 4)
             fp.sqr(e, t, point.y)
             fp.sub(e, t, t, c)
             push_field_is_zero(e, t)
@@ -277,7 +277,7 @@ class _Recover:
         asm, e = self.asm, self.e
         asm.place(self.finish)
         with asm.temps(G1) as (q,):
-            jacobian.to_affine(e, fp, q, self.acc, inverse=fp.inverse_inline)
+            jacobian.to_affine(e, fp, q, self.acc, inverse=_inverse)
             e.target.words_out(e, q, self.key)
         asm.push(2 * WORD)
         asm.push(self.key)
@@ -306,6 +306,11 @@ class _Recover:
             self.address()
             asm.place(self.fail)                   # any failure: empty output, no revert
             asm.op("STOP")
+
+
+def _inverse(e: Emitter, out: Fp, a: Fp) -> None:
+    """out = a^-1 = a^(p-2) by an addition chain (254 squarings, 18 multiplications)."""
+    fp.power_chain(e, out, a, P - 2)
 
 
 @lru_cache(maxsize=None)
