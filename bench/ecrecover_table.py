@@ -13,7 +13,6 @@ coincurve's in the same run.
 """
 from __future__ import annotations
 
-import argparse
 import datetime
 import random
 from pathlib import Path
@@ -25,7 +24,7 @@ from evm384_native.secp256k1 import build_program, recover
 from evm384_native.secp256k1.reference import PRECOMPILE_PRICE, words
 from evm384_native.secp256k1.usage import random_signature
 from machine import git_revision  # bench/machine.py (bench/ is the script's path)
-from p256_table import COST_MODELS, parts_table, split, timings
+from p256_table import COST_MODELS, cli, split, tables
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "results" / "ecrecover.md"
@@ -85,32 +84,15 @@ def report(seed: int, count: int) -> str:
              f"seeded random signatures (seed {seed}, a quarter of them with v = 29), every "
              f"answer checked against {'coincurve' if oracle else 'the pure-Python reference'}"
              ". Gas is execution only (no calldata, no 21,000); the two values of a column "
-             "are the two parities of R's y (one negation apart).", "",
-             "| contract | gas EIP-6690 | gas EIP-7747 | the precompile | bytes |",
-             "|---|---:|---:|---:|---:|",
-             "| `ecrecover` | " + " | ".join(
-                 "/".join(f"{g:,}" for g in sorted(gas[c])) for c in COST_MODELS) +
-             f" | {PRECOMPILE_PRICE:,} | {len(code):,} |", "",
-             "A valid signature's EIP-6690 gas by part of the code and kind of instruction:", ""]
-    lines += parts_table(parts, PARTS.values())
-    lines += ["", "Time per recovery in this run (microseconds, best of three passes):", "",
-              "| implementation | us |", "|---|---:|"]
+             "are the two parities of R's y (one negation apart).", ""]
     peers = {"coincurve (libsecp256k1)": oracle} if oracle else {}
-    for name, us in timings(code, cases, peers).items():
-        lines.append(f"| {name} | {us:,.1f} |")
+    lines += tables("ecrecover", gas, PRECOMPILE_PRICE, code, parts, PARTS.values(), cases,
+                    peers, "recovery")
     return "\n".join(lines) + "\n"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--count", type=int, default=40)
-    args = parser.parse_args()
-    text = report(args.seed, args.count)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text)
-    print(text, end="")
+    cli(report, OUT, __doc__.split("\n")[0])
 
 
 if __name__ == "__main__":

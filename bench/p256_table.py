@@ -147,25 +147,38 @@ def report(seed: int, count: int) -> str:
              f"`python bench/p256_table.py` at commit {git_revision()}, {now}: {count} seeded "
              f"random signatures (seed {seed}, a quarter of them invalid), every answer checked "
              f"against {'cryptography' if oracle else 'the pure-Python reference'}. Gas is "
-             "execution only (no calldata, no 21,000).", "",
-             "| contract | gas EIP-6690 | gas EIP-7747 | the precompile | bytes |",
-             "|---|---:|---:|---:|---:|",
-             "| `p256verify` | " + " | ".join(
-                 "/".join(f"{g:,}" for g in sorted(gas[c])) for c in COST_MODELS) +
-             f" | {PRECOMPILE_PRICE:,} | {len(code):,} |", "",
-             "A valid signature's EIP-6690 gas by part of the code and kind of instruction:", ""]
-    lines += parts_table(parts, PARTS.values())
-    lines += ["", "Time per verification in this run (microseconds, best of three passes):",
-              "", "| implementation | us |", "|---|---:|"]
+             "execution only (no calldata, no 21,000).", ""]
     peers = {"cryptography (OpenSSL)": oracle} if oracle else {}
-    for name, us in timings(code, cases, peers).items():
-        lines.append(f"| {name} | {us:,.1f} |")
+    lines += tables("p256verify", gas, PRECOMPILE_PRICE, code, parts, PARTS.values(), cases,
+                    peers, "verification")
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=OUT)
+def tables(name: str, gas: Dict[str, set], price: int, code: bytes,
+           parts: Dict[Tuple[str, str], int], labels, cases: List[bytes],
+           peers: Dict[str, Callable[[bytes], object]], per: str) -> List[str]:
+    """A report's Markdown tables (also bench/ecrecover_table.py's): the gas of each cost
+    model beside the precompile's ``price`` and the size, :func:`parts_table`, then the
+    time per ``per`` of the fast engine and of ``peers``."""
+    lines = ["| contract | gas EIP-6690 | gas EIP-7747 | the precompile | bytes |",
+             "|---|---:|---:|---:|---:|",
+             f"| `{name}` | " + " | ".join(
+                 "/".join(f"{g:,}" for g in sorted(gas[c])) for c in COST_MODELS) +
+             f" | {price:,} | {len(code):,} |", "",
+             "A valid signature's EIP-6690 gas by part of the code and kind of instruction:", ""]
+    lines += parts_table(parts, labels)
+    lines += ["", f"Time per {per} in this run (microseconds, best of three passes):",
+              "", "| implementation | us |", "|---|---:|"]
+    for peer, us in timings(code, cases, peers).items():
+        lines.append(f"| {peer} | {us:,.1f} |")
+    return lines
+
+
+def cli(report: Callable[[int, int], str], out: Path, description: str) -> None:
+    """A table script's command line: --out (default ``out``), --seed, --count; writes
+    and prints ``report(seed, count)``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", type=Path, default=out)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=40)
     args = parser.parse_args()
@@ -173,6 +186,10 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text)
     print(text, end="")
+
+
+def main() -> None:
+    cli(report, OUT, __doc__.split("\n")[0])
 
 
 if __name__ == "__main__":

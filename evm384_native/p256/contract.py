@@ -31,9 +31,8 @@ from typing import Callable, Optional, Sequence
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
 from ..asm.layout import FP_BYTES
 from ..tower import fp, jacobian, modn
-from ..tower.contract import assemble
+from ..tower.contract import assemble, evmmax_only
 from ..tower.fp import Emitter
-from ..tower.target import resolve_target
 from ..tower.words import push_calldata_word, push_in_open_range
 from . import formulas
 from .params import B, FIELD, GX, GY, INPUT_BYTES, N, P
@@ -41,7 +40,6 @@ from .reference import G, multiply
 
 NAME = "p256verify"
 CONTRACTS = (NAME,)
-TARGETS = ("evmmax",)
 WORD = 32
 H, R, S, QX, QY = (WORD * i for i in range(5))      # calldata offsets
 WINDOW = 5                                          # bits per signed digit
@@ -471,11 +469,7 @@ class _Verify:
 def build_program(name: str = NAME, compact: object = None, target: str = "evmmax") -> Program:
     """The assembled ``p256verify`` (EVMMAX only; ``compact`` is accepted for the
     registry's sake and changes nothing)."""
-    if name != NAME:
-        raise ValueError(f"unknown contract {name!r}; choose {NAME}")
-    isa = resolve_target(target)
-    if isa.name not in TARGETS:
-        raise ValueError(f"{name} is built for EVMMAX only, not {isa.name!r}")
+    isa = evmmax_only(name, CONTRACTS, target)
     return assemble(name, FIELD, isa, lambda e: _Verify(e).emit(), compact=False)
 
 

@@ -39,16 +39,14 @@ from ..bn254.scalar import DIGITS, RECORDS, WINDOW, Lookup, odd_multiples, push_
 from ..curves.secp256k1 import SECP256K1
 from ..tower import fp, jacobian, modn
 from ..tower.compare import push_field_is_zero
-from ..tower.contract import assemble
+from ..tower.contract import assemble, evmmax_only, return_slot
 from ..tower.fp import Emitter
 from ..tower.groups import add, affine_view
-from ..tower.target import resolve_target
 from ..tower.words import push_calldata_word, push_in_open_range
 from . import reference
 
 NAME = "ecrecover"
 CONTRACTS = (NAME,)
-TARGETS = ("evmmax",)
 CURVE = SECP256K1
 P, N = CURVE.p, CURVE.r
 WORD = 32
@@ -283,12 +281,10 @@ class _Recover:
         asm.push(self.key)
         asm.op("KECCAK256")
         asm.push(ADDRESS_MASK)
-        asm.op("AND")
+        asm.op("AND")                              # the low 20 bytes of the key's keccak
         asm.push(self.key)
-        asm.op("MSTORE")
-        asm.push(WORD)
-        asm.push(self.key)
-        asm.op("RETURN")
+        asm.op("MSTORE")                           # over x: no memory of its own
+        return_slot(asm, self.key.part(raw(WORD), 0, "address"))
 
     def emit(self) -> None:
         asm = self.asm
@@ -317,11 +313,7 @@ def _inverse(e: Emitter, out: Fp, a: Fp) -> None:
 def build_program(name: str = NAME, compact: object = None, target: str = "evmmax") -> Program:
     """The assembled ``ecrecover`` (EVMMAX only; ``compact`` is accepted for the
     registry's sake and changes nothing)."""
-    if name != NAME:
-        raise ValueError(f"unknown contract {name!r}; choose {NAME}")
-    isa = resolve_target(target)
-    if isa.name not in TARGETS:
-        raise ValueError(f"{name} is built for EVMMAX only, not {isa.name!r}")
+    isa = evmmax_only(name, CONTRACTS, target)
     return assemble(name, CURVE, isa, lambda e: _Recover(e).emit(), compact=False)
 
 

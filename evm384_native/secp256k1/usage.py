@@ -4,11 +4,11 @@ input)."""
 from __future__ import annotations
 
 import random
-from typing import Dict, List
+from typing import Dict
 
-from ..usage import Usage
+from ..usage import Usage, words_input
 from .contract import NAME
-from .reference import INPUT_BYTES, N, PRECOMPILE_PRICE, encode, sign
+from .reference import N, PRECOMPILE_PRICE, encode, sign
 
 WORD = 32
 
@@ -31,17 +31,8 @@ def random_signature(rng: random.Random, valid: bool = True) -> bytes:
     return data if valid else data[:WORD] + (29).to_bytes(WORD, "big") + data[2 * WORD:]
 
 
-def _from_words(words: List[bytes]) -> bytes:
-    if len(words) != 4 or any(len(w) != WORD for w in words):
-        raise ValueError(f"4 words of {WORD} bytes (h, v, r, s); got "
-                         f"{', '.join(str(len(w)) for w in words) or 'none'}")
-    data = b"".join(words)
-    assert len(data) == INPUT_BYTES
-    return data
-
-
 USAGE: Dict[str, Usage] = {
-    NAME: Usage("H V R S (32-byte big-endian words)", _from_words,
+    NAME: Usage("H V R S (32-byte big-endian words)", words_input(("h", "v", "r", "s")),
                 lambda rng, k, true: random_signature(rng, true), example_k=1,
                 precompile="ECRECOVER (0x01)",
                 precompile_price=lambda data: PRECOMPILE_PRICE),
