@@ -30,7 +30,7 @@ P, N, G = SECP256K1.p, SECP256K1.r, SECP256K1.g1
 GLV = SECP256K1.glv
 # Execution gas of a valid signature (either y parity: one SUBMODX apart), EIP-6690 /
 # EIP-7747 (issue 24's target, 7,500 = 2.5 x the precompile's 3,000, is not met)
-GAS = {"eip-6690": 13_710, "eip-7747": 18_667}
+GAS = {"eip-6690": 13_623, "eip-7747": 18_580}
 
 
 @pytest.fixture(scope="module")
@@ -237,7 +237,7 @@ def test_gas_and_size(code):
     for costs, gas in GAS.items():
         for seed in range(4):
             result = run(code, random_signature(random.Random(seed)), costs=costs)
-            assert result.output != b"" and gas - 1 <= result.gas_used <= gas
+            assert result.output != b"" and gas - 2 <= result.gas_used <= gas
 
 
 def test_the_registry_and_the_command_line(capsys, monkeypatch, tmp_path, code):

@@ -53,24 +53,25 @@ WORD = 32
 H, V, R, S = (WORD * i for i in range(4))          # calldata offsets
 ADDRESS_MASK = (1 << 160) - 1
 WORD_MASK = (1 << 256) - 1
-# digits 24 .. 0 below the top one in turns of TURN windows (a turn costs ~60 gas of
-# control; each window is ~1,200 bytes of code)
-TURN = 5
+# digits 24 .. 1 below the top one in turns of TURN windows, then digit 0 (a turn costs
+# ~60 gas of control; each window is ~1,200 bytes of code: 8 a turn would not fit)
+TURN = 6
 
 
 class _Recover:
     def __init__(self, e: Emitter) -> None:
         self.e, self.asm = e, e.asm
         memory = e.asm.memory
-        # n, r, -h mod n, s (STOREXed into context 1), then u1, u2 (LOADXed back)
+        # n, r, -h mod n, s (STOREXed into context 1), then u1, u2 (LOADXed back); before
+        # them r and c staged for STOREX, after them the key x || y (memory is gas)
         self.words = memory.region("ecrecover_words").alloc(raw(6 * WORD), "words")
-        self.stage = memory.region("ecrecover_stage").alloc(raw(2 * WORD), "stage")
+        self.stage = self.words.part(raw(2 * WORD), 0, "stage")
+        self.key = self.words.part(raw(2 * WORD), 0, "key")
         self.record = e.target.memory_bytes(e, G1.size)
         self.r_table = memory.region("scalar_table", first=True).alloc(
             raw(RECORDS * self.record), "r_table")               # at offset 0: no base
         self.g_table = memory.region("ecrecover_g_table").alloc(
             raw(RECORDS * self.record), "g_table")
-        self.key = memory.region("ecrecover_key").alloc(raw(2 * WORD), "key")
         self.r_point = memory.region("ecrecover_r").alloc(G1Jacobian, "r_point")
         self.z_table = memory.region("ecrecover_z_table").alloc(Fp, "z_table")
         self.acc = memory.region("ecrecover_acc").alloc(G1Jacobian, "acc")
@@ -208,14 +209,16 @@ class _Recover:
                     self.g_lookup.load(record, depth, top)
                     jacobian.jacobian_add_affine_hmv(e, fp, acc, record, x_factor,
                                                      self.z_table)
-            turns = (DIGITS - 1) // TURN
-            assert turns * TURN == DIGITS - 1
+            turns, rest = divmod(DIGITS - 1, TURN)
+
+            def window(t: int, above: int) -> None:
+                for _ in range(WINDOW):
+                    jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
+                self._additions(top - WINDOW * (t + 1), above)
             asm.push(turns)                        # stack: u1 u2 G1 G2 R1 R2 turns-left
             loop = asm.label("windows")
             for t in range(TURN):                  # the turn's digits at fixed bits: the
-                for _ in range(WINDOW):            # words move up a turn's bits each turn
-                    jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
-                self._additions(top - WINDOW * (t + 1), 1)
+                window(t, 1)                       # words move up a turn's bits each turn
             for depth in range(2, 6):              # R2 .. G1 up a turn's bits (the digits
                 asm.op(f"SWAP{depth - 1}")         # moved out at the top are used)
                 asm.push(WINDOW * TURN)
@@ -225,7 +228,10 @@ class _Recover:
             asm.op("ADD")                          # turns-left - 1
             asm.op("DUP1")
             asm.jumpi(loop)
-            asm.ops("POP", "POP", "POP", "POP", "POP")   # stack: u1 u2
+            asm.op("POP")
+            for t in range(rest):                  # the last windows, where a turn's first
+                window(t, 0)                       # ones are
+            asm.ops("POP", "POP", "POP", "POP")    # stack: u1 u2
         push_field_is_zero(e, acc.z)               # Z = 0: an exceptional case, or infinity
         asm.jumpi(self.complete_path)
         asm.ops("POP", "POP")
