@@ -7,7 +7,8 @@ two additions and a jump as much as four.
 2. k = k1 + k2 lam (mod r) in EVM integer arithmetic, as libsecp256k1's
    ``secp256k1_scalar_split_lambda`` does it: q_i = round(k g_i / 2^256) with g_i =
    round(2^256 c_i / r) (the high word of a 256 x 256-bit product from MULMOD by 2^256 - 1,
-   Bloemen's mul512; for g1 < 2^66 one product of k >> 64), (k1, k2) = (k, 0) + q1 v1 +
+   Bloemen's mul512; for g1 < 2^66 one product of k >> 64; for g < 2^128, secp256k1's,
+   the products of k's halves), (k1, k2) = (k, 0) + q1 v1 +
    q2 v2 for the basis v1, v2. Then q2 is made odd and q1 to match k's parity, which makes
    k1 and k2 odd (v1 = (1, 0), v2 = (1, 1) mod 2). q_i is within
    1/2 + k / 2^257 + 2^-126 + 1 < 13/8 of the exact c_i k / r, so
@@ -67,6 +68,7 @@ ENTRIES = 1 << (WINDOW - 1)                       # [1] P, [3] P, .. [31] P
 RECORDS = 2 * ENTRIES                             # record u: [2u - 31] P, u = 0 .. 31
 HALF_BITS = WINDOW * DIGITS
 WORD = 1 << 256
+HALF_WORD = 1 << 128
 # windows DIGITS - 2 .. 1 run in a loop of this many a turn, their digits at fixed bits
 # (immediate shifts); a turn moves the two words up by its bits (~50 gas): 2 turns (all 24
 # windows inline would not fit 24,576 bytes: ~820 bytes a window under EVMMAX), or with
@@ -107,6 +109,8 @@ def rounded_high(k: int, g: int, r: int) -> int:
     exactly (the high word of the 512-bit product)."""
     if _fits_dropped(g, r):
         return ((k >> DROPPED) * g + (1 << (255 - DROPPED))) >> (256 - DROPPED)
+    if g < HALF_WORD:                              # k's halves times g: two words, exact
+        return ((k >> 128) * g + ((k % HALF_WORD) * g >> 128) + HALF_WORD // 2) >> 128
     return (k * g + WORD // 2) >> 256
 
 
@@ -317,8 +321,9 @@ def _to_digit_word(e: Emitter, pre_shift: int) -> None:
 
 def _push_rounded_high(e: Emitter, g: int, depth: int, r: int) -> None:
     """Push :func:`rounded_high` of k, the word at DUP ``depth``, and ``g``: one product of
-    k's high bits, or the high word of the 512-bit product (MULMOD by 2^256 - 1 less the
-    low word, less its borrow) plus the low word's top bit."""
+    k's high bits; for g < 2^128 the products of k's two halves (a word each); else the
+    high word of the 512-bit product (MULMOD by 2^256 - 1 less the low word, less its
+    borrow) plus the low word's top bit."""
     asm = e.asm
     if _fits_dropped(g, r):
         asm.op(f"DUP{depth}")
@@ -329,6 +334,25 @@ def _push_rounded_high(e: Emitter, g: int, depth: int, r: int) -> None:
         asm.push(1 << (255 - DROPPED))
         asm.op("ADD")
         asm.push(256 - DROPPED)
+        asm.op("SHR")
+        return
+    if g < HALF_WORD:                              # (k_hi g + (k_lo g >> 128) + 2^127) >> 128
+        asm.op(f"DUP{depth}")
+        asm.push(128)
+        asm.op("SHR")
+        asm.push(g)
+        asm.op("MUL")
+        asm.op(f"DUP{depth + 1}")
+        asm.push(HALF_WORD - 1)
+        asm.op("AND")
+        asm.push(g)
+        asm.op("MUL")
+        asm.push(128)
+        asm.op("SHR")
+        asm.op("ADD")
+        asm.push(HALF_WORD // 2)
+        asm.op("ADD")
+        asm.push(128)
         asm.op("SHR")
         return
     asm.push(WORD - 1)
