@@ -62,14 +62,15 @@ class _Recover:
     def __init__(self, e: Emitter) -> None:
         self.e, self.asm = e, e.asm
         memory = e.asm.memory
-        # n, r, -h mod n, s (STOREXed into context 1), then u1, u2 (LOADXed back); before
-        # them r and c staged for STOREX, after them the key x || y (memory is gas)
-        self.words = memory.region("ecrecover_words").alloc(raw(6 * WORD), "words")
-        self.stage = self.words.part(raw(2 * WORD), 0, "stage")
-        self.key = self.words.part(raw(2 * WORD), 0, "key")
         self.record = e.target.memory_bytes(e, G1.size)
         self.r_table = memory.region("scalar_table", first=True).alloc(
             raw(RECORDS * self.record), "r_table")               # at offset 0: no base
+        # in R's table before it is written and after its last read (memory is gas): r
+        # and c staged for STOREX; n, r, -h mod n, s (STOREXed into context 1), then u1,
+        # u2 (LOADXed back); at the end the key x || y
+        self.words = self.r_table.part(raw(6 * WORD), 0, "words")
+        self.stage = self.words.part(raw(2 * WORD), 0, "stage")
+        self.key = self.words.part(raw(2 * WORD), 0, "key")
         self.g_table = memory.region("ecrecover_g_table").alloc(
             raw(RECORDS * self.record), "g_table")
         self.r_point = memory.region("ecrecover_r").alloc(G1Jacobian, "r_point")
@@ -245,33 +246,36 @@ class _Recover:
         from the top with additions that handle every case; Q = infinity fails."""
         asm, e, acc = self.asm, self.e, self.acc
         asm.place(self.complete_path)
-        g = e.const(G1Jacobian, "g_jacobian", [*CURVE.g1, 1])
 
         def double() -> None:
             jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
-        fp.copy(e, acc.z, e.zero)                  # infinity
-        asm.push(256)                              # stack: u1 u2 bits-left
-        top = asm.label("bit")
-        double()                                   # Z = 0 stays 0
-        for depth, point in ((3, g), (2, self.r_point)):
-            skip = asm.new_label("no_bit")
-            asm.op(f"DUP{depth}")
-            asm.push(255)
-            asm.op("SHR")
-            asm.op("ISZERO")
-            asm.jumpi(skip)
-            add(e, G1_GROUP, acc, point, double)
-            asm.place(skip)
-        for depth in (3, 2):                       # the words up a bit
-            asm.op(f"SWAP{depth - 1}")
-            asm.push(1)
-            asm.op("SHL")
-            asm.op(f"SWAP{depth - 1}")
-        asm.push(WORD_MASK)
-        asm.op("ADD")
-        asm.op("DUP1")
-        asm.jumpi(top)
-        asm.ops("POP", "POP", "POP")
+        with asm.temps(G1Jacobian) as (g,):        # G: record 16 of its table, [1] G
+            e.target.copy_in(e, affine_view(g, G1_GROUP), lambda: asm.push(
+                lambda: int(self.g_table) + (RECORDS // 2) * self.record))
+            fp.copy(e, g.z, e.one)
+            fp.copy(e, acc.z, e.zero)              # infinity
+            asm.push(256)                          # stack: u1 u2 bits-left
+            top = asm.label("bit")
+            double()                               # Z = 0 stays 0
+            for depth, point in ((3, g), (2, self.r_point)):
+                skip = asm.new_label("no_bit")
+                asm.op(f"DUP{depth}")
+                asm.push(255)
+                asm.op("SHR")
+                asm.op("ISZERO")
+                asm.jumpi(skip)
+                add(e, G1_GROUP, acc, point, double)
+                asm.place(skip)
+            for depth in (3, 2):                   # the words up a bit
+                asm.op(f"SWAP{depth - 1}")
+                asm.push(1)
+                asm.op("SHL")
+                asm.op(f"SWAP{depth - 1}")
+            asm.push(WORD_MASK)
+            asm.op("ADD")
+            asm.op("DUP1")
+            asm.jumpi(top)
+            asm.ops("POP", "POP", "POP")
         push_field_is_zero(e, acc.z)
         asm.jumpi(self.fail)                       # Q = infinity
 
