@@ -7,7 +7,8 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
 
 1. Validation in EVM integers: v - 27 < 2 (v a full word), 0 < r < n, 0 < s < n.
 2. R = (r, y): c = r^3 + 7 by MULMOD/ADDMOD, y = c^((p+1)/4) (p = 3 mod 4; an addition
-   chain, :func:`..tower.fp.power_chain`); y^2 != c means r is no point's x. y's parity is made v - 27's by y = -y.
+   chain, :func:`..tower.fp.power_chain`); y^2 != c means r is no point's x. y's parity
+   is made v - 27's by y = -y.
 3. The scalars in a second field context (:func:`..tower.modn.inverse_products`):
    w = r^-1 mod n, u1 = -h w, u2 = s w, so that Q = [u1] G + [u2] R.
 4. Both scalars split by GLV (secp256k1's endomorphism, :mod:`..curves.secp256k1`;
@@ -36,6 +37,7 @@ from functools import lru_cache
 from ..asm import Fp, G1, G1Jacobian, Program, raw
 from ..bn254.io import G1_GROUP
 from ..bn254.scalar import DIGITS, RECORDS, WINDOW, Lookup, odd_multiples, push_digit_words
+from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
 from ..tower import fp, jacobian, modn
 from ..tower.compare import push_field_is_zero
@@ -43,7 +45,7 @@ from ..tower.contract import assemble, evmmax_only, return_slot
 from ..tower.fp import Emitter
 from ..tower.groups import add, affine_view
 from ..tower.words import push_calldata_word, push_in_open_range
-from . import reference
+from .reference import CURVE as AFFINE
 
 NAME = "ecrecover"
 CONTRACTS = (NAME,)
@@ -118,12 +120,13 @@ class _Recover:
         asm.op("ADDMOD")                           # c = r^3 + 7
         asm.push(lambda: int(self.stage) + WORD)
         asm.op("MSTORE")
-        with asm.temps(Fp, Fp) as (c, t):
-            e.target.copy_in(e, point.x, lambda: asm.push(self.stage))
-            e.target.copy_in(e, c, lambda: asm.push(lambda: int(self.stage) + WORD))
-            fp.power_chain(e, point.y, c, (P + 1) // 4)
-            fp.sqr(e, t, point.y)
+        with asm.temps(Fp, Fp) as (y, t):
+            c = point.y                            # r, c in one STOREX; then y there
+            e.target.copy_in(e, affine_view(point, G1_GROUP), lambda: asm.push(self.stage))
+            fp.power_chain(e, y, c, (P + 1) // 4)
+            fp.sqr(e, t, y)
             fp.sub(e, t, t, c)
+            fp.copy(e, point.y, y)
             push_field_is_zero(e, t)
         asm.op("ISZERO")
         asm.jumpi(self.fail)                       # y^2 != c: no point has x = r
@@ -161,8 +164,7 @@ class _Recover:
         """G's records, affine: [2u - 31] G for u = 0 .. 31."""
         out = b""
         for u in range(RECORDS):
-            point = reference.weierstrass.multiply(reference.CURVE, CURVE.g1,
-                                                   (2 * u - (RECORDS - 1)) % N)
+            point = weierstrass.multiply(AFFINE, CURVE.g1, (2 * u - (RECORDS - 1)) % N)
             assert point is not None
             out += b"".join(v.to_bytes(WORD, "big") for v in point)
         return out
