@@ -7,6 +7,8 @@ address the last 20 bytes of keccak256(Q.x || Q.y), left-padded to a word). Ever
 is the empty output."""
 from __future__ import annotations
 
+from typing import Tuple
+
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
 from ..evm.keccak import keccak256
@@ -18,7 +20,7 @@ PRECOMPILE_PRICE = 3_000                # ECRECOVER's price since Frontier
 WORD = 32
 
 
-def words(data: bytes) -> tuple:
+def words(data: bytes) -> Tuple[int, ...]:
     """(h, v, r, s) of an input as the precompile reads it: padded or cut to 128 bytes."""
     data = data[:INPUT_BYTES].ljust(INPUT_BYTES, b"\0")
     return tuple(int.from_bytes(data[i:i + WORD], "big") for i in range(0, INPUT_BYTES, WORD))
