@@ -21,7 +21,7 @@ import random
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 from evm384_native import execute
 from evm384_native.asm.disasm import disassemble
@@ -39,7 +39,7 @@ ARITH = {"ADDMODX", "SUBMODX", "MULMODX"}
 TRANSFER = {"STOREX", "LOADX", "SETMODX"}
 KINDS = ("arithmetic", "transfers", "control")
 # a part of the code: (the scope under the contract's, the one under it or None)
-PARTS = {("validation", None): "validation (EVM integers)",
+PARTS: Dict[Tuple[str, Optional[str]], str] = {("validation", None): "validation (EVM integers)",
          ("scalar_inverse", None): "s^-1, u1, u2 (context mod n)",
          ("double_scalar", "tables"): "tables (G's copied, Q's computed)",
          ("double_scalar", "recode"): "recoding the scalars",
@@ -70,8 +70,10 @@ def _oracle():
     return check
 
 
-def split(program, calldata: bytes) -> Dict[Tuple[str, str], int]:
-    """EIP-6690 gas by (part, kind)."""
+def split(program, calldata: bytes, parts: Dict[Tuple[str, Optional[str]], str] = PARTS
+          ) -> Dict[Tuple[str, str], int]:
+    """EIP-6690 gas by (part, kind), ``parts`` naming the contract's scopes (also
+    bench/ecrecover_table.py's)."""
     tracer = GasByPc()
     execute(program.code, calldata, opcodes="evmmax", engine="python", tracer=tracer)
     names = {ins.pc: ins.name
@@ -79,18 +81,34 @@ def split(program, calldata: bytes) -> Dict[Tuple[str, str], int]:
     found: Counter = Counter()
     for pc, gas in tracer.by_pc.items():
         path = program.source_map[pc].path[1:]
-        key = (path[0], path[1] if len(path) > 1 and (path[0], path[1]) in PARTS else None) \
+        key = (path[0], path[1] if len(path) > 1 and (path[0], path[1]) in parts else None) \
             if path else ("setup", None)
-        if key not in PARTS:
+        if key not in parts:
             key = (key[0], None)
         name = names.get(pc, "")
         kind = "arithmetic" if name in ARITH else "transfers" if name in TRANSFER else "control"
-        found[(PARTS[key], kind)] += gas
+        found[(parts[key], kind)] += gas
     return dict(found)
 
 
-def timings(code: bytes, cases: List[bytes], oracle) -> Dict[str, float]:
-    """Microseconds per verification: the contract on the fast engine, ``cryptography``
+def parts_table(parts: Dict[Tuple[str, str], int], labels) -> List[str]:
+    """The Markdown rows of :func:`split`'s gas, a part a row (``labels`` in order), a
+    kind a column, and their sums."""
+    lines = ["| part | " + " | ".join(KINDS) + " | total |", "|---|" + "---:|" * 4]
+    for label in labels:
+        row = [parts.get((label, kind), 0) for kind in KINDS]
+        if sum(row):
+            lines.append(f"| {label} | " + " | ".join(f"{v:,}" for v in row) +
+                         f" | {sum(row):,} |")
+    sums = [sum(v for (_, k), v in parts.items() if k == kind) for kind in KINDS]
+    lines.append("| **all** | " + " | ".join(f"{v:,}" for v in sums) +
+                 f" | **{sum(parts.values()):,}** |")
+    return lines
+
+
+def timings(code: bytes, cases: List[bytes], peers: Dict[str, Callable[[bytes], object]]
+            ) -> Dict[str, float]:
+    """Microseconds per input: the contract on the fast engine, then each of ``peers``
     (best of three passes over the cases)."""
     def best(run) -> float:
         times = []
@@ -102,8 +120,8 @@ def timings(code: bytes, cases: List[bytes], oracle) -> Dict[str, float]:
         return min(times)
     out = {"fast engine": best(lambda data: execute(code, data, opcodes="evmmax",
                                                    engine="fast"))}
-    if oracle is not None:
-        out["cryptography (OpenSSL)"] = best(oracle)
+    for name, peer in peers.items():
+        out[name] = best(peer)
     return out
 
 
@@ -129,31 +147,38 @@ def report(seed: int, count: int) -> str:
              f"`python bench/p256_table.py` at commit {git_revision()}, {now}: {count} seeded "
              f"random signatures (seed {seed}, a quarter of them invalid), every answer checked "
              f"against {'cryptography' if oracle else 'the pure-Python reference'}. Gas is "
-             "execution only (no calldata, no 21,000).", "",
-             "| contract | gas EIP-6690 | gas EIP-7747 | the precompile | bytes |",
-             "|---|---:|---:|---:|---:|",
-             "| `p256verify` | " + " | ".join(
-                 "/".join(f"{g:,}" for g in sorted(gas[c])) for c in COST_MODELS) +
-             f" | {PRECOMPILE_PRICE:,} | {len(code):,} |", "",
-             "A valid signature's EIP-6690 gas by part of the code and kind of instruction:", "",
-             "| part | " + " | ".join(KINDS) + " | total |", "|---|" + "---:|" * 4]
-    for label in PARTS.values():
-        row = [parts.get((label, kind), 0) for kind in KINDS]
-        if sum(row):
-            lines.append(f"| {label} | " + " | ".join(f"{v:,}" for v in row) +
-                         f" | {sum(row):,} |")
-    sums = [sum(v for (_, k), v in parts.items() if k == kind) for kind in KINDS]
-    lines.append("| **all** | " + " | ".join(f"{v:,}" for v in sums) + f" | **{total:,}** |")
-    lines += ["", "Time per verification in this run (microseconds, best of three passes):",
-              "", "| implementation | us |", "|---|---:|"]
-    for name, us in timings(code, cases, oracle).items():
-        lines.append(f"| {name} | {us:,.1f} |")
+             "execution only (no calldata, no 21,000).", ""]
+    peers = {"cryptography (OpenSSL)": oracle} if oracle else {}
+    lines += tables("p256verify", gas, PRECOMPILE_PRICE, code, parts, PARTS.values(), cases,
+                    peers, "verification")
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--out", type=Path, default=OUT)
+def tables(name: str, gas: Dict[str, set], price: int, code: bytes,
+           parts: Dict[Tuple[str, str], int], labels, cases: List[bytes],
+           peers: Dict[str, Callable[[bytes], object]], per: str) -> List[str]:
+    """A report's Markdown tables (also bench/ecrecover_table.py's): the gas of each cost
+    model beside the precompile's ``price`` and the size, :func:`parts_table`, then the
+    time per ``per`` of the fast engine and of ``peers``."""
+    lines = ["| contract | gas EIP-6690 | gas EIP-7747 | the precompile | bytes |",
+             "|---|---:|---:|---:|---:|",
+             f"| `{name}` | " + " | ".join(
+                 "/".join(f"{g:,}" for g in sorted(gas[c])) for c in COST_MODELS) +
+             f" | {price:,} | {len(code):,} |", "",
+             "A valid signature's EIP-6690 gas by part of the code and kind of instruction:", ""]
+    lines += parts_table(parts, labels)
+    lines += ["", f"Time per {per} in this run (microseconds, best of three passes):",
+              "", "| implementation | us |", "|---|---:|"]
+    for peer, us in timings(code, cases, peers).items():
+        lines.append(f"| {peer} | {us:,.1f} |")
+    return lines
+
+
+def cli(report: Callable[[int, int], str], out: Path, description: str) -> None:
+    """A table script's command line: --out (default ``out``), --seed, --count; writes
+    and prints ``report(seed, count)``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", type=Path, default=out)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=40)
     args = parser.parse_args()
@@ -161,6 +186,10 @@ def main() -> None:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text)
     print(text, end="")
+
+
+def main() -> None:
+    cli(report, OUT, __doc__.split("\n")[0])
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Every built-in contract by name, whatever its curve: BLS12-381's
 (:mod:`.bls12_381.contracts`), BN254's (:mod:`.bn254.contracts`), then the Poseidon hashes
-over BN254's scalar field (:mod:`.poseidon.contract`, EVMMAX only) and P-256's
-P256VERIFY (:mod:`.p256.contract`, EVMMAX only), with what the tools
+over BN254's scalar field (:mod:`.poseidon.contract`, EVMMAX only), P-256's
+P256VERIFY (:mod:`.p256.contract`, EVMMAX only) and secp256k1's ECRECOVER
+(:mod:`.secp256k1.contract`, EVMMAX only), with what the tools
 need to use each (:data:`USAGE`). The command line looks contracts up here only, so a
 contract a curve adds appears in every ``evm384`` subcommand."""
 from __future__ import annotations
@@ -27,33 +28,43 @@ from .poseidon import contract as poseidon_contracts
 from .poseidon.params import FIELD as POSEIDON_FIELD
 from .poseidon.usage import USAGE as POSEIDON_USAGE
 from .poseidon.usage import encode_calldata as poseidon_calldata
+from .secp256k1 import contract as secp256k1_contracts
+from .secp256k1.contract import CURVE as SECP256K1
+from .secp256k1.usage import USAGE as SECP256K1_USAGE
+from .secp256k1.usage import encode_calldata as secp256k1_calldata
 from .tower.target import resolve_target
 from .usage import Usage
 
 CONTRACTS = (bls12_381_contracts.CONTRACTS + bn254_contracts.CONTRACTS
-             + poseidon_contracts.CONTRACTS + p256_contracts.CONTRACTS)
+             + poseidon_contracts.CONTRACTS + p256_contracts.CONTRACTS
+             + secp256k1_contracts.CONTRACTS)
 # The contracts built for EVMMAX (EIP-6690) as well as EVM384: every BN254 one.
 EVMMAX_CONTRACTS = (bls12_381_contracts.EVMMAX_CONTRACTS + bn254_contracts.CONTRACTS
-                    + poseidon_contracts.CONTRACTS + p256_contracts.CONTRACTS)
+                    + poseidon_contracts.CONTRACTS + p256_contracts.CONTRACTS
+                    + secp256k1_contracts.CONTRACTS)
 # The contracts built for EVMMAX only (no EVM384 build).
-EVMMAX_ONLY = poseidon_contracts.CONTRACTS + p256_contracts.CONTRACTS
+EVMMAX_ONLY = (poseidon_contracts.CONTRACTS + p256_contracts.CONTRACTS
+               + secp256k1_contracts.CONTRACTS)
 TARGETS = bls12_381_contracts.TARGETS
 assert TARGETS == bn254_contracts.TARGETS
 # A live view of each curve's registry, not a copy: a Usage a curve adds (or a test
 # removes) shows here too. A ChainMap iterates its last map first: BLS12-381's, BN254's,
-# Poseidon's, then P-256's.
-USAGE: Mapping[str, Usage] = ChainMap(P256_USAGE, POSEIDON_USAGE, BN254_USAGE,
-                                      BLS12_381_USAGE)
+# Poseidon's, P-256's, then secp256k1's.
+USAGE: Mapping[str, Usage] = ChainMap(SECP256K1_USAGE, P256_USAGE, POSEIDON_USAGE,
+                                      BN254_USAGE, BLS12_381_USAGE)
 
 _CURVE_OF = {**{name: bls12_381_contracts for name in bls12_381_contracts.CONTRACTS},
              **{name: bn254_contracts for name in bn254_contracts.CONTRACTS},
              **{name: poseidon_contracts for name in poseidon_contracts.CONTRACTS},
-             **{name: p256_contracts for name in p256_contracts.CONTRACTS}}
+             **{name: p256_contracts for name in p256_contracts.CONTRACTS},
+             **{name: secp256k1_contracts for name in secp256k1_contracts.CONTRACTS}}
 _CALLDATA_OF = {bls12_381_contracts: bls12_381_contracts.encode_calldata,
                 bn254_contracts: bn254_calldata.encode_calldata,
-                poseidon_contracts: poseidon_calldata, p256_contracts: p256_calldata}
+                poseidon_contracts: poseidon_calldata, p256_contracts: p256_calldata,
+                secp256k1_contracts: secp256k1_calldata}
 _FIELD_OF = {bls12_381_contracts: BLS12_381, bn254_contracts: BN254,
-             poseidon_contracts: POSEIDON_FIELD, p256_contracts: P256_FIELD}
+             poseidon_contracts: POSEIDON_FIELD, p256_contracts: P256_FIELD,
+             secp256k1_contracts: SECP256K1}
 
 
 def _curve(name: str) -> ModuleType:
@@ -91,7 +102,8 @@ def encode_calldata(name: str, *args: Any) -> bytes:
     takes (BLS12-381: :func:`.bls12_381.contracts.encode_calldata`; BN254: the
     precompile's input, and for the hinted check the hint: :mod:`.bn254.calldata`;
     Poseidon: the inputs, ints: :func:`.poseidon.usage.encode_calldata`; P-256: h, r, s,
-    qx, qy: :func:`.p256.usage.encode_calldata`)."""
+    qx, qy: :func:`.p256.usage.encode_calldata`; secp256k1's ECRECOVER: h, v, r, s:
+    :func:`.secp256k1.usage.encode_calldata`)."""
     return _CALLDATA_OF[_curve(name)](name, *args)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Sequence
 
 
 @dataclass(frozen=True)
@@ -36,3 +36,14 @@ class Usage:
         if self.precompile_price is None:
             return None
         return self.precompile_price(self.precompile_input(calldata))
+
+
+def words_input(names: Sequence[str], word: int = 32) -> Callable[[List[bytes]], bytes]:
+    """A ``from_points`` for a contract whose input is one ``word``-byte value per name
+    (P256VERIFY's h, r, s, qx, qy; ECRECOVER's h, v, r, s): their concatenation, checked."""
+    def join(words: List[bytes]) -> bytes:
+        if len(words) != len(names) or any(len(w) != word for w in words):
+            raise ValueError(f"{len(names)} words of {word} bytes ({', '.join(names)}); got "
+                             f"{', '.join(str(len(w)) for w in words) or 'none'}")
+        return b"".join(words)
+    return join

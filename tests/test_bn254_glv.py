@@ -46,7 +46,7 @@ def test_no_short_vector_meets_a_window_above_the_last():
     x = BN254.x
     least = _lattice_minimum()
     assert least == _lattice_minimum(16) == 6 * x * x + 2 * x > 2**126.7
-    bound = scalar.bound(GLV)
+    bound = scalar.bound(GLV, R)
     assert bound < 2**127.5 < 2**scalar.HALF_BITS
     base = 1 << scalar.WINDOW                      # window 1's coordinates:
     assert bound // base + base + base - 1 < 2**122.6 < least   # base (prefix + 1) + 31
@@ -76,7 +76,7 @@ def test_the_split_is_odd_bounded_and_exact():
         k1, k2 = scalar.split(k, GLV, R)
         assert (k1 + k2 * LAM - k) % R == 0, k
         assert k1 % 2 == k2 % 2 == 1, k
-        assert abs(k1) < scalar.bound(GLV) and abs(k2) < scalar.bound(GLV), k
+        assert abs(k1) < scalar.bound(GLV, R) and abs(k2) < scalar.bound(GLV, R), k
 
 
 def test_the_edge_scalars_reach_the_bounds():
@@ -165,7 +165,7 @@ def test_the_contracts_split_is_the_models(target):
         asm = e.asm
         asm.push(0)
         asm.op("CALLDATALOAD")
-        scalar._push_digit_words(e, GLV, pre_shift)
+        scalar.push_digit_words(e, GLV, pre_shift)
         for offset in (32, 0):                          # A2 on top
             asm.push(offset)
             asm.op("MSTORE")

@@ -1,7 +1,7 @@
 """evm384_native.contracts: every contract by name, whatever its curve."""
 import pytest
 
-from evm384_native import bls12_381, bn254, contracts, p256, poseidon
+from evm384_native import bls12_381, bn254, contracts, p256, poseidon, secp256k1
 from evm384_native.bls12_381 import usage as bls12_381_usage
 from evm384_native.curves import BLS12_381
 from evm384_native.curves.bn254 import BN254
@@ -9,11 +9,11 @@ from evm384_native.curves.bn254 import BN254
 
 def test_the_registry_lists_each_curves_contracts_in_order():
     assert contracts.CONTRACTS == bls12_381.CONTRACTS + bn254.CONTRACTS + poseidon.CONTRACTS + \
-        p256.CONTRACTS
+        p256.CONTRACTS + secp256k1.CONTRACTS
     assert set(contracts.EVMMAX_CONTRACTS) == \
         set(bls12_381.contracts.EVMMAX_CONTRACTS) | set(bn254.CONTRACTS) | \
-        set(poseidon.CONTRACTS) | set(p256.CONTRACTS)
-    assert contracts.EVMMAX_ONLY == poseidon.CONTRACTS + p256.CONTRACTS
+        set(poseidon.CONTRACTS) | set(p256.CONTRACTS) | set(secp256k1.CONTRACTS)
+    assert contracts.EVMMAX_ONLY == poseidon.CONTRACTS + p256.CONTRACTS + secp256k1.CONTRACTS
     # each declares its usage (as a set: a test that takes a usage out and puts it back,
     # tests/test_cli.py's, moves it to the end of its curve's registry)
     assert set(contracts.USAGE) == set(contracts.CONTRACTS)
@@ -47,7 +47,8 @@ def test_usage_is_a_live_view_of_each_curves():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: contracts.build_contract("nope"), "unknown contract 'nope'; choose one of "
-                                               "miller_loop, .*, bn254_pairing_check_hinted, .*poseidon_t5, p256verify$"),
+                                               "miller_loop, .*, bn254_pairing_check_hinted, .*poseidon_t5, p256verify, "
+                                               "ecrecover$"),
     (lambda: contracts.encode_calldata("nope"), "unknown contract 'nope'"),
     (lambda: contracts.build_program("pairing", target="evmmax"),
      "pairing is built for EVM384 only; target 'evmmax' builds .*bn254_add"),

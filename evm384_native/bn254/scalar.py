@@ -7,7 +7,8 @@ two additions and a jump as much as four.
 2. k = k1 + k2 lam (mod r) in EVM integer arithmetic, as libsecp256k1's
    ``secp256k1_scalar_split_lambda`` does it: q_i = round(k g_i / 2^256) with g_i =
    round(2^256 c_i / r) (the high word of a 256 x 256-bit product from MULMOD by 2^256 - 1,
-   Bloemen's mul512; for g1 < 2^66 one product of k >> 64), (k1, k2) = (k, 0) + q1 v1 +
+   Bloemen's mul512; for g1 < 2^66 one product of k >> 64; for g < 2^128, secp256k1's,
+   the products of k's halves), (k1, k2) = (k, 0) + q1 v1 +
    q2 v2 for the basis v1, v2. Then q2 is made odd and q1 to match k's parity, which makes
    k1 and k2 odd (v1 = (1, 0), v2 = (1, 1) mod 2). q_i is within
    1/2 + k / 2^257 + 2^-126 + 1 < 13/8 of the exact c_i k / r, so
@@ -67,6 +68,7 @@ ENTRIES = 1 << (WINDOW - 1)                       # [1] P, [3] P, .. [31] P
 RECORDS = 2 * ENTRIES                             # record u: [2u - 31] P, u = 0 .. 31
 HALF_BITS = WINDOW * DIGITS
 WORD = 1 << 256
+HALF_WORD = 1 << 128
 # windows DIGITS - 2 .. 1 run in a loop of this many a turn, their digits at fixed bits
 # (immediate shifts); a turn moves the two words up by its bits (~50 gas): 2 turns (all 24
 # windows inline would not fit 24,576 bytes: ~820 bytes a window under EVMMAX), or with
@@ -95,29 +97,34 @@ def split(k: int, glv: Glv, r: int) -> Tuple[int, int]:
     computes (step 2 of the module doc)."""
     g1, g2 = rounding_multipliers(glv, r)
     (a1, b1), (a2, b2) = glv.basis
-    q1, q2 = (rounded_high(k, g) for g in (g1, g2))
+    q1, q2 = (rounded_high(k, g, r) for g in (g1, g2))
     q2 |= 1
     q1 ^= (q1 ^ k) & 1
     return k + q1 * a1 + q2 * a2, q1 * b1 + q2 * b2
 
 
-def rounded_high(k: int, g: int) -> int:
-    """round(k g / 2^256) for k < 2^254 as the contract computes it: from (k >> DROPPED) g
+def rounded_high(k: int, g: int, r: int) -> int:
+    """round(k g / 2^256) for k < r as the contract computes it: from (k >> DROPPED) g
     where that fits a word (the dropped bits move the quotient by less than 2^-126), else
     exactly (the high word of the 512-bit product)."""
-    if _fits_dropped(g):
+    if _fits_dropped(g, r):
         return ((k >> DROPPED) * g + (1 << (255 - DROPPED))) >> (256 - DROPPED)
+    if g < HALF_WORD:                              # k's halves times g: two words, exact
+        return ((k >> 128) * g + ((k % HALF_WORD) * g >> 128) + HALF_WORD // 2) >> 128
     return (k * g + WORD // 2) >> 256
 
 
-def _fits_dropped(g: int) -> bool:
-    return 254 - DROPPED + g.bit_length() <= 256
+def _fits_dropped(g: int, r: int) -> bool:
+    return r.bit_length() - DROPPED + g.bit_length() <= 256
 
 
-def bound(glv: Glv) -> int:
-    """A bound on |k1| and |k2| from :func:`split`: 13/8 of the basis' coordinate sums."""
+def bound(glv: Glv, r: int) -> int:
+    """A bound on |k1| and |k2| from :func:`split` for k < r: q_i is within
+    1/2 + r / 2^257 + 2^-126 + 1 of c_i k / r (13/8 for r < 2^254, BN254's; about 2 for
+    secp256k1's r ~ 2^256) times the basis' coordinate sums."""
     (a1, b1), (a2, b2) = glv.basis
-    return max(-(-13 * (abs(a1) + abs(a2)) // 8), -(-13 * (abs(b1) + abs(b2)) // 8))
+    num, den = 3 * 2**256 + r + 2**131, 2**257           # the factor, rounded up
+    return max(-(-num * (abs(a1) + abs(a2)) // den), -(-num * (abs(b1) + abs(b2)) // den))
 
 
 def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
@@ -125,7 +132,7 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     calldata word s at ``scalar_offset``; returns acc."""
     asm, target, curve = e.asm, e.target, e.curve
     glv = curve.glv
-    assert glv is not None and bound(glv) < 1 << HALF_BITS
+    assert glv is not None and bound(glv, curve.r) < 1 << HALF_BITS
     region = asm.memory.region("scalar_mul")
     acc, q = region.alloc(G1Jacobian, "acc"), region.alloc(G1Jacobian, "q")
     z_table = region.alloc(Fp, "z_table")
@@ -134,7 +141,7 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
                                                                 "table")   # at offset 0
     three_halves = e.fp_const("three_halves", 3 * pow(2, -1, curve.p))
     beta = e.fp_const("glv_beta", glv.beta)
-    lookup = _Lookup(e, table, record)
+    lookup = Lookup(e, table, record)
 
     def double() -> None:
         jacobian.jacobian_dbl_halved(e, fp, acc, three_halves)
@@ -169,8 +176,8 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         push_field_is_zero(e, point.z)
         asm.op("OR")
         asm.jumpi(infinity)
-        _push_digit_words(e, glv, lookup.pre_shift)   # stack: A1 A2
-        _odd_multiples(e, point, table, record, z_table, three_halves)
+        push_digit_words(e, glv, lookup.pre_shift)   # stack: A1 A2
+        odd_multiples(e, point, table, record, z_table, three_halves)
         fp.copy(e, q.z, e.one)                    # q as a Jacobian point, for add()
         top = WINDOW * (DIGITS - 1)
         lookup.load(affine_view(acc, G1_GROUP), 2, top)
@@ -218,14 +225,15 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     return acc
 
 
-class _Lookup:
+class Lookup:
     """Loads the table record chosen by a digit of A1 or A2 (the words on the stack, A2 on
     top) into registers (STOREX) or slots (MCOPY). A word holds U = (k_i + 2^130 - 1) / 2
     times the record size when that is a power of two (the digit at bit 5j is then the
-    record's offset under a mask), else U itself (a MUL)."""
+    record's offset under a mask), else U itself (a MUL). A table at memory offset 0
+    (``at_zero``) needs nothing added to that offset; another table's base is added."""
 
-    def __init__(self, e: Emitter, table: Slot, record: int) -> None:
-        self.e, self.table, self.record = e, table, record
+    def __init__(self, e: Emitter, table: Slot, record: int, at_zero: bool = True) -> None:
+        self.e, self.table, self.record, self.at_zero = e, table, record, at_zero
         power = record & (record - 1) == 0
         self.pre_shift = record.bit_length() - 1 if power else 0
         self.mask = (RECORDS - 1) << self.pre_shift
@@ -248,22 +256,25 @@ class _Lookup:
             if shift:
                 asm.push(shift)
                 asm.op("SHR")
-            asm.push(self.checked_mask)
+            asm.push(self.checked_mask if self.at_zero else self.mask)
             asm.op("AND")
             if self.scale != 1:
                 asm.push(self.scale)
                 asm.op("MUL")
+            if not self.at_zero:
+                asm.push(self.table)
+                asm.op("ADD")
         self.e.target.copy_in(self.e, dest, source)
 
 
-def _push_digit_words(e: Emitter, glv: Glv, pre_shift: int) -> None:
+def push_digit_words(e: Emitter, glv: Glv, pre_shift: int) -> None:
     """Stack: k -> A1 A2, A_i = (k_i + 2^130 - 1) << (pre_shift - 1) (or >> 1 for
     pre_shift 0), k1, k2 from :func:`split` (as words: k1 may be negative)."""
     asm = e.asm
     g1, g2 = rounding_multipliers(glv, e.curve.r)
     (a1, b1), (a2, b2) = glv.basis
-    _push_rounded_high(e, g1, 1)                   # stack: k q1
-    _push_rounded_high(e, g2, 2)                   # stack: k q1 q2
+    _push_rounded_high(e, g1, 1, e.curve.r)                   # stack: k q1
+    _push_rounded_high(e, g2, 2, e.curve.r)                   # stack: k q1 q2
     asm.push(1)
     asm.op("OR")                                   # q2 odd
     asm.op("SWAP1")
@@ -296,7 +307,7 @@ def _push_digit_words(e: Emitter, glv: Glv, pre_shift: int) -> None:
 
 
 def _to_digit_word(e: Emitter, pre_shift: int) -> None:
-    """Stack: k_i -> A_i (:func:`_push_digit_words`)."""
+    """Stack: k_i -> A_i (:func:`push_digit_words`)."""
     asm = e.asm
     asm.push((1 << HALF_BITS) - 1)
     asm.op("ADD")                                  # 2 U: even, below 2^131
@@ -308,12 +319,13 @@ def _to_digit_word(e: Emitter, pre_shift: int) -> None:
         asm.op("SHR")
 
 
-def _push_rounded_high(e: Emitter, g: int, depth: int) -> None:
+def _push_rounded_high(e: Emitter, g: int, depth: int, r: int) -> None:
     """Push :func:`rounded_high` of k, the word at DUP ``depth``, and ``g``: one product of
-    k's high bits, or the high word of the 512-bit product (MULMOD by 2^256 - 1 less the
-    low word, less its borrow) plus the low word's top bit."""
+    k's high bits; for g < 2^128 the products of k's two halves (a word each); else the
+    high word of the 512-bit product (MULMOD by 2^256 - 1 less the low word, less its
+    borrow) plus the low word's top bit."""
     asm = e.asm
-    if _fits_dropped(g):
+    if _fits_dropped(g, r):
         asm.op(f"DUP{depth}")
         asm.push(DROPPED)
         asm.op("SHR")
@@ -322,6 +334,25 @@ def _push_rounded_high(e: Emitter, g: int, depth: int) -> None:
         asm.push(1 << (255 - DROPPED))
         asm.op("ADD")
         asm.push(256 - DROPPED)
+        asm.op("SHR")
+        return
+    if g < HALF_WORD:                              # (k_hi g + (k_lo g >> 128) + 2^127) >> 128
+        asm.op(f"DUP{depth}")
+        asm.push(128)
+        asm.op("SHR")
+        asm.push(g)
+        asm.op("MUL")
+        asm.op(f"DUP{depth + 1}")
+        asm.push(HALF_WORD - 1)
+        asm.op("AND")
+        asm.push(g)
+        asm.op("MUL")
+        asm.push(128)
+        asm.op("SHR")
+        asm.op("ADD")
+        asm.push(HALF_WORD // 2)
+        asm.op("ADD")
+        asm.push(128)
         asm.op("SHR")
         return
     asm.push(WORD - 1)
@@ -345,7 +376,7 @@ def _push_rounded_high(e: Emitter, g: int, depth: int) -> None:
     asm.op("SUB")                                  # hi + (lo >> 255)
 
 
-def _odd_multiples(e: Emitter, point: G1Jacobian, table: Slot, record: int, z_table: Fp,
+def odd_multiples(e: Emitter, point: G1Jacobian, table: Slot, record: int, z_table: Fp,
                    three_halves: Fp) -> None:
     """The table in memory, records [2u - 31] P (u = 0 .. 31), affine on the curve of the
     common Z, and that Z in ``z_table`` (module doc, step 4)."""

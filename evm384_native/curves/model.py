@@ -84,5 +84,22 @@ def limb_bytes(p: int) -> int:
     return 8 * -(-p.bit_length() // 64)
 
 
-# What the field code takes: a pairing-friendly curve's base field, or a bare prime field.
-Field = Union[PairingCurve, PrimeField]
+@dataclass(frozen=True)
+class GlvCurve:
+    """A prime-order curve y^2 = x^3 + b over Fp with a GLV endomorphism and no pairing
+    (secp256k1): what the scalar code (:mod:`evm384_native.bn254.scalar`'s pieces) reads,
+    its moduli, b, generator and :class:`Glv`."""
+    name: str
+    p: int                        # the base field's modulus
+    r: int                        # the group's prime order (ECDSA's n)
+    b: int
+    g1: G1Int
+    glv: Glv
+
+    @property
+    def field_bytes(self) -> int:
+        return limb_bytes(self.p)
+
+
+# What the field code takes: a curve's base field, or a bare prime field.
+Field = Union[PairingCurve, PrimeField, GlvCurve]

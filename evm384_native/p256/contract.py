@@ -30,20 +30,18 @@ from typing import Callable, Optional, Sequence
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
 from ..asm.layout import FP_BYTES
-from ..tower import fp, jacobian
-from ..tower.contract import assemble
-from ..tower.fp import Emitter, sliding_window
-from ..tower.target import resolve_target
+from ..tower import fp, jacobian, modn
+from ..tower.contract import assemble, evmmax_only
+from ..tower.fp import Emitter
+from ..tower.words import push_calldata_word, push_in_open_range
 from . import formulas
 from .params import B, FIELD, GX, GY, INPUT_BYTES, N, P
 from .reference import G, multiply
 
 NAME = "p256verify"
 CONTRACTS = (NAME,)
-TARGETS = ("evmmax",)
 WORD = 32
 H, R, S, QX, QY = (WORD * i for i in range(5))      # calldata offsets
-INV_WINDOW = 5                                      # s^(n-2): odd powers s .. s^31
 WINDOW = 5                                          # bits per signed digit
 DIGITS = 255 // WINDOW                              # digits below the top one (+-1)
 RECORDS = 1 << WINDOW                               # record u: [2u - 31] P, u = 0 .. 31
@@ -101,17 +99,10 @@ class _Verify:
     # --- 1. validation --------------------------------------------------------------
 
     def _word(self, offset: int) -> None:
-        self.asm.push(offset)
-        self.asm.op("CALLDATALOAD")
+        push_calldata_word(self.asm, offset)
 
     def _in_open_range(self, offset: int, bound: int) -> None:
-        """Push 0 < word < bound: word - 1 < bound - 1 (0 - 1 wraps above)."""
-        asm = self.asm
-        asm.push(bound - 1)
-        asm.push(1)
-        self._word(offset)
-        asm.op("SUB")
-        asm.op("LT")
+        push_in_open_range(self.asm, offset, bound)
 
     def _below(self, offset: int, bound: int) -> None:
         self.asm.push(bound)
@@ -159,59 +150,15 @@ class _Verify:
     # --- 2. the scalars mod n -------------------------------------------------------
 
     def scalars(self) -> None:
-        """Stack: -> u1 u2 (u2 on top)."""
-        asm, words = self.asm, self.words
-        at = lambda i: (lambda: int(words) + WORD * i)   # noqa: E731
-        asm.push(N)
-        asm.push(at(0))
-        asm.op("MSTORE")
-        self._word(S)
-        asm.push(at(1))
-        asm.op("MSTORE")
-        asm.push(N)
-        self._word(H)
-        asm.op("MOD")
-        asm.push(at(2))
-        asm.op("MSTORE")
-        self._word(R)
-        asm.push(at(3))
-        asm.op("MSTORE")
-        # context 1 registers: 0 s, 1 h, 2 r, 3 s^2, 4.. s^3, s^5, .., then the power
-        odd = 1 << (INV_WINDOW - 1)
-        acc = 3 + odd
-        asm.push(acc + 2)                          # alloc_count (the EIP's bound: one more)
-        asm.push(WORD)
-        asm.push(at(0))
-        asm.push(1)
-        asm.evmmax_op("SETMODX")
-        asm.push(3)
-        asm.push(at(1))
-        asm.push(0)
-        asm.evmmax_op("STOREX")
-        power = {1: 0, **{2 * k + 1: 3 + k for k in range(1, odd)}}
-        mul = lambda out, a, b: asm.evmmax("MULMODX", out, a, b)   # noqa: E731
-        mul(3, 0, 0)
-        for m in range(3, 2 * odd, 2):
-            mul(power[m], power[m - 2], 3)
-        (_, first), *rest = sliding_window(N - 2, INV_WINDOW)
-        asm.evmmax("ADDMODX", acc, power[first], acc, 1, (1, 1, 1))  # acc = 0 + s^first
-        for count, m in rest:
-            for _ in range(count):
-                mul(acc, acc, acc)
-            if m:
-                mul(acc, acc, power[m])
-        asm.evmmax("MULMODX", 1, 1, acc, 2, (1, 1, 0))    # u1 = h w, u2 = r w
-        asm.push(2)
-        asm.push(1)
-        asm.push(at(4))
-        asm.evmmax_op("LOADX")
-        for _ in range(4):
-            asm.push(0)
-        asm.evmmax_op("SETMODX")                   # back to context 0 (mod p)
-        asm.push(at(4))
-        asm.op("MLOAD")
-        asm.push(at(5))
-        asm.op("MLOAD")
+        """Stack: -> u1 u2 (u2 on top): h w and r w for w = s^-1 mod n."""
+        asm = self.asm
+
+        def h_mod_n() -> None:
+            asm.push(N)
+            self._word(H)
+            asm.op("MOD")
+        modn.inverse_products(self.e, N, self.words, lambda: self._word(S),
+                              [h_mod_n, lambda: self._word(R)])
 
     # --- 3a. the windowed double-scalar multiplication --------------------------------
 
@@ -522,11 +469,7 @@ class _Verify:
 def build_program(name: str = NAME, compact: object = None, target: str = "evmmax") -> Program:
     """The assembled ``p256verify`` (EVMMAX only; ``compact`` is accepted for the
     registry's sake and changes nothing)."""
-    if name != NAME:
-        raise ValueError(f"unknown contract {name!r}; choose {NAME}")
-    isa = resolve_target(target)
-    if isa.name not in TARGETS:
-        raise ValueError(f"{name} is built for EVMMAX only, not {isa.name!r}")
+    isa = evmmax_only(name, CONTRACTS, target)
     return assemble(name, FIELD, isa, lambda e: _Verify(e).emit(), compact=False)
 
 

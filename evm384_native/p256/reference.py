@@ -3,54 +3,35 @@ signing for test inputs, and P256VERIFY as EIP-7951 writes it (the contract's or
 beside the ``cryptography`` package in the tests)."""
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Tuple
 
+from ..curves import weierstrass
+from ..curves.weierstrass import Point
 from .params import A, B, GX, GY, INPUT_BYTES, N, P
 
-Point = Optional[Tuple[int, int]]
 G: Point = (GX, GY)
 
 
+CURVE = weierstrass.Curve(P, A, B, N, (GX, GY))
+
+
 def on_curve(x: int, y: int) -> bool:
-    return (y * y - (x * x * x + A * x + B)) % P == 0
+    return weierstrass.on_curve(CURVE, x, y)
 
 
 def add(a: Point, b: Point) -> Point:
     """a + b in the group (every case)."""
-    if a is None:
-        return b
-    if b is None:
-        return a
-    (x1, y1), (x2, y2) = a, b
-    if x1 == x2 and (y1 + y2) % P == 0:
-        return None
-    if a == b:
-        slope = (3 * x1 * x1 + A) * pow(2 * y1, -1, P) % P
-    else:
-        slope = (y2 - y1) * pow(x2 - x1, -1, P) % P
-    x3 = (slope * slope - x1 - x2) % P
-    return x3, (slope * (x1 - x3) - y1) % P
+    return weierstrass.add(CURVE, a, b)
 
 
 def multiply(point: Point, k: int) -> Point:
     """[k] point, by double and add."""
-    result: Point = None
-    for bit in bin(k % N)[2:]:
-        result = add(result, result)
-        if bit == "1":
-            result = add(result, point)
-    return result
+    return weierstrass.multiply(CURVE, point, k)
 
 
 def sign(d: int, h: int, k: int) -> Tuple[int, int]:
     """ECDSA (r, s) of the hash ``h`` with the private key ``d`` and the nonce ``k``."""
-    point = multiply(G, k)
-    assert point is not None
-    r = point[0] % N
-    s = pow(k, -1, N) * (h + r * d) % N
-    if r == 0 or s == 0:
-        raise ValueError("a nonce giving r = 0 or s = 0: choose another")
-    return r, s
+    return weierstrass.sign(CURVE, d, h, k)[:2]
 
 
 def verify(data: bytes) -> bool:

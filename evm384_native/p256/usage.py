@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import random
-from typing import Dict, List
+from typing import Dict
 
-from ..usage import Usage
+from ..usage import Usage, words_input
 from .contract import NAME
-from .params import INPUT_BYTES, N, PRECOMPILE_PRICE
+from .params import N, PRECOMPILE_PRICE
 from .reference import G, encode, multiply, sign
 
 WORD = 32
@@ -34,17 +34,8 @@ def random_signature(rng: random.Random, valid: bool = True) -> bytes:
     return encode(h if valid else h ^ 1, r, s, *q)
 
 
-def _from_words(words: List[bytes]) -> bytes:
-    if len(words) != 5 or any(len(w) != WORD for w in words):
-        raise ValueError(f"5 words of {WORD} bytes (h, r, s, qx, qy); got "
-                         f"{', '.join(str(len(w)) for w in words) or 'none'}")
-    data = b"".join(words)
-    assert len(data) == INPUT_BYTES
-    return data
-
-
 USAGE: Dict[str, Usage] = {
-    NAME: Usage("H R S QX QY (32-byte big-endian words)", _from_words,
+    NAME: Usage("H R S QX QY (32-byte big-endian words)", words_input(("h", "r", "s", "qx", "qy")),
                 lambda rng, k, true: random_signature(rng, true), example_k=1,
                 precompile="P256VERIFY (0x100)",
                 precompile_price=lambda data: PRECOMPILE_PRICE),

@@ -12,7 +12,7 @@ otherwise.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Set, Tuple
 
 from ..asm import Assembler, Fp, Label, Modulus, Slot, Subroutine, array, pack_offsets
 from ..curves.model import Field
@@ -298,6 +298,90 @@ def inverse_inline(e: Emitter, out: Fp, a: Fp) -> None:
     under EVMMAX a call into the squaring chain costs about as much as 10 squarings; for
     BN254 ~2,500 bytes of code). ``out`` must not be ``a``."""
     _power_steps(e, a, out, e.curve.p - 2, _squarings_in_line(e, out))
+
+
+LONG_RUN = 8          # runs of ones at least this long are one multiplication by a^(2^L - 1)
+
+# A step of a power plan: (out, x, y) is value out = value x * value y (a squaring when
+# x == y); value 0 is the base, the last step's out the power.
+Step = Tuple[int, int, int]
+
+
+def power_plan(exponent: int) -> List[Step]:
+    """An addition chain for a^exponent: a left-to-right sliding window (odd powers up to
+    a^31) in which every run of at least LONG_RUN ones is one multiplication by
+    x_L = a^(2^L - 1), the x_L built as x_(i+j) = x_i^(2^j) x_j from the longest value
+    at hand (the chain of libsecp256k1's field square root and inversion: for secp256k1's
+    (p + 1) / 4, 253 squarings and 14 multiplications where the window takes ~300)."""
+    if exponent < 2:
+        raise ValueError("a power plan starts with a squaring: exponent >= 2")
+    bits = bin(exponent)[2:]
+    tokens: List[Tuple[int, str, int]] = []       # (squarings before, kind, its number)
+    i, pending = 0, 0
+    while i < len(bits):
+        if bits[i] == "0":
+            pending, i = pending + 1, i + 1
+            continue
+        run = len(bits[i:]) - len(bits[i:].lstrip("1"))
+        if run >= LONG_RUN:
+            tokens.append((pending + run, "run", run))
+            pending, i = 0, i + run
+            continue
+        j = min(i + INV_WINDOW, len(bits))
+        while bits[j - 1] == "0":
+            j -= 1
+        tokens.append((pending + j - i, "odd", int(bits[i:j], 2)))
+        pending, i = 0, j
+    steps: List[Step] = []
+    count = [1]
+
+    def new(x: int, y: int) -> int:
+        steps.append((count[0], x, y))
+        count[0] += 1
+        return count[0] - 1
+    top = max([m for _, kind, m in tokens if kind == "odd"] + [1])
+    odd = {1: 0}
+    if top > 1:
+        square = new(0, 0)
+        for m in range(3, top + 1, 2):
+            odd[m] = new(odd[m - 2], square)
+    ones = {k: odd[(1 << k) - 1] for k in range(1, 6) if (1 << k) - 1 in odd}
+    for target in sorted({m for _, kind, m in tokens if kind == "run"}):
+        have = max(k for k in ones if k <= target)
+        while have < target:
+            step = max(k for k in ones if k <= target - have)
+            value = ones[have]
+            for _ in range(step):
+                value = new(value, value)
+            ones[have + step] = new(value, ones[step])
+            have += step
+    (_, kind, m), *rest = tokens
+    acc = ones[m] if kind == "run" else odd[m]
+    for squarings, kind, m in rest:
+        for _ in range(squarings):
+            acc = new(acc, acc)
+        acc = new(acc, ones[m] if kind == "run" else odd[m])
+    if pending:
+        for _ in range(pending):
+            acc = new(acc, acc)
+    return steps
+
+
+def power_chain(e: Emitter, out: Fp, a: Fp, exponent: int) -> None:
+    """out = a**exponent by :func:`power_plan`'s chain, emitted inline (``out`` must not
+    be ``a``): a value read only by the step after it lives in ``out``, one read later
+    gets a register of its own."""
+    steps = power_plan(exponent)
+    reads: Dict[int, Set[int]] = {}
+    for index, (_, x, y) in enumerate(steps):
+        for value in (x, y):
+            reads.setdefault(value, set()).add(index)
+    kept = [value for index, (value, _, _) in enumerate(steps)
+            if reads.get(value, set()) - {index + 1}]
+    with e.asm.temps(*[Fp] * len(kept)) as slots:
+        where: Dict[int, Slot] = {0: a, **dict(zip(kept, slots))}
+        for value, x, y in steps:
+            mul(e, where.get(value, out), where.get(x, out), where.get(y, out))
 
 
 # --- element-wise helpers the extension fields share ------------------------------------------

@@ -208,17 +208,25 @@ def point_dbl(e: Emitter, field: ModuleType, t: Slot) -> None:
 
 
 def jacobian_add_affine_hmv(e: Emitter, field: ModuleType, t: Slot, q: Slot,
-                            x_factor: Optional[Slot] = None) -> None:
+                            x_factor: Optional[Slot] = None,
+                            z_factor: Optional[Slot] = None) -> None:
     """T = T + Q in place for affine Q != +-T, T finite: madd-2004-hmv (EFD; Hankerson,
     Menezes and Vanstone, "Guide to Elliptic Curve Cryptography", Alg. 3.22): 11
     multiplications and 7 additions, where madd-2007-bl (:func:`jacobian_add_affine`)
     takes 11 and 14. With ``x_factor`` c, Q is (c Q.x, Q.y) (an endomorphism's image, one
-    multiplication more)."""
+    multiplication more). With ``z_factor`` w, T lives on the isomorphic curve
+    y^2 = x^3 + b w^6 and Q on the curve itself: Q there is (w^2 Q.x, w^3 Q.y), which is
+    Z1 w in place of Z1 in U2 and S2 (one multiplication more)."""
     x, y, z = t.x, t.y, t.z
     kind = field.ELEMENT
     with e.asm.scope("point_madd"), e.asm.temps(*[kind] * 4) as (t1, t2, t3, t4):
-        field.sqr(e, t1, z)
-        field.mul(e, t2, t1, z)
+        if z_factor is None:
+            field.sqr(e, t1, z)
+            field.mul(e, t2, t1, z)
+        else:
+            field.mul(e, t3, z, z_factor)
+            field.sqr(e, t1, t3)
+            field.mul(e, t2, t1, t3)
         if x_factor is not None:
             field.mul(e, t1, t1, x_factor)
         field.mul(e, t1, t1, q.x)

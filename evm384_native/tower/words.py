@@ -1,5 +1,6 @@
-"""EVM word helpers the field code shares: a 256-bit byte swap, and a 384-bit value given
-as two stack words stored little-endian (EVM384 memory's form)."""
+"""EVM word helpers the field code shares: a 256-bit byte swap, a 384-bit value given
+as two stack words stored little-endian (EVM384 memory's form), and the range tests of
+calldata words that signature precompiles make."""
 from __future__ import annotations
 
 from ..asm import Assembler
@@ -39,3 +40,19 @@ def store_field_le(asm: Assembler) -> None:
     asm.ops("ADD", "MSTORE")                                 # dest lo
     asm.call(bswap)
     asm.ops("SWAP1", "MSTORE")
+
+
+def push_calldata_word(asm: Assembler, offset: int) -> None:
+    """Push the 32-byte calldata word at ``offset`` (zeros past the end of the input)."""
+    asm.push(offset)
+    asm.op("CALLDATALOAD")
+
+
+def push_in_open_range(asm: Assembler, offset: int, bound: int) -> None:
+    """Push 0 < word < bound for the calldata word at ``offset``: word - 1 < bound - 1
+    (0 - 1 wraps above)."""
+    asm.push(bound - 1)
+    asm.push(1)
+    push_calldata_word(asm, offset)
+    asm.op("SUB")
+    asm.op("LT")

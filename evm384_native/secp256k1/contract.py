@@ -1,0 +1,334 @@
+"""ECRECOVER (precompile 0x01) as an EVMMAX contract ``ecrecover``.
+
+Calldata: h, v, r, s, 32-byte big-endian words (CALLDATALOAD pads a short input with
+zeros, and nothing reads past byte 128: go-ethereum's padding and cut). Output: the
+address as a left-zero-padded word; empty output on any failure (the precompile never
+reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
+
+1. Validation in EVM integers: v - 27 < 2 (v a full word), 0 < r < n, 0 < s < n.
+2. R = (r, y): c = r^3 + 7 by MULMOD/ADDMOD, y = c^((p+1)/4) (p = 3 mod 4; an addition
+   chain, :func:`..tower.fp.power_chain`); y^2 != c means r is no point's x. y's parity
+   is made v - 27's by y = -y.
+3. The scalars in a second field context (:func:`..tower.modn.inverse_products`):
+   w = r^-1 mod n, u1 = -h w, u2 = s w, so that Q = [u1] G + [u2] R.
+4. Both scalars split by GLV (secp256k1's endomorphism, :mod:`..curves.secp256k1`;
+   :func:`..bn254.scalar.push_digit_words`: odd halves below 2^130, 26 regular signed
+   5-bit digits each), Q = [k1] G + [k2] phi(G) + [k3] R + [k4] phi(R) by Straus' joint
+   multiplication: 130 doublings (Z3 = Y Z) and 104 mixed additions, no branch. R's odd
+   multiples [1] R .. [31] R by co-Z additions (Longa and Miri, PKC 2008) on one Z_T,
+   taken affine on the isomorphic curve y^2 = x^3 + 7 Z_T^6 where the loop runs (no
+   inversion); G's 32 records [-31] G .. [31] G are affine constants of the code on the
+   curve itself, which an addition reads with Z1 Z_T in place of Z1 (one multiplication:
+   :func:`..tower.jacobian.jacobian_add_affine_hmv`'s ``z_factor``); phi's images are
+   x times beta.
+5. Exceptional cases: R is chosen by the signer, so its discrete logarithm may be known
+   and any partial sum may meet a record (acc = +-T): there a mixed addition has H = 0
+   and leaves Z = 0, which every later step keeps (Z3 = Z1 H, Y Z), and so does
+   infinity; without one, Z stays non-zero and every addition was a valid one. A final
+   Z = 0 therefore sends the input to :meth:`_Recover.complete`, a bit-by-bit double and
+   add with additions handling every case (:func:`..tower.groups.add`), which also
+   finds Q = infinity (then empty output).
+6. Q affine (one inversion), LOADXed as x || y, KECCAK256, the low 20 bytes returned.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..asm import Fp, G1, G1Jacobian, Program, raw
+from ..bn254.io import G1_GROUP
+from ..bn254.scalar import DIGITS, RECORDS, WINDOW, Lookup, odd_multiples, push_digit_words
+from ..curves import weierstrass
+from ..curves.secp256k1 import SECP256K1
+from ..tower import fp, jacobian, modn
+from ..tower.compare import push_field_is_zero
+from ..tower.contract import assemble, evmmax_only, return_slot
+from ..tower.fp import Emitter
+from ..tower.groups import add, affine_view
+from ..tower.words import push_calldata_word, push_in_open_range
+from .reference import CURVE as AFFINE
+
+NAME = "ecrecover"
+CONTRACTS = (NAME,)
+CURVE = SECP256K1
+P, N = CURVE.p, CURVE.r
+WORD = 32
+H, V, R, S = (WORD * i for i in range(4))          # calldata offsets
+ADDRESS_MASK = (1 << 160) - 1
+WORD_MASK = (1 << 256) - 1
+# digits 24 .. 1 below the top one in turns of TURN windows, then digit 0 (a turn costs
+# ~60 gas of control; each window is ~1,200 bytes of code: 8 a turn would not fit)
+TURN = 6
+
+
+class _Recover:
+    def __init__(self, e: Emitter) -> None:
+        self.e, self.asm = e, e.asm
+        memory = e.asm.memory
+        self.record = e.target.memory_bytes(e, G1.size)
+        self.r_table = memory.region("scalar_table", first=True).alloc(
+            raw(RECORDS * self.record), "r_table")               # at offset 0: no base
+        # in R's table before it is written and after its last read (memory is gas): r
+        # and c staged for STOREX; n, r, -h mod n, s (STOREXed into context 1), then u1,
+        # u2 (LOADXed back); at the end the key x || y
+        self.words = self.r_table.part(raw(6 * WORD), 0, "words")
+        self.stage = self.words.part(raw(2 * WORD), 0, "stage")
+        self.key = self.words.part(raw(2 * WORD), 0, "key")
+        self.g_table = memory.region("ecrecover_g_table").alloc(
+            raw(RECORDS * self.record), "g_table")
+        self.r_point = memory.region("ecrecover_r").alloc(G1Jacobian, "r_point")
+        self.z_table = memory.region("ecrecover_z_table").alloc(Fp, "z_table")
+        self.acc = memory.region("ecrecover_acc").alloc(G1Jacobian, "acc")
+        self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
+        self.beta = e.fp_const("glv_beta", CURVE.glv.beta)
+        self.fail = e.asm.new_label("invalid")
+        self.complete_path = e.asm.new_label("complete")
+        self.finish = e.asm.new_label("affine")
+
+    # --- 1. validation --------------------------------------------------------------
+
+    def validate(self) -> None:
+        asm = self.asm
+        asm.push(2)
+        asm.push(27)
+        push_calldata_word(asm, V)
+        asm.op("SUB")
+        asm.op("LT")                               # v - 27 < 2
+        push_in_open_range(asm, R, N)
+        asm.op("AND")
+        push_in_open_range(asm, S, N)
+        asm.op("AND")
+        asm.op("ISZERO")
+        asm.jumpi(self.fail)
+
+    # --- 2. the point R ---------------------------------------------------------------
+
+    def point_r(self) -> None:
+        """r_point = (r, y, 1) with y^2 = r^3 + 7 and y's parity v - 27, else fail."""
+        asm, e, point = self.asm, self.e, self.r_point
+        push_calldata_word(asm, R)
+        asm.push(self.stage)
+        asm.op("MSTORE")
+        asm.push(P)
+        asm.push(CURVE.b)
+        asm.push(P)
+        push_calldata_word(asm, R)
+        asm.push(P)
+        push_calldata_word(asm, R)
+        asm.op("DUP1")
+        asm.op("MULMOD")                           # r^2
+        asm.op("MULMOD")                           # r^3
+        asm.op("ADDMOD")                           # c = r^3 + 7
+        asm.push(lambda: int(self.stage) + WORD)
+        asm.op("MSTORE")
+        with asm.temps(Fp, Fp) as (y, t):
+            c = point.y                            # r, c in one STOREX; then y there
+            e.target.copy_in(e, affine_view(point, G1_GROUP), lambda: asm.push(self.stage))
+            fp.power_chain(e, y, c, (P + 1) // 4)
+            fp.sqr(e, t, y)
+            fp.sub(e, t, t, c)
+            fp.copy(e, point.y, y)
+            push_field_is_zero(e, t)
+        asm.op("ISZERO")
+        asm.jumpi(self.fail)                       # y^2 != c: no point has x = r
+        keep = asm.new_label("parity_right")
+        e.target.push_parity(e, point.y)
+        push_calldata_word(asm, V)
+        asm.op("XOR")
+        asm.push(1)
+        asm.op("AND")                              # v = 27 + parity: v's bit 0 differs
+        asm.jumpi(keep)
+        fp.neg(e, point.y, point.y)
+        asm.place(keep)
+        fp.copy(e, point.z, e.one)
+
+    # --- 3. the scalars mod n ---------------------------------------------------------
+
+    def scalars(self) -> None:
+        """Stack: -> u1 u2 (u2 on top): -h w and s w for w = r^-1 mod n."""
+        asm = self.asm
+
+        def minus_h() -> None:                     # (n - h mod n) mod n
+            asm.push(N)
+            asm.push(N)
+            push_calldata_word(asm, H)
+            asm.op("MOD")
+            asm.push(N)
+            asm.op("SUB")
+            asm.op("MOD")
+        modn.inverse_products(self.e, N, self.words, lambda: push_calldata_word(asm, R),
+                              [minus_h, lambda: push_calldata_word(asm, S)])
+
+    # --- 4. the joint multiplication ---------------------------------------------------
+
+    def _g_data(self) -> bytes:
+        """G's records, affine: [2u - 31] G for u = 0 .. 31."""
+        out = b""
+        for u in range(RECORDS):
+            point = weierstrass.multiply(AFFINE, CURVE.g1, (2 * u - (RECORDS - 1)) % N)
+            assert point is not None
+            out += b"".join(v.to_bytes(WORD, "big") for v in point)
+        return out
+
+    def _additions(self, shift: int, above: int) -> None:
+        """acc += the records of the four digits at bit ``shift`` of the words (under
+        ``above`` stack items; stack: G1 G2 R1 R2, R2 on top): [d3] R, [d4] phi(R),
+        [d1] G, [d2] phi(G)."""
+        e, acc = self.e, self.acc
+        with self.asm.temps(G1) as (record,):
+            for depth, lookup, x_factor, z_factor in (
+                    (2, self.r_lookup, None, None), (1, self.r_lookup, self.beta, None),
+                    (4, self.g_lookup, None, self.z_table),
+                    (3, self.g_lookup, self.beta, self.z_table)):
+                lookup.load(record, depth + above, shift)
+                jacobian.jacobian_add_affine_hmv(e, fp, acc, record, x_factor, z_factor)
+
+    def windowed(self) -> None:
+        """Stack: u1 u2 (kept); acc = [u1] G + [u2] R on the curve (module doc, 4), or a
+        jump to the complete path with the stack as it was."""
+        asm, e, acc = self.asm, self.e, self.acc
+        with asm.scope("tables"):
+            odd_multiples(e, self.r_point, self.r_table, self.record, self.z_table,
+                          self.three_halves)
+            data = asm.data(self._g_data(), "ecrecover_g_data")
+            asm.push(RECORDS * self.record)
+            asm.push(data)
+            asm.push(self.g_table)
+            asm.op("CODECOPY")
+        self.r_lookup = Lookup(e, self.r_table, self.record)
+        self.g_lookup = Lookup(e, self.g_table, self.record, at_zero=False)
+        pre_shift = self.r_lookup.pre_shift
+        with asm.scope("recode"):
+            for dup in ("DUP2", "DUP3"):           # u1's words, then u2's
+                asm.op(dup)
+                push_digit_words(e, CURVE.glv, pre_shift)   # stack: u1 u2 G1 G2 (R1 R2)
+        with asm.scope("windows"):
+            top = WINDOW * (DIGITS - 1)
+            self.r_lookup.load(affine_view(acc, G1_GROUP), 2, top)
+            fp.copy(e, acc.z, e.one)
+            with asm.temps(G1) as (record,):
+                self.r_lookup.load(record, 1, top)
+                jacobian.jacobian_add_affine_hmv(e, fp, acc, record, self.beta)
+                for depth, x_factor in ((4, None), (3, self.beta)):
+                    self.g_lookup.load(record, depth, top)
+                    jacobian.jacobian_add_affine_hmv(e, fp, acc, record, x_factor,
+                                                     self.z_table)
+            turns, rest = divmod(DIGITS - 1, TURN)
+
+            def window(t: int, above: int) -> None:
+                for _ in range(WINDOW):
+                    jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
+                self._additions(top - WINDOW * (t + 1), above)
+            asm.push(turns)                        # stack: u1 u2 G1 G2 R1 R2 turns-left
+            loop = asm.label("windows")
+            for t in range(TURN):                  # the turn's digits at fixed bits: the
+                window(t, 1)                       # words move up a turn's bits each turn
+            for depth in range(2, 6):              # R2 .. G1 up a turn's bits (the digits
+                asm.op(f"SWAP{depth - 1}")         # moved out at the top are used)
+                asm.push(WINDOW * TURN)
+                asm.op("SHL")
+                asm.op(f"SWAP{depth - 1}")
+            asm.push(WORD_MASK)
+            asm.op("ADD")                          # turns-left - 1
+            asm.op("DUP1")
+            asm.jumpi(loop)
+            asm.op("POP")
+            for t in range(rest):                  # the last windows, where a turn's first
+                window(t, 0)                       # ones are
+            asm.ops("POP", "POP", "POP", "POP")    # stack: u1 u2
+        push_field_is_zero(e, acc.z)               # Z = 0: an exceptional case, or infinity
+        asm.jumpi(self.complete_path)
+        asm.ops("POP", "POP")
+        fp.mul(e, acc.z, acc.z, self.z_table)      # back from y^2 = x^3 + 7 Z_T^6
+        asm.jump(self.finish)
+
+    # --- 5. the complete path ---------------------------------------------------------
+
+    def complete(self) -> None:
+        """Stack: u1 u2 -> (consumed); acc = [u1] G + [u2] R for every input, bit by bit
+        from the top with additions that handle every case; Q = infinity fails."""
+        asm, e, acc = self.asm, self.e, self.acc
+        asm.place(self.complete_path)
+
+        def double() -> None:
+            jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
+        with asm.temps(G1Jacobian) as (g,):        # G: record 16 of its table, [1] G
+            e.target.copy_in(e, affine_view(g, G1_GROUP), lambda: asm.push(
+                lambda: int(self.g_table) + (RECORDS // 2) * self.record))
+            fp.copy(e, g.z, e.one)
+            fp.copy(e, acc.z, e.zero)              # infinity
+            asm.push(256)                          # stack: u1 u2 bits-left
+            top = asm.label("bit")
+            double()                               # Z = 0 stays 0
+            for depth, point in ((3, g), (2, self.r_point)):
+                skip = asm.new_label("no_bit")
+                asm.op(f"DUP{depth}")
+                asm.push(255)
+                asm.op("SHR")
+                asm.op("ISZERO")
+                asm.jumpi(skip)
+                add(e, G1_GROUP, acc, point, double)
+                asm.place(skip)
+            for depth in (3, 2):                   # the words up a bit
+                asm.op(f"SWAP{depth - 1}")
+                asm.push(1)
+                asm.op("SHL")
+                asm.op(f"SWAP{depth - 1}")
+            asm.push(WORD_MASK)
+            asm.op("ADD")
+            asm.op("DUP1")
+            asm.jumpi(top)
+            asm.ops("POP", "POP", "POP")
+        push_field_is_zero(e, acc.z)
+        asm.jumpi(self.fail)                       # Q = infinity
+
+    # --- 6. the address -----------------------------------------------------------------
+
+    def address(self) -> None:
+        asm, e = self.asm, self.e
+        asm.place(self.finish)
+        with asm.temps(G1) as (q,):
+            jacobian.to_affine(e, fp, q, self.acc, inverse=_inverse)
+            e.target.words_out(e, q, self.key)
+        asm.push(2 * WORD)
+        asm.push(self.key)
+        asm.op("KECCAK256")
+        asm.push(ADDRESS_MASK)
+        asm.op("AND")                              # the low 20 bytes of the key's keccak
+        asm.push(self.key)
+        asm.op("MSTORE")                           # over x: no memory of its own
+        return_slot(asm, self.key.part(raw(WORD), 0, "address"))
+
+    def emit(self) -> None:
+        asm = self.asm
+        with asm.scope("validation"):
+            self.validate()
+        with asm.scope("point_r"):
+            self.point_r()
+        with asm.scope("scalar_inverse"):
+            self.scalars()
+        with asm.scope("double_scalar"):
+            self.windowed()
+        with asm.scope("complete"):
+            self.complete()
+        with asm.scope("address"):
+            self.address()
+            asm.place(self.fail)                   # any failure: empty output, no revert
+            asm.op("STOP")
+
+
+def _inverse(e: Emitter, out: Fp, a: Fp) -> None:
+    """out = a^-1 = a^(p-2) by an addition chain (254 squarings, 18 multiplications)."""
+    fp.power_chain(e, out, a, P - 2)
+
+
+@lru_cache(maxsize=None)
+def build_program(name: str = NAME, compact: object = None, target: str = "evmmax") -> Program:
+    """The assembled ``ecrecover`` (EVMMAX only; ``compact`` is accepted for the
+    registry's sake and changes nothing)."""
+    isa = evmmax_only(name, CONTRACTS, target)
+    return assemble(name, CURVE, isa, lambda e: _Recover(e).emit(), compact=False)
+
+
+def build_contract(name: str = NAME, target: str = "evmmax") -> bytes:
+    """Bytecode of ``ecrecover`` (EVMMAX)."""
+    return build_program(name, target=target).code

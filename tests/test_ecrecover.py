@@ -1,0 +1,290 @@
+"""ecrecover (ECRECOVER, precompile 0x01, as an EVMMAX contract) against independent
+oracles: coincurve (libsecp256k1's recovery), the shared vectors (go-ethereum's:
+/work/shared/vectors/secp/ecRecover.json) and the pure-Python reference written from
+go-ethereum's definition; both engines alike. The curve's GLV constants and the scalar
+split's bound for secp256k1's n ~ 2^256 are checked here too."""
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from evm384_native import execute
+from evm384_native.bn254 import scalar
+from evm384_native.contracts import build_contract as registry_build, encode_calldata
+from evm384_native.curves import weierstrass
+from evm384_native.curves.secp256k1 import SECP256K1
+from evm384_native.evm.keccak import keccak256
+from evm384_native.secp256k1 import build_contract, recover
+from evm384_native.secp256k1.reference import (CURVE, INPUT_BYTES, PRECOMPILE_PRICE,
+                                               address, encode, sign)
+from evm384_native.secp256k1.usage import USAGE, random_signature
+from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT
+from optional import require
+from test_cli import cli
+
+VECTORS = Path("/work/shared/vectors/secp/ecRecover.json")
+ENGINES = ("fast", "python")
+P, N, G = SECP256K1.p, SECP256K1.r, SECP256K1.g1
+GLV = SECP256K1.glv
+# Execution gas of a valid signature (either y parity: one SUBMODX apart), EIP-6690 /
+# EIP-7747 (issue 24's target, 7,500 = 2.5 x the precompile's 3,000, is not met)
+GAS = {"eip-6690": 13_515, "eip-7747": 18_470}
+
+
+@pytest.fixture(scope="module")
+def code():
+    return build_contract()
+
+
+def run(code, data, engine="fast", **options):
+    result = execute(code, data, opcodes="evmmax", engine=engine, **options)
+    assert result.success                       # never a revert, whatever the input
+    assert len(result.output) in (0, 32)
+    return result
+
+
+def answers(code, data):
+    """The output on both engines, which must agree on output and gas."""
+    fast, python = (run(code, data, engine) for engine in ENGINES)
+    assert (fast.output, fast.gas_used) == (python.output, python.gas_used)
+    return fast.output
+
+
+def words(data):
+    return [int.from_bytes(data[i:i + 32], "big") for i in range(0, 128, 32)]
+
+
+# --- the curve and its endomorphism ------------------------------------------------------
+
+def test_the_curve_constants():
+    assert weierstrass.on_curve(CURVE, *G)
+    assert weierstrass.add(CURVE, weierstrass.multiply(CURVE, G, N - 1), G) is None
+    assert P == 2**256 - 2**32 - 977 and P % 4 == 3
+
+
+def test_the_endomorphism_and_the_basis():
+    assert pow(GLV.beta, 3, P) == 1 != GLV.beta and pow(GLV.lam, 3, N) == 1 != GLV.lam
+    image = weierstrass.multiply(CURVE, G, GLV.lam)
+    assert image == (GLV.beta * G[0] % P, G[1])
+    (a1, b1), (a2, b2) = GLV.basis
+    assert (a1 + b1 * GLV.lam) % N == 0 == (a2 + b2 * GLV.lam) % N
+    assert a1 * b2 - a2 * b1 == N
+    assert scalar.bound(GLV, N) < 2**scalar.HALF_BITS       # 26 digits of 5 bits
+
+
+def test_the_split_is_odd_bounded_and_exact():
+    rng = random.Random(5)
+    named = [0, 1, 2, N - 1, N - 2, GLV.lam, N - GLV.lam, GLV.lam * GLV.lam % N]
+    for k in named + [rng.randrange(N) for _ in range(5000)]:
+        k1, k2 = scalar.split(k, GLV, N)
+        assert (k1 + k2 * GLV.lam - k) % N == 0 and k1 % 2 == k2 % 2 == 1, k
+        assert max(abs(k1), abs(k2)) < scalar.bound(GLV, N), k
+
+
+def test_the_contracts_split_is_the_models():
+    """The EVM code of the split and recoding (k -> A1 A2, 64-byte records) gives the words
+    of :func:`scalar.split`'s k1, k2 (its rounding by k's halves, g < 2^128)."""
+    from evm384_native.tower.contract import assemble
+    from evm384_native.tower.target import resolve_target
+    assert all(g < 2**128 for g in scalar.rounding_multipliers(GLV, N))
+
+    def build(e):
+        asm = e.asm
+        asm.push(0)
+        asm.op("CALLDATALOAD")
+        scalar.push_digit_words(e, GLV, 6)
+        for offset in (32, 0):                          # A2 on top
+            asm.push(offset)
+            asm.op("MSTORE")
+        asm.push(64)
+        asm.push(0)
+        asm.op("RETURN")
+    isa = resolve_target("evmmax")
+    split_code = assemble("split", SECP256K1, isa, build, False).code
+    rng = random.Random(34)
+    for k in [0, 1, 2, N - 1, N - 2, GLV.lam, 2**128 - 1, 2**128] + [
+            rng.randrange(N) for _ in range(200)]:
+        output = execute(split_code, k.to_bytes(32, "big"), opcodes="evmmax").output
+        words_out = [int.from_bytes(output[i:i + 32], "big") for i in (0, 32)]
+        assert words_out == [(k_i + 2**scalar.HALF_BITS - 1) * 2**6 // 2 % 2**256
+                             for k_i in scalar.split(k, GLV, N)], k
+
+
+# --- the precompile's semantics ---------------------------------------------------------
+
+def _vectors():
+    if not VECTORS.exists():
+        pytest.skip(f"{VECTORS} is not on this machine")
+    return json.loads(VECTORS.read_text())
+
+
+@pytest.mark.parametrize("engine, backend", [("fast", "native"), ("python", "native"),
+                                             ("python", "reference")])
+def test_every_shared_vector(code, engine, backend):
+    cases = _vectors()
+    assert len(cases) == 5
+    for case in cases:
+        data = bytes.fromhex(case["Input"])
+        result = run(code, data, engine, backend=backend)
+        assert result.output.hex() == case["Expected"], case["Name"]
+        assert recover(data).hex() == case["Expected"], case["Name"]
+
+
+@pytest.fixture(scope="module")
+def coincurve():
+    require("coincurve", "test")
+    import coincurve
+    return coincurve
+
+
+def _coincurve_signature(coincurve, rng):
+    """(input, address word) of a random key signing a random hash, by libsecp256k1."""
+    key = coincurve.PrivateKey(rng.randbytes(32))
+    digest = rng.randbytes(32)
+    signature = key.sign_recoverable(digest, hasher=None)     # r || s || recovery id
+    r, s = (int.from_bytes(signature[i:i + 32], "big") for i in (0, 32))
+    data = encode(int.from_bytes(digest, "big"), 27 + signature[64], r, s)
+    public = key.public_key.format(compressed=False)[1:]
+    return data, bytes(12) + keccak256(public)[12:]
+
+
+def _coincurve_recover(coincurve, data):
+    """libsecp256k1's answer for an input with v in {27, 28} and r, s in range."""
+    h, v, r, s = words(data)
+    signature = r.to_bytes(32, "big") + s.to_bytes(32, "big") + bytes([v - 27])
+    try:
+        public = coincurve.PublicKey.from_signature_and_message(
+            signature, h.to_bytes(32, "big"), hasher=None)
+    except Exception:                            # no key: the precompile's empty output
+        return b""
+    return bytes(12) + keccak256(public.format(compressed=False)[1:])[12:]
+
+
+def test_random_signatures_both_parities_and_high_s(code, coincurve):
+    rng = random.Random(24)
+    parities = set()
+    for i in range(12):
+        data, expected = _coincurve_signature(coincurve, rng)
+        h, v, r, s = words(data)
+        parities.add(v)
+        assert (answers(code, data) if i < 3 else run(code, data).output) == expected
+        # the other parity: another key (libsecp256k1's), or none
+        flipped = encode(h, 55 - v, r, s)
+        assert run(code, flipped).output == _coincurve_recover(coincurve, flipped)
+        # s -> n - s with the other parity: the same key (the precompile allows high s)
+        high = encode(h, 55 - v, r, N - s)
+        assert run(code, high).output == expected == _coincurve_recover(coincurve, high)
+    assert parities == {27, 28}
+
+
+def test_the_hash_is_any_word(code, coincurve):
+    """h is reduced mod n by the contract: h = 0, n, n - 1 and words above n (u1 = 0 or
+    a full-size one) recover the signer."""
+    rng = random.Random(3)
+    for h in (0, 1, N - 1, N, N + 5, 2**256 - 1):
+        d, k = rng.randrange(1, N), rng.randrange(1, N)
+        data = (h).to_bytes(32, "big") + sign(d, h % N, k)[32:]
+        expected = address(*weierstrass.multiply(CURVE, G, d))
+        assert run(code, data).output == expected == _coincurve_recover(coincurve, data)
+
+
+def _no_point_r(rng):
+    """An r in [1, n) with r^3 + 7 a non-residue mod p: no point has x = r."""
+    while True:
+        r = rng.randrange(1, N)
+        if pow((r**3 + 7) % P, (P - 1) // 2, P) != 1:
+            return r
+
+
+def test_every_rejection_rule(code):
+    rng = random.Random(5)
+    good = random_signature(rng)
+    h, v, r, s = words(good)
+    assert answers(code, good) == recover(good) != b""
+    rejected = [encode(h, value, r, s) for value in (0, 1, 26, 29, 27 + 2**8, 28 + 2**255,
+                                                        2**256 - 1)]
+    rejected += [encode(h, v, value, s) for value in (0, N, N + 1, P, 2**256 - 1)]
+    rejected += [encode(h, v, r, value) for value in (0, N, N + 1, P, 2**256 - 1)]
+    rejected += [encode(h, v, _no_point_r(rng), s), b"", good[:64]]
+    for data in rejected:
+        assert recover(data) == b""
+        assert answers(code, data) == b""
+
+
+def test_short_and_long_input(code, coincurve):
+    """Short input is zero-padded, longer input cut at 128 bytes."""
+    rng = random.Random(7)
+    data, expected = _coincurve_signature(coincurve, rng)
+    assert run(code, data + bytes(5)).output == expected
+    assert run(code, data + rng.randbytes(40)).output == expected
+    h, v, r, s = words(data)
+    short = encode(h, v, r, s & ~0xffff)         # its last two bytes zero, then cut off
+    assert answers(code, short[:INPUT_BYTES - 2]) == _coincurve_recover(coincurve, short)
+
+
+def _exceptional(rng, final):
+    """Inputs the windowed loop cannot finish (R = G, so every sum is a known multiple of
+    G): Q = infinity (h = s r^-1 ... u1 = -u2), or (``final``) window 0's last addition,
+    of [d] phi(G), meeting acc = [d] phi(G) (Q = [2 d lam] G)."""
+    r, y = G
+    v = 27 + (y & 1)
+    u1 = rng.randrange(1, N)
+    if final:
+        k2 = scalar.split(u1, GLV, N)[1]
+        u = (k2 + 2**scalar.HALF_BITS - 1) // 2
+        d = 2 * (u & 31) - 31                    # k2's digit 0
+        u2 = (2 * d * GLV.lam - u1) % N
+    else:
+        u2 = -u1 % N
+    return encode(-u1 * r % N, v, r, u2 * r % N)
+
+
+def test_the_complete_path(code, coincurve):
+    rng = random.Random(11)
+    usual = run(code, random_signature(rng)).gas_used
+    for final in (False, True):
+        data = _exceptional(rng, final)
+        result = run(code, data)
+        assert result.output == recover(data) == _coincurve_recover(coincurve, data)
+        assert (result.output != b"") == final
+        assert result.gas_used > usual           # the loop ran, then the complete path
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, N - 1), st.integers(0, 2**256 - 1), st.integers(1, N - 1))
+def test_property_recovers_the_signers_address(code, d, h, k):
+    try:
+        data = sign(d, h, k)
+    except ValueError:                           # r = 0 or s = 0
+        return
+    q = weierstrass.multiply(CURVE, G, d)
+    assert run(code, data).output == address(*q)
+
+
+def test_gas_and_size(code):
+    assert len(code) <= CONTRACT_SIZE_LIMIT
+    for costs, gas in GAS.items():
+        for seed in range(4):
+            result = run(code, random_signature(random.Random(seed)), costs=costs)
+            assert result.output != b"" and gas - 2 <= result.gas_used <= gas
+
+
+def test_the_registry_and_the_command_line(capsys, monkeypatch, tmp_path, code):
+    assert registry_build("ecrecover", target="evmmax") == code
+    with pytest.raises(ValueError, match="EVMMAX only"):
+        registry_build("ecrecover", target="evm384")
+    data = random_signature(random.Random(1))
+    assert encode_calldata("ecrecover", *words(data)) == data
+    assert USAGE["ecrecover"].precompile_gas(data) == PRECOMPILE_PRICE
+    for flag, valid in (([], True), (["--false"], False)):
+        out = tmp_path / f"sig{len(flag)}.hex"
+        status, _, _ = cli(capsys, monkeypatch, "calldata", "ecrecover", "--random", 1,
+                           "--seed", 2, *flag, "--out", out)
+        assert status == 0
+        data = bytes.fromhex(out.read_text().strip())
+        assert (run(code, data).output != b"") == valid
+        assert run(code, data).output == recover(data)
+    status, text, _ = cli(capsys, monkeypatch, "gas", "ecrecover", "--target", "evmmax")
+    assert status == 0 and "3,000" in text and "eip-7747" in text
