@@ -221,6 +221,39 @@ def test_msm_with_cancelling_equal_and_infinite_terms(kind, target):
         assert check_msm(kind, pairs, target) == py_ecc_sum(kind, pairs)
 
 
+def complete_path_ran(kind, data, target):
+    """Run the MSM on ``data``; True if it took the loop with complete additions (the fast
+    loop met an exceptional case: acc = +-t, or acc at infinity)."""
+    from evm384_native.asm.profile import GasByPc
+    from evm384_native.bls12_381.contracts import build_program
+    program = build_program(MSM[kind], target=target)
+    gas = GasByPc()
+    result = execute(program.code, data, opcodes=target, tracer=gas)
+    assert result.success
+    return program.labels["msm_complete"] in gas.by_pc, result.output
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+def test_msm_fast_loop_and_its_complete_fallback(kind, target):
+    """The fast loop's accumulator starts at G and ends at [2^b] G + S: a sum S =
+    -[2^b] G drives it to infinity (an exceptional addition), which must send the input to
+    the complete loop; random inputs stay on the fast one. Both answers against blst."""
+    rng = random.Random(95 + kind)
+    g = blst_point(kind, 1)
+    bits = 128 if kind == 1 else 64                  # the split's digit bits
+    forced = [[(g, R_ORDER - (1 << bits))],
+              [(g, R_ORDER - (1 << bits) - 7), (g, 7)],
+              [(rand_point(kind, rng), 3), (g, R_ORDER - (1 << bits) + R_ORDER)]]
+    for pairs in forced:
+        ran, output = complete_path_ran(kind, msm_input(kind, pairs), target)
+        assert output == blst_msm(kind, pairs)
+        if len(pairs) == 1 or pairs[0][0] is g:
+            assert ran
+    pairs = [(rand_point(kind, rng), rng.randrange(1 << 256)) for _ in range(3)]
+    ran, output = complete_path_ran(kind, msm_input(kind, pairs), target)
+    assert not ran and output == blst_msm(kind, pairs)
+
+
 @pytest.mark.parametrize("kind", [1, 2])
 def test_msm_rejects_points_outside_the_subgroup_and_the_cofactor_multiple_passes(kind, target):
     rng = random.Random(80 + kind)

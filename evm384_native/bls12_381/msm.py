@@ -42,9 +42,11 @@ from ..tower import fp, fp2, jacobian
 from ..tower.control import is_zero, require_calldata
 from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
-from ..tower.groups import Group, add
+from ..tower.compare import push_field_is_zero
+from ..tower.groups import Group, add, add_distinct
 from .groups import G1_GROUP, G2_GROUP, require_in_subgroup
 from . import subgroup
+from .oracle import g1_point, g2_point
 
 WINDOW = 4
 MULTIPLES = (1 << WINDOW) - 1                     # [1] P .. [15] P
@@ -218,47 +220,85 @@ class Msm:
         asm.op("POP")
 
     def emit(self) -> None:
-        """acc = the sum of [s] P over the records (acc starts as infinity: Z = 0 in fresh
-        memory and registers)."""
-        asm, split = self.e.asm, self.split
+        """acc = the sum of [s] P over the records (infinity, Z = 0 in fresh memory and
+        registers, when there are none).
+
+        The loop first runs with the accumulator offset by the generator G and additions
+        without any test (add-2007-bl for distinct finite points): acc = [2^b] G + S at
+        the end (b = the digits' bits), and S = acc + C for the constant
+        C = -[2^b] G. An addition meeting acc = +-t (only inputs crafted for it do) or an
+        accumulator at infinity leaves Z = 0, and Z stays 0 through every later doubling
+        and addition: then the loop runs again from infinity with complete additions
+        (:func:`~evm384_native.tower.groups.add`), which handle every case."""
+        e, asm, group = self.e, self.e.asm, self.group
         with asm.scope("msm"):
-            done = asm.new_label("no_records")
+            done, complete = asm.new_label("msm_done"), asm.new_label("msm_complete")
             asm.push(self.end)
             asm.op("MLOAD")
             asm.push(self.heap)
             asm.op("EQ")
             asm.jumpi(done)
-            asm.push(split.digit_bits)            # stack: shift
-            window = asm.label("window")
-            asm.push(WINDOW)
-            asm.ops("SWAP1", "SUB")
-            for _ in range(WINDOW):
-                self._double_acc()
-            asm.push(self.heap)                   # stack: shift ptr
-            point = asm.label("record")
-            for i, endomorphism in enumerate(split.maps):
-                self._add_digit(i, endomorphism)
-            asm.push(self.record)
-            asm.op("ADD")
-            asm.op("DUP1")
-            asm.push(self.end)
-            asm.ops("MLOAD", "GT")
-            asm.jumpi(point)                      # while records_end > ptr
-            asm.op("POP")
-            asm.op("DUP1")
-            asm.jumpi(window)                     # while shift > 0
-            asm.op("POP")
+            jacobian.from_affine(e, self.acc, e.const(group.affine, f"{group.name}_g",
+                                                      _values(_generator_multiple(group, 1))))
+            self._loop(fast=True)
+            push_field_is_zero(e, self.acc.z)
+            asm.jumpi(complete)
+            bits = self.split.digit_bits
+            jacobian.from_affine(e, self.t, e.const(
+                group.affine, f"{group.name}_-2^{bits}g",
+                _values(_generator_multiple(group, -(1 << bits)))))
+            add(e, group, self.acc, self.t, lambda: asm.call(self._dbl_acc))
+            asm.jump(done)
+            asm.place(complete)                   # acc.z = 0: acc is infinity
+            self._loop(fast=False)
             asm.place(done)
 
-    def _double_acc(self) -> None:
-        """acc = 2 acc: inline where code is dense (a call costs as much as a third of
-        the doubling), else a call."""
-        if self.e.target.dense_code:
+    def _loop(self, fast: bool) -> None:
+        """The windows, from the top: four doublings of acc, then every record's digits."""
+        asm, split = self.e.asm, self.split
+        asm.push(split.digit_bits)                # stack: shift
+        window = asm.label("window")
+        asm.push(WINDOW)
+        asm.ops("SWAP1", "SUB")
+        for _ in range(WINDOW):
+            self._double_acc(inline=fast)
+        asm.push(self.heap)                       # stack: shift ptr
+        point = asm.label("record")
+        for i, endomorphism in enumerate(split.maps):
+            self._add_digit(i, endomorphism, fast)
+        asm.push(self.record)
+        asm.op("ADD")
+        asm.op("DUP1")
+        asm.push(self.end)
+        asm.ops("MLOAD", "GT")
+        asm.jumpi(point)                          # while records_end > ptr
+        asm.op("POP")
+        asm.op("DUP1")
+        asm.jumpi(window)                         # while shift > 0
+        asm.op("POP")
+
+    def _double_acc(self, inline: bool) -> None:
+        """acc = 2 acc: inline in the fast loop where code is dense (a call costs as much
+        as a third of the doubling), else a call."""
+        if inline and self.e.target.dense_code:
             jacobian.point_dbl(self.e, self.group.field, self.acc)
         else:
             self.e.asm.call(self._dbl_acc)
 
-    def _add_digit(self, i: int, endomorphism: Map) -> None:
+    def _add_t(self, fast: bool) -> None:
+        """acc += t: in the fast loop without tests (inline where code is dense), else the
+        complete addition (a call)."""
+        e, asm, group = self.e, self.e.asm, self.group
+        name = f"{group.name}_msm_add_{'distinct' if fast else 'complete'}"
+        if fast and e.target.dense_code:
+            add_distinct(e, group, self.acc, self.t)
+        elif fast:
+            asm.call(asm.subroutine(name, lambda a: add_distinct(e, group, self.acc, self.t)))
+        else:
+            asm.call(asm.subroutine(name, lambda a: add(
+                e, group, self.acc, self.t, lambda: asm.call(self._dbl_acc))))
+
+    def _add_digit(self, i: int, endomorphism: Map, fast: bool) -> None:
         """Stack: shift ptr. acc += [d] B_i for the window d of the record's digit i."""
         e, asm = self.e, self.e.asm
         asm.ops("DUP1", "MLOAD", "DUP3")
@@ -277,6 +317,18 @@ class Msm:
             asm.op("ADD")))
         if endomorphism is not None:
             endomorphism(e, self.t)               # t = [d] B_i
-        add(e, self.group, self.acc, self.t, lambda: asm.call(self._dbl_acc))
+        self._add_t(fast)
         asm.place(zero_digit)
         asm.op("POP")
+
+
+def _generator_multiple(group: Group, scalar: int):
+    """[scalar mod r] G of the group (blst computes it), affine."""
+    point = g1_point if group is G1_GROUP else g2_point
+    return point(scalar % R)
+
+
+def _values(point) -> list:
+    """An affine point's Fp values in slot order (G2: x.c0, x.c1, y.c0, y.c1)."""
+    return [v for coordinate in point
+            for v in (coordinate if isinstance(coordinate, tuple) else (coordinate,))]
