@@ -277,7 +277,7 @@ def measure(program: Program, engine: str, gas: int) -> Measurement:
     """A first run (decoding the code, peak memory measured), then a timed one."""
     from evm384_native.evm import code, fast
     code._CACHE.clear()                   # every first run decodes afresh
-    fast._ANALYSES.clear()
+    fast.forget_analyses()
     linux = sys.platform.startswith("linux")
     if linux:
         _reset_peak()

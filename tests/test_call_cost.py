@@ -170,3 +170,34 @@ def test_an_analysis_counts_its_idle_frames():
     before = analysis.memory_size()
     execute(code, engine="fast")
     assert len(analysis.idle_frames) == 1 and analysis.memory_size() == before
+
+
+def test_the_last_run_is_found_again_only_with_all_its_options():
+    """The fast engine finds a repeated call's analysis by the identity of the code, the
+    schedule and the opcode set, and by the fusion flag: the same code object run under
+    another of them, in turn, gets the analysis of that one."""
+    from evm384_native.evm.api import run
+    code = context_prefix(2**255 - 19, 1) + b"\x00"   # 0xc0: ADDMOD384 or SETMODX
+    options = [{"schedule": "evmone-v7"}, {"schedule": "update5-A"},
+               {"opcodes": "evmmax"}, {"schedule": "evmone-v7", "fuse_evm384": False}]
+    for _ in range(2):
+        seen = []
+        for chosen in options:
+            fast_result = run(code, engine="fast", **chosen)
+            analysis = fast._last_run[-1]
+            assert fast_result == run(code, engine="python", **chosen)
+            assert run(code, engine="fast", **chosen) == fast_result
+            assert fast._last_run[-1] is analysis
+            seen.append((fast_result.gas_used, fast_result.opcode_counts, analysis))
+        assert [gas for gas, _, _ in seen] == [136, 130, 164, 136]
+        assert "SETMODX" in seen[2][1] and "ADDMOD384" in seen[0][1]
+        assert len({id(analysis) for _, _, analysis in seen}) == 4
+
+
+def test_forgetting_the_analyses_drops_the_last_run_too():
+    code = returning_byte(12, 300)
+    execute(code, engine="fast")
+    assert fast._last_run[0] is code
+    fast.forget_analyses()
+    assert fast._last_run[0] is None and fast._ANALYSES.total() == 0
+    assert execute(code, engine="fast").output == bytes([12])

@@ -154,4 +154,4 @@ def run_python(bytecode: bytes, calldata: bytes, gas: int, backend: Backend,
     finally:
         f.unpin()
     counts.detach()
-    return ExecutionResult.lazy(output, gas - gas_left, gas_left, error, counts.by_name)
+    return ExecutionResult.lazy(output, gas - gas_left, gas_left, error, (counts.by_name, ()))

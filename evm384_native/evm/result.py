@@ -19,14 +19,20 @@ class ExecutionResult:
 
     @classmethod
     def lazy(cls, output: bytes, gas_used: int, gas_left: int, error: Optional[str],
-             counts: Callable[..., Dict[str, int]], *args: Any) -> "ExecutionResult":
-        """A result whose ``opcode_counts`` (and ``steps``, their sum) ``counts(*args)``
-        makes when first read: most callers never read them, and the dataclass's
-        ``__init__`` (seven frozen-attribute sets) costs more than a small run. Equal to
-        the eager result in every field, comparison, repr and ``dataclasses.replace``."""
+             counts: Tuple[Callable[..., Dict[str, int]], tuple]) -> "ExecutionResult":
+        """A result whose ``opcode_counts`` (and ``steps``, their sum) ``counts``, a pair
+        (``make``, ``args``), makes as ``make(*args)`` when first read: most callers never
+        read them, and the dataclass's ``__init__`` (seven frozen-attribute sets) costs more
+        than a small run. Equal to the eager result in every field, comparison, repr and
+        ``dataclasses.replace``."""
         result = _new(cls)
-        result.__dict__.update(success=error is None, output=output, gas_used=gas_used,
-                               gas_left=gas_left, error=error, _counts=(counts, args))
+        state = result.__dict__     # item by item: cheaper than update() with keywords
+        state["success"] = error is None
+        state["output"] = output
+        state["gas_used"] = gas_used
+        state["gas_left"] = gas_left
+        state["error"] = error
+        state["_counts"] = counts
         return result
 
     def __getattr__(self, name: str) -> Any:
