@@ -2,9 +2,27 @@
  * than the arithmetic, so the interpreter batches straight-line runs here. The
  * arithmetic is the inline kernels of mont384.h; each record's operands are checked
  * against the memory's length first. */
+#include <string.h>
+
 #include "evm384_block.h"
+#include "fp2_product.h"
 #include "mont384.h"
 #include "mont384_mulx.h"
+
+enum { F = EVM384_RECORD_FIELDS, OPCODE = 0, OUT = 1, X = 2, Y = 3, MOD = 4,
+       GROUP_RECORDS = 6 };
+
+/* Every operand of the six records at r, and the modulus with its inv, in mem[0..len). */
+static inline int group_in_range(const uint32_t *r, size_t len)
+{
+    if ((uint64_t)r[MOD] + MODULUS_WITH_INV_BYTES > len)
+        return 0;
+    for (int k = 0; k < GROUP_RECORDS; k++, r += F)
+        if ((uint64_t)r[OUT] + BYTES384 > len || (uint64_t)r[X] + BYTES384 > len
+            || (uint64_t)r[Y] + BYTES384 > len)
+            return 0;
+    return 1;
+}
 
 /* Inlined at each use (always_inline), so a constant `mulmont` is inlined too. */
 static inline __attribute__((always_inline)) size_t
@@ -12,11 +30,22 @@ run_records(mulmont384_fn *mulmont, uint8_t *mem, size_t len, const uint32_t *re
             size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        const uint32_t *r = records + EVM384_RECORD_FIELDS * i;
+        const uint32_t *r = records + F * i;
+        uint32_t opcode = r[OPCODE];
+        if (opcode == (EVM384_OP_MULMODMONT384 | EVM384_FP2_PRODUCT_GROUP)) {
+            if (i + GROUP_RECORDS <= n && group_in_range(r, len)
+                && fp2_product(mulmont, mem + r[MOD], mem + r[OUT], mem + r[F + OUT],
+                               mem + r[3 * F + OUT], mem + r[5 * F + OUT], mem + r[X],
+                               mem + r[F + X], mem + r[Y], mem + r[F + Y])) {
+                i += GROUP_RECORDS - 1;
+                continue;
+            }
+            opcode = EVM384_OP_MULMODMONT384; /* a guard failed: op by op */
+        }
         /* 32-bit offsets plus a few bytes cannot overflow 64 bits: one bound each */
-        uint64_t out = r[1], x = r[2], y = r[3], mod = r[4];
+        uint64_t out = r[OUT], x = r[X], y = r[Y], mod = r[MOD];
         int in_range = out + BYTES384 <= len && x + BYTES384 <= len && y + BYTES384 <= len;
-        switch (r[0]) {
+        switch (opcode) {
         case EVM384_OP_ADDMOD384:
             if (!in_range || mod + BYTES384 > len)
                 return i;
@@ -31,6 +60,11 @@ run_records(mulmont384_fn *mulmont, uint8_t *mem, size_t len, const uint32_t *re
             if (!in_range || mod + MODULUS_WITH_INV_BYTES > len)
                 return i;
             mulmont(mem + out, mem + x, mem + y, mem + mod);
+            break;
+        case EVM384_OP_MCOPY: /* out, x, y: dest, source, size */
+            if (out + y > len || x + y > len)
+                return i;
+            memmove(mem + out, mem + x, (size_t)y);
             break;
         default:
             return i;

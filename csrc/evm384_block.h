@@ -11,15 +11,23 @@ enum evm384_opcode {
     EVM384_OP_ADDMOD384 = 0xc0,
     EVM384_OP_SUBMOD384 = 0xc1,
     EVM384_OP_MULMODMONT384 = 0xc2,
+    /* MCOPY with operands fixed when decoding, which the python engine puts between the
+     * EVM384 records it joins: out = dest, x = source, y = size (mod unused) */
+    EVM384_OP_MCOPY = 0x5e,
 };
 
 /* One record is five uint32: opcode, out, x, y, mod (byte offsets into mem). */
 #define EVM384_RECORD_FIELDS 5
+/* Or'ed into a record's opcode by the host: this record and the next five are an Fp2
+ * product (fp2_product.h) whose shape, aliasing and dead t2 the host has proven; it runs
+ * as Karatsuba when the values pass its guards, else op by op. The fast engine's flag
+ * (EVM_FP2_PRODUCT_GROUP) has the same value. 256: decimal for cffi's cdef. */
+#define EVM384_FP2_PRODUCT_GROUP 256
 
-/* Runs records[0..n) in order on mem[0..len). Returns n when all ran, else the
- * index of the first record that did not run (an operand range outside the
- * buffer or an unknown opcode); memory then holds the results of the records
- * before it. Never touches memory outside mem[0..len). */
+/* Runs records[0..n) in order on mem[0..len) (an MCOPY record as a memmove). Returns
+ * n when all ran, else the index of the first record that did not run (an operand
+ * range outside the buffer or an unknown opcode); memory then holds the results of
+ * the records before it. Never touches memory outside mem[0..len). */
 size_t evm384_run_records(uint8_t *mem, size_t len, const uint32_t *records, size_t n);
 
 #endif

@@ -1,6 +1,7 @@
-"""The fast engine's Fp2 products run as Karatsuba (evm/fp2_products.py marks them,
-csrc/fp2_product.h runs them): which groups are marked, the C step's guards, and the same
-bytes and gas as the six EVM384 ops everywhere, guard edges included."""
+"""The native loops' Fp2 products run as Karatsuba (evm/fp2_products.py marks them,
+csrc/fp2_product.h runs them in the fast engine's loop and in evm384_run_records): which
+groups are marked, the C step's guards, and the same bytes and gas as the six EVM384 ops
+everywhere, guard edges included."""
 from __future__ import annotations
 
 import random
@@ -208,17 +209,21 @@ def test_a_modulus_below_2_382_with_its_inv_runs_as_karatsuba():
 
 
 def test_without_the_dead_t2_proof_the_engines_would_disagree(monkeypatch, implementation):
-    """The fast engine does run marked groups as Karatsuba: marked wrongly (t2 is returned),
-    t2 keeps its old bytes there and not in the python engine."""
+    """Both native loops (the fast engine's, and evm384_run_records under the python
+    engine) do run marked groups as Karatsuba: marked wrongly (t2 is returned), t2 keeps
+    its old bytes there and not with the reference backend, which runs op by op."""
     from evm384_native import execute
     code = program(push(0x5EED, 2) + asm("POP") + push(len(implementation), 1) + asm("POP")
                    + b"".join(group()))                    # not analysed before
     image = calldata(canonical_inputs(random.Random(9)))
     monkeypatch.setattr(fp2_products, "_dead", lambda *args: True)
-    fast = execute(code, image, engine="fast", schedule="update5-A")
-    python = execute(code, image, engine="python", schedule="update5-A")
-    assert fast.output[T2:T2 + 48] == image[T2:T2 + 48] != python.output[T2:T2 + 48]
-    assert fast.output[:T2] == python.output[:T2] and fast.gas_used == python.gas_used
+    reference = execute(code, image, engine="python", backend="reference",
+                        schedule="update5-A")
+    for engine in ("fast", "python"):
+        native = execute(code, image, engine=engine, schedule="update5-A")
+        assert native.output[T2:T2 + 48] == image[T2:T2 + 48] != reference.output[T2:T2 + 48]
+        assert native.output[:T2] == reference.output[:T2]
+        assert native.gas_used == reference.gas_used
 
 
 # --- every engine and backend, random inputs at the edges ----------------------------------

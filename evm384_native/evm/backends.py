@@ -6,7 +6,7 @@ from typing import Any, Callable, Dict
 
 from .. import kernel, modx, modx_reference, reference
 from .._native import lib
-from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384, Segment
+from .evm384 import ADDMOD384, MCOPY, MULMODMONT384, SUBMOD384, Segment
 from .frame import Frame
 
 MemoryOperation = Callable[[bytearray, int, int, int, int], None]
@@ -53,11 +53,18 @@ def _native_segment(f: Frame, segment: Segment) -> None:
                            f"of {segment.operations!r} with {len(f.memory)} bytes of memory")
 
 
+def _copy(memory: bytearray, dest: int, source: int, size: int, _: int) -> None:
+    """A segment's MCOPY record (see :mod:`.evm384`)."""
+    memory[dest:dest + size] = memory[source:source + size]
+
+
 def _one_by_one(operations: Dict[int, MemoryOperation]) -> Callable[[Frame, Segment], None]:
+    by_opcode = {**operations, MCOPY: _copy}
+
     def run_segment(f: Frame, segment: Segment) -> None:
         memory = f.memory
         for opcode, out, x, y, mod in segment.operations:
-            operations[opcode](memory, out, x, y, mod)
+            by_opcode[opcode](memory, out, x, y, mod)
     return run_segment
 
 

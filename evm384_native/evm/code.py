@@ -51,6 +51,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 import numpy as np
 
 from .._native import ffi, lib
+from . import fp2_products
 from .cache import SizedCache
 from .evm384 import MULMODMONT384, Segment, op_segment
 from .gas import Evm384Schedule, copy_cost
@@ -265,13 +266,24 @@ def _stack_bounds(instructions: List[Instruction]) -> Tuple[int, int]:
     return need, STACK_LIMIT - growth
 
 
-def _joined(first: Segment, second: Segment) -> Segment:
-    """One segment that runs ``first``, then ``second``."""
-    operations = first.operations + second.operations
-    records = np.array(operations, dtype=np.uint32).reshape(-1, lib.EVM384_RECORD_FIELDS)
-    return Segment(operations, first.push_opcodes + second.push_opcodes, first.start_pc,
-                   second.next_pc, first.gas + second.gas, max(first.end, second.end),
-                   ffi.from_buffer("uint32_t[]", records))
+def _joined(parts: List[Segment]) -> Segment:
+    """One segment that runs the parts in order (their records as they are: an Fp2 product
+    proven in one stays proven when more records follow or precede it)."""
+    records = np.concatenate([np.frombuffer(ffi.buffer(part.records), dtype=np.uint32)
+                              for part in parts])
+    return Segment(sum((part.operations for part in parts), ()), parts[0].start_pc,
+                   parts[-1].next_pc, sum(part.gas for part in parts),
+                   max(part.end for part in parts), ffi.from_buffer("uint32_t[]", records))
+
+
+def _copy_record(dest: int, source: int, size: int, end: int, pc: int) -> Optional[Segment]:
+    """A fixed MCOPY (``op_mcopy_static``'s operands) as a one-record segment to join, if
+    its operands fit the records' 32-bit fields (gas 0: the block charges it)."""
+    if not (0 < size and end < 1 << 32):
+        return None
+    operation = (MCOPY, dest, source, size, 0)
+    return Segment((operation,), pc, pc, 0, end,
+                   ffi.from_buffer("uint32_t[]", np.array(operation, dtype=np.uint32)))
 
 
 class _BlockBuilder:
@@ -357,6 +369,14 @@ class _BlockBuilder:
         below = len(self.known)                   # their entries still push theirs
         return tuple((depth + below if depth else 0, addend) for depth, addend, _ in taken)
 
+    def _delete_entries(self, indexes: List[int]) -> None:
+        """Removes these body entries; the known values' entries (see ``known``) keep
+        pointing at theirs."""
+        for index in sorted(indexes, reverse=True):
+            del self.body[index]
+        for _, _, entries in self.known:
+            entries[:] = [i - sum(1 for gone in indexes if gone < i) for i in entries]
+
     def _append(self, handler: Handler, arg: object) -> None:
         self.body.append((handler, arg, len(self.instructions)))
 
@@ -369,15 +389,23 @@ class _BlockBuilder:
     def add_segment(self, segment: Segment, pairs: List[Instruction]) -> None:
         self.instructions.extend(pairs)
         self.segment_end = max(self.segment_end, segment.end)
-        earlier = len(self.body) - 1
-        while earlier >= 0 and self.body[earlier][0] is op_push:
+        earlier, copies = len(self.body) - 1, []
+        while earlier >= 0 and self.body[earlier][0] in (op_push, op_mcopy_static):
+            if self.body[earlier][0] is op_mcopy_static:
+                copy = _copy_record(*self.body[earlier][1], pc=segment.start_pc)
+                if copy is None:
+                    break
+                copies.append((earlier, copy))
             earlier -= 1
         if earlier >= 0 and self.body[earlier][0] is op_segment:
-            # only PUSHes since that segment: they leave memory alone and segments the
-            # stack, so one native call runs both (neither halts: the dispatcher checked
-            # the gas and memory of the whole block)
-            _, first, ran = self.body[earlier]
-            self.body[earlier] = (op_segment, _joined(first, segment), ran)
+            # only PUSHes and fixed MCOPYs since that segment: PUSHes leave memory alone
+            # and segments the stack, the copies are records in their place, so one native
+            # call runs them all (none halts: the dispatcher checked the gas and memory of
+            # the whole block)
+            parts = [self.body[earlier][1]] + [copy for _, copy in reversed(copies)]
+            self.body[earlier] = (op_segment, _joined(parts + [segment]),
+                                  len(self.instructions))
+            self._delete_entries([index for index, _ in copies])
         else:
             self._append(op_segment, segment)  # leaves the stack alone: ``known`` stays
 
@@ -435,13 +463,18 @@ class Code:
         self._shared: Dict[tuple, tuple] = {}
 
     def __getattr__(self, name: str) -> object:
-        # ``jumpdests``, the set of jump destination pcs that dynamic jumps look in, is made
-        # on first use and then is a plain attribute (a property would cost a call per jump)
-        if name != "jumpdests":
-            raise AttributeError(name)
-        flags = np.frombuffer(self.jumpdest_flags, dtype=np.uint8)
-        self.jumpdests: FrozenSet[int] = frozenset(np.flatnonzero(flags).tolist())
-        return self.jumpdests
+        # made on first use and then plain attributes (a property would cost a call per
+        # jump): ``jumpdests``, the set of jump destination pcs that dynamic jumps look in;
+        # ``marked_records``, the segments' records with their proven Fp2 products marked
+        # (:func:`.fp2_products.marked`), which the native loops read
+        if name == "jumpdests":
+            flags = np.frombuffer(self.jumpdest_flags, dtype=np.uint8)
+            self.jumpdests: FrozenSet[int] = frozenset(np.flatnonzero(flags).tolist())
+            return self.jumpdests
+        if name == "marked_records":
+            self.marked_records: np.ndarray = fp2_products.marked(self.segments)
+            return self.marked_records
+        raise AttributeError(name)
 
     def is_jumpdest(self, pc: object) -> bool:
         return isinstance(pc, int) and 0 <= pc < len(self.bytecode) and \
@@ -452,7 +485,9 @@ class Code:
         # the code (the cache's key), the PUSH data and JUMPDEST flags, the segment tables
         eager = 3 * len(self.bytecode) + self.segment_at.nbytes + self.segments.nbytes
         jumpdests = 64 * len(self.__dict__.get("jumpdests", ()))
-        return eager + jumpdests + self._kept_bytes
+        marked = self.__dict__.get("marked_records")
+        return eager + jumpdests + (marked.nbytes if marked is not None else 0) \
+            + self._kept_bytes
 
     def block_instructions(self, start: int) -> List[Instruction]:
         """The instructions of the block starting at ``start``, in order."""
@@ -475,12 +510,12 @@ class Code:
         table = self.segments
         first, count = int(table.first[index]), int(table.count[index])
         rows = table.records[first:first + count]
-        operations = np.ascontiguousarray(rows[:, 1:])   # what evm384_run_records reads
-        assert operations.shape[1] == lib.EVM384_RECORD_FIELDS
-        return Segment(tuple(map(tuple, operations.tolist())), tuple(rows[:, 0].tolist()),
-                       int(table.start_pc[index]), int(table.next_pc[index]),
+        # what evm384_run_records reads: the opcode (Fp2 products marked), out, x, y, mod
+        records = np.ascontiguousarray(self.marked_records[first:first + count, 1:])
+        assert records.shape[1] == lib.EVM384_RECORD_FIELDS
+        return Segment(tuple(map(tuple, rows[:, 1:].tolist())), int(table.start_pc[index]), int(table.next_pc[index]),
                        int(table.gas[index]), int(table.end[index]),
-                       ffi.from_buffer("uint32_t[]", operations))
+                       ffi.from_buffer("uint32_t[]", records))
 
     def _keep(self, nbytes: int) -> bool:
         """Whether to keep ``nbytes`` more of decoded state (counted if so)."""

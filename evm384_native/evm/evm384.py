@@ -7,7 +7,9 @@ MLOAD, to cover every operand: 48 bytes each, 56 at ``mod`` for MULMODMONT384
 frame's backend: :mod:`evm384_native.kernel` or :mod:`evm384_native.reference`.
 
 A *segment* is a straight-line run of ``PUSHn word; EVM384-op`` pairs, decoded
-once into records that the backend runs in a single call.
+once into records that the backend runs in a single call. The python engine joins the
+segments of a block that only PUSHes and MCOPYs with fixed operands separate: such a copy
+is then a record too (opcode MCOPY; out, x, y: dest, source, size).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from .opcodes import BY_NAME
 ADDMOD384 = BY_NAME["ADDMOD384"].code
 SUBMOD384 = BY_NAME["SUBMOD384"].code
 MULMODMONT384 = BY_NAME["MULMODMONT384"].code
+MCOPY = BY_NAME["MCOPY"].code
 OFFSET_BITS = 32
 OFFSET_MASK = (1 << OFFSET_BITS) - 1
 
@@ -66,10 +69,10 @@ EVM384_HANDLERS = {ADDMOD384: op_evm384, SUBMOD384: op_evm384, MULMODMONT384: op
 @dataclass(frozen=True)
 class Segment:
     """A run of PUSH + EVM384 pairs: its operations, where it lies, what it costs and the
-    memory it needs. The Python engine joins the segments of a block that only PUSHes
-    separate (start_pc and next_pc are then the first's and the last's)."""
+    memory it needs. The Python engine joins the segments of a block that only PUSHes and
+    fixed MCOPYs separate (start_pc and next_pc are then the first's and the last's; gas
+    is its pairs': the block charges the copies)."""
     operations: Tuple[Tuple[int, int, int, int, int], ...]  # (opcode, out, x, y, mod)
-    push_opcodes: Tuple[int, ...]                           # the PUSH of each pair
     start_pc: int
     next_pc: int
     gas: int                                                # static gas of all its instructions

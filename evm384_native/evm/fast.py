@@ -21,7 +21,6 @@ from typing import Any, Dict, List, NoReturn, Optional, Tuple
 import numpy as np
 
 from .._native import ffi, lib
-from . import fp2_products
 from .backends import Backend
 from .costs import EIP_6690, EvmmaxCosts
 from .cache import SizedCache
@@ -76,7 +75,7 @@ class _Analysis:
         self.jumpdests = self.code.jumpdest_flags
         table = self.code.segments
         # (ops, EVM_SEGMENT_RECORD_FIELDS), Fp2 products marked for the loop to run as one
-        self.records = fp2_products.marked(table)
+        self.records = self.code.marked_records
         assert self.records.shape[1] == lib.EVM_SEGMENT_RECORD_FIELDS
         self.segment_at = ffi.from_buffer("int32_t[]", self.code.segment_at)
         # evm_segment entries built as one numpy array with the C struct's layout
@@ -119,7 +118,7 @@ class _Analysis:
     def memory_size(self) -> int:
         """An estimate of the bytes it holds (the decoded code included)."""
         extension = self.extension_runs.nbytes if self.extension_runs is not None else 0
-        return (self.code.memory_size() + self.records.nbytes + self.entries.nbytes
+        return (self.code.memory_size() + self.entries.nbytes
                 + self.tally.nbytes + extension
                 # the frame of the run that made it is counted before that run returns it
                 + _FRAME_BYTES * max(1, len(self.idle_frames)))

@@ -1,5 +1,6 @@
-"""Fp2 products (:mod:`..fp2_shape`) in EVM384 segments that the fast engine may run as
-three Montgomery products.
+"""Fp2 products (:mod:`..fp2_shape`) in EVM384 segments that the engines' native loops
+(the fast engine's, and ``evm384_run_records`` under the python engine) may run as three
+Montgomery products.
 
 When every input is below a modulus under 2^382 that comes with its inv, each of the six
 ops returns the canonical residue, so Karatsuba, c1 = (a0 + a1)(b0 + b1) - t0 - t1, leaves
@@ -16,7 +17,7 @@ per code, and marks in the first record (``FP2_PRODUCT_FLAG``):
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 
@@ -24,10 +25,12 @@ from .._native import lib
 from ..fp2_shape import DEAD_WINDOW, SHAPE, Fp2Product, match, separate
 from ..limbs import BYTES384
 from ..operands import MODULUS_WITH_INV_BYTES
-from .code import SegmentTable
 from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384
 
-FP2_PRODUCT_FLAG = lib.EVM_FP2_PRODUCT_GROUP
+if TYPE_CHECKING:                   # code.py marks its segments with this module
+    from .code import SegmentTable
+
+FP2_PRODUCT_FLAG = lib.EVM_FP2_PRODUCT_GROUP    # = EVM384_FP2_PRODUCT_GROUP (both loops)
 _OPERATION = {MULMODMONT384: "mul", ADDMOD384: "add", SUBMOD384: "sub"}
 _OPCODE_OF = {name: opcode for opcode, name in _OPERATION.items()}
 GROUP_OPS = tuple(_OPCODE_OF[name] for name in SHAPE)
@@ -35,15 +38,15 @@ GROUP_OPS = tuple(_OPCODE_OF[name] for name in SHAPE)
 _OPCODE, _OUT, _X, _Y, _MOD = 1, 2, 3, 4, 5
 
 
-def marked(table: SegmentTable) -> np.ndarray:
+def marked(table: "SegmentTable") -> np.ndarray:
     """A copy of the table's records with FP2_PRODUCT_FLAG set in the EVM384 opcode of the
-    first record of every group the fast engine may run as a Karatsuba product."""
+    first record of every group the engines may run as a Karatsuba product."""
     records = table.records.copy()
     records[_groups(table), _OPCODE] |= FP2_PRODUCT_FLAG
     return records
 
 
-def _groups(table: SegmentTable) -> np.ndarray:
+def _groups(table: "SegmentTable") -> np.ndarray:
     """The first row of every group that qualifies. (Two groups cannot overlap: the shape
     shifted by one to five rows puts an addition where it needs a multiplication.)"""
     records, ops = table.records, len(table.records)
