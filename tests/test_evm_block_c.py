@@ -52,3 +52,44 @@ def test_unknown_opcode_stops_the_run():
     memory = bytearray(SIZE)
     assert run_records(memory, [(0xC0, 0, 0, 0, 0), (0x01, 0, 0, 0, 0)]) == 1
     assert run_records(memory, []) == 0
+
+
+MCOPY, GROUP_FLAG = lib.EVM384_OP_MCOPY, lib.EVM384_FP2_PRODUCT_GROUP
+
+
+def test_the_record_flags_of_the_two_loops_agree():
+    assert GROUP_FLAG == lib.EVM_FP2_PRODUCT_GROUP
+
+
+@settings(max_examples=100)
+@given(dest=st.integers(0, SIZE), source=st.integers(0, SIZE), size=st.integers(1, SIZE),
+       seed=st.integers(0, 2**32))
+def test_an_mcopy_record_is_a_memmove_or_stops_the_run(dest, source, size, seed):
+    memory = bytearray(random.Random(seed).randbytes(SIZE))
+    expected = bytearray(memory)
+    ok = (0xC1, 0, 48, 96, 144)
+    REFERENCE[0xC1](expected, *ok[1:])
+    fits = dest + size <= SIZE and source + size <= SIZE
+    if fits:
+        expected[dest:dest + size] = expected[source:source + size]
+        REFERENCE[0xC1](expected, *ok[1:])
+    assert run_records(memory, [ok, (MCOPY, dest, source, size, 0), ok]) == (3 if fits else 1)
+    assert memory == expected
+
+
+def test_a_flagged_group_that_does_not_fit_runs_op_by_op_to_its_first_bad_record():
+    """A group flag is the host's proof: the C loop still bounds every record, and a group
+    cut short by the run's end or reaching past memory runs record by record."""
+    memory = bytearray(random.Random(2).randbytes(SIZE))
+    memory[0:56] = bytes(56)                       # a zero modulus: the guards fail too
+    before = bytes(memory)
+    group = [(0xC2 | GROUP_FLAG, 64, 112, 160, 0), (0xC2, 208, 256, 304, 0),
+             (0xC2, 352, 112, 304, 0), (0xC2, 400, 256, 160, 0), (0xC0, 400, 400, 352, 0),
+             (0xC1, 448, 208, 208, 0)]
+    for records, ran in ((group[:4], 4), (group[:5] + [(0xC1, SIZE - 47, 0, 0, 0)], 5)):
+        memory[:] = before
+        expected = bytearray(before)
+        for opcode, *operands in records[:ran]:
+            REFERENCE[opcode & 0xFF](expected, *operands)
+        assert run_records(memory, records) == ran
+        assert memory == expected
