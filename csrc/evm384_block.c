@@ -34,9 +34,7 @@ run_records(mulmont384_fn *mulmont, uint8_t *mem, size_t len, const uint32_t *re
         uint32_t opcode = r[OPCODE];
         if (opcode == (EVM384_OP_MULMODMONT384 | EVM384_FP2_PRODUCT_GROUP)) {
             if (i + GROUP_RECORDS <= n && group_in_range(r, len)
-                && fp2_product(mulmont, mem + r[MOD], mem + r[OUT], mem + r[F + OUT],
-                               mem + r[3 * F + OUT], mem + r[5 * F + OUT], mem + r[X],
-                               mem + r[F + X], mem + r[Y], mem + r[F + Y])) {
+                && fp2_product_of_records(mulmont, mem, r, F, OUT)) {
                 i += GROUP_RECORDS - 1;
                 continue;
             }

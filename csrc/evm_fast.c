@@ -208,9 +208,7 @@ apply_evm384(uint8_t *m, mulmont384_fn *mulmont, int opcode, uint64_t out, uint6
 static inline __attribute__((always_inline)) int
 run_fp2_product(uint8_t *m, mulmont384_fn *mulmont, const uint32_t *r)
 {
-    enum { F = EVM_SEGMENT_RECORD_FIELDS, OUT = 2, X = 3, Y = 4, MOD = 5 };
-    return fp2_product(mulmont, m + r[MOD], m + r[OUT], m + r[F + OUT], m + r[3 * F + OUT],
-                       m + r[5 * F + OUT], m + r[X], m + r[F + X], m + r[Y], m + r[F + Y]);
+    return fp2_product_of_records(mulmont, m, r, EVM_SEGMENT_RECORD_FIELDS, 2);
 }
 
 /* A segment's records (its memory already covers every operand). */

@@ -71,4 +71,16 @@ fp2_product(mulmont384_fn *mulmont, const uint8_t *mod_inv, uint8_t *t0, uint8_t
     return 1;
 }
 
+/* fp2_product on the six records at r (`fields` uint32 each; out, x, y, mod at fields
+ * out .. out + 3): the operand offsets into m of both engines' record layouts. */
+static inline __attribute__((always_inline)) int
+fp2_product_of_records(mulmont384_fn *mulmont, uint8_t *m, const uint32_t *r, int fields,
+                       int out)
+{
+    const int x = out + 1, y = out + 2, mod = out + 3;
+    return fp2_product(mulmont, m + r[mod], m + r[out], m + r[fields + out],
+                       m + r[3 * fields + out], m + r[5 * fields + out], m + r[x],
+                       m + r[fields + x], m + r[y], m + r[fields + y]);
+}
+
 #endif

@@ -8,6 +8,7 @@ from .. import kernel, modx, modx_reference, reference
 from .._native import lib
 from .evm384 import ADDMOD384, MCOPY, MULMODMONT384, SUBMOD384, Segment
 from .frame import Frame
+from .instructions import copy_within
 
 MemoryOperation = Callable[[bytearray, int, int, int, int], None]
 
@@ -55,7 +56,7 @@ def _native_segment(f: Frame, segment: Segment) -> None:
 
 def _copy(memory: bytearray, dest: int, source: int, size: int, _: int) -> None:
     """A segment's MCOPY record (see :mod:`.evm384`)."""
-    memory[dest:dest + size] = memory[source:source + size]
+    copy_within(memory, dest, source, size)
 
 
 def _one_by_one(operations: Dict[int, MemoryOperation]) -> Callable[[Frame, Segment], None]:

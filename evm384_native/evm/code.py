@@ -513,8 +513,8 @@ class Code:
         # what evm384_run_records reads: the opcode (Fp2 products marked), out, x, y, mod
         records = np.ascontiguousarray(self.marked_records[first:first + count, 1:])
         assert records.shape[1] == lib.EVM384_RECORD_FIELDS
-        return Segment(tuple(map(tuple, rows[:, 1:].tolist())), int(table.start_pc[index]), int(table.next_pc[index]),
-                       int(table.gas[index]), int(table.end[index]),
+        return Segment(tuple(map(tuple, rows[:, 1:].tolist())), int(table.start_pc[index]),
+                       int(table.next_pc[index]), int(table.gas[index]), int(table.end[index]),
                        ffi.from_buffer("uint32_t[]", records))
 
     def _keep(self, nbytes: int) -> bool:

@@ -390,7 +390,7 @@ def _mcopy(f: Frame, dest: int, source: int, size: int) -> None:
     f.charge(copy_cost(size))
     if size:
         f.expand((dest if dest > source else source) + size)
-        _copy_within(f.memory, dest, source, size)
+        copy_within(f.memory, dest, source, size)
 
 
 def op_mcopy_static(f: Frame, operands: object) -> None:
@@ -401,10 +401,11 @@ def op_mcopy_static(f: Frame, operands: object) -> None:
     if end > len(f.memory):
         f.expand(end)
     if size:
-        _copy_within(f.memory, dest, source, size)
+        copy_within(f.memory, dest, source, size)
 
 
-def _copy_within(memory: bytearray, dest: int, source: int, size: int) -> None:
+def copy_within(memory: bytearray, dest: int, source: int, size: int) -> None:
+    """memory[dest:dest + size] = memory[source:source + size], overlaps included."""
     if size <= _MCOPY_SLICE_BYTES:  # through a copy (so overlaps are safe), the fast way
         memory[dest:dest + size] = memory[source:source + size]
     else:  # a memmove in place: no temporary as big as the copy
