@@ -20,8 +20,12 @@ def _evaluate(steps, base, modulus):
     kept = set(kept_values(steps))
     cells = {0: base}
     out = None
+
+    def read(v):
+        if v in cells:
+            return cells[v]
+        return out[1] if out and out[0] == v else None
     for value, x, y in steps:
-        read = lambda v: cells[v] if v in cells else out[1] if out and out[0] == v else None  # noqa: E731
         a, b = read(x), read(y)
         assert a is not None and b is not None, "a value read after its register was reused"
         result = a * b % modulus
