@@ -24,7 +24,7 @@ ENGINES = ("fast", "python")
 ONE = (1).to_bytes(32, "big")
 # Execution gas of a valid signature, EIP-6690 / EIP-7747 (issue 24's
 # target, 10,350 = 1.5 x the precompile's 6,900 under EIP-6690, is not met)
-GAS = {"eip-6690": 16_192, "eip-7747": 23_167}
+GAS = {"eip-6690": 15_515, "eip-7747": 22_043}
 
 
 @pytest.fixture(scope="module")
@@ -206,13 +206,34 @@ def test_the_point_formulas_against_the_reference():
 
     a, b = multiply(G, rng.randrange(1, N)), multiply(G, rng.randrange(1, N))
     z = rng.randrange(1, P)
-    acc = jacobian(a, z)
-    formulas.dbl_jacobian(_IntOps(), acc, _Cell(3 * pow(2, -1, P)), cells(4))
+    three_halves = _Cell(3 * pow(2, -1, P))
+    # on the curve itself (u = 1) and on the isomorphic curve of u, where (X, Y, Z) is
+    # (X, Y, Z u) on the curve: W = u^4 Z^4 carried from doubling to doubling
+    for u in (1, rng.randrange(2, P)):
+        acc, w = jacobian(a, z), _Cell()
+        acc[2].v = z * pow(u, -1, P) % P
+        formulas.weight(_IntOps(), w, acc[2], _Cell(u))
+        for step in range(3):
+            formulas.dbl_weighted(_IntOps(), acc, w, three_halves, cells(4), update=step < 2)
+        on_curve = acc[:2] + [_Cell(acc[2].v * u)]
+        assert affine(on_curve) == multiply(a, 8)
+        acc[2].v = 0                            # infinity stays infinity
+        formulas.dbl_weighted(_IntOps(), acc, w, three_halves, cells(4))
+        assert acc[2].v == 0
+    acc, keep = jacobian(a, 1), cells(2)        # Z = 1: the start of a co-Z table
+    formulas.dbl_weighted(_IntOps(), acc, _Cell(1), three_halves, cells(4), update=False,
+                          keep=keep)
     assert affine(acc) == add(a, a)
+    assert affine(keep + [acc[2]]) == a          # the old point on the new Z
     for other, expected in ((b, add(a, b)), (a, None), ((a[0], P - a[1]), None)):
         acc = jacobian(a, z)
         formulas.add_mixed(_IntOps(), acc, [_Cell(v) for v in other], cells(4))
         assert affine(acc) == expected          # equal or opposite: Z = 0, the fallback's cue
+        u = rng.randrange(2, P)                 # acc on the curve of u, other on the curve
+        acc = jacobian(a, z)
+        acc[2].v = z * pow(u, -1, P) % P
+        formulas.add_mixed(_IntOps(), acc, [_Cell(v) for v in other], cells(4), _Cell(u))
+        assert affine(acc[:2] + [_Cell(acc[2].v * u)]) == expected
     for p1, p2 in ((a, b), (a, a), (a, (a[0], P - a[1])), (None, a), (a, None)):
         proj = lambda pt: [_Cell(0), _Cell(1), _Cell(0)] if pt is None else \
             [_Cell(pt[0] * z), _Cell(pt[1] * z), _Cell(z)]          # noqa: E731

@@ -52,7 +52,7 @@ it back to acc as it was before its additions, to add again with every case
 """
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Callable, Optional, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, Slot, array, raw
 from ..curves.model import Glv
@@ -376,13 +376,22 @@ def _push_rounded_high(e: Emitter, g: int, depth: int, r: int) -> None:
     asm.op("SUB")                                  # hi + (lo >> 255)
 
 
+Double = Callable[[G1Jacobian, Tuple[Fp, Fp]], None]
+
+
 def odd_multiples(e: Emitter, point: G1Jacobian, table: Slot, record: int, z_table: Fp,
-                   three_halves: Fp) -> None:
+                   three_halves: Fp, double: Optional[Double] = None) -> None:
     """The table in memory, records [2u - 31] P (u = 0 .. 31), affine on the curve of the
-    common Z, and that Z in ``z_table`` (module doc, step 4)."""
+    common Z, and that Z in ``z_table`` (module doc, step 4). ``double(d, keep)`` doubles
+    the Jacobian d = P (Z = 1) in place, leaving P on the new Z in ``keep`` (x, y); by
+    default the a = 0 doubling scaled by 1/2 (:func:`..tower.jacobian.jacobian_dbl_halved`
+    with ``three_halves``)."""
     asm = e.asm
+    if double is None:
+        def double(d: G1Jacobian, keep: Tuple[Fp, Fp]) -> None:
+            jacobian.jacobian_dbl_halved(e, fp, d, three_halves, keep=keep)
     with asm.scope("odd_multiples"), asm.temps(array(Fp, 2 * ENTRIES)) as (pos,):
-        _co_z_multiples(e, point, pos, z_table, three_halves)
+        _co_z_multiples(e, point, pos, z_table, double)
         with asm.temps(array(Fp, 2 * ENTRIES)) as (neg,):   # where the co-Z temps were
             for j in range(ENTRIES):               # neg[j] = -pos[15 - j]: records 0 .. 15
                 fp.copy(e, _entry(neg, j).x, _entry(pos, ENTRIES - 1 - j).x)
@@ -398,12 +407,12 @@ def _entry(block: Slot, j: int) -> G1:
 
 
 def _co_z_multiples(e: Emitter, point: G1Jacobian, pos: Slot, z_table: Fp,
-                    three_halves: Fp) -> None:
+                    double: Double) -> None:
     """pos = [1] P, [3] P, .. [31] P on one Z (x‖y each), that Z in ``z_table``."""
     with e.asm.temps(G1Jacobian, array(Fp, ENTRIES - 1), Fp, Fp, Fp) as (d, hs, f, f2, f3):
         fp.copy(e, d, point)
         first = _entry(pos, 0)
-        jacobian.jacobian_dbl_halved(e, fp, d, three_halves, keep=(first.x, first.y))
+        double(d, (first.x, first.y))
         dxy = affine_view(d, G1_GROUP)             # 2P, on P's new Z (= y)
         h = hs.fps()
         for j in range(1, ENTRIES):                # [2j + 1] P = [2j - 1] P + 2P

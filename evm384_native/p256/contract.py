@@ -13,24 +13,28 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
 3. R = [u1] G + [u2] Q by Straus' joint multiplication (:meth:`_Verify._windowed`): both
    scalars in regular signed 5-bit digits (odd, never 0: no branch per window), G's
    32 records [-31] G .. [31] G affine constants in the code, Q's computed at run time
-   (co-Z additions, one inversion: affine too); 255 doublings scaled by 1/2 (a = -3: 9
-   products, 6 additions), per window two mixed additions (11 products, 7 additions),
-   of G's record and of Q's. An exceptional case (an addition meeting acc = +-T) or
+   by co-Z additions on one Z = Z_T (:func:`..bn254.scalar.odd_multiples`), affine
+   without an inversion on the isomorphic curve y^2 = x^3 - 3 Z_T^4 x + b Z_T^6, where
+   the loop runs: 255 doublings scaled by 1/2 that carry W = Z_T^4 Z^4
+   (:func:`.formulas.dbl_weighted`: 9 products and 5 additions, the last of a window 8;
+   W made once a window, 3 products), per window two mixed additions (11 products, 7
+   additions), of G's record (on the curve itself: Z Z_T in place of Z, one product
+   more) and of Q's. An exceptional case (an addition meeting acc = +-T) or
    infinity leaves Z = 0, and then the input is run again through a bit-by-bit loop of
    complete additions (:meth:`_Verify._complete`: Renes, Costello and Batina's, every
    case; ~78,000 gas, for inputs such as u1 G = -u2 Q).
 4. The x-coordinate test mod n without an inversion: R finite (Z != 0) and
-   X = r' Z^2 (Jacobian; Z on the complete path, projective) for r' = r or, when
+   X = r' (Z Z_T)^2 (Jacobian, back on the curve; Z on the complete path, projective) for r' = r or, when
    r + n < p, r' = r + n.
 """
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
-from ..asm.layout import FP_BYTES
-from ..tower import fp, jacobian, modn
+from ..bn254.scalar import odd_multiples
+from ..tower import fp, modn
 from ..tower.contract import assemble, evmmax_only
 from ..tower.fp import Emitter
 from ..tower.words import push_calldata_word, push_in_open_range
@@ -47,8 +51,9 @@ DIGITS = 255 // WINDOW                              # digits below the top one (
 RECORDS = 1 << WINDOW                               # record u: [2u - 31] P, u = 0 .. 31
 ODD = RECORDS // 2                                  # [1] P, [3] P, .. [31] P
 # digits 50 .. 0: the first LEAD inline, then turns of TURN windows (a turn costs ~45
-# gas of control; 17 a turn would be 27 KB of code, over EIP-170's 24,576 bytes)
-LEAD, TURN = 1, 10
+# gas of control; ~900 bytes a window: 3 + 12 is 23.6 KB of code, 6 + 15 would be 29 KB,
+# over EIP-170's 24,576 bytes)
+LEAD, TURN = 3, 12
 WORD_MASK = (1 << 256) - 1
 
 
@@ -91,6 +96,7 @@ class _Verify:
         self.table = self.g_table.part(raw(4 * self.record), 0, "complete_table")
         self.b = e.fp_const("b", B)
         self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
+        self.z_table = memory.region("p256_z_table").alloc(Fp, "z_table")   # Q's table's Z
         self.scale = memory.region("p256_scale").alloc(Fp, "scale")   # Z, or Z^2
         self.complete = e.asm.new_label("complete")
         self.compare = e.asm.new_label("compare")
@@ -204,54 +210,28 @@ class _Verify:
         return out
 
     def _q_table(self) -> None:
-        """Q's records in memory, affine: [1] Q, [3] Q, .. [31] Q into records 16 .. 31,
-        then, in the same registers, their negatives in reverse order into records
-        0 .. 15 (record u holds [2u - 31] Q = -[31 - 2u] Q).
-
-        Longa and Miri's co-Z precomputation (PKC 2008): 2Q by a doubling that leaves Q
-        on the same Z, 15 co-Z additions of 2Q (Meloni's, which updates 2Q to each sum's
-        Z; never an exceptional case: 2j - 1 = +-2 mod n has no small solution), so entry
-        j lacks the factors H_(j+1) .. H_15 of the last Z, Z_T = Z_0 H_1 .. H_15. One
-        inversion of Z_T, then entry j times F^2, F^3 for F = Z_T^-1 H_15 .. H_(j+1)."""
+        """Q's records in memory, records u = 0 .. 31 holding [2u - 31] Q, affine on the
+        isomorphic curve y^2 = x^3 - 3 Z_T^4 x + b Z_T^6 of their common Z = Z_T (kept in
+        ``z_table``): Longa and Miri's co-Z precomputation (PKC 2008) as
+        :func:`..bn254.scalar.odd_multiples` makes it (2Q by a doubling that leaves Q on
+        the same Z, 15 co-Z additions of 2Q, each entry brought to the last Z; never an
+        exceptional case: 2j - 1 = +-2 mod n has no small solution), no inversion: the
+        loop runs on that curve (:meth:`_windowed`)."""
         asm, e = self.asm, self.e
-        with asm.temps(array(Fp, 2 * ODD), G1Jacobian, array(Fp, ODD - 1), Fp, Fp,
-                       *[Fp] * 4) as (block, d, hs, inv, f2, *t):
-            entry = lambda j: block.part(G1, j * G1.size, f"q{j}")   # noqa: E731
-            h = hs.fps()
+        with asm.temps(G1Jacobian) as (q,):
             asm.push(2 * WORD)
             asm.push(QX)
             asm.push(lambda: int(self.q_table))
             asm.op("CALLDATACOPY")
-            e.target.copy_in(e, d.part(G1, 0, "d.xy"), lambda: asm.push(self.q_table))
-            fp.copy(e, d.z, e.one)
-            first = entry(0)
-            formulas.dbl_jacobian(self.ops, _xyz(d), self.three_halves, t,
-                                  keep=(first.x, first.y))   # 2Q; Q on its Z
-            dxy = d.part(G1, 0, "2q")
-            for j in range(1, ODD):                # [2j + 1] Q = [2j - 1] Q + 2Q
-                jacobian.coz_add_update(e, fp, dxy, entry(j - 1), entry(j), h[j - 1])
-            fp.copy(e, f2, d.z)                    # Z_T = Z_0 H_1 .. H_15
-            for factor in h:
-                fp.mul(e, f2, f2, factor)
-            fp.inverse_inline(e, inv, f2)          # F for entry 15
-            f3 = t[0]
-            for j in range(ODD - 1, -1, -1):
-                fp.mul(e, f2, inv, inv)
-                fp.mul(e, f3, f2, inv)
-                fp.mul(e, entry(j).x, entry(j).x, f2)
-                fp.mul(e, entry(j).y, entry(j).y, f3)
-                if j:
-                    fp.mul(e, inv, inv, h[j - 1])
-            e.target.copy_out(e, block, lambda: asm.push(lambda: int(self.q_table) +
-                                                         ODD * self.affine_record))
-            swap = d.part(G1, 0, "swap")
-            for j in range(ODD // 2):              # entry j <-> entry 15 - j, negated
-                fp.copy(e, swap, entry(j))
-                fp.copy(e, entry(j), entry(ODD - 1 - j))
-                fp.copy(e, entry(ODD - 1 - j), swap)
-            ys = block.part(Fp, FP_BYTES, "ys")
-            asm.evmmax("SUBMODX", ys, e.zero, ys, ODD, (2, 0, 2))   # every y = -y
-            e.target.copy_out(e, block, lambda: asm.push(self.q_table))
+            e.target.copy_in(e, q.part(G1, 0, "q.xy"), lambda: asm.push(self.q_table))
+            fp.copy(e, q.z, e.one)
+
+            def double(d: G1Jacobian, keep: Tuple[Fp, Fp]) -> None:
+                with asm.temps(*[Fp] * 4) as t:
+                    formulas.dbl_weighted(self.ops, _xyz(d), e.one, self.three_halves, t,
+                                          update=False, keep=keep)   # Z = 1: W = 1
+            odd_multiples(e, q, self.q_table, self.affine_record, self.z_table,
+                          self.three_halves, double)
 
     def _lookup(self, dest: Slot, depth: int, shift: Optional[int], table: Slot) -> None:
         """dest = the record (affine, 64 bytes) in ``table`` of the digit at bit ``shift``
@@ -307,19 +287,21 @@ class _Verify:
             self._recode()
             asm.op("DUP2")
             self._recode()                         # stack: u1 u2 U1 U2
-        with asm.scope("windows"), asm.temps(G1, *[Fp] * 4) as (g, *t):
-            self._lookup(acc.part(G1, 0, "acc.xy"), 2, None, self.g_table)   # +-G
-            fp.copy(e, acc.z, e.one)
-            self._lookup(g, 1, None, self.q_table)                           # +-Q
-            formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t[:4])
+        with asm.scope("windows"), asm.temps(G1, Fp, *[Fp] * 4) as (g, w, *t):
+            self._lookup(acc.part(G1, 0, "acc.xy"), 1, None, self.q_table)   # +-Q
+            fp.copy(e, acc.z, e.one)               # on Q's table's curve
+            self._lookup(g, 2, None, self.g_table)                           # +-G
+            formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t, self.z_table)
 
             def window(shift: int, depth: int) -> None:
-                for _ in range(WINDOW):
-                    formulas.dbl_jacobian(self.ops, _xyz(acc), self.three_halves, t[:4])
+                formulas.weight(self.ops, w, acc.z, self.z_table)
+                for i in range(WINDOW):
+                    formulas.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves, t,
+                                          update=i < WINDOW - 1)
                 self._lookup(g, depth + 1, shift, self.g_table)
-                formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t[:4])
+                formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t, self.z_table)
                 self._lookup(g, depth, shift, self.q_table)
-                formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t[:4])
+                formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t)
             for i in range(LEAD):
                 window(WINDOW * (DIGITS - 1 - i), 1)
             turns = (DIGITS - LEAD) // TURN
@@ -344,7 +326,8 @@ class _Verify:
         asm.op("ISZERO")                           # Z = 0: the complete path
         asm.jumpi(self.complete)
         asm.ops("POP", "POP")
-        fp.mul(e, self.scale, acc.z, acc.z)        # x = X / Z^2
+        fp.mul(e, self.scale, acc.z, self.z_table)  # Z on the curve itself
+        fp.mul(e, self.scale, self.scale, self.scale)   # x = X / Z^2
         asm.jump(self.compare)
 
     # --- 3b. the complete path --------------------------------------------------------

@@ -5,10 +5,16 @@ code, the tests one over Python integers. ``out`` may alias an input in every st
 - :func:`add_complete`: Renes, Costello and Batina, "Complete addition formulas for prime
   order elliptic curves" (EUROCRYPT 2016), algorithm 4 (a = -3, homogeneous projective
   X/Z, Y/Z): correct for every pair of points, infinity (0 : 1 : 0) included; 12M, 2 by b.
-- :func:`dbl_jacobian`: dbl-2001-b (EFD, Jacobian x = X/Z^2, y = Y/Z^3, a = -3) with
-  the result scaled by 1/2 (Z3 = Y Z): 9 products, 6 additions; Z = 0 stays 0.
+- :func:`dbl_weighted`: doubling in Jacobian coordinates (x = X/Z^2, y = Y/Z^3) on the
+  curve or on an isomorphic one y^2 = x^3 - 3 u^4 x + b u^6 (where a co-Z table is affine
+  without an inversion), carrying W = u^4 Z^4 as modified Jacobian coordinates carry
+  a Z^4 (Cohen, Miyaji and Ono, ASIACRYPT 1998): dbl-2001-b's M = 3 (X^2 - W), W3 = Y^4 W,
+  the result scaled by 1/2 (Z3 = Y Z): 9 products and 5 additions, 8 and 5 without W3
+  (dbl-2001-b: 8 and 13, or 9 and 6 scaled); :func:`weight` makes W (3 products).
 - :func:`add_mixed`: madd-2004-hmv (EFD) of a Jacobian and an affine point, 11M;
-  Z3 = 0 when H = 0 (the points equal or opposite), and then stays 0 (Z3 = Z1 H).
+  Z3 = 0 when H = 0 (the points equal or opposite), and then stays 0 (Z3 = Z1 H). With
+  a ``z_factor`` u, the accumulator on the isomorphic curve and the point on the curve
+  itself (one product more).
 """
 from __future__ import annotations
 
@@ -40,25 +46,30 @@ def add_complete(f: Any, out: Sequence[Any], p: Sequence[Any], q: Sequence[Any],
     f.add(z3, z3, t1)
 
 
-def dbl_jacobian(f: Any, p: Sequence[Any], three_halves: Any, t: Sequence[Any],
-                 keep: Optional[Tuple[Any, Any]] = None) -> None:
-    """p = 2 p in place, the result scaled by 1/2 (the same point: (X, Y, Z) ~
-    (X / 4, Y / 8, Z / 2)): dbl-2001-b's M = 3 (X - Z^2)(X + Z^2), S = 4 X Y^2 become
-    M' = M / 2, S' = X Y^2, so X3 = M'^2 - 2 S', Y3 = M' (S' - X3) - Y^4, Z3 = Y Z:
-    9 products and 6 additions (dbl-2001-b's 8 and 13 less the 2 of Z3 = (Y + Z)^2 - ..).
-    ``three_halves`` is the constant 3/2; ``t``: four temporaries; ``keep`` = (s, c):
-    slots that end holding S' and Y^4, i.e. the old point on Z3 (X Y^2, Y Y^3) when Z was
-    1 (the start of a co-Z table)."""
+def weight(f: Any, w: Any, z: Any, u: Any) -> None:
+    """w = u^4 z^4, the W of :func:`dbl_weighted` for the point's Z = ``z`` on the curve
+    of ``u``."""
+    f.mul(w, z, u)
+    f.mul(w, w, w)
+    f.mul(w, w, w)
+
+
+def dbl_weighted(f: Any, p: Sequence[Any], w: Any, three_halves: Any, t: Sequence[Any],
+                 update: bool = True, keep: Optional[Tuple[Any, Any]] = None) -> None:
+    """p = 2 p in place on the curve y^2 = x^3 - 3 u^4 x + b u^6 (u = 1: the curve
+    itself) given w = u^4 Z^4, the result scaled by 1/2 (the same point: (X, Y, Z) ~
+    (X / 4, Y / 8, Z / 2)): M' = (3/2) (X^2 - W), S' = X Y^2, X3 = M'^2 - 2 S',
+    Y3 = M' (S' - X3) - Y^4, Z3 = Y Z and, with ``update``, w = Y^4 W (= u^4 Z3^4, for
+    the next doubling). Z = 0 stays 0. ``three_halves`` is the constant 3/2; ``t``: four
+    temporaries; ``keep`` = (s, c): slots that end holding S' and Y^4, i.e. the old point
+    on Z3 (X Y^2, Y Y^3) when Z was 1 (the start of a co-Z table)."""
     x, y, z = p
     d, m, g, s = t
-    c = g
     if keep is not None:
-        s, c = keep
-    f.mul(d, z, z)
-    f.sub(m, x, d)
-    f.add(d, x, d)
-    f.mul(m, m, d)
-    f.mul(m, m, three_halves)                  # M'
+        s, g = keep
+    f.mul(d, x, x)
+    f.sub(d, d, w)
+    f.mul(m, d, three_halves)                  # M'
     f.mul(g, y, y)
     f.mul(s, x, g)                             # S'
     f.mul(z, y, z)                             # Z3
@@ -67,21 +78,30 @@ def dbl_jacobian(f: Any, p: Sequence[Any], three_halves: Any, t: Sequence[Any],
     f.sub(x, x, s)                             # X3
     f.sub(d, s, x)
     f.mul(d, m, d)
-    f.mul(c, g, g)                             # Y^4
-    f.sub(y, d, c)                             # Y3
+    f.mul(g, g, g)                             # Y^4
+    f.sub(y, d, g)                             # Y3
+    if update:
+        f.mul(w, w, g)
 
 
-def add_mixed(f: Any, p: Sequence[Any], q: Sequence[Any], t: Sequence[Any]) -> None:
+def add_mixed(f: Any, p: Sequence[Any], q: Sequence[Any], t: Sequence[Any],
+              z_factor: Any = None) -> None:
     """p = p + q in place, q = (x, y) affine (madd-2004-hmv, 11M + 7A): U2 = x Z1^2,
     S2 = y Z1^3, H = U2 - X1, R = S2 - Y1, Z3 = Z1 H, X3 = R^2 - H^3 - 2 X1 H^2,
-    Y3 = R (X1 H^2 - X3) - Y1 H^3; ``t``: four temporaries."""
+    Y3 = R (X1 H^2 - X3) - Y1 H^3; ``t``: four temporaries. With ``z_factor`` u, p lives
+    on the curve of u (:func:`dbl_weighted`) and q on the curve itself: q there is
+    (u^2 x, u^3 y), i.e. Z1 u in place of Z1 in U2 and S2 (one product more)."""
     x, y, z = p
     x2, y2 = q
     hh, h, r, hhh = t
-    f.mul(hh, z, z)
+    zz = z
+    if z_factor is not None:
+        zz = r
+        f.mul(zz, z, z_factor)
+    f.mul(hh, zz, zz)
     f.mul(h, x2, hh)
     f.sub(h, h, x)                             # H
-    f.mul(hh, hh, z)
+    f.mul(hh, hh, zz)
     f.mul(r, y2, hh)
     f.sub(r, r, y)                             # R
     f.mul(z, z, h)                             # Z3

@@ -14,7 +14,7 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
 4. Both scalars split by GLV (secp256k1's endomorphism, :mod:`..curves.secp256k1`;
    :func:`..bn254.scalar.push_digit_words`: odd halves below 2^130, 26 regular signed
    5-bit digits each), Q = [k1] G + [k2] phi(G) + [k3] R + [k4] phi(R) by Straus' joint
-   multiplication: 130 doublings (Z3 = Y Z) and 104 mixed additions, no branch. R's odd
+   multiplication: 125 doublings (Z3 = Y Z) and 103 mixed additions, no branch. R's odd
    multiples [1] R .. [31] R by co-Z additions (Longa and Miri, PKC 2008) on one Z_T,
    taken affine on the isomorphic curve y^2 = x^3 + 7 Z_T^6 where the loop runs (no
    inversion); G's 32 records [-31] G .. [31] G are affine constants of the code on the

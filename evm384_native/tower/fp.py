@@ -367,17 +367,48 @@ def power_plan(exponent: int) -> List[Step]:
     return steps
 
 
+def kept_values(steps: Sequence[Step]) -> List[int]:
+    """The values of a power plan that need a register of their own: those read by a
+    step other than the one right after them (the rest can live in the output)."""
+    reads: Dict[int, Set[int]] = {}
+    for index, (_, x, y) in enumerate(steps):
+        for value in (x, y):
+            reads.setdefault(value, set()).add(index)
+    return [value for index, (value, _, _) in enumerate(steps)
+            if reads.get(value, set()) - {index + 1}]
+
+
+def window_plan(exponent: int, width: int) -> List[Step]:
+    """A left-to-right sliding window (:func:`sliding_window`) as a power plan: the odd
+    powers a^3 .. up to the largest multiplier first, then the squarings and products."""
+    steps: List[Step] = []
+
+    def new(x: int, y: int) -> int:
+        steps.append((len(steps) + 1, x, y))
+        return len(steps)
+    windows = sliding_window(exponent, width)
+    odd = {1: 0}
+    top = max(m for _, m in windows)
+    if top > 1:
+        square = new(0, 0)
+        for m in range(3, top + 1, 2):
+            odd[m] = new(odd[m - 2], square)
+    (_, first), *rest = windows
+    acc = odd[first]
+    for count, m in rest:
+        for _ in range(count):
+            acc = new(acc, acc)
+        if m:
+            acc = new(acc, odd[m])
+    return steps
+
+
 def power_chain(e: Emitter, out: Fp, a: Fp, exponent: int) -> None:
     """out = a**exponent by :func:`power_plan`'s chain, emitted inline (``out`` must not
     be ``a``): a value read only by the step after it lives in ``out``, one read later
     gets a register of its own."""
     steps = power_plan(exponent)
-    reads: Dict[int, Set[int]] = {}
-    for index, (_, x, y) in enumerate(steps):
-        for value in (x, y):
-            reads.setdefault(value, set()).add(index)
-    kept = [value for index, (value, _, _) in enumerate(steps)
-            if reads.get(value, set()) - {index + 1}]
+    kept = kept_values(steps)
     with e.asm.temps(*[Fp] * len(kept)) as slots:
         where: Dict[int, Slot] = {0: a, **dict(zip(kept, slots))}
         for value, x, y in steps:

@@ -7,17 +7,17 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ..asm import Slot
-from .fp import Emitter, sliding_window
+from .fp import Emitter, kept_values, power_plan, window_plan
 
 WORD = 32
-INV_WINDOW = 5                                      # x^(n-2): odd powers x .. x^31
+INV_WINDOW = 5                                      # a window's odd powers x .. x^31
 
 
 def inverse_products(e: Emitter, n: int, words: Slot, push_x: Callable[[], None],
                      factors: Sequence[Callable[[], None]]) -> None:
     """Stack: -> f_1 w, .., f_k w mod n (the last on top) for w = x^-1 = x^(n-2) (Fermat,
-    n prime; a left-to-right sliding window): ``push_x`` pushes x in [1, n), each of
-    ``factors`` pushes an f_i < n. ``words``: memory of 2k + 2 words (n, x, the factors,
+    n prime; the shorter of :func:`.fp.power_plan`'s chain and a sliding window):
+    ``push_x`` pushes x in [1, n), each of ``factors`` pushes an f_i < n. ``words``: memory of 2k + 2 words (n, x, the factors,
     then the products). Context 0 is active again after."""
     asm, k = e.asm, len(factors)
     at = lambda i: (lambda: int(words) + WORD * i)   # noqa: E731
@@ -30,9 +30,11 @@ def inverse_products(e: Emitter, n: int, words: Slot, push_x: Callable[[], None]
         push()
         asm.push(at(1 + i))
         asm.op("MSTORE")
-    # context 1 registers: 0 x, 1 .. k the factors, k + 1 x^2, then x^3, x^5, .., the power
-    odd = 1 << (INV_WINDOW - 1)
-    square, acc = k + 1, k + 1 + odd
+    # context 1 registers: 0 x, 1 .. k the factors, then the plan's kept values, the power
+    plan = min(power_plan(n - 2), window_plan(n - 2, INV_WINDOW), key=len)
+    kept = kept_values(plan)
+    where = {0: 0, **{value: k + 1 + i for i, value in enumerate(kept)}}
+    acc = k + 1 + len(kept)
     asm.push(acc + 2)                              # alloc_count (the EIP's bound: one more)
     asm.push(WORD)
     asm.push(at(0))
@@ -42,18 +44,8 @@ def inverse_products(e: Emitter, n: int, words: Slot, push_x: Callable[[], None]
     asm.push(at(1))
     asm.push(0)
     asm.evmmax_op("STOREX")
-    power = {1: 0, **{2 * m + 1: square + m for m in range(1, odd)}}
-    mul = lambda out, a, b: asm.evmmax("MULMODX", out, a, b)   # noqa: E731
-    mul(square, 0, 0)
-    for m in range(3, 2 * odd, 2):
-        mul(power[m], power[m - 2], square)
-    (_, first), *rest = sliding_window(n - 2, INV_WINDOW)
-    asm.evmmax("ADDMODX", acc, power[first], acc, 1, (1, 1, 1))  # acc = 0 + x^first
-    for count, m in rest:
-        for _ in range(count):
-            mul(acc, acc, acc)
-        if m:
-            mul(acc, acc, power[m])
+    for value, x, y in plan:
+        asm.evmmax("MULMODX", where.get(value, acc), where.get(x, acc), where.get(y, acc))
     asm.evmmax("MULMODX", 1, 1, acc, k, (1, 1, 0))    # f_i w, in the factors' registers
     asm.push(k)
     asm.push(1)
