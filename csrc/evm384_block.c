@@ -34,7 +34,7 @@ run_records(mulmont384_fn *mulmont, uint8_t *mem, size_t len, const uint32_t *re
         uint32_t opcode = r[OPCODE];
         if (opcode == (EVM384_OP_MULMODMONT384 | EVM384_FP2_PRODUCT_GROUP)) {
             if (i + GROUP_RECORDS <= n && group_in_range(r, len)
-                && fp2_product_of_records(mulmont, mem, r, F, OUT)) {
+                && fp2_product_of_records(uses_mulx(mulmont), mem, r, F, OUT)) {
                 i += GROUP_RECORDS - 1;
                 continue;
             }

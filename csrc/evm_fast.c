@@ -208,7 +208,7 @@ apply_evm384(uint8_t *m, mulmont384_fn *mulmont, int opcode, uint64_t out, uint6
 static inline __attribute__((always_inline)) int
 run_fp2_product(uint8_t *m, mulmont384_fn *mulmont, const uint32_t *r)
 {
-    return fp2_product_of_records(mulmont, m, r, EVM_SEGMENT_RECORD_FIELDS, 2);
+    return fp2_product_of_records(uses_mulx(mulmont), m, r, EVM_SEGMENT_RECORD_FIELDS, 2);
 }
 
 /* A segment's records (its memory already covers every operand). */

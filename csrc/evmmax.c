@@ -256,10 +256,9 @@ fp2_product_registers(const struct evmmax_context *ctx, uint64_t *regs, const ui
 {
     enum { R = EVMMAX_RECORD_BYTES, OUT = 1, X = 3, Y = 5 };
 #define REGISTER(index) ((uint8_t *)(regs + 6 * (size_t)(index)))
-    return fp2_product(mulmont, (const uint8_t *)ctx->mod_inv,
-                       REGISTER(r[OUT]), REGISTER(r[R + OUT]), REGISTER(r[3 * R + OUT]),
-                       REGISTER(r[5 * R + OUT]), REGISTER(r[X]), REGISTER(r[R + X]),
-                       REGISTER(r[Y]), REGISTER(r[R + Y]));
+    return fp2_product(uses_mulx(mulmont), (const uint8_t *)ctx->mod_inv,
+                       REGISTER(r[3 * R + OUT]), REGISTER(r[5 * R + OUT]), REGISTER(r[X]),
+                       REGISTER(r[R + X]), REGISTER(r[Y]), REGISTER(r[R + Y]));
 #undef REGISTER
 }
 

@@ -2,22 +2,25 @@
  *
  *   t0 = a0 * b0   t1 = a1 * b1   t2 = a0 * b1   c1 = a1 * b0   c1 = c1 + t2   c0 = t0 - t1
  *
- * (one modulus p), run as Karatsuba: three Montgomery products instead of four. The
- * engines' hosts prove the shape, that the locations do not alias where it matters and
- * that t2 is dead (evm/fp2_products.py for EVM384 segments, modx_common.fp2_products for
- * EVMMAX programs); this checks the values. When p is odd, below 2^382 and followed by
- * its inv (-p^-1 mod 2^64), and a0, a1, b0, b1 are below p, each of the six ops returns
- * the canonical residue (a Montgomery product of inputs whose product is below p * 2^384
- * is reduced to [0, p)), so
- *   c1 = (a0 + a1)(b0 + b1)/R - t0 - t1 (mod p),  R = 2^384,
- * with the sums unreduced (below 2p, so their product is below 4p^2 < p * 2^384), leaves
- * the same bytes in t0, t1, c1 and c0 as the six ops. Anything else: nothing is written
- * and the caller runs the six ops. Values are 48-byte little-endian, as in EVM384 memory
- * and in 6-limb EVMMAX registers on a little-endian machine. */
+ * (one modulus p), run as Karatsuba at double width (wide384.h): three 768-bit products
+ * and two reductions instead of six ops. The engines' hosts prove the shape, that the
+ * locations do not alias where it matters and that t0, t1 and t2 are dead (overwritten
+ * before anything reads them: evm/fp2_products.py for EVM384 segments,
+ * modx_common.fp2_products for EVMMAX programs); this checks the values. When p is odd,
+ * below 2^382 and followed by its inv (-p^-1 mod 2^64), and a0, a1, b0, b1 are below p,
+ * each of the six ops returns the canonical residue, so with R = 2^384
+ *   c0 = (a0 b0 - a1 b1) / R,  c1 = ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) / R  (mod p)
+ * reduced to [0, p) leave the bytes the ops leave in c1 and c0: a0 b0 - a1 b1 (+ p R when
+ * negative) and a0 b1 + a1 b0 < 2 p^2 are below p R, which one Montgomery reduction and
+ * one conditional subtraction bring to [0, p); the sums a0 + a1, b0 + b1 stay unreduced
+ * (below 2p < 2^383). Anything else: nothing is written and the caller runs the six ops.
+ * Values are 48-byte little-endian, as in EVM384 memory and in 6-limb EVMMAX registers on
+ * a little-endian machine. */
 #ifndef EVM384_FP2_PRODUCT_H
 #define EVM384_FP2_PRODUCT_H
 
 #include "mont384.h"
+#include "wide384.h"
 
 /* x < the modulus at mod (both 48-byte little-endian). */
 static inline int below_modulus384(const uint8_t *x, const uint8_t *mod)
@@ -50,37 +53,50 @@ static inline int fp2_product_applies(const uint8_t *mod_inv, const uint8_t *a0,
            && below_modulus384(b0, mod_inv) && below_modulus384(b1, mod_inv);
 }
 
-/* 1 if it ran as Karatsuba, 0 if nothing was written. t0 and t1 alias no input, c1 and
- * c0 may (the hosts' proofs). Inlined so that a constant `mulmont` is the inlined kernel. */
+/* Whether `mulmont` is the MULX/ADX product (then so are the wide kernels): a constant
+ * where a constant kernel is inlined. */
+static inline __attribute__((always_inline)) int uses_mulx(mulmont384_fn *mulmont)
+{
+#if defined(__x86_64__)
+    return mulmont == mulmont384_mulx || mulmont == mulmont384_mulx_inline;
+#else
+    (void)mulmont;
+    return 0;
+#endif
+}
+
+/* 1 if it ran as Karatsuba, 0 if nothing was written: c1 and c0 only (t0, t1, t2 are
+ * dead), after every input is read, so they may alias the inputs. `mulx` (a constant
+ * where it is inlined): the MULX/ADX kernels, else portable C. */
 static inline __attribute__((always_inline)) int
-fp2_product(mulmont384_fn *mulmont, const uint8_t *mod_inv, uint8_t *t0, uint8_t *t1,
-            uint8_t *c1, uint8_t *c0, const uint8_t *a0, const uint8_t *a1,
-            const uint8_t *b0, const uint8_t *b1)
+fp2_product(int mulx, const uint8_t *mod_inv, uint8_t *c1, uint8_t *c0, const uint8_t *a0,
+            const uint8_t *a1, const uint8_t *b0, const uint8_t *b1)
 {
     if (!fp2_product_applies(mod_inv, a0, a1, b0, b1))
         return 0;
-    uint8_t sum_a[BYTES384], sum_b[BYTES384], cross[BYTES384];
+    uint8_t sum_a[BYTES384], sum_b[BYTES384];
+    limb_t t0[WIDE_LIMBS], t1[WIDE_LIMBS], cross[WIDE_LIMBS], real[WIDE_LIMBS];
     add384_unreduced(sum_a, a0, a1);
     add384_unreduced(sum_b, b0, b1);
-    mulmont(t0, a0, b0, mod_inv);
-    mulmont(t1, a1, b1, mod_inv);
-    mulmont(cross, sum_a, sum_b, mod_inv);
-    submod384(cross, cross, t0, mod_inv);
-    submod384(c1, cross, t1, mod_inv);  /* every input has been read */
-    submod384(c0, t0, t1, mod_inv);
+    mul384x384(t0, a0, b0, mulx);
+    mul384x384(t1, a1, b1, mulx);
+    mul384x384(cross, sum_a, sum_b, mulx);
+    sub768_mod_high(real, t0, t1, mod_inv);
+    sub768(cross, cross, t0);
+    sub768(cross, cross, t1);
+    redc768(c1, cross, mod_inv, mulx);
+    redc768(c0, real, mod_inv, mulx);
     return 1;
 }
 
 /* fp2_product on the six records at r (`fields` uint32 each; out, x, y, mod at fields
  * out .. out + 3): the operand offsets into m of both engines' record layouts. */
 static inline __attribute__((always_inline)) int
-fp2_product_of_records(mulmont384_fn *mulmont, uint8_t *m, const uint32_t *r, int fields,
-                       int out)
+fp2_product_of_records(int mulx, uint8_t *m, const uint32_t *r, int fields, int out)
 {
     const int x = out + 1, y = out + 2, mod = out + 3;
-    return fp2_product(mulmont, m + r[mod], m + r[out], m + r[fields + out],
-                       m + r[3 * fields + out], m + r[5 * fields + out], m + r[x],
-                       m + r[fields + x], m + r[y], m + r[fields + y]);
+    return fp2_product(mulx, m + r[mod], m + r[3 * fields + out], m + r[5 * fields + out],
+                       m + r[x], m + r[fields + x], m + r[y], m + r[fields + y]);
 }
 
 #endif

@@ -179,6 +179,82 @@ mulmont384_mulx_inline(uint8_t out[BYTES384], const uint8_t x[BYTES384],
     store_limbs384(out, result); /* after every read: out may overlap the inputs */
 }
 
+/* --- double width, for lazy reduction (wide384.h) ---------------------------------- */
+
+/* out[0..12) = x * y, the 768-bit product: the rows of mulmont384_mulx_limbs without
+ * the reduction. Each row adds x[i] * y one limb up; the limb below it is final. */
+static inline INLINED_WHERE_CALLED NO_FAKE_STACK void
+mul384x384_mulx(limb_t out[2 * LIMBS384], const uint8_t x[BYTES384], const uint8_t y[BYTES384])
+{
+    limb_t r0, r1, r2, r3, r4, r5, r6, r7, r8, lo, hi;
+    const uint8_t *yp = y;
+    __asm__(
+        "movq " OP(xm) ", %%rdx\n\t"
+        "movq 0(%%rdx), %%rdx\n\t"
+        "xorl " OP32(r7) ", " OP32(r7) "\n\t"
+        FIRST_ROW(r0, r1, r2, r3, r4, r5, r6)
+        "movq " OP(r0) ", " OP(o0) "\n\t"
+        NEXT_ROW(8, r1, r2, r3, r4, r5, r6, r7, r8)
+        "movq " OP(r1) ", " OP(o1) "\n\t"
+        NEXT_ROW(16, r2, r3, r4, r5, r6, r7, r8, r0)
+        "movq " OP(r2) ", " OP(o2) "\n\t"
+        NEXT_ROW(24, r3, r4, r5, r6, r7, r8, r0, r1)
+        "movq " OP(r3) ", " OP(o3) "\n\t"
+        NEXT_ROW(32, r4, r5, r6, r7, r8, r0, r1, r2)
+        "movq " OP(r4) ", " OP(o4) "\n\t"
+        NEXT_ROW(40, r5, r6, r7, r8, r0, r1, r2, r3)
+        : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+          [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [r8] "=&r"(r8),
+          [lo] "=&r"(lo), [hi] "=&r"(hi), [yp] "+&r"(yp),
+          [o0] "=m"(out[0]), [o1] "=m"(out[1]), [o2] "=m"(out[2]), [o3] "=m"(out[3]),
+          [o4] "=m"(out[4])
+        : [xm] "m"(x)
+        : "rdx", "cc", "memory");
+    /* the product's limbs 5..11; r3 took the last row's carry out of limb 11: zero */
+    out[5] = r5, out[6] = r6, out[7] = r7, out[8] = r8;
+    out[9] = r0, out[10] = r1, out[11] = r2;
+    (void)r3, (void)hi;
+}
+
+/* out = (t + m * mod) / 2^384 for the m < 2^384 that makes the sum divisible: the six
+ * reduction rows of mulmont384_mulx_limbs on t alone (t < 2^384, so out <= mod, and
+ * every intermediate sum stays below 2^448: seven limbs, the seventh zero after the
+ * shift). The caller adds the high half of a 768-bit value and subtracts mod. */
+static inline INLINED_WHERE_CALLED NO_FAKE_STACK void
+redc384_low_mulx(limb_t out[LIMBS384], const limb_t t[LIMBS384],
+                 const uint8_t mod_inv[MODULUS_WITH_INV_BYTES])
+{
+    limb_t r0 = t[0], r1 = t[1], r2 = t[2], r3 = t[3], r4 = t[4], r5 = t[5], r6, r7, lo, hi;
+    limb_t saved;
+    __asm__(
+        "xorl " OP32(r6) ", " OP32(r6) "\n\t"
+        "xorl " OP32(r7) ", " OP32(r7) "\n\t"
+        REDUCTION_FACTOR(r0)
+        REDUCE_ROW(r0, r1, r2, r3, r4, r5, r6, r7)
+        "xorl " OP32(r0) ", " OP32(r0) "\n\t"
+        REDUCTION_FACTOR(r1)
+        REDUCE_ROW(r1, r2, r3, r4, r5, r6, r7, r0)
+        "xorl " OP32(r1) ", " OP32(r1) "\n\t"
+        REDUCTION_FACTOR(r2)
+        REDUCE_ROW(r2, r3, r4, r5, r6, r7, r0, r1)
+        "xorl " OP32(r2) ", " OP32(r2) "\n\t"
+        REDUCTION_FACTOR(r3)
+        REDUCE_ROW(r3, r4, r5, r6, r7, r0, r1, r2)
+        "xorl " OP32(r3) ", " OP32(r3) "\n\t"
+        REDUCTION_FACTOR(r4)
+        REDUCE_ROW(r4, r5, r6, r7, r0, r1, r2, r3)
+        "xorl " OP32(r4) ", " OP32(r4) "\n\t"
+        REDUCTION_FACTOR(r5)
+        REDUCE_ROW(r5, r6, r7, r0, r1, r2, r3, r4)
+        : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3),
+          [r4] "+&r"(r4), [r5] "+&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7),
+          [lo] "=&r"(lo), [hi] "=&r"(hi), [saved] "=&m"(saved)
+        : [mp] "r"(mod_inv)
+        : "rdx", "cc", "memory");
+    /* the result in r6, r7, r0, r1, r2, r3; r4 (its seventh limb) is zero */
+    out[0] = r6, out[1] = r7, out[2] = r0, out[3] = r1, out[4] = r2, out[5] = r3;
+}
+
 #undef OP
 #undef INLINED_WHERE_CALLED
 #undef OP32

@@ -3,11 +3,12 @@
 
     t0 = a0 * b0;  t1 = a1 * b1;  t2 = a0 * b1;  c1 = a1 * b0;  c1 = c1 + t2;  c0 = t0 - t1
 
-Both opcode sets' engines may run them as Karatsuba, three Montgomery products
-(``csrc/fp2_product.h``), where they prove it leaves what the six leave: EVM384 segments
-(:mod:`.evm.fp2_products`) and EVMMAX vector programs (:class:`.modx_common.VectorProgram`).
-This module recognises the shape and states the aliasing rule; each caller adds what its
-locations need besides (the modulus in memory) and proves t2 dead its own way.
+Both opcode sets' engines may run them as Karatsuba, three 768-bit products and two
+reductions (``csrc/fp2_product.h``), where they prove it leaves what the six leave: EVM384
+segments (:mod:`.evm.fp2_products`) and EVMMAX vector programs
+(:class:`.modx_common.VectorProgram`). This module recognises the shape and states the
+aliasing rule; each caller adds what its locations need besides (the modulus in memory)
+and proves the temporaries t0, t1, t2 dead its own way (the C step writes c1 and c0 only).
 """
 from __future__ import annotations
 

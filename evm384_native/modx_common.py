@@ -160,10 +160,10 @@ def vector_indices(idx: int, stride: int, count: int) -> List[int]:
 def fp2_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[int]:
     """Where an Fp2 product (:mod:`.fp2_shape`) starts that the native kernels may run as
     Karatsuba (``csrc/fp2_product.h``, which checks the context and the values at run
-    time): one-element operations, registers apart as
-    :func:`.fp2_shape.separate` asks, and a later operation writes t2 before any reads it
-    (registers change only after an operation's whole loop, so one that reads and writes t2
-    reads it)."""
+    time, and writes only c1 and c0): one-element operations, registers apart as
+    :func:`.fp2_shape.separate` asks, and for each of t0, t1 and t2 a later operation
+    writes it before any reads it (registers change only after an operation's whole loop,
+    so one that reads and writes a temporary reads it)."""
     for start in range(len(operations) - len(fp2_shape.SHAPE) + 1):
         if operations[start + 5][0] != "sub":   # the cheap test first; groups cannot overlap
             continue
@@ -174,8 +174,8 @@ def fp2_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[
                                    for operation, immediates in group])
         if product is None or not fp2_shape.separate(product, 1):
             continue
-        after = start + len(group)
-        if _written_before_read(product.t2, operations[after:after + fp2_shape.DEAD_WINDOW]):
+        later = operations[start + len(group):start + len(group) + fp2_shape.DEAD_WINDOW]
+        if all(_written_before_read(temporary, later) for temporary in product.temporaries):
             yield start
 
 

@@ -202,8 +202,9 @@ class _Builder:
     def fp2_product(self) -> None:
         """The six ops of an Fp2 product (what the fast engine may run as Karatsuba,
         evm/fp2_products.py) on slots after p at 0 (pick_calldata's images): mostly
-        disjoint, sometimes aliasing, often with t2 overwritten after, in this segment
-        or past a JUMPDEST; sometimes returning all the slots."""
+        disjoint, sometimes aliasing, often with the temporaries t0, t1, t2 (all or some)
+        overwritten after, in this segment or past a JUMPDEST; sometimes returning all the
+        slots."""
         rng = self.rng
         slots = [64 + 48 * i for i in range(10)]
         rng.shuffle(slots)
@@ -223,10 +224,16 @@ class _Builder:
         after = rng.randrange(4)
         if after == 1:
             self.jumpdest()
-        if after in (0, 1):      # t2 overwritten (after == 2: read first; 3: left)
-            self.emit(push((t2 << 96) | (a0 << 64) | (a1 << 32), 16) + op("ADDMOD384"))
+        temporaries = [t0, t1, t2]
+        rng.shuffle(temporaries)
+        if after in (0, 1):      # overwritten (after == 2: one read first; 3: left)
+            for t in temporaries[:3 if rng.random() < 0.8 else 2]:
+                self.emit(push((t << 96) | (a0 << 64) | (a1 << 32), 16) + op("ADDMOD384"))
         elif after == 2:
-            self.emit(push((c0 << 96) | (t2 << 64) | (a0 << 32), 16) + op("ADDMOD384"))
+            self.emit(push((c0 << 96) | (temporaries[0] << 64) | (a0 << 32), 16)
+                      + op("ADDMOD384"))
+            for t in temporaries:
+                self.emit(push((t << 96) | (a0 << 64) | (a1 << 32), 16) + op("ADDMOD384"))
         if rng.random() < 0.25:  # every slot in the output, so engines must agree on all
             self.emit(push(64 + 48 * 11) + push(0) + op("RETURN"))
 

@@ -41,7 +41,9 @@ def group(t0=T0, t1=T1, t2=T2, c1=C1, c0=C0, a0=A0, a1=A1, b0=B0, b1=B1,
             op("SUBMOD384", c0, t0, t1, mods[5])]
 
 
-KILL_T2 = op("ADDMOD384", T2, A0, A1)          # writes t2 without reading it
+# writes t0, t1 and t2 without reading them
+KILL_T0, KILL_T1, KILL_T2 = (op("ADDMOD384", t, A0, A1) for t in (T0, T1, T2))
+KILL_TEMPORARIES = KILL_T0 + KILL_T1 + KILL_T2
 
 
 def program(*pieces: bytes, between: bytes = b"") -> bytes:
@@ -80,27 +82,33 @@ def expected_product(values: Dict[int, int]) -> Tuple[int, int]:
 
 # --- which groups are marked --------------------------------------------------------------
 
-def test_the_group_is_marked_when_t2_is_overwritten_before_it_is_read():
-    assert marked_rows(program(b"".join(group()), KILL_T2)) == [0]
-    assert marked_rows(program(b"".join(group(swapped_sum=True)), KILL_T2)) == [0]
+def test_the_group_is_marked_when_its_temporaries_are_overwritten_before_they_are_read():
+    assert marked_rows(program(b"".join(group()), KILL_TEMPORARIES)) == [0]
+    assert marked_rows(program(b"".join(group(swapped_sum=True)), KILL_TEMPORARIES)) == [0]
+    assert marked_rows(program(b"".join(group()), KILL_T2 + KILL_T0 + KILL_T1)) == [0]
 
 
 @pytest.mark.parametrize("variant, code", [
-    ("t2 never overwritten", program(b"".join(group()))),
-    ("t2 read first", program(b"".join(group()), op("ADDMOD384", SPARE, T2, A0), KILL_T2)),
+    ("t2 never overwritten", program(b"".join(group()), KILL_T0 + KILL_T1)),
+    ("t0 never overwritten", program(b"".join(group()), KILL_T1 + KILL_T2)),
+    ("t1 read first", program(b"".join(group()), op("ADDMOD384", SPARE, T1, A0),
+                              KILL_TEMPORARIES)),
+    ("t2 read first", program(b"".join(group()), op("ADDMOD384", SPARE, T2, A0),
+                              KILL_TEMPORARIES)),
     ("t2 partly overwritten", program(b"".join(group()), op("ADDMOD384", T2 + 8, A0, A1),
-                                      KILL_T2)),
-    ("t2 overwritten in the next segment", program(b"".join(group()), KILL_T2,
+                                      KILL_TEMPORARIES)),
+    ("t2 overwritten in the next segment", program(b"".join(group()), KILL_TEMPORARIES,
                                                    between=asm("JUMPDEST"))),
-    ("t0 overlaps a1", program(b"".join(group(t0=A1 + 16)), KILL_T2)),
-    ("t2 is an input", program(b"".join(group(t2=B0)), KILL_T2)),
-    ("c0 overlaps c1", program(b"".join(group(c0=C1 + 8)), KILL_T2)),
-    ("an output overlaps the modulus", program(b"".join(group(c0=MOD + 8)), KILL_T2)),
-    ("two moduli", program(b"".join(group(mods=(MOD,) * 5 + (SPARE,))), KILL_T2)),
+    ("t0 overlaps a1", program(b"".join(group(t0=A1 + 16)), KILL_TEMPORARIES)),
+    ("t2 is an input", program(b"".join(group(t2=B0)), KILL_TEMPORARIES)),
+    ("c0 overlaps c1", program(b"".join(group(c0=C1 + 8)), KILL_TEMPORARIES)),
+    ("an output overlaps the modulus", program(b"".join(group(c0=MOD + 8)),
+                                               KILL_TEMPORARIES)),
+    ("two moduli", program(b"".join(group(mods=(MOD,) * 5 + (SPARE,))), KILL_TEMPORARIES)),
     ("other operands", program(b"".join(group()[:3] + [op("MULMODMONT384", C1, A0, B0)]
-                                        + group()[4:]), KILL_T2)),
+                                        + group()[4:]), KILL_TEMPORARIES)),
     ("a PUSH between", program(b"".join(group()[:3]) + push(0, 1) + asm("POP")
-                               + b"".join(group()[3:]), KILL_T2)),
+                               + b"".join(group()[3:]), KILL_TEMPORARIES)),
 ])
 def test_groups_that_are_not_proven_stay_op_by_op(variant, code):
     assert marked_rows(code) == [], variant
@@ -110,7 +118,7 @@ def test_groups_that_are_not_proven_stay_op_by_op(variant, code):
 
 def test_outputs_may_alias_the_inputs():
     """c1 and c0 are written after every input is read, as op by op."""
-    code = program(b"".join(group(c1=A0, c0=B1)), KILL_T2)
+    code = program(b"".join(group(c1=A0, c0=B1)), KILL_TEMPORARIES)
     assert marked_rows(code) == [0]
     values = canonical_inputs(random.Random(3))
     result = run_everywhere(code, calldata(values), schedule="update5-A")
@@ -133,7 +141,7 @@ def _records(code: bytes) -> np.ndarray:
     return np.ascontiguousarray(decode(code, SCHEDULE, True, EVM384).segments.records[:6])
 
 
-C_GROUP = _records(program(b"".join(group()), KILL_T2))
+C_GROUP = _records(program(b"".join(group()), KILL_TEMPORARIES))
 
 
 def c_step(image: bytes) -> Tuple[int, bytes]:
@@ -151,17 +159,15 @@ def implementation(request):
     kernel.use_implementation("auto")
 
 
-def test_the_c_step_is_karatsuba_with_the_six_ops_bytes_except_t2(implementation):
+def test_the_c_step_writes_the_six_ops_bytes_in_c1_and_c0_and_nothing_else(implementation):
     rng = random.Random(11)
     for _ in range(50):
         values = canonical_inputs(rng)
         image = calldata(values, rng=rng)
         ran, after = c_step(image)
         c0, c1 = expected_product(values)
-        a0, a1, b0, b1 = (values[s] for s in (A0, A1, B0, B1))
         expected = bytearray(image)
-        for slot, value in ((T0, a0 * b0 * R_INV % P), (T1, a1 * b1 * R_INV % P),
-                            (C1, c1), (C0, c0)):
+        for slot, value in ((C1, c1), (C0, c0)):
             expected[slot:slot + 48] = value.to_bytes(48, "little")
         assert ran == 1 and after == bytes(expected)
 
@@ -186,7 +192,8 @@ def test_guards(edge, values, modulus, inv, implementation):
     image = calldata(inputs, modulus, inv, rng)
     ran, after = c_step(image)
     assert (ran, after) == (0, image), edge
-    run_everywhere(program(b"".join(group()), KILL_T2), image, schedule="update5-A")
+    run_everywhere(program(b"".join(group()), KILL_TEMPORARIES), image,
+                   schedule="update5-A")
 
 
 def test_inputs_just_below_p_run_as_karatsuba():
@@ -205,13 +212,16 @@ def test_a_modulus_below_2_382_with_its_inv_runs_as_karatsuba():
     inputs = {slot: rng.randrange(modulus) for slot in (A0, A1, B0, B1)}
     image = calldata(inputs, modulus, inv, rng)
     assert c_step(image)[0] == 1
-    run_everywhere(program(b"".join(group()), KILL_T2), image, schedule="update5-A")
+    run_everywhere(program(b"".join(group()), KILL_TEMPORARIES), image,
+                   schedule="update5-A")
 
 
-def test_without_the_dead_t2_proof_the_engines_would_disagree(monkeypatch, implementation):
+def test_without_the_dead_temporaries_proof_the_engines_would_disagree(monkeypatch,
+                                                                      implementation):
     """Both native loops (the fast engine's, and evm384_run_records under the python
-    engine) do run marked groups as Karatsuba: marked wrongly (t2 is returned), t2 keeps
-    its old bytes there and not with the reference backend, which runs op by op."""
+    engine) do run marked groups as Karatsuba: marked wrongly (the temporaries are
+    returned), t0, t1, t2 keep their old bytes there and not with the reference backend,
+    which runs op by op."""
     from evm384_native import execute
     code = program(push(0x5EED, 2) + asm("POP") + push(len(implementation), 1) + asm("POP")
                    + b"".join(group()))                    # not analysed before
@@ -221,8 +231,10 @@ def test_without_the_dead_t2_proof_the_engines_would_disagree(monkeypatch, imple
                         schedule="update5-A")
     for engine in ("fast", "python"):
         native = execute(code, image, engine=engine, schedule="update5-A")
-        assert native.output[T2:T2 + 48] == image[T2:T2 + 48] != reference.output[T2:T2 + 48]
-        assert native.output[:T2] == reference.output[:T2]
+        for t in (T0, T1, T2):
+            assert native.output[t:t + 48] == image[t:t + 48] != reference.output[t:t + 48]
+        assert native.output[:T0] == reference.output[:T0]
+        assert native.output[T2 + 48:] == reference.output[T2 + 48:]
         assert native.gas_used == reference.gas_used
 
 
@@ -238,7 +250,7 @@ values_near_edges = st.one_of(st.integers(0, P - 1), st.sampled_from(EDGES))
 def test_every_engine_agrees_on_random_inputs(inputs, layout, rng):
     values = dict(zip((A0, A1, B0, B1), inputs))
     outputs = {"c1": A1, "c0": B0} if layout == "aliasing outputs" else {}
-    code = program(b"".join(group(**outputs)), KILL_T2)
+    code = program(b"".join(group(**outputs)), KILL_TEMPORARIES)
     result = run_everywhere(code, calldata(values, rng=rng), schedule="update5-A")
     if all(v < P for v in inputs):
         c0, c1 = expected_product(values)
@@ -268,7 +280,7 @@ def vgroup(t0=RT0, t1=RT1, t2=RT2, c1=RC1, c0=RC0) -> list:
             one("mul", c1, RA1, RB0), one("add", c1, c1, t2), one("sub", c0, t0, t1)]
 
 
-V_KILL_T2 = one("add", RT2, RA0, RA1)
+V_KILL = [one("add", t, RA0, RA1) for t in (RT0, RT1, RT2)]   # writes t0, t1, t2
 
 
 def flagged(operations: list) -> List[int]:
@@ -280,21 +292,23 @@ def test_the_c_and_python_flags_agree():
     assert lib.EVMMAX_FP2_PRODUCT_GROUP == FP2_PRODUCT_FLAG
 
 
-def test_an_evmmax_group_is_flagged_when_t2_is_written_before_it_is_read():
-    assert flagged(vgroup() + [V_KILL_T2]) == [0]
-    assert flagged([V_KILL_T2] + vgroup() + [V_KILL_T2]) == [1]
+def test_an_evmmax_group_is_flagged_when_its_temporaries_are_written_before_they_are_read():
+    assert flagged(vgroup() + V_KILL) == [0]
+    assert flagged(V_KILL + vgroup() + V_KILL[::-1]) == [3]
 
 
 @pytest.mark.parametrize("variant, operations", [
-    ("t2 never written", vgroup()),
-    ("t2 read first", vgroup() + [one("add", RSPARE, RT2, RA0), V_KILL_T2]),
-    ("t2 read and written by one op", vgroup() + [one("add", RT2, RT2, RA0)]),
-    ("t2 written as part of a vector that reads it",
-     vgroup() + [("add", (RT1, 1, RT1, 1, RA0, 0, 2))]),     # writes t1, t2 from t1, t2
+    ("t2 never written", vgroup() + V_KILL[:2]),
+    ("t0 never written", vgroup() + V_KILL[1:]),
+    ("t2 read first", vgroup() + [one("add", RSPARE, RT2, RA0)] + V_KILL),
+    ("t1 read first", vgroup() + [one("add", RSPARE, RT1, RA0)] + V_KILL),
+    ("t2 read and written by one op", vgroup() + V_KILL[:2] + [one("add", RT2, RT2, RA0)]),
+    ("t1, t2 written as part of a vector that reads them",
+     vgroup() + V_KILL[:1] + [("add", (RT1, 1, RT1, 1, RA0, 0, 2))]),
     ("a vector of two", vgroup()[:4] + [("add", (RC1, 1, RC1, 1, RT2, 1, 2))]
-     + vgroup()[5:] + [V_KILL_T2]),
-    ("t0 is an input", vgroup(t0=RA1) + [V_KILL_T2]),
-    ("c0 is c1", vgroup(c0=RC1) + [V_KILL_T2]),
+     + vgroup()[5:] + V_KILL),
+    ("t0 is an input", vgroup(t0=RA1) + V_KILL),
+    ("c0 is c1", vgroup(c0=RC1) + V_KILL),
 ])
 def test_evmmax_groups_that_are_not_proven_run_op_by_op(variant, operations):
     assert flagged(operations) == [], variant
@@ -325,7 +339,7 @@ def test_native_runs_equal_the_reference(modulus_name, rng, aliasing):
     pure-Python reference leave the same registers."""
     m = MODULI[modulus_name]
     values = [rng.randrange(m) for _ in range(REGISTERS)]
-    operations = vgroup(**({"c1": RA1, "c0": RB0} if aliasing else {})) + [V_KILL_T2]
+    operations = vgroup(**({"c1": RA1, "c0": RB0} if aliasing else {})) + V_KILL
     native, reference = _files(m, values)
     program = modx_common.VectorProgram(operations)
     native.run(program)
@@ -334,8 +348,8 @@ def test_native_runs_equal_the_reference(modulus_name, rng, aliasing):
 
 
 def test_the_native_run_computes_karatsuba(monkeypatch):
-    """Flagged wrongly (t2 is read after the group), the native run leaves t2 alone where
-    the reference computes it: the flagged path is the one that runs."""
+    """Flagged wrongly (t2 is read after the group), the native run leaves t0, t1, t2
+    alone where the reference computes them: the flagged path is the one that runs."""
     monkeypatch.setattr(modx_common, "_written_before_read", lambda *args: True)
     rng = random.Random(2)
     values = [rng.randrange(P) for _ in range(REGISTERS)]
@@ -344,5 +358,7 @@ def test_the_native_run_computes_karatsuba(monkeypatch):
     native.run(modx_common.VectorProgram(operations))
     reference.run(modx_reference.VectorProgram(operations))
     got, expected = _registers(native), _registers(reference)
-    assert got[RT2] == _registers(_files(P, values)[0])[RT2] != expected[RT2]
-    assert got[:RT2] + got[RT2 + 1:RSPARE] == expected[:RT2] + expected[RT2 + 1:RSPARE]
+    before = _registers(_files(P, values)[0])
+    for t in (RT0, RT1, RT2):
+        assert got[t] == before[t] != expected[t]
+    assert got[:RT0] + got[RT2 + 1:RSPARE] == expected[:RT0] + expected[RT2 + 1:RSPARE]

@@ -1,19 +1,20 @@
 """Fp2 products (:mod:`..fp2_shape`) in EVM384 segments that the engines' native loops
 (the fast engine's, and ``evm384_run_records`` under the python engine) may run as three
-Montgomery products.
+products and two reductions (Karatsuba at double width).
 
 When every input is below a modulus under 2^382 that comes with its inv, each of the six
-ops returns the canonical residue, so Karatsuba, c1 = (a0 + a1)(b0 + b1) - t0 - t1, leaves
-the same bytes in t0, t1, c1 and c0; the C loop checks that at run time
+ops returns the canonical residue, so Karatsuba, c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1,
+leaves the same bytes in c1 and c0; the C loop checks that at run time
 (``csrc/fp2_product.h``) and runs the six records otherwise. What this module proves once
 per code, and marks in the first record (``FP2_PRODUCT_FLAG``):
 
 - the six records have the shape, one modulus, and lie in one segment;
 - t0, t1, t2, c1, c0 are disjoint, t0, t1, t2 disjoint from the inputs, no output overlaps
   the modulus: every read in the group sees what it would see op by op;
-- t2, which Karatsuba never computes, is dead: a later record of the same segment writes
-  exactly its 48 bytes before any record reads one of them (a segment runs whole or not at
-  all, ``csrc/evm_fast.c``), looking at most ``DEAD_WINDOW`` records ahead.
+- t0, t1 and t2, which the C step never writes, are dead: for each, a later record of the
+  same segment writes exactly its 48 bytes before any record reads one of them (a segment
+  runs whole or not at all, ``csrc/evm_fast.c``), looking at most ``DEAD_WINDOW`` records
+  ahead.
 """
 from __future__ import annotations
 
@@ -62,8 +63,13 @@ def _groups(table: "SegmentTable") -> np.ndarray:
     if not products:
         return np.zeros(0, dtype=np.int64)
     starts = np.array([start for start, _ in products], dtype=np.int64)
-    t2 = np.array([product.t2 for _, product in products], dtype=np.int64)
-    return starts[_dead(records, t2, starts + len(GROUP_OPS), segment_end[starts])]
+    after, end = starts + len(GROUP_OPS), segment_end[starts]
+    dead = np.ones(len(starts), dtype=bool)
+    for temporary in range(len(products[0][1].temporaries)):
+        slots = np.array([product.temporaries[temporary] for _, product in products],
+                         dtype=np.int64)
+        dead &= _dead(records, slots, after, end)
+    return starts[dead]
 
 
 def _unaliased(records: np.ndarray, start: int) -> Optional[Fp2Product]:
