@@ -6,18 +6,20 @@
 
 #include "evm384_block.h"
 #include "fp2_product.h"
+#include "fp4_square.h"
 #include "mont384.h"
 #include "mont384_mulx.h"
 
 enum { F = EVM384_RECORD_FIELDS, OPCODE = 0, OUT = 1, X = 2, Y = 3, MOD = 4,
        GROUP_RECORDS = 6 };
 
-/* Every operand of the six records at r, and the modulus with its inv, in mem[0..len). */
-static inline int group_in_range(const uint32_t *r, size_t len)
+/* Every operand of the `records` records at r, and the modulus with its inv, in
+ * mem[0..len). */
+static inline int group_in_range(const uint32_t *r, size_t len, int records)
 {
     if ((uint64_t)r[MOD] + MODULUS_WITH_INV_BYTES > len)
         return 0;
-    for (int k = 0; k < GROUP_RECORDS; k++, r += F)
+    for (int k = 0; k < records; k++, r += F)
         if ((uint64_t)r[OUT] + BYTES384 > len || (uint64_t)r[X] + BYTES384 > len
             || (uint64_t)r[Y] + BYTES384 > len)
             return 0;
@@ -33,12 +35,20 @@ run_records(mulmont384_fn *mulmont, uint8_t *mem, size_t len, const uint32_t *re
         const uint32_t *r = records + F * i;
         uint32_t opcode = r[OPCODE];
         if (opcode == (EVM384_OP_MULMODMONT384 | EVM384_FP2_PRODUCT_GROUP)) {
-            if (i + GROUP_RECORDS <= n && group_in_range(r, len)
+            if (i + GROUP_RECORDS <= n && group_in_range(r, len, GROUP_RECORDS)
                 && fp2_product_of_records(uses_mulx(mulmont), mem, r, F, OUT)) {
                 i += GROUP_RECORDS - 1;
                 continue;
             }
             opcode = EVM384_OP_MULMODMONT384; /* a guard failed: op by op */
+        } else if (opcode == (EVM384_OP_ADDMOD384 | EVM384_FP4_SQUARE_GROUP)) {
+            if (i + EVM384_FP4_SQUARE_RECORDS <= n
+                && group_in_range(r, len, EVM384_FP4_SQUARE_RECORDS)
+                && fp4_square_of_records(uses_mulx(mulmont), mem, r, F, OUT)) {
+                i += EVM384_FP4_SQUARE_RECORDS - 1;
+                continue;
+            }
+            opcode = EVM384_OP_ADDMOD384;
         }
         /* 32-bit offsets plus a few bytes cannot overflow 64 bits: one bound each */
         uint64_t out = r[OUT], x = r[X], y = r[Y], mod = r[MOD];

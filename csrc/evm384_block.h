@@ -23,6 +23,12 @@ enum evm384_opcode {
  * as Karatsuba when the values pass its guards, else op by op. The fast engine's flag
  * (EVM_FP2_PRODUCT_GROUP) has the same value. 256: decimal for cffi's cdef. */
 #define EVM384_FP2_PRODUCT_GROUP 256
+/* Or'ed into a record's opcode by the host: this record and the next 22 are an Fp4
+ * squaring (fp4_square.h) whose shape, aliasing and dead temporaries the host has proven;
+ * it runs as one step when the values pass its guards, else op by op. The fast engine's
+ * flag (EVM_FP4_SQUARE_GROUP) has the same value. */
+#define EVM384_FP4_SQUARE_GROUP 512
+#define EVM384_FP4_SQUARE_RECORDS 23
 
 /* Runs records[0..n) in order on mem[0..len) (an MCOPY record as a memmove). Returns
  * n when all ran, else the index of the first record that did not run (an operand

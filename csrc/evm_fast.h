@@ -59,6 +59,9 @@ typedef struct {
 /* Or'ed into a record's EVM384 opcode by the host: this record and the next five are an
  * Fp2 product the loop may run as one (fp2_product.h). 256: decimal for cffi's cdef. */
 #define EVM_FP2_PRODUCT_GROUP 256
+/* Or'ed into a record's EVM384 opcode by the host: this record and the next 22 are an
+ * Fp4 squaring the loop may run as one (fp4_square.h). */
+#define EVM_FP4_SQUARE_GROUP 512
 
 struct evm_frame {
     /* inputs, owned by the host */

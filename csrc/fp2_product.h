@@ -84,8 +84,8 @@ fp2_product(int mulx, const uint8_t *mod_inv, uint8_t *c1, uint8_t *c0, const ui
     sub768_mod_high(real, t0, t1, mod_inv);
     sub768(cross, cross, t0);
     sub768(cross, cross, t1);
-    redc768(c1, cross, mod_inv, mulx);
-    redc768(c0, real, mod_inv, mulx);
+    redc768(c1, cross, mod_inv, mulx, 1);
+    redc768(c0, real, mod_inv, mulx, 1);
     return 1;
 }
 

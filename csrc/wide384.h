@@ -92,13 +92,23 @@ static inline void sub768(limb_t out[WIDE_LIMBS], const limb_t x[WIDE_LIMBS],
         out[i] = sub_with_borrow(x[i], y[i], &borrow);
 }
 
-/* out = t / 2^384 mod mod, in [0, mod), for t < mod * 2^384: REDC of the low half (<= mod)
- * plus the high half (< mod) is below 2 mod, so one conditional subtraction. */
+/* out = x + y at double width (the caller's bounds: no carry out of 768 bits). */
+static inline void add768(limb_t out[WIDE_LIMBS], const limb_t x[WIDE_LIMBS],
+                          const limb_t y[WIDE_LIMBS])
+{
+    limb_t carry = 0;
+    for (int i = 0; i < WIDE_LIMBS; i++)
+        out[i] = add_with_carry(x[i], y[i], &carry);
+}
+
+/* out = t / 2^384 mod mod, in [0, mod), for t < k mod 2^384 with k = `subtractions`
+ * (a constant where it is inlined): REDC of the low half (<= mod) plus the high half
+ * (< k mod) is below (k + 1) mod, so k conditional subtractions, each without a branch. */
 static inline __attribute__((always_inline)) void
 redc768(uint8_t out[BYTES384], const limb_t t[WIDE_LIMBS],
-        const uint8_t mod_inv[MODULUS_WITH_INV_BYTES], int mulx)
+        const uint8_t mod_inv[MODULUS_WITH_INV_BYTES], int mulx, int subtractions)
 {
-    limb_t r[LIMBS384], diff[LIMBS384], top = 0, borrow = 0;
+    limb_t r[LIMBS384], top = 0;
     (void)mulx;
 #if defined(__x86_64__)
     if (mulx)
@@ -108,11 +118,16 @@ redc768(uint8_t out[BYTES384], const limb_t t[WIDE_LIMBS],
         redc384_low_portable(r, t, mod_inv);
     for (int i = 0; i < LIMBS384; i++)
         r[i] = add_with_carry(r[i], t[LIMBS384 + i], &top);
-    for (int i = 0; i < LIMBS384; i++)
-        diff[i] = sub_with_borrow(r[i], load_le64(mod_inv + 8 * i), &borrow);
-    const limb_t keep = (limb_t)0 - (borrow & ~top & 1);   /* r < mod: keep r */
-    for (int i = 0; i < LIMBS384; i++)
-        store_le64(out + 8 * i, (r[i] & keep) | (diff[i] & ~keep));
+    for (int k = 0; k < subtractions; k++) {
+        limb_t diff[LIMBS384], borrow = 0;
+        for (int i = 0; i < LIMBS384; i++)
+            diff[i] = sub_with_borrow(r[i], load_le64(mod_inv + 8 * i), &borrow);
+        const limb_t keep = (limb_t)0 - (borrow & ~top & 1);   /* r < mod: keep r */
+        top = (top & keep) | ((top - borrow) & ~keep);
+        for (int i = 0; i < LIMBS384; i++)
+            r[i] = (r[i] & keep) | (diff[i] & ~keep);
+    }
+    store_limbs384(out, r);
 }
 
 #endif

@@ -1,0 +1,97 @@
+"""Fp4 squarings in EVM384 segments that the engines' native loops (the fast engine's, and
+``evm384_run_records`` under the python engine) may run as one step at double width
+(``csrc/fp4_square.h``: six 768-bit products, four reductions).
+
+The shape is the 23 ops ``tower.fp12._sqr_fp4`` emits for xi = 1 + u, each an (operation,
+out, x, y) over named roles: the inputs a0, a1, b0, b1 (a = a0 + a1 u, b = b0 + b1 u), the
+outputs o00, o01, o10, o11, and the temporaries s, d, ta0, ta1, tb0, tb1. When every input
+is below a modulus under 2^382 that comes with its inv, each op returns the canonical
+residue, so the step's outputs have the ops' bytes; the C step checks that at run time and
+runs the records otherwise. What this module proves once per code, and marks in the first
+record (``FP4_SQUARE_FLAG``):
+
+- 23 consecutive records of one segment have the shape, every role at one location, and
+  one modulus;
+- the 14 locations are pairwise apart and apart from the modulus and its inv: every read
+  in the group sees what it would see op by op, the outputs are written after every input
+  is read;
+- the six temporaries, which the C step never writes, are dead (as
+  :func:`.fp2_products._dead` decides for t0, t1, t2 of an Fp2 product).
+"""
+from __future__ import annotations
+
+from typing import Dict, Optional, Tuple
+
+import numpy as np
+
+from .._native import lib
+from ..limbs import BYTES384
+from ..operands import MODULUS_WITH_INV_BYTES
+from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384
+from .fp2_products import _dead
+
+FP4_SQUARE_FLAG = lib.EVM_FP4_SQUARE_GROUP    # = EVM384_FP4_SQUARE_GROUP (both loops)
+_A, _S, _M = ADDMOD384, SUBMOD384, MULMODMONT384
+# (operation, out, x, y), in tower.fp12._sqr_fp4's order (fp.dbl is x + x)
+SHAPE: Tuple[Tuple[int, str, str, str], ...] = (
+    (_A, "o00", "a0", "b0"), (_A, "o01", "a1", "b1"),                # a + b in o0
+    (_A, "s", "o00", "o01"), (_S, "d", "o00", "o01"),                # its half squaring
+    (_M, "o10", "s", "d"), (_M, "o11", "o00", "o01"),
+    (_A, "s", "a0", "a1"), (_S, "d", "a0", "a1"),                    # a's
+    (_M, "ta0", "s", "d"), (_M, "ta1", "a0", "a1"),
+    (_A, "s", "b0", "b1"), (_S, "d", "b0", "b1"),                    # b's
+    (_M, "tb0", "s", "d"), (_M, "tb1", "b0", "b1"),
+    (_A, "ta0", "ta0", "tb0"), (_A, "ta1", "ta1", "tb1"),
+    (_S, "o10", "o10", "ta0"), (_S, "o11", "o11", "ta1"), (_A, "o11", "o11", "o11"),
+    (_A, "tb1", "tb1", "tb1"), (_S, "o00", "ta0", "tb1"), (_A, "ta1", "ta1", "ta1"),
+    (_A, "o01", "ta1", "tb0"))
+RECORDS = len(SHAPE)
+TEMPORARIES = ("s", "d", "ta0", "ta1", "tb0", "tb1")
+_OPCODES = np.array([operation for operation, _, _, _ in SHAPE], dtype=np.uint32)
+# record columns (the fast engine's layout: PUSH opcode, EVM384 opcode, out, x, y, mod)
+_OPCODE, _OUT, _X, _Y, _MOD = 1, 2, 3, 4, 5
+assert RECORDS == lib.EVM384_FP4_SQUARE_RECORDS
+
+
+def marked(segments: "SegmentTable", records: np.ndarray) -> np.ndarray:   # noqa: F821
+    """A copy of ``records`` (the segments' records, maybe marked already) with
+    FP4_SQUARE_FLAG set in the EVM384 opcode of the first record of every group the
+    engines may run as one step."""
+    records = records.copy()
+    ops = len(records)
+    if ops < RECORDS:
+        return records
+    segment_end = np.repeat(segments.first + segments.count, segments.count)
+    starts = np.arange(ops - RECORDS + 1)
+    shape = starts + RECORDS <= segment_end[starts]
+    for k, opcode in enumerate(_OPCODES.tolist()):
+        shape &= segments.records[starts + k, _OPCODE] == opcode
+    for start in np.flatnonzero(shape).tolist():
+        roles = _roles(segments.records, start)
+        if roles is None:
+            continue
+        later, end = np.array([start + RECORDS]), np.array([segment_end[start]])
+        if all(_dead(segments.records, np.array([roles[t]], dtype=np.int64), later, end)[0]
+               for t in TEMPORARIES):
+            records[start, _OPCODE] |= FP4_SQUARE_FLAG
+    return records
+
+
+def _roles(records: np.ndarray, start: int) -> Optional[Dict[str, int]]:
+    """Each role's location in the group at ``start`` if the records name them
+    consistently, with one modulus, every location apart from the others and from the
+    modulus; else None."""
+    rows = records[start:start + RECORDS]
+    if len(set(rows[:, _MOD].tolist())) != 1:
+        return None
+    roles: Dict[str, int] = {}
+    for (_, out, x, y), row in zip(SHAPE, rows):
+        for role, column in ((x, _X), (y, _Y), (out, _OUT)):
+            if roles.setdefault(role, int(row[column])) != int(row[column]):
+                return None
+    modulus = int(rows[0, _MOD])
+    spans = sorted([(at, at + BYTES384) for at in roles.values()]
+                   + [(modulus, modulus + MODULUS_WITH_INV_BYTES)])
+    if any(end > next_start for (_, end), (next_start, _) in zip(spans, spans[1:])):
+        return None
+    return roles

@@ -1,0 +1,169 @@
+"""The native loops' Fp4 squarings run as one step at double width (evm/fp4_squares.py
+marks them, csrc/fp4_square.h runs them in the fast engine's loop and in
+evm384_run_records): which groups are marked, and the same bytes and gas as the 23 EVM384
+ops on every engine and backend, the guards' edges included."""
+from __future__ import annotations
+
+import random
+from typing import Dict, List
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from evm384_native import execute, kernel
+from evm384_native.bls12_381 import build_contract
+from evm384_native.evm import fp4_squares
+from evm384_native.evm.code import decode
+from evm384_native.evm.gas import resolve_schedule
+from evm384_native.evm.opcode_sets import EVM384
+
+from evm_helpers import asm, evm384_word, push, run_everywhere
+from evm_programs import P, P_INV, R_INV
+
+SCHEDULE = resolve_schedule("update5-A")
+NAMES = {0xc0: "ADDMOD384", 0xc1: "SUBMOD384", 0xc2: "MULMODMONT384"}
+# memory: the modulus with inv at 0, then a slot of 48 bytes per role, then a spare
+ROLES = ("a0", "a1", "b0", "b1", "o00", "o01", "o10", "o11") + fp4_squares.TEMPORARIES
+SLOT = {role: 64 + 48 * i for i, role in enumerate(ROLES)}
+SPARE = 64 + 48 * len(ROLES)
+END = SPARE + 48
+INPUTS = ("a0", "a1", "b0", "b1")
+
+
+def op(name: str, out: int, x: int, y: int, mod: int = 0) -> bytes:
+    return asm(push(evm384_word(out, x, y, mod), 16), name)
+
+
+def group(**moved: int) -> bytes:
+    """The 23 ops of tower.fp12._sqr_fp4 on SLOT, roles moved to other offsets."""
+    at = {**SLOT, **moved}
+    return b"".join(op(NAMES[operation], at[out], at[x], at[y])
+                    for operation, out, x, y in fp4_squares.SHAPE)
+
+
+def kill(*temporaries: str) -> bytes:
+    """Writes these temporaries without reading them."""
+    return b"".join(op("ADDMOD384", SLOT[t], SLOT["a0"], SLOT["a1"]) for t in temporaries)
+
+
+KILL_ALL = kill(*fp4_squares.TEMPORARIES)
+
+
+def program(*pieces: bytes) -> bytes:
+    """Calldata into memory, the pieces, all memory returned."""
+    return asm("CALLDATASIZE", push(0, 1), push(0, 1), "CALLDATACOPY", b"".join(pieces),
+               push(END, 2), push(0, 1), "RETURN")
+
+
+def calldata(values: Dict[str, int], modulus: int = P, inv: int = P_INV,
+             rng: random.Random = random.Random(0)) -> bytes:
+    image = bytearray(rng.randbytes(END))
+    image[0:56] = modulus.to_bytes(48, "little") + inv.to_bytes(8, "little")
+    for role, value in values.items():
+        image[SLOT[role]:SLOT[role] + 48] = value.to_bytes(48, "little")
+    return bytes(image)
+
+
+def marked_rows(code: bytes) -> List[int]:
+    records = decode(code, SCHEDULE, True, EVM384).marked_records
+    return [int(row) for row in np.flatnonzero(records[:, 1] & fp4_squares.FP4_SQUARE_FLAG)]
+
+
+def expected(values: Dict[str, int]) -> Dict[str, int]:
+    """(a + b t)^2 in Fp4 = Fp2[t]/(t^2 - (1 + u)), Montgomery form (over R), by Python
+    integers: o0 = a^2 + (1 + u) b^2, o1 = 2ab."""
+    a0, a1, b0, b1 = (values[r] for r in INPUTS)
+
+    def square(x0, x1):
+        return (x0 * x0 - x1 * x1, 2 * x0 * x1)
+    (sa0, sa1), (sb0, sb1) = square(a0, a1), square(b0, b1)
+    # scaled by R^-1 once per product
+    return {"o00": (sa0 + sb0 - sb1) * R_INV % P, "o01": (sa1 + sb0 + sb1) * R_INV % P,
+            "o10": 2 * (a0 * b0 - a1 * b1) * R_INV % P,
+            "o11": 2 * (a0 * b1 + a1 * b0) * R_INV % P}
+
+
+def test_the_group_is_marked_when_its_temporaries_are_overwritten_before_they_are_read():
+    assert marked_rows(program(group(), KILL_ALL)) == [0]
+    assert marked_rows(program(group(), group())) == [0]   # the next squaring kills them
+
+
+@pytest.mark.parametrize("variant, code", [
+    ("a temporary never overwritten", program(group(), kill(*fp4_squares.TEMPORARIES[1:]))),
+    ("a temporary read first", program(group(), op("ADDMOD384", SPARE, SLOT["tb1"],
+                                                   SLOT["a0"]), KILL_ALL)),
+    ("an output on an input", program(group(o10=SLOT["a1"]), KILL_ALL)),
+    ("an output overlapping the modulus", program(group(o01=40), KILL_ALL)),
+    ("a temporary overlapping an output", program(group(s=SLOT["o11"] + 8), KILL_ALL)),
+    ("a PUSH between", program(group()[:17 * 18] + push(0, 1) + asm("POP")
+                               + group()[17 * 18:], KILL_ALL)),
+])
+def test_groups_that_are_not_proven_stay_op_by_op(variant, code):
+    assert marked_rows(code) == [], variant
+    rng = random.Random(variant)
+    run_everywhere(code, calldata({r: rng.randrange(P) for r in INPUTS}),
+                   schedule="update5-A")
+
+
+def test_the_pairing_contract_has_its_fp4_squarings_marked():
+    code = decode(build_contract("pairing_product_is_one"), SCHEDULE, True, EVM384)
+    marked = code.marked_records
+    assert np.count_nonzero(marked[:, 1] & fp4_squares.FP4_SQUARE_FLAG) >= 4
+    assert np.array_equal(marked[:, 1] & 0xff, code.segments.records[:, 1])
+
+
+@pytest.fixture(params=["portable"] + (["mulx"] if kernel.mulx_available() else []))
+def implementation(request):
+    kernel.use_implementation(request.param)
+    yield request.param
+    kernel.use_implementation("auto")
+
+
+def test_the_step_leaves_the_squares_bytes(implementation):
+    rng = random.Random(4)
+    for _ in range(20):
+        values = {r: rng.randrange(P) for r in INPUTS}
+        result = run_everywhere(program(group(), KILL_ALL), calldata(values, rng=rng),
+                                schedule="update5-A")
+        for role, value in expected(values).items():
+            assert result.output[SLOT[role]:SLOT[role] + 48] == value.to_bytes(48, "little")
+
+
+def test_without_the_dead_temporaries_proof_the_engines_would_disagree(monkeypatch,
+                                                                      implementation):
+    """Both native loops run marked groups as one step: marked wrongly (the temporaries are
+    returned), they keep their old bytes there and not with the reference backend."""
+    code = program(push(len(implementation), 1), asm("POP"), group())   # not analysed before
+    image = calldata({r: random.Random(8).randrange(P) for r in INPUTS})
+    monkeypatch.setattr(fp4_squares, "_dead", lambda *args: np.array([True]))
+    reference = execute(code, image, engine="python", backend="reference",
+                        schedule="update5-A")
+    first = SLOT[fp4_squares.TEMPORARIES[0]]
+    for engine in ("fast", "python"):
+        native = execute(code, image, engine=engine, schedule="update5-A")
+        for t in fp4_squares.TEMPORARIES:
+            assert native.output[SLOT[t]:SLOT[t] + 48] == image[SLOT[t]:SLOT[t] + 48] \
+                != reference.output[SLOT[t]:SLOT[t] + 48]
+        assert native.output[:first] == reference.output[:first]
+        assert native.gas_used == reference.gas_used
+
+
+TOP = P >> 320 << 320
+EDGES = [0, 1, P - 1, P - 2, TOP - 1, TOP, P, P + 1, 2**384 - 1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.tuples(*[st.one_of(st.integers(0, P - 1), st.sampled_from(EDGES))] * 4),
+       st.sampled_from([(P, P_INV), (P, P_INV ^ 2), (P + 1, P_INV),
+                        (2**382 + 1 + 2 * (P >> 1), None)]), st.randoms())
+def test_every_engine_agrees_at_the_guards_edges(inputs, modulus_inv, rng):
+    modulus, inv = modulus_inv
+    if inv is None:
+        inv = (-pow(modulus, -1, 2**64)) % 2**64
+    values = dict(zip(INPUTS, inputs))
+    result = run_everywhere(program(group(), KILL_ALL), calldata(values, modulus, inv, rng),
+                            schedule="update5-A")
+    if modulus == P and inv == P_INV and all(v < P for v in inputs):
+        for role, value in expected(values).items():
+            assert result.output[SLOT[role]:SLOT[role] + 48] == value.to_bytes(48, "little")
