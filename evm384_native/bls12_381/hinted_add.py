@@ -75,6 +75,7 @@ P_HI, P_LO = P >> 256, P % (1 << 256)              # p's first 16 bytes, its las
 P_TOP, P_LOW = P >> 128, P % (1 << 128)            # p's first 32 bytes, its last 16
 B_WINDOW = 0                                       # [0, 48): the constant 4
 MODULUS_AT = 48                                    # p, read by SETMODX, then the copy
+FAR_SHIFT = 200                                    # a failed range check copies from 2^200
 COPY_AT = 48                                       # calldata [16, end) from here
 OUTPUT_AT = 32                                     # the answer: memory [32, 32 + out)
 FAST_CONTEXT, SLOW_CONTEXT = 0, 1
@@ -162,9 +163,11 @@ class _Contract:
 
     # --- checks in EVM integers ---------------------------------------------------------------
 
-    def fast_range_check(self) -> None:
-        """Jump to ``slow_range`` unless every value's first word is below p's and the
-        size is right (sufficient, not necessary: module doc, 1)."""
+    def push_copy_source(self) -> None:
+        """Push the calldata offset to copy the inputs from: 16 if every value's first
+        word is below p's (sufficient, not necessary: module doc, 1), else an offset far
+        past the calldata, so that the copy is all zeros (no STOREX halts on them, and
+        the zero point fails the check: the exact checks run then)."""
         asm, layout = self.asm, self.layout
         words = [(P_HI, FIELD * k) for k in range(layout.fields)] + \
                 [(P_TOP, layout.hint_at(j)) for j in range(layout.degree)]
@@ -176,9 +179,10 @@ class _Contract:
                 asm.op("GT")                      # word > bound - 1: maybe out of range
                 if i:
                     asm.op("OR")
-            self._push_size_differs()
+            asm.push(FAR_SHIFT)
+            asm.op("SHL")                         # 0, or 2^200 past the calldata
+            asm.push(PAD)
             asm.op("OR")
-            asm.jumpi(self.slow_range)
 
     def _push_size_differs(self) -> None:
         self.asm.op("CALLDATASIZE")
@@ -223,9 +227,14 @@ class _Contract:
 
     # --- loading the inputs -------------------------------------------------------------------
 
-    def write_constants(self) -> None:
-        """Memory [32, 96): 4 as the last byte of [0, 48), then p at [48, 96)."""
+    def write_constants(self, clear: bool) -> None:
+        """Memory [32, 96): 4 as the last byte of [0, 48), then p at [48, 96); ``clear``:
+        [0, 32) zero again first (a slow path, after the fast one's LOADX there)."""
         asm = self.asm
+        if clear:
+            _push(asm, 0)
+            _push(asm, 0)
+            asm.op("MSTORE")
         asm.push((4 << 128) | P_HI)
         asm.push(32)
         asm.op("MSTORE")
@@ -243,9 +252,8 @@ class _Contract:
         asm.evmmax_op("SETMODX")
 
     def copy_and_store(self, registers: Dict[str, int]) -> None:
+        """Stack: size source -> (consumed): CALLDATACOPY to memory 48, the STOREXes."""
         asm, layout = self.asm, self.layout
-        asm.push(layout.size - PAD)
-        asm.push(PAD)
         asm.push(COPY_AT)
         asm.op("CALLDATACOPY")
         for first, address, count in layout.stores():
@@ -268,12 +276,19 @@ class _Contract:
 
     # --- the paths ------------------------------------------------------------------------------
 
-    def body(self) -> None:
-        """Steps 2-4 of the module doc: load, compute, answer or jump to ``slow_cases``."""
+    def body(self, fast: bool) -> None:
+        """Steps 1-4 of the module doc; ``fast``: with the conservative range check and the
+        size check into the jump to ``slow_range``, else (after the exact checks) with
+        the copy from 16 and a jump to ``slow_cases``."""
         asm, layout, plan = self.asm, self.layout, self.plan
         regs = plan.fast_regs
         with asm.scope("load"):
-            self.write_constants()
+            asm.push(layout.size - PAD)           # the copy's size, under its source
+            if fast:
+                self.push_copy_source()
+            else:
+                asm.push(PAD)
+            self.write_constants(clear=not fast)
             self.set_field(FAST_CONTEXT, plan.registers)
             self.copy_and_store(regs)
         with asm.scope("field_work"):
@@ -288,7 +303,10 @@ class _Contract:
             asm.push(16)
             asm.op("MLOAD")
             asm.op("OR")                          # w's 48 bytes
-            asm.jumpi(self.slow_cases)
+            if fast:
+                self._push_size_differs()
+                asm.op("OR")
+            asm.jumpi(self.slow_range if fast else self.slow_cases)
             asm.push(layout.output)
             asm.push(OUTPUT_AT)
             asm.op("RETURN")
@@ -299,10 +317,9 @@ class _Contract:
         regs = plan.slow_regs
         asm.place(self.slow_cases)
         with asm.scope("slow_cases"):
-            _push(asm, 0)
-            _push(asm, 0)
-            asm.op("MSTORE")                      # [0, 32) zero again: the window of 4
-            self.write_constants()
+            asm.push(layout.size - PAD)
+            asm.push(PAD)
+            self.write_constants(clear=True)
             self.set_field(SLOW_CONTEXT, plan.slow_registers)
             self.copy_and_store(regs)
             self.field_work(plan.slow, regs)
@@ -351,11 +368,10 @@ class _Contract:
 
     def build(self) -> Program:
         asm = self.asm
-        self.fast_range_check()
-        self.body()
+        self.body(fast=True)
         asm.place(self.slow_range)
         self.exact_range_check()
-        self.body()                               # the same code: it jumps to slow_cases
+        self.body(fast=False)
         self.special_cases()
         revert_at(asm, self.fail)
         return asm.assemble()
