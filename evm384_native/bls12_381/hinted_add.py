@@ -33,27 +33,31 @@ Why the checks suffice (b = 4, or 4 (1 + i) for G2; e1, e3, f and the sum as in
   are (N(a, b) = a^2 + b^2 = 0 only at a = b = 0, -1 being no square mod p; over Fp2 the
   sum of squares would not do, i^2 = -1, so G2 folds the Fp components).
 
-The fast path, straight-line:
+The fast path, straight-line, one JUMPI:
 
-1. Range and size in EVM integers, conservatively: each value's first word below
-   ``p >> 256`` (for the 64-byte values: padding and top 16 bytes, so the padding too;
-   for the hint's 48-byte values their first 32 bytes below ``p >> 128``) and
-   CALLDATASIZE = 304 / 608; any miss jumps to the exact checks (``slow_range``), which
-   REVERT or run the same code as the fast path (a value whose top bytes equal p's).
-   STOREX would halt on a value >= p, so this comes first.
-2. p (with the constant 4 in front of it, see below) by two MSTOREs, SETMODX, one
-   CALLDATACOPY of calldata [16, end) to memory 48, and STOREXes: 4 and x1(.c0) in one
-   (the 48-byte window before x1 holds 4: the first MSTORE's word is ``4 << 128 | p_hi``
-   at memory 32), then one a value, the last coordinate value and the hint in one (they
-   are adjacent, the hint has no padding) into the top registers.
+1. Range in EVM integers, conservatively: each value's first word below ``p >> 256``
+   (for the 64-byte values: their padding and top 16 bytes, so the padding too) or, for
+   the hint's 48-byte values, their first 32 bytes below ``p >> 128``. STOREX would halt
+   on a value >= p, so a miss makes the copy below read from 2^200 + 16, far past the
+   calldata: all zeros, which no STOREX rejects and the check rejects (the zero point is
+   not on the curve), so the run ends at step 4's JUMPI into the exact checks
+   (``slow_range``), which REVERT or run the same code again with the copy from 16 (a
+   value whose top bytes are p's).
+2. p (with the constant 4 in front of it) by two MSTOREs, SETMODX, one CALLDATACOPY of
+   calldata [16, end) to memory 48, and STOREXes: 4 and x1(.c0) in one (the 48-byte
+   window before x1 holds 4: the first MSTORE's word is ``4 << 128 | p_hi`` at memory
+   32), then one a value, the last coordinate value and the hint in one (they are
+   adjacent, the hint has no padding) into the top registers.
 3. The field work of :func:`.add_program.addition` in the registers
-   :mod:`.add_registers` gives it.
+   :mod:`.add_registers` gives it (EIP-6690 counts registers as memory: 7 for G1, 16
+   for G2).
 4. LOADX of w and x3(.c0) together to memory 0 (w's last 16 bytes are the output's first
    padding, zero when w is), then one LOADX per other output value (its padding is a
-   calldata padding in the copy, checked zero); w != 0 jumps to ``slow_cases``;
-   RETURN memory [32, 32 + 128 / 256).
+   calldata padding in the copy, checked zero); w != 0 or CALLDATASIZE != 304 / 608
+   jumps to ``slow_range``; RETURN memory [32, 32 + 128 / 256).
 
-``slow_cases`` (inputs canonical, the size right, the check failed): reloads the inputs,
+``slow_cases`` (after ``slow_range``'s exact checks passed and its run of the same code
+failed the check again): reloads the inputs into a context of its own,
 computes each point's curve equation, x2 - x1 and y1 + y2 (:func:`.add_program.special_cases`)
 and answers P2 if P1 is infinity (P2 on the curve or infinity), P1 if P2 is, infinity if
 P2 = -P1 (P1 on the curve), each only with a zero hint; anything else REVERTs.
@@ -63,10 +67,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Dict, List, Sequence, Tuple
 
-from ..asm import Assembler, Label, Program
+from ..asm import Assembler, Program
 from ..curves.bls12_381 import BLS12_381
 from .add_program import COORDINATES, Program as FieldProgram, addition, special_cases
-from .add_registers import AllocationError, allocate, fewest_registers
+from .add_registers import AllocationError, fewest_registers
 from .eip2537_io import revert_at
 
 P = BLS12_381.p
