@@ -6,7 +6,7 @@ hint >= p) REVERTs, like the other EIP-2537 contracts."""
 import random
 
 import pytest
-from py_ecc.optimized_bls12_381 import FQ, FQ2, curve_order as R_ORDER, neg, normalize
+from py_ecc.optimized_bls12_381 import FQ, FQ2, neg, normalize
 
 from evm384_native import execute
 from evm384_native.bls12_381 import (add_hint, build_contract, eip2537_g1add_hinted,
