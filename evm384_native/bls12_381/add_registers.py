@@ -10,9 +10,9 @@ go to registers 0 .. n - 2, the top one only holds an input.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
-from .add_program import Program
+from .add_program import Op, Program
 
 MAX_REGISTERS = 256
 
@@ -68,14 +68,47 @@ def _lowest_free(busy: Dict[int, str], reserved: Optional[int], registers: int,
     raise AllocationError(f"no free register among {registers}")
 
 
+def reorder(program: Program, adjacent: Optional[Tuple[str, str]] = None) -> Program:
+    """The same operations in another order: each time the ready one (its operands made)
+    that frees the most registers (last uses) for the one it takes, the earliest written
+    among equals; ``adjacent`` (a, b): b after a."""
+    ops = program.ops
+    made = {op.out: i for i, op in enumerate(ops)}
+    keep = {name for value in program.outputs.values() for name in value}
+    reads: Dict[str, int] = {}
+    for op in ops:
+        for name in {op.x, op.y}:
+            reads[name] = reads.get(name, 0) + 1
+    needs: List[Set[int]] = [{made[n] for n in (op.x, op.y) if n in made} for op in ops]
+    if adjacent is not None:
+        needs[made[adjacent[1]]].add(made[adjacent[0]])
+    done: Set[int] = set()
+    order: List[Op] = []
+    while len(order) < len(ops):
+        ready = [i for i in range(len(ops)) if i not in done and needs[i] <= done]
+
+        def freed(i: int) -> int:
+            return sum(1 for n in {ops[i].x, ops[i].y} if reads[n] == 1 and n not in keep)
+        best = max(ready, key=lambda i: (freed(i), -i))
+        done.add(best)
+        order.append(ops[best])
+        for name in {ops[best].x, ops[best].y}:
+            reads[name] -= 1
+    return Program(tuple(order), program.inputs, program.outputs)
+
+
 def fewest_registers(program: Program, fixed_for: Callable[[int], Dict[str, int]],
                      adjacent: Optional[Tuple[str, str]] = None,
-                     least: int = 1) -> Tuple[int, Dict[str, int]]:
-    """The fewest registers n >= ``least`` (and their assignment) with which ``program``
-    fits, inputs at ``fixed_for(n)``."""
+                     least: int = 1) -> Tuple[int, Dict[str, int], Program]:
+    """The fewest registers n >= ``least`` with which ``program``, as written or as
+    :func:`reorder` orders it, fits with its inputs at ``fixed_for(n)``: n, the
+    assignment, and the order that needs them (as written where both need n)."""
+    orders = (program, reorder(program, adjacent))
     for registers in range(least, MAX_REGISTERS + 1):
-        try:
-            return registers, allocate(program, fixed_for(registers), registers, adjacent)
-        except AllocationError:
-            continue
+        for order in orders:
+            try:
+                return registers, allocate(order, fixed_for(registers), registers,
+                                           adjacent), order
+            except AllocationError:
+                continue
     raise AllocationError("the program needs more than 256 registers")

@@ -142,10 +142,10 @@ class _Plan:
     slow path's in a context 1 of its own (its registers cost gas only when it runs)."""
 
     def __init__(self, layout: _Layout) -> None:
-        self.fast, self.slow = addition(layout.degree), special_cases(layout.degree)
-        w, x3 = self.fast.outputs["w"][0], self.fast.outputs["x3"][0]
-        self.registers, self.fast_regs = fewest_registers(self.fast, layout.fixed, (w, x3))
-        self.slow_registers, self.slow_regs = fewest_registers(self.slow, layout.fixed)
+        fast, slow = addition(layout.degree), special_cases(layout.degree)
+        w, x3 = fast.outputs["w"][0], fast.outputs["x3"][0]
+        self.registers, self.fast_regs, self.fast = fewest_registers(fast, layout.fixed, (w, x3))
+        self.slow_registers, self.slow_regs, self.slow = fewest_registers(slow, layout.fixed)
 
 
 def _push(asm: Assembler, value: int) -> None:
