@@ -321,3 +321,19 @@ def test_api_computes_the_hint_and_raises_on_invalid_input():
             API[kind](data, bytes(HINT[kind]))
         with pytest.raises(ValueError):
             add_hint(kind, data[:-1])
+
+
+def test_points_with_x_zero():
+    """(0, 2) is on G1's curve (of order 3): not infinity; doubling it has slope 0, the
+    zero hint of an ordinary case. (G2's curve has no point with x = 0: 4 + 4i is no
+    square in Fp2.)"""
+    from py_ecc.bls.point_compression import modular_squareroot_in_FQ2
+    assert modular_squareroot_in_FQ2(FQ2([4, 4])) is None
+    point = (FQ(0), FQ(2))
+    other = rand_point(1, random.Random(80))
+    for a, b in ((point, point), (point, minus(point)), (point, other), (other, point),
+                 (point, None)):
+        data = point_data(1, a, b)
+        result = run(1, calldata(1, data))
+        assert result.success and result.output == py_ecc_sum(1, [(a, 1), (b, 1)])
+    assert add_hint(1, point_data(1, point, point)) == bytes(HINT[1])

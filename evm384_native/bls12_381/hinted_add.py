@@ -49,7 +49,7 @@ The fast path, straight-line, one JUMPI:
    32), then one a value, the last coordinate value and the hint in one (they are
    adjacent, the hint has no padding) into the top registers.
 3. The field work of :func:`.add_program.addition` in the registers
-   :mod:`.add_registers` gives it (EIP-6690 counts registers as memory: 7 for G1, 16
+   :mod:`.add_registers` gives it (EIP-6690 counts registers as memory: 7 for G1, 15
    for G2).
 4. LOADX of w and x3(.c0) together to memory 0 (w's last 16 bytes are the output's first
    padding, zero when w is), then one LOADX per other output value (its padding is a
