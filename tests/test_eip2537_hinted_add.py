@@ -40,9 +40,12 @@ def calldata(kind, data, hint=None):
 
 
 def assert_reverts(kind, data):
-    result = run(kind, data)
-    assert (result.success, result.error, result.output) == (False, "revert", b"")
-    return result
+    """REVERT with empty output, on both engines alike (gas and steps too)."""
+    fast, python = (run(kind, data, engine=engine) for engine in ("fast", "python"))
+    assert (fast.success, fast.error, fast.output) == (False, "revert", b"")
+    assert (python.success, python.error, python.output, python.gas_used, python.steps) == \
+        (False, "revert", b"", fast.gas_used, fast.steps)
+    return fast
 
 
 def point_data(kind, a, b):
