@@ -15,7 +15,10 @@ field elements; seeded):
   EIP-2028 calldata + EIP-2929 access, EIP-7623's floor; the EVMMAX build under EIP-6690,
   called cold) beside the precompile called with the same input (warm);
 - every output checked: additions and MSMs against blst (pyblst and chia_rs), the maps
-  against arkworks when it is installed, else py_ecc.
+  against arkworks when it is installed, else py_ecc;
+- the hinted additions (EVMMAX only; their calldata is the precompile's input and the
+  slope, 48 / 96 bytes more): the call total with the hint's calldata beside the
+  precompile called with its own input.
 """
 from __future__ import annotations
 
@@ -33,7 +36,8 @@ from machine import git_revision  # noqa: E402  (bench/machine.py)
 
 from evm384_native import execute  # noqa: E402
 from evm384_native.bls12_381 import eip2537_oracle as oracle  # noqa: E402
-from evm384_native.contracts import USAGE, build_contract  # noqa: E402
+from evm384_native.bls12_381.add_hint import add_hint  # noqa: E402
+from evm384_native.contracts import EVMMAX_ONLY, USAGE, build_contract  # noqa: E402
 from evm384_native.curves.bls12_381 import BLS12_381  # noqa: E402
 from evm384_native.evm.gas import SCHEDULES  # noqa: E402
 from evm384_native.evm.transaction import call_cost  # noqa: E402
@@ -44,8 +48,8 @@ COST_MODELS = ("eip-6690", "eip-7747")
 EIP170_LIMIT = 24_576
 GAS_LIMIT = 10 ** 9                      # above EIP-7825's cap: the EVM384 MSMs need more
 R, P = BLS12_381.r, BLS12_381.p
-OPERATIONS = ("eip2537_g1add", "eip2537_g2add", "eip2537_g1msm", "eip2537_g2msm",
-              "eip2537_map_fp_to_g1", "eip2537_map_fp2_to_g2")
+OPERATIONS = ("eip2537_g1add", "eip2537_g2add", "eip2537_g1add_hinted", "eip2537_g2add_hinted",
+              "eip2537_g1msm", "eip2537_g2msm", "eip2537_map_fp_to_g1", "eip2537_map_fp2_to_g2")
 WRONG: List[str] = []
 
 
@@ -59,8 +63,10 @@ def case(name: str, k: int, rng: random.Random) -> Tuple[bytes, Callable[[], byt
     kind = _kind(name)
     if "add" in name:
         p, q = (oracle.blst_point(kind, rng.randrange(1, R)) for _ in range(2))
-        return (oracle.encode_point(kind, p) + oracle.encode_point(kind, q),
-                lambda: oracle.blst_msm(kind, [(p, 1), (q, 1)]))
+        data = oracle.encode_point(kind, p) + oracle.encode_point(kind, q)
+        if name in EVMMAX_ONLY:                        # the hinted additions: the slope too
+            data += add_hint(kind, data)
+        return data, lambda: oracle.blst_msm(kind, [(p, 1), (q, 1)])
     if "msm" in name:
         pairs = [(oracle.blst_point(kind, rng.randrange(1, R)), rng.randrange(1 << 256))
                  for _ in range(k)]
@@ -86,12 +92,13 @@ def row(name: str, k: int) -> List[str]:
     expected = expect()
     before = len(WRONG)
     evmmax = [run(name, data, "evmmax", expected, costs=model) for model in COST_MODELS]
-    evm384 = [run(name, data, "evm384", expected, schedule=s) for s in SCHEDULES]
+    evm384 = [None if name in EVMMAX_ONLY else run(name, data, "evm384", expected, schedule=s)
+              for s in SCHEDULES]
     price = USAGE[name].precompile_gas(data)
     call = call_cost(evmmax[0], data).total
-    precompile_call = call_cost(price, data, precompile=True).total
+    precompile_call = call_cost(price, USAGE[name].precompile_input(data), precompile=True).total
     cells = ([str(k) if "msm" in name else "-", f"{len(data):,}"]
-             + [f"{gas:,}" for gas in evmmax + evm384]
+             + ["-" if gas is None else f"{gas:,}" for gas in evmmax + evm384]
              + [f"{price:,}", f"{evmmax[0] / price:.2f}x", f"{call:,}",
                 f"{precompile_call:,}", f"{call / precompile_call:.2f}x",
                 "**WRONG**" if len(WRONG) > before else "ok"])
@@ -124,8 +131,10 @@ def main(argv: List[str]) -> int:
     lines += ["", "## Bytecode size", "", "| contract | EVMMAX build | EVM384 build |",
               "|---|---:|---:|"]
     for name in OPERATIONS:
-        sizes = [len(build_contract(name, target=t)) for t in ("evmmax", "evm384")]
+        sizes = [None if t == "evm384" and name in EVMMAX_ONLY
+                 else len(build_contract(name, target=t)) for t in ("evmmax", "evm384")]
         lines.append(f"| {name} | " + " | ".join(
+            "-" if size is None else
             f"{size:,} B" + ("" if size <= EIP170_LIMIT else " (over EIP-170's 24,576)")
             for size in sizes) + " |")
     if WRONG:

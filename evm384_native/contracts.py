@@ -43,8 +43,8 @@ EVMMAX_CONTRACTS = (bls12_381_contracts.EVMMAX_CONTRACTS + bn254_contracts.CONTR
                     + poseidon_contracts.CONTRACTS + p256_contracts.CONTRACTS
                     + secp256k1_contracts.CONTRACTS)
 # The contracts built for EVMMAX only (no EVM384 build).
-EVMMAX_ONLY = (poseidon_contracts.CONTRACTS + p256_contracts.CONTRACTS
-               + secp256k1_contracts.CONTRACTS)
+EVMMAX_ONLY = (bls12_381_contracts.EVMMAX_ONLY + poseidon_contracts.CONTRACTS
+               + p256_contracts.CONTRACTS + secp256k1_contracts.CONTRACTS)
 TARGETS = bls12_381_contracts.TARGETS
 assert TARGETS == bn254_contracts.TARGETS
 # A live view of each curve's registry, not a copy: a Usage a curve adds (or a test

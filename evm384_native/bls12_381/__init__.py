@@ -1,15 +1,18 @@
 """BLS12-381 in EVM384: the field tower, curve, Miller loop and final exponentiation as
 code generators (one module per layer), and contracts with a Python API."""
-from .contracts import (CONTRACTS, build_contract, build_program, eip2537_g1add, eip2537_g1msm,
-                        eip2537_g2add, eip2537_g2msm, eip2537_map_fp2_to_g2,
+from .add_hint import add_hint
+from .contracts import (CONTRACTS, build_contract, build_program, eip2537_g1add,
+                        eip2537_g1add_hinted, eip2537_g1msm, eip2537_g2add,
+                        eip2537_g2add_hinted, eip2537_g2msm, eip2537_map_fp2_to_g2,
                         eip2537_map_fp_to_g1, eip2537_pairing_check,
                         eip2537_pairing_check_hinted, encode_calldata, final_exponentiation,
                         miller_loop, pairing, pairing_check_hinted, pairing_product_is_one,
                         pairs_from_eip2537, run_contract)
 from .hint import pairing_hint
 
-__all__ = ["CONTRACTS", "build_contract", "build_program", "eip2537_g1add", "eip2537_g1msm",
-           "eip2537_g2add", "eip2537_g2msm", "eip2537_map_fp2_to_g2", "eip2537_map_fp_to_g1",
+__all__ = ["CONTRACTS", "add_hint", "build_contract", "build_program", "eip2537_g1add",
+           "eip2537_g1add_hinted", "eip2537_g1msm", "eip2537_g2add", "eip2537_g2add_hinted",
+           "eip2537_g2msm", "eip2537_map_fp2_to_g2", "eip2537_map_fp_to_g1",
            "eip2537_pairing_check", "eip2537_pairing_check_hinted", "encode_calldata",
            "final_exponentiation", "miller_loop", "pairing", "pairing_check_hinted",
            "pairing_hint", "pairing_product_is_one", "pairs_from_eip2537", "run_contract"]

@@ -22,6 +22,10 @@ is skipped. Points are otherwise NOT validated (on curve, in the subgroup): call
 ``eip2537_map_fp_to_g1``, ``eip2537_map_fp2_to_g2``
     the other EIP-2537 precompiles: their input, their output, invalid input REVERTs
     (:mod:`.eip2537_ops`).
+``eip2537_g1add_hinted``, ``eip2537_g2add_hinted`` (EVMMAX only)
+    the addition precompiles' input, then the slope of the line through the points
+    (48 / 96 bytes: :func:`.add_hint.add_hint` computes it); their output; invalid input
+    or a wrong hint REVERTs (:mod:`.hinted_add`).
 
 ``miller_loop``, ``pairing`` and ``final_exponentiation`` return an Fp12 in blst's memory
 layout (576 bytes), directly comparable with blst's (chia_rs ``bytes(GTElement)``).
@@ -43,11 +47,12 @@ from ..curves.bls12_381 import BLS12_381
 from ..tower.compare import push_equal
 from ..tower.control import require_calldata
 from ..tower.fp import Emitter
-from ..tower.contract import (CONTRACT_SIZE_LIMIT, least_gas_that_fits, return_slot,
-                              return_word, return_word_or_revert)
+from ..tower.contract import (CONTRACT_SIZE_LIMIT, evmmax_only, least_gas_that_fits,
+                              return_slot, return_word, return_word_or_revert)
 from ..tower.pairing import FinalExponentiation, MillerLoop
 from ..tower.target import resolve_target
-from . import eip2537, eip2537_ops, hinted
+from . import eip2537, eip2537_ops, hinted, hinted_add
+from .add_hint import add_hint
 from .hint import pairing_hint
 from .raw_pairs import pair_calldata, pairs_calldata
 
@@ -120,7 +125,7 @@ _BUILDERS: Dict[str, Callable[[Emitter, Fp12], None]] = {
 }
 # EIP-2537's other precompiles (no Fp12 result slot)
 _PRECOMPILE_BUILDERS: Dict[str, Callable[[Emitter], None]] = eip2537_ops.BUILDERS
-CONTRACTS = tuple(_BUILDERS) + tuple(_PRECOMPILE_BUILDERS)
+CONTRACTS = tuple(_BUILDERS) + tuple(_PRECOMPILE_BUILDERS) + hinted_add.CONTRACTS
 # Built with run-time loops instead of unrolled call sequences: validation code would not
 # fit the 24,576-byte limit otherwise.
 _LOOPED = frozenset({"eip2537_pairing_check"})
@@ -129,7 +134,9 @@ _LOOPED = frozenset({"eip2537_pairing_check"})
 # The contracts built for the EVMMAX target (:mod:`.target`) as well as EVM384.
 EVMMAX_PAIRING_CHECKS = ("pairing_product_is_one", "eip2537_pairing_check",
                          "pairing_check_hinted", "eip2537_pairing_check_hinted")
-EVMMAX_CONTRACTS = EVMMAX_PAIRING_CHECKS + tuple(_PRECOMPILE_BUILDERS)
+# Built for EVMMAX only (no EVM384 build): the hinted additions.
+EVMMAX_ONLY = hinted_add.CONTRACTS
+EVMMAX_CONTRACTS = EVMMAX_PAIRING_CHECKS + tuple(_PRECOMPILE_BUILDERS) + EVMMAX_ONLY
 TARGETS = ("evm384", "evmmax")
 
 
@@ -148,6 +155,9 @@ def build_program(name: str, compact: Optional[bool] = None, target: str = "evm3
     """
     if name not in CONTRACTS:
         raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
+    if name in EVMMAX_ONLY:                       # hand-laid-out: no compact choice
+        evmmax_only(name, EVMMAX_ONLY, target)
+        return hinted_add.build_program(name)
     isa = resolve_target(target)
     if isa.name != "evm384" and name not in EVMMAX_CONTRACTS:
         raise ValueError(f"{name} is built for EVM384 only; target {target!r} builds "
@@ -224,8 +234,9 @@ def encode_calldata(name: str, *args: Any) -> bytes:
     """Calldata for contract ``name``: ``pairing(g1, g2)``, ``miller_loop(pairs)``,
     ``pairing_product_is_one(pairs)``, ``final_exponentiation(f)``,
     ``eip2537_pairing_check(data)``, ``pairing_check_hinted(pairs, hint)``,
-    ``eip2537_pairing_check_hinted(data, hint)`` and the other ``eip2537_*(data)``; see the
-    module doc."""
+    ``eip2537_pairing_check_hinted(data, hint)``, ``eip2537_g1add_hinted(data, hint)``,
+    ``eip2537_g2add_hinted(data, hint)`` and the other ``eip2537_*(data)``; see the module
+    doc."""
     if name in _UNHINTED:                         # the unhinted input, then the hint
         inputs, hint = _arguments(name, args, "inputs, hint")
         if not isinstance(hint, (bytes, bytearray)) or len(hint) != hinted.HINT_BYTES:
@@ -236,6 +247,9 @@ def encode_calldata(name: str, *args: Any) -> bytes:
         return pair_calldata(g1, g2)
     if name in ("miller_loop", "pairing_product_is_one"):
         return pairs_calldata(_pairs_argument(name, args))
+    if name in EVMMAX_ONLY:                       # the precompile's input, then the hint
+        data, hint = _arguments(name, args, "data, hint")
+        return hinted_add.join_calldata(name, data, hint)
     if name == "eip2537_pairing_check" or name in _PRECOMPILE_BUILDERS:
         (data,) = _arguments(name, args, "data")  # the precompile's input, unchanged
         return bytes(data)
@@ -326,6 +340,32 @@ def eip2537_g1add(data: bytes, **execute_options: Any) -> bytes:
 def eip2537_g2add(data: bytes, **execute_options: Any) -> bytes:
     """The precompile 0x0d (G2 addition): 512 bytes in, the 256-byte sum out."""
     return run_contract("eip2537_g2add", data, **execute_options).output
+
+
+def _add_hinted(name: str, data: bytes, hint: Optional[bytes],
+                 execute_options: Dict[str, Any]) -> bytes:
+    if hint is None:
+        try:
+            hint = add_hint(hinted_add.degree_of(name), data)
+        except ValueError:                        # malformed: the contract rejects it
+            hint = bytes(hinted_add.hint_bytes(hinted_add.degree_of(name)))
+    execute_options.setdefault("target", "evmmax")
+    return run_contract(name, data, hint, **execute_options).output
+
+
+def eip2537_g1add_hinted(data: bytes, hint: Optional[bytes] = None,
+                         **execute_options: Any) -> bytes:
+    """:func:`eip2537_g1add` given the slope (48 bytes; computed by
+    :func:`.add_hint.add_hint` when not given), EVMMAX only: the 128-byte sum. Invalid
+    input or a wrong hint makes the contract revert: RuntimeError."""
+    return _add_hinted("eip2537_g1add_hinted", data, hint, execute_options)
+
+
+def eip2537_g2add_hinted(data: bytes, hint: Optional[bytes] = None,
+                         **execute_options: Any) -> bytes:
+    """:func:`eip2537_g2add` given the slope (96 bytes, c0 then c1), EVMMAX only: the
+    256-byte sum."""
+    return _add_hinted("eip2537_g2add_hinted", data, hint, execute_options)
 
 
 def eip2537_g1msm(data: bytes, **execute_options: Any) -> bytes:

@@ -188,6 +188,20 @@ def _fields(kind: int) -> Callable[[List[bytes]], bytes]:
     return encode
 
 
+def _with_add_hint(kind: int, encode: Callable[..., bytes]) -> Callable[..., bytes]:
+    """An addition's calldata maker, then the slope the caller computes appended."""
+    from .add_hint import add_hint
+    def make(*args: object) -> bytes:
+        data = encode(*args)
+        return data + add_hint(kind, data)
+    return make
+
+
+def _without_add_hint(name: str, calldata: bytes) -> bytes:
+    from .hinted_add import split_calldata
+    return split_calldata(name, calldata)[0]
+
+
 def _raw_pairs(pairs: List[Pair]) -> bytes:
     return encode_calldata("pairing_product_is_one", pairs)
 
@@ -214,6 +228,18 @@ USAGE.update({
     "eip2537_g2add": Usage(f"{_G[1]} {_G[1]}", _eip2537_points(2, 2), _random_points(2, 2),
                            relation=False, precompile="BLS12_G2ADD (0x0d)",
                            precompile_price=lambda calldata: 600),
+    "eip2537_g1add_hinted": Usage(
+        f"{_G[0]} {_G[0]}; the slope hint is computed and appended",
+        _with_add_hint(1, _eip2537_points(1, 2)), _with_add_hint(1, _random_points(1, 2)),
+        relation=False, precompile="BLS12_G1ADD (0x0b)",
+        precompile_input=lambda calldata: _without_add_hint("eip2537_g1add_hinted", calldata),
+        precompile_price=lambda calldata: 375),
+    "eip2537_g2add_hinted": Usage(
+        f"{_G[1]} {_G[1]}; the slope hint is computed and appended",
+        _with_add_hint(2, _eip2537_points(2, 2)), _with_add_hint(2, _random_points(2, 2)),
+        relation=False, precompile="BLS12_G2ADD (0x0d)",
+        precompile_input=lambda calldata: _without_add_hint("eip2537_g2add_hinted", calldata),
+        precompile_price=lambda calldata: 600),
     "eip2537_g1msm": Usage(f"{_G[0]} SCALAR [...] (32-byte big-endian scalars)",
                            _msm_points(1), _random_msm(1), relation=False,
                            precompile="BLS12_G1MSM (0x0c)", precompile_price=_msm_gas(1)),

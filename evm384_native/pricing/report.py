@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from ..bls12_381.contracts import CONTRACTS, EVMMAX_CONTRACTS, build_contract
+from ..bls12_381.contracts import CONTRACTS, EVMMAX_CONTRACTS, EVMMAX_ONLY, build_contract
 from ..bls12_381.usage import USAGE
 from ..evm.api import execute
 from ..evm.costs import COST_MODELS, EvmmaxCosts
@@ -91,7 +91,8 @@ def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Model]],
     under each model of its target, its time on each engine, and the Mgas/s that makes."""
     builds = [(name, target) for name in CONTRACTS if name in USAGE
               for target in ("evm384", "evmmax")
-              if target == "evm384" or name in EVMMAX_CONTRACTS]
+              if name in (EVMMAX_CONTRACTS if target == "evmmax" else
+                          set(CONTRACTS) - set(EVMMAX_ONLY))]
     inputs = {}
     for name, target in builds:
         usage = USAGE[name]
