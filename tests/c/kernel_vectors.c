@@ -27,14 +27,71 @@ static void expect(int ok, const char *what)
     failures += !ok;
 }
 
+static const uint64_t BLS12_381_P[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,
+                                         0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
+                                         0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
+
+/* mem[0..end): BLS12-381's p and its inv at 0, pseudo-random bytes after, the `inputs`
+ * 48-byte slots from `first` on (48 apart) below p. */
+static void random_image(uint8_t *mem, int end, int first, int inputs, uint64_t *state)
+{
+    uint64_t inv = 1;
+    for (int i = 0; i < 6; i++)   /* inv = -p^-1 mod 2^64 by Newton's iteration */
+        inv *= 2 - BLS12_381_P[0] * inv;
+    inv = 0 - inv;
+    for (int i = 0; i < end; i++) {
+        *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+        mem[i] = (uint8_t)(*state >> 56);
+    }
+    for (int k = 0; k < inputs; k++)
+        mem[first + 48 * k + 47] &= 0x0f;
+    for (int i = 0; i < 6; i++)
+        for (int b = 0; b < 8; b++)
+            mem[8 * i + b] = (uint8_t)(BLS12_381_P[i] >> (8 * b));
+    for (int b = 0; b < 8; b++)
+        mem[48 + b] = (uint8_t)(inv >> (8 * b));
+}
+
+/* The Fp4 squaring's 23 records (fp4_square.h) as one step leave in its four outputs what
+ * they leave op by op. Slots: a0 a1 b0 b1 o00 o01 o10 o11 s d ta0 ta1 tb0 tb1 from 64. */
+static void fp4_square_group(void)
+{
+    enum { A0 = 64, A1 = 112, B0 = 160, B1 = 208, O00 = 256, O01 = 304, O10 = 352, O11 = 400,
+           S = 448, D = 496, TA0 = 544, TA1 = 592, TB0 = 640, TB1 = 688, END = 736 };
+    enum { ADD = EVM384_OP_ADDMOD384, SUB = EVM384_OP_SUBMOD384, MUL = EVM384_OP_MULMODMONT384 };
+    const uint32_t ops[EVM384_FP4_SQUARE_RECORDS][5] = {
+        {ADD, O00, A0, B0, 0}, {ADD, O01, A1, B1, 0}, {ADD, S, O00, O01, 0},
+        {SUB, D, O00, O01, 0}, {MUL, O10, S, D, 0}, {MUL, O11, O00, O01, 0},
+        {ADD, S, A0, A1, 0}, {SUB, D, A0, A1, 0}, {MUL, TA0, S, D, 0}, {MUL, TA1, A0, A1, 0},
+        {ADD, S, B0, B1, 0}, {SUB, D, B0, B1, 0}, {MUL, TB0, S, D, 0}, {MUL, TB1, B0, B1, 0},
+        {ADD, TA0, TA0, TB0, 0}, {ADD, TA1, TA1, TB1, 0}, {SUB, O10, O10, TA0, 0},
+        {SUB, O11, O11, TA1, 0}, {ADD, O11, O11, O11, 0}, {ADD, TB1, TB1, TB1, 0},
+        {SUB, O00, TA0, TB1, 0}, {ADD, TA1, TA1, TA1, 0}, {ADD, O01, TA1, TB0, 0}};
+    uint32_t grouped[EVM384_FP4_SQUARE_RECORDS][5];
+    memcpy(grouped, ops, sizeof ops);
+    grouped[0][0] |= EVM384_FP4_SQUARE_GROUP;
+    uint8_t by_ops[END], by_group[END];
+    uint64_t state = 0xf4;
+    int same = 1, fused = 1;
+    for (int round = 0; round < 200; round++) {
+        random_image(by_ops, END, A0, 4, &state);
+        memcpy(by_group, by_ops, END);
+        same &= evm384_run_records(by_ops, END, &ops[0][0], EVM384_FP4_SQUARE_RECORDS)
+                == EVM384_FP4_SQUARE_RECORDS;
+        same &= evm384_run_records(by_group, END, &grouped[0][0], EVM384_FP4_SQUARE_RECORDS)
+                == EVM384_FP4_SQUARE_RECORDS;
+        same &= memcmp(by_ops + O00, by_group + O00, 4 * 48) == 0;
+        fused &= memcmp(by_ops + S, by_group + S, 48) != 0;   /* the step leaves s alone */
+    }
+    expect(same, "Fp4 squaring group: its outputs as the 23 ops leave them");
+    expect(fused, "Fp4 squaring group: run as one step");
+}
+
 /* An Fp2 product group (fp2_product.h: Karatsuba at double width, the kernels of this
  * build) leaves in c1 and c0 what its six records leave op by op, on BLS12-381's p and
  * reduced inputs. */
 static void fp2_product_group(void)
 {
-    static const uint64_t p[6] = {0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL,
-                                  0x6730d2a0f6b0f624ULL, 0x64774b84f38512bfULL,
-                                  0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
     enum { A0 = 64, A1 = 112, B0 = 160, B1 = 208, T0 = 256, T1 = 304, T2 = 352, C1 = 400,
            C0 = 448, END = 496 };
     const uint32_t six[6][5] = {
@@ -45,29 +102,18 @@ static void fp2_product_group(void)
     memcpy(grouped, six, sizeof six);
     grouped[0][0] |= EVM384_FP2_PRODUCT_GROUP;
     uint8_t by_ops[END], by_group[END];
-    uint64_t inv = 1, state = 0x5eed;
-    for (int i = 0; i < 6; i++)   /* inv = -p^-1 mod 2^64 by Newton's iteration */
-        inv *= 2 - p[0] * inv;
-    inv = 0 - inv;
-    int same = 1;
+    uint64_t state = 0x5eed;
+    int same = 1, fused = 1;
     for (int round = 0; round < 200; round++) {
-        for (int i = 0; i < END; i++) {
-            state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-            by_ops[i] = (uint8_t)(state >> 56);
-        }
-        for (int slot = A0; slot <= B1; slot += 48)
-            by_ops[slot + 47] &= 0x0f;                 /* below p */
-        for (int i = 0; i < 6; i++)
-            for (int b = 0; b < 8; b++)
-                by_ops[8 * i + b] = (uint8_t)(p[i] >> (8 * b));
-        for (int b = 0; b < 8; b++)
-            by_ops[48 + b] = (uint8_t)(inv >> (8 * b));
+        random_image(by_ops, END, A0, 4, &state);
         memcpy(by_group, by_ops, END);
         same &= evm384_run_records(by_ops, END, &six[0][0], 6) == 6;
         same &= evm384_run_records(by_group, END, &grouped[0][0], 6) == 6;
         same &= memcmp(by_ops + C1, by_group + C1, 96) == 0;
+        fused &= memcmp(by_ops + T2, by_group + T2, 48) != 0;  /* the step leaves t2 alone */
     }
     expect(same, "Fp2 product group: c1 and c0 as the six ops leave them");
+    expect(fused, "Fp2 product group: run as Karatsuba");
 }
 
 int main(void)
@@ -93,5 +139,6 @@ int main(void)
     expect(evm384_mulmodmont384_mem(mem, sizeof mem, 0, 0, 0, 97) == EVM384_RANGE_MOD, "inv past the end");
     expect(evm384_submod384_mem(mem, sizeof mem, 0, UINT64_MAX, 0, 0) == EVM384_RANGE_X, "huge offset");
     fp2_product_group();
+    fp4_square_group();
     return failures != 0;
 }
