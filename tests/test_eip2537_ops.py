@@ -29,7 +29,7 @@ API = {"eip2537_g1add": eip2537_g1add, "eip2537_g2add": eip2537_g2add,
        "eip2537_map_fp_to_g1": eip2537_map_fp_to_g1,
        "eip2537_map_fp2_to_g2": eip2537_map_fp2_to_g2}
 POINT_BYTES = {1: 128, 2: 256}
-SCALARS = [0, 1, R_ORDER - 1, R_ORDER, (1 << 256) - 1]
+SCALARS = [0, 1, R_ORDER - 1, R_ORDER, R_ORDER + 1, (1 << 256) - 1]
 
 
 def load(name):
@@ -233,22 +233,46 @@ def complete_path_ran(kind, data, target):
     return program.labels["msm_complete"] in gas.by_pc, result.output
 
 
+def fast_loop_scalar(kind, s):
+    """What the fast loop multiplies a point by for the scalar s: the split's digits of
+    s mod r, each made odd (the loop's regular recoding; the even ones are corrected
+    after it, with complete additions)."""
+    x = 0xd201000000010000
+    radix, count = (x * x, 2) if kind == 1 else (x, 4)
+    s %= R_ORDER
+    digits = []
+    for _ in range(count - 1):
+        digits.append(s % radix)
+        s //= radix
+    digits.append(s)
+    return sum((d | 1) * radix ** i for i, d in enumerate(digits))
+
+
 @pytest.mark.parametrize("kind", [1, 2])
 def test_msm_fast_loop_and_its_complete_fallback(kind, target):
-    """The fast loop's accumulator starts at G and ends at [2^b] G + S: a sum S =
-    -[2^b] G drives it to infinity (an exceptional addition), which must send the input to
-    the complete loop; random inputs stay on the fast one. Both answers against blst."""
+    """The fast loop's accumulator starts at G and ends at [2^b] G + S' (S' the sum with
+    every split digit made odd): pairs ([c_i] G, s_i) with sum c_i s_i' = -2^b drive it to
+    infinity (an exceptional addition), which must send the input to the complete loop;
+    random inputs stay on the fast one. Both answers against blst."""
     rng = random.Random(95 + kind)
     g = blst_point(kind, 1)
     bits = 128 if kind == 1 else 64                  # the split's digit bits
-    forced = [[(g, R_ORDER - (1 << bits))],
-              [(g, R_ORDER - (1 << bits) - 7), (g, 7)],
-              [(rand_point(kind, rng), 3), (g, R_ORDER - (1 << bits) + R_ORDER)]]
-    for pairs in forced:
+    target_sum = -(1 << bits) % R_ORDER
+    forced = []
+    for count in (1, 2, 3):
+        scalars = [rng.randrange(1 << 256) for _ in range(count)]
+        if count == 3:
+            scalars[0] = R_ORDER - 2                     # every digit even but the top
+        loop = [fast_loop_scalar(kind, s) for s in scalars]
+        coefficients = [rng.randrange(1, R_ORDER) for _ in range(count - 1)]
+        rest = (target_sum - sum(c * v for c, v in zip(coefficients, loop))) % R_ORDER
+        coefficients.append(rest * pow(loop[-1], -1, R_ORDER) % R_ORDER)
+        forced.append([(blst_point(kind, c), s) for c, s in zip(coefficients, scalars)])
+    forced.append([(g, R_ORDER - (1 << bits))])      # S = -[2^b] G, corrections after
+    for number, pairs in enumerate(forced):
         ran, output = complete_path_ran(kind, msm_input(kind, pairs), target)
         assert output == blst_msm(kind, pairs)
-        if len(pairs) == 1 or pairs[0][0] is g:
-            assert ran
+        assert ran or number == 3          # the last: whichever path it takes
     pairs = [(rand_point(kind, rng), rng.randrange(1 << 256)) for _ in range(3)]
     ran, output = complete_path_ran(kind, msm_input(kind, pairs), target)
     assert not ran and output == blst_msm(kind, pairs)

@@ -43,13 +43,17 @@ from ..tower.control import is_zero, require_calldata
 from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
 from ..tower.compare import push_field_is_zero
-from ..tower.groups import Group, add, add_distinct
+from ..tower.groups import Group, add, add_distinct, affine_view
 from .groups import G1_GROUP, G2_GROUP, require_in_subgroup
 from . import subgroup
 from .oracle import g1_point, g2_point
 
 WINDOW = 4
-MULTIPLES = (1 << WINDOW) - 1                     # [1] P .. [15] P
+ENTRIES = 1 << (WINDOW - 1)                       # the odd multiples [1] P .. [15] P
+RECORDS = 2 * ENTRIES                             # entry u: [2u - 15] P, u = 0 .. 15
+MINUS_ONE = ENTRIES - 1                           # the entry of [-1] P
+DIGIT_MASK = RECORDS - 1
+HEADER = 64                                       # the digit word U, the parity word F
 SCALAR_BYTES = 32
 X = abs(BLS12_381.x)
 P = BLS12_381.p
@@ -106,7 +110,8 @@ G1_SPLIT = Split(X * X, 128, (None, _neg_phi))
 G2_SPLIT = Split(X, 64, (None, _neg_psi, _psi2, _neg_psi3))
 SPLITS = {G1_GROUP.name: G1_SPLIT, G2_GROUP.name: G2_SPLIT}
 assert all(split.radix ** len(split.maps) > R and split.radix < 1 << split.digit_bits
-           and len(split.maps) * split.digit_bits <= 256 for split in SPLITS.values())
+           and len(split.maps) * split.digit_bits <= 256 and split.digit_bits % WINDOW == 0
+           for split in SPLITS.values())
 
 
 class Msm:
@@ -121,17 +126,26 @@ class Msm:
         region.alloc(raw(16), "decode_spill")     # EVM384 decoding writes 16 bytes past p
         self.t = region.alloc(group.jacobian, "t")
         self.acc = region.alloc(group.jacobian, "acc")
+        self.h = region.alloc(field.ELEMENT, "h")
         self.end = region.alloc(raw(32), "records_end")
         self.entry = e.target.memory_bytes(e, group.jacobian.size)
-        self.record = SCALAR_BYTES + MULTIPLES * self.entry
+        self.record = HEADER + RECORDS * self.entry
         self.pair = point_bytes(group) + SCALAR_BYTES
         name = f"{group.name}_msm"
-        self._dbl_t = asm.subroutine(f"{name}_dbl_t",
-                                     lambda a: jacobian.point_dbl(e, field, self.t))
         self._add_p = asm.subroutine(f"{name}_add_p",
                                      lambda a: jacobian.jacobian_add_affine(e, field, self.t, self.p))
         self._dbl_acc = asm.subroutine(f"{name}_dbl_acc",
                                        lambda a: jacobian.point_dbl(e, field, self.acc))
+        self._coz_step = asm.subroutine(f"{name}_coz_step", lambda a: self._coz_add())
+        self._parities = asm.subroutine(f"{name}_parities", lambda a: self._records(
+            self._add_parity))
+
+    def _coz_add(self) -> None:
+        """t = t + d for t, d (x, y) on one Z, d then on the sum's Z, kept in t.z."""
+        e, field = self.e, self.group.field
+        view = lambda point: affine_view(point, self.group)
+        jacobian.coz_add_update(e, field, view(self.acc), view(self.t), view(self.t), self.h)
+        field.mul(e, self.t.z, self.t.z, self.h)
 
     def heap(self) -> int:
         """Where the records start: after every linked region (known at link time)."""
@@ -161,18 +175,20 @@ class Msm:
             asm.op("DUP1")
             asm.op("ISZERO")
             asm.jumpi(zero_scalar)
-            self._digits()
+            self._digits()                        # ptr cd F U
+            asm.op("DUP4")
+            asm.op("MSTORE")                      # record: U
             asm.op("DUP3")
-            asm.op("MSTORE")                      # record: the digits
-            jacobian.from_affine(e, self.t, self.p)
-            for m in range(1, MULTIPLES + 1):
-                if m == 2:
-                    asm.call(self._dbl_t)
-                elif m > 2:
-                    asm.call(self._add_p)
-                e.target.copy_out(e, self.t, lambda m=m: (   # record: [m] P
-                    asm.op("DUP4"), asm.push(SCALAR_BYTES + (m - 1) * self.entry),
-                    asm.op("ADD")), grow=True)
+            asm.push(32)
+            asm.op("ADD")
+            asm.op("MSTORE")                      # record: F
+            if e.target.name != "evm384":         # LOADX needs the record's memory: grow
+                asm.push(0)                       # it once, at its last byte
+                asm.op("DUP3")
+                asm.push(self.record - 1)
+                asm.op("ADD")
+                asm.op("MSTORE8")
+            self._odd_multiples()
             asm.op("SWAP1")
             asm.push(self.record)
             asm.op("ADD")
@@ -189,6 +205,37 @@ class Msm:
             asm.push(self.end)
             asm.op("MSTORE")
 
+    def _odd_multiples(self) -> None:
+        """Stack: ptr cd. The record's entries [2u - 15] P (u = 0 .. 15) from the affine
+        point p: 2P by a doubling, P brought to its Z, then [2j + 1] P = [2j - 1] P + 2P by
+        co-Z additions (Meloni's, which leave 2P on the sum's Z: 6 products each, where a
+        Jacobian addition takes 16), each entry stored with its negation. None of these
+        additions is exceptional for a point of prime order r (2j - 1 = +-2 mod r never)."""
+        e, asm, field = self.e, self.e.asm, self.group.field
+        t, d = self.t, self.acc
+        with asm.scope("odd_multiples"), asm.temps(field.ELEMENT) as (f,):
+            jacobian.from_affine(e, d, self.p)
+            asm.call(self._dbl_acc)               # d = 2P, Z = Z2
+            field.sqr(e, f, d.z)
+            field.mul(e, t.x, self.p.x, f)
+            field.mul(e, f, f, d.z)
+            field.mul(e, t.y, self.p.y, f)
+            fp.copy(e, t.z, d.z)                  # t = P on Z2
+            for j in range(ENTRIES):
+                if j:
+                    asm.call(self._coz_step)
+                self._store_entry(ENTRIES + j)    # [2j + 1] P
+                fp.neg_each(e, t.y, t.y)
+                self._store_entry(ENTRIES - 1 - j)   # [-(2j + 1)] P
+                if j < ENTRIES - 1:
+                    fp.neg_each(e, t.y, t.y)
+
+    def _store_entry(self, u: int) -> None:
+        """Stack: ptr cd. Entry u of the record at ptr = t."""
+        asm = self.e.asm
+        self.e.target.copy_out(self.e, self.t, lambda: (
+            asm.op("DUP4"), asm.push(HEADER + u * self.entry), asm.op("ADD")))
+
     def _push_scalar(self) -> None:
         """Stack: ptr cd -> ptr cd s, the scalar of the pair at cd."""
         asm = self.e.asm
@@ -197,13 +244,20 @@ class Msm:
         asm.ops("ADD", "CALLDATALOAD")
 
     def _digits(self) -> None:
-        """Stack: s -> w, the digits of s in the split's radix, digit i at bits
-        digit_bits i of w (the last digit is what remains: s < radix^digits)."""
+        """Stack: s -> F U. With a_i the digits of s in the split's radix (the last is
+        what remains: s < radix^digits), each a_i is made odd (a_i | 1) and written in
+        Joye and Tunstall's regular recoding ("Exponent recoding and regular
+        exponentiation algorithms", AFRICACRYPT 2009): a_i | 1 = sum_j (2 u_j - 15) 16^j
+        with u_j the 4-bit digits of U_i = (a_i | 1 + 2^b - 1) / 2 = (a_i >> 1) + 2^(b-1)
+        (b = digit_bits), so no window is zero. U holds U_i at bits b i; F has bit b i set
+        where a_i was even (the sum then has [-1] B_i to add at the end)."""
         asm, split = self.e.asm, self.split
+        bits, digits = split.digit_bits, len(split.maps)
+        lows = sum(1 << (bits * i) for i in range(digits))
         asm.push(0)
         asm.op("SWAP1")                           # w s
-        for i in range(len(split.maps)):
-            last = i == len(split.maps) - 1
+        for i in range(digits):
+            last = i == digits - 1
             if not last:
                 asm.push(split.radix)
                 asm.op("DUP2")
@@ -211,13 +265,22 @@ class Msm:
             else:
                 asm.op("DUP1")
             if i:
-                asm.push(split.digit_bits * i)
+                asm.push(bits * i)
                 asm.op("SHL")
             asm.ops("SWAP1", "SWAP2", "OR", "SWAP1")   # w' s
             if not last:
                 asm.push(split.radix)
                 asm.ops("SWAP1", "DIV")           # w' s / radix
-        asm.op("POP")
+        asm.op("POP")                             # w
+        asm.op("DUP1")
+        asm.op("NOT")
+        asm.push(lows)
+        asm.op("AND")                             # w F
+        asm.op("SWAP1")
+        asm.push(1)
+        asm.op("SHR")
+        asm.push(lows << (bits - 1))
+        asm.op("OR")                              # F U
 
     def emit(self) -> None:
         """acc = the sum of [s] P over the records (infinity, Z = 0 in fresh memory and
@@ -243,6 +306,7 @@ class Msm:
             self._loop(fast=True)
             push_field_is_zero(e, self.acc.z)
             asm.jumpi(complete)
+            asm.call(self._parities)
             bits = self.split.digit_bits
             jacobian.from_affine(e, self.t, e.const(
                 group.affine, f"{group.name}_-2^{bits}g",
@@ -251,10 +315,13 @@ class Msm:
             asm.jump(done)
             asm.place(complete)                   # acc.z = 0: acc is infinity
             self._loop(fast=False)
+            asm.call(self._parities)
             asm.place(done)
 
     def _loop(self, fast: bool) -> None:
-        """The windows, from the top: four doublings of acc, then every record's digits."""
+        """The windows, from the top: four doublings of acc, then every record's digits
+        (the fast loop's additions in line where code is dense, the complete loop's
+        calls)."""
         asm, split = self.e.asm, self.split
         asm.push(split.digit_bits)                # stack: shift
         window = asm.label("window")
@@ -262,19 +329,27 @@ class Msm:
         asm.ops("SWAP1", "SUB")
         for _ in range(WINDOW):
             self._double_acc(inline=fast)
-        asm.push(self.heap)                       # stack: shift ptr
+        self._records(lambda i, endomorphism: self._add_digit(i, endomorphism, fast))
+        asm.op("DUP1")
+        asm.jumpi(window)                         # while shift > 0
+        asm.op("POP")
+
+    def _records(self, per_digit: Callable[[int, Map], None]) -> None:
+        """Stack: x -> x. ``per_digit(i, map)`` for every record and digit, the stack
+        then x ptr U (U the record's word at ``ptr``)."""
+        asm = self.e.asm
+        asm.push(self.heap)                       # stack: x ptr
         point = asm.label("record")
-        for i, endomorphism in enumerate(split.maps):
-            self._add_digit(i, endomorphism, fast)
+        asm.ops("DUP1", "MLOAD")                  # x ptr U
+        for i, endomorphism in enumerate(self.split.maps):
+            per_digit(i, endomorphism)
+        asm.op("POP")
         asm.push(self.record)
         asm.op("ADD")
         asm.op("DUP1")
         asm.push(self.end)
         asm.ops("MLOAD", "GT")
         asm.jumpi(point)                          # while records_end > ptr
-        asm.op("POP")
-        asm.op("DUP1")
-        asm.jumpi(window)                         # while shift > 0
         asm.op("POP")
 
     def _double_acc(self, inline: bool) -> None:
@@ -285,12 +360,12 @@ class Msm:
         else:
             self.e.asm.call(self._dbl_acc)
 
-    def _add_t(self, fast: bool) -> None:
-        """acc += t: in the fast loop without tests (inline where code is dense), else the
-        complete addition (a call)."""
+    def _add_t(self, fast: bool, inline: bool = True) -> None:
+        """acc += t: in the fast loop without tests (inline where code is dense and
+        ``inline``), else the complete addition (a call)."""
         e, asm, group = self.e, self.e.asm, self.group
         name = f"{group.name}_msm_add_{'distinct' if fast else 'complete'}"
-        if fast and e.target.dense_code:
+        if fast and e.target.dense_code and inline:
             add_distinct(e, group, self.acc, self.t)
         elif fast:
             asm.call(asm.subroutine(name, lambda a: add_distinct(e, group, self.acc, self.t)))
@@ -298,28 +373,63 @@ class Msm:
             asm.call(asm.subroutine(name, lambda a: add(
                 e, group, self.acc, self.t, lambda: asm.call(self._dbl_acc))))
 
-    def _add_digit(self, i: int, endomorphism: Map, fast: bool) -> None:
-        """Stack: shift ptr. acc += [d] B_i for the window d of the record's digit i."""
+    def _add_entry(self, i: int, endomorphism: Map, fast: bool,
+                   offset: Callable[[], None], inline: bool = True) -> None:
+        """Stack: shift ptr U. acc += the endomorphism's image of the record's entry at
+        ptr + the offset ``offset()`` pushes (its stack: shift ptr U n); ``inline``: the
+        fast addition in line (else a call)."""
         e, asm = self.e, self.e.asm
-        asm.ops("DUP1", "MLOAD", "DUP3")
+        e.target.copy_in(e, self.t, lambda: (offset(), asm.op("DUP4"), asm.op("ADD")))
+        if inline:
+            self._map_and_add(endomorphism, fast, inline)
+            return
+        name = f"{self.group.name}_msm_map{i}_add_{'distinct' if fast else 'complete'}"
+        asm.call(asm.subroutine(name, lambda a: self._map_and_add(endomorphism, fast, False)))
+
+    def _map_and_add(self, endomorphism: Map, fast: bool, inline: bool) -> None:
+        """acc += the endomorphism's image of t."""
+        if endomorphism is not None:
+            endomorphism(self.e, self.t)          # t = [d] B_i
+        self._add_t(fast, inline)
+
+    def _add_digit(self, i: int, endomorphism: Map, fast: bool) -> None:
+        """Stack: shift ptr U. acc += [2u - 15] B_i, u the window of U_i at shift."""
+        asm = self.e.asm
+
+        def offset() -> None:
+            asm.op("DUP2")
+            asm.op("DUP5")
+            if i:
+                asm.push(self.split.digit_bits * i)
+                asm.op("ADD")
+            asm.op("SHR")
+            asm.push(DIGIT_MASK)
+            asm.op("AND")
+            asm.push(self.entry)
+            asm.op("MUL")
+            asm.push(HEADER)
+            asm.op("ADD")
+        self._add_entry(i, endomorphism, fast, offset, inline=fast)
+
+    def _add_parity(self, i: int, endomorphism: Map) -> None:
+        """Stack: x ptr U. acc += [-1] B_i if the record's a_i was even (a complete
+        addition, after the windows: rare enough for a call)."""
+        asm = self.e.asm
+        odd = asm.new_label("odd_digit")
+        asm.op("DUP2")
+        asm.push(32)
+        asm.op("ADD")
+        asm.op("MLOAD")
         if i:
             asm.push(self.split.digit_bits * i)
-            asm.op("ADD")
-        asm.op("SHR")
-        asm.push(MULTIPLES)
-        asm.op("AND")                             # shift ptr d
-        zero_digit = asm.new_label("zero_digit")
-        asm.ops("DUP1", "ISZERO")
-        asm.jumpi(zero_digit)
-        e.target.copy_in(e, self.t, lambda: (     # t = [d] P; stack: shift ptr d n
-            asm.op("DUP2"), asm.push(1), asm.ops("SWAP1", "SUB"), asm.push(self.entry),
-            asm.op("MUL"), asm.op("DUP4"), asm.op("ADD"), asm.push(SCALAR_BYTES),
-            asm.op("ADD")))
-        if endomorphism is not None:
-            endomorphism(e, self.t)               # t = [d] B_i
-        self._add_t(fast)
-        asm.place(zero_digit)
-        asm.op("POP")
+            asm.op("SHR")
+        asm.push(1)
+        asm.op("AND")
+        asm.op("ISZERO")
+        asm.jumpi(odd)
+        self._add_entry(i, endomorphism, False,
+                        lambda: asm.push(HEADER + MINUS_ONE * self.entry), inline=False)
+        asm.place(odd)
 
 
 def _generator_multiple(group: Group, scalar: int):
