@@ -36,14 +36,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
 
-from ..asm import Label, Slot, raw
+from ..asm import Fp, Label, Slot, array, raw
 from ..curves.bls12_381 import BLS12_381
 from ..tower import fp, fp2, jacobian
 from ..tower.control import is_zero, require_calldata
 from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
 from ..tower.compare import push_field_is_zero
-from ..tower.groups import Group, add, add_distinct, affine_view
+from ..tower.groups import Group, add, affine_view
 from .groups import G1_GROUP, G2_GROUP, require_in_subgroup
 from . import subgroup
 from .oracle import g1_point, g2_point
@@ -126,26 +126,32 @@ class Msm:
         region.alloc(raw(16), "decode_spill")     # EVM384 decoding writes 16 bytes past p
         self.t = region.alloc(group.jacobian, "t")
         self.acc = region.alloc(group.jacobian, "acc")
+        # the tables and their common Z in line where code is dense, and the loop of the
+        # Straus windows fits besides: G1's (G2's Fp2 code in line would push the
+        # contract past 24,576 bytes, where its inversion goes through a shared chain)
+        self._dense_setup = e.target.dense_code and field is fp
+        self.w = region.alloc(Fp, "w")           # the records' common Z (module doc)
         self.h = region.alloc(field.ELEMENT, "h")
+        self.factor = region.alloc(field.ELEMENT, "factor")
         self.end = region.alloc(raw(32), "records_end")
-        self.entry = e.target.memory_bytes(e, group.jacobian.size)
-        self.record = HEADER + RECORDS * self.entry
+        self.entry = e.target.memory_bytes(e, group.affine.size)
+        value = e.target.memory_bytes(e, Fp.size)
+        self.z_at, self.prefix_at = HEADER, HEADER + value    # the table's Z, the w before it
+        self.entries_at = HEADER + 2 * value
+        self.record = self.entries_at + RECORDS * self.entry
         self.pair = point_bytes(group) + SCALAR_BYTES
         name = f"{group.name}_msm"
         self._add_p = asm.subroutine(f"{name}_add_p",
                                      lambda a: jacobian.jacobian_add_affine(e, field, self.t, self.p))
         self._dbl_acc = asm.subroutine(f"{name}_dbl_acc",
                                        lambda a: jacobian.point_dbl(e, field, self.acc))
-        self._coz_step = asm.subroutine(f"{name}_coz_step", lambda a: self._coz_add())
+        xy = affine_view(self.t, group)
+        self._coz_step = asm.subroutine(f"{name}_coz_step", lambda a: jacobian.coz_add_update(
+            e, field, affine_view(self.acc, group), xy, xy, self.h))
+        self._scale_t = asm.subroutine(f"{name}_scale_t", lambda a: self._scale_by(
+            xy, self.factor))
         self._parities = asm.subroutine(f"{name}_parities", lambda a: self._records(
             self._add_parity))
-
-    def _coz_add(self) -> None:
-        """t = t + d for t, d (x, y) on one Z, d then on the sum's Z, kept in t.z."""
-        e, field = self.e, self.group.field
-        view = lambda point: affine_view(point, self.group)
-        jacobian.coz_add_update(e, field, view(self.acc), view(self.t), view(self.t), self.h)
-        field.mul(e, self.t.z, self.t.z, self.h)
 
     def heap(self) -> int:
         """Where the records start: after every linked region (known at link time)."""
@@ -158,6 +164,7 @@ class Msm:
         e, asm, group = self.e, self.e.asm, self.group
         with asm.scope("load_pairs"):
             require_calldata(asm, 0, self.pair, multiple=True)
+            fp.copy(e, self.w, e.one)
             asm.push(self.heap)                   # stack: ptr
             asm.push(0)                           # stack: ptr cd
             top, skip = asm.label("load_pair"), asm.new_label("skip_pair")
@@ -207,34 +214,82 @@ class Msm:
 
     def _odd_multiples(self) -> None:
         """Stack: ptr cd. The record's entries [2u - 15] P (u = 0 .. 15) from the affine
-        point p: 2P by a doubling, P brought to its Z, then [2j + 1] P = [2j - 1] P + 2P by
-        co-Z additions (Meloni's, which leave 2P on the sum's Z: 6 products each, where a
-        Jacobian addition takes 16), each entry stored with its negation. None of these
-        additions is exceptional for a point of prime order r (2j - 1 = +-2 mod r never)."""
-        e, asm, field = self.e, self.e.asm, self.group.field
-        t, d = self.t, self.acc
-        with asm.scope("odd_multiples"), asm.temps(field.ELEMENT) as (f,):
+        point p, affine on one isomorphic curve y^2 = x^3 + b Z^6 (Longa and Miri's co-Z
+        precomputation, as :mod:`..bn254.scalar` builds its table): 2P by a doubling, P
+        brought to its Z, then [2j + 1] P = [2j - 1] P + 2P by co-Z additions with update
+        (Meloni's: 6 products each; none meets an exceptional case for a point of prime
+        order r, 2j - 1 = +-2 mod r never), each earlier entry then brought to the last Z.
+        On G2 every entry is also multiplied by conj(Z) (squared, cubed), so that the
+        common Z is the norm, in Fp: psi (which conjugates Z) then maps the table to itself.
+        The record gets the entries with their negations, Z (in Fp) and the product w of
+        the earlier records' Z, and w becomes w Z."""
+        e, asm, field, group = self.e, self.e.asm, self.group.field, self.group
+        kind = field.ELEMENT
+        with asm.scope("odd_multiples"), \
+                asm.temps(array(group.affine, ENTRIES), array(kind, ENTRIES - 1),
+                          kind, kind, kind) as (pos, hs, factor, f2, z):
+            entry = lambda j: getattr(pos, f"e{j}")
+            h = lambda j: getattr(hs, f"e{j}")
+            d = self.acc
             jacobian.from_affine(e, d, self.p)
             asm.call(self._dbl_acc)               # d = 2P, Z = Z2
-            field.sqr(e, f, d.z)
-            field.mul(e, t.x, self.p.x, f)
-            field.mul(e, f, f, d.z)
-            field.mul(e, t.y, self.p.y, f)
-            fp.copy(e, t.z, d.z)                  # t = P on Z2
-            for j in range(ENTRIES):
-                if j:
-                    asm.call(self._coz_step)
-                self._store_entry(ENTRIES + j)    # [2j + 1] P
-                fp.neg_each(e, t.y, t.y)
-                self._store_entry(ENTRIES - 1 - j)   # [-(2j + 1)] P
-                if j < ENTRIES - 1:
-                    fp.neg_each(e, t.y, t.y)
+            field.sqr(e, f2, d.z)
+            field.mul(e, entry(0).x, self.p.x, f2)
+            field.mul(e, f2, f2, d.z)
+            field.mul(e, entry(0).y, self.p.y, f2)    # P on Z2
+            dxy, xy, dense = affine_view(d, group), affine_view(self.t, group), \
+                self._dense_setup
+            if not dense:                         # calls on fixed slots, for code size
+                fp.copy(e, xy, entry(0))
+            for j in range(1, ENTRIES):
+                if dense:
+                    jacobian.coz_add_update(e, field, dxy, entry(j - 1), entry(j), h(j - 1))
+                    continue
+                asm.call(self._coz_step)
+                fp.copy(e, entry(j), xy)
+                fp.copy(e, h(j - 1), self.h)
 
-    def _store_entry(self, u: int) -> None:
-        """Stack: ptr cd. Entry u of the record at ptr = t."""
+            def scale(point: Slot, f: Slot) -> None:
+                if dense:
+                    self._scale_by(point, f, f2)
+                    return
+                fp.copy(e, xy, point)
+                fp.copy(e, self.factor, f)
+                asm.call(self._scale_t)
+                fp.copy(e, point, xy)
+            last: Optional[Slot] = None           # entry j lacks h_j .. h_(ENTRIES-2)
+            if field is not fp:                   # Z_T = Z2 h_0 .. h_6; then conj(Z_T)
+                field.mul(e, z, d.z, h(0))
+                for j in range(1, ENTRIES - 1):
+                    field.mul(e, z, z, h(j))
+                fp2.conj(e, factor, z)
+                field.mul(e, z, z, factor)        # N(Z_T), in Fp
+                scale(entry(ENTRIES - 1), factor)
+                last = factor
+            for j in range(ENTRIES - 2, -1, -1):
+                if last is None:
+                    last = h(j)
+                else:
+                    field.mul(e, factor, last, h(j))
+                    last = factor
+                scale(entry(j), last)
+            if field is fp:
+                assert last is not None
+                field.mul(e, z, d.z, last)
+            z_fp = z if field is fp else z.c0
+            for j in range(ENTRIES):
+                self._store(entry(j), self.entries_at + (ENTRIES + j) * self.entry)
+                fp.neg_each(e, entry(j).y, entry(j).y)
+                self._store(entry(j), self.entries_at + (ENTRIES - 1 - j) * self.entry)
+            self._store(z_fp, self.z_at)
+            self._store(self.w, self.prefix_at)
+            fp.mul(e, self.w, self.w, z_fp)
+
+    def _store(self, slot: Slot, at: int) -> None:
+        """Stack: ptr cd. The record at ptr, ``at`` bytes in = slot."""
         asm = self.e.asm
-        self.e.target.copy_out(self.e, self.t, lambda: (
-            asm.op("DUP4"), asm.push(HEADER + u * self.entry), asm.op("ADD")))
+        self.e.target.copy_out(self.e, slot, lambda: (
+            asm.op("DUP4"), asm.push(at), asm.op("ADD")))
 
     def _push_scalar(self) -> None:
         """Stack: ptr cd -> ptr cd s, the scalar of the pair at cd."""
@@ -292,7 +347,12 @@ class Msm:
         C = -[2^b] G. An addition meeting acc = +-t (only inputs crafted for it do) or an
         accumulator at infinity leaves Z = 0, and Z stays 0 through every later doubling
         and addition: then the loop runs again from infinity with complete additions
-        (:func:`~evm384_native.tower.groups.add`), which handle every case."""
+        (:func:`~evm384_native.tower.groups.add`), which handle every case.
+
+        All of it runs on the curve y^2 = x^3 + b w^6 of the records' common Z, w, where
+        every table entry is an affine point, so the fast loop's additions are mixed
+        (madd-2004-hmv: 11 products where a Jacobian addition takes 16); the result
+        (X, Y, Z) there is (X, Y, Z w) on the curve."""
         e, asm, group = self.e, self.e.asm, self.group
         with asm.scope("msm"):
             done, complete = asm.new_label("msm_done"), asm.new_label("msm_complete")
@@ -301,12 +361,16 @@ class Msm:
             asm.push(self.heap)
             asm.op("EQ")
             asm.jumpi(done)
+            self._common_z()
             jacobian.from_affine(e, self.acc, e.const(group.affine, f"{group.name}_g",
                                                       _values(_generator_multiple(group, 1))))
+            self._scale(self.acc, self.w)         # G on the records' curve
+            fp.copy(e, self.t, self.acc)          # t.z = 1 for the complete additions
             self._loop(fast=True)
             push_field_is_zero(e, self.acc.z)
             asm.jumpi(complete)
             asm.call(self._parities)
+            self._leave_common_z()
             bits = self.split.digit_bits
             jacobian.from_affine(e, self.t, e.const(
                 group.affine, f"{group.name}_-2^{bits}g",
@@ -316,7 +380,93 @@ class Msm:
             asm.place(complete)                   # acc.z = 0: acc is infinity
             self._loop(fast=False)
             asm.call(self._parities)
+            self._leave_common_z()
             asm.place(done)
+
+    def _scale(self, point: Slot, f: Fp) -> None:
+        """point = (f^2 x, f^3 y) for an Fp value f (the point mapped to the curve of
+        Z f, for points on that of Z)."""
+        with self.e.asm.temps(Fp) as (f2,):
+            self._scale_by(point, f, f2)
+
+    def _scale_by(self, point: Slot, f: Slot, f2: Optional[Slot] = None) -> None:
+        """point = (f^2 x, f^3 y), f in Fp or the group's field; ``f2`` a scratch slot
+        of f's kind (else a temporary)."""
+        e = self.e
+        with e.asm.temps(*([] if f2 is not None else [type(f)])) as spare:
+            f2 = f2 if f2 is not None else spare[0]
+            fp.mul(e, f2, f, f) if type(f) is Fp else self.group.field.sqr(e, f2, f)
+            mul = fp.mul if type(f) is Fp else self.group.field.mul
+            mul(e, point.x, point.x, f2)
+            mul(e, f2, f2, f)
+            mul(e, point.y, point.y, f2)
+
+    def _scale_entry(self, xy: Slot, f: Fp, offset: int) -> None:
+        """Stack: .. q. The affine entry at q + offset times (f^2, f^3), through
+        ``xy``."""
+        e, asm = self.e, self.e.asm
+        e.target.copy_in(e, xy, lambda: (asm.op("DUP2"), asm.push(offset),
+                                         asm.op("ADD")) if offset else
+                         asm.op("DUP2"))
+        self._scale(xy, f)
+        e.target.copy_out(e, xy, lambda: (asm.op("DUP3"), asm.push(offset),
+                                          asm.op("ADD")) if offset else
+                          asm.op("DUP3"))
+
+    def _leave_common_z(self) -> None:
+        """acc from the curve of Z w back to the curve: Z = Z w."""
+        fp.mul(self.e, self.acc.z, self.acc.z, self.w)
+
+    def _common_z(self) -> None:
+        """Bring every record's entries to the common Z: w = Z_1 .. Z_k, so record i's
+        entries are scaled by w / Z_i = (Z_1 .. Z_(i-1)) (Z_(i+1) .. Z_k), its prefix
+        (stored by :meth:`_odd_multiples`) times the suffix, from the last record down.
+        Nothing to do for one record."""
+        e, asm = self.e, self.e.asm
+        xy = affine_view(self.t, self.group)
+        with asm.scope("common_z"), asm.temps(Fp, Fp, Fp) as (suffix, f, z):
+            single = asm.new_label("one_record")
+            asm.push(self.record)
+            asm.push(self.end)
+            asm.op("MLOAD")
+            asm.op("SUB")                         # stack: ptr (the last record)
+            asm.op("DUP1")
+            asm.push(self.heap)
+            asm.op("EQ")
+            asm.jumpi(single)
+            fp.copy(e, suffix, e.one)
+            top = asm.label("common_z_record")
+            at = lambda offset: lambda: (asm.op("DUP2"), asm.push(offset), asm.op("ADD"))
+            e.target.copy_in(e, f, at(self.prefix_at))
+            e.target.copy_in(e, z, at(self.z_at))
+            fp.mul(e, f, f, suffix)
+            fp.mul(e, suffix, suffix, z)
+            if self._dense_setup:
+                for u in range(RECORDS):
+                    self._scale_entry(xy, f, self.entries_at + u * self.entry)
+            else:                                 # a loop over the entries: stack ptr q
+                asm.op("DUP1")
+                asm.push(self.entries_at)
+                asm.op("ADD")
+                entries = asm.label("common_z_entry")
+                self._scale_entry(xy, f, 0)
+                asm.push(self.entry)
+                asm.op("ADD")
+                asm.op("DUP2")
+                asm.push(self.record)
+                asm.op("ADD")
+                asm.op("DUP2")
+                asm.op("LT")
+                asm.jumpi(entries)                # while q < ptr + record
+                asm.op("POP")
+            asm.push(self.heap)
+            asm.ops("DUP2", "GT", "ISZERO")
+            asm.jumpi(single)                     # until ptr = heap
+            asm.push(self.record)
+            asm.ops("SWAP1", "SUB")
+            asm.jump(top)
+            asm.place(single)
+            asm.op("POP")
 
     def _loop(self, fast: bool) -> None:
         """The windows, from the top: four doublings of acc, then every record's digits
@@ -364,11 +514,13 @@ class Msm:
         """acc += t: in the fast loop without tests (inline where code is dense and
         ``inline``), else the complete addition (a call)."""
         e, asm, group = self.e, self.e.asm, self.group
-        name = f"{group.name}_msm_add_{'distinct' if fast else 'complete'}"
+        name = f"{group.name}_msm_add_{'mixed' if fast else 'complete'}"
+        xy = affine_view(self.t, group)
         if fast and e.target.dense_code and inline:
-            add_distinct(e, group, self.acc, self.t)
+            jacobian.jacobian_add_affine_hmv(e, group.field, self.acc, xy)
         elif fast:
-            asm.call(asm.subroutine(name, lambda a: add_distinct(e, group, self.acc, self.t)))
+            asm.call(asm.subroutine(name, lambda a: jacobian.jacobian_add_affine_hmv(
+                e, group.field, self.acc, xy)))
         else:
             asm.call(asm.subroutine(name, lambda a: add(
                 e, group, self.acc, self.t, lambda: asm.call(self._dbl_acc))))
@@ -379,7 +531,8 @@ class Msm:
         ptr + the offset ``offset()`` pushes (its stack: shift ptr U n); ``inline``: the
         fast addition in line (else a call)."""
         e, asm = self.e, self.e.asm
-        e.target.copy_in(e, self.t, lambda: (offset(), asm.op("DUP4"), asm.op("ADD")))
+        e.target.copy_in(e, affine_view(self.t, self.group), lambda: (
+            offset(), asm.op("DUP4"), asm.op("ADD")))
         if inline:
             self._map_and_add(endomorphism, fast, inline)
             return
@@ -407,7 +560,7 @@ class Msm:
             asm.op("AND")
             asm.push(self.entry)
             asm.op("MUL")
-            asm.push(HEADER)
+            asm.push(self.entries_at)
             asm.op("ADD")
         self._add_entry(i, endomorphism, fast, offset, inline=fast)
 
@@ -428,7 +581,8 @@ class Msm:
         asm.op("ISZERO")
         asm.jumpi(odd)
         self._add_entry(i, endomorphism, False,
-                        lambda: asm.push(HEADER + MINUS_ONE * self.entry), inline=False)
+                        lambda: asm.push(self.entries_at + MINUS_ONE * self.entry),
+                        inline=False)
         asm.place(odd)
 
 
