@@ -136,9 +136,12 @@ class Msm:
         self.end = region.alloc(raw(32), "records_end")
         self.entry = e.target.memory_bytes(e, group.affine.size)
         value = e.target.memory_bytes(e, Fp.size)
-        self.z_at, self.prefix_at = HEADER, HEADER + value    # the table's Z, the w before it
-        self.entries_at = HEADER + 2 * value
-        self.record = self.entries_at + RECORDS * self.entry
+        # a record: the entries (at its start, so a digit's entry is at ptr + u entry),
+        # U, F, the table's Z and the product of the earlier records' Z
+        self.entries_at, self.u_at = 0, RECORDS * self.entry
+        self.f_at, self.z_at = self.u_at + 32, self.u_at + HEADER
+        self.prefix_at = self.z_at + value
+        self.record = self.prefix_at + value
         self.pair = point_bytes(group) + SCALAR_BYTES
         name = f"{group.name}_msm"
         self._add_p = asm.subroutine(f"{name}_add_p",
@@ -184,9 +187,11 @@ class Msm:
             asm.jumpi(zero_scalar)
             self._digits()                        # ptr cd F U
             asm.op("DUP4")
+            asm.push(self.u_at)
+            asm.op("ADD")
             asm.op("MSTORE")                      # record: U
             asm.op("DUP3")
-            asm.push(32)
+            asm.push(self.f_at)
             asm.op("ADD")
             asm.op("MSTORE")                      # record: F
             if e.target.name != "evm384":         # LOADX needs the record's memory: grow
@@ -453,11 +458,11 @@ class Msm:
                 asm.push(self.entry)
                 asm.op("ADD")
                 asm.op("DUP2")
-                asm.push(self.record)
+                asm.push(self.entries_at + RECORDS * self.entry)
                 asm.op("ADD")
                 asm.op("DUP2")
                 asm.op("LT")
-                asm.jumpi(entries)                # while q < ptr + record
+                asm.jumpi(entries)                # while q is below the entries' end
                 asm.op("POP")
             asm.push(self.heap)
             asm.ops("DUP2", "GT", "ISZERO")
@@ -479,18 +484,24 @@ class Msm:
         asm.ops("SWAP1", "SUB")
         for _ in range(WINDOW):
             self._double_acc(inline=fast)
-        self._records(lambda i, endomorphism: self._add_digit(i, endomorphism, fast))
+        self._records(lambda i, endomorphism: self._add_digit(i, endomorphism, fast),
+                      shifted=True)
         asm.op("DUP1")
         asm.jumpi(window)                         # while shift > 0
         asm.op("POP")
 
-    def _records(self, per_digit: Callable[[int, Map], None]) -> None:
+    def _records(self, per_digit: Callable[[int, Map], None], shifted: bool = False
+                 ) -> None:
         """Stack: x -> x. ``per_digit(i, map)`` for every record and digit, the stack
-        then x ptr U (U the record's word at ``ptr``)."""
+        then x ptr U (U the digit word of the record at ``ptr``; ``shifted``: U >> x)."""
         asm = self.e.asm
         asm.push(self.heap)                       # stack: x ptr
         point = asm.label("record")
-        asm.ops("DUP1", "MLOAD")                  # x ptr U
+        asm.op("DUP1")
+        asm.push(self.u_at)
+        asm.ops("ADD", "MLOAD")                   # x ptr U
+        if shifted:
+            asm.ops("DUP3", "SHR")
         for i, endomorphism in enumerate(self.split.maps):
             per_digit(i, endomorphism)
         asm.op("POP")
@@ -546,22 +557,20 @@ class Msm:
         self._add_t(fast, inline)
 
     def _add_digit(self, i: int, endomorphism: Map, fast: bool) -> None:
-        """Stack: shift ptr U. acc += [2u - 15] B_i, u the window of U_i at shift."""
+        """Stack: shift ptr V. acc += [2u - 15] B_i, u the window of U_i at shift (the
+        low bits of V's digit i)."""
         asm = self.e.asm
 
-        def offset() -> None:
+        def offset() -> None:                     # stack: shift ptr V n, V = U >> shift
             asm.op("DUP2")
-            asm.op("DUP5")
             if i:
                 asm.push(self.split.digit_bits * i)
-                asm.op("ADD")
-            asm.op("SHR")
+                asm.op("SHR")
             asm.push(DIGIT_MASK)
             asm.op("AND")
             asm.push(self.entry)
             asm.op("MUL")
-            asm.push(self.entries_at)
-            asm.op("ADD")
+            assert self.entries_at == 0
         self._add_entry(i, endomorphism, fast, offset, inline=fast)
 
     def _add_parity(self, i: int, endomorphism: Map) -> None:
@@ -570,7 +579,7 @@ class Msm:
         asm = self.e.asm
         odd = asm.new_label("odd_digit")
         asm.op("DUP2")
-        asm.push(32)
+        asm.push(self.f_at)
         asm.op("ADD")
         asm.op("MLOAD")
         if i:
