@@ -147,7 +147,8 @@ class Msm:
         self._add_p = asm.subroutine(f"{name}_add_p",
                                      lambda a: jacobian.jacobian_add_affine(e, field, self.t, self.p))
         self._dbl_acc = asm.subroutine(f"{name}_dbl_acc",
-                                       lambda a: jacobian.point_dbl(e, field, self.acc))
+                                       lambda a: jacobian.point_dbl(e, field, self.acc,
+                                                                           halved_over_fp2=True))
         xy = affine_view(self.t, group)
         self._coz_step = asm.subroutine(f"{name}_coz_step", lambda a: jacobian.coz_add_update(
             e, field, affine_view(self.acc, group), xy, xy, self.h))
@@ -517,7 +518,7 @@ class Msm:
         """acc = 2 acc: inline in the fast loop where code is dense (a call costs as much
         as a third of the doubling), else a call."""
         if inline and self.e.target.dense_code:
-            jacobian.point_dbl(self.e, self.group.field, self.acc)
+            jacobian.point_dbl(self.e, self.group.field, self.acc, halved_over_fp2=True)
         else:
             self.e.asm.call(self._dbl_acc)
 
