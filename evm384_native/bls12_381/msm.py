@@ -39,12 +39,13 @@ from typing import Callable, Optional, Sequence
 from ..asm import Fp, Label, Slot, array, raw
 from ..curves.bls12_381 import BLS12_381
 from ..tower import fp, fp2, jacobian
-from ..tower.control import is_zero, require_calldata
+from ..tower.control import doubling_chain, is_zero, require_calldata
+from ..tower.compare import require_jacobian_is
 from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
 from ..tower.compare import push_field_is_zero
 from ..tower.groups import Group, add, affine_view
-from .groups import G1_GROUP, G2_GROUP, require_in_subgroup
+from .groups import DBL_RUN, G1_GROUP, G2_GROUP, require_in_subgroup
 from . import subgroup
 from .oracle import g1_point, g2_point
 
@@ -96,18 +97,25 @@ def _neg_psi3(e: Emitter, t: Slot) -> None:
 @dataclass(frozen=True)
 class Split:
     """How a group's scalars are split: digits of the radix's expansion, digit i
-    multiplying maps[i] of the point (None: the point itself)."""
+    multiplying maps[i] of the record's table tables[i] (table 0: the point's multiples;
+    table 1: those of Q1 = [|x|] P, which the subgroup test computes; None: no map)."""
     radix: int
     digit_bits: int
     maps: Sequence[Map]
+    tables: Sequence[int]
 
     @property
     def windows(self) -> int:
         return self.digit_bits // WINDOW
 
+    @property
+    def table_count(self) -> int:
+        return max(self.tables) + 1
 
-G1_SPLIT = Split(X * X, 128, (None, _neg_phi))
-G2_SPLIT = Split(X, 64, (None, _neg_psi, _psi2, _neg_psi3))
+
+# G1: [|x|] P = Q1, [|x|^2] P = [x^2] P = -phi(P), [|x|^3] P = -phi(Q1)
+G1_SPLIT = Split(X, 64, (None, None, _neg_phi, _neg_phi), (0, 1, 0, 1))
+G2_SPLIT = Split(X, 64, (None, _neg_psi, _psi2, _neg_psi3), (0, 0, 0, 0))
 SPLITS = {G1_GROUP.name: G1_SPLIT, G2_GROUP.name: G2_SPLIT}
 assert all(split.radix ** len(split.maps) > R and split.radix < 1 << split.digit_bits
            and len(split.maps) * split.digit_bits <= 256 and split.digit_bits % WINDOW == 0
@@ -131,6 +139,7 @@ class Msm:
         # contract past 24,576 bytes, where its inversion goes through a shared chain)
         self._dense_setup = e.target.dense_code and field is fp
         self.w = region.alloc(Fp, "w")           # the records' common Z (module doc)
+        self.q1 = region.alloc(group.jacobian, "q1") if self.split.table_count > 1 else None
         self.h = region.alloc(field.ELEMENT, "h")
         self.factor = region.alloc(field.ELEMENT, "factor")
         self.end = region.alloc(raw(32), "records_end")
@@ -138,7 +147,9 @@ class Msm:
         value = e.target.memory_bytes(e, Fp.size)
         # a record: the entries (at its start, so a digit's entry is at ptr + u entry),
         # U, F, the table's Z and the product of the earlier records' Z
-        self.entries_at, self.u_at = 0, RECORDS * self.entry
+        self.table_bytes = RECORDS * self.entry
+        self.entries_at = 0
+        self.u_at = self.split.table_count * self.table_bytes
         self.f_at, self.z_at = self.u_at + 32, self.u_at + HEADER
         self.prefix_at = self.z_at + value
         self.record = self.prefix_at + value
@@ -176,8 +187,11 @@ class Msm:
             is_zero(asm, staged)
             asm.jumpi(skip)                       # infinity: adds nothing
             group.require_on_curve(e, self.p, self.fail)
-            require_in_subgroup(e, group, self.p, self.t, f"{group.name}_msm_dbl_t",
-                                lambda: asm.call(self._add_p), self.fail)
+            if self.q1 is None:
+                require_in_subgroup(e, group, self.p, self.t, f"{group.name}_msm_dbl_t",
+                                    lambda: asm.call(self._add_p), self.fail)
+            else:
+                self._subgroup_keeping_q1()
             self._push_scalar()
             asm.push(R)
             asm.op("SWAP1")
@@ -218,31 +232,96 @@ class Msm:
             asm.push(self.end)
             asm.op("MSTORE")
 
+    def _subgroup_keeping_q1(self) -> None:
+        """Jump to fail unless p is in G1 (Scott's phi(P) = [-x^2] P, as
+        :func:`.subgroup.require_g1_in_subgroup` tests it) with [x^2] P computed as
+        [|x|] Q1, Q1 = [|x|] P: two chains of 63 doublings, Q1 kept. The second runs on
+        the curve of Q1's Z, where Q1 is the affine (X1, Y1) (a = 0: the formulas do not
+        read b), so both add mixed; its result (X, Y, Z) is (X, Y, Z Z1) on the curve. An
+        exceptional case (only outside the subgroup) leaves Z or Z1 = 0, which the test
+        rejects."""
+        e, asm, group = self.e, self.e.asm, self.group
+        q1, t = self.q1, self.t
+        assert q1 is not None
+        bits = bin(X)[3:]
+        double = lambda: jacobian.point_dbl(e, fp, t)
+        with asm.scope("g1_subgroup"):
+            jacobian.from_affine(e, t, self.p)
+            chain = doubling_chain(e, "g1_msm_dbl_t", bits, double, DBL_RUN)
+            chain(lambda: asm.call(self._add_p))
+            fp.copy(e, q1, t)                     # Q1 = [|x|] P
+            fp.copy(e, t.z, e.one)
+            q1_xy = affine_view(q1, group)
+            add_q1 = asm.subroutine("g1_msm_add_q1", lambda a: jacobian.jacobian_add_affine(
+                e, fp, t, q1_xy))
+            chain(lambda: asm.call(add_q1))
+            fp.mul(e, t.z, t.z, q1.z)             # [x^2] P
+            with asm.temps(group.affine) as (expect,):
+                fp.mul(e, expect.x, self.p.x, e.fp_const("beta", subgroup.BETA))
+                fp.neg(e, expect.y, self.p.y)
+                require_jacobian_is(e, fp, t, expect, self.fail)
+
     def _odd_multiples(self) -> None:
-        """Stack: ptr cd. The record's entries [2u - 15] P (u = 0 .. 15) from the affine
-        point p, affine on one isomorphic curve y^2 = x^3 + b Z^6 (Longa and Miri's co-Z
-        precomputation, as :mod:`..bn254.scalar` builds its table): 2P by a doubling, P
-        brought to its Z, then [2j + 1] P = [2j - 1] P + 2P by co-Z additions with update
+        """Stack: ptr cd. The record's tables, affine on one isomorphic curve
+        y^2 = x^3 + b Z^6 (:meth:`_table`): the point's, and for a split with two tables
+        Q1's (Q1 = [|x|] P, affine (X1, Y1) on the curve of its Z1; its table is built
+        first, then p is put on that table's curve, (W^2 x, W^3 y), and its table built
+        from there; Q1's entries then take that table's last factor). The record gets
+        every table with its negations, Z (in Fp) and the product w of the earlier
+        records' Z, and w becomes w Z."""
+        e, asm, group = self.e, self.e.asm, self.group
+        kind = group.field.ELEMENT
+        tables = self.split.table_count
+        with asm.scope("odd_multiples"), \
+                asm.temps(*[array(group.affine, ENTRIES)] * tables) as positives, \
+                asm.temps(kind, kind) as (z, f2):
+            if tables == 1:
+                self._table(self.p, positives[0], z)
+            else:
+                assert self.q1 is not None
+                self._table(affine_view(self.q1, group), positives[1], z)
+                fp.mul(e, z, z, self.q1.z)            # W = Z1 Z_q1: Q1's table's curve
+                with asm.temps(group.affine, kind) as (p_w, z_p):
+                    fp.copy(e, p_w, self.p)
+                    self._scale_by(p_w, z, f2)
+                    self._table(p_w, positives[0], z_p)
+                    for j in range(ENTRIES):
+                        self._scale_by(getattr(positives[1], f"e{j}"), z_p, f2)
+                    fp.mul(e, z, z, z_p)
+            z_fp = z if group.field is fp else z.c0
+            for table, pos in enumerate(positives):
+                first = self.entries_at + table * self.table_bytes
+                for j in range(ENTRIES):
+                    entry = getattr(pos, f"e{j}")
+                    self._store(entry, first + (ENTRIES + j) * self.entry)
+                    fp.neg_each(e, entry.y, entry.y)
+                    self._store(entry, first + (ENTRIES - 1 - j) * self.entry)
+            self._store(z_fp, self.z_at)
+            self._store(self.w, self.prefix_at)
+            fp.mul(e, self.w, self.w, z_fp)
+
+    def _table(self, source: Slot, pos: Slot, z: Slot) -> None:
+        """pos = [1] S, [3] S, .. [15] S for the affine point ``source`` (x, y each), on
+        one Z, which goes to ``z`` (its norm on G2, in z.c0): 2S by a doubling, S brought
+        to its Z, then [2j + 1] S = [2j - 1] S + 2S by co-Z additions with update
         (Meloni's: 6 products each; none meets an exceptional case for a point of prime
-        order r, 2j - 1 = +-2 mod r never), each earlier entry then brought to the last Z.
+        order r, 2j - 1 = +-2 mod r never), each earlier entry then brought to the last Z
+        (Longa and Miri's co-Z precomputation, as :mod:`..bn254.scalar` builds its table).
         On G2 every entry is also multiplied by conj(Z) (squared, cubed), so that the
-        common Z is the norm, in Fp: psi (which conjugates Z) then maps the table to itself.
-        The record gets the entries with their negations, Z (in Fp) and the product w of
-        the earlier records' Z, and w becomes w Z."""
+        common Z is the norm, in Fp: psi (which conjugates Z) then maps the table to
+        itself."""
         e, asm, field, group = self.e, self.e.asm, self.group.field, self.group
         kind = field.ELEMENT
-        with asm.scope("odd_multiples"), \
-                asm.temps(array(group.affine, ENTRIES), array(kind, ENTRIES - 1),
-                          kind, kind, kind) as (pos, hs, factor, f2, z):
+        with asm.temps(array(kind, ENTRIES - 1), kind, kind) as (hs, factor, f2):
             entry = lambda j: getattr(pos, f"e{j}")
             h = lambda j: getattr(hs, f"e{j}")
             d = self.acc
-            jacobian.from_affine(e, d, self.p)
-            asm.call(self._dbl_acc)               # d = 2P, Z = Z2
+            jacobian.from_affine(e, d, source)
+            asm.call(self._dbl_acc)               # d = 2S, Z = Z2
             field.sqr(e, f2, d.z)
-            field.mul(e, entry(0).x, self.p.x, f2)
+            field.mul(e, entry(0).x, source.x, f2)
             field.mul(e, f2, f2, d.z)
-            field.mul(e, entry(0).y, self.p.y, f2)    # P on Z2
+            field.mul(e, entry(0).y, source.y, f2)    # S on Z2
             dxy, xy, dense = affine_view(d, group), affine_view(self.t, group), \
                 self._dense_setup
             if not dense:                         # calls on fixed slots, for code size
@@ -282,14 +361,6 @@ class Msm:
             if field is fp:
                 assert last is not None
                 field.mul(e, z, d.z, last)
-            z_fp = z if field is fp else z.c0
-            for j in range(ENTRIES):
-                self._store(entry(j), self.entries_at + (ENTRIES + j) * self.entry)
-                fp.neg_each(e, entry(j).y, entry(j).y)
-                self._store(entry(j), self.entries_at + (ENTRIES - 1 - j) * self.entry)
-            self._store(z_fp, self.z_at)
-            self._store(self.w, self.prefix_at)
-            fp.mul(e, self.w, self.w, z_fp)
 
     def _store(self, slot: Slot, at: int) -> None:
         """Stack: ptr cd. The record at ptr, ``at`` bytes in = slot."""
@@ -448,7 +519,7 @@ class Msm:
             fp.mul(e, f, f, suffix)
             fp.mul(e, suffix, suffix, z)
             if self._dense_setup:
-                for u in range(RECORDS):
+                for u in range(RECORDS * self.split.table_count):
                     self._scale_entry(xy, f, self.entries_at + u * self.entry)
             else:                                 # a loop over the entries: stack ptr q
                 asm.op("DUP1")
@@ -459,7 +530,7 @@ class Msm:
                 asm.push(self.entry)
                 asm.op("ADD")
                 asm.op("DUP2")
-                asm.push(self.entries_at + RECORDS * self.entry)
+                asm.push(self.entries_at + self.split.table_count * self.table_bytes)
                 asm.op("ADD")
                 asm.op("DUP2")
                 asm.op("LT")
@@ -571,7 +642,10 @@ class Msm:
             asm.op("AND")
             asm.push(self.entry)
             asm.op("MUL")
-            assert self.entries_at == 0
+            first = self.entries_at + self.split.tables[i] * self.table_bytes
+            if first:
+                asm.push(first)
+                asm.op("ADD")
         self._add_entry(i, endomorphism, fast, offset, inline=fast)
 
     def _add_parity(self, i: int, endomorphism: Map) -> None:
@@ -591,7 +665,8 @@ class Msm:
         asm.op("ISZERO")
         asm.jumpi(odd)
         self._add_entry(i, endomorphism, False,
-                        lambda: asm.push(self.entries_at + MINUS_ONE * self.entry),
+                        lambda: asm.push(self.entries_at + self.split.tables[i] * self.table_bytes
+                                          + MINUS_ONE * self.entry),
                         inline=False)
         asm.place(odd)
 

@@ -103,13 +103,19 @@ def double_and_add(e: Emitter, name: str, bits: str, double: Callable[[], None],
     is set. Where code is dense (EVMMAX) the doublings go through a chain
     (:func:`.fp.squaring_chain` ``name + "_chain"``, up to ``run`` a call), else each is a
     call of subroutine ``name``."""
+    doubling_chain(e, name, bits, double, run)(add)
+
+
+def doubling_chain(e: Emitter, name: str, bits: str, double: Callable[[], None],
+                   run: int) -> Callable[[Callable[[], None]], None]:
+    """What :func:`double_and_add` emits, as a function of ``add``: each call emits the
+    double-and-add over ``bits`` again, through the one chain (or subroutine) made here."""
     if e.target.dense_code:
         digits = [int(bit) for bit in bits]
         chain = squaring_chain(e, f"{name}_chain", min(run, longest_run(digits)), double)
-        square_and_multiply_chained(e, digits, chain, lambda digit: add())
-    else:
-        routine = e.asm.subroutine(name, lambda a: double())
-        square_and_multiply(e, bits, lambda: e.asm.call(routine), add)
+        return lambda add: square_and_multiply_chained(e, digits, chain, lambda digit: add())
+    routine = e.asm.subroutine(name, lambda a: double())
+    return lambda add: square_and_multiply(e, bits, lambda: e.asm.call(routine), add)
 
 
 def _squarings(e: Emitter, chain, entries, count: int, run: int) -> None:
