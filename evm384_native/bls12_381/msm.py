@@ -8,28 +8,37 @@ do it; Gallant, Lambert and Vanstone, CRYPTO 2001; Galbraith, Lin and Scott, EUR
 2009). With x BLS12-381's seed (negative) and r = x^4 - x^2 + 1:
 
 - G1: phi(P) = [-x^2] P for P in the r-order subgroup (the subgroup test checks exactly
-  this), so [x^2] P = -phi(P) = (beta x, -y). s mod r = a0 + a1 x^2 with a0, a1 < x^2 <
-  2^128: two 128-bit digits, of P and of -phi(P) (one multiplication a table entry).
+  this), so [x^2] P = -phi(P) = (beta x, -y). For at most two pairs in calldata,
+  s mod r = a0 + a1 |x| + a2 |x|^2 + a3 |x|^3 with a_i < |x| < 2^64, of P, Q1 = [|x|] P
+  (the test computes [x^2] P as [|x|] Q1 and keeps Q1), -phi(P) and -phi(Q1): 64
+  doublings, two tables a point. Beyond, s mod r = a0 + a1 x^2 with a0, a1 < x^2 < 2^128,
+  of P and -phi(P): 128 doublings, one table a point (a table costs more than 64
+  doublings from k = 3 on).
 - G2: psi(Q) = [x] Q (again the subgroup test's relation), so [|x|^i] Q = (-psi)^i (Q).
   s mod r = a0 + a1 |x| + a2 |x|^2 + a3 |x|^3 with each a_i < |x| < 2^64: four 64-bit
   digits, of Q, -psi(Q), psi^2(Q) and -psi^3(Q) (psi^2 multiplies by constants of Fp).
 
 The digits are the scalar's base-x^2 (base-|x|) expansion: EVM MOD and DIV, exact, so
 [s] P = sum [a_i] B_i whatever the scalar (any 256-bit value; s = 0 mod r adds nothing).
+Each a_i is made odd (a_i | 1) and written in regular signed 4-bit windows (Joye and
+Tunstall): digits 2u - 15, never zero, so no window branches; [-1] B_i is added after the
+loop for every even a_i.
 
 Loading (per (point, scalar) pair in calldata): decode, reject a point off the curve or
 outside the r-order subgroup, drop the pair if the point is infinity or s = 0 mod r, else
-keep a record after every linked memory region: the digits in one word (digit i at bits
-DIGIT_BITS i ..), then the Jacobian multiples [1] P .. [15] P (one doubling and 13 mixed
-additions; none is exceptional for a point of prime order r).
+keep a record after every linked memory region: per table the 16 entries [2u - 15] S
+(u = 0 .. 15; S = P or Q1), affine on the curve y^2 = x^3 + b Z^6 of one Z (co-Z
+additions, :meth:`Msm._table`), then the digit word U, the parity word F, Z (in Fp) and
+the product of the earlier records' Z. Before the loop every record is brought to the
+product w of all their Z (:meth:`Msm._common_z`; nothing for one record), so the loop runs
+on the curve of w where every entry is an affine point.
 
 Main loop: per 4-bit window of the digits, from the top: four doublings of the
-accumulator (shared by all points), then per record and digit i with a non-zero window
-d, the record's [d] P mapped to [d] B_i by the endomorphism, added with
-:func:`evm384_native.tower.groups.add` (which handles acc = infinity, acc = +-[d] B_i).
-Cost: DIGIT_BITS doublings (128 for G1, 64 for G2, where an unsplit scalar takes 256), at
-most 256 / 4 additions a point, 14 for its table; the records take 32 + 15 x 144 (G1) or
-32 + 15 x 288 (G2) bytes of memory a point.
+accumulator (shared by all points), then per record and digit i the entry of its window
+mapped to B_i by the endomorphism and added by a mixed addition (madd-2004-hmv) without
+tests, on an accumulator offset by G (:meth:`Msm.emit`: an exceptional case leaves Z = 0
+and sends the input to the same loop with complete additions). Cost: 64 (G2; G1 with at
+most two pairs) or 128 doublings, 64 mixed additions a point, 7 co-Z additions a table.
 """
 from __future__ import annotations
 
@@ -489,13 +498,14 @@ class Msm:
         """acc = the sum of [s] P over the records (infinity, Z = 0 in fresh memory and
         registers, when there are none).
 
-        The loop first runs with the accumulator offset by the generator G and additions
-        without any test (add-2007-bl for distinct finite points): acc = [2^b] G + S at
-        the end (b = the digits' bits), and S = acc + C for the constant
-        C = -[2^b] G. An addition meeting acc = +-t (only inputs crafted for it do) or an
-        accumulator at infinity leaves Z = 0, and Z stays 0 through every later doubling
-        and addition: then the loop runs again from infinity with complete additions
-        (:func:`~evm384_native.tower.groups.add`), which handle every case.
+        The loop first runs with the accumulator offset by the generator G and mixed
+        additions without any test: acc = [2^b] G + S' at the end (b = the digits' bits,
+        S' the sum with every digit made odd); the parities' corrections (complete
+        additions) make it [2^b] G + S, and S = acc + C for the constant C = -[2^b] G.
+        An addition meeting acc = +-t (only inputs crafted for it do) or an accumulator
+        at infinity leaves Z = 0 (Z3 = Z H, H = 0), and Z stays 0 through every later
+        doubling and addition: then the loop runs again from infinity with complete
+        additions (:func:`~evm384_native.tower.groups.add`), which handle every case.
 
         All of it runs on the curve y^2 = x^3 + b w^6 of the records' common Z, w, where
         every table entry is an affine point, so the fast loop's additions are mixed
