@@ -438,24 +438,18 @@ def _times_on_twin(e: Emitter, field: ModuleType, w: Slot, t: Slot, doubler: Dou
 
 def clear_cofactor_g1(e: Emitter, acc: G1Jacobian, p: G1Jacobian) -> None:
     """acc = [h_eff] p for any p on E: double-and-add with mixed additions on p's
-    isomorphic curve (:func:`_times_on_twin`); if that ends at Z = 0 (p infinity, or an
-    addition met an exceptional case: p of small order), again with the complete
-    addition of :mod:`.groups`."""
-    asm = e.asm
+    isomorphic curve (:func:`_times_on_twin`), no case checked. Exact: an addition
+    [2k] p +- p (2k < h_eff < r) meets an exceptional case only if [m] p = O for some
+    0 < m < r, so p lies in E[h] (h the cofactor, prime to r), and so does [h_eff] p; as
+    [h_eff] maps E into G1, [h_eff] p = O, which the run gives too (Z = 0 stays 0); p at
+    infinity (Z = 0) gives Z = 0 as well."""
     bits = bin(H_EFF_G1)[3:]
     doubler = Doubler(e, "g1_map_dbl", [bits], lambda: jacobian.point_dbl(e, fp, acc),
                       DBL_RUN)
-    madd = asm.subroutine("g1_map_madd", lambda a: jacobian.jacobian_add_affine_hmv(
+    madd = e.asm.subroutine("g1_map_madd", lambda a: jacobian.jacobian_add_affine_hmv(
         e, fp, acc, affine_view(p, G1_GROUP)))
-    add_p = asm.subroutine("g1_map_add", lambda a: add(
-        e, G1_GROUP, acc, p, doubler.once, t_may_be_infinity=True))
-    done = asm.new_label("cleared")
-    with asm.scope("clear_cofactor"):
+    with e.asm.scope("clear_cofactor"):
         _times_on_twin(e, fp, acc, p, doubler, bits, madd)
-        _jump_if_finite(e, acc, done)
-        fp.copy(e, acc, p)
-        doubler.bits(bits, lambda: asm.call(add_p))
-    asm.place(done)
 
 
 def _psi(e: Emitter, out: G2Jacobian, a: G2Jacobian) -> None:
@@ -470,7 +464,8 @@ def clear_cofactor_g2(e: Emitter, w: G2Jacobian, p: G2Jacobian) -> None:
     and t (addend): [x] t and w + t are subroutines. First with mixed additions in the
     multiplications by x (:func:`_times_on_twin`) and additions that check nothing; if
     that ends at Z = 0 (infinity somewhere, or an exceptional case), again with the
-    complete addition."""
+    complete addition. The second run is needed: psi acts on G2 as [x], so for p in G2
+    the sum [x] p + psi(p) is a doubling, which the unchecked addition cannot do."""
     asm = e.asm
     region = asm.memory.region("clear_cofactor")
     t, t1, t2, t3 = (region.alloc(G2Jacobian, name) for name in ("t", "t1", "t2", "t3"))
@@ -528,6 +523,7 @@ def clear_cofactor_g2(e: Emitter, w: G2Jacobian, p: G2Jacobian) -> None:
     with asm.scope("clear_cofactor"):
         clear(times_x_fast, add_fast)
         _jump_if_finite(e, w, done)
+        asm.place(asm.new_label("cofactor_complete"))
         clear(times_x, add_t)
     asm.place(done)
 
