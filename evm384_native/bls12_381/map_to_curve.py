@@ -7,26 +7,34 @@ SWU (RFC 9380 6.6.2): t = Z u^2, x1 = (-B/A) (1 + 1 / (t^2 + t)), or B / (Z A) w
 t^2 + t = 0; if g(x1) is a square, (x1, sqrt(g(x1))), else (x2, sqrt(g(x2))) with x2 = t x1
 (then g(x2) = t^3 g(x1) is a square). The sign of y is then set so that sgn0(y) = sgn0(u)
 (RFC 9380 4.1: parity of the canonical value; for Fp2, of c0, or of c1 when c0 = 0), which
-makes the answer independent of which square root was found.
+makes the answer independent of which square root was found. No inversion: x1 = xn / xd
+and g(x1) = n / m (m = xd^3) as fractions (RFC 9380 F.2), and one power
+w = (n m^3)^((p-3)/4) gives both sqrt(+-n / m) = n m w (F.2.1.2's sqrt_ratio) and
+chi / m = n m^2 w^2 (chi = +-1 the quadratic character of n / m), so the point on E' is
+affine after a few products.
 
-- Fp (p = 3 mod 4): y1 = g(x1)^((p+1)/4) is a square root of g(x1) if it is a square,
-  else one of -g(x1), and then y1 u^3 Z sqrt(-Z) is one of g(x2): one exponentiation.
-- Fp2: a = a0 + a1 i is a square iff its norm n = a0^2 + a1^2 is a square in Fp; then with
-  s = sqrt(n), one of (a0 +- s) / 2 is a square d and sqrt(a) = sqrt(d) + a1 / (2 sqrt(d)) i
-  (a1 != 0), or sqrt(a0) or sqrt(-a0) i (a1 = 0).
+- Fp (p = 3 mod 4): that power; for x2, sqrt(g(x2)) = sqrt(-g(x1)) u^3 Z sqrt(-Z): one
+  exponentiation in all.
+- Fp2: a = a0 + a1 i is a square iff its norm is a square in Fp: sqrt_ratio on the norms
+  N(n) / N(m) (1 / m = conj(m) / N(m)); for x2, N(g(x2)) = 125 N(u)^6 N(g(x1)). Then with
+  s^2 = N(a) and d = (a0 + s) / 2, w = d^((p-3)/4): sqrt(a) = d w + (a1 w / 2) i if d is
+  a square, else (a1 w / 2) - d w i: two exponentiations of Fp in all.
 
 Isogeny: x = x_num(x') / x_den(x'), y = y' y_num(x') / y_den(x'), written directly in
 Jacobian coordinates (Z = x_den y_den, X = x_num y_den Z, Y = y' y_num x_den Z^2): no
 inversion, and a zero denominator gives Z = 0, the point at infinity, as the RFC requires.
 
-Cofactor clearing with the complete addition of :mod:`.groups` (the point need not be in
-any subgroup, so every case can occur): G1, [h_eff] P by double-and-add; G2, RFC 9380's
-G.3 with psi, equal to [h_eff] P: [x^2 - x - 1] P + [x - 1] psi(P) + psi^2(2 P).
+Cofactor clearing, for a point that need not be in any subgroup: the multiplications run
+on the point's isomorphic curve with mixed additions (madd-2004-hmv) and check no case;
+an exceptional case leaves Z = 0. G1: [h_eff] P by double-and-add, where Z = 0 at the
+end means [h_eff] P = O. G2: RFC 9380's G.3 with psi, equal to [h_eff] P:
+[x^2 - x - 1] P + [x - 1] psi(P) + psi^2(2 P); if it ends at Z = 0, again with the
+complete addition of :mod:`.groups`.
 """
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Optional, Sequence, Tuple, Union
+from typing import Sequence, Tuple, Union
 
 from ..asm import Assembler, Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot, Subroutine
 from ..curves.bls12_381 import BLS12_381
@@ -345,8 +353,8 @@ def swu_g2(e: Emitter, out: G2, u: Fp2) -> None:
         _norm(e, nn, n)
         _norm(e, mm, m)
         _sqrt_ratio(e, s, inv, nn, mm)
-        _jump_unless_one(e, inv, mm, not_square := asm.new_label("gx1_not_square"))
-        root = asm.new_label("swu_root")
+        not_square, root = asm.new_label("gx1_not_square"), asm.new_label("swu_root")
+        _jump_unless_one(e, inv, mm, not_square)
         fp2.conj(e, m, m)
         fp.mul(e, m, m, inv)                                 # 1 / m
         fp2.mul(e, n, n, m)                                  # g(x1)
