@@ -5,8 +5,8 @@
  *   o00 = A0 + B0 - 2 B1,  o01 = 2 (A1 + B1) + B0,  o10 = C0 - A0 - B0,  o11 = 2 (C1 - A1 - B1)
  * (all over R = 2^384, mod p), run as six 768-bit products (wide384.h) and four
  * reductions, where the ops run six Montgomery products and 17 additions. The hosts prove
- * the shape, that its 14 locations are apart and apart from the modulus, and that the six
- * temporaries (s, d, ta0, ta1, tb0, tb1) are dead; this checks the values. When p is odd,
+ * the shape, that its 12 locations are apart and apart from the modulus, and that the four
+ * temporaries (ta0, ta1, tb0, tb1) are dead; this checks the values. When p is odd,
  * below 2^382 and followed by its inv, and a0, a1, b0, b1 are below p, every op returns
  * the canonical residue, so the four outputs reduced to [0, p) are the ops' bytes. With
  * every factor below p, each product is below p^2 < p R / 4, and the sums below:

@@ -2,13 +2,15 @@
 _map_fp_to_g1, _map_fp2_to_g2) against the official vectors, blst (pyblst, chia_rs),
 py_ecc and arkworks; invalid inputs revert."""
 import json
+from functools import lru_cache
 import pathlib
 import random
 
 import pytest
 from hypothesis import given, settings, strategies as st
 from py_ecc.bls.point_compression import modular_squareroot_in_FQ2
-from py_ecc.optimized_bls12_381 import FQ2, curve_order as R_ORDER, multiply, neg, normalize
+from py_ecc.optimized_bls12_381 import (FQ2, curve_order as R_ORDER, is_inf, multiply, neg,
+                                        normalize)
 
 from evm384_native import execute
 from evm384_native.bls12_381.contracts import TARGETS
@@ -486,3 +488,93 @@ def test_command_line_runs_traces_and_profiles_the_contracts(capsys, tmp_path, t
 @pytest.mark.parametrize("name", sorted(API))
 def test_fits_the_contract_size_limit(name, target):
     assert len(build_contract(name, target=target)) <= 24_576      # EIP-170
+
+
+# --- cofactor clearing alone, on chosen points (its fast path and the fallback) -------------
+
+@lru_cache(maxsize=None)
+def cofactor_program(kind, target):
+    """Calldata: a Jacobian point X‖Y‖Z of E (G1) or E' (G2), plain 48-byte big-endian
+    values; returns [h_eff] of it as the map contract does (EIP-2537's encoding)."""
+    from evm384_native.asm import Assembler, raw
+    from evm384_native.bls12_381 import map_to_curve
+    from evm384_native.bls12_381.eip2537_io import return_point
+    from evm384_native.bls12_381.groups import G1_GROUP, G2_GROUP
+    from evm384_native.curves.bls12_381 import BLS12_381
+    from evm384_native.tower.fp import Emitter
+    from evm384_native.tower.target import resolve_target
+    isa = resolve_target(target)
+    group = G1_GROUP if kind == 1 else G2_GROUP
+    asm = Assembler("cofactor", memory=isa.new_memory(), opcodes=isa.opcodes)
+    e = Emitter(asm, BLS12_381, target=isa, inline_powers=True)
+    region = asm.memory.region("io")
+    point, out = region.alloc(group.jacobian, "p"), region.alloc(group.jacobian, "out")
+    given = region.alloc(raw(group.jacobian.size), "given")
+    fail = asm.new_label("fail")
+    asm.push(given.size); asm.push(0); asm.push(given); asm.op("CALLDATACOPY")
+    e.target.load_plain(e, point, given.part(group.jacobian, 0, "p"), fail, little_endian=False)
+    (map_to_curve.clear_cofactor_g1 if kind == 1 else map_to_curve.clear_cofactor_g2)(
+        e, out, point)
+    return_point(e, group, out)
+    asm.place(fail)
+    asm.push(0); asm.op("DUP1"); asm.op("REVERT")
+    e.finish()
+    return asm.assemble()
+
+
+def clear_cofactor(kind, point, target):
+    """[h_eff] point by the contract's code: (output, whether the complete path ran)."""
+    from evm384_native.asm.profile import GasByPc
+    program = cofactor_program(kind, target)
+    values = [c for v in point for c in ((int(v),) if kind == 1 else (int(x) for x in v.coeffs))]
+    gas = GasByPc()
+    result = execute(program.code, b"".join(v.to_bytes(48, "big") for v in values),
+                     opcodes=target, engine="fast", tracer=gas)
+    assert result.success, result.error
+    return result.output, program.labels.get("cofactor_complete") in gas.by_pc
+
+
+H_EFF = {1: 0xD201000000010001,
+         2: 0xBC69F08F2EE75B3584C6A0EA91B352888E2A8E9145AD7689986FF031508FFE1329C2F178731DB956D82BF015D1212B02EC0EC69D7477C1AE954CBC06689F6A359894C0ADEBBF6B4E8020005AAA95551}
+
+
+def scaled(point, z):
+    """The Jacobian point (x, y, 1) as (x z^2, y z^3, z)."""
+    x, y, one = point
+    return (x * z ** 2, y * z ** 3, one * z)
+
+
+@pytest.mark.parametrize("kind", [1, 2])
+def test_cofactor_clearing_fast_path_and_fallback(kind, target):
+    """Every answer is py_ecc's [h_eff] P, also for Jacobian inputs with Z != 1. G1 has no
+    second path (an exceptional case means [h_eff] P = O). G2: points of small order and
+    infinity (their [h_eff] is infinity), and points of G2 itself ([x] P = psi(P): the
+    unchecked addition meets a doubling) take the complete path, random points the fast
+    one."""
+    rng = random.Random(40 + kind)
+    cofactor = H1 if kind == 1 else H2
+    off = (lambda: g1_off_subgroup(rng)) if kind == 1 else (lambda: g2_off_subgroup(rng))
+    field = type(off()[0])
+    z = field(rng.randrange(2, P)) if kind == 1 else FQ2([rng.randrange(P), rng.randrange(P)])
+    small = [multiply(multiply(off(), cofactor // divisor), R_ORDER)
+             for divisor in ((3, 11, 121, H1) if kind == 1 else (13, 169, H2))]
+    infinity = (field.one(), field.one(), field.zero())
+    in_g = [blst_point(kind, rng.randrange(1, R_ORDER)) for _ in range(2)]
+    in_g = [(x, y, field.one()) for x, y in in_g]
+    complete = kind == 2
+    cases = [(p, complete) for p in small + [infinity] + in_g] + \
+        [(off(), False) for _ in range(2)]
+    for point, expect_complete in cases:
+        for jacobian in (normalize_jacobian(point), scaled(normalize_jacobian(point), z)):
+            output, ran = clear_cofactor(kind, jacobian, target)
+            cleared = multiply(point, H_EFF[kind])
+            assert output == encode_point(kind, None if is_inf(cleared) else normalize(cleared))
+            assert ran == expect_complete
+
+
+def normalize_jacobian(point):
+    """py_ecc's projective (X, Y, Z) (x = X / Z) as Jacobian (x, y, 1), infinity as is."""
+    x, y, z = point
+    if z == type(z).zero():
+        return point
+    return (x / z, y / z, type(z).one())

@@ -95,7 +95,7 @@ def test_the_group_is_marked_when_its_temporaries_are_overwritten_before_they_ar
                                                    SLOT["a0"]), KILL_ALL)),
     ("an output on an input", program(group(o10=SLOT["a1"]), KILL_ALL)),
     ("an output overlapping the modulus", program(group(o01=40), KILL_ALL)),
-    ("a temporary overlapping an output", program(group(s=SLOT["o11"] + 8), KILL_ALL)),
+    ("a temporary overlapping an output", program(group(ta0=SLOT["o11"] + 8), KILL_ALL)),
     ("a PUSH between", program(group()[:17 * 18] + push(0, 1) + asm("POP")
                                + group()[17 * 18:], KILL_ALL)),
 ])

@@ -170,6 +170,7 @@ class Region:
         self.size = 0
         self.base: Optional[int] = None
         self.allocations: List[Slot] = []
+        self.released = False          # its bytes are dead: regions after it may reuse them
 
     def base_offset(self) -> int:
         if self.base is None:
@@ -233,17 +234,27 @@ class Memory:
         self.by_name[name] = region
         return region
 
+    def release(self, name: str) -> None:
+        """Let the regions linked after region ``name`` reuse its bytes: the program no
+        longer reads them (e.g. data copied elsewhere at its start). Memory is then no
+        longer zero where those regions begin."""
+        self.by_name[name].released = True
+
     def link(self) -> int:
         """Place every region (word-aligned), and the register space if any; returns the
-        end of memory."""
+        end of memory. A released region does not move the regions after it."""
         if self.registers is not None:
             self.registers.link()
-        offset = self.start
+        offset = top = self.start
         for region in self.regions:
             region.base = offset
-            offset += -(-region.size // WORD) * WORD
-        self.end = offset
-        return offset
+            size = -(-region.size // WORD) * WORD
+            if region.released:
+                top = max(top, offset + size)
+            else:
+                offset += size
+        self.end = max(offset, top)
+        return self.end
 
     def name_of(self, offset: int) -> str:
         """The most specific slot name covering ``offset`` (after linking), else hex."""

@@ -64,6 +64,7 @@ def _build_msm(e: Emitter, group: Group) -> None:
 def _build_map(e: Emitter, group: Group) -> None:
     """The map precompile of ``group``: one field element (Fp or Fp2) in, a point out."""
     asm = e.asm
+    e.target.release_constants(e)                  # no code here reads zeroed memory
     fail = asm.new_label("invalid_input")
     region = asm.memory.region("input")
     u = region.alloc(group.field.ELEMENT, "u")

@@ -7,35 +7,43 @@ SWU (RFC 9380 6.6.2): t = Z u^2, x1 = (-B/A) (1 + 1 / (t^2 + t)), or B / (Z A) w
 t^2 + t = 0; if g(x1) is a square, (x1, sqrt(g(x1))), else (x2, sqrt(g(x2))) with x2 = t x1
 (then g(x2) = t^3 g(x1) is a square). The sign of y is then set so that sgn0(y) = sgn0(u)
 (RFC 9380 4.1: parity of the canonical value; for Fp2, of c0, or of c1 when c0 = 0), which
-makes the answer independent of which square root was found.
+makes the answer independent of which square root was found. No inversion: x1 = xn / xd
+and g(x1) = n / m (m = xd^3) as fractions (RFC 9380 F.2), and one power
+w = (n m^3)^((p-3)/4) gives both sqrt(+-n / m) = n m w (F.2.1.2's sqrt_ratio) and
+chi / m = n m^2 w^2 (chi = +-1 the quadratic character of n / m), so the point on E' is
+affine after a few products.
 
-- Fp (p = 3 mod 4): y1 = g(x1)^((p+1)/4) is a square root of g(x1) if it is a square,
-  else one of -g(x1), and then y1 u^3 Z sqrt(-Z) is one of g(x2): one exponentiation.
-- Fp2: a = a0 + a1 i is a square iff its norm n = a0^2 + a1^2 is a square in Fp; then with
-  s = sqrt(n), one of (a0 +- s) / 2 is a square d and sqrt(a) = sqrt(d) + a1 / (2 sqrt(d)) i
-  (a1 != 0), or sqrt(a0) or sqrt(-a0) i (a1 = 0).
+- Fp (p = 3 mod 4): that power; for x2, sqrt(g(x2)) = sqrt(-g(x1)) u^3 Z sqrt(-Z): one
+  exponentiation in all.
+- Fp2: a = a0 + a1 i is a square iff its norm is a square in Fp: sqrt_ratio on the norms
+  N(n) / N(m) (1 / m = conj(m) / N(m)); for x2, N(g(x2)) = 125 N(u)^6 N(g(x1)). Then with
+  s^2 = N(a) and d = (a0 + s) / 2, w = d^((p-3)/4): sqrt(a) = d w + (a1 w / 2) i if d is
+  a square, else (a1 w / 2) - d w i: two exponentiations of Fp in all.
 
 Isogeny: x = x_num(x') / x_den(x'), y = y' y_num(x') / y_den(x'), written directly in
 Jacobian coordinates (Z = x_den y_den, X = x_num y_den Z, Y = y' y_num x_den Z^2): no
 inversion, and a zero denominator gives Z = 0, the point at infinity, as the RFC requires.
 
-Cofactor clearing with the complete addition of :mod:`.groups` (the point need not be in
-any subgroup, so every case can occur): G1, [h_eff] P by double-and-add; G2, RFC 9380's
-G.3 with psi, equal to [h_eff] P: [x^2 - x - 1] P + [x - 1] psi(P) + psi^2(2 P).
+Cofactor clearing, for a point that need not be in any subgroup: the multiplications run
+on the point's isomorphic curve with mixed additions (madd-2004-hmv) and check no case;
+an exceptional case leaves Z = 0. G1: [h_eff] P by double-and-add, where Z = 0 at the
+end means [h_eff] P = O. G2: RFC 9380's G.3 with psi, equal to [h_eff] P:
+[x^2 - x - 1] P + [x - 1] psi(P) + psi^2(2 P); if it ends at Z = 0, again with the
+complete addition of :mod:`.groups`.
 """
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Optional, Sequence, Tuple, Union
+from typing import Sequence, Tuple, Union
 
-from ..asm import Assembler, Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot
+from ..asm import Assembler, Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot, Subroutine
 from ..curves.bls12_381 import BLS12_381
 from ..curves.fields import fp2_inverse, fp2_mul
 from ..tower import fp, fp2, jacobian
 from ..tower.compare import push_equal, push_field_is_zero
-from ..tower.control import double_and_add
+from ..tower.control import Doubler
 from ..tower.fp import Emitter
-from ..tower.groups import Group, add
+from ..tower.groups import Group, add, add_distinct, affine_view
 from .groups import DBL_RUN, G1_GROUP, G2_GROUP
 from .subgroup import PSI_X, PSI_Y
 
@@ -43,6 +51,9 @@ Const = Union[int, Tuple[int, int]]
 
 P = BLS12_381.p
 SQRT_EXPONENT = (P + 1) // 4                     # p = 3 mod 4
+SQRT_RATIO_EXPONENT = (P - 3) // 4               # RFC 9380 F.2.1.2's c1
+SQRT_MINUS_125 = pow(-125 % P, SQRT_EXPONENT, P)
+assert SQRT_MINUS_125 ** 2 % P == -125 % P
 INV2 = pow(2, -1, P)
 
 SWU_G1_A = 0x144698A3B8E9433D693A02C96D4982B0EA985383EE66A8D8E8981AEFD881AC98936F8DA0E0F97F5CF428082D584C1D
@@ -183,139 +194,192 @@ def _jump_if_equal(e: Emitter, a: Slot, b: Slot, target: Label) -> None:
     e.asm.jumpi(target)
 
 
-def _sqrt_fp(e: Emitter, out: Fp, a: Fp) -> None:
-    """out = a^((p+1)/4): a square root of a if a is a square, else of -a."""
-    fp.power(e, out, a, SQRT_EXPONENT, "fp_sqrt")
+def _power_c1(e: Emitter, out: Fp, a: Fp) -> None:
+    """out = a^((p-3)/4): for a square a != 0, 1 / sqrt(a) (out^2 a = 1), else
+    out^2 a = -1 (0 for 0)."""
+    fp.power(e, out, a, SQRT_RATIO_EXPONENT, "fp_sqrt_ratio")
 
 
-def _g(e: Emitter, field: ModuleType, out: Slot, x: Slot, a: Slot, b: Slot) -> None:
-    """out = x^3 + A x + B."""
-    field.sqr(e, out, x)
-    field.add(e, out, out, a)
-    field.mul(e, out, out, x)
-    field.add(e, out, out, b)
-
-
-def _swu_x1(e: Emitter, field: ModuleType, x1: Slot, t: Slot, u: Slot, z: Const, one: Slot,
-            minus_b_over_a: Const, b_over_za: Const) -> None:
-    """t = Z u^2 and x1 = (-B/A) (1 + inv0(t^2 + t)), or B / (Z A) when t^2 + t = 0."""
+def _swu_fraction(e: Emitter, field: ModuleType, xn: Slot, xd: Slot, t: Slot, u: Slot,
+                  z: Const, a: Const, b: Const) -> None:
+    """t = Z u^2 and x1 = xn / xd (RFC 9380 F.2, steps 1-8): xn = B (t^2 + t + 1),
+    xd = -A (t^2 + t), or A Z when t^2 + t = 0 (then x1 = B / (Z A))."""
     asm = e.asm
-    with asm.temps(field.ELEMENT) as (tv1,):
+    one = e.one if field is fp else e.const(Fp2, "fp2_one", [1, 0])
+    exceptional, done = asm.new_label("swu_exceptional"), asm.new_label("swu_xd")
+    with asm.temps(field.ELEMENT) as (tv2,):
         field.sqr(e, t, u)
         field.mul(e, t, t, _const(e, "swu_z", z))
-        field.sqr(e, tv1, t)
-        field.add(e, tv1, tv1, t)
-        field.inverse(e, x1, tv1)                            # 0 for 0
-        field.add(e, x1, x1, one)
-        field.mul(e, x1, x1, _const(e, "swu_-b/a", minus_b_over_a))
-        regular = asm.new_label("swu_regular")
-        push_field_is_zero(e, tv1)
-        asm.op("ISZERO")
-        asm.jumpi(regular)
-        fp.copy(e, x1, _const(e, "swu_b/za", b_over_za))
-        asm.place(regular)
-
-
-def swu_g1(e: Emitter, out: G1, u: Fp) -> None:
-    """out = the simplified SWU map of u (Montgomery form) to E', except the sign of y:
-    see :func:`fix_sign`."""
-    asm = e.asm
-    a, b = e.fp_const("swu_a", SWU_G1_A), e.fp_const("swu_b", SWU_G1_B)
-    with asm.scope("swu"), asm.temps(Fp, Fp, Fp) as (t, gx, y1):
-        x1 = out.x
-        _swu_x1(e, fp, x1, t, u, SWU_G1_Z, e.one, -SWU_G1_B * pow(SWU_G1_A, -1, P) % P,
-                SWU_G1_B * pow(SWU_G1_Z * SWU_G1_A, -1, P) % P)
-        _g(e, fp, gx, x1, a, b)
-        _sqrt_fp(e, y1, gx)
-        square, done = asm.new_label("gx1_square"), asm.new_label("swu_done")
-        with asm.temps(Fp) as (check,):
-            fp.sqr(e, check, y1)
-            _jump_if_equal(e, check, gx, square)
-        fp.mul(e, out.x, t, x1)                              # x2 = t x1
-        fp.sqr(e, gx, u)
-        fp.mul(e, gx, gx, u)
-        fp.mul(e, gx, gx, e.fp_const("swu_z*sqrt(-z)", SWU_G1_Z * SQRT_MINUS_Z))
-        fp.mul(e, out.y, y1, gx)                             # sqrt(g(x2)) = y1 u^3 Z sqrt(-Z)
+        field.sqr(e, tv2, t)
+        field.add(e, tv2, tv2, t)
+        field.add(e, xn, tv2, one)
+        field.mul(e, xn, xn, _const(e, "swu_b", b))
+        push_field_is_zero(e, tv2)
+        asm.jumpi(exceptional)
+        field.mul(e, xd, tv2, _const(e, "swu_-a", _negate(a)))
         asm.jump(done)
-        asm.place(square)
-        fp.copy(e, out.y, y1)                                # x = x1 is already in place
+        asm.place(exceptional)
+        fp.copy(e, xd, _const(e, "swu_za", _product(field, z, a)))
         asm.place(done)
 
 
-def _norm_sqrt(e: Emitter, s: Fp, a: Fp2, not_square: Optional[Label]) -> None:
-    """s = sqrt(a0^2 + a1^2); with ``not_square``, jump there if that norm is not a square
-    in Fp (then a is not a square in Fp2)."""
-    with e.asm.temps(Fp, Fp) as (n, check):
-        fp.sqr(e, n, a.c0)
-        fp.sqr(e, check, a.c1)
-        fp.add(e, n, n, check)
-        _sqrt_fp(e, s, n)
-        if not_square is None:
-            return
-        fp.sqr(e, check, s)
-        is_square = e.asm.new_label("norm_square")
-        _jump_if_equal(e, check, n, is_square)
-        e.asm.jump(not_square)
-        e.asm.place(is_square)
+def _negate(value: Const) -> Const:
+    return -value % P if isinstance(value, int) else (-value[0] % P, -value[1] % P)
+
+
+def _product(field: ModuleType, a: Const, b: Const) -> Const:
+    return a * b % P if field is fp else fp2_mul(a, b, P)  # type: ignore[arg-type,operator]
+
+
+def _gx_fraction(e: Emitter, field: ModuleType, n: Slot, m: Slot, xd2: Slot, xn: Slot,
+                 xd: Slot, a: Const, b: Const) -> None:
+    """g(xn / xd) = n / m: xd2 = xd^2, m = xd^3, n = xn^3 + A xn xd^2 + B xd^3."""
+    field.sqr(e, xd2, xd)
+    field.sqr(e, n, xn)
+    field.mul(e, m, xd2, _const(e, "swu_a", a))
+    field.add(e, n, n, m)
+    field.mul(e, n, n, xn)
+    field.mul(e, m, xd2, xd)
+    with e.asm.temps(field.ELEMENT) as (bm,):
+        field.mul(e, bm, m, _const(e, "swu_b", b))
+        field.add(e, n, n, bm)
+
+
+def _sqrt_ratio(e: Emitter, y: Fp, chi_over_m: Fp, n: Fp, m: Fp) -> None:
+    """RFC 9380 F.2.1.2's sqrt_ratio (p = 3 mod 4) for n, m != 0, and the inverse of m
+    from the same power: with w = (n m^3)^((p-3)/4) and chi = +-1 the quadratic character
+    of n / m, y = n m w (y^2 = chi n / m) and chi_over_m = n m^2 w^2 = chi / m."""
+    with e.asm.temps(Fp, Fp) as (k, w):
+        fp.mul(e, k, n, m)                                   # n m
+        fp.sqr(e, w, m)
+        fp.mul(e, w, w, k)                                   # n m^3
+        _power_c1(e, w, w)
+        fp.mul(e, y, w, k)
+        fp.sqr(e, w, w)
+        fp.mul(e, w, w, k)
+        fp.mul(e, chi_over_m, w, m)
+
+
+def _jump_unless_one(e: Emitter, chi_over_m: Fp, m: Fp, target: Label) -> None:
+    """Jump to ``target`` unless chi = (chi / m) m is 1 (n / m is not a square)."""
+    with e.asm.temps(Fp) as (chi,):
+        fp.mul(e, chi, chi_over_m, m)
+        push_equal(e, chi, e.one)
+        e.asm.op("ISZERO")
+        e.asm.jumpi(target)
+
+
+def swu_g1(e: Emitter, out: G1, u: Fp) -> None:
+    """out = the simplified SWU map of u (Montgomery form) to E', affine, except the sign
+    of y (see :func:`fix_sign`): one exponentiation, no inversion (:func:`_sqrt_ratio`
+    gives sqrt(g(x1)) or sqrt(-g(x1)), and 1 / xd^3)."""
+    asm = e.asm
+    with asm.scope("swu"), asm.temps(*[Fp] * 8) as (t, xn, xd, xd2, n, m, y, inv):
+        _swu_fraction(e, fp, xn, xd, t, u, SWU_G1_Z, SWU_G1_A, SWU_G1_B)
+        _gx_fraction(e, fp, n, m, xd2, xn, xd, SWU_G1_A, SWU_G1_B)
+        _sqrt_ratio(e, y, inv, n, m)
+        fp.mul(e, xd2, xd2, inv)                             # chi / xd
+        not_square, done = asm.new_label("gx1_not_square"), asm.new_label("swu_done")
+        _jump_unless_one(e, inv, m, not_square)
+        fp.mul(e, out.x, xn, xd2)                            # x1
+        fp.copy(e, out.y, y)
+        asm.jump(done)
+        asm.place(not_square)
+        fp.mul(e, xn, xn, xd2)                               # -x1
+        fp.mul(e, xn, xn, t)
+        fp.neg(e, out.x, xn)                                 # x2 = t x1
+        fp.sqr(e, n, u)
+        fp.mul(e, n, n, u)
+        fp.mul(e, n, n, e.fp_const("swu_z*sqrt(-z)", SWU_G1_Z * SQRT_MINUS_Z))
+        fp.mul(e, out.y, y, n)                               # sqrt(g(x2)) = y u^3 Z sqrt(-Z)
+        asm.place(done)
+
+
+def _norm(e: Emitter, out: Fp, a: Fp2) -> None:
+    """out = a0^2 + a1^2."""
+    with e.asm.temps(Fp) as (t,):
+        fp.sqr(e, out, a.c0)
+        fp.sqr(e, t, a.c1)
+        fp.add(e, out, out, t)
 
 
 def _sqrt_fp2(e: Emitter, out: Fp2, a: Fp2, s: Fp) -> None:
-    """out = a square root of the square a, given s = sqrt(norm(a))."""
+    """out = a square root of the square a, given s^2 = norm(a) (either sign): with
+    d = (a0 + s) / 2 (d = a0 when a1 = 0) and w = d^((p-3)/4), sqrt(a) = d w + a1 w / 2 i
+    if w^2 d = 1, else a1 w / 2 - d w i (then (a0 - s) / 2 is the square:
+    d (a0 - s) / 2 = -a1^2 / 4). One exponentiation, no inversion."""
     asm = e.asm
-    done, general = asm.new_label("sqrt_done"), asm.new_label("sqrt_general")
-    with asm.scope("fp2_sqrt"), asm.temps(Fp, Fp) as (d, check):
+    half = e.fp_const("1/2", INV2)
+    general, ready = asm.new_label("sqrt_general"), asm.new_label("sqrt_d")
+    second, done = asm.new_label("sqrt_second"), asm.new_label("sqrt_done")
+    with asm.scope("fp2_sqrt"), asm.temps(Fp, Fp, Fp) as (d, w, h):
         push_field_is_zero(e, a.c1)
         asm.op("ISZERO")
         asm.jumpi(general)
-        _sqrt_fp(e, d, a.c0)                                 # a = a0: sqrt(a0) or sqrt(-a0) i
-        fp.sqr(e, check, d)
-        real = asm.new_label("sqrt_real")
-        _jump_if_equal(e, check, a.c0, real)
-        fp.copy(e, out.c0, e.zero)
-        fp.copy(e, out.c1, d)
-        asm.jump(done)
-        asm.place(real)
-        fp.copy(e, out.c0, d)
-        fp.copy(e, out.c1, e.zero)
-        asm.jump(done)
+        fp.copy(e, d, a.c0)
+        asm.jump(ready)
         asm.place(general)
-        half = e.fp_const("1/2", INV2)
-        found = asm.new_label("sqrt_d_found")
         fp.add(e, d, a.c0, s)
-        fp.mul(e, d, d, half)                                # (a0 + s) / 2
-        _sqrt_fp(e, out.c0, d)
-        fp.sqr(e, check, out.c0)
-        _jump_if_equal(e, check, d, found)
-        fp.sub(e, d, a.c0, s)
-        fp.mul(e, d, d, half)                                # else (a0 - s) / 2 is a square
-        _sqrt_fp(e, out.c0, d)
-        asm.place(found)
-        fp.dbl(e, d, out.c0)
-        fp.inverse(e, d, d)
-        fp.mul(e, out.c1, a.c1, d)                           # a1 / (2 sqrt(d)), sqrt(d) != 0
+        fp.mul(e, d, d, half)
+        asm.place(ready)
+        _power_c1(e, w, d)
+        fp.mul(e, h, a.c1, w)
+        fp.mul(e, h, h, half)                                # a1 w / 2
+        fp.mul(e, d, d, w)                                   # d w
+        fp.mul(e, w, w, d)                                   # w^2 d
+        push_equal(e, w, e.one)
+        asm.op("ISZERO")
+        asm.jumpi(second)
+        fp.copy(e, out.c1, h)
+        fp.copy(e, out.c0, d)
+        asm.jump(done)
+        asm.place(second)
+        fp.neg(e, out.c1, d)
+        fp.copy(e, out.c0, h)
         asm.place(done)
 
 
 def swu_g2(e: Emitter, out: G2, u: Fp2) -> None:
-    """out = the simplified SWU map of u (Montgomery form) to E', except the sign of y."""
+    """out = the simplified SWU map of u (Montgomery form) to E', affine, except the sign
+    of y: two exponentiations of Fp, no inversion. g(x1) = n / m is a square in Fp2 iff
+    its norm N(n) / N(m) is one in Fp; :func:`_sqrt_ratio` on the norms gives s with
+    s^2 = +-N(g(x1)) and 1 / N(m), hence 1 / m = conj(m) / N(m); for x2 = t x1,
+    N(g(x2)) = N(t)^3 N(g(x1)) = (-125) N(u)^6 (-N(g(x1))) (N(Z) = 5)."""
     asm = e.asm
-    a, b = _const(e, "swu_a", SWU_G2_A), _const(e, "swu_b", SWU_G2_B)
-    minus_b_over_a = fp2_mul(SWU_G2_B, fp2_inverse(SWU_G2_A, P), P)
-    with asm.scope("swu"), asm.temps(Fp2, Fp2, Fp) as (t, gx, s):
-        x1 = out.x
-        _swu_x1(e, fp2, x1, t, u, SWU_G2_Z, e.const(Fp2, "fp2_one", [1, 0]),
-                (-minus_b_over_a[0] % P, -minus_b_over_a[1] % P),
-                fp2_mul(SWU_G2_B, fp2_inverse(fp2_mul(SWU_G2_Z, SWU_G2_A, P), P), P))
-        _g(e, fp2, gx, x1, a, b)
+    with asm.scope("swu"), asm.temps(*[Fp2] * 6) as (t, xn, xd, xd2, n, m), \
+            asm.temps(Fp, Fp, Fp, Fp) as (nn, mm, s, inv):
+        _swu_fraction(e, fp2, xn, xd, t, u, SWU_G2_Z, SWU_G2_A, SWU_G2_B)
+        _gx_fraction(e, fp2, n, m, xd2, xn, xd, SWU_G2_A, SWU_G2_B)
+        _norm(e, nn, n)
+        _norm(e, mm, m)
+        _sqrt_ratio(e, s, inv, nn, mm)
         not_square, root = asm.new_label("gx1_not_square"), asm.new_label("swu_root")
-        _norm_sqrt(e, s, gx, not_square)
-        asm.jump(root)                                       # x = x1
+        _jump_unless_one(e, inv, mm, not_square)
+        fp2.conj(e, m, m)
+        fp.mul(e, m, m, inv)                                 # 1 / m
+        fp2.mul(e, n, n, m)                                  # g(x1)
+        fp2.mul(e, xd2, xd2, m)                              # 1 / xd
+        fp2.mul(e, out.x, xn, xd2)                           # x1
+        asm.jump(root)
         asm.place(not_square)
-        fp2.mul(e, out.x, t, x1)                             # x2 = t x1: g(x2) is a square
-        _g(e, fp2, gx, out.x, a, b)
-        _norm_sqrt(e, s, gx, None)
+        fp2.conj(e, m, m)
+        fp.mul(e, m, m, inv)                                 # -1 / m
+        fp2.mul(e, n, n, m)                                  # -g(x1)
+        fp2.mul(e, xd2, xd2, m)
+        fp2.mul(e, xn, xn, xd2)
+        fp2.mul(e, xn, xn, t)
+        fp2.neg(e, out.x, xn)                                # x2 = t x1
+        fp2.sqr(e, xd, t)
+        fp2.mul(e, xd, xd, t)
+        fp2.mul(e, n, n, xd)
+        fp2.neg(e, n, n)                                     # g(x2) = t^3 g(x1)
+        _norm(e, nn, u)
+        fp.sqr(e, mm, nn)
+        fp.mul(e, mm, mm, nn)
+        fp.mul(e, mm, mm, e.fp_const("sqrt(-125)", SQRT_MINUS_125))
+        fp.mul(e, s, s, mm)                                  # sqrt(N(g(x2)))
         asm.place(root)
-        _sqrt_fp2(e, out.y, gx, s)
+        _sqrt_fp2(e, out.y, n, s)
 
 
 def push_sgn0(e: Emitter, field: ModuleType, value: Slot) -> None:
@@ -361,17 +425,39 @@ def iso_map(e: Emitter, field: ModuleType, out: Slot, p: Slot,
         field.mul(e, out.y, yn, xd)                          # Y = y' y_num x_den Z^2
 
 
+def _jump_if_finite(e: Emitter, point: Slot, target: Label) -> None:
+    push_field_is_zero(e, point.z)
+    e.asm.op("ISZERO")
+    e.asm.jumpi(target)
+
+
+def _times_on_twin(e: Emitter, field: ModuleType, w: Slot, t: Slot, doubler: Doubler,
+                   bits: str, madd: Subroutine) -> None:
+    """w = [1 bits] t with mixed additions, for T = (X, Y, Z) = ``t``: (X, Y) is an affine
+    point of the curve y^2 = x^3 + b Z^6, isomorphic to E by (x, y) -> (x / Z^2, y / Z^3),
+    where neither the doubling nor madd-2004-hmv reads b; Z is multiplied into the result.
+    No case is checked: if w ever meets +-t or infinity, or t is infinity, w.z ends 0."""
+    fp.copy(e, w.x, t.x)
+    fp.copy(e, w.y, t.y)
+    jacobian.from_affine(e, w, affine_view(w, G1_GROUP if field is fp else G2_GROUP))
+    doubler.bits(bits, lambda: e.asm.call(madd))
+    field.mul(e, w.z, w.z, t.z)
+
+
 def clear_cofactor_g1(e: Emitter, acc: G1Jacobian, p: G1Jacobian) -> None:
-    """acc = [h_eff] p for any p on E."""
-    asm = e.asm
-    dbl = asm.subroutine("g1_map_dbl", lambda a: jacobian.point_dbl(e, fp, acc))
-    add_p = asm.subroutine("g1_map_add", lambda a: add(
-        e, G1_GROUP, acc, p, lambda: asm.call(dbl), t_may_be_infinity=True))
-    with asm.scope("clear_cofactor"):
-        fp.copy(e, acc, p)
-        double_and_add(e, "g1_map_dbl", bin(H_EFF_G1)[3:],
-                       lambda: jacobian.point_dbl(e, fp, acc), lambda: asm.call(add_p),
-                       DBL_RUN)
+    """acc = [h_eff] p for any p on E: double-and-add with mixed additions on p's
+    isomorphic curve (:func:`_times_on_twin`), no case checked. Exact: an addition
+    [2k] p +- p (2k < h_eff < r) meets an exceptional case only if [m] p = O for some
+    0 < m < r, so p lies in E[h] (h the cofactor, prime to r), and so does [h_eff] p; as
+    [h_eff] maps E into G1, [h_eff] p = O, which the run gives too (Z = 0 stays 0); p at
+    infinity (Z = 0) gives Z = 0 as well."""
+    bits = bin(H_EFF_G1)[3:]
+    doubler = Doubler(e, "g1_map_dbl", [bits], lambda: jacobian.point_dbl(e, fp, acc),
+                      DBL_RUN)
+    madd = e.asm.subroutine("g1_map_madd", lambda a: jacobian.jacobian_add_affine_hmv(
+        e, fp, acc, affine_view(p, G1_GROUP)))
+    with e.asm.scope("clear_cofactor"):
+        _times_on_twin(e, fp, acc, p, doubler, bits, madd)
 
 
 def _psi(e: Emitter, out: G2Jacobian, a: G2Jacobian) -> None:
@@ -383,50 +469,71 @@ def _psi(e: Emitter, out: G2Jacobian, a: G2Jacobian) -> None:
 
 def clear_cofactor_g2(e: Emitter, w: G2Jacobian, p: G2Jacobian) -> None:
     """w = [h_eff] p for any p on E (RFC 9380 G.3), with one work pair w (accumulator)
-    and t (addend): w = w + t and w = [x] t are subroutines."""
+    and t (addend): [x] t and w + t are subroutines. First with mixed additions in the
+    multiplications by x (:func:`_times_on_twin`) and additions that check nothing; if
+    that ends at Z = 0 (infinity somewhere, or an exceptional case), again with the
+    complete addition. The second run is needed: psi acts on G2 as [x], so for p in G2
+    the sum [x] p + psi(p) is a doubling, which the unchecked addition cannot do."""
     asm = e.asm
     region = asm.memory.region("clear_cofactor")
     t, t1, t2, t3 = (region.alloc(G2Jacobian, name) for name in ("t", "t1", "t2", "t3"))
-    dbl = asm.subroutine("g2_map_dbl", lambda a: jacobian.jacobian_dbl(e, fp2, w))
+    bits = bin(abs(BLS12_381.x))[3:]
+    doubler = Doubler(e, "g2_map_dbl", [bits], lambda: jacobian.point_dbl(
+        e, fp2, w, extension=True), DBL_RUN)
     add_t = asm.subroutine("g2_map_add", lambda a: add(
-        e, G2_GROUP, w, t, lambda: asm.call(dbl), t_may_be_infinity=True))
+        e, G2_GROUP, w, t, doubler.once, t_may_be_infinity=True))
+    add_fast = asm.subroutine("g2_map_add_unchecked",
+                              lambda a: add_distinct(e, G2_GROUP, w, t))
+    madd = asm.subroutine("g2_map_madd", lambda a: jacobian.jacobian_add_affine_hmv(
+        e, fp2, w, affine_view(t, G2_GROUP)))
 
     def mul_by_x(a: Assembler) -> None:                      # w = [x] t, x < 0
         fp.copy(e, w, t)
-        double_and_add(e, "g2_map_dbl", bin(abs(BLS12_381.x))[3:],
-                       lambda: jacobian.jacobian_dbl(e, fp2, w), lambda: asm.call(add_t),
-                       DBL_RUN)
+        doubler.bits(bits, lambda: asm.call(add_t))
+        fp2.neg(e, w.y, w.y)
+
+    def mul_by_x_fast(a: Assembler) -> None:
+        _times_on_twin(e, fp2, w, t, doubler, bits, madd)
         fp2.neg(e, w.y, w.y)
     times_x = asm.subroutine("g2_map_mul_by_x", mul_by_x)
+    times_x_fast = asm.subroutine("g2_map_mul_by_x_unchecked", mul_by_x_fast)
 
     def minus_into_t(a: G2Jacobian) -> None:
         fp.copy(e, t, a)
         fp2.neg(e, t.y, t.y)
 
-    with asm.scope("clear_cofactor"):
+    def clear(times: Subroutine, plus: Subroutine) -> None:
         fp.copy(e, t, p)
-        asm.call(times_x)
+        asm.call(times)
         fp.copy(e, t1, w)                                    # t1 = [x] P
         _psi(e, t2, p)                                       # t2 = psi(P)
         fp.copy(e, w, p)
-        asm.call(dbl)
+        doubler.once()
         _psi(e, t3, w)
         _psi(e, t3, t3)                                      # t3 = psi^2(2 P)
         fp.copy(e, w, t3)
         minus_into_t(t2)
-        asm.call(add_t)
+        asm.call(plus)
         fp.copy(e, t3, w)                                    # t3 = t3 - t2
         fp.copy(e, w, t1)
         fp.copy(e, t, t2)
-        asm.call(add_t)
+        asm.call(plus)
         fp.copy(e, t, w)
-        asm.call(times_x)                                    # w = [x] (t1 + t2)
+        asm.call(times)                                      # w = [x] (t1 + t2)
         fp.copy(e, t, t3)
-        asm.call(add_t)                                      # + t3
+        asm.call(plus)                                       # + t3
         minus_into_t(t1)
-        asm.call(add_t)                                      # - t1
+        asm.call(plus)                                       # - t1
         minus_into_t(p)
-        asm.call(add_t)                                      # - P
+        asm.call(plus)                                       # - P
+
+    done = asm.new_label("cleared")
+    with asm.scope("clear_cofactor"):
+        clear(times_x_fast, add_fast)
+        _jump_if_finite(e, w, done)
+        asm.place(asm.new_label("cofactor_complete"))
+        clear(times_x, add_t)
+    asm.place(done)
 
 
 def map_to_curve(e: Emitter, group: Group, out: Slot, u: Slot) -> None:

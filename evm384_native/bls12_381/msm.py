@@ -48,7 +48,7 @@ from typing import Callable, Optional, Sequence
 from ..asm import Fp, Label, Slot, array, raw
 from ..curves.bls12_381 import BLS12_381
 from ..tower import fp, fp2, jacobian
-from ..tower.control import doubling_chain, is_zero, require_calldata
+from ..tower.control import Doubler, is_zero, require_calldata
 from ..tower.compare import require_jacobian_is
 from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
@@ -192,14 +192,14 @@ class Msm:
         self.factor = region.alloc(field.ELEMENT, "factor")
         self.end = region.alloc(raw(32), "records_end")
         self.value = e.target.memory_bytes(e, Fp.size)
-        self._x_chain: Optional[Callable[[Callable[[], None]], None]] = None
+        self._x_doubler: Optional[Doubler] = None
         self.pair = point_bytes(group) + SCALAR_BYTES
         name = f"{group.name}_msm"
         self._add_p = asm.subroutine(f"{name}_add_p",
                                      lambda a: jacobian.jacobian_add_affine(e, field, self.t, self.p))
         self._dbl_acc = asm.subroutine(f"{name}_dbl_acc",
                                        lambda a: jacobian.point_dbl(e, field, self.acc,
-                                                                           halved_over_fp2=True))
+                                                                           extension=True))
         xy = affine_view(self.t, group)
         self._coz_step = asm.subroutine(f"{name}_coz_step", lambda a: jacobian.coz_add_update(
             e, field, affine_view(self.acc, group), xy, xy, self.h))
@@ -325,16 +325,16 @@ class Msm:
         double = lambda: jacobian.point_dbl(e, fp, t)
         with asm.scope("g1_subgroup"):
             jacobian.from_affine(e, t, self.p)
-            if self._x_chain is None:             # one chain for every use
-                self._x_chain = doubling_chain(e, "g1_msm_dbl_t", bits, double, DBL_RUN)
-            chain = self._x_chain
-            chain(lambda: asm.call(self._add_p))
+            if self._x_doubler is None:           # one chain for every use
+                self._x_doubler = Doubler(e, "g1_msm_dbl_t", [bits], double, DBL_RUN)
+            chain = self._x_doubler
+            chain.bits(bits, lambda: asm.call(self._add_p))
             fp.copy(e, q1, t)                     # Q1 = [|x|] P
             fp.copy(e, t.z, e.one)
             q1_xy = affine_view(q1, group)
             add_q1 = asm.subroutine("g1_msm_add_q1", lambda a: jacobian.jacobian_add_affine(
                 e, fp, t, q1_xy))
-            chain(lambda: asm.call(add_q1))
+            chain.bits(bits, lambda: asm.call(add_q1))
             fp.mul(e, t.z, t.z, q1.z)             # [x^2] P
             with asm.temps(group.affine) as (expect,):
                 fp.mul(e, expect.x, self.p.x, e.fp_const("beta", subgroup.BETA))
@@ -670,7 +670,7 @@ class Msm:
         """acc = 2 acc: inline in the fast loop where code is dense (a call costs as much
         as a third of the doubling), else a call."""
         if inline and self.e.target.dense_code:
-            jacobian.point_dbl(self.e, self.group.field, self.acc, halved_over_fp2=True)
+            jacobian.point_dbl(self.e, self.group.field, self.acc, extension=True)
         else:
             self.e.asm.call(self._dbl_acc)
 

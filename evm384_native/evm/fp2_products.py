@@ -89,12 +89,12 @@ def _unaliased(records: np.ndarray, start: int) -> Optional[Fp2Product]:
     return product
 
 
-def _dead(records: np.ndarray, slot: np.ndarray, after: np.ndarray, segment_end: np.ndarray
-          ) -> np.ndarray:
+def _dead(records: np.ndarray, slot: np.ndarray, after: np.ndarray, segment_end: np.ndarray,
+          window: int = DEAD_WINDOW) -> np.ndarray:
     """Per group: whether a record in rows [after, segment_end) writes exactly the 48 bytes
-    at ``slot`` before any record reads one of them (at most DEAD_WINDOW records on; a record
+    at ``slot`` before any record reads one of them (at most ``window`` records on; a record
     reads before it writes). All groups at once, a window of rows each."""
-    rows = after[:, None] + np.arange(DEAD_WINDOW)[None, :]
+    rows = after[:, None] + np.arange(window)[None, :]
     inside = rows < segment_end[:, None]
     window = records[np.minimum(rows, len(records) - 1)].astype(np.int64)
     slot = slot[:, None]

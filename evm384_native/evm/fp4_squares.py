@@ -4,7 +4,8 @@
 
 The shape is the 23 ops ``tower.fp12._sqr_fp4`` emits for xi = 1 + u, each an (operation,
 out, x, y) over named roles: the inputs a0, a1, b0, b1 (a = a0 + a1 u, b = b0 + b1 u), the
-outputs o00, o01, o10, o11, and the temporaries s, d, ta0, ta1, tb0, tb1. When every input
+outputs o00, o01, o10, o11, and the temporaries ta0, ta1, tb0, tb1 (each half squaring
+keeps its sum and difference in its own outputs until it writes them). When every input
 is below a modulus under 2^382 that comes with its inv, each op returns the canonical
 residue, so the step's outputs have the ops' bytes; the C step checks that at run time and
 runs the records otherwise. What this module proves once per code, and marks in the first
@@ -12,10 +13,10 @@ record (``FP4_SQUARE_FLAG``):
 
 - 23 consecutive records of one segment have the shape, every role at one location, and
   one modulus;
-- the 14 locations are pairwise apart and apart from the modulus and its inv: every read
+- the 12 locations are pairwise apart and apart from the modulus and its inv: every read
   in the group sees what it would see op by op, the outputs are written after every input
   is read;
-- the six temporaries, which the C step never writes, are dead (as
+- the four temporaries, which the C step never writes, are dead (as
   :func:`.fp2_products._dead` decides for t0, t1, t2 of an Fp2 product).
 """
 from __future__ import annotations
@@ -35,19 +36,22 @@ _A, _S, _M = ADDMOD384, SUBMOD384, MULMODMONT384
 # (operation, out, x, y), in tower.fp12._sqr_fp4's order (fp.dbl is x + x)
 SHAPE: Tuple[Tuple[int, str, str, str], ...] = (
     (_A, "o00", "a0", "b0"), (_A, "o01", "a1", "b1"),                # a + b in o0
-    (_A, "s", "o00", "o01"), (_S, "d", "o00", "o01"),                # its half squaring
-    (_M, "o10", "s", "d"), (_M, "o11", "o00", "o01"),
-    (_A, "s", "a0", "a1"), (_S, "d", "a0", "a1"),                    # a's
-    (_M, "ta0", "s", "d"), (_M, "ta1", "a0", "a1"),
-    (_A, "s", "b0", "b1"), (_S, "d", "b0", "b1"),                    # b's
-    (_M, "tb0", "s", "d"), (_M, "tb1", "b0", "b1"),
+    (_A, "o10", "o00", "o01"), (_S, "o11", "o00", "o01"),            # its half squaring
+    (_M, "o10", "o10", "o11"), (_M, "o11", "o00", "o01"),
+    (_A, "ta0", "a0", "a1"), (_S, "ta1", "a0", "a1"),                # a's
+    (_M, "ta0", "ta0", "ta1"), (_M, "ta1", "a0", "a1"),
+    (_A, "tb0", "b0", "b1"), (_S, "tb1", "b0", "b1"),                # b's
+    (_M, "tb0", "tb0", "tb1"), (_M, "tb1", "b0", "b1"),
     (_A, "ta0", "ta0", "tb0"), (_A, "ta1", "ta1", "tb1"),
     (_S, "o10", "o10", "ta0"), (_S, "o11", "o11", "ta1"), (_A, "o11", "o11", "o11"),
     (_A, "tb1", "tb1", "tb1"), (_S, "o00", "ta0", "tb1"), (_A, "ta1", "ta1", "ta1"),
     (_A, "o01", "ta1", "tb0"))
 RECORDS = len(SHAPE)
-TEMPORARIES = ("s", "d", "ta0", "ta1", "tb0", "tb1")
+TEMPORARIES = ("ta0", "ta1", "tb0", "tb1")
 _OPCODES = np.array([operation for operation, _, _, _ in SHAPE], dtype=np.uint32)
+# how far the search for a temporary's next write goes (the caller's next squaring can be
+# two Fp4 products away: ~70 records); groups are few, so the search may be long
+DEAD_WINDOW = 256
 # record columns (the fast engine's layout: PUSH opcode, EVM384 opcode, out, x, y, mod)
 _OPCODE, _OUT, _X, _Y, _MOD = 1, 2, 3, 4, 5
 assert RECORDS == lib.EVM384_FP4_SQUARE_RECORDS
@@ -71,8 +75,8 @@ def marked(segments: "SegmentTable", records: np.ndarray) -> np.ndarray:   # noq
         if roles is None:
             continue
         later, end = np.array([start + RECORDS]), np.array([segment_end[start]])
-        if all(_dead(segments.records, np.array([roles[t]], dtype=np.int64), later, end)[0]
-               for t in TEMPORARIES):
+        if all(_dead(segments.records, np.array([roles[t]], dtype=np.int64), later, end,
+                     DEAD_WINDOW)[0] for t in TEMPORARIES):
             records[start, _OPCODE] |= FP4_SQUARE_FLAG
     return records
 

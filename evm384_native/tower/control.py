@@ -103,19 +103,41 @@ def double_and_add(e: Emitter, name: str, bits: str, double: Callable[[], None],
     is set. Where code is dense (EVMMAX) the doublings go through a chain
     (:func:`.fp.squaring_chain` ``name + "_chain"``, up to ``run`` a call), else each is a
     call of subroutine ``name``."""
-    doubling_chain(e, name, bits, double, run)(add)
+    Doubler(e, name, [bits], double, run).bits(bits, add)
 
 
-def doubling_chain(e: Emitter, name: str, bits: str, double: Callable[[], None],
-                   run: int) -> Callable[[Callable[[], None]], None]:
-    """What :func:`double_and_add` emits, as a function of ``add``: each call emits the
-    double-and-add over ``bits`` again, through the one chain (or subroutine) made here."""
-    if e.target.dense_code:
-        digits = [int(bit) for bit in bits]
-        chain = squaring_chain(e, f"{name}_chain", min(run, longest_run(digits)), double)
-        return lambda add: square_and_multiply_chained(e, digits, chain, lambda digit: add())
-    routine = e.asm.subroutine(name, lambda a: double())
-    return lambda add: square_and_multiply(e, bits, lambda: e.asm.call(routine), add)
+class Doubler:
+    """The doublings of several double-and-add runs over one accumulator, emitted once:
+    a chain (:func:`.fp.squaring_chain` ``name + "_chain"``, long enough for the longest
+    run of zeros in ``bit_strings``, at most ``run``) where code is dense (EVMMAX), else a
+    subroutine ``name`` of one doubling."""
+
+    def __init__(self, e: Emitter, name: str, bit_strings: Sequence[str],
+                 double: Callable[[], None], run: int) -> None:
+        self.e = e
+        if e.target.dense_code:
+            longest = max(longest_run([int(bit) for bit in bits]) for bits in bit_strings)
+            self.chain: Optional[Tuple[Subroutine, List[Label]]] = squaring_chain(
+                e, f"{name}_chain", min(run, longest), double)
+        else:
+            self.chain = None
+            self.routine = e.asm.subroutine(name, lambda a: double())
+
+    def bits(self, bits: str, add: Callable[[], None]) -> None:
+        """Per bit: a doubling, then ``add()`` if the bit is set."""
+        if self.chain is not None:
+            square_and_multiply_chained(self.e, [int(bit) for bit in bits], self.chain,
+                                        lambda digit: add())
+        else:
+            square_and_multiply(self.e, bits, self.once, add)
+
+    def once(self) -> None:
+        """One doubling (a call)."""
+        if self.chain is not None:
+            subroutine, entries = self.chain
+            self.e.asm.call(subroutine, at=entries[1])
+        else:
+            self.e.asm.call(self.routine)
 
 
 def _squarings(e: Emitter, chain, entries, count: int, run: int) -> None:

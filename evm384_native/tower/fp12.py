@@ -6,7 +6,7 @@ which keeps bytecode small: each is emitted once, callers copy operands with MCO
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 from ..asm import Fp, Fp2, Fp6, Fp12, Slot, Subroutine
 from ..curves.fields import Fp2Int, fp2_mul, fp2_pow
@@ -49,28 +49,35 @@ def sqr(e: Emitter, out: Fp12, a: Fp12) -> None:
         _sqr_complex(e, out, a, fp6.mul_by_subroutine)
         return
     (a_0, a_1), (b_0, b_1), (c_0, c_1) = _fp4_pairs(a)
+    # The Fp4 squarings' scratch (see _sqr_fp4) is overwritten before it is read after each
+    # of them: by the next squaring, by A - B + C (which the allocator puts where the first
+    # scratch was) and by the w^2 sums.
+    scratch_types = _sqr_fp4_scratch(e)
     with e.asm.scope("fp12_sqr"), e.asm.temps(*[Fp2] * 10) as (
             s00, s01, s20, s21, s40, s41, p0, p1, q0, q1):
-        _sqr_fp4(e, s00, s01, a_0, a_1)
-        _sqr_fp4(e, s40, s41, c_0, c_1)
+        with e.asm.temps(*scratch_types) as scratch:
+            _sqr_fp4(e, s00, s01, a_0, a_1, scratch)
+            _sqr_fp4(e, s40, s41, c_0, c_1, scratch)
         _mul_fp4(e, p0, p1, a_0, a_1, b_0, b_1)
         _mul_fp4(e, q0, q1, b_0, b_1, c_0, c_1)
-        with e.asm.temps(Fp2, Fp2) as (d0, d1):       # A - B + C
-            fp2.sub(e, d0, a_0, b_0)
+        (o00, o01), (o10, o11), (o20, o21) = _fp4_pairs(out)
+        with e.asm.temps(Fp2, Fp2) as (d0, d1), e.asm.temps(*scratch_types) as scratch:
+            fp2.sub(e, d0, a_0, b_0)                  # A - B + C
             fp2.add(e, d0, d0, c_0)
             fp2.sub(e, d1, a_1, b_1)
             fp2.add(e, d1, d1, c_1)
-            _sqr_fp4(e, s20, s21, d0, d1)
-        # a is read; S1 = 2P and S3 = 2Q
-        for x in (p0, p1, q0, q1):
-            fp2.dbl(e, x, x)
-        (o00, o01), (o10, o11), (o20, o21) = _fp4_pairs(out)
-        # w^2: S1 + S2 + S3 - S0 - S4
-        for o, s1, s2, s3, s0, s4 in ((o20, p0, s20, q0, s00, s40), (o21, p1, s21, q1, s01, s41)):
-            fp2.add(e, s2, s2, s1)
-            fp2.add(e, s2, s2, s3)
-            fp2.sub(e, s2, s2, s0)
-            fp2.sub(e, o, s2, s4)
+            _sqr_fp4(e, s20, s21, d0, d1, scratch)
+            # a is read; S1 = 2P and S3 = 2Q
+            for x in (p0, p1, q0, q1):
+                fp2.dbl(e, x, x)
+            # w^2: S1 + S2 + S3 - S0 - S4, summed in the scratch where there is one
+            for k, (o, s1, s2, s3, s0, s4) in enumerate(((o20, p0, s20, q0, s00, s40),
+                                                         (o21, p1, s21, q1, s01, s41))):
+                total = scratch[k] if scratch else s2
+                fp2.add(e, total, s2, s1)
+                fp2.add(e, total, total, s3)
+                fp2.sub(e, total, total, s0)
+                fp2.sub(e, o, total, s4)
         # t (x0 + x1 t) = xi x1 + x0 t
         fp2.mul_by_xi(e, o00, q1)
         fp2.add(e, o00, o00, s00)
@@ -157,39 +164,49 @@ def _mul_fp4(e: Emitter, out0: Fp2, out1: Fp2, a0: Fp2, a1: Fp2, b0: Fp2, b1: Fp
 
 def _half_sqr(e: Emitter, re: Fp, im: Fp, a: Fp2) -> None:
     """a^2 = re + 2 im u with the imaginary part left undoubled: re = (a0 + a1)(a0 - a1),
-    im = a0 a1; 2 mul, 2 add/sub."""
-    with e.asm.temps(Fp, Fp) as (s, d):
-        fp.add(e, s, a.c0, a.c1)
-        fp.sub(e, d, a.c0, a.c1)
-        fp.mul(e, re, s, d)
-        fp.mul(e, im, a.c0, a.c1)
+    im = a0 a1; 2 mul, 2 add/sub. The sum and the difference wait in re and im (which must
+    not overlap a), so the squaring needs no temporaries of its own."""
+    fp.add(e, re, a.c0, a.c1)
+    fp.sub(e, im, a.c0, a.c1)
+    fp.mul(e, re, re, im)
+    fp.mul(e, im, a.c0, a.c1)
 
 
-def _sqr_fp4(e: Emitter, out0: Fp2, out1: Fp2, a: Fp2, b: Fp2) -> None:
+def _sqr_fp4_scratch(e: Emitter) -> Tuple[type, ...]:
+    """The temporaries :func:`_sqr_fp4` takes for the curve's xi (none for another xi)."""
+    return (Fp2, Fp2) if e.curve.xi == (1, 1) else ()
+
+
+def _sqr_fp4(e: Emitter, out0: Fp2, out1: Fp2, a: Fp2, b: Fp2,
+             scratch: Sequence[Fp2]) -> None:
     """(a + b t)^2 in Fp4 = Fp2[t]/(t^2 - xi) from three Fp2 squarings: out1 = 2ab =
     (a + b)^2 - a^2 - b^2, out0 = a^2 + xi b^2. With a^2 = A0 + 2 A1 u (and B, C for b^2,
     (a + b)^2), the doublings wait till the end:
         out0 = (A0 + B0 - 2 B1) + (2 (A1 + B1) + B0) u,  out1 = (C0 - A0 - B0) + 2 (C1 - A1 - B1) u.
     6 mul and 17 add/sub (the schoolbook 2ab: 8 mul, 14 add/sub): less gas under every
     schedule. That expands xi = 1 + u; for another xi, out0 = a^2 + xi b^2 with the Fp2
-    squarings done in full. ``out0`` and ``out1`` must not overlap ``a`` or ``b``."""
+    squarings done in full. ``out0`` and ``out1`` must not overlap ``a`` or ``b``.
+    ``scratch`` (:func:`_sqr_fp4_scratch`, apart from all of them) holds the partial
+    squares; the callers hand the same scratch to their three squarings and then overwrite
+    it before reading it, which lets the engines prove it dead and run each squaring as one
+    step (evm/fp4_squares.py)."""
     if e.curve.xi != (1, 1):
         _sqr_fp4_any_xi(e, out0, out1, a, b)
         return
-    with e.asm.temps(Fp, Fp, Fp, Fp) as (a0, a1, b0, b1):
-        fp2.add(e, out0, a, b)                       # a + b, until out0 is written
-        _half_sqr(e, out1.c0, out1.c1, out0)
-        _half_sqr(e, a0, a1, a)
-        _half_sqr(e, b0, b1, b)
-        fp.add(e, a0, a0, b0)                        # A0 + B0
-        fp.add(e, a1, a1, b1)                        # A1 + B1
-        fp.sub(e, out1.c0, out1.c0, a0)
-        fp.sub(e, out1.c1, out1.c1, a1)
-        fp.dbl(e, out1.c1, out1.c1)
-        fp.dbl(e, b1, b1)
-        fp.sub(e, out0.c0, a0, b1)
-        fp.dbl(e, a1, a1)
-        fp.add(e, out0.c1, a1, b0)
+    (a0, a1), (b0, b1) = (t.children() for t in scratch)
+    fp2.add(e, out0, a, b)                       # a + b, until out0 is written
+    _half_sqr(e, out1.c0, out1.c1, out0)
+    _half_sqr(e, a0, a1, a)
+    _half_sqr(e, b0, b1, b)
+    fp.add(e, a0, a0, b0)                        # A0 + B0
+    fp.add(e, a1, a1, b1)                        # A1 + B1
+    fp.sub(e, out1.c0, out1.c0, a0)
+    fp.sub(e, out1.c1, out1.c1, a1)
+    fp.dbl(e, out1.c1, out1.c1)
+    fp.dbl(e, b1, b1)
+    fp.sub(e, out0.c0, a0, b1)
+    fp.dbl(e, a1, a1)
+    fp.add(e, out0.c1, a1, b0)
 
 
 def _sqr_fp4_any_xi(e: Emitter, out0: Fp2, out1: Fp2, a: Fp2, b: Fp2) -> None:
@@ -209,17 +226,25 @@ def cyclotomic_sqr(e: Emitter, out: Fp12, a: Fp12) -> None:
     """Granger-Scott squaring, valid for a in the cyclotomic subgroup (after the easy part
     of the final exponentiation)."""
     with e.asm.scope("fp12_cyclotomic_sqr"), e.asm.temps(*[Fp2] * 7) as (
-            t00, t01, t10, t11, t20, t21, x):
-        _sqr_fp4(e, t00, t01, a.c0.c0, a.c1.c1)
-        _sqr_fp4(e, t10, t11, a.c1.c0, a.c0.c2)
-        _sqr_fp4(e, t20, t21, a.c0.c1, a.c1.c2)
+            t00, t01, t10, t11, t20, t21, x), e.asm.temps(*_sqr_fp4_scratch(e)) as scratch:
+        _sqr_fp4(e, t00, t01, a.c0.c0, a.c1.c1, scratch)
+        _sqr_fp4(e, t10, t11, a.c1.c0, a.c0.c2, scratch)
+        _sqr_fp4(e, t20, t21, a.c0.c1, a.c1.c2, scratch)
         fp2.mul_by_xi(e, x, t21)
-        # c = 3 t - 2 c for the c0 coefficients, c = 3 t + 2 c for the c1 coefficients
-        for o, t, c, sign in ((out.c0.c0, t00, a.c0.c0, -1), (out.c0.c1, t10, a.c0.c1, -1),
-                              (out.c0.c2, t20, a.c0.c2, -1), (out.c1.c0, x, a.c1.c0, 1),
-                              (out.c1.c1, t01, a.c1.c1, 1), (out.c1.c2, t11, a.c1.c2, 1)):
-            (fp2.add if sign > 0 else fp2.sub)(e, o, t, c)
-            fp2.dbl(e, o, o)
+        # c = 3 t - 2 c for the c0 coefficients, c = 3 t + 2 c for the c1 coefficients; the
+        # first differences in the squarings' scratch where there is one (overwritten before
+        # it is read), then doubled into c
+        for k, (o, t, c, sign) in enumerate(
+                ((out.c0.c0, t00, a.c0.c0, -1), (out.c0.c1, t10, a.c0.c1, -1),
+                 (out.c0.c2, t20, a.c0.c2, -1), (out.c1.c0, x, a.c1.c0, 1),
+                 (out.c1.c1, t01, a.c1.c1, 1), (out.c1.c2, t11, a.c1.c2, 1))):
+            combine = fp2.add if sign > 0 else fp2.sub
+            if k < len(scratch):
+                combine(e, scratch[k], t, c)
+                fp2.add(e, o, scratch[k], scratch[k])
+            else:
+                combine(e, o, t, c)
+                fp2.dbl(e, o, o)
             fp2.add(e, o, o, t)
 
 

@@ -182,7 +182,7 @@ def jacobian_dbl_halved(e: Emitter, field: ModuleType, t: Slot, three_halves: Sl
             e.asm.temps(*[kind] * (1 if keep else 3)) as scratch:
         m, s, c = (scratch[0], *keep) if keep else scratch
         field.sqr(e, m, x)
-        fp.mul(e, m, m, three_halves)            # M = 3/2 X^2 (each Fp value times 3/2)
+        fp.mul(e, m, m, three_halves)            # M = 3/2 X^2 (a constant of Fp)
         field.sqr(e, c, y)                       # B = Y^2
         field.mul(e, z, y, z)                    # Z3 = Y Z
         field.mul(e, s, x, c)                    # S = X B
@@ -195,15 +195,13 @@ def jacobian_dbl_halved(e: Emitter, field: ModuleType, t: Slot, three_halves: Sl
         field.sub(e, y, y, c)                    # Y3 = M (S - X3) - C
 
 
-def point_dbl(e: Emitter, field: ModuleType, t: Slot, halved_over_fp2: bool = False
-              ) -> None:
+def point_dbl(e: Emitter, field: ModuleType, t: Slot, extension: bool = False) -> None:
     """T = 2T in place for a = 0 by the cheaper formula for the target: where a product
-    costs at most three additions (EVMMAX) and T is over Fp (or Fp2 with
-    ``halved_over_fp2``: 7 Fp2 products and one by 3/2 in Fp, where dbl-2009-l takes 6
-    and 14 additions), :func:`jacobian_dbl_halved` (8 products and 4 additions), else
-    dbl-2009-l (:func:`jacobian_dbl`: 7 and 14). Both give the same point (in other
-    Jacobian coordinates)."""
-    if e.target.cheap_products and (field is fp or halved_over_fp2):
+    costs at most three additions (EVMMAX) and T is over Fp (or, with ``extension``, over
+    Fp2 too: 92 gas against 101), :func:`jacobian_dbl_halved` (8 products and 4
+    additions), else dbl-2009-l (:func:`jacobian_dbl`: 7 and 14). Both give the same
+    point (in other Jacobian coordinates)."""
+    if e.target.cheap_products and (field is fp or extension):
         p = e.curve.p
         jacobian_dbl_halved(e, field, t, e.fp_const("3/2", 3 * pow(2, -1, p) % p))
     else:

@@ -61,6 +61,9 @@ class EVM384:
         asm.push(e.p)
         asm.op("CODECOPY")
 
+    def release_constants(self, e: "Emitter") -> None:
+        """Constants stay in memory slots for the whole program: nothing to release."""
+
     def finish(self, e: "Emitter") -> None:
         e.asm.data(bytes(e.blob), label=e.data_label)
 
@@ -259,6 +262,11 @@ class EVMMAX:
         asm.push(lambda: int(modulus) + size)
         asm.push(lambda: _index(e.zero))           # the first constant
         asm.evmmax_op("STOREX")
+
+    def release_constants(self, e: "Emitter") -> None:
+        """The constants' memory image is read only at the start (STOREX): later regions
+        may reuse it (less memory to pay for; memory there is then not zero)."""
+        e.asm.memory.release(e.const_image.name)
 
     def finish(self, e: "Emitter") -> None:
         e.const_image.alloc(raw(len(e.blob)), "values")

@@ -9,7 +9,8 @@ import random
 import sys
 
 from evm384_native import execute
-from evm384_native.bls12_381.contracts import CONTRACTS, EVMMAX_CONTRACTS, build_contract
+from evm384_native.bls12_381.contracts import (CONTRACTS, EVMMAX_CONTRACTS, EVMMAX_ONLY,
+                                               build_contract)
 from evm384_native.bls12_381.hint import build_prover
 from evm384_native.bls12_381.usage import USAGE
 
@@ -17,7 +18,9 @@ from evm384_native.bls12_381.usage import USAGE
 def pins() -> dict:
     out: dict = {"code": {}, "gas": {}}
     for name in CONTRACTS:
-        for target in ["evm384"] + (["evmmax"] if name in EVMMAX_CONTRACTS else []):
+        targets = ([] if name in EVMMAX_ONLY else ["evm384"]) + \
+            (["evmmax"] if name in EVMMAX_CONTRACTS else [])
+        for target in targets:
             for compact in (None, True, False):
                 options = {} if compact is None else {"compact": compact}
                 try:
