@@ -524,7 +524,21 @@ class Msm:
                                                       _values(_generator_multiple(group, 1))))
             self._scale(self.acc, self.w)         # G on the records' curve
             fp.copy(e, self.t, self.acc)          # t.z = 1 for the complete additions
-            self._loop(fast=True)
+            if self._dense_setup:                 # one record: no loop over the records
+                several, joined = asm.new_label("msm_records"), asm.new_label("msm_fast_done")
+                asm.push(self.end)
+                asm.op("MLOAD")
+                record = self.record              # this split's, not the link time's
+                asm.push(lambda: self.heap() + record)
+                asm.ops("EQ", "ISZERO")
+                asm.jumpi(several)
+                self._loop(fast=True, single=True)
+                asm.jump(joined)
+                asm.place(several)
+                self._loop(fast=True)
+                asm.place(joined)
+            else:
+                self._loop(fast=True)
             push_field_is_zero(e, self.acc.z)
             asm.jumpi(complete)
             asm.call(self._parities[self.lay.tag])
@@ -626,10 +640,10 @@ class Msm:
             asm.place(single)
             asm.op("POP")
 
-    def _loop(self, fast: bool) -> None:
+    def _loop(self, fast: bool, single: bool = False) -> None:
         """The windows, from the top: four doublings of acc, then every record's digits
         (the fast loop's additions in line where code is dense, the complete loop's
-        calls)."""
+        calls); ``single``: for one record, at the heap's start (no loop over records)."""
         asm, split = self.e.asm, self.split
         asm.push(split.digit_bits)                # stack: shift
         window = asm.label("window")
@@ -637,8 +651,16 @@ class Msm:
         asm.ops("SWAP1", "SUB")
         for _ in range(WINDOW):
             self._double_acc(inline=fast)
-        self._records(lambda i, endomorphism: self._add_digit(i, endomorphism, fast),
-                      shifted=True)
+        if single:
+            u_at = self.u_at                      # this split's, not the link time's
+            asm.push(lambda: self.heap() + u_at)
+            asm.ops("MLOAD", "DUP2", "SHR")       # shift V
+            for i, endomorphism in enumerate(split.maps):
+                self._add_digit(i, endomorphism, fast, single=True)
+            asm.op("POP")
+        else:
+            self._records(lambda i, endomorphism: self._add_digit(i, endomorphism, fast),
+                          shifted=True)
         asm.op("DUP1")
         asm.jumpi(window)                         # while shift > 0
         asm.op("POP")
@@ -690,13 +712,16 @@ class Msm:
                 e, group, self.acc, self.t, lambda: asm.call(self._dbl_acc))))
 
     def _add_entry(self, i: int, endomorphism: Map, fast: bool,
-                   offset: Callable[[], None], inline: bool = True) -> None:
+                   offset: Callable[[], None], inline: bool = True, single: bool = False
+                   ) -> None:
         """Stack: shift ptr U. acc += the endomorphism's image of the record's entry at
         ptr + the offset ``offset()`` pushes (its stack: shift ptr U n); ``inline``: the
-        fast addition in line (else a call)."""
+        fast addition in line (else a call); ``single``: stack shift U, the record at the
+        heap's start."""
         e, asm = self.e, self.e.asm
+        base = (lambda: asm.push(self.heap)) if single else (lambda: asm.op("DUP4"))
         e.target.copy_in(e, affine_view(self.t, self.group), lambda: (
-            offset(), asm.op("DUP4"), asm.op("ADD")))
+            offset(), base(), asm.op("ADD")))
         if inline:
             self._map_and_add(endomorphism, fast, inline)
             return
@@ -710,7 +735,8 @@ class Msm:
             endomorphism(self.e, self.t)          # t = [d] B_i
         self._add_t(fast, inline)
 
-    def _add_digit(self, i: int, endomorphism: Map, fast: bool) -> None:
+    def _add_digit(self, i: int, endomorphism: Map, fast: bool, single: bool = False
+                   ) -> None:
         """Stack: shift ptr V. acc += [2u - 15] B_i, u the window of U_i at shift (the
         low bits of V's digit i)."""
         asm = self.e.asm
@@ -728,7 +754,7 @@ class Msm:
             if first:
                 asm.push(first)
                 asm.op("ADD")
-        self._add_entry(i, endomorphism, fast, offset, inline=fast)
+        self._add_entry(i, endomorphism, fast, offset, inline=fast, single=single)
 
     def _add_parity(self, i: int, endomorphism: Map) -> None:
         """Stack: x ptr U. acc += [-1] B_i if the record's a_i was even (a complete
