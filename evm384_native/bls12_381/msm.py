@@ -567,8 +567,9 @@ class Msm:
         e = self.e
         with e.asm.temps(*([] if f2 is not None else [type(f)])) as spare:
             f2 = f2 if f2 is not None else spare[0]
-            fp.mul(e, f2, f, f) if type(f) is Fp else self.group.field.sqr(e, f2, f)
-            mul = fp.mul if type(f) is Fp else self.group.field.mul
+            field = fp if type(f) is Fp else self.group.field   # an Fp f scales each value
+            field.sqr(e, f2, f)
+            mul = field.mul
             mul(e, point.x, point.x, f2)
             mul(e, f2, f2, f)
             mul(e, point.y, point.y, f2)
