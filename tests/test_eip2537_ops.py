@@ -243,24 +243,36 @@ def split_of(kind, pairs):
     return (x * x, 2, 128) if kind == 1 and pairs > 2 else (x, 4, 64)
 
 
-def fast_loop_scalar(kind, s, pairs):
-    """What the fast loop multiplies a point by for the scalar s: the split's digits of
-    s mod r, each made odd (the loop's regular recoding; the even ones are corrected
-    after it, with complete additions)."""
+@pytest.mark.parametrize("kind,pairs", [(1, 1), (1, 3), (2, 1)])
+def test_msm_digit_patterns(kind, pairs, target):
+    """Scalars made of chosen split digits (< r): every digit even (each borrows, a_0
+    goes below 0), zero digits under an even one (a_0 = -R + 1 after the borrow), the
+    largest digits, a lone top digit; each pair's scalar against blst."""
     radix, count, _ = split_of(kind, pairs)
-    s %= R_ORDER
-    digits = []
-    for _ in range(count - 1):
-        digits.append(s % radix)
-        s //= radix
-    digits.append(s)
-    return sum((d | 1) * radix ** i for i, d in enumerate(digits))
+    rng = random.Random(70 + kind + pairs)
+    patterns = [[2] * count, [0] * (count - 1) + [2], [radix - 1] * (count - 1) + [1],
+                [radix - 2] * count, [0] * (count - 1) + [1], [1] + [0] * (count - 1),
+                [0, radix - 2] + [0] * (count - 2)]
+    scalars = [sum(d * radix ** i for i, d in enumerate(digits)) for digits in patterns]
+    assert all(0 < s < R_ORDER for s in scalars)
+    for chunk in range(0, len(scalars), pairs):
+        points = [rand_point(kind, rng) for _ in range(pairs)]
+        chosen = (scalars * 2)[chunk:chunk + pairs]
+        check_msm(kind, list(zip(points, chosen)), target)
+
+
+def fast_loop_scalar(s):
+    """What the fast loop multiplies a point by for the scalar s: the split's digits of
+    s mod r recoded odd, the digits above the lowest by borrowing from the one below
+    (the sum unchanged), the lowest as a_0 | 1 (corrected after the loop with a complete
+    addition). a_0 = s mod the radix, which is even: s mod r | 1."""
+    return (s % R_ORDER) | 1
 
 
 @pytest.mark.parametrize("kind", [1, 2])
 def test_msm_fast_loop_and_its_complete_fallback(kind, target):
     """The fast loop's accumulator starts at G and ends at [2^b] G + S' (S' the sum with
-    every split digit made odd): pairs ([c_i] G, s_i) with sum c_i s_i' = -2^b drive it to
+    each s_i' = s_i mod r | 1, :func:`fast_loop_scalar`): pairs ([c_i] G, s_i) with sum c_i s_i' = -2^b drive it to
     infinity (an exceptional addition), which must send the input to the complete loop;
     random inputs stay on the fast one. Both answers against blst."""
     rng = random.Random(95 + kind)
@@ -270,8 +282,8 @@ def test_msm_fast_loop_and_its_complete_fallback(kind, target):
         target_sum = -(1 << split_of(kind, count)[2]) % R_ORDER
         scalars = [rng.randrange(1 << 256) for _ in range(count)]
         if count == 3:
-            scalars[0] = R_ORDER - 2                     # every digit even but the top
-        loop = [fast_loop_scalar(kind, s, count) for s in scalars]
+            scalars[0] = R_ORDER - 2                     # even digits: borrows, a correction
+        loop = [fast_loop_scalar(s) for s in scalars]
         coefficients = [rng.randrange(1, R_ORDER) for _ in range(count - 1)]
         rest = (target_sum - sum(c * v for c, v in zip(coefficients, loop))) % R_ORDER
         coefficients.append(rest * pow(loop[-1], -1, R_ORDER) % R_ORDER)

@@ -20,9 +20,9 @@ do it; Gallant, Lambert and Vanstone, CRYPTO 2001; Galbraith, Lin and Scott, EUR
 
 The digits are the scalar's base-x^2 (base-|x|) expansion: EVM MOD and DIV, exact, so
 [s] P = sum [a_i] B_i whatever the scalar (any 256-bit value; s = 0 mod r adds nothing).
-Each a_i is made odd (a_i | 1) and written in regular signed 4-bit windows (Joye and
-Tunstall): digits 2u - 15, never zero, so no window branches; [-1] B_i is added after the
-loop for every even a_i.
+Each a_i is made odd (above a_0 by borrowing from the digit below, a_0 as a_0 | 1) and
+written in regular signed 4-bit windows (Joye and Tunstall): digits 2u - 15, never zero,
+so no window branches; [-1] P is added after the loop when a_0 was even.
 
 Loading (per (point, scalar) pair in calldata): decode, reject a point off the curve or
 outside the r-order subgroup, drop the pair if the point is infinity or s = 0 mod r, else
@@ -456,43 +456,61 @@ class Msm:
         asm.ops("ADD", "CALLDATALOAD")
 
     def _digits(self) -> None:
-        """Stack: s -> F U. With a_i the digits of s in the split's radix (the last is
-        what remains: s < radix^digits), each a_i is made odd (a_i | 1) and written in
-        Joye and Tunstall's regular recoding ("Exponent recoding and regular
-        exponentiation algorithms", AFRICACRYPT 2009): a_i | 1 = sum_j (2 u_j - 15) 16^j
-        with u_j the 4-bit digits of U_i = (a_i | 1 + 2^b - 1) / 2 = (a_i >> 1) + 2^(b-1)
-        (b = digit_bits), so no window is zero. U holds U_i at bits b i; F has bit b i set
-        where a_i was even (the sum then has [-1] B_i to add at the end)."""
+        """Stack: s -> F U. With a_i the digits of s in the split's radix R (the last is
+        what remains: s < R^digits), every a_i above a_0 is made odd by borrowing: an even
+        a_i becomes a_i + 1 and a_(i-1) becomes a_(i-1) - R (R is even: a_(i-1) keeps its
+        parity; the sum is unchanged; |a_i| < R < 2^b, b = digit_bits, signed). a_0 is
+        made odd as a_0 | 1. Each odd a_i is written in Joye and Tunstall's regular
+        recoding ("Exponent recoding and regular exponentiation algorithms", AFRICACRYPT
+        2009): a_i = sum_j (2 u_j - 15) 16^j with u_j the 4-bit digits of
+        U_i = (a_i + 2^b - 1) / 2 (in [0, 2^b) for |a_i| < 2^b), so no window is zero.
+        U holds U_i at bits b i; F is 1 where a_0 was even (the sum then has [-1] P to
+        add at the end)."""
         asm, split = self.e.asm, self.split
-        bits, digits = split.digit_bits, len(split.maps)
-        lows = sum(1 << (bits * i) for i in range(digits))
-        asm.push(0)
-        asm.op("SWAP1")                           # w s
-        for i in range(digits):
-            last = i == digits - 1
-            if not last:
-                asm.push(split.radix)
-                asm.op("DUP2")
-                asm.op("MOD")                     # w s d
-            else:
-                asm.op("DUP1")
-            if i:
-                asm.push(bits * i)
-                asm.op("SHL")
-            asm.ops("SWAP1", "SWAP2", "OR", "SWAP1")   # w' s
-            if not last:
-                asm.push(split.radix)
-                asm.ops("SWAP1", "DIV")           # w' s / radix
-        asm.op("POP")                             # w
-        asm.op("DUP1")
-        asm.op("NOT")
-        asm.push(lows)
-        asm.op("AND")                             # w F
+        bits, digits, radix = split.digit_bits, len(split.maps), split.radix
+        assert radix % 2 == 0
+        for _ in range(digits - 1):               # stack: a_0 .. a_(i-1) s
+            asm.push(radix)
+            asm.op("DUP2")
+            asm.op("MOD")
+            asm.op("SWAP1")
+            asm.push(radix)
+            asm.ops("SWAP1", "DIV")               # .. a_i s / R
+        asm.push(0)                               # a_0 .. a_(n-1) U
+        for i in range(digits - 1, 0, -1):       # stack: .. a_(i-1) a_i U
+            asm.op("SWAP1")
+            asm.op("DUP1")
+            asm.push(1)
+            asm.ops("AND", "ISZERO")              # .. a_(i-1) U a_i e
+            asm.op("DUP1")
+            asm.push(radix)
+            asm.op("MUL")
+            asm.op("DUP5")
+            asm.op("SUB")                         # .. a_(i-1) U a_i e a_(i-1)-eR
+            asm.ops("SWAP4", "POP", "ADD")        # .. a_(i-1)' U a_i'
+            self._to_u(i)
+            asm.op("OR")                          # .. a_(i-1)' U
         asm.op("SWAP1")
+        asm.op("DUP1")
+        asm.push(1)
+        asm.ops("AND", "ISZERO")                  # U a_0 F
+        asm.ops("SWAP2", "SWAP1")                 # F U a_0
+        asm.push(1)
+        asm.op("OR")
+        self._to_u(0)
+        asm.op("OR")                              # F U
+
+    def _to_u(self, i: int) -> None:
+        """Stack: a -> U_i at bits b i, for an odd a, |a| < 2^b (a word: two's
+        complement)."""
+        asm, bits = self.e.asm, self.split.digit_bits
+        asm.push((1 << bits) - 1)
+        asm.op("ADD")
         asm.push(1)
         asm.op("SHR")
-        asm.push(lows << (bits - 1))
-        asm.op("OR")                              # F U
+        if i:
+            asm.push(bits * i)
+            asm.op("SHL")
 
     def emit(self) -> None:
         """acc = the sum of [s] P over the records (infinity, Z = 0 in fresh memory and
@@ -500,7 +518,7 @@ class Msm:
 
         The loop first runs with the accumulator offset by the generator G and mixed
         additions without any test: acc = [2^b] G + S' at the end (b = the digits' bits,
-        S' the sum with every digit made odd); the parities' corrections (complete
+        S' the sum with each a_0 made odd); the parity corrections (complete
         additions) make it [2^b] G + S, and S = acc + C for the constant C = -[2^b] G.
         An addition meeting acc = +-t (only inputs crafted for it do) or an accumulator
         at infinity leaves Z = 0 (Z3 = Z H, H = 0), and Z stays 0 through every later
@@ -758,19 +776,17 @@ class Msm:
         self._add_entry(i, endomorphism, fast, offset, inline=fast, single=single)
 
     def _add_parity(self, i: int, endomorphism: Map) -> None:
-        """Stack: x ptr U. acc += [-1] B_i if the record's a_i was even (a complete
-        addition, after the windows: rare enough for a call)."""
+        """Stack: x ptr U. acc += [-1] P if the record's a_0 was even (a complete
+        addition, after the windows: rare enough for a call); the other digits are odd
+        (:meth:`_digits`)."""
+        if i:
+            return
         asm = self.e.asm
         odd = asm.new_label("odd_digit")
         asm.op("DUP2")
         asm.push(self.f_at)
         asm.op("ADD")
         asm.op("MLOAD")
-        if i:
-            asm.push(self.split.digit_bits * i)
-            asm.op("SHR")
-        asm.push(1)
-        asm.op("AND")
         asm.op("ISZERO")
         asm.jumpi(odd)
         self._add_entry(i, endomorphism, False,
