@@ -31,7 +31,7 @@ API = {"eip2537_g1add": eip2537_g1add, "eip2537_g2add": eip2537_g2add,
        "eip2537_map_fp_to_g1": eip2537_map_fp_to_g1,
        "eip2537_map_fp2_to_g2": eip2537_map_fp2_to_g2}
 POINT_BYTES = {1: 128, 2: 256}
-SCALARS = [0, 1, R_ORDER - 1, R_ORDER, (1 << 256) - 1]
+SCALARS = [0, 1, R_ORDER - 1, R_ORDER, R_ORDER + 1, (1 << 256) - 1]
 
 
 def load(name):
@@ -232,25 +232,67 @@ def complete_path_ran(kind, data, target):
     gas = GasByPc()
     result = execute(program.code, data, opcodes=target, tracer=gas)
     assert result.success
-    return program.labels["msm_complete"] in gas.by_pc, result.output
+    completes = [pc for name, pc in program.labels.items() if name.startswith("msm_complete")]
+    return any(pc in gas.by_pc for pc in completes), result.output
+
+
+def split_of(kind, pairs):
+    """The contract's split for ``pairs`` pairs: (radix, digits, digit bits); G1 takes
+    four digits in base |x| for at most two pairs, else two in base x^2."""
+    x = 0xd201000000010000
+    return (x * x, 2, 128) if kind == 1 and pairs > 2 else (x, 4, 64)
+
+
+@pytest.mark.parametrize("kind,pairs", [(1, 1), (1, 3), (2, 1)])
+def test_msm_digit_patterns(kind, pairs, target):
+    """Scalars made of chosen split digits (< r): every digit even (each borrows, a_0
+    goes below 0), zero digits under an even one (a_0 = -R + 1 after the borrow), the
+    largest digits, a lone top digit; each pair's scalar against blst."""
+    radix, count, _ = split_of(kind, pairs)
+    rng = random.Random(70 + kind + pairs)
+    patterns = [[2] * count, [0] * (count - 1) + [2], [radix - 1] * (count - 1) + [1],
+                [radix - 2] * count, [0] * (count - 1) + [1], [1] + [0] * (count - 1),
+                [0, radix - 2] + [0] * (count - 2)]
+    scalars = [sum(d * radix ** i for i, d in enumerate(digits)) for digits in patterns]
+    assert all(0 < s < R_ORDER for s in scalars)
+    for chunk in range(0, len(scalars), pairs):
+        points = [rand_point(kind, rng) for _ in range(pairs)]
+        chosen = (scalars * 2)[chunk:chunk + pairs]
+        check_msm(kind, list(zip(points, chosen)), target)
+
+
+def fast_loop_scalar(s):
+    """What the fast loop multiplies a point by for the scalar s: the split's digits of
+    s mod r recoded odd, the digits above the lowest by borrowing from the one below
+    (the sum unchanged), the lowest as a_0 | 1 (corrected after the loop with a complete
+    addition). a_0 = s mod the radix, which is even: s mod r | 1."""
+    return (s % R_ORDER) | 1
 
 
 @pytest.mark.parametrize("kind", [1, 2])
 def test_msm_fast_loop_and_its_complete_fallback(kind, target):
-    """The fast loop's accumulator starts at G and ends at [2^b] G + S: a sum S =
-    -[2^b] G drives it to infinity (an exceptional addition), which must send the input to
-    the complete loop; random inputs stay on the fast one. Both answers against blst."""
+    """The fast loop's accumulator starts at G and ends at [2^b] G + S' (S' the sum with
+    each s_i' = s_i mod r | 1, :func:`fast_loop_scalar`): pairs ([c_i] G, s_i) with sum c_i s_i' = -2^b drive it to
+    infinity (an exceptional addition), which must send the input to the complete loop;
+    random inputs stay on the fast one. Both answers against blst."""
     rng = random.Random(95 + kind)
     g = blst_point(kind, 1)
-    bits = 128 if kind == 1 else 64                  # the split's digit bits
-    forced = [[(g, R_ORDER - (1 << bits))],
-              [(g, R_ORDER - (1 << bits) - 7), (g, 7)],
-              [(rand_point(kind, rng), 3), (g, R_ORDER - (1 << bits) + R_ORDER)]]
-    for pairs in forced:
+    forced = []
+    for count in (1, 2, 3):
+        target_sum = -(1 << split_of(kind, count)[2]) % R_ORDER
+        scalars = [rng.randrange(1 << 256) for _ in range(count)]
+        if count == 3:
+            scalars[0] = R_ORDER - 2                     # even digits: borrows, a correction
+        loop = [fast_loop_scalar(s) for s in scalars]
+        coefficients = [rng.randrange(1, R_ORDER) for _ in range(count - 1)]
+        rest = (target_sum - sum(c * v for c, v in zip(coefficients, loop))) % R_ORDER
+        coefficients.append(rest * pow(loop[-1], -1, R_ORDER) % R_ORDER)
+        forced.append([(blst_point(kind, c), s) for c, s in zip(coefficients, scalars)])
+    forced.append([(g, R_ORDER - (1 << 64))])        # S = -[2^b] G, corrections after
+    for number, pairs in enumerate(forced):
         ran, output = complete_path_ran(kind, msm_input(kind, pairs), target)
         assert output == blst_msm(kind, pairs)
-        if len(pairs) == 1 or pairs[0][0] is g:
-            assert ran
+        assert ran or number == 3          # the last: whichever path it takes
     pairs = [(rand_point(kind, rng), rng.randrange(1 << 256)) for _ in range(3)]
     ran, output = complete_path_ran(kind, msm_input(kind, pairs), target)
     assert not ran and output == blst_msm(kind, pairs)

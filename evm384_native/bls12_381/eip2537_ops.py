@@ -56,8 +56,7 @@ def _build_add(e: Emitter, group: Group) -> None:
 def _build_msm(e: Emitter, group: Group) -> None:
     fail = e.asm.new_label("invalid_input")
     msm = Msm(e, group, fail)
-    msm.load()
-    msm.emit()
+    msm.build()
     return_point(e, group, msm.acc)
     revert_at(e.asm, fail)
 

@@ -30,5 +30,6 @@ def require_in_subgroup(e: Emitter, group: Group, p: Slot, work: Slot, name: str
     with e.asm.scope("g2_subgroup"):
         jacobian.from_affine(e, work, p)
         double_and_add(e, name, bin(abs(BLS12_381.x))[3:],
-                       lambda: jacobian.point_dbl(e, group.field, work), add_p, DBL_RUN)
+                       lambda: jacobian.point_dbl(e, group.field, work, extension=True),
+                       add_p, DBL_RUN)
         subgroup.require_g2_in_subgroup(e, p, work, fail)
