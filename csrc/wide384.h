@@ -69,27 +69,26 @@ mul384x384(limb_t out[WIDE_LIMBS], const uint8_t x[BYTES384], const uint8_t y[BY
     mul384x384_portable(out, x, y);
 }
 
+/* out = x - y at double width; returns the borrow (1 when it is negative, wrapped). */
+static inline limb_t sub768(limb_t out[WIDE_LIMBS], const limb_t x[WIDE_LIMBS],
+                            const limb_t y[WIDE_LIMBS])
+{
+    limb_t borrow = 0;
+    for (int i = 0; i < WIDE_LIMBS; i++)
+        out[i] = sub_with_borrow(x[i], y[i], &borrow);
+    return borrow;
+}
+
 /* out = x - y at double width; if that is negative, + mod * 2^384 (mod must exceed y's
  * high half for the result to be non-negative). */
 static inline void sub768_mod_high(limb_t out[WIDE_LIMBS], const limb_t x[WIDE_LIMBS],
                                    const limb_t y[WIDE_LIMBS], const uint8_t mod[BYTES384])
 {
-    limb_t borrow = 0, carry = 0;
-    for (int i = 0; i < WIDE_LIMBS; i++)
-        out[i] = sub_with_borrow(x[i], y[i], &borrow);
-    const limb_t mask = (limb_t)0 - borrow;
+    const limb_t mask = (limb_t)0 - sub768(out, x, y);
+    limb_t carry = 0;
     for (int i = 0; i < LIMBS384; i++)  /* the carry out cancels the borrow */
         out[LIMBS384 + i] = add_with_carry(out[LIMBS384 + i], load_le64(mod + 8 * i) & mask,
                                            &carry);
-}
-
-/* out = x - y at double width, known not to be negative. */
-static inline void sub768(limb_t out[WIDE_LIMBS], const limb_t x[WIDE_LIMBS],
-                          const limb_t y[WIDE_LIMBS])
-{
-    limb_t borrow = 0;
-    for (int i = 0; i < WIDE_LIMBS; i++)
-        out[i] = sub_with_borrow(x[i], y[i], &borrow);
 }
 
 /* out = x + y at double width (the caller's bounds: no carry out of 768 bits). */

@@ -151,13 +151,6 @@ def c_step(image: bytes) -> Tuple[int, bytes]:
     return ran, bytes(ffi.buffer(memory))
 
 
-@pytest.fixture(params=["portable"] + (["mulx"] if kernel.mulx_available() else []))
-def implementation(request):
-    """The Montgomery multiplication the C step uses (selected_mulmont)."""
-    kernel.use_implementation(request.param)
-    yield request.param
-    kernel.use_implementation("auto")
-
 
 def test_the_c_step_writes_the_six_ops_bytes_in_c1_and_c0_and_nothing_else(implementation):
     rng = random.Random(11)
@@ -226,7 +219,7 @@ def test_without_the_dead_temporaries_proof_the_engines_would_disagree(monkeypat
     code = program(push(0x5EED, 2) + asm("POP") + push(len(implementation), 1) + asm("POP")
                    + b"".join(group()))                    # not analysed before
     image = calldata(canonical_inputs(random.Random(9)))
-    monkeypatch.setattr(fp2_products, "_dead", lambda *args: True)
+    monkeypatch.setattr(fp2_products, "dead_before_read", lambda *args: True)
     reference = execute(code, image, engine="python", backend="reference",
                         schedule="update5-A")
     for engine in ("fast", "python"):

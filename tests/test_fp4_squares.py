@@ -113,12 +113,6 @@ def test_the_pairing_contract_has_its_fp4_squarings_marked():
     assert np.array_equal(marked[:, 1] & 0xff, code.segments.records[:, 1])
 
 
-@pytest.fixture(params=["portable"] + (["mulx"] if kernel.mulx_available() else []))
-def implementation(request):
-    kernel.use_implementation(request.param)
-    yield request.param
-    kernel.use_implementation("auto")
-
 
 def test_the_step_leaves_the_squares_bytes(implementation):
     rng = random.Random(4)
@@ -136,7 +130,7 @@ def test_without_the_dead_temporaries_proof_the_engines_would_disagree(monkeypat
     returned), they keep their old bytes there and not with the reference backend."""
     code = program(push(len(implementation), 1), asm("POP"), group())   # not analysed before
     image = calldata({r: random.Random(8).randrange(P) for r in INPUTS})
-    monkeypatch.setattr(fp4_squares, "_dead", lambda *args: np.array([True]))
+    monkeypatch.setattr(fp4_squares, "dead_before_read", lambda *args: np.array([True]))
     reference = execute(code, image, engine="python", backend="reference",
                         schedule="update5-A")
     first = SLOT[fp4_squares.TEMPORARIES[0]]

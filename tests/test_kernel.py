@@ -19,11 +19,10 @@ IMPLEMENTATIONS = ["portable"] + (["mulx"] if kernel.mulx_available() else [])
 BACKENDS = {"native": kernel, "reference": reference}
 
 
-@pytest.fixture(params=IMPLEMENTATIONS, autouse=True)
-def implementation(request):
-    kernel.use_implementation(request.param)
-    yield request.param
-    kernel.use_implementation("auto")
+@pytest.fixture(autouse=True)
+def every_implementation(implementation):
+    """Every test here runs with each implementation (conftest's fixture)."""
+    yield implementation
 
 
 def test_mulx_path_is_tested_on_capable_cpus():

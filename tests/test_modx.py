@@ -35,12 +35,6 @@ def backend(request):
     kernel.use_implementation("auto")
 
 
-@pytest.fixture(params=IMPLEMENTATIONS)
-def implementation(request):
-    kernel.use_implementation(request.param)
-    yield request.param
-    kernel.use_implementation("auto")
-
 
 # --- oracles: canonical values, straight from the EIP's definitions --------------------
 

@@ -202,6 +202,30 @@ def _without_add_hint(name: str, calldata: bytes) -> bytes:
     return split_calldata(name, calldata)[0]
 
 
+# EIP-2537's additions: the precompile and its price per group
+_ADDITION_PRECOMPILES = {1: ("BLS12_G1ADD (0x0b)", 375), 2: ("BLS12_G2ADD (0x0d)", 600)}
+
+
+def _addition(kind: int) -> Usage:
+    """eip2537_g1add / eip2537_g2add: two points of G1 (kind 1) or G2 (kind 2)."""
+    precompile, price = _ADDITION_PRECOMPILES[kind]
+    return Usage(f"{_G[kind - 1]} {_G[kind - 1]}", _eip2537_points(kind, 2),
+                 _random_points(kind, 2), relation=False, precompile=precompile,
+                 precompile_price=lambda calldata: price)
+
+
+def _hinted_addition(kind: int) -> Usage:
+    """The hinted addition of G1 or G2: the unhinted input, then the slope."""
+    name = f"eip2537_g{kind}add_hinted"
+    precompile, price = _ADDITION_PRECOMPILES[kind]
+    return Usage(f"{_G[kind - 1]} {_G[kind - 1]}; the slope hint is computed and appended",
+                 _with_add_hint(kind, _eip2537_points(kind, 2)),
+                 _with_add_hint(kind, _random_points(kind, 2)), relation=False,
+                 precompile=precompile,
+                 precompile_input=lambda calldata: _without_add_hint(name, calldata),
+                 precompile_price=lambda calldata: price)
+
+
 def _raw_pairs(pairs: List[Pair]) -> bytes:
     return encode_calldata("pairing_product_is_one", pairs)
 
@@ -222,24 +246,10 @@ USAGE.update({
         lambda rng, k, true: _hinted(_eip2537_input)(_random_pairs(rng, k, true)),
         precompile=_PRODUCT_CHECK, precompile_input=_without_hint,
         precompile_price=_pairing_check_gas),
-    "eip2537_g1add": Usage(f"{_G[0]} {_G[0]}", _eip2537_points(1, 2), _random_points(1, 2),
-                           relation=False, precompile="BLS12_G1ADD (0x0b)",
-                           precompile_price=lambda calldata: 375),
-    "eip2537_g2add": Usage(f"{_G[1]} {_G[1]}", _eip2537_points(2, 2), _random_points(2, 2),
-                           relation=False, precompile="BLS12_G2ADD (0x0d)",
-                           precompile_price=lambda calldata: 600),
-    "eip2537_g1add_hinted": Usage(
-        f"{_G[0]} {_G[0]}; the slope hint is computed and appended",
-        _with_add_hint(1, _eip2537_points(1, 2)), _with_add_hint(1, _random_points(1, 2)),
-        relation=False, precompile="BLS12_G1ADD (0x0b)",
-        precompile_input=lambda calldata: _without_add_hint("eip2537_g1add_hinted", calldata),
-        precompile_price=lambda calldata: 375),
-    "eip2537_g2add_hinted": Usage(
-        f"{_G[1]} {_G[1]}; the slope hint is computed and appended",
-        _with_add_hint(2, _eip2537_points(2, 2)), _with_add_hint(2, _random_points(2, 2)),
-        relation=False, precompile="BLS12_G2ADD (0x0d)",
-        precompile_input=lambda calldata: _without_add_hint("eip2537_g2add_hinted", calldata),
-        precompile_price=lambda calldata: 600),
+    "eip2537_g1add": _addition(1),
+    "eip2537_g2add": _addition(2),
+    "eip2537_g1add_hinted": _hinted_addition(1),
+    "eip2537_g2add_hinted": _hinted_addition(2),
     "eip2537_g1msm": Usage(f"{_G[0]} SCALAR [...] (32-byte big-endian scalars)",
                            _msm_points(1), _random_msm(1), relation=False,
                            precompile="BLS12_G1MSM (0x0c)", precompile_price=_msm_gas(1)),

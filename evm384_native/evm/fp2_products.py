@@ -68,7 +68,7 @@ def _groups(table: "SegmentTable") -> np.ndarray:
     for temporary in range(len(products[0][1].temporaries)):
         slots = np.array([product.temporaries[temporary] for _, product in products],
                          dtype=np.int64)
-        dead &= _dead(records, slots, after, end)
+        dead &= dead_before_read(records, slots, after, end)
     return starts[dead]
 
 
@@ -89,8 +89,8 @@ def _unaliased(records: np.ndarray, start: int) -> Optional[Fp2Product]:
     return product
 
 
-def _dead(records: np.ndarray, slot: np.ndarray, after: np.ndarray, segment_end: np.ndarray,
-          window: int = DEAD_WINDOW) -> np.ndarray:
+def dead_before_read(records: np.ndarray, slot: np.ndarray, after: np.ndarray,
+                     segment_end: np.ndarray, window: int = DEAD_WINDOW) -> np.ndarray:
     """Per group: whether a record in rows [after, segment_end) writes exactly the 48 bytes
     at ``slot`` before any record reads one of them (at most ``window`` records on; a record
     reads before it writes). All groups at once, a window of rows each."""

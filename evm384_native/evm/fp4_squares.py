@@ -17,7 +17,7 @@ record (``FP4_SQUARE_FLAG``):
   in the group sees what it would see op by op, the outputs are written after every input
   is read;
 - the four temporaries, which the C step never writes, are dead (as
-  :func:`.fp2_products._dead` decides for t0, t1, t2 of an Fp2 product).
+  :func:`.fp2_products.dead_before_read` decides for t0, t1, t2 of an Fp2 product).
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from .._native import lib
 from ..limbs import BYTES384
 from ..operands import MODULUS_WITH_INV_BYTES
 from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384
-from .fp2_products import _dead
+from .fp2_products import dead_before_read
 
 FP4_SQUARE_FLAG = lib.EVM_FP4_SQUARE_GROUP    # = EVM384_FP4_SQUARE_GROUP (both loops)
 _A, _S, _M = ADDMOD384, SUBMOD384, MULMODMONT384
@@ -75,8 +75,8 @@ def marked(segments: "SegmentTable", records: np.ndarray) -> np.ndarray:   # noq
         if roles is None:
             continue
         later, end = np.array([start + RECORDS]), np.array([segment_end[start]])
-        if all(_dead(segments.records, np.array([roles[t]], dtype=np.int64), later, end,
-                     DEAD_WINDOW)[0] for t in TEMPORARIES):
+        if all(dead_before_read(segments.records, np.array([roles[t]], dtype=np.int64),
+                                later, end, DEAD_WINDOW)[0] for t in TEMPORARIES):
             records[start, _OPCODE] |= FP4_SQUARE_FLAG
     return records
 

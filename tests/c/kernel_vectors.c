@@ -52,6 +52,29 @@ static void random_image(uint8_t *mem, int end, int first, int inputs, uint64_t 
         mem[48 + b] = (uint8_t)(inv >> (8 * b));
 }
 
+/* Runs `n` records op by op and, flagged by `flag` in the first, as the fused step, on 200
+ * images of `end` bytes (random_image, four inputs from 64): whether the `out_bytes` at
+ * `out` agree every time, and whether the 48 bytes at `temporary`, which the step leaves
+ * alone, differ every time (so the step did run). */
+static void compare_group(const uint32_t *records, int n, uint32_t flag, int end, int out,
+                          int out_bytes, int temporary, uint64_t state, int *same,
+                          int *fused)
+{
+    uint32_t grouped[EVM384_FP4_SQUARE_RECORDS * 5];
+    uint8_t by_ops[1024], by_group[1024];
+    memcpy(grouped, records, sizeof(uint32_t) * 5 * (size_t)n);
+    grouped[0] |= flag;
+    *same = *fused = 1;
+    for (int round = 0; round < 200; round++) {
+        random_image(by_ops, end, 64, 4, &state);
+        memcpy(by_group, by_ops, (size_t)end);
+        *same &= evm384_run_records(by_ops, (size_t)end, records, (size_t)n) == (size_t)n;
+        *same &= evm384_run_records(by_group, (size_t)end, grouped, (size_t)n) == (size_t)n;
+        *same &= memcmp(by_ops + out, by_group + out, (size_t)out_bytes) == 0;
+        *fused &= memcmp(by_ops + temporary, by_group + temporary, 48) != 0;
+    }
+}
+
 /* The Fp4 squaring's 23 records (fp4_square.h) as one step leave in its four outputs what
  * they leave op by op. Slots: a0 a1 b0 b1 o00 o01 o10 o11 ta0 ta1 tb0 tb1 from 64. */
 static void fp4_square_group(void)
@@ -68,22 +91,9 @@ static void fp4_square_group(void)
         {ADD, TA1, TA1, TB1, 0}, {SUB, O10, O10, TA0, 0}, {SUB, O11, O11, TA1, 0},
         {ADD, O11, O11, O11, 0}, {ADD, TB1, TB1, TB1, 0}, {SUB, O00, TA0, TB1, 0},
         {ADD, TA1, TA1, TA1, 0}, {ADD, O01, TA1, TB0, 0}};
-    uint32_t grouped[EVM384_FP4_SQUARE_RECORDS][5];
-    memcpy(grouped, ops, sizeof ops);
-    grouped[0][0] |= EVM384_FP4_SQUARE_GROUP;
-    uint8_t by_ops[END], by_group[END];
-    uint64_t state = 0xf4;
-    int same = 1, fused = 1;
-    for (int round = 0; round < 200; round++) {
-        random_image(by_ops, END, A0, 4, &state);
-        memcpy(by_group, by_ops, END);
-        same &= evm384_run_records(by_ops, END, &ops[0][0], EVM384_FP4_SQUARE_RECORDS)
-                == EVM384_FP4_SQUARE_RECORDS;
-        same &= evm384_run_records(by_group, END, &grouped[0][0], EVM384_FP4_SQUARE_RECORDS)
-                == EVM384_FP4_SQUARE_RECORDS;
-        same &= memcmp(by_ops + O00, by_group + O00, 4 * 48) == 0;
-        fused &= memcmp(by_ops + TA0, by_group + TA0, 48) != 0; /* the step leaves ta0 alone */
-    }
+    int same, fused;    /* the step leaves ta0 alone */
+    compare_group(&ops[0][0], EVM384_FP4_SQUARE_RECORDS, EVM384_FP4_SQUARE_GROUP, END, O00,
+                  4 * 48, TA0, 0xf4, &same, &fused);
     expect(same, "Fp4 squaring group: its outputs as the 23 ops leave them");
     expect(fused, "Fp4 squaring group: run as one step");
 }
@@ -99,20 +109,9 @@ static void fp2_product_group(void)
         {EVM384_OP_MULMODMONT384, T0, A0, B0, 0}, {EVM384_OP_MULMODMONT384, T1, A1, B1, 0},
         {EVM384_OP_MULMODMONT384, T2, A0, B1, 0}, {EVM384_OP_MULMODMONT384, C1, A1, B0, 0},
         {EVM384_OP_ADDMOD384, C1, C1, T2, 0}, {EVM384_OP_SUBMOD384, C0, T0, T1, 0}};
-    uint32_t grouped[6][5];
-    memcpy(grouped, six, sizeof six);
-    grouped[0][0] |= EVM384_FP2_PRODUCT_GROUP;
-    uint8_t by_ops[END], by_group[END];
-    uint64_t state = 0x5eed;
-    int same = 1, fused = 1;
-    for (int round = 0; round < 200; round++) {
-        random_image(by_ops, END, A0, 4, &state);
-        memcpy(by_group, by_ops, END);
-        same &= evm384_run_records(by_ops, END, &six[0][0], 6) == 6;
-        same &= evm384_run_records(by_group, END, &grouped[0][0], 6) == 6;
-        same &= memcmp(by_ops + C1, by_group + C1, 96) == 0;
-        fused &= memcmp(by_ops + T2, by_group + T2, 48) != 0;  /* the step leaves t2 alone */
-    }
+    int same, fused;    /* the step leaves t2 alone */
+    compare_group(&six[0][0], 6, EVM384_FP2_PRODUCT_GROUP, END, C1, 96, T2, 0x5eed, &same,
+                  &fused);
     expect(same, "Fp2 product group: c1 and c0 as the six ops leave them");
     expect(fused, "Fp2 product group: run as Karatsuba");
 }
