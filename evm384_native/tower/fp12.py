@@ -111,21 +111,26 @@ def mul_by_line(e: Emitter, out: Fp12, a: Fp12, line: Fp6) -> None:
     """a * l for the sparse line of the curve's twist, with line = l0‖l1‖l2 (see
     :mod:`.jacobian`): on an M-type twist l = (l0 + l1 v) + (l2 v) w (blst's "xy00z0"
     layout), on a D-type twist l = l2 + (l1 + l0 v) w (arkworks' mul_by_034). Karatsuba
-    over Fp6 either way: 13 Fp2 products."""
+    over Fp6 either way: 13 Fp2 products. ``out`` may be ``a``.
+
+    The products' temporaries: the first sparse product's in t1, which the second writes
+    before reading; the later ones' in out.c0, which is free once a0 is read and written
+    first at the end. So every product's temporaries are overwritten before they are
+    read, in this code, and the engines run each as one step (:func:`.fp2.mul`)."""
     l0, l1, l2 = line.c0, line.c1, line.c2
     with e.asm.scope("fp12_mul_by_line"), e.asm.temps(Fp6, Fp6, Fp6, Fp2) as (t0, t1, s, l12):
+        first, later = t1.fps()[:3], out.c0.fps()[:3]
+        fp6.add(e, s, a.c0, a.c1)                 # the last read of a0
         if e.curve.twist == "M":                  # a0 l0' and a1 l1' with l0' = l0 + l1 v,
-            fp6.mul_by_01(e, t0, a.c0, l0, l1)    # l1' = l2 v
-            fp6.mul_by_1(e, t1, a.c1, l2)
-            fp6.add(e, s, a.c0, a.c1)
-            fp2.add(e, l12, l1, l2)
-            fp6.mul_by_01(e, s, s, l0, l12)       # (a0 + a1)(l0' + l1')
+            fp2.add(e, l12, l1, l2)               # l1' = l2 v
+            fp6.mul_by_01(e, t0, a.c0, l0, l1, first)
+            fp6.mul_by_1(e, t1, a.c1, l2, later)
+            fp6.mul_by_01(e, s, s, l0, l12, later)    # (a0 + a1)(l0' + l1')
         else:                                     # l0' = l2, l1' = l1 + l0 v
-            fp6.mul_by_0(e, t0, a.c0, l2)
-            fp6.mul_by_01(e, t1, a.c1, l1, l0)
-            fp6.add(e, s, a.c0, a.c1)
             fp2.add(e, l12, l2, l1)
-            fp6.mul_by_01(e, s, s, l12, l0)
+            fp6.mul_by_0(e, t0, a.c0, l2, first)
+            fp6.mul_by_01(e, t1, a.c1, l1, l0, later)
+            fp6.mul_by_01(e, s, s, l12, l0, later)
         fp6.sub(e, s, s, t0)
         fp6.sub(e, out.c1, s, t1)
         fp6.add_mul_by_v(e, out.c0, t0, t1)

@@ -5,6 +5,8 @@ an addition, 4 mul + 2 add beats Karatsuba's 3 mul + 5 add in ops and in gas.
 """
 from __future__ import annotations
 
+from typing import Optional, Sequence
+
 from ..asm import Fp, Fp2
 from ..curves.fields import Fp2Int
 from . import fp
@@ -18,9 +20,18 @@ dbl = fp.dbl_each
 neg = fp.neg_each
 
 
-def mul(e: Emitter, out: Fp2, a: Fp2, b: Fp2) -> None:
-    """(a0 b0 - a1 b1) + (a0 b1 + a1 b0) u; 4 mul, 2 add/sub."""
-    with e.asm.scope("fp2_mul"), e.asm.temps(Fp, Fp, Fp) as (t0, t1, t2):
+Scratch = Optional[Sequence[Fp]]
+
+
+def mul(e: Emitter, out: Fp2, a: Fp2, b: Fp2, scratch: Scratch = None) -> None:
+    """(a0 b0 - a1 b1) + (a0 b1 + a1 b0) u; 4 mul, 2 add/sub. ``scratch``: three Fp
+    slots for the temporaries t0, t1, t2 (apart from a, b and out), else fresh ones. The
+    engines run the product as one step only where its temporaries are provably
+    overwritten before they are read (:mod:`..evm.fp2_products`), so a routine whose
+    last product ends a run of straight-line code hands it slots that the code after it
+    writes first."""
+    with e.asm.scope("fp2_mul"), e.asm.temps(*([] if scratch else [Fp] * 3)) as fresh:
+        t0, t1, t2 = scratch or fresh
         fp.mul(e, t0, a.c0, b.c0)
         fp.mul(e, t1, a.c1, b.c1)
         fp.mul(e, t2, a.c0, b.c1)

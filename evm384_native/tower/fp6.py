@@ -67,37 +67,40 @@ def add_mul_by_v(e: Emitter, out: Fp6, a: Fp6, b: Fp6, subtract: bool = False) -
     combine(e, out.c2, a.c2, b.c1)
 
 
-def mul_by_01(e: Emitter, out: Fp6, a: Fp6, b0: Fp2, b1: Fp2) -> None:
-    """a * (b0 + b1 v): 5 Fp2 products (Karatsuba on the first two)."""
+def mul_by_01(e: Emitter, out: Fp6, a: Fp6, b0: Fp2, b1: Fp2,
+              scratch: fp2.Scratch = None) -> None:
+    """a * (b0 + b1 v): 5 Fp2 products (Karatsuba on the first two), their temporaries
+    in ``scratch`` if given (:func:`.fp2.mul`)."""
     with e.asm.scope("fp6_mul_by_01"), e.asm.temps(*[Fp2] * 6) as (v0, v1, sa, sb, m, t):
         fp2.add(e, sa, a.c0, a.c1)
         fp2.add(e, sb, b0, b1)
-        fp2.mul(e, v0, a.c0, b0)
-        fp2.mul(e, v1, a.c1, b1)
-        fp2.mul(e, m, a.c2, b1)
-        fp2.mul(e, t, a.c2, b0)
+        fp2.mul(e, v0, a.c0, b0, scratch)
+        fp2.mul(e, v1, a.c1, b1, scratch)
+        fp2.mul(e, m, a.c2, b1, scratch)
+        fp2.mul(e, t, a.c2, b0, scratch)
         # c2 = a1 b1 + a2 b0; c1 = (a0 + a1)(b0 + b1) - v0 - v1; c0 = v0 + xi a2 b1
         fp2.add(e, out.c2, v1, t)
-        fp2.mul(e, t, sa, sb)
+        fp2.mul(e, t, sa, sb, scratch)
         fp2.sub(e, t, t, v0)
         fp2.sub(e, out.c1, t, v1)
         fp2.mul_by_xi(e, out.c0, m)
         fp2.add(e, out.c0, out.c0, v0)
 
 
-def mul_by_0(e: Emitter, out: Fp6, a: Fp6, b0: Fp2) -> None:
-    """a * b0 for b0 in Fp2: 3 Fp2 products."""
+def mul_by_0(e: Emitter, out: Fp6, a: Fp6, b0: Fp2, scratch: fp2.Scratch = None) -> None:
+    """a * b0 for b0 in Fp2: 3 Fp2 products (temporaries as :func:`mul_by_01`'s)."""
     with e.asm.scope("fp6_mul_by_0"):
         for o, x in zip(out.children(), a.children()):
-            fp2.mul(e, o, x, b0)
+            fp2.mul(e, o, x, b0, scratch)
 
 
-def mul_by_1(e: Emitter, out: Fp6, a: Fp6, b1: Fp2) -> None:
-    """a * (b1 v) = (xi a2 b1, a0 b1, a1 b1)."""
+def mul_by_1(e: Emitter, out: Fp6, a: Fp6, b1: Fp2, scratch: fp2.Scratch = None) -> None:
+    """a * (b1 v) = (xi a2 b1, a0 b1, a1 b1) (temporaries as :func:`mul_by_01`'s); every
+    slot of ``out`` is written before it is read."""
     with e.asm.scope("fp6_mul_by_1"), e.asm.temps(Fp2) as (t,):
-        fp2.mul(e, t, a.c2, b1)
-        fp2.mul(e, out.c2, a.c1, b1)
-        fp2.mul(e, out.c1, a.c0, b1)
+        fp2.mul(e, t, a.c2, b1, scratch)
+        fp2.mul(e, out.c2, a.c1, b1, scratch)
+        fp2.mul(e, out.c1, a.c0, b1, scratch)
         fp2.mul_by_xi(e, out.c0, t)
 
 

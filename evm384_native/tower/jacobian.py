@@ -19,15 +19,18 @@ from . import fp, fp2
 from .fp import Emitter
 
 
-def jacobian_dbl(e: Emitter, field: ModuleType, t: Slot, line: Optional[Fp6] = None) -> None:
-    """T = 2T in place; with ``line`` (G2 only), also the tangent line at T (before
-    :func:`line_by_px2`): l0 = 6 X^3 - 4 Y^2, l1 = 3 X^2 Z^2, l2 = Z3 Z^2."""
+def jacobian_dbl(e: Emitter, field: ModuleType, t: Slot, line: Optional[Fp6] = None,
+                 px2: Optional[G1] = None) -> None:
+    """T = 2T in place; with ``line`` and ``px2`` (G2 only), also the tangent line at T
+    evaluated at P (:func:`g1_prepare`): l0 = 6 X^3 - 4 Y^2, l1 = 3 X^2 Z^2 (-2 P.x),
+    l2 = Z3 Z^2 (2 P.y). The Fp2 products keep their temporaries in l1 and l2, which the
+    evaluation writes first, so each can run as one step (:func:`.fp2.mul`)."""
     x, y, z = t.x, t.y, t.z
     kind = field.ELEMENT
+    scratch = None if line is None else (line.c1.fps() + line.c2.fps())[:3]
+    mul = field.mul if line is None else (lambda e, out, a, b: fp2.mul(e, out, a, b, scratch))
     with e.asm.scope("line_dbl" if line else "point_dbl"), \
-            e.asm.temps(*[kind] * 6) as (a, b, zz, c, d, f), \
-            e.asm.temps(*([] if line else [kind])) as spare:
-        ee = line.c1 if line is not None else spare[0]   # E lives in l1 until l1 = E ZZ
+            e.asm.temps(*[kind] * 7) as (a, b, zz, c, d, f, ee):
         field.sqr(e, a, x)                       # A = X^2
         field.sqr(e, b, y)                       # B = Y^2
         if line is not None:
@@ -57,25 +60,29 @@ def jacobian_dbl(e: Emitter, field: ModuleType, t: Slot, line: Optional[Fp6] = N
         field.dbl(e, c, c)
         field.dbl(e, c, c)                       # 8 C
         field.sub(e, y, d, x)
-        field.mul(e, y, y, ee)
+        mul(e, y, y, ee)
         field.sub(e, y, y, c)                    # Y3 = E (D - X3) - 8 C
         if line is None:
             return
-        l0, l1, l2 = line.c0, line.c1, line.c2
+        assert px2 is not None
+        l0 = line.c0
         field.sqr(e, l0, l0)
         field.sub(e, l0, l0, a)
         field.sub(e, l0, l0, f)                  # (3A + X)^2 - A - 9 A^2 = 6 X^3
         field.dbl(e, b, b)
         field.dbl(e, b, b)
         field.sub(e, l0, l0, b)                  # l0 = 6 X^3 - 4 Y^2
-        field.mul(e, l1, ee, zz)                 # l1 = 3 X^2 Z^2
-        field.mul(e, l2, z, zz)                  # l2 = Z3 Z^2
+        mul(e, c, ee, zz)                        # 3 X^2 Z^2 (C and D are spent)
+        mul(e, d, z, zz)                         # Z3 Z^2
+        fp2.mul_by_fp(e, line.c1, c, px2.x)
+        fp2.mul_by_fp(e, line.c2, d, px2.y)
 
 
 def jacobian_add_affine(e: Emitter, field: ModuleType, t: Slot, q: Slot,
-                        line: Optional[Fp6] = None) -> None:
-    """T = T + Q in place for affine Q != +-T; with ``line`` (G2 only), also the line
-    through T and Q: l0 = 2 (r X2 - Y2 Z3), l1 = r, l2 = Z3."""
+                        line: Optional[Fp6] = None, px2: Optional[G1] = None) -> None:
+    """T = T + Q in place for affine Q != +-T; with ``line`` and ``px2`` (G2 only), also
+    the line through T and Q evaluated at P: l0 = 2 (r X2 - Y2 Z3), l1 = r (-2 P.x),
+    l2 = Z3 (2 P.y)."""
     x, y, z = t.x, t.y, t.z
     kind = field.ELEMENT
     with e.asm.scope("line_add" if line else "point_add"), \
@@ -114,7 +121,9 @@ def jacobian_add_affine(e: Emitter, field: ModuleType, t: Slot, q: Slot,
         field.mul(e, s2, q.y, z)
         field.sub(e, u2, u2, s2)
         field.dbl(e, line.c0, u2)                # l0 = 2 (r X2 - Y2 Z3)
-        fp.copy(e, line.c2, z)                   # l2 = Z3; l1 = r already
+        assert px2 is not None
+        fp2.mul_by_fp(e, line.c1, line.c1, px2.x)    # r is in l1
+        fp2.mul_by_fp(e, line.c2, z, px2.y)
 
 
 def from_affine(e: Emitter, out: Slot, p: Slot) -> None:
@@ -143,27 +152,22 @@ def to_affine(e: Emitter, field: ModuleType, out: Slot, t: Slot,
 # --- the Miller loop's pieces ----------------------------------------------------------------
 
 def g1_prepare(e: Emitter, out: G1, p: G1) -> None:
-    """out = (-2 x, 2 y): the factors line_by_px2 multiplies into every line."""
+    """out = (-2 x, 2 y): the factors every line is evaluated with (l1 by -2 x, l2 by 2 y)."""
     fp.dbl(e, out.x, p.x)
     fp.neg(e, out.x, out.x)
     fp.dbl(e, out.y, p.y)
 
 
-def line_dbl(e: Emitter, line: Fp6, t: Slot) -> None:
-    """T = 2T for T in G2 (Jacobian), and the tangent line at T."""
-    jacobian_dbl(e, fp2, t, line)
+def line_dbl(e: Emitter, line: Fp6, t: Slot, px2: G1) -> None:
+    """T = 2T for T in G2 (Jacobian), and the tangent line at T evaluated at P (up to a
+    factor in Fp2 that the final exponentiation removes; blst scales the same way)."""
+    jacobian_dbl(e, fp2, t, line, px2)
 
 
-def line_add(e: Emitter, line: Fp6, t: Slot, q: G2) -> None:
-    """T = T + Q for T in G2 (Jacobian), Q affine, and the line through them."""
-    jacobian_add_affine(e, fp2, t, q, line)
-
-
-def line_by_px2(e: Emitter, line: Fp6, px2: G1) -> None:
-    """Scale l1 by -2 P.x and l2 by 2 P.y: the line evaluated at P (up to a factor in Fp2
-    that the final exponentiation removes; blst scales the same way)."""
-    fp2.mul_by_fp(e, line.c1, line.c1, px2.x)
-    fp2.mul_by_fp(e, line.c2, line.c2, px2.y)
+def line_add(e: Emitter, line: Fp6, t: Slot, q: G2, px2: G1) -> None:
+    """T = T + Q for T in G2 (Jacobian), Q affine, and the line through them evaluated
+    at P (scaled as :func:`line_dbl`'s)."""
+    jacobian_add_affine(e, fp2, t, q, line, px2)
 
 
 # --- formulas priced for EVMMAX (a multiplication costs two additions) -----------------------

@@ -33,10 +33,8 @@ class Lines:
 
 
 JACOBIAN = Lines(
-    "jacobian", jacobian.g1_prepare,
-    lambda e, line, t, px: jacobian.line_dbl(e, line, t),
-    lambda e, line, t, q, px: jacobian.line_add(e, line, t, q),
-    jacobian.line_by_px2,
+    "jacobian", jacobian.g1_prepare, jacobian.line_dbl, jacobian.line_add,
+    lambda e, line, px: None,
     lambda e, t, expect, fail: require_jacobian_is(e, fp2, t, expect, fail))
 PROJECTIVE = Lines(
     "projective", projective.prepare, projective.line_dbl, projective.line_add,
