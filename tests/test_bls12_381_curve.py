@@ -34,8 +34,11 @@ def state(rng, scalar):
     return q, jacobian_values(q, z)
 
 
-def line_parts(values):
-    return fq2(values[0:2]), fq2(values[2:4]), fq2(values[4:6])
+def evaluated_line(values, px2):
+    """(l0, l1, l2) of a line the step evaluated at P, l1 and l2 divided by the factors
+    it scaled them with (l1 by px2[0] = -2 P.x, l2 by px2[1] = 2 P.y)."""
+    l0, l1, l2 = fq2(values[0:2]), fq2(values[2:4]), fq2(values[4:6])
+    return l0, l1 / FQ2([px2[0], 0]), l2 / FQ2([px2[1], 0])
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -43,12 +46,15 @@ def test_line_dbl_doubles_and_gives_the_tangent(seed):
     rng = random.Random(seed)
     q, t = state(rng, rng.randrange(1, R_ORDER))
 
-    def build(e, out, t_slot):
-        jacobian.line_dbl(e, out.e1, t_slot)
+    px2 = [rng.randrange(1, P), rng.randrange(1, P)]   # (-2 P.x, 2 P.y) of some P
+
+    def build(e, out, t_slot, px2_slot):
+        jacobian.line_dbl(e, out.e1, t_slot, px2_slot)
         e.asm.push(G2Jacobian.size); e.asm.push(t_slot); e.asm.push(out.e0); e.asm.op("MCOPY")
-    out = run_routine(build, [(G2Jacobian, t)], struct("Out", ("e0", G2Jacobian), ("e1", Fp6)))
+    out = run_routine(build, [(G2Jacobian, t), (G1, px2)],
+                      struct("Out", ("e0", G2Jacobian), ("e1", Fp6)))
     assert affine(out[:6]) == normalize(py_double((q[0], q[1], FQ2.one())))
-    l0, l1, l2 = line_parts(out[6:])
+    l0, l1, l2 = evaluated_line(out[6:], px2)
     x, y = q
     slope = 3 * x ** 2 / (2 * y)
     assert l1 == slope * l2                    # l = l2 * (2 (slope x - y), slope, 1)
@@ -63,13 +69,16 @@ def test_line_add_adds_and_gives_the_chord(seed):
     q = g2_point(b)
     q_values = [int(c) for v in q for c in v.coeffs]
 
-    def build(e, out, t_slot, q_slot):
-        jacobian.line_add(e, out.e1, t_slot, q_slot)
+    px2 = [rng.randrange(1, P), rng.randrange(1, P)]
+
+    def build(e, out, t_slot, q_slot, px2_slot):
+        jacobian.line_add(e, out.e1, t_slot, q_slot, px2_slot)
         e.asm.push(G2Jacobian.size); e.asm.push(t_slot); e.asm.push(out.e0); e.asm.op("MCOPY")
-    out = run_routine(build, [(G2Jacobian, t), (G2, q_values)], struct("Out", ("e0", G2Jacobian), ("e1", Fp6)))
+    out = run_routine(build, [(G2Jacobian, t), (G2, q_values), (G1, px2)],
+                      struct("Out", ("e0", G2Jacobian), ("e1", Fp6)))
     one = FQ2.one()
     assert affine(out[:6]) == normalize(py_add((t_point[0], t_point[1], one), (q[0], q[1], one)))
-    l0, l1, l2 = line_parts(out[6:])
+    l0, l1, l2 = evaluated_line(out[6:], px2)
     slope = (q[1] - t_point[1]) / (q[0] - t_point[0])
     assert l1 == slope * l2
     assert l0 == 2 * (slope * q[0] - q[1]) * l2
