@@ -43,7 +43,7 @@ most two pairs) or 128 doublings, 64 mixed additions a point, 7 co-Z additions a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 from ..asm import Fp, Label, Slot, array, raw
 from ..curves.bls12_381 import BLS12_381
@@ -54,9 +54,10 @@ from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
 from ..tower.compare import push_field_is_zero
 from ..tower.groups import Group, add, affine_view
-from .groups import DBL_RUN, G1_GROUP, G2_GROUP, require_in_subgroup
+from .groups import (DBL_RUN, G1_GROUP, G2_GROUP, affine_values, generator_multiple,
+                     require_in_subgroup)
 from . import subgroup
-from .oracle import g1_point, g2_point
+from .pippenger import Buckets
 
 WINDOW = 4
 ENTRIES = 1 << (WINDOW - 1)                       # the odd multiples [1] P .. [15] P
@@ -136,6 +137,29 @@ assert all(split.radix ** len(split.maps) > R and split.radix < 1 << split.digit
            for modes in SPLITS.values() for split, _ in modes)
 
 
+# Pippenger's bucket method (:mod:`.pippenger`) per group and target: (the least number of
+# pairs, window width), in order, from where it costs less gas than Straus. Measured
+# under EIP-6690: G2 k = 64 1,930,209 against Straus' 1,899,870, k = 80 2,295,621
+# against 2,391,388, k = 128 3.40M against 3.95M; G1 k = 128 1,958,918 against
+# 1,967,292 (c = 5 and 7 cost more at k = 128 on both). EVM384: its build with buckets
+# passes 24,576 bytes (G2: 32,422), so Straus there. Its split as Straus' for many pairs.
+BUCKET_WINDOWS: Dict[Tuple[str, str], Tuple[Tuple[int, int], ...]] = {
+    (G1_GROUP.name, "evmmax"): ((128, 6),), (G2_GROUP.name, "evmmax"): ((72, 6),),
+    (G1_GROUP.name, "evm384"): (), (G2_GROUP.name, "evm384"): ()}
+BUCKET_SPLITS = {G1_GROUP.name: G1_SPLIT, G2_GROUP.name: G2_SPLIT}
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One way to compute the sum, for up to ``most`` pairs (None: any): ``keep()``
+    writes a pair's record of kind ``records`` (:meth:`Msm.load`; modes may share a kind),
+    ``emit()`` leaves the sum of the records in acc."""
+    records: str
+    most: Optional[int]
+    keep: Callable[[], None]
+    emit: Callable[[], None]
+
+
 @dataclass(frozen=True)
 class Layout:
     """A record's layout for a split: the tables' entries (at its start, so a digit's
@@ -174,9 +198,13 @@ class Msm:
         self.e, self.group, self.fail = e, group, fail
         asm, field = e.asm, group.field
         entry = e.target.memory_bytes(e, group.affine.size)
-        self.modes = [(Layout(split, entry, f"_{split.table_count}x{len(split.maps)}"), k)
-                      for split, k in SPLITS[group.name]]
-        two_tables = any(lay.split.table_count > 1 for lay, _ in self.modes)
+        buckets = BUCKET_WINDOWS[group.name, e.target.name]
+        straus_most = buckets[0][0] - 1 if buckets else None
+        self.layouts = [(Layout(split, entry, f"_{split.table_count}x{len(split.maps)}"),
+                         straus_most if most is None else most)
+                        for split, most in SPLITS[group.name]
+                        if straus_most is None or most is None or most <= straus_most]
+        two_tables = any(lay.split.table_count > 1 for lay, _ in self.layouts)
         region = asm.memory.region("msm")
         self.p = region.alloc(group.affine, "p")
         region.alloc(raw(16), "decode_spill")     # EVM384 decoding writes 16 bytes past p
@@ -207,7 +235,16 @@ class Msm:
             xy, self.factor))
         self._parities = {lay.tag: asm.subroutine(
             f"{name}_parities{lay.tag}", lambda a, lay=lay: self._in_mode(
-                lay, lambda: self._records(self._add_parity))) for lay, _ in self.modes}
+                lay, lambda: self._records(self._add_parity))) for lay, _ in self.layouts}
+        self.modes = [Mode(lay.tag, most, lambda lay=lay: self._in_mode(
+            lay, self._keep_tables), lambda lay=lay: self._in_mode(lay, self.emit))
+            for lay, most in self.layouts]
+        if buckets:
+            bucket_mode = Buckets(self, BUCKET_SPLITS[group.name])
+            bounds = [least - 1 for least, _ in buckets[1:]] + [None]
+            self.modes += [Mode("buckets", most, bucket_mode.keep,
+                                lambda width=width: bucket_mode.emit(width))
+                           for (_, width), most in zip(buckets, bounds)]
 
     def _use(self, lay: Layout) -> None:
         """Emit for the split of ``lay`` from now on."""
@@ -226,25 +263,33 @@ class Msm:
             self._use(before)
 
     def build(self) -> None:
-        """Validate the pairs and leave their sum in acc (:meth:`load`, :meth:`emit`),
-        with the first split whose bound on the number of pairs the calldata meets."""
+        """Validate the pairs and leave their sum in acc: one load (:meth:`load`) whose
+        records are those of the first mode whose bound on the number of pairs the
+        calldata meets, then that mode's sum."""
+        records = {}                              # the modes' records in order, each with
+        for mode in self.modes:                   # its last mode's bound and its keep()
+            records[mode.records] = (mode.most, mode.keep)
+        self.load(lambda: self._by_pairs(list(records.values())))
+        self._by_pairs([(mode.most, mode.emit) for mode in self.modes])
+
+    def _by_pairs(self, choices: Sequence[Tuple[Optional[int], Callable[[], None]]]
+                  ) -> None:
+        """The first choice (most, emit) whose bound ``most`` on the number of pairs the
+        calldata meets (None: any; the last has none)."""
         asm = self.e.asm
-        end = asm.new_label("msm_end")
-        for number, (lay, most) in enumerate(self.modes):
-            self._use(lay)
-            if most is None:
-                self.load()
-                self.emit()
-                break
+        done = asm.new_label("msm_chosen")
+        for most, emit in choices[:-1]:
+            assert most is not None
             other = asm.new_label("msm_more_pairs")
             asm.push(most * self.pair)
             asm.ops("CALLDATASIZE", "GT")
             asm.jumpi(other)
-            self.load()
-            self.emit()
-            asm.jump(end)
+            emit()
+            asm.jump(done)
             asm.place(other)
-        asm.place(end)
+        assert choices[-1][0] is None
+        choices[-1][1]()
+        asm.place(done)
 
     def heap(self) -> int:
         """Where the records start: after every linked region (known at link time)."""
@@ -252,8 +297,10 @@ class Msm:
         assert memory_end is not None
         return memory_end
 
-    def load(self) -> None:
-        """Validate every pair in calldata and write the records; records_end = their end."""
+    def load(self, keep: Callable[[], None]) -> None:
+        """Validate every pair in calldata; ``keep()`` writes the record of a pair that adds
+        something (stack: ptr cd s -> ptr' cd, s the scalar mod r, not 0, ptr' the next
+        record); records_end = their end."""
         e, asm, group = self.e, self.e.asm, self.group
         with asm.scope("load_pairs"):
             require_calldata(asm, 0, self.pair, multiple=True)
@@ -278,26 +325,7 @@ class Msm:
             asm.op("DUP1")
             asm.op("ISZERO")
             asm.jumpi(zero_scalar)
-            self._digits()                        # ptr cd F U
-            asm.op("DUP4")
-            asm.push(self.u_at)
-            asm.op("ADD")
-            asm.op("MSTORE")                      # record: U
-            asm.op("DUP3")
-            asm.push(self.f_at)
-            asm.op("ADD")
-            asm.op("MSTORE")                      # record: F
-            if e.target.name != "evm384":         # LOADX needs the record's memory: grow
-                asm.push(0)                       # it once, at its last byte
-                asm.op("DUP3")
-                asm.push(self.record - 1)
-                asm.op("ADD")
-                asm.op("MSTORE8")
-            self._odd_multiples()
-            asm.op("SWAP1")
-            asm.push(self.record)
-            asm.op("ADD")
-            asm.op("SWAP1")
+            keep()
             asm.jump(skip)
             asm.place(zero_scalar)
             asm.op("POP")
@@ -309,6 +337,31 @@ class Msm:
             asm.op("POP")
             asm.push(self.end)
             asm.op("MSTORE")
+
+    def _keep_tables(self) -> None:
+        """Stack: ptr cd s -> ptr' cd. The Straus record of the pair: U, F and the
+        tables (:meth:`_odd_multiples`)."""
+        e, asm = self.e, self.e.asm
+        self._digits()                            # ptr cd F U
+        asm.op("DUP4")
+        asm.push(self.u_at)
+        asm.op("ADD")
+        asm.op("MSTORE")                          # record: U
+        asm.op("DUP3")
+        asm.push(self.f_at)
+        asm.op("ADD")
+        asm.op("MSTORE")                          # record: F
+        if e.target.name != "evm384":             # LOADX needs the record's memory: grow
+            asm.push(0)                           # it once, at its last byte
+            asm.op("DUP3")
+            asm.push(self.record - 1)
+            asm.op("ADD")
+            asm.op("MSTORE8")
+        self._odd_multiples()
+        asm.op("SWAP1")
+        asm.push(self.record)
+        asm.op("ADD")
+        asm.op("SWAP1")
 
     def _subgroup_keeping_q1(self) -> None:
         """Jump to fail unless p is in G1 (Scott's phi(P) = [-x^2] P, as
@@ -539,7 +592,7 @@ class Msm:
             asm.jumpi(done)
             self._common_z()
             jacobian.from_affine(e, self.acc, e.const(group.affine, f"{group.name}_g",
-                                                      _values(_generator_multiple(group, 1))))
+                                                      affine_values(generator_multiple(group, 1))))
             self._scale(self.acc, self.w)         # G on the records' curve
             fp.copy(e, self.t, self.acc)          # t.z = 1 for the complete additions
             if self._dense_setup:                 # one record: no loop over the records
@@ -564,7 +617,7 @@ class Msm:
             bits = self.split.digit_bits
             jacobian.from_affine(e, self.t, e.const(
                 group.affine, f"{group.name}_-2^{bits}g",
-                _values(_generator_multiple(group, -(1 << bits)))))
+                affine_values(generator_multiple(group, -(1 << bits)))))
             add(e, group, self.acc, self.t, lambda: asm.call(self._dbl_acc))
             asm.jump(done)
             asm.place(complete)                   # acc.z = 0: acc is infinity
@@ -795,14 +848,3 @@ class Msm:
                         inline=False)
         asm.place(odd)
 
-
-def _generator_multiple(group: Group, scalar: int):
-    """[scalar mod r] G of the group (blst computes it), affine."""
-    point = g1_point if group is G1_GROUP else g2_point
-    return point(scalar % R)
-
-
-def _values(point) -> list:
-    """An affine point's Fp values in slot order (G2: x.c0, x.c1, y.c0, y.c1)."""
-    return [v for coordinate in point
-            for v in (coordinate if isinstance(coordinate, tuple) else (coordinate,))]
