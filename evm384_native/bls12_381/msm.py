@@ -39,6 +39,11 @@ mapped to B_i by the endomorphism and added by a mixed addition (madd-2004-hmv) 
 tests, on an accumulator offset by G (:meth:`Msm.emit`: an exceptional case leaves Z = 0
 and sends the input to the same loop with complete additions). Cost: 64 (G2; G1 with at
 most two pairs) or 128 doublings, 64 mixed additions a point, 7 co-Z additions a table.
+
+With many pairs (:data:`BUCKET_WINDOWS`: under EVMMAX, G2 from 72, G1 from 128) the
+same digits go to Pippenger's bucket method instead (:mod:`.pippenger`): no tables and
+no common Z. One load serves every mode; its records are those of the mode the number of
+pairs selects.
 """
 from __future__ import annotations
 
