@@ -40,9 +40,9 @@ tests, on an accumulator offset by G (:meth:`Msm.emit`: an exceptional case leav
 and sends the input to the same loop with complete additions). Cost: 64 (G2; G1 with at
 most two pairs) or 128 doublings, 64 mixed additions a point, 7 co-Z additions a table.
 
-With many pairs (:data:`BUCKET_WINDOWS`: under EVMMAX, G2 from 72, G1 from 128) the
-same digits go to Pippenger's bucket method instead (:mod:`.pippenger`): no tables and
-no common Z. One load serves every mode; its records are those of the mode the number of
+With many pairs (:data:`BUCKETS`: G2 under EVMMAX from 72) the same digits go to
+Pippenger's bucket method instead (:mod:`.pippenger`): no tables and no common Z. It
+shares the Straus mode's load, whose records are then those of the mode the number of
 pairs selects.
 """
 from __future__ import annotations
@@ -143,26 +143,12 @@ assert all(split.radix ** len(split.maps) > R and split.radix < 1 << split.digit
 
 
 # Pippenger's bucket method (:mod:`.pippenger`) per group and target: (the least number of
-# pairs, window width), in order, from where it costs less gas than Straus. Measured
-# under EIP-6690: G2 k = 64 1,930,209 against Straus' 1,899,870, k = 80 2,295,621
-# against 2,391,388, k = 128 3.40M against 3.95M; G1 k = 128 1,958,918 against
-# 1,967,292 (c = 5 and 7 cost more at k = 128 on both). EVM384: its build with buckets
-# passes 24,576 bytes (G2: 32,422), so Straus there. Its split as Straus' for many pairs.
-BUCKET_WINDOWS: Dict[Tuple[str, str], Tuple[Tuple[int, int], ...]] = {
-    (G1_GROUP.name, "evmmax"): ((128, 6),), (G2_GROUP.name, "evmmax"): ((72, 6),),
-    (G1_GROUP.name, "evm384"): (), (G2_GROUP.name, "evm384"): ()}
-BUCKET_SPLITS = {G1_GROUP.name: G1_SPLIT, G2_GROUP.name: G2_SPLIT}
-
-
-@dataclass(frozen=True)
-class Mode:
-    """One way to compute the sum, for up to ``most`` pairs (None: any): ``keep()``
-    writes a pair's record of kind ``records`` (:meth:`Msm.load`; modes may share a kind),
-    ``emit()`` leaves the sum of the records in acc."""
-    records: str
-    most: Optional[int]
-    keep: Callable[[], None]
-    emit: Callable[[], None]
+# pairs, window width), from where it costs less gas than Straus, on the split Straus
+# uses for many pairs. Measured under EIP-6690: G2 k = 64 BUCKET_G2_64 against Straus'
+# 1,899,870, k = 80 BUCKET_G2_80 against 2,391,388, k = 128 BUCKET_G2_128 against
+# 3.95M (c = 5 and 7 cost more at k = 128). Not G1 (k = 128 -0.4%: not worth its code)
+# nor EVM384 (its build with buckets passes 24,576 bytes).
+BUCKETS: Dict[Tuple[str, str], Tuple[int, int]] = {(G2_GROUP.name, "evmmax"): (72, 6)}
 
 
 @dataclass(frozen=True)
@@ -203,12 +189,8 @@ class Msm:
         self.e, self.group, self.fail = e, group, fail
         asm, field = e.asm, group.field
         entry = e.target.memory_bytes(e, group.affine.size)
-        buckets = BUCKET_WINDOWS[group.name, e.target.name]
-        straus_most = buckets[0][0] - 1 if buckets else None
-        self.layouts = [(Layout(split, entry, f"_{split.table_count}x{len(split.maps)}"),
-                         straus_most if most is None else most)
-                        for split, most in SPLITS[group.name]
-                        if straus_most is None or most is None or most <= straus_most]
+        self.layouts = [(Layout(split, entry, f"_{split.table_count}x{len(split.maps)}"), most)
+                        for split, most in SPLITS[group.name]]
         two_tables = any(lay.split.table_count > 1 for lay, _ in self.layouts)
         region = asm.memory.region("msm")
         self.p = region.alloc(group.affine, "p")
@@ -241,15 +223,9 @@ class Msm:
         self._parities = {lay.tag: asm.subroutine(
             f"{name}_parities{lay.tag}", lambda a, lay=lay: self._in_mode(
                 lay, lambda: self._records(self._add_parity))) for lay, _ in self.layouts}
-        self.modes = [Mode(lay.tag, most, lambda lay=lay: self._in_mode(
-            lay, self._keep_tables), lambda lay=lay: self._in_mode(lay, self.emit))
-            for lay, most in self.layouts]
-        if buckets:
-            bucket_mode = Buckets(self, BUCKET_SPLITS[group.name])
-            bounds = [least - 1 for least, _ in buckets[1:]] + [None]
-            self.modes += [Mode("buckets", most, bucket_mode.keep,
-                                lambda width=width: bucket_mode.emit(width))
-                           for (_, width), most in zip(buckets, bounds)]
+        least, width = BUCKETS.get((group.name, e.target.name), (None, None))
+        self.buckets = None if least is None else (
+            least, Buckets(self, self.layouts[-1][0].split, width))
 
     def _use(self, lay: Layout) -> None:
         """Emit for the split of ``lay`` from now on."""
@@ -268,32 +244,49 @@ class Msm:
             self._use(before)
 
     def build(self) -> None:
-        """Validate the pairs and leave their sum in acc: one load (:meth:`load`) whose
-        records are those of the first mode whose bound on the number of pairs the
-        calldata meets, then that mode's sum."""
-        records = {}                              # the modes' records in order, each with
-        for mode in self.modes:                   # its last mode's bound and its keep()
-            records[mode.records] = (mode.most, mode.keep)
-        self.load(lambda: self._by_pairs(list(records.values())))
-        self._by_pairs([(mode.most, mode.emit) for mode in self.modes])
-
-    def _by_pairs(self, choices: Sequence[Tuple[Optional[int], Callable[[], None]]]
-                  ) -> None:
-        """The first choice (most, emit) whose bound ``most`` on the number of pairs the
-        calldata meets (None: any; the last has none)."""
+        """Validate the pairs and leave their sum in acc, with the first split whose bound
+        on the number of pairs the calldata meets: each with a load of its own (no choice
+        per pair), but the bucket mode, which shares the last split's load (for code
+        size) and chooses each pair's record."""
         asm = self.e.asm
-        done = asm.new_label("msm_chosen")
-        for most, emit in choices[:-1]:
-            assert most is not None
+        end = asm.new_label("msm_end")
+        for lay, most in self.layouts:
+            self._use(lay)
+            if most is None:
+                break
             other = asm.new_label("msm_more_pairs")
-            asm.push(most * self.pair)
-            asm.ops("CALLDATASIZE", "GT")
-            asm.jumpi(other)
-            emit()
-            asm.jump(done)
+            self._unless_more_pairs(most, other)
+            self.load(self._keep_tables)
+            self.emit()
+            asm.jump(end)
             asm.place(other)
-        assert choices[-1][0] is None
-        choices[-1][1]()
+        if self.buckets is None:
+            self.load(self._keep_tables)
+            self.emit()
+        else:
+            least, buckets = self.buckets
+            assert all(most is None or most < least for _, most in self.layouts)
+            self.load(lambda: self._by_pairs(least - 1, self._keep_tables, buckets.keep))
+            self._by_pairs(least - 1, self.emit, buckets.emit)
+        asm.place(end)
+
+    def _unless_more_pairs(self, most: int, other: Label) -> None:
+        """Jump to ``other`` if the calldata holds more than ``most`` pairs."""
+        asm = self.e.asm
+        asm.push(most * self.pair)
+        asm.ops("CALLDATASIZE", "GT")
+        asm.jumpi(other)
+
+    def _by_pairs(self, most: int, few: Callable[[], None], many: Callable[[], None]
+                  ) -> None:
+        """few() for at most ``most`` pairs in calldata, else many()."""
+        asm = self.e.asm
+        done, other = asm.new_label("msm_chosen"), asm.new_label("msm_more_pairs")
+        self._unless_more_pairs(most, other)
+        few()
+        asm.jump(done)
+        asm.place(other)
+        many()
         asm.place(done)
 
     def heap(self) -> int:

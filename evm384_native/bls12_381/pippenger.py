@@ -17,25 +17,22 @@ the buckets join acc by running sums: R = B_(2^c - 1), acc += R, then for u from
 Cost: n W mixed additions, W (2^(c+1) - 3) additions, b doublings; no tables.
 
 Exceptional additions: the fast loop has no tests. Its buckets start at the distinct
-points T_u = [u + 2] G (copied each window from a copy made once) and acc at A = [alpha]
-G for a fixed unremarkable alpha, so that no addition meets infinity; the sum then
-carries [C] G for the constant C of :func:`offset_scalar`, which a complete addition of
-[-C] G removes. An addition of equal or opposite points (only crafted inputs meet one)
-leaves Z = 0 (Z3 = Z H or 2 Z1 Z2 H with H = 0), and Z stays 0 through every later
-doubling and addition: then everything runs again from buckets and acc at infinity
-with complete additions (:func:`~evm384_native.tower.groups.add`).
+points T_u = [u + 2] G (copied each window from a copy made once) and acc at [alpha] G
+(:func:`alpha`), chosen so that the starts cancel: the loop ends at the sum itself, and
+no addition meets infinity before its end but for crafted inputs (or a sum that is
+infinity). An addition of equal or opposite points leaves Z = 0 (Z3 = Z H or 2 Z1 Z2 H
+with H = 0), and Z stays 0 through every later doubling and addition: then everything
+runs again from buckets and acc at infinity with complete additions
+(:func:`~evm384_native.tower.groups.add`).
 """
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING
 
-from ..asm import Slot
-from ..asm.layout import FP_BYTES
 from ..curves.bls12_381 import BLS12_381
 from ..tower import fp, jacobian
 from ..tower.compare import push_field_is_zero
-from ..tower.groups import add, add_distinct, affine_view, set_infinity
+from ..tower.groups import add_distinct, affine_view, set_infinity
 from .groups import affine_values, generator_multiple
 
 if TYPE_CHECKING:
@@ -43,9 +40,6 @@ if TYPE_CHECKING:
 
 R = BLS12_381.r
 DIGIT_WORD = 32
-# acc's start [ALPHA] G: any scalar far from the small multiples of G the buckets hold
-ALPHA = int.from_bytes(hashlib.sha256(b"evm384_native pippenger accumulator").digest(),
-                       "big") % R
 
 
 def windows(bits: int, width: int) -> int:
@@ -54,35 +48,40 @@ def windows(bits: int, width: int) -> int:
 
 
 def offset_scalar(bits: int, width: int) -> int:
-    """C with [C] G what the fast loop's offsets add to the sum: acc's start A = [alpha]
-    G doubled b' = c W times, and per window the buckets' starts T_u = [u + 2] G weighted
-    by u: (sum u (u + 2)) times sum 2^(c w) over the windows."""
-    count = windows(bits, width)
+    """K with [K] G what the buckets' starts T_u = [u + 2] G add to the sum: per window
+    sum u (u + 2), times 2^(c w) summed over the windows."""
     per_window = sum(u * (u + 2) for u in range(1, 1 << width))
-    return (ALPHA * (1 << (width * count))
-            + per_window * sum(1 << (width * w) for w in range(count))) % R
+    return per_window * sum(1 << (width * w) for w in range(windows(bits, width))) % R
+
+
+def alpha(bits: int, width: int) -> int:
+    """The start [alpha] G of the sum that cancels the buckets' starts: doubled c W
+    times, it is [-K] G."""
+    return -offset_scalar(bits, width) * pow(2, -width * windows(bits, width), R) % R
 
 
 class Buckets:
-    """Pippenger's mode of one MSM contract: the records it loads (:meth:`keep`) and the
-    bucket loops for a window width (:meth:`emit`)."""
+    """Pippenger's mode of one MSM contract, windows of ``width`` bits: the records it
+    loads (:meth:`keep`) and the bucket loops (:meth:`emit`). Every addition is acc += t
+    by one of the MSM's routines (mixed, add-2007-bl without tests, complete), buckets and
+    sums going through acc and t in turn: one routine each, for code size (a copy costs a
+    gas a value)."""
 
-    def __init__(self, msm: "Msm", split: "Split") -> None:
-        self.msm, self.split = msm, split
+    def __init__(self, msm: "Msm", split: "Split", width: int) -> None:
+        self.msm, self.split, self.width = msm, split, width
         e, group = msm.e, msm.group
         self.e, self.group, self.asm = e, group, e.asm
         region = e.asm.memory.region("buckets")
-        self.bucket = region.alloc(group.jacobian, "bucket")
+        self.total = region.alloc(group.jacobian, "total")
         self.run = region.alloc(group.jacobian, "run")
-        self.point = affine_view(msm.t, group)    # t.z = 1 for the complete additions
-        self.image = e.target.memory_bytes(e, group.affine.size)
-        self.entry = DIGIT_WORD + self.image      # the digit's word, then B (affine)
+        self.point = affine_view(msm.t, group)    # t's X, Y: an added affine point
+        self.entry = DIGIT_WORD + e.target.memory_bytes(e, group.affine.size)
         self.bucket_bytes = e.target.memory_bytes(e, group.jacobian.size)
-        self._double_bucket = e.asm.subroutine(
-            f"{group.name}_buckets_dbl_bucket",
-            lambda a: jacobian.point_dbl(e, group.field, self.bucket, extension=True))
-        self.one_z = e.const(group.field.ELEMENT, f"{group.name}_one_z",
-                             [1] + [0] * (group.field.ELEMENT.size // FP_BYTES - 1))
+        self.region_bytes = (1 << width) * self.bucket_bytes
+        name = f"{group.name}_msm"
+        self._add_distinct = e.asm.subroutine(f"{name}_add_distinct", lambda a: add_distinct(
+            e, group, msm.acc, msm.t))
+        self._add_complete = e.asm.subroutine(f"{name}_add_any", lambda a: self._add_any())
 
     # --- loading ---------------------------------------------------------------------------
 
@@ -102,10 +101,10 @@ class Buckets:
         self._store_digit(digits - 1, "DUP3")     # the last digit: s itself
         t = self.msm.t
         for i, endomorphism in enumerate(split.maps):
-            fp.copy(e, affine_view(t, self.group), self.msm.p)
+            fp.copy(e, self.point, self.msm.p)
             if endomorphism is not None:
                 endomorphism(e, t)                # Z is not read: the image stays affine
-            e.target.copy_out(e, affine_view(t, self.group), lambda i=i: (
+            e.target.copy_out(e, self.point, lambda i=i: (
                 asm.op("DUP4"), asm.push(i * self.entry + DIGIT_WORD), asm.op("ADD")),
                 grow=True)
         asm.op("SWAP1")
@@ -125,12 +124,11 @@ class Buckets:
 
     # --- the sum -----------------------------------------------------------------------------
 
-    def emit(self, width: int) -> None:
+    def emit(self) -> None:
         """acc = the sum over the entries (records from the heap to records_end; infinity
-        when there are none), windows of ``width`` bits."""
-        e, asm, group, msm = self.e, self.asm, self.group, self.msm
-        bits = self.split.digit_bits
-        with asm.scope(f"buckets_{width}"):
+        when there are none)."""
+        e, asm, msm = self.e, self.asm, self.msm
+        with asm.scope(f"buckets_{self.width}"):
             done, complete = asm.new_label("msm_done"), asm.new_label("msm_complete")
             asm.push(msm.end)
             asm.op("MLOAD")                       # base: the buckets, after the records
@@ -138,78 +136,71 @@ class Buckets:
             asm.push(msm.heap)
             asm.op("EQ")
             asm.jumpi(done)
-            self._bucket_starts(width)
-            jacobian.from_affine(e, msm.acc, self._generator_multiple(ALPHA, "alpha"))
-            self._loop(width, fast=True)
+            self._bucket_starts()
+            jacobian.from_affine(e, msm.acc, e.const(
+                self.group.affine, f"{self.group.name}_alpha_g",
+                affine_values(generator_multiple(self.group, alpha(
+                    self.split.digit_bits, self.width)))))
+            self._loop(fast=True)
             push_field_is_zero(e, msm.acc.z)
-            asm.jumpi(complete)
-            jacobian.from_affine(e, msm.t, self._generator_multiple(
-                -offset_scalar(bits, width), f"-c{width}"))
-            self._complete_add(msm.acc, msm.t)
+            asm.jumpi(complete)                   # acc.z = 0: an exceptional addition
             asm.jump(done)
-            asm.place(complete)                   # acc.z = 0: an exceptional addition
+            asm.place(complete)
             set_infinity(e, msm.acc)
-            jacobian.from_affine(e, msm.t, msm.p)     # t.z = 1: t is the added point
-            self._loop(width, fast=False)
+            self._loop(fast=False)
             asm.place(done)
             asm.op("POP")
 
-    def _generator_multiple(self, scalar: int, name: str):
-        """[scalar] G of the group as an affine constant."""
-        return self.e.const(self.group.affine, f"{self.group.name}_{name}_g",
-                            affine_values(generator_multiple(self.group, scalar)))
-
-    def _region_bytes(self, width: int) -> int:
-        return (1 << width) * self.bucket_bytes
-
-    def _bucket_starts(self, width: int) -> None:
+    def _bucket_starts(self) -> None:
         """Stack: base. T_u = [u + 2] G for every bucket u, after the buckets (copied
         into them each window): 2G, then one mixed addition of G per bucket (none meets
-        +-G: u + 2 != +-1); the loop's subroutines, for code size."""
-        e, asm = self.e, self.asm
-        g = self._generator_multiple(1, "1")
-        jacobian.from_affine(e, self.bucket, g)
-        asm.call(self._double_bucket)
+        +-G: u + 2 != +-1)."""
+        e, asm, msm = self.e, self.asm, self.msm
+        g = e.const(self.group.affine, f"{self.group.name}_g",
+                    affine_values(generator_multiple(self.group, 1)))
+        jacobian.from_affine(e, msm.acc, g)
+        asm.call(msm._dbl_acc)
         fp.copy(e, self.point, g)
-        asm.push(self._region_bytes(width))
+        asm.push(self.region_bytes)
         asm.op("DUP2")
         asm.op("ADD")                             # base q
         top = asm.label("bucket_start")
-        e.target.copy_out(e, self.bucket, lambda: asm.op("DUP3"), grow=True)
-        self._add_point(fast=True, inline=False)
+        e.target.copy_out(e, msm.acc, lambda: asm.op("DUP3"), grow=True)
+        self._add(fast=True, mixed=True)
         asm.push(self.bucket_bytes)
         asm.op("ADD")
         asm.op("DUP2")
-        asm.push(2 * self._region_bytes(width))
+        asm.push(2 * self.region_bytes)
         asm.op("ADD")
         asm.op("DUP2")
         asm.op("LT")
         asm.jumpi(top)                            # while q < base + 2 region
         asm.op("POP")
 
-    def _loop(self, width: int, fast: bool) -> None:
+    def _loop(self, fast: bool) -> None:
         """Stack: base. The windows from the top: acc doubled ``width`` times, the buckets
         reset (the starts T_u, or infinity for the complete additions), filled by every
-        entry, joined to acc."""
-        asm = self.asm
+        entry, joined to the sum (kept in total meanwhile; back in acc after)."""
+        asm, width = self.asm, self.width
         asm.push(width * windows(self.split.digit_bits, width))  # base shift
         window = asm.label("window")
         asm.push(width)
         asm.ops("SWAP1", "SUB")
         for _ in range(width):                    # b doublings in all: calls
             asm.call(self.msm._dbl_acc)
-        self._reset(width, fast)
-        self._fill(width, fast)
-        self._join(width, fast)
+        fp.copy(self.e, self.total, self.msm.acc)
+        self._reset(fast)
+        self._fill(fast)
+        self._join(fast)
         asm.op("DUP1")
         asm.jumpi(window)                         # while shift > 0
         asm.op("POP")
 
-    def _reset(self, width: int, fast: bool) -> None:
+    def _reset(self, fast: bool) -> None:
         """Stack: base shift. The buckets = the starts (MCOPY from their copy after the
         buckets), or zero (infinity: CALLDATACOPY from past the calldata's end)."""
         asm = self.asm
-        asm.push(self._region_bytes(width))
+        asm.push(self.region_bytes)
         if fast:
             asm.op("DUP1")
             asm.op("DUP4")
@@ -221,14 +212,14 @@ class Buckets:
             asm.op("DUP4")
             asm.op("CALLDATACOPY")
 
-    def _fill(self, width: int, fast: bool) -> None:
+    def _fill(self, fast: bool) -> None:
         """Stack: base shift. Every entry's base point added to the bucket of its digit's
         window at shift, two entries a pass (there are 2 or 4 a pair)."""
         asm = self.asm
         asm.push(self.msm.heap)                   # base shift ptr
         top = asm.label("fill")
         for at in (0, self.entry):
-            self._add_entry(width, at, fast)
+            self._add_entry(at, fast)
         asm.push(2 * self.entry)
         asm.op("ADD")
         asm.op("DUP1")
@@ -237,10 +228,10 @@ class Buckets:
         asm.jumpi(top)                            # while base > ptr
         asm.op("POP")
 
-    def _add_entry(self, width: int, at: int, fast: bool) -> None:
+    def _add_entry(self, at: int, fast: bool) -> None:
         """Stack: base shift ptr. The bucket of the window of the digit at ptr + at +=
-        the entry's point."""
-        e, asm = self.e, self.asm
+        the entry's point (in acc)."""
+        e, asm, msm = self.e, self.asm, self.msm
         asm.op("DUP1")
         if at:
             asm.push(at)
@@ -248,67 +239,38 @@ class Buckets:
         asm.op("MLOAD")
         asm.op("DUP3")
         asm.op("SHR")
-        asm.push((1 << width) - 1)
+        asm.push((1 << self.width) - 1)
         asm.op("AND")
         asm.push(self.bucket_bytes)
         asm.op("MUL")
         asm.op("DUP4")
         asm.op("ADD")                             # base shift ptr q
-        e.target.copy_in(e, self.bucket, lambda: asm.op("DUP2"))
+        e.target.copy_in(e, msm.acc, lambda: asm.op("DUP2"))
         e.target.copy_in(e, self.point, lambda: (
             asm.op("DUP3"), asm.push(at + DIGIT_WORD), asm.op("ADD")))
-        self._add_point(fast)
-        e.target.copy_out(e, self.bucket, lambda: asm.op("DUP3"))
+        if not fast:
+            jacobian.from_affine(e, msm.t, self.point)    # t.z = 1
+        self._add(fast, mixed=True)
+        e.target.copy_out(e, msm.acc, lambda: asm.op("DUP3"))
         asm.op("POP")
 
-    def _add_point(self, fast: bool, inline: bool = True) -> None:
-        """bucket += point: the mixed addition without tests (in line if ``inline``
-        where code is dense and the field is Fp: G2's would not fit in the contract), or
-        the complete addition."""
-        e, asm, group = self.e, self.asm, self.group
-        if not fast:
-            fp.copy(e, self.msm.t.z, self.one_z)  # t = the point, Jacobian
-            self._complete_add(self.bucket, self.msm.t)
-        elif inline and e.target.dense_code and group.field is fp:
-            jacobian.jacobian_add_affine_hmv(e, group.field, self.bucket, self.point)
-        else:
-            asm.call(asm.subroutine(f"{group.name}_buckets_add_mixed", lambda a: (
-                jacobian.jacobian_add_affine_hmv(e, group.field, self.bucket, self.point))))
-
-    def _complete_add(self, target: Slot, addend: Slot) -> None:
-        """target += addend (Jacobian; either may be infinity) by the one complete
-        addition, bucket += t (a call), through copies: code size, not gas, matters on
-        this path."""
-        e, asm, group, t = self.e, self.asm, self.group, self.msm.t
-        if addend is not t:
-            fp.copy(e, t, addend)
-        if target is not self.bucket:
-            fp.copy(e, self.bucket, target)
-        asm.call(asm.subroutine(f"{group.name}_buckets_add_complete", lambda a: add(
-            e, group, self.bucket, t, lambda: asm.call(self._double_bucket),
-            t_may_be_infinity=True)))
-        if target is not self.bucket:
-            fp.copy(e, target, self.bucket)
-
-    def _join(self, width: int, fast: bool) -> None:
-        """Stack: base shift. acc += sum u B_u by running sums, from the top bucket:
-        per bucket run += B_u, acc += run, each as bucket += run (one addition routine,
-        for code size: copies cost a gas a value)."""
-        e, asm, msm = self.e, self.asm, self.msm
-        asm.push((1 << width) - 1)
-        asm.push(self.bucket_bytes)
-        asm.op("MUL")
+    def _join(self, fast: bool) -> None:
+        """Stack: base shift. total += sum u B_u by running sums from the top bucket: per
+        bucket run += B_u, total += run; acc = total after."""
+        e, asm = self.e, self.asm
+        asm.push(self.region_bytes - self.bucket_bytes)
         asm.op("DUP3")
         asm.op("ADD")                             # base shift q, the top bucket
         e.target.copy_in(e, self.run, lambda: asm.op("DUP2"))
-        self._add_run_to(msm.acc, fast)
+        self._add_run_to_total(fast)
         top = asm.label("join")
         asm.push(self.bucket_bytes)
         asm.ops("SWAP1", "SUB")
-        e.target.copy_in(e, self.bucket, lambda: asm.op("DUP2"))
-        self._add_run(fast)
-        fp.copy(e, self.run, self.bucket)
-        self._add_run_to(msm.acc, fast)
+        e.target.copy_in(e, self.msm.t, lambda: asm.op("DUP2"))
+        fp.copy(e, self.msm.acc, self.run)
+        self._add(fast)
+        fp.copy(e, self.run, self.msm.acc)
+        self._add_run_to_total(fast)
         asm.op("DUP3")
         asm.push(self.bucket_bytes)
         asm.op("ADD")
@@ -317,18 +279,30 @@ class Buckets:
         asm.jumpi(top)                            # while q > base + one bucket
         asm.op("POP")
 
-    def _add_run_to(self, target: Slot, fast: bool) -> None:
-        """target += run, through bucket."""
-        fp.copy(self.e, self.bucket, target)
-        self._add_run(fast)
-        fp.copy(self.e, target, self.bucket)
+    def _add_run_to_total(self, fast: bool) -> None:
+        """total += run; acc = total."""
+        e, msm = self.e, self.msm
+        fp.copy(e, msm.t, self.run)
+        fp.copy(e, msm.acc, self.total)
+        self._add(fast)
+        fp.copy(e, self.total, msm.acc)
 
-    def _add_run(self, fast: bool) -> None:
-        """bucket += run (Jacobian): add-2007-bl without tests (a call), or the complete
-        addition."""
-        e, asm, group = self.e, self.asm, self.group
+    def _add(self, fast: bool, mixed: bool = False) -> None:
+        """acc += t (a call): the mixed addition of t's X, Y if ``mixed``, else
+        add-2007-bl, neither with tests; or the complete addition."""
         if not fast:
-            self._complete_add(self.bucket, self.run)
-            return
-        asm.call(asm.subroutine(f"{group.name}_buckets_add_run", lambda a: add_distinct(
-            e, group, self.bucket, self.run)))
+            self.asm.call(self._add_complete)
+        elif mixed:
+            self.msm._add_t(fast=True, inline=False)
+        else:
+            self.asm.call(self._add_distinct)
+
+    def _add_any(self) -> None:
+        """acc += t for any Jacobian acc and t (either may be infinity, as buckets and
+        running sums may be): the MSM's complete addition unless t is infinity."""
+        asm = self.asm
+        done = asm.new_label("t_infinity")
+        push_field_is_zero(self.e, self.msm.t.z)
+        asm.jumpi(done)
+        self.msm._add_t(fast=False)
+        asm.place(done)
