@@ -768,7 +768,8 @@ class Msm:
 
     def _add_t(self, fast: bool, inline: bool = True) -> None:
         """acc += t: in the fast loop without tests (inline where code is dense and
-        ``inline``), else the complete addition (a call)."""
+        ``inline``), else the complete addition (a call; t may be infinity too where the
+        bucket mode uses it)."""
         e, asm, group = self.e, self.e.asm, self.group
         name = f"{group.name}_msm_add_{'mixed' if fast else 'complete'}"
         xy = affine_view(self.t, group)
@@ -779,7 +780,8 @@ class Msm:
                 e, group.field, self.acc, xy)))
         else:
             asm.call(asm.subroutine(name, lambda a: add(
-                e, group, self.acc, self.t, lambda: asm.call(self._dbl_acc))))
+                e, group, self.acc, self.t, lambda: asm.call(self._dbl_acc),
+                t_may_be_infinity=self.buckets is not None)))   # buckets, running sums
 
     def _add_entry(self, i: int, endomorphism: Map, fast: bool,
                    offset: Callable[[], None], inline: bool = True, single: bool = False

@@ -81,7 +81,6 @@ class Buckets:
         name = f"{group.name}_msm"
         self._add_distinct = e.asm.subroutine(f"{name}_add_distinct", lambda a: add_distinct(
             e, group, msm.acc, msm.t))
-        self._add_complete = e.asm.subroutine(f"{name}_add_any", lambda a: self._add_any())
 
     # --- loading ---------------------------------------------------------------------------
 
@@ -129,7 +128,7 @@ class Buckets:
         when there are none)."""
         e, asm, msm = self.e, self.asm, self.msm
         with asm.scope(f"buckets_{self.width}"):
-            done, complete = asm.new_label("msm_done"), asm.new_label("msm_complete")
+            done = asm.new_label("msm_done")
             asm.push(msm.end)
             asm.op("MLOAD")                       # base: the buckets, after the records
             asm.op("DUP1")
@@ -143,9 +142,8 @@ class Buckets:
                     self.split.digit_bits, self.width)))))
             self._loop(fast=True)
             push_field_is_zero(e, msm.acc.z)
-            asm.jumpi(complete)                   # acc.z = 0: an exceptional addition
-            asm.jump(done)
-            asm.place(complete)
+            asm.op("ISZERO")
+            asm.jumpi(done)                       # else acc.z = 0: an exceptional addition
             set_infinity(e, msm.acc)
             self._loop(fast=False)
             asm.place(done)
@@ -214,13 +212,15 @@ class Buckets:
 
     def _fill(self, fast: bool) -> None:
         """Stack: base shift. Every entry's base point added to the bucket of its digit's
-        window at shift, two entries a pass (there are 2 or 4 a pair)."""
+        window at shift: the fast loop two entries a pass (there are 2 or 4 a pair), the
+        complete one one (code size)."""
         asm = self.asm
+        per_pass = 2 if fast else 1
         asm.push(self.msm.heap)                   # base shift ptr
         top = asm.label("fill")
-        for at in (0, self.entry):
+        for at in range(0, per_pass * self.entry, self.entry):
             self._add_entry(at, fast)
-        asm.push(2 * self.entry)
+        asm.push(per_pass * self.entry)
         asm.op("ADD")
         asm.op("DUP1")
         asm.op("DUP4")
@@ -255,22 +255,29 @@ class Buckets:
         asm.op("POP")
 
     def _join(self, fast: bool) -> None:
-        """Stack: base shift. total += sum u B_u by running sums from the top bucket: per
-        bucket run += B_u, total += run; acc = total after."""
-        e, asm = self.e, self.asm
+        """Stack: base shift. total += sum u B_u by running sums from the top bucket: run
+        = B_top, total += run, then per bucket below run += B_u, total += run (entering
+        the loop at total += run: its code once), run in acc when added; acc = total
+        after."""
+        e, asm, msm = self.e, self.asm, self.msm
+        joined = asm.new_label("joined")
         asm.push(self.region_bytes - self.bucket_bytes)
         asm.op("DUP3")
         asm.op("ADD")                             # base shift q, the top bucket
-        e.target.copy_in(e, self.run, lambda: asm.op("DUP2"))
-        self._add_run_to_total(fast)
+        e.target.copy_in(e, msm.acc, lambda: asm.op("DUP2"))
+        fp.copy(e, self.run, msm.acc)
+        asm.jump(joined)
         top = asm.label("join")
         asm.push(self.bucket_bytes)
         asm.ops("SWAP1", "SUB")
-        e.target.copy_in(e, self.msm.t, lambda: asm.op("DUP2"))
-        fp.copy(e, self.msm.acc, self.run)
-        self._add(fast)
-        fp.copy(e, self.run, self.msm.acc)
-        self._add_run_to_total(fast)
+        e.target.copy_in(e, msm.t, lambda: asm.op("DUP2"))
+        fp.copy(e, msm.acc, self.run)
+        self._add(fast)                           # run += B_u
+        fp.copy(e, self.run, msm.acc)
+        asm.place(joined)
+        fp.copy(e, msm.t, self.total)
+        self._add(fast)                           # total += run, in acc
+        fp.copy(e, self.total, msm.acc)
         asm.op("DUP3")
         asm.push(self.bucket_bytes)
         asm.op("ADD")
@@ -279,30 +286,12 @@ class Buckets:
         asm.jumpi(top)                            # while q > base + one bucket
         asm.op("POP")
 
-    def _add_run_to_total(self, fast: bool) -> None:
-        """total += run; acc = total."""
-        e, msm = self.e, self.msm
-        fp.copy(e, msm.t, self.run)
-        fp.copy(e, msm.acc, self.total)
-        self._add(fast)
-        fp.copy(e, self.total, msm.acc)
-
     def _add(self, fast: bool, mixed: bool = False) -> None:
         """acc += t (a call): the mixed addition of t's X, Y if ``mixed``, else
         add-2007-bl, neither with tests; or the complete addition."""
-        if not fast:
-            self.asm.call(self._add_complete)
+        if not fast:                              # acc and t may be infinity (Msm.build)
+            self.msm._add_t(fast=False)
         elif mixed:
             self.msm._add_t(fast=True, inline=False)
         else:
             self.asm.call(self._add_distinct)
-
-    def _add_any(self) -> None:
-        """acc += t for any Jacobian acc and t (either may be infinity, as buckets and
-        running sums may be): the MSM's complete addition unless t is infinity."""
-        asm = self.asm
-        done = asm.new_label("t_infinity")
-        push_field_is_zero(self.e, self.msm.t.z)
-        asm.jumpi(done)
-        self.msm._add_t(fast=False)
-        asm.place(done)
