@@ -71,9 +71,6 @@ class Buckets:
         self.msm, self.split, self.width = msm, split, width
         e, group = msm.e, msm.group
         self.e, self.group, self.asm = e, group, e.asm
-        region = e.asm.memory.region("buckets")
-        self.total = region.alloc(group.jacobian, "total")
-        self.run = region.alloc(group.jacobian, "run")
         self.point = affine_view(msm.t, group)    # t's X, Y: an added affine point
         self.entry = DIGIT_WORD + e.target.memory_bytes(e, group.affine.size)
         self.bucket_bytes = e.target.memory_bytes(e, group.jacobian.size)
@@ -127,7 +124,10 @@ class Buckets:
         """acc = the sum over the entries (records from the heap to records_end; infinity
         when there are none)."""
         e, asm, msm = self.e, self.asm, self.msm
-        with asm.scope(f"buckets_{self.width}"):
+        # the sum and the running sum as the main frame's temporaries: registers of their
+        # own would cost every call (~60 gas a pair, Straus' too)
+        with asm.scope(f"buckets_{self.width}"), \
+                asm.temps(self.group.jacobian, self.group.jacobian) as (self.total, self.run):
             done = asm.new_label("msm_done")
             asm.push(msm.end)
             asm.op("MLOAD")                       # base: the buckets, after the records
