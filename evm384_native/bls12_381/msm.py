@@ -144,10 +144,10 @@ assert all(split.radix ** len(split.maps) > R and split.radix < 1 << split.digit
 
 # Pippenger's bucket method (:mod:`.pippenger`) per group and target: (the least number of
 # pairs, window width), from where it costs less gas than Straus, on the split Straus
-# uses for many pairs. Measured under EIP-6690: G2 k = 64 BUCKET_G2_64 against Straus'
-# 1,899,870, k = 80 BUCKET_G2_80 against 2,391,388, k = 128 BUCKET_G2_128 against
-# 3.95M (c = 5 and 7 cost more at k = 128). Not G1 (k = 128 -0.4%: not worth its code)
-# nor EVM384 (its build with buckets passes 24,576 bytes).
+# uses for many pairs. Measured under EIP-6690: G2 k = 64 1,932,446 against Straus'
+# 1,904,608, k = 72 2,115,023 against 2,151,753, k = 80 2,297,796 against 2,396,259,
+# k = 128 3,398,547 against 3.95M (c = 5 and 7 cost more at k = 128). Not G1 (k = 128:
+# -0.4%, not worth its code) nor EVM384 (its build with buckets passes 24,576 bytes).
 BUCKETS: Dict[Tuple[str, str], Tuple[int, int]] = {(G2_GROUP.name, "evmmax"): (72, 6)}
 
 

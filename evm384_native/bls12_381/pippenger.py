@@ -143,7 +143,8 @@ class Buckets:
             self._loop(fast=True)
             push_field_is_zero(e, msm.acc.z)
             asm.op("ISZERO")
-            asm.jumpi(done)                       # else acc.z = 0: an exceptional addition
+            asm.jumpi(done)
+            asm.label("msm_complete")             # acc.z = 0: an exceptional addition
             set_infinity(e, msm.acc)
             self._loop(fast=False)
             asm.place(done)
