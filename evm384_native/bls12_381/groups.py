@@ -11,6 +11,7 @@ from ..tower.control import double_and_add
 from ..tower.fp import Emitter
 from ..tower.groups import Group
 from . import subgroup
+from .oracle import g1_point, g2_point
 
 
 G1_GROUP = Group("g1", fp, G1, G1Jacobian, subgroup.require_g1_on_curve)
@@ -33,3 +34,15 @@ def require_in_subgroup(e: Emitter, group: Group, p: Slot, work: Slot, name: str
                        lambda: jacobian.point_dbl(e, group.field, work, extension=True),
                        add_p, DBL_RUN)
         subgroup.require_g2_in_subgroup(e, p, work, fail)
+
+
+def generator_multiple(group: Group, scalar: int):
+    """[scalar mod r] G of the group (blst computes it), affine."""
+    point = g1_point if group is G1_GROUP else g2_point
+    return point(scalar % BLS12_381.r)
+
+
+def affine_values(point) -> list:
+    """An affine point's Fp values in slot order (G2: x.c0, x.c1, y.c0, y.c1)."""
+    return [v for coordinate in point
+            for v in (coordinate if isinstance(coordinate, tuple) else (coordinate,))]

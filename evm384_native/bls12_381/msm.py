@@ -39,11 +39,16 @@ mapped to B_i by the endomorphism and added by a mixed addition (madd-2004-hmv) 
 tests, on an accumulator offset by G (:meth:`Msm.emit`: an exceptional case leaves Z = 0
 and sends the input to the same loop with complete additions). Cost: 64 (G2; G1 with at
 most two pairs) or 128 doublings, 64 mixed additions a point, 7 co-Z additions a table.
+
+With many pairs (:data:`BUCKETS`: G2 under EVMMAX from 72) the same digits go to
+Pippenger's bucket method instead (:mod:`.pippenger`): no tables and no common Z. It
+shares the Straus mode's load, whose records are then those of the mode the number of
+pairs selects.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 from ..asm import Fp, Label, Slot, array, raw
 from ..curves.bls12_381 import BLS12_381
@@ -54,9 +59,10 @@ from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
 from ..tower.compare import push_field_is_zero
 from ..tower.groups import Group, add, affine_view
-from .groups import DBL_RUN, G1_GROUP, G2_GROUP, require_in_subgroup
+from .groups import (DBL_RUN, G1_GROUP, G2_GROUP, affine_values, generator_multiple,
+                     require_in_subgroup)
 from . import subgroup
-from .oracle import g1_point, g2_point
+from .pippenger import Buckets
 
 WINDOW = 4
 ENTRIES = 1 << (WINDOW - 1)                       # the odd multiples [1] P .. [15] P
@@ -136,6 +142,15 @@ assert all(split.radix ** len(split.maps) > R and split.radix < 1 << split.digit
            for modes in SPLITS.values() for split, _ in modes)
 
 
+# Pippenger's bucket method (:mod:`.pippenger`) per group and target: (the least number of
+# pairs, window width), from where it costs less gas than Straus, on the split Straus
+# uses for many pairs. Measured under EIP-6690: G2 k = 64 1,932,446 against Straus'
+# 1,904,608, k = 72 2,115,023 against 2,151,753, k = 80 2,297,796 against 2,396,259,
+# k = 128 3,398,547 against 3.95M (c = 5 and 7 cost more at k = 128). Not G1 (k = 128:
+# -0.4%, not worth its code) nor EVM384 (its build with buckets passes 24,576 bytes).
+BUCKETS: Dict[Tuple[str, str], Tuple[int, int]] = {(G2_GROUP.name, "evmmax"): (72, 6)}
+
+
 @dataclass(frozen=True)
 class Layout:
     """A record's layout for a split: the tables' entries (at its start, so a digit's
@@ -174,9 +189,9 @@ class Msm:
         self.e, self.group, self.fail = e, group, fail
         asm, field = e.asm, group.field
         entry = e.target.memory_bytes(e, group.affine.size)
-        self.modes = [(Layout(split, entry, f"_{split.table_count}x{len(split.maps)}"), k)
-                      for split, k in SPLITS[group.name]]
-        two_tables = any(lay.split.table_count > 1 for lay, _ in self.modes)
+        self.layouts = [(Layout(split, entry, f"_{split.table_count}x{len(split.maps)}"), most)
+                        for split, most in SPLITS[group.name]]
+        two_tables = any(lay.split.table_count > 1 for lay, _ in self.layouts)
         region = asm.memory.region("msm")
         self.p = region.alloc(group.affine, "p")
         region.alloc(raw(16), "decode_spill")     # EVM384 decoding writes 16 bytes past p
@@ -207,7 +222,10 @@ class Msm:
             xy, self.factor))
         self._parities = {lay.tag: asm.subroutine(
             f"{name}_parities{lay.tag}", lambda a, lay=lay: self._in_mode(
-                lay, lambda: self._records(self._add_parity))) for lay, _ in self.modes}
+                lay, lambda: self._records(self._add_parity))) for lay, _ in self.layouts}
+        least, width = BUCKETS.get((group.name, e.target.name), (None, None))
+        self.buckets = None if least is None else (
+            least, Buckets(self, self.layouts[-1][0].split, width))
 
     def _use(self, lay: Layout) -> None:
         """Emit for the split of ``lay`` from now on."""
@@ -226,25 +244,50 @@ class Msm:
             self._use(before)
 
     def build(self) -> None:
-        """Validate the pairs and leave their sum in acc (:meth:`load`, :meth:`emit`),
-        with the first split whose bound on the number of pairs the calldata meets."""
+        """Validate the pairs and leave their sum in acc, with the first split whose bound
+        on the number of pairs the calldata meets: each with a load of its own (no choice
+        per pair), but the bucket mode, which shares the last split's load (for code
+        size) and chooses each pair's record."""
         asm = self.e.asm
         end = asm.new_label("msm_end")
-        for number, (lay, most) in enumerate(self.modes):
+        for lay, most in self.layouts:
             self._use(lay)
             if most is None:
-                self.load()
-                self.emit()
                 break
             other = asm.new_label("msm_more_pairs")
-            asm.push(most * self.pair)
-            asm.ops("CALLDATASIZE", "GT")
-            asm.jumpi(other)
-            self.load()
+            self._unless_more_pairs(most, other)
+            self.load(self._keep_tables)
             self.emit()
             asm.jump(end)
             asm.place(other)
+        if self.buckets is None:
+            self.load(self._keep_tables)
+            self.emit()
+        else:
+            least, buckets = self.buckets
+            assert all(most is None or most < least for _, most in self.layouts)
+            self.load(lambda: self._by_pairs(least - 1, self._keep_tables, buckets.keep))
+            self._by_pairs(least - 1, self.emit, buckets.emit)
         asm.place(end)
+
+    def _unless_more_pairs(self, most: int, other: Label) -> None:
+        """Jump to ``other`` if the calldata holds more than ``most`` pairs."""
+        asm = self.e.asm
+        asm.push(most * self.pair)
+        asm.ops("CALLDATASIZE", "GT")
+        asm.jumpi(other)
+
+    def _by_pairs(self, most: int, few: Callable[[], None], many: Callable[[], None]
+                  ) -> None:
+        """few() for at most ``most`` pairs in calldata, else many()."""
+        asm = self.e.asm
+        done, other = asm.new_label("msm_chosen"), asm.new_label("msm_more_pairs")
+        self._unless_more_pairs(most, other)
+        few()
+        asm.jump(done)
+        asm.place(other)
+        many()
+        asm.place(done)
 
     def heap(self) -> int:
         """Where the records start: after every linked region (known at link time)."""
@@ -252,8 +295,10 @@ class Msm:
         assert memory_end is not None
         return memory_end
 
-    def load(self) -> None:
-        """Validate every pair in calldata and write the records; records_end = their end."""
+    def load(self, keep: Callable[[], None]) -> None:
+        """Validate every pair in calldata; ``keep()`` writes the record of a pair that adds
+        something (stack: ptr cd s -> ptr' cd, s the scalar mod r, not 0, ptr' the next
+        record); records_end = their end."""
         e, asm, group = self.e, self.e.asm, self.group
         with asm.scope("load_pairs"):
             require_calldata(asm, 0, self.pair, multiple=True)
@@ -278,26 +323,7 @@ class Msm:
             asm.op("DUP1")
             asm.op("ISZERO")
             asm.jumpi(zero_scalar)
-            self._digits()                        # ptr cd F U
-            asm.op("DUP4")
-            asm.push(self.u_at)
-            asm.op("ADD")
-            asm.op("MSTORE")                      # record: U
-            asm.op("DUP3")
-            asm.push(self.f_at)
-            asm.op("ADD")
-            asm.op("MSTORE")                      # record: F
-            if e.target.name != "evm384":         # LOADX needs the record's memory: grow
-                asm.push(0)                       # it once, at its last byte
-                asm.op("DUP3")
-                asm.push(self.record - 1)
-                asm.op("ADD")
-                asm.op("MSTORE8")
-            self._odd_multiples()
-            asm.op("SWAP1")
-            asm.push(self.record)
-            asm.op("ADD")
-            asm.op("SWAP1")
+            keep()
             asm.jump(skip)
             asm.place(zero_scalar)
             asm.op("POP")
@@ -309,6 +335,31 @@ class Msm:
             asm.op("POP")
             asm.push(self.end)
             asm.op("MSTORE")
+
+    def _keep_tables(self) -> None:
+        """Stack: ptr cd s -> ptr' cd. The Straus record of the pair: U, F and the
+        tables (:meth:`_odd_multiples`)."""
+        e, asm = self.e, self.e.asm
+        self._digits()                            # ptr cd F U
+        asm.op("DUP4")
+        asm.push(self.u_at)
+        asm.op("ADD")
+        asm.op("MSTORE")                          # record: U
+        asm.op("DUP3")
+        asm.push(self.f_at)
+        asm.op("ADD")
+        asm.op("MSTORE")                          # record: F
+        if e.target.name != "evm384":             # LOADX needs the record's memory: grow
+            asm.push(0)                           # it once, at its last byte
+            asm.op("DUP3")
+            asm.push(self.record - 1)
+            asm.op("ADD")
+            asm.op("MSTORE8")
+        self._odd_multiples()
+        asm.op("SWAP1")
+        asm.push(self.record)
+        asm.op("ADD")
+        asm.op("SWAP1")
 
     def _subgroup_keeping_q1(self) -> None:
         """Jump to fail unless p is in G1 (Scott's phi(P) = [-x^2] P, as
@@ -539,7 +590,7 @@ class Msm:
             asm.jumpi(done)
             self._common_z()
             jacobian.from_affine(e, self.acc, e.const(group.affine, f"{group.name}_g",
-                                                      _values(_generator_multiple(group, 1))))
+                                                      affine_values(generator_multiple(group, 1))))
             self._scale(self.acc, self.w)         # G on the records' curve
             fp.copy(e, self.t, self.acc)          # t.z = 1 for the complete additions
             if self._dense_setup:                 # one record: no loop over the records
@@ -564,7 +615,7 @@ class Msm:
             bits = self.split.digit_bits
             jacobian.from_affine(e, self.t, e.const(
                 group.affine, f"{group.name}_-2^{bits}g",
-                _values(_generator_multiple(group, -(1 << bits)))))
+                affine_values(generator_multiple(group, -(1 << bits)))))
             add(e, group, self.acc, self.t, lambda: asm.call(self._dbl_acc))
             asm.jump(done)
             asm.place(complete)                   # acc.z = 0: acc is infinity
@@ -717,7 +768,8 @@ class Msm:
 
     def _add_t(self, fast: bool, inline: bool = True) -> None:
         """acc += t: in the fast loop without tests (inline where code is dense and
-        ``inline``), else the complete addition (a call)."""
+        ``inline``), else the complete addition (a call; t may be infinity too where the
+        bucket mode uses it)."""
         e, asm, group = self.e, self.e.asm, self.group
         name = f"{group.name}_msm_add_{'mixed' if fast else 'complete'}"
         xy = affine_view(self.t, group)
@@ -728,7 +780,8 @@ class Msm:
                 e, group.field, self.acc, xy)))
         else:
             asm.call(asm.subroutine(name, lambda a: add(
-                e, group, self.acc, self.t, lambda: asm.call(self._dbl_acc))))
+                e, group, self.acc, self.t, lambda: asm.call(self._dbl_acc),
+                t_may_be_infinity=self.buckets is not None)))   # buckets, running sums
 
     def _add_entry(self, i: int, endomorphism: Map, fast: bool,
                    offset: Callable[[], None], inline: bool = True, single: bool = False
@@ -795,14 +848,3 @@ class Msm:
                         inline=False)
         asm.place(odd)
 
-
-def _generator_multiple(group: Group, scalar: int):
-    """[scalar mod r] G of the group (blst computes it), affine."""
-    point = g1_point if group is G1_GROUP else g2_point
-    return point(scalar % R)
-
-
-def _values(point) -> list:
-    """An affine point's Fp values in slot order (G2: x.c0, x.c1, y.c0, y.c1)."""
-    return [v for coordinate in point
-            for v in (coordinate if isinstance(coordinate, tuple) else (coordinate,))]
