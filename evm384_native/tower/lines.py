@@ -3,8 +3,10 @@ doubling and addition with their lines, as data handed to :class:`.pairing.Mille
 
 - :data:`JACOBIAN`: blst's (:mod:`.jacobian`), lines scaled as blst scales them, so that
   BLS12-381's Miller loop value is byte for byte blst's;
-- :data:`PROJECTIVE`: homogeneous coordinates with the line evaluated inside the step
-  (:mod:`.projective`), less gas under EVMMAX's prices.
+- :data:`PROJECTIVE`: homogeneous coordinates (:mod:`.projective`), less gas under
+  EVMMAX's prices.
+
+Both evaluate each line at P inside the step.
 """
 from __future__ import annotations
 
@@ -20,22 +22,19 @@ from .fp import Emitter
 @dataclass(frozen=True)
 class Lines:
     """``prepare(e, out, p)``: what the lines read of P (into the pair state's px2);
-    ``dbl(e, line, t, px)`` / ``add(e, line, t, q, px)``: T = 2T / T + Q and the line;
-    ``evaluate(e, line, px)``: the rest of the line's evaluation at P, before f takes it
-    (after any test of P at infinity); ``require_is(e, t, expect, fail)``: jump to
-    ``fail`` unless T is the affine point ``expect``."""
+    ``dbl(e, line, t, px)`` / ``add(e, line, t, q, px)``: T = 2T / T + Q and the line
+    evaluated at P; ``require_is(e, t, expect, fail)``: jump to ``fail`` unless T is the
+    affine point ``expect``."""
     name: str
     prepare: Callable[[Emitter, G1, G1], None]
     dbl: Callable[[Emitter, Fp6, Slot, G1], None]
     add: Callable[[Emitter, Fp6, Slot, G2, G1], None]
-    evaluate: Callable[[Emitter, Fp6, G1], None]
     require_is: Callable[[Emitter, Slot, G2, Label], None]
 
 
 JACOBIAN = Lines(
     "jacobian", jacobian.g1_prepare, jacobian.line_dbl, jacobian.line_add,
-    lambda e, line, px: None,
     lambda e, t, expect, fail: require_jacobian_is(e, fp2, t, expect, fail))
 PROJECTIVE = Lines(
     "projective", projective.prepare, projective.line_dbl, projective.line_add,
-    lambda e, line, px: None, projective.require_is)
+    projective.require_is)

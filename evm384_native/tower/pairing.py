@@ -278,7 +278,6 @@ class MillerLoop:
         elif skip is not None:                    # px2 = 0 only for P at infinity
             is_zero(e.asm, e.target.memory_image(e, state.px2))
             e.asm.jumpi(skip)
-        self.lines.evaluate(e, self.line, state.px2)
         if e.target.dense_code and not (self.resident
                                         and e.resident_code == "line_product_called"):
             fp12.mul_by_line(e, self.f, self.f, self.line)
