@@ -6,6 +6,7 @@
 
 #include "evm384_block.h"
 #include "fp2_product.h"
+#include "fp2_square.h"
 #include "fp4_square.h"
 #include "mont384.h"
 #include "mont384_mulx.h"
@@ -46,6 +47,14 @@ run_records(mulmont384_fn *mulmont, uint8_t *mem, size_t len, const uint32_t *re
                 && group_in_range(r, len, EVM384_FP4_SQUARE_RECORDS)
                 && fp4_square_of_records(uses_mulx(mulmont), mem, r, F, OUT)) {
                 i += EVM384_FP4_SQUARE_RECORDS - 1;
+                continue;
+            }
+            opcode = EVM384_OP_ADDMOD384;
+        } else if (opcode == (EVM384_OP_ADDMOD384 | EVM384_FP2_SQUARE_GROUP)) {
+            if (i + EVM384_FP2_SQUARE_RECORDS <= n
+                && group_in_range(r, len, EVM384_FP2_SQUARE_RECORDS)
+                && fp2_square_of_records(mulmont, mem, r, F, OUT)) {
+                i += EVM384_FP2_SQUARE_RECORDS - 1;
                 continue;
             }
             opcode = EVM384_OP_ADDMOD384;

@@ -29,6 +29,12 @@ enum evm384_opcode {
  * flag (EVM_FP4_SQUARE_GROUP) has the same value. */
 #define EVM384_FP4_SQUARE_GROUP 512
 #define EVM384_FP4_SQUARE_RECORDS 23
+/* Or'ed into a record's opcode by the host: this record and the next four are an Fp2
+ * squaring (fp2_square.h) whose shape, aliasing and dead temporaries the host has proven;
+ * it runs as two products when the values pass its guards, else op by op. The fast
+ * engine's flag (EVM_FP2_SQUARE_GROUP) has the same value. */
+#define EVM384_FP2_SQUARE_GROUP 1024
+#define EVM384_FP2_SQUARE_RECORDS 5
 
 /* Runs records[0..n) in order on mem[0..len) (an MCOPY record as a memmove). Returns
  * n when all ran, else the index of the first record that did not run (an operand

@@ -5,6 +5,7 @@
 
 #include "evm_fast_gas.h"
 #include "fp2_product.h"
+#include "fp2_square.h"
 #include "fp4_square.h"
 #include "evm_word_ops.h"
 #include "keccak256.h"
@@ -228,6 +229,12 @@ run_records(uint8_t *m, mulmont384_fn *mulmont, const uint32_t *r, uint32_t coun
         } else if (opcode == (OP_ADDMOD384 | EVM_FP4_SQUARE_GROUP)) {
             if (fp4_square_of_records(uses_mulx(mulmont), m, r, EVM_SEGMENT_RECORD_FIELDS, 2)) {
                 r += (EVM384_FP4_SQUARE_RECORDS - 1) * EVM_SEGMENT_RECORD_FIELDS;
+                continue;
+            }
+            opcode = OP_ADDMOD384;
+        } else if (opcode == (OP_ADDMOD384 | EVM_FP2_SQUARE_GROUP)) {
+            if (fp2_square_of_records(mulmont, m, r, EVM_SEGMENT_RECORD_FIELDS, 2)) {
+                r += (EVM384_FP2_SQUARE_RECORDS - 1) * EVM_SEGMENT_RECORD_FIELDS;
                 continue;
             }
             opcode = OP_ADDMOD384;

@@ -62,6 +62,9 @@ typedef struct {
 /* Or'ed into a record's EVM384 opcode by the host: this record and the next 22 are an
  * Fp4 squaring the loop may run as one (fp4_square.h). */
 #define EVM_FP4_SQUARE_GROUP 512
+/* Or'ed into a record's EVM384 opcode by the host: this record and the next four are an
+ * Fp2 squaring the loop may run as two products (fp2_square.h). */
+#define EVM_FP2_SQUARE_GROUP 1024
 
 struct evm_frame {
     /* inputs, owned by the host */

@@ -11,63 +11,28 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from evm384_native import execute, kernel
+from evm384_native import execute
 from evm384_native.bls12_381 import build_contract
 from evm384_native.evm import fp4_squares
 from evm384_native.evm.code import decode
-from evm384_native.evm.gas import resolve_schedule
 from evm384_native.evm.opcode_sets import EVM384
 
-from evm_helpers import asm, evm384_word, push, run_everywhere
+from evm_helpers import asm, push, run_everywhere
 from evm_programs import P, P_INV, R_INV
+from record_group_programs import GroupLayout, SCHEDULE, op
+from record_group_programs import marked_rows as group_marked_rows
 
-SCHEDULE = resolve_schedule("update5-A")
-NAMES = {0xc0: "ADDMOD384", 0xc1: "SUBMOD384", 0xc2: "MULMODMONT384"}
 # memory: the modulus with inv at 0, then a slot of 48 bytes per role, then a spare
-ROLES = ("a0", "a1", "b0", "b1", "o00", "o01", "o10", "o11") + fp4_squares.TEMPORARIES
-SLOT = {role: 64 + 48 * i for i, role in enumerate(ROLES)}
-SPARE = 64 + 48 * len(ROLES)
-END = SPARE + 48
+LAYOUT = GroupLayout(fp4_squares.SHAPE, ("a0", "a1", "b0", "b1", "o00", "o01", "o10", "o11")
+                     + fp4_squares.TEMPORARIES)
+SLOT, SPARE, END = LAYOUT.slot, LAYOUT.spare, LAYOUT.end
 INPUTS = ("a0", "a1", "b0", "b1")
-
-
-def op(name: str, out: int, x: int, y: int, mod: int = 0) -> bytes:
-    return asm(push(evm384_word(out, x, y, mod), 16), name)
-
-
-def group(**moved: int) -> bytes:
-    """The 23 ops of tower.fp12._sqr_fp4 on SLOT, roles moved to other offsets."""
-    at = {**SLOT, **moved}
-    return b"".join(op(NAMES[operation], at[out], at[x], at[y])
-                    for operation, out, x, y in fp4_squares.SHAPE)
-
-
-def kill(*temporaries: str) -> bytes:
-    """Writes these temporaries without reading them."""
-    return b"".join(op("ADDMOD384", SLOT[t], SLOT["a0"], SLOT["a1"]) for t in temporaries)
-
-
+group, kill, program, calldata = LAYOUT.group, LAYOUT.kill, LAYOUT.program, LAYOUT.calldata
 KILL_ALL = kill(*fp4_squares.TEMPORARIES)
 
 
-def program(*pieces: bytes) -> bytes:
-    """Calldata into memory, the pieces, all memory returned."""
-    return asm("CALLDATASIZE", push(0, 1), push(0, 1), "CALLDATACOPY", b"".join(pieces),
-               push(END, 2), push(0, 1), "RETURN")
-
-
-def calldata(values: Dict[str, int], modulus: int = P, inv: int = P_INV,
-             rng: random.Random = random.Random(0)) -> bytes:
-    image = bytearray(rng.randbytes(END))
-    image[0:56] = modulus.to_bytes(48, "little") + inv.to_bytes(8, "little")
-    for role, value in values.items():
-        image[SLOT[role]:SLOT[role] + 48] = value.to_bytes(48, "little")
-    return bytes(image)
-
-
 def marked_rows(code: bytes) -> List[int]:
-    records = decode(code, SCHEDULE, True, EVM384).marked_records
-    return [int(row) for row in np.flatnonzero(records[:, 1] & fp4_squares.FP4_SQUARE_FLAG)]
+    return group_marked_rows(code, fp4_squares.FP4_SQUARE_FLAG)
 
 
 def expected(values: Dict[str, int]) -> Dict[str, int]:

@@ -51,7 +51,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Tuple
 import numpy as np
 
 from .._native import ffi, lib
-from . import fp2_products, fp4_squares
+from . import fp2_products, fp2_squares, fp4_squares
 from .cache import SizedCache
 from .evm384 import MULMODMONT384, Segment, op_segment
 from .gas import Evm384Schedule, copy_cost
@@ -465,16 +465,17 @@ class Code:
     def __getattr__(self, name: str) -> object:
         # made on first use and then plain attributes (a property would cost a call per
         # jump): ``jumpdests``, the set of jump destination pcs that dynamic jumps look in;
-        # ``marked_records``, the segments' records with their proven Fp2 products and Fp4
-        # squarings marked (:mod:`.fp2_products`, :mod:`.fp4_squares`), which the native
-        # loops read
+        # ``marked_records``, the segments' records with their proven Fp2 products, Fp4
+        # squarings and Fp2 squarings marked (:mod:`.fp2_products`, :mod:`.fp4_squares`,
+        # :mod:`.fp2_squares`), which the native loops read
         if name == "jumpdests":
             flags = np.frombuffer(self.jumpdest_flags, dtype=np.uint8)
             self.jumpdests: FrozenSet[int] = frozenset(np.flatnonzero(flags).tolist())
             return self.jumpdests
         if name == "marked_records":
-            self.marked_records: np.ndarray = fp4_squares.marked(
-                self.segments, fp2_products.marked(self.segments))
+            self.marked_records: np.ndarray = fp2_squares.marked(
+                self.segments, fp4_squares.marked(self.segments,
+                                                  fp2_products.marked(self.segments)))
             return self.marked_records
         raise AttributeError(name)
 

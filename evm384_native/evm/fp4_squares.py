@@ -21,15 +21,14 @@ record (``FP4_SQUARE_FLAG``):
 """
 from __future__ import annotations
 
-from typing import Dict, Optional, Tuple
+from typing import Tuple
 
 import numpy as np
 
 from .._native import lib
-from ..limbs import BYTES384
-from ..operands import MODULUS_WITH_INV_BYTES
 from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384
 from .fp2_products import dead_before_read
+from .record_groups import OPCODE, candidates, roles, segment_ends
 
 FP4_SQUARE_FLAG = lib.EVM_FP4_SQUARE_GROUP    # = EVM384_FP4_SQUARE_GROUP (both loops)
 _A, _S, _M = ADDMOD384, SUBMOD384, MULMODMONT384
@@ -48,12 +47,9 @@ SHAPE: Tuple[Tuple[int, str, str, str], ...] = (
     (_A, "o01", "ta1", "tb0"))
 RECORDS = len(SHAPE)
 TEMPORARIES = ("ta0", "ta1", "tb0", "tb1")
-_OPCODES = np.array([operation for operation, _, _, _ in SHAPE], dtype=np.uint32)
 # how far the search for a temporary's next write goes (the caller's next squaring can be
 # two Fp4 products away: ~70 records); groups are few, so the search may be long
 DEAD_WINDOW = 256
-# record columns (the fast engine's layout: PUSH opcode, EVM384 opcode, out, x, y, mod)
-_OPCODE, _OUT, _X, _Y, _MOD = 1, 2, 3, 4, 5
 assert RECORDS == lib.EVM384_FP4_SQUARE_RECORDS
 
 
@@ -62,40 +58,13 @@ def marked(segments: "SegmentTable", records: np.ndarray) -> np.ndarray:   # noq
     FP4_SQUARE_FLAG set in the EVM384 opcode of the first record of every group the
     engines may run as one step."""
     records = records.copy()
-    ops = len(records)
-    if ops < RECORDS:
-        return records
-    segment_end = np.repeat(segments.first + segments.count, segments.count)
-    starts = np.arange(ops - RECORDS + 1)
-    shape = starts + RECORDS <= segment_end[starts]
-    for k, opcode in enumerate(_OPCODES.tolist()):
-        shape &= segments.records[starts + k, _OPCODE] == opcode
-    for start in np.flatnonzero(shape).tolist():
-        roles = _roles(segments.records, start)
-        if roles is None:
+    segment_end = segment_ends(segments)
+    for start in candidates(segments, SHAPE).tolist():
+        at = roles(segments.records, start, SHAPE)
+        if at is None:
             continue
         later, end = np.array([start + RECORDS]), np.array([segment_end[start]])
-        if all(dead_before_read(segments.records, np.array([roles[t]], dtype=np.int64),
+        if all(dead_before_read(segments.records, np.array([at[t]], dtype=np.int64),
                                 later, end, DEAD_WINDOW)[0] for t in TEMPORARIES):
-            records[start, _OPCODE] |= FP4_SQUARE_FLAG
+            records[start, OPCODE] |= FP4_SQUARE_FLAG
     return records
-
-
-def _roles(records: np.ndarray, start: int) -> Optional[Dict[str, int]]:
-    """Each role's location in the group at ``start`` if the records name them
-    consistently, with one modulus, every location apart from the others and from the
-    modulus; else None."""
-    rows = records[start:start + RECORDS]
-    if len(set(rows[:, _MOD].tolist())) != 1:
-        return None
-    roles: Dict[str, int] = {}
-    for (_, out, x, y), row in zip(SHAPE, rows):
-        for role, column in ((x, _X), (y, _Y), (out, _OUT)):
-            if roles.setdefault(role, int(row[column])) != int(row[column]):
-                return None
-    modulus = int(rows[0, _MOD])
-    spans = sorted([(at, at + BYTES384) for at in roles.values()]
-                   + [(modulus, modulus + MODULUS_WITH_INV_BYTES)])
-    if any(end > next_start for (_, end), (next_start, _) in zip(spans, spans[1:])):
-        return None
-    return roles
