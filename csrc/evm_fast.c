@@ -253,9 +253,25 @@ enum { SEGMENT_RAN = -1, SEGMENT_DECLINED = -2 };
 /* The whole segment, if the frame can pay for all of it: SEGMENT_RAN; else
  * SEGMENT_DECLINED (the caller goes instruction by instruction, halting where a
  * step-by-step EVM would), or EVM_OUT_OF_MEMORY. */
+/* Whether the stack lets the segment run whole: a slot for its PUSHes (two for a
+ * call's), and for a return a valid destination on top. */
+static int stack_allows(const evm_frame *f, const evm_segment *s)
+{
+    if (s->exit == EVM_SEGMENT_CALL)
+        return f->stack_size + 2 <= EVM_STACK_LIMIT;
+    if (f->stack_size >= EVM_STACK_LIMIT)
+        return 0;
+    if (s->exit != EVM_SEGMENT_RETURN)
+        return 1;
+    if (f->stack_size == 0)
+        return 0;
+    const evm_word *dest = &f->stack[f->stack_size - 1];
+    return word_below(dest, f->code_size) && f->jumpdest[dest->limb[0]];
+}
+
 static int run_segment(evm_frame *f, mulmont384_fn *mulmont, const evm_segment *s)
 {
-    if (f->stack_size >= EVM_STACK_LIMIT || s->gas > (uint64_t)f->gas)
+    if (!stack_allows(f, s) || s->gas > (uint64_t)f->gas)
         return SEGMENT_DECLINED;
     if (s->memory_end > f->memory_size) {
         if (s->memory_end > MAX_MEMORY_BYTES)
@@ -276,7 +292,19 @@ static int run_segment(evm_frame *f, mulmont384_fn *mulmont, const evm_segment *
     else
 #endif
         run_records(f->memory, mulmont, s->records, s->count);
-    f->pc = s->next_pc;
+    switch (s->exit) {
+    case EVM_SEGMENT_RETURN:
+        f->pc = (size_t)f->stack[--f->stack_size].limb[0];
+        break;
+    case EVM_SEGMENT_CALL:
+        f->stack[f->stack_size++] = word_from_u64(s->pushed);
+        /* fall through */
+    case EVM_SEGMENT_JUMP:
+        f->pc = s->jump_pc;
+        break;
+    default:
+        f->pc = s->next_pc;
+    }
     return SEGMENT_RAN;
 }
 

@@ -40,9 +40,19 @@ typedef struct {
     evm_extension_fn extension; /* the set's own instructions; NULL if it has none */
 } evm_opcode_table;
 
-/* A run of PUSHn + EVM384-op pairs, decoded by the host. When the frame can pay
- * for all of it (static gas, memory growth, one stack slot), it runs in one go;
- * otherwise instruction by instruction, so halts happen where they would. */
+/* How a segment ends (evm384_native/evm/segment_edges.py): on at next_pc, or with the
+ * jump after it run as part of it: a JUMP to the address on the stack (a subroutine's
+ * return; the loop checks it first), PUSHn dest; JUMP, or PUSHn ret; PUSHm dest; JUMP (a
+ * call: ret stays on the stack). The host checked dest. Decimal for cffi's cdef. */
+#define EVM_SEGMENT_FALL 0
+#define EVM_SEGMENT_RETURN 1
+#define EVM_SEGMENT_JUMP 2
+#define EVM_SEGMENT_CALL 3
+
+/* A run of PUSHn + EVM384-op pairs, decoded by the host, maybe with a JUMPDEST before it
+ * and the jump after it (`exit`). When the frame can pay for all of it (static gas,
+ * memory growth, the stack its instructions need), it runs in one go; otherwise
+ * instruction by instruction, so halts happen where they would. */
 typedef struct {
     uint64_t gas;        /* static gas of all its instructions */
     uint64_t memory_end; /* memory all its operands need */
@@ -53,6 +63,9 @@ typedef struct {
     uint32_t count;
     uint32_t tally_size;
     uint32_t next_pc;
+    uint32_t exit;       /* EVM_SEGMENT_FALL .. EVM_SEGMENT_CALL */
+    uint32_t jump_pc;    /* EVM_SEGMENT_JUMP, EVM_SEGMENT_CALL: dest */
+    uint32_t pushed;     /* EVM_SEGMENT_CALL: ret */
 } evm_segment;
 
 #define EVM_SEGMENT_RECORD_FIELDS 6

@@ -24,7 +24,8 @@ from .._native import ffi, lib
 from .backends import Backend
 from .costs import EIP_6690, EvmmaxCosts
 from .cache import SizedCache
-from .code import Code, Instruction, SegmentTable, decode
+from . import segment_edges
+from .code import Code, Instruction, decode
 from .frame import Frame
 from .gas import MAX_GAS, Evm384Schedule
 from .halts import (ExceptionalHalt, InvalidJump, OutOfGas, ReturnDataOutOfBounds,
@@ -77,22 +78,33 @@ class _Analysis:
         # (ops, EVM_SEGMENT_RECORD_FIELDS), Fp2 products marked for the loop to run as one
         self.records = self.code.marked_records
         assert self.records.shape[1] == lib.EVM_SEGMENT_RECORD_FIELDS
-        self.segment_at = ffi.from_buffer("int32_t[]", self.code.segment_at)
+        # the segments' entries, with the JUMPDESTs before them and the jumps after them
+        found = segment_edges.entries(self.code.bytecode, self.jumpdests, table,
+                                      lambda op: opcodes.table[op].gas)
+        count, segment = len(found.segment), found.segment
+        at = np.array(self.code.segment_at, dtype=np.int32)
+        at[found.pc[len(table):]] = np.arange(len(table), count, dtype=np.int32)
+        self.entry_at = at
+        self.segment_at = ffi.from_buffer("int32_t[]", at)
         # evm_segment entries built as one numpy array with the C struct's layout
-        entries = np.zeros(max(len(table), 1), dtype=_SEGMENT_DTYPE)
-        base = int(ffi.cast("uintptr_t", ffi.from_buffer(self.records))) if len(table) else 0
+        entries = np.zeros(max(count, 1), dtype=_SEGMENT_DTYPE)
+        base = int(ffi.cast("uintptr_t", ffi.from_buffer(self.records))) if count else 0
         row_bytes = self.records.strides[0]
-        gas = table.gas
+        gas = table.gas[segment] + np.array(found.extra_gas, dtype=table.gas.dtype)
         if gas.dtype == object:     # a wide schedule's Python ints, capped to fit the C field:
             gas = np.minimum(gas, MAX_GAS + 1)  # more gas than any frame holds is declined
-        entries["gas"][:len(table)] = gas
-        entries["memory_end"][:len(table)] = table.end
-        entries["records"][:len(table)] = base + table.first * row_bytes
-        entries["count"][:len(table)] = table.count
-        entries["next_pc"][:len(table)] = table.next_pc
-        self.tally, first_tally, entries["tally_size"][:len(table)] = _segment_tallies(table)
+        entries["gas"][:count] = gas
+        entries["memory_end"][:count] = table.end[segment]
+        entries["records"][:count] = base + table.first[segment] * row_bytes
+        entries["count"][:count] = table.count[segment]
+        entries["next_pc"][:count] = table.next_pc[segment]
+        entries["exit"][:count] = found.exit
+        entries["jump_pc"][:count] = found.jump_pc
+        entries["pushed"][:count] = found.pushed
+        self.tally, first_tally, entries["tally_size"][:count] = segment_edges.tallies(
+            table, found)
         tally_base = int(ffi.cast("uintptr_t", ffi.from_buffer(self.tally)))
-        entries["tally"][:len(table)] = tally_base + first_tally * self.tally.strides[0]
+        entries["tally"][:count] = tally_base + first_tally * self.tally.strides[0]
         self.entries = entries
         self.segments = ffi.from_buffer("evm_segment[]", entries)
         # the opcode set's own analysis for its C extension (EVMMAX: runs of vector ops)
@@ -118,34 +130,18 @@ class _Analysis:
     def memory_size(self) -> int:
         """An estimate of the bytes it holds (the decoded code included)."""
         extension = self.extension_runs.nbytes if self.extension_runs is not None else 0
-        return (self.code.memory_size() + self.entries.nbytes
+        return (self.code.memory_size() + self.entries.nbytes + self.entry_at.nbytes
                 + self.tally.nbytes + extension
                 # the frame of the run that made it is counted before that run returns it
                 + _FRAME_BYTES * max(1, len(self.idle_frames)))
 
 
-def _segment_tallies(table: SegmentTable) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each segment's instructions per opcode (its PUSHes and EVM384 ops), for the C loop
-    to add to its counts once per segment run: the (opcode, how many) rows of all segments
-    in order, each segment's first row and its number of rows."""
-    segment_of_row = np.repeat(np.arange(len(table), dtype=np.int64), table.count)
-    keys = np.concatenate([segment_of_row * 256 + table.records[:, 0],
-                           segment_of_row * 256 + table.records[:, 1]])
-    keys, how_many = np.unique(keys, return_counts=True)  # sorted: by segment, then opcode
-    tally = np.ascontiguousarray(np.column_stack([keys % 256, how_many]).astype(np.uint32))
-    if not len(tally):
-        tally = np.zeros((1, 2), dtype=np.uint32)  # a buffer to point at
-    segment_of_key = keys // 256
-    first = np.searchsorted(segment_of_key, np.arange(len(table)))
-    size = np.bincount(segment_of_key, minlength=len(table))
-    return tally, first, size
-
-
-_SEGMENT_FIELDS = ("gas", "memory_end", "records", "tally", "count", "tally_size", "next_pc")
+_SEGMENT_FIELDS = ("gas", "memory_end", "records", "tally", "count", "tally_size", "next_pc",
+                   "exit", "jump_pc", "pushed")
 _SEGMENT_DTYPE = np.dtype({
     "names": list(_SEGMENT_FIELDS),
     "formats": ["=u8", "=u8", f"=u{ffi.sizeof('void *')}", f"=u{ffi.sizeof('void *')}",
-                "=u4", "=u4", "=u4"],
+                "=u4", "=u4", "=u4", "=u4", "=u4", "=u4"],
     "offsets": [ffi.offsetof("evm_segment", name) for name in _SEGMENT_FIELDS],
     "itemsize": ffi.sizeof("evm_segment")})
 _FRAME_BYTES = ffi.sizeof("evm_frame")

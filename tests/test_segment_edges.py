@@ -1,0 +1,138 @@
+"""The fast engine's segments with the instructions around them (evm/segment_edges.py,
+csrc/evm_fast.c's run_segment): a JUMPDEST before a segment and the call, jump or return
+after it run with it, with the same output, gas, halts and opcode counts as every other
+way of running the code (the python engine, both backends, unfused, traced), including
+where the gas, the stack or the destination stops them."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from evm384_native import execute
+from evm384_native.bls12_381 import build_contract, encode_calldata
+from evm384_native.bls12_381.oracle import encode_pairs, random_product_case
+from evm384_native.evm import segment_edges
+from evm384_native.evm.code import decode
+from evm384_native.evm.gas import resolve_schedule
+from evm384_native.evm.opcode_sets import EVM384
+
+from evm_helpers import asm, evm384_word, push, run_everywhere
+from evm_programs import P, P_INV
+
+MOD, A, B = 0, 64, 112
+SCHEDULE = resolve_schedule("evmone-v7")
+
+
+def op(name: str, out: int, x: int, y: int) -> bytes:
+    return asm(push(evm384_word(out, x, y, MOD), 16), name)
+
+
+SEGMENT = op("ADDMOD384", A, A, B) + op("MULMODMONT384", B, A, B)
+PROLOGUE = asm("CALLDATASIZE", push(0, 1), push(0, 1), "CALLDATACOPY")
+EPILOGUE = asm(push(160, 1), push(0, 1), "RETURN")
+
+
+def image(seed: int) -> bytes:
+    rng = random.Random(seed)
+    memory = bytearray(rng.randbytes(160))
+    memory[MOD:MOD + 56] = P.to_bytes(48, "little") + P_INV.to_bytes(8, "little")
+    for slot in (A, B):
+        memory[slot:slot + 48] = rng.randrange(P).to_bytes(48, "little")
+    return bytes(memory)
+
+
+def subroutine_program(calls: int = 3) -> bytes:
+    """A subroutine (JUMPDEST, segment, return) called ``calls`` times, each call right
+    after a segment, then a static jump over the subroutine to the end."""
+    prologue_size, call_size, jump_size = len(PROLOGUE), len(SEGMENT) + 7 + 1, len(SEGMENT) + 4
+    body_start = prologue_size + calls * call_size + jump_size
+    end = body_start + 1 + len(SEGMENT) + 1
+    code = PROLOGUE
+    for i in range(calls):
+        ret = prologue_size + (i + 1) * call_size - 1
+        code += SEGMENT + push(ret, 2) + push(body_start, 2) + asm("JUMP", "JUMPDEST")
+    code += SEGMENT + push(end, 2) + asm("JUMP")
+    assert len(code) == body_start
+    code += asm("JUMPDEST") + SEGMENT + asm("JUMP")
+    assert len(code) == end
+    return code + asm("JUMPDEST") + EPILOGUE
+
+
+def entries_of(code: bytes) -> segment_edges.Entries:
+    decoded = decode(code, SCHEDULE, True, EVM384)
+    return segment_edges.entries(decoded.bytecode, decoded.jumpdest_flags, decoded.segments,
+                                 lambda opcode: EVM384.table[opcode].gas)
+
+
+def test_calls_returns_jumps_and_jumpdests_become_parts_of_segments():
+    found = entries_of(subroutine_program(3))
+    kinds = found.exit.tolist()
+    assert kinds[:3] == [segment_edges.CALL] * 3
+    assert kinds[3:5] == [segment_edges.JUMP, segment_edges.RETURN]
+    # the subroutine's segment and the segments after the calls' return JUMPDESTs
+    lead = found.segment[len(kinds) - len(found.segment):].tolist()
+    assert len(found.segment) > 5 and 4 in found.segment[5:].tolist(), lead
+    assert found.extra_gas[0] == 3 + 3 + 8 and found.extra_opcodes[0] == (0x61, 0x61, 0x56)
+
+
+@pytest.mark.parametrize("calls", [1, 3])
+def test_a_program_of_calls_runs_alike_everywhere(calls):
+    code = subroutine_program(calls)
+    for seed in range(3):
+        result = run_everywhere(code, image(seed))
+        assert result.success
+        assert result.opcode_counts["JUMP"] == 2 * calls + 1
+        assert result.opcode_counts["JUMPDEST"] == 2 * calls + 1
+
+
+def test_every_gas_limit_halts_where_a_step_by_step_run_does():
+    """Out of gas before, inside and just after each absorbed instruction."""
+    code, data = subroutine_program(1), image(7)
+    used = execute(code, data, engine="python").gas_used
+    for gas in range(used - 60, used + 1):
+        run_everywhere(code, data, gas=gas)
+
+
+@pytest.mark.parametrize("variant, tail", [
+    ("a return to a byte that is not a JUMPDEST", push(3, 1) + SEGMENT + asm("JUMP")),
+    ("a return to PUSH data", push(0x5b5b, 2) + asm("POP") + push(len(PROLOGUE) + 1, 1)
+     + SEGMENT + asm("JUMP")),
+    ("a return past the code", push(10_000, 2) + SEGMENT + asm("JUMP")),
+    ("a return with nothing on the stack", SEGMENT + asm("JUMP")),
+    ("a jump to a byte that is not a JUMPDEST", SEGMENT + push(2, 1) + asm("JUMP")),
+    ("a call to PUSH data", SEGMENT + push(1, 1) + push(len(PROLOGUE) + 3, 1) + asm("JUMP")),
+])
+def test_invalid_destinations_halt_as_in_a_step_by_step_run(variant, tail):
+    result = run_everywhere(PROLOGUE + tail + EPILOGUE, image(3))
+    assert not result.success, variant
+
+
+def test_a_call_at_a_full_stack_overflows_where_a_step_by_step_run_does():
+    """1023 items: the segment's PUSH16 fits, the call's second PUSH does not."""
+    target = len(PROLOGUE) + 1023 * 2 + len(SEGMENT) + 6 + 1
+    code = PROLOGUE + push(0, 1) * 1023 + SEGMENT + push(target, 2) + push(target, 2) \
+        + asm("JUMP", "JUMPDEST") + EPILOGUE
+    assert code[target] == 0x5b
+    result = run_everywhere(code, image(4), gas=10_000_000)
+    assert result.error is not None and "stack" in result.error.lower()
+    found = entries_of(code)
+    assert segment_edges.CALL in found.exit.tolist()
+
+
+def test_a_return_address_too_wide_for_the_entry_is_left_to_the_step_loop():
+    target = len(PROLOGUE) + len(SEGMENT) + 7 + 3 + 1
+    code = PROLOGUE + SEGMENT + push(2**40, 6) + push(target, 2) \
+        + asm("JUMP", "JUMPDEST", "POP") + EPILOGUE
+    assert code[target] == 0x5b
+    assert entries_of(code).exit.tolist()[0] == segment_edges.FALL
+    assert run_everywhere(code, image(5)).success
+
+
+def test_the_pairing_check_counts_the_same_on_both_engines():
+    pairs = encode_pairs(random_product_case(random.Random(2), 2, True))
+    code = build_contract("pairing_product_is_one")
+    data = encode_calldata("pairing_product_is_one", pairs)
+    fast = execute(code, data, engine="fast", schedule="update5-A")
+    python = execute(code, data, engine="python", schedule="update5-A")
+    assert fast == python and fast.output[-1] == 1
