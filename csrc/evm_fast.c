@@ -201,6 +201,8 @@ apply_evm384(uint8_t *m, mulmont384_fn *mulmont, int opcode, uint64_t out, uint6
         addmod384(m + out, m + x, m + y, m + mod);
     else if (opcode == OP_SUBMOD384)
         submod384(m + out, m + x, m + y, m + mod);
+    else if (opcode == EVM_SEGMENT_MCOPY)
+        memmove(m + out, m + x, (size_t)y);
     else
         mulmont(m + out, m + x, m + y, m + mod);
 }
@@ -253,13 +255,11 @@ enum { SEGMENT_RAN = -1, SEGMENT_DECLINED = -2 };
 /* The whole segment, if the frame can pay for all of it: SEGMENT_RAN; else
  * SEGMENT_DECLINED (the caller goes instruction by instruction, halting where a
  * step-by-step EVM would), or EVM_OUT_OF_MEMORY. */
-/* Whether the stack lets the segment run whole: a slot for its PUSHes (two for a
- * call's), and for a return a valid destination on top. */
+/* Whether the stack lets the segment run whole: room for its PUSHes, and for a return
+ * a valid destination on top. */
 static int stack_allows(const evm_frame *f, const evm_segment *s)
 {
-    if (s->exit == EVM_SEGMENT_CALL)
-        return f->stack_size + 2 <= EVM_STACK_LIMIT;
-    if (f->stack_size >= EVM_STACK_LIMIT)
+    if (f->stack_size + s->stack_room > EVM_STACK_LIMIT)
         return 0;
     if (s->exit != EVM_SEGMENT_RETURN)
         return 1;

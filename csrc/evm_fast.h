@@ -49,10 +49,11 @@ typedef struct {
 #define EVM_SEGMENT_JUMP 2
 #define EVM_SEGMENT_CALL 3
 
-/* A run of PUSHn + EVM384-op pairs, decoded by the host, maybe with a JUMPDEST before it
- * and the jump after it (`exit`). When the frame can pay for all of it (static gas,
- * memory growth, the stack its instructions need), it runs in one go; otherwise
- * instruction by instruction, so halts happen where they would. */
+/* A run of PUSHn + EVM384-op pairs and fixed copies (PUSH PUSH PUSH MCOPY: an MCOPY
+ * record), decoded by the host, maybe with a JUMPDEST before it and the jump after it
+ * (`exit`). When the frame can pay for all of it (static gas, memory growth, the stack
+ * its instructions need), it runs in one go; otherwise instruction by instruction, so
+ * halts happen where they would. */
 typedef struct {
     uint64_t gas;        /* static gas of all its instructions */
     uint64_t memory_end; /* memory all its operands need */
@@ -66,9 +67,12 @@ typedef struct {
     uint32_t exit;       /* EVM_SEGMENT_FALL .. EVM_SEGMENT_CALL */
     uint32_t jump_pc;    /* EVM_SEGMENT_JUMP, EVM_SEGMENT_CALL: dest */
     uint32_t pushed;     /* EVM_SEGMENT_CALL: ret */
+    uint32_t stack_room; /* stack slots above the height it starts at that it needs */
 } evm_segment;
 
 #define EVM_SEGMENT_RECORD_FIELDS 6
+/* the EVM384 opcode of a fixed copy's record: out, x, y are dest, source, size */
+#define EVM_SEGMENT_MCOPY 94
 /* Or'ed into a record's EVM384 opcode by the host: this record and the next five are an
  * Fp2 product the loop may run as one (fp2_product.h). 256: decimal for cffi's cdef. */
 #define EVM_FP2_PRODUCT_GROUP 256

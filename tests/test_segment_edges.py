@@ -61,19 +61,57 @@ def subroutine_program(calls: int = 3) -> bytes:
 
 def entries_of(code: bytes) -> segment_edges.Entries:
     decoded = decode(code, SCHEDULE, True, EVM384)
-    return segment_edges.entries(decoded.bytecode, decoded.jumpdest_flags, decoded.segments,
+    return segment_edges.entries(decoded.bytecode, decoded.jumpdest_flags, decoded.data_flags,
+                                 decoded.segments, decoded.marked_records,
                                  lambda opcode: EVM384.table[opcode].gas)
 
 
+def exits_by_pc(code: bytes) -> dict:
+    found = entries_of(code)
+    return dict(zip(found.pc.tolist(), found.exit.tolist()))
+
+
 def test_calls_returns_jumps_and_jumpdests_become_parts_of_segments():
-    found = entries_of(subroutine_program(3))
-    kinds = found.exit.tolist()
-    assert kinds[:3] == [segment_edges.CALL] * 3
-    assert kinds[3:5] == [segment_edges.JUMP, segment_edges.RETURN]
-    # the subroutine's segment and the segments after the calls' return JUMPDESTs
-    lead = found.segment[len(kinds) - len(found.segment):].tolist()
-    assert len(found.segment) > 5 and 4 in found.segment[5:].tolist(), lead
-    assert found.extra_gas[0] == 3 + 3 + 8 and found.extra_opcodes[0] == (0x61, 0x61, 0x56)
+    code = subroutine_program(3)
+    found = entries_of(code)
+    by_pc = exits_by_pc(code)
+    first = len(PROLOGUE)
+    assert by_pc[first] == segment_edges.CALL
+    body = code.rindex(asm("JUMPDEST") + SEGMENT + asm("JUMP"))
+    assert by_pc[body] == by_pc[body + 1] == segment_edges.RETURN    # at the JUMPDEST too
+    jump = code.rindex(SEGMENT + push(len(code) - len(EPILOGUE) - 1, 2))
+    assert by_pc[jump] == segment_edges.JUMP
+    entry = found.pc.tolist().index(first)
+    assert found.tallies[entry][0x61] == 2 and found.tallies[entry][0x56] == 1
+    assert found.stack_room[entry] == 2
+
+
+def test_fixed_copies_join_the_runs_around_them():
+    """copy, segment, copy, segment, copy and a return: one run; a copy of a value of 2^32
+    or more stays outside."""
+    copy = push(48, 1) + push(A, 1) + push(B, 1) + asm("MCOPY")
+    code = PROLOGUE + asm("JUMPDEST") + copy + SEGMENT + copy + SEGMENT + copy \
+        + push(2**32, 5) + push(0, 1) + push(0, 1) + asm("MCOPY") + EPILOGUE
+    found = entries_of(code)
+    start = len(PROLOGUE) + 1
+    entry = found.pc.tolist().index(start)
+    assert found.count[entry] == 3 + 2 * 2 and found.stack_room[entry] == 3
+    assert found.tallies[entry][0x5e] == 3
+    assert found.pc.tolist().index(start - 1) >= 0                  # its JUMPDEST entry
+    assert found.next_pc[entry] == code.index(push(2**32, 5))
+    for seed in range(3):
+        result = run_everywhere(code, image(seed))
+        assert result.opcode_counts["MCOPY"] == 4
+
+
+def test_a_copy_of_nothing_and_copies_that_grow_memory_run_alike_everywhere():
+    code = PROLOGUE + push(0, 1) + push(10_000, 2) + push(20_000, 2) + asm("MCOPY") + SEGMENT \
+        + push(64, 1) + push(A, 1) + push(5_000, 2) + asm("MCOPY") + EPILOGUE
+    assert len(entries_of(code).pc) >= 2
+    data = image(6)
+    used = execute(code, data, engine="python").gas_used
+    for gas in [used - 40, used - 20, used - 1, used]:
+        run_everywhere(code, data, gas=gas)
 
 
 @pytest.mark.parametrize("calls", [1, 3])

@@ -74,35 +74,33 @@ class _Analysis:
         self.code = decode(bytecode, schedule, fuse, opcodes)
         self.table = _opcode_table(schedule, opcodes)
         self.jumpdests = self.code.jumpdest_flags
-        table = self.code.segments
-        # (ops, EVM_SEGMENT_RECORD_FIELDS), Fp2 products marked for the loop to run as one
-        self.records = self.code.marked_records
+        # the entries: runs of segments (Fp2 products marked for the loop to run as one)
+        # and fixed copies, with the JUMPDESTs before them and the jumps after them
+        found = segment_edges.entries(
+            self.code.bytecode, self.jumpdests, self.code.data_flags, self.code.segments,
+            self.code.marked_records, lambda op: opcodes.table[op].gas)
+        self.records = found.records
         assert self.records.shape[1] == lib.EVM_SEGMENT_RECORD_FIELDS
-        # the segments' entries, with the JUMPDESTs before them and the jumps after them
-        found = segment_edges.entries(self.code.bytecode, self.jumpdests, table,
-                                      lambda op: opcodes.table[op].gas)
-        count, segment = len(found.segment), found.segment
-        at = np.array(self.code.segment_at, dtype=np.int32)
-        at[found.pc[len(table):]] = np.arange(len(table), count, dtype=np.int32)
+        count = len(found.pc)
+        at = np.full(max(len(self.code.bytecode), 1), -1, dtype=np.int32)
+        at[found.pc] = np.arange(count, dtype=np.int32)
         self.entry_at = at
         self.segment_at = ffi.from_buffer("int32_t[]", at)
         # evm_segment entries built as one numpy array with the C struct's layout
         entries = np.zeros(max(count, 1), dtype=_SEGMENT_DTYPE)
         base = int(ffi.cast("uintptr_t", ffi.from_buffer(self.records))) if count else 0
-        row_bytes = self.records.strides[0]
-        gas = table.gas[segment] + np.array(found.extra_gas, dtype=table.gas.dtype)
-        if gas.dtype == object:     # a wide schedule's Python ints, capped to fit the C field:
-            gas = np.minimum(gas, MAX_GAS + 1)  # more gas than any frame holds is declined
-        entries["gas"][:count] = gas
-        entries["memory_end"][:count] = table.end[segment]
-        entries["records"][:count] = base + table.first[segment] * row_bytes
-        entries["count"][:count] = table.count[segment]
-        entries["next_pc"][:count] = table.next_pc[segment]
+        # a wide schedule's gas capped to fit the C field: more gas than any frame holds
+        # is declined
+        entries["gas"][:count] = [min(gas, MAX_GAS + 1) for gas in found.gas]
+        entries["memory_end"][:count] = found.memory_end
+        entries["records"][:count] = base + found.first * self.records.strides[0]
+        entries["count"][:count] = found.count
+        entries["next_pc"][:count] = found.next_pc
         entries["exit"][:count] = found.exit
         entries["jump_pc"][:count] = found.jump_pc
         entries["pushed"][:count] = found.pushed
-        self.tally, first_tally, entries["tally_size"][:count] = segment_edges.tallies(
-            table, found)
+        entries["stack_room"][:count] = found.stack_room
+        self.tally, first_tally, entries["tally_size"][:count] = segment_edges.tallies(found)
         tally_base = int(ffi.cast("uintptr_t", ffi.from_buffer(self.tally)))
         entries["tally"][:count] = tally_base + first_tally * self.tally.strides[0]
         self.entries = entries
@@ -131,17 +129,18 @@ class _Analysis:
         """An estimate of the bytes it holds (the decoded code included)."""
         extension = self.extension_runs.nbytes if self.extension_runs is not None else 0
         return (self.code.memory_size() + self.entries.nbytes + self.entry_at.nbytes
+                + self.records.nbytes
                 + self.tally.nbytes + extension
                 # the frame of the run that made it is counted before that run returns it
                 + _FRAME_BYTES * max(1, len(self.idle_frames)))
 
 
 _SEGMENT_FIELDS = ("gas", "memory_end", "records", "tally", "count", "tally_size", "next_pc",
-                   "exit", "jump_pc", "pushed")
+                   "exit", "jump_pc", "pushed", "stack_room")
 _SEGMENT_DTYPE = np.dtype({
     "names": list(_SEGMENT_FIELDS),
     "formats": ["=u8", "=u8", f"=u{ffi.sizeof('void *')}", f"=u{ffi.sizeof('void *')}",
-                "=u4", "=u4", "=u4", "=u4", "=u4", "=u4"],
+                "=u4", "=u4", "=u4", "=u4", "=u4", "=u4", "=u4"],
     "offsets": [ffi.offsetof("evm_segment", name) for name in _SEGMENT_FIELDS],
     "itemsize": ffi.sizeof("evm_segment")})
 _FRAME_BYTES = ffi.sizeof("evm_frame")
