@@ -174,3 +174,23 @@ def test_the_pairing_check_counts_the_same_on_both_engines():
     fast = execute(code, data, engine="fast", schedule="update5-A")
     python = execute(code, data, engine="python", schedule="update5-A")
     assert fast == python and fast.output[-1] == 1
+
+
+def test_a_return_point_with_the_next_call_right_after_it_is_an_entry_of_no_records():
+    first_call = len(PROLOGUE) + len(SEGMENT)
+    r1 = first_call + 7
+    r2 = r1 + 1 + 7
+    body = r2 + 1 + 4
+    end = body + 1 + len(SEGMENT) + 1
+    code = PROLOGUE + SEGMENT + push(r1, 2) + push(body, 2) + asm("JUMP", "JUMPDEST") \
+        + push(r2, 2) + push(body, 2) + asm("JUMP", "JUMPDEST") + push(end, 2) \
+        + asm("JUMP", "JUMPDEST") + SEGMENT + asm("JUMP", "JUMPDEST") + EPILOGUE
+    assert code[r1] == code[r2] == code[body] == code[end] == 0x5b
+    found = entries_of(code)
+    at = found.pc.tolist()
+    assert found.count[at.index(r1)] == 0 and found.exit[at.index(r1)] == segment_edges.CALL
+    assert found.exit[at.index(r2)] == segment_edges.JUMP
+    assert run_everywhere(code, image(9)).opcode_counts["JUMPDEST"] == 5
+    used = execute(code, image(9), engine="python").gas_used
+    for gas in range(used - 40, used):
+        run_everywhere(code, image(9), gas=gas)

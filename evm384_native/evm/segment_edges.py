@@ -8,7 +8,8 @@ JUMPDESTs, 1,598 JUMPs, 666 MCOPYs and their PUSHes against 2,050 segments).
   three below 2^32), which run as MCOPY records in their place (``csrc/evm_fast.c``).
 - Each item starts an entry that runs the rest of its run; an item right after a JUMPDEST
   gets a second entry at that JUMPDEST, charged its gas and counting it (a jump into a
-  subroutine lands there).
+  subroutine lands there). A JUMPDEST with an exit right after it is an entry of its own
+  (a call's return point where the next call follows).
 - A run's *exit*, what follows its last item, runs with it when it is ``JUMP`` (a
   subroutine's return: the loop checks the destination on the stack before it runs the
   entry, and leaves an invalid one to the step loop, which halts), ``PUSHn dest; JUMP`` or
@@ -106,6 +107,20 @@ def entries(bytecode: bytes, jumpdests: bytes, data_flags: bytes, table: Segment
                     out[name].append(value)
         rows.extend(item.rows for item in run)
         row += int(offsets[-1])
+    # a JUMPDEST with a jump right after it and nothing between (a return point where the
+    # next call follows): an entry of no records
+    taken = set(out["pc"])
+    for pc in (np.flatnonzero(np.frombuffer(jumpdests, dtype=np.uint8)).tolist()
+               if items else []):
+        kind, jump_pc, pushed, exit_ops = _exit(bytecode, jumpdests, pc + 1)
+        if kind == FALL or pc in taken:
+            continue
+        for name, value in (("first", row), ("count", 0), ("pc", pc), ("next_pc", pc + 1),
+                            ("exit", kind), ("jump_pc", jump_pc), ("pushed", pushed),
+                            ("gas", sum(gas_of(op) for op in (OP_JUMPDEST,) + exit_ops)),
+                            ("memory_end", 0), ("stack_room", 2 if kind == CALL else 1),
+                            ("tallies", dict(Counter((OP_JUMPDEST,) + exit_ops)))):
+            out[name].append(value)
     all_rows = (np.ascontiguousarray(np.concatenate(rows)).astype(np.uint32) if rows
                 else np.zeros((0, RECORD_FIELDS), dtype=np.uint32))
     return Entries(all_rows, *(np.array(out[name], dtype=np.int64)
