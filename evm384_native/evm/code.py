@@ -6,7 +6,7 @@ Up front, in a few passes that run in C (a regular expression over the bytes and
 PUSH data) and the *segments*: with ``fuse``, each straight run of ``PUSHn; EVM384-op``
 pairs (at most ``MAX_SEGMENT_OPS`` of them) becomes one record table that a backend runs
 in one call, its gas and memory growth known in advance. The fast engine needs nothing
-more.
+more (:mod:`.segment_edges` joins its segments with the instructions around them).
 
 Everything else decodes when execution first reaches it. ``instruction_at[pc]`` is the
 instruction at ``pc`` (None inside PUSH data). ``dispatch_at[pc]`` is the *block* starting
