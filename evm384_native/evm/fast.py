@@ -89,9 +89,10 @@ class _Analysis:
         # evm_segment entries built as one numpy array with the C struct's layout
         entries = np.zeros(max(count, 1), dtype=_SEGMENT_DTYPE)
         base = int(ffi.cast("uintptr_t", ffi.from_buffer(self.records))) if count else 0
-        # a wide schedule's gas capped to fit the C field: more gas than any frame holds
-        # is declined
-        entries["gas"][:count] = [min(gas, MAX_GAS + 1) for gas in found.gas]
+        gas = found.gas
+        if gas.dtype == object:     # a wide schedule's Python ints, capped to fit the C field:
+            gas = np.minimum(gas, MAX_GAS + 1)  # more gas than any frame holds is declined
+        entries["gas"][:count] = gas
         entries["memory_end"][:count] = found.memory_end
         entries["records"][:count] = base + found.first * self.records.strides[0]
         entries["count"][:count] = found.count
@@ -100,9 +101,10 @@ class _Analysis:
         entries["jump_pc"][:count] = found.jump_pc
         entries["pushed"][:count] = found.pushed
         entries["stack_room"][:count] = found.stack_room
-        self.tally, first_tally, entries["tally_size"][:count] = segment_edges.tallies(found)
+        self.tally = found.tally
+        entries["tally_size"][:count] = found.tally_size
         tally_base = int(ffi.cast("uintptr_t", ffi.from_buffer(self.tally)))
-        entries["tally"][:count] = tally_base + first_tally * self.tally.strides[0]
+        entries["tally"][:count] = tally_base + found.tally_first * self.tally.strides[0]
         self.entries = entries
         self.segments = ffi.from_buffer("evm_segment[]", entries)
         # the opcode set's own analysis for its C extension (EVMMAX: runs of vector ops)
