@@ -33,6 +33,9 @@ ADVERSARIAL = {
     "1 MiB PUSH1": b"\x60" * MIB,                         # most PUSH instructions
     "1 MiB PUSH0 ADDMOD384": b"\x5f\xc0" * (MIB // 2),    # most segment records
     "1 MiB random": random.Random(10).randbytes(MIB),
+    # one run of EVM384 ops and fixed copies (the fast engine's entries, segment_edges.py)
+    "1 MiB ADDMOD384 and MCOPY": (b"\x6f" + bytes(12) + b"\x00\x00\x00\x40" + b"\xc0"
+                                  + b"\x60\x30\x60\x40\x60\xa0\x5e") * (MIB // 25),
 }
 
 
