@@ -58,13 +58,15 @@ def marked(segments: "SegmentTable", records: np.ndarray) -> np.ndarray:   # noq
     FP4_SQUARE_FLAG set in the EVM384 opcode of the first record of every group the
     engines may run as one step."""
     records = records.copy()
-    segment_end = segment_ends(segments)
-    for start in candidates(segments, SHAPE).tolist():
-        at = roles(segments.records, start, SHAPE)
-        if at is None:
-            continue
-        later, end = np.array([start + RECORDS]), np.array([segment_end[start]])
-        if all(dead_before_read(segments.records, np.array([at[t]], dtype=np.int64),
-                                later, end, DEAD_WINDOW)[0] for t in TEMPORARIES):
-            records[start, OPCODE] |= FP4_SQUARE_FLAG
+    located = [(start, at) for start in candidates(segments, SHAPE).tolist()
+               for at in [roles(segments.records, start, SHAPE)] if at is not None]
+    if not located:
+        return records
+    first = np.array([start for start, _ in located], dtype=np.int64)
+    after, end = first + RECORDS, segment_ends(segments)[first]
+    dead = np.ones(len(first), dtype=bool)
+    for temporary in TEMPORARIES:                   # all groups at once, per temporary
+        slots = np.array([at[temporary] for _, at in located], dtype=np.int64)
+        dead &= dead_before_read(segments.records, slots, after, end, DEAD_WINDOW)
+    records[first[dead], OPCODE] |= FP4_SQUARE_FLAG
     return records
