@@ -66,7 +66,8 @@ def _opcode_table(schedule: Evm384Schedule, opcodes: OpcodeSet):
 
 class _Analysis:
     """The decoded code (for the halts left to the host) and what the C loop reads: the
-    opcode table, JUMPDEST flags and the fused EVM384 segments, by pc. Holds the buffers
+    opcode table, JUMPDEST flags and the entries by pc (runs of fused EVM384 segments and
+    fixed copies with the jumps around them, :mod:`.segment_edges`). Holds the buffers
     those pointers need, and the idle C frames that point at them."""
 
     def __init__(self, bytecode: bytes, schedule: Evm384Schedule, fuse: bool,
