@@ -201,7 +201,7 @@ apply_evm384(uint8_t *m, mulmont384_fn *mulmont, int opcode, uint64_t out, uint6
         addmod384(m + out, m + x, m + y, m + mod);
     else if (opcode == OP_SUBMOD384)
         submod384(m + out, m + x, m + y, m + mod);
-    else if (opcode == EVM_SEGMENT_MCOPY)
+    else if (opcode == OP_MCOPY)
         memmove(m + out, m + x, (size_t)y);
     else
         mulmont(m + out, m + x, m + y, m + mod);
@@ -252,9 +252,6 @@ int evm_fast_fp2_product(uint8_t *memory, const uint32_t *records)
 
 enum { SEGMENT_RAN = -1, SEGMENT_DECLINED = -2 };
 
-/* The whole segment, if the frame can pay for all of it: SEGMENT_RAN; else
- * SEGMENT_DECLINED (the caller goes instruction by instruction, halting where a
- * step-by-step EVM would), or EVM_OUT_OF_MEMORY. */
 /* Whether the stack lets the segment run whole: room for its PUSHes, and for a return
  * a valid destination on top. */
 static int stack_allows(const evm_frame *f, const evm_segment *s)
@@ -269,6 +266,9 @@ static int stack_allows(const evm_frame *f, const evm_segment *s)
     return word_below(dest, f->code_size) && f->jumpdest[dest->limb[0]];
 }
 
+/* The whole segment, if the frame can pay for all of it: SEGMENT_RAN; else
+ * SEGMENT_DECLINED (the caller goes instruction by instruction, halting where a
+ * step-by-step EVM would), or EVM_OUT_OF_MEMORY. */
 static int run_segment(evm_frame *f, mulmont384_fn *mulmont, const evm_segment *s)
 {
     if (!stack_allows(f, s) || s->gas > (uint64_t)f->gas)

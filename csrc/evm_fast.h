@@ -70,9 +70,9 @@ typedef struct {
     uint32_t stack_room; /* stack slots above the height it starts at that it needs */
 } evm_segment;
 
+/* A record's EVM384 opcode is ADDMOD384, SUBMOD384, MULMODMONT384 (maybe with a group
+ * flag below) or MCOPY (a fixed copy: out, x, y are dest, source, size). */
 #define EVM_SEGMENT_RECORD_FIELDS 6
-/* the EVM384 opcode of a fixed copy's record: out, x, y are dest, source, size */
-#define EVM_SEGMENT_MCOPY 94
 /* Or'ed into a record's EVM384 opcode by the host: this record and the next five are an
  * Fp2 product the loop may run as one (fp2_product.h). 256: decimal for cffi's cdef. */
 #define EVM_FP2_PRODUCT_GROUP 256

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from evm384_native import execute
 from evm384_native.bls12_381 import build_contract
-from evm384_native.evm import fp2_squares
+from evm384_native.evm import fp2_squares, record_groups
 from evm384_native.evm.code import decode
 from evm384_native.evm.opcode_sets import EVM384
 
@@ -99,7 +99,7 @@ def test_without_the_dead_temporaries_proof_the_engines_would_disagree(monkeypat
     code = program(push(len(implementation), 1), asm("POP"), group())   # not analysed before
     rng = random.Random(8)
     image = calldata(rng.randrange(P), rng.randrange(P))
-    monkeypatch.setattr(fp2_squares, "dead_before_read",
+    monkeypatch.setattr(record_groups, "dead_before_read",
                         lambda records, slots, *args: np.ones(len(slots), dtype=bool))
     reference = execute(code, image, engine="python", backend="reference",
                         schedule="update5-A")

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from evm384_native import execute
 from evm384_native.bls12_381 import build_contract
-from evm384_native.evm import fp4_squares
+from evm384_native.evm import fp4_squares, record_groups
 from evm384_native.evm.code import decode
 from evm384_native.evm.opcode_sets import EVM384
 
@@ -95,7 +95,7 @@ def test_without_the_dead_temporaries_proof_the_engines_would_disagree(monkeypat
     returned), they keep their old bytes there and not with the reference backend."""
     code = program(push(len(implementation), 1), asm("POP"), group())   # not analysed before
     image = calldata({r: random.Random(8).randrange(P) for r in INPUTS})
-    monkeypatch.setattr(fp4_squares, "dead_before_read", lambda *args: np.array([True]))
+    monkeypatch.setattr(record_groups, "dead_before_read", lambda *args: np.array([True]))
     reference = execute(code, image, engine="python", backend="reference",
                         schedule="update5-A")
     first = SLOT[fp4_squares.TEMPORARIES[0]]

@@ -14,8 +14,7 @@ first record (``FP2_SQUARE_FLAG``):
 - five records of one segment have the shape, every role at one location, one modulus;
 - the locations are pairwise apart and apart from the modulus and its inv, except that c0
   and c1 may be a0 and a1 (a squaring in place): the step writes c1 and c0 after every
-  read of a0 and a1, as the ops do (the check of :func:`.record_groups.roles`, here on all
-  candidates at once);
+  read of a0 and a1, as the ops do (:func:`.record_groups.located`);
 - t0 and t1, which the step never writes, are dead (as :func:`.fp2_products.dead_before_read`
   decides for an Fp2 product's temporaries).
 """
@@ -26,11 +25,8 @@ from typing import TYPE_CHECKING, Tuple
 import numpy as np
 
 from .._native import lib
-from ..limbs import BYTES384
-from ..operands import MODULUS_WITH_INV_BYTES
 from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384
-from .fp2_products import dead_before_read
-from .record_groups import MOD, OPCODE, OUT, X, Y, candidates, segment_ends
+from .record_groups import OPCODE, candidates, marked as mark
 
 if TYPE_CHECKING:
     from .code import SegmentTable
@@ -50,36 +46,8 @@ def marked(segments: "SegmentTable", records: np.ndarray) -> np.ndarray:
     """A copy of ``records`` (the segments' records, maybe marked already) with
     FP2_SQUARE_FLAG set in the EVM384 opcode of the first record of every group the
     engines may run as one step. (No group of another kind starts at such a record: their
-    shapes start with other operations or do not contain this one.) All candidates at
-    once."""
-    records = records.copy()
+    shapes start with other operations or do not contain this one.)"""
     starts = candidates(segments, SHAPE)
     starts = starts[records[starts, OPCODE] == ADDMOD384]
-    if not len(starts):
-        return records
-    rows = segments.records.astype(np.int64)
-    column = {(k, name): rows[starts + k, index] for k in range(RECORDS)
-              for name, index in (("out", OUT), ("x", X), ("y", Y), ("mod", MOD))}
-    at = {"a0": column[0, "x"], "a1": column[0, "y"], "t0": column[0, "out"],
-          "t1": column[1, "out"], "c1": column[2, "out"], "c0": column[4, "out"]}
-    shaped = np.ones(len(starts), dtype=bool)
-    for k, (_, out, x, y) in enumerate(SHAPE):      # every record names the same roles
-        for role, name in ((out, "out"), (x, "x"), (y, "y")):
-            shaped &= column[k, name] == at[role]
-        shaped &= column[k, "mod"] == column[0, "mod"]
-    modulus = column[0, "mod"]
-    roles = list(at)
-    for i, first in enumerate(roles):
-        shaped &= ~((at[first] < modulus + MODULUS_WITH_INV_BYTES)
-                    & (modulus < at[first] + BYTES384))
-        for second in roles[i + 1:]:
-            apart = np.abs(at[first] - at[second]) >= BYTES384
-            may_coincide = (first, second) in IN_PLACE or (second, first) in IN_PLACE
-            shaped &= apart | (may_coincide & (at[first] == at[second]))
-    first = starts[shaped]
-    after, end = first + RECORDS, segment_ends(segments)[first]
-    dead = np.ones(len(first), dtype=bool)
-    for temporary in TEMPORARIES:
-        dead &= dead_before_read(segments.records, at[temporary][shaped], after, end)
-    records[first[dead], OPCODE] |= FP2_SQUARE_FLAG
-    return records
+    return mark(segments, records, starts, SHAPE, TEMPORARIES, FP2_SQUARE_FLAG,
+                may_coincide=IN_PLACE)

@@ -27,8 +27,7 @@ import numpy as np
 
 from .._native import lib
 from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384
-from .fp2_products import dead_before_read
-from .record_groups import OPCODE, candidates, roles, segment_ends
+from .record_groups import candidates, marked as mark
 
 FP4_SQUARE_FLAG = lib.EVM_FP4_SQUARE_GROUP    # = EVM384_FP4_SQUARE_GROUP (both loops)
 _A, _S, _M = ADDMOD384, SUBMOD384, MULMODMONT384
@@ -57,16 +56,5 @@ def marked(segments: "SegmentTable", records: np.ndarray) -> np.ndarray:   # noq
     """A copy of ``records`` (the segments' records, maybe marked already) with
     FP4_SQUARE_FLAG set in the EVM384 opcode of the first record of every group the
     engines may run as one step."""
-    records = records.copy()
-    located = [(start, at) for start in candidates(segments, SHAPE).tolist()
-               for at in [roles(segments.records, start, SHAPE)] if at is not None]
-    if not located:
-        return records
-    first = np.array([start for start, _ in located], dtype=np.int64)
-    after, end = first + RECORDS, segment_ends(segments)[first]
-    dead = np.ones(len(first), dtype=bool)
-    for temporary in TEMPORARIES:                   # all groups at once, per temporary
-        slots = np.array([at[temporary] for _, at in located], dtype=np.int64)
-        dead &= dead_before_read(segments.records, slots, after, end, DEAD_WINDOW)
-    records[first[dead], OPCODE] |= FP4_SQUARE_FLAG
-    return records
+    return mark(segments, records, candidates(segments, SHAPE), SHAPE, TEMPORARIES,
+                FP4_SQUARE_FLAG, DEAD_WINDOW)

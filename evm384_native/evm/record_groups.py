@@ -1,17 +1,18 @@
 """Fixed-shape groups of EVM384 records, the kind the engines' native loops run as one step
-(:mod:`.fp4_squares`, :mod:`.cyclotomic_squares`): a shape is a tuple of (operation, out,
-x, y) over named roles, each role one 48-byte location. This module finds where a shape's
-operations appear in one segment and where its roles sit; each shape's module adds its own
-proof that the step may replace the records.
+(:mod:`.fp4_squares`, :mod:`.fp2_squares`): a shape is a tuple of (operation, out, x, y)
+over named roles, each role one 48-byte location. This module finds where a shape's
+operations appear in one segment, where its roles sit, and marks the groups whose
+temporaries (the locations the step does not write) are dead.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, AbstractSet, Dict, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, AbstractSet, Dict, Sequence, Tuple
 
 import numpy as np
 
 from ..limbs import BYTES384
 from ..operands import MODULUS_WITH_INV_BYTES
+from .fp2_products import DEAD_WINDOW, dead_before_read
 
 if TYPE_CHECKING:
     from .code import SegmentTable
@@ -38,25 +39,49 @@ def candidates(segments: "SegmentTable", shape: Shape) -> np.ndarray:
     return np.flatnonzero(found)
 
 
-def roles(records: np.ndarray, start: int, shape: Shape,
-          may_coincide: AbstractSet[Tuple[str, str]] = frozenset()) -> Optional[Dict[str, int]]:
-    """Each role's location in the group at ``start`` if the records name them
-    consistently, with one modulus, and every location apart from the others and from the
-    modulus, except that the pairs in ``may_coincide`` may also be one location; else
-    None."""
-    rows = records[start:start + len(shape)]
-    if len(set(rows[:, MOD].tolist())) != 1:
-        return None
-    at: Dict[str, int] = {}
-    for (_, out, x, y), row in zip(shape, rows):
+def located(records: np.ndarray, starts: np.ndarray, shape: Shape,
+            may_coincide: AbstractSet[Tuple[str, str]] = frozenset()
+            ) -> Tuple[np.ndarray, Dict[str, np.ndarray]]:
+    """For the groups at ``starts`` (rows where the shape's operations begin), all at once:
+    whether each names its roles consistently, with one modulus, every location apart
+    from the others and from the modulus (the pairs in ``may_coincide`` may also be one
+    location); and each role's location, group by group."""
+    rows = records[np.asarray(starts, dtype=np.int64)[:, None]
+                   + np.arange(len(shape))].astype(np.int64)
+    modulus = rows[:, 0, MOD]
+    ok = np.ones(len(rows), dtype=bool)
+    at: Dict[str, np.ndarray] = {}
+    for k, (_, out, x, y) in enumerate(shape):
+        ok &= rows[:, k, MOD] == modulus
         for role, column in ((x, X), (y, Y), (out, OUT)):
-            if at.setdefault(role, int(row[column])) != int(row[column]):
-                return None
-    coinciding = {(a, b) for a, b in may_coincide if at[a] == at[b]}
-    merged = {role: at[role] for role in at if not any(role == b for _, b in coinciding)}
-    modulus = int(rows[0, MOD])
-    spans = sorted([(location, location + BYTES384) for location in merged.values()]
-                   + [(modulus, modulus + MODULUS_WITH_INV_BYTES)])
-    if any(end > next_start for (_, end), (next_start, _) in zip(spans, spans[1:])):
-        return None
-    return at
+            location = rows[:, k, column]
+            if role in at:
+                ok &= location == at[role]
+            else:
+                at[role] = location
+    names = list(at)
+    for i, first in enumerate(names):
+        ok &= (at[first] >= modulus + MODULUS_WITH_INV_BYTES) | (modulus >= at[first] + BYTES384)
+        for second in names[i + 1:]:
+            apart = np.abs(at[first] - at[second]) >= BYTES384
+            if (first, second) in may_coincide or (second, first) in may_coincide:
+                apart |= at[first] == at[second]
+            ok &= apart
+    return ok, at
+
+
+def marked(segments: "SegmentTable", records: np.ndarray, starts: np.ndarray, shape: Shape,
+           temporaries: Sequence[str], flag: int, window: int = DEAD_WINDOW,
+           may_coincide: AbstractSet[Tuple[str, str]] = frozenset()) -> np.ndarray:
+    """A copy of ``records`` with ``flag`` set in the EVM384 opcode of the groups at
+    ``starts`` that :func:`located` accepts and whose ``temporaries`` are dead
+    (:func:`.fp2_products.dead_before_read`, at most ``window`` records on)."""
+    records = records.copy()
+    ok, at = located(segments.records, starts, shape, may_coincide)
+    first = np.asarray(starts, dtype=np.int64)[ok]
+    after, end = first + len(shape), segment_ends(segments)[first]
+    dead = np.ones(len(first), dtype=bool)
+    for temporary in temporaries:                   # all groups at once, per temporary
+        dead &= dead_before_read(segments.records, at[temporary][ok], after, end, window)
+    records[first[dead], OPCODE] |= flag
+    return records

@@ -32,13 +32,14 @@ import numpy as np
 
 from .._native import lib
 from .code import SegmentTable
+from .gas import COPY_WORD_GAS
+from .opcodes import BY_NAME
 
 FALL, RETURN, JUMP, CALL = (lib.EVM_SEGMENT_FALL, lib.EVM_SEGMENT_RETURN,
                             lib.EVM_SEGMENT_JUMP, lib.EVM_SEGMENT_CALL)
-OP_JUMP, OP_JUMPDEST, OP_MCOPY, OP_PUSH1, OP_PUSH4 = 0x56, 0x5B, 0x5E, 0x60, 0x63
-COPY_WORD_GAS = 3
+OP_JUMP, OP_JUMPDEST, OP_MCOPY, OP_PUSH1, OP_PUSH4 = (
+    BY_NAME[name].code for name in ("JUMP", "JUMPDEST", "MCOPY", "PUSH1", "PUSH4"))
 RECORD_FIELDS = lib.EVM_SEGMENT_RECORD_FIELDS
-MCOPY_RECORD = lib.EVM_SEGMENT_MCOPY
 NONE = -1                       # no opcode (in a padded row of opcodes)
 
 
@@ -107,7 +108,7 @@ def entries(bytecode: bytes, jumpdests: bytes, data_flags: bytes, table: Segment
                            source_first))
     # the records in code order
     copy_records = np.zeros((copies, RECORD_FIELDS), dtype=np.uint32)
-    copy_records[:, 1] = MCOPY_RECORD
+    copy_records[:, 1] = OP_MCOPY
     copy_records[:, 2], copy_records[:, 3], copy_records[:, 4] = dest, source, size_
     row_first = np.cumsum(item_rows) - item_rows
     if copies:
@@ -132,7 +133,7 @@ def entries(bytecode: bytes, jumpdests: bytes, data_flags: bytes, table: Segment
     # each run's instructions per opcode: its records' PUSHes and ops, its copies' PUSHes,
     # its exit's
     run_of_row = np.repeat(run_of_item, item_rows)
-    is_copy = all_records[:, 1] == MCOPY_RECORD
+    is_copy = all_records[:, 1] == OP_MCOPY
     run_of_copy = run_of_item[np.searchsorted(start, copy_start)]
     counted = [(run_of_row[~is_copy], all_records[~is_copy, 0]),
                (run_of_row, all_records[:, 1] & 0xff),
@@ -235,7 +236,7 @@ def _copies(code: np.ndarray, data_flags: bytes
     k = k[(mcopy < len(code)) & (code[np.minimum(mcopy, len(code) - 1)] == OP_MCOPY)]
     ops = np.column_stack([opcode[k], opcode[k + 1], opcode[k + 2],
                            np.full(len(k), OP_MCOPY)]).astype(np.int64)
-    return (pushes[k].astype(np.int64), after[k + 2] + 1, ops.reshape(-1, 4),
+    return (pushes[k].astype(np.int64), after[k + 2] + 1, ops,
             (value[k], value[k + 1], value[k + 2]))
 
 
