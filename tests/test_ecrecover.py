@@ -1,6 +1,6 @@
 """ecrecover (ECRECOVER, precompile 0x01, as an EVMMAX contract) against independent
 oracles: coincurve (libsecp256k1's recovery), the shared vectors (go-ethereum's:
-/work/shared/vectors/secp/ecRecover.json) and the pure-Python reference written from
+tests/vectors/secp/ecRecover.json, SOURCE.md there) and the pure-Python reference written from
 go-ethereum's definition; both engines alike. The curve's GLV constants and the scalar
 split's bound for secp256k1's n ~ 2^256 are checked here too."""
 import json
@@ -22,9 +22,10 @@ from evm384_native.secp256k1.reference import (CURVE, INPUT_BYTES, PRECOMPILE_PR
 from evm384_native.secp256k1.usage import USAGE, random_signature
 from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT
 from optional import require
+from signature_oracles import coincurve_recoverer
 from test_cli import cli
 
-VECTORS = Path("/work/shared/vectors/secp/ecRecover.json")
+VECTORS = Path(__file__).parent / "vectors" / "secp" / "ecRecover.json"
 ENGINES = ("fast", "python")
 P, N, G = SECP256K1.p, SECP256K1.r, SECP256K1.g1
 GLV = SECP256K1.glv
@@ -115,8 +116,6 @@ def test_the_contracts_split_is_the_models():
 # --- the precompile's semantics ---------------------------------------------------------
 
 def _vectors():
-    if not VECTORS.exists():
-        pytest.skip(f"{VECTORS} is not on this machine")
     return json.loads(VECTORS.read_text())
 
 
@@ -150,19 +149,12 @@ def _coincurve_signature(coincurve, rng):
     return data, bytes(12) + keccak256(public)[12:]
 
 
-def _coincurve_recover(coincurve, data):
-    """libsecp256k1's answer for an input with v in {27, 28} and r, s in range."""
-    h, v, r, s = words(data)
-    signature = r.to_bytes(32, "big") + s.to_bytes(32, "big") + bytes([v - 27])
-    try:
-        public = coincurve.PublicKey.from_signature_and_message(
-            signature, h.to_bytes(32, "big"), hasher=None)
-    except Exception:                            # no key: the precompile's empty output
-        return b""
-    return bytes(12) + keccak256(public.format(compressed=False)[1:])[12:]
+@pytest.fixture(scope="module")
+def coincurve_recover():
+    return coincurve_recoverer()
 
 
-def test_random_signatures_both_parities_and_high_s(code, coincurve):
+def test_random_signatures_both_parities_and_high_s(code, coincurve, coincurve_recover):
     rng = random.Random(24)
     parities = set()
     for i in range(12):
@@ -172,14 +164,14 @@ def test_random_signatures_both_parities_and_high_s(code, coincurve):
         assert (answers(code, data) if i < 3 else run(code, data).output) == expected
         # the other parity: another key (libsecp256k1's), or none
         flipped = encode(h, 55 - v, r, s)
-        assert run(code, flipped).output == _coincurve_recover(coincurve, flipped)
+        assert run(code, flipped).output == coincurve_recover(flipped)
         # s -> n - s with the other parity: the same key (the precompile allows high s)
         high = encode(h, 55 - v, r, N - s)
-        assert run(code, high).output == expected == _coincurve_recover(coincurve, high)
+        assert run(code, high).output == expected == coincurve_recover(high)
     assert parities == {27, 28}
 
 
-def test_the_hash_is_any_word(code, coincurve):
+def test_the_hash_is_any_word(code, coincurve_recover):
     """h is reduced mod n by the contract: h = 0, n, n - 1 and words above n (u1 = 0 or
     a full-size one) recover the signer."""
     rng = random.Random(3)
@@ -187,7 +179,7 @@ def test_the_hash_is_any_word(code, coincurve):
         d, k = rng.randrange(1, N), rng.randrange(1, N)
         data = (h).to_bytes(32, "big") + sign(d, h % N, k)[32:]
         expected = address(*weierstrass.multiply(CURVE, G, d))
-        assert run(code, data).output == expected == _coincurve_recover(coincurve, data)
+        assert run(code, data).output == expected == coincurve_recover(data)
 
 
 def _no_point_r(rng):
@@ -213,7 +205,7 @@ def test_every_rejection_rule(code):
         assert answers(code, data) == b""
 
 
-def test_short_and_long_input(code, coincurve):
+def test_short_and_long_input(code, coincurve, coincurve_recover):
     """Short input is zero-padded, longer input cut at 128 bytes."""
     rng = random.Random(7)
     data, expected = _coincurve_signature(coincurve, rng)
@@ -221,7 +213,7 @@ def test_short_and_long_input(code, coincurve):
     assert run(code, data + rng.randbytes(40)).output == expected
     h, v, r, s = words(data)
     short = encode(h, v, r, s & ~0xffff)         # its last two bytes zero, then cut off
-    assert answers(code, short[:INPUT_BYTES - 2]) == _coincurve_recover(coincurve, short)
+    assert answers(code, short[:INPUT_BYTES - 2]) == coincurve_recover(short)
 
 
 def _exceptional(rng, final):
@@ -241,13 +233,13 @@ def _exceptional(rng, final):
     return encode(-u1 * r % N, v, r, u2 * r % N)
 
 
-def test_the_complete_path(code, coincurve):
+def test_the_complete_path(code, coincurve_recover):
     rng = random.Random(11)
     usual = run(code, random_signature(rng)).gas_used
     for final in (False, True):
         data = _exceptional(rng, final)
         result = run(code, data)
-        assert result.output == recover(data) == _coincurve_recover(coincurve, data)
+        assert result.output == recover(data) == coincurve_recover(data)
         assert (result.output != b"") == final
         assert result.gas_used > usual           # the loop ran, then the complete path
 

@@ -35,7 +35,9 @@ also if the hint is wrong).
 
 The pairing checks and the other EIP-2537 precompiles (``EVMMAX_CONTRACTS``) are built for
 EVMMAX (EIP-6690) too: ``build_contract(name, target="evmmax")``, run with
-``opcodes="evmmax"``; the same calldata, answers and REVERTs (:mod:`.target`).
+``opcodes="evmmax"``; the same calldata, answers and REVERTs (:mod:`.target`), but for raw
+values of p or more given to the unvalidated contracts above: outside their interface (the
+EVM384 build reduces such a value, the EVMMAX build halts at the STOREX that meets it).
 """
 from __future__ import annotations
 

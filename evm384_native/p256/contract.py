@@ -25,7 +25,10 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    case; ~78,000 gas, for inputs such as u1 G = -u2 Q).
 4. The x-coordinate test mod n without an inversion: R finite (Z != 0) and
    X = r' (Z Z_T)^2 (Jacobian, back on the curve; Z on the complete path, projective) for r' = r or, when
-   r + n < p, r' = r + n.
+   r + n < p, r' = r + n. That condition is tested as r < p - n: r + n itself can pass 2^256
+   (r < n), and a wrapped sum would stand for an x that R' does not have. Each of the two
+   differences X - r' (Z Z_T)^2 is tested for 0 on its own: their product as a word is 0 mod
+   2^256 whenever 2^256 divides it.
 """
 from __future__ import annotations
 
@@ -396,11 +399,9 @@ class _Verify:
             asm.push(lambda: int(self.words))
             asm.op("MSTORE")
             asm.push(N)
-            asm.push(P)
-            asm.push(N)
-            asm.op("DUP4")
-            asm.op("ADD")
-            asm.op("LT")                           # r + n < p
+            asm.push(P - N)
+            asm.op("DUP3")
+            asm.op("LT")                           # r < p - n: r + n < p, not wrapped
             asm.op("MUL")
             asm.op("ADD")
             asm.push(lambda: int(self.words) + WORD)
@@ -413,8 +414,9 @@ class _Verify:
         for i in range(2):
             asm.push(lambda i=i: int(self.words) + WORD * i)
             asm.op("MLOAD")
-        asm.op("MUL")
-        asm.op("ISZERO")                           # one difference is 0 (p prime)
+            asm.op("ISZERO")
+        asm.op("OR")                               # one difference is 0 (each tested: a
+        # product of two nonzero words can be 0 mod 2^256, when 2^256 divides it)
         asm.push(lambda: int(self.words) + 2 * WORD)
         asm.op("MLOAD")
         asm.op("ISZERO")

@@ -179,7 +179,7 @@ def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = Fa
             asm.op("SWAP1")
             asm.op("ISZERO")
             asm.op("OR")                          # bad if n % size or n == 0
-        if tail:                                  # or n < 0 (it wrapped around)
+        if offset + tail:                         # or n < 0 (it wrapped around)
             asm.push(offset + tail)
             asm.op("CALLDATASIZE")
             asm.op("LT")
