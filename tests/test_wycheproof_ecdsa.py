@@ -2,7 +2,8 @@
 signature contracts, on every target they build for and on both engines (which must agree on
 output and gas): secp256r1 through ``p256verify`` (P256VERIFY), secp256k1 through ``ecrecover``
 (ECRECOVER). The oracles: Wycheproof's own verdicts, ``cryptography`` (OpenSSL) on both
-curves, coincurve (libsecp256k1's recovery) and the package's pure-Python references.
+curves, coincurve (libsecp256k1's recovery) and, on one file a curve, the package's
+pure-Python references.
 
 ECRECOVER's v (27 or 28) names the parity of R's y and takes R's x to be r itself, so a valid
 signature whose R has x = r + n (possible where r < p - n) has no ECRECOVER input that recovers
@@ -101,10 +102,22 @@ def test_p256verify(file, target):
         if vector.words is None:
             continue
         data = p256.encode(vector.h, *vector.words, *vector.public_key)
-        assert p256.verify(data) == vector.valid, vector.name
         assert run_everywhere(code, target, data) == (ONE if vector.valid else b""), vector.name
         checked += 1
     assert checked > 200
+
+
+def test_the_pure_python_references_on_the_sha256_p1363_vectors(coincurve_recover):
+    """The package's own p256.verify and secp256k1.recover (slow: one file a curve)."""
+    for vector in _of_file("secp256r1", "ecdsa_secp256r1_sha256_p1363_test"):
+        if vector.words is not None:
+            data = p256.encode(vector.h, *vector.words, *vector.public_key)
+            assert p256.verify(data) == vector.valid, vector.name
+    for vector in _of_file("secp256k1", "ecdsa_secp256k1_sha256_p1363_test"):
+        if vector.words is not None:
+            for v in (27, 28):
+                data = secp256k1.encode(vector.h, v, *vector.words)
+                assert secp256k1.recover(data) == coincurve_recover(data), vector.name
 
 
 def test_wycheproof_260_the_wrapped_r_plus_n():
@@ -144,7 +157,7 @@ def test_ecrecover(file, target, coincurve_recover, openssl):
         for v in (27, 28):
             data = secp256k1.encode(vector.h, v, *vector.words)
             output = run_everywhere(code, target, data)
-            assert output == coincurve_recover(data) == secp256k1.recover(data), vector.name
+            assert output == coincurve_recover(data), vector.name
             recovered.append(output)
         valid = ecdsa_valid("secp256k1", vector, openssl)
         if valid and signer not in recovered:
@@ -153,4 +166,4 @@ def test_ecrecover(file, target, coincurve_recover, openssl):
             beyond += 1
         else:
             assert (signer in recovered) == valid, vector.name
-    assert beyond <= 2
+    assert 1 <= beyond <= 2                  # "k*G has a large x-coordinate", "x = n + 2"
