@@ -3,9 +3,7 @@ timings, the anchor's arithmetic, the fitted model on both engines, the command'
 its --plot without matplotlib."""
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 import random
 import subprocess
 import sys
@@ -13,10 +11,10 @@ import sys
 import numpy as np
 import pytest
 
-import evm384_native
 from evm384_native.evm import execute
 from evm384_native.evm.costs import EIP_6690, EvmmaxCosts, costs_from_table
 from evm384_native.pricing import Anchor, Fit, fit, fitted_costs, fitted_schedule, nnls, r_squared
+from evm384_native.pricing.adversarial import evmmax_corpus
 from evm384_native.pricing.anchor import throughput
 from evm384_native.pricing.plot import NEEDS_MATPLOTLIB
 from evm384_native.pricing.programs import (EVM384_FEATURES, EVMMAX_FEATURES, evm384_calldata,
@@ -157,8 +155,7 @@ def test_price_quick_json(tmp_path):
     assert main(["price", "--quick", "--json", "--mgas-per-s", "50", "--out", str(out)]) == 0
     report = json.loads(out.read_text())
     assert {"anchor", "engines", "priced_on", "settings", "machine", "fits", "evmmax_models",
-            "evm384_models", "contracts", "adversarial", "adversarial_note",
-            "seconds"} <= set(report)
+            "evm384_models", "contracts", "adversarial", "seconds"} <= set(report)
     assert report["anchor"] == {"mgas_per_s": 50.0, "ns_per_gas": 20.0}
     fits = report["fits"]["fast"]
     assert [f["limbs"] for f in fits["evmmax"]] == list(range(1, 13))
@@ -171,17 +168,11 @@ def test_price_quick_json(tmp_path):
     assert ("pairing_check_hinted", "evmmax") in targets and ("pairing", "evm384") in targets
     for row in report["contracts"]:
         assert row["success"] and set(row["mgas_per_s"]) == set(row["gas"])
-    # from a checkout (bench/ beside the package or importable) the corpus is there;
-    # beside an installed wheel (CI's section 3) it is not
-    package_root = Path(evm384_native.__file__).resolve().parent.parent
-    if (package_root / "bench" / "adversarial.py").is_file() or \
-            importlib.util.find_spec("bench") is not None:
-        assert report["adversarial"] and report["adversarial_note"] == ""
-        assert all(set(row["mgas_per_s"]) == {"eip-6690", "eip-7747", "fitted"}
-                   for row in report["adversarial"])
-    else:
-        assert report["adversarial"] is None
-        assert "needs a checkout" in report["adversarial_note"]
+    # the corpus is the package's: there from a checkout and from a wheel alike
+    assert [row["program"] for row in report["adversarial"]] == \
+        [program.name for program in evmmax_corpus()]
+    assert all(set(row["mgas_per_s"]) == {"eip-6690", "eip-7747", "fitted"}
+               for row in report["adversarial"])
 
 
 def test_price_plot_without_matplotlib_is_one_line(tmp_path):
