@@ -10,8 +10,7 @@ import random
 import time
 from typing import Any, Callable, Dict, List, Sequence, Union
 
-from ..bls12_381.contracts import CONTRACTS, EVMMAX_CONTRACTS, EVMMAX_ONLY, build_contract
-from ..bls12_381.usage import USAGE
+from ..contracts import CONTRACTS, USAGE, build_contract, targets_of
 from ..evm.api import execute
 from ..evm.costs import COST_MODELS, EvmmaxCosts
 from ..evm.gas import EVM384_NAMES, SCHEDULES, Evm384Schedule
@@ -85,12 +84,10 @@ def _costs_json(costs: EvmmaxCosts) -> Dict[str, List[int]]:
 
 def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Model]],
                   anchor: Anchor, repeat: int, seed: int = 1) -> List[Dict[str, Any]]:
-    """Each contract build (EVM384, and EVMMAX where built) on its example input: its gas
-    under each model of its target, its time on each engine, and the Mgas/s that makes."""
-    builds = [(name, target) for name in CONTRACTS if name in USAGE
-              for target in ("evm384", "evmmax")
-              if name in (EVMMAX_CONTRACTS if target == "evmmax" else
-                          set(CONTRACTS) - set(EVMMAX_ONLY))]
+    """Each build of every registered contract (:mod:`..contracts`: each target it is built
+    for) on its example input: its gas under each model of its target, its time on each
+    engine, and the Mgas/s that makes."""
+    builds = [(name, target) for name in CONTRACTS for target in targets_of(name)]
     inputs = {}
     for name, target in builds:
         usage = USAGE[name]
