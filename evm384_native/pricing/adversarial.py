@@ -103,7 +103,8 @@ def _memory_ops() -> List[Program]:
         op_loop("CALLDATACOPY 1 MiB", asm(push(MEMORY, 4), push(0, 0), push(0, 0), "CALLDATACOPY")),
         op_loop("CALLDATACOPY 32 B", asm(push(32, 1), push(1000, 2), push(top, 4), "CALLDATACOPY")),
         op_loop("CODECOPY 1 MiB", asm(push(MEMORY, 4), push(0, 0), push(0, 0), "CODECOPY")),
-        op_loop("MCOPY 512 KiB", asm(push(MEMORY // 2, 4), push(0, 0), push(MEMORY // 2, 4), "MCOPY")),
+        op_loop("MCOPY 512 KiB",
+                asm(push(MEMORY // 2, 4), push(0, 0), push(MEMORY // 2, 4), "MCOPY")),
         op_loop("RETURNDATACOPY", asm(push(0, 0), push(0, 0), push(top, 4), "RETURNDATACOPY")),
         # memory growing until the gas is gone: MSTORE at MSIZE
         Program("MSTORE at MSIZE (growing)", loop(b"", asm("MSIZE", "MSIZE", "MSTORE")), 4 * MIB),
@@ -126,8 +127,8 @@ def _evm384_ops() -> List[Program]:
             "after DUP1": (setup + push(word, 16), asm("DUP1", name) * 64),
         }
         for kind, (start, body) in bodies.items():
-            for schedule_name, schedule in (("update5-B", "update5-B"), ("zero gas", ZERO_SCHEDULE)):
-                programs.append(Program(f"{name} {kind}, {schedule_name}", loop(start, body), 256,
+            for label, schedule in (("update5-B", "update5-B"), ("zero gas", ZERO_SCHEDULE)):
+                programs.append(Program(f"{name} {kind}, {label}", loop(start, body), 256,
                                         schedule, True))
     return programs
 
