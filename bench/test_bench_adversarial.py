@@ -1,6 +1,6 @@
-"""The adversarial corpus of bench/adversarial.py under pytest-benchmark: every program
-run until 30M gas are gone, on each engine and backend it concerns, the code decoded
-beforehand (decoding huge code is timed by ``python bench/adversarial.py``):
+"""The adversarial corpus (evm384_native/pricing/adversarial.py) under pytest-benchmark:
+every program run until 30M gas are gone, on each engine and backend it concerns, the code
+decoded beforehand (decoding huge code is timed by ``python bench/adversarial.py``):
 
     python -m pytest bench/test_bench_adversarial.py --benchmark-json=bench/results/adversarial.json
 
@@ -12,7 +12,9 @@ alone takes about 40 s).
 """
 import pytest
 
-from adversarial import ENGINES, GAS, MIB, applies, corpus, run_program
+from adversarial import ENGINES, GAS, applies, run_program
+
+from evm384_native.pricing.adversarial import MIB, corpus
 
 SMOKE_GAS = {True: 2_500_000, False: 250_000}  # by "sets up 1 MiB of memory or more"
 SMOKE_ENGINES = ("fast", "python native")

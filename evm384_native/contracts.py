@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import ChainMap
 from types import ModuleType
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Tuple
 
 from .asm import Program
 from .bls12_381 import contracts as bls12_381_contracts
@@ -73,6 +73,14 @@ def _curve(name: str) -> ModuleType:
     if module is None:
         raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
     return module
+
+
+def targets_of(name: str) -> Tuple[str, ...]:
+    """The targets (of TARGETS, in its order) contract ``name`` is built for: EVM384 unless
+    it is EVMMAX_ONLY, EVMMAX if it is one of EVMMAX_CONTRACTS."""
+    _curve(name)
+    built = {"evm384": name not in EVMMAX_ONLY, "evmmax": name in EVMMAX_CONTRACTS}
+    return tuple(target for target in TARGETS if built[target])
 
 
 def build_program(name: str, compact: Optional[bool] = None, target: str = "evm384"

@@ -366,6 +366,53 @@ def test_gas_evmmax_rows(capsys, monkeypatch, tmp_path):
     assert code == 2 and err.startswith("evm384: error: --costs: not one of eip-6690")
 
 
+ROW = "a list of 12 integers in [0, 4294967295] (the gas at 1..12 limbs)"
+GOOD_ROW = [1] * 12
+GOOD_TABLE = {"SETMODX": GOOD_ROW, "ADDMODX": GOOD_ROW, "MULMODX": GOOD_ROW}
+
+
+@pytest.mark.parametrize("command", [["run", "00", "--opcodes", "evmmax"],
+                                     ["gas", "bn254_add", "--target", "evmmax"]],
+                         ids=["run", "gas"])
+@pytest.mark.parametrize("text, expected", [
+    (json.dumps({**GOOD_TABLE, "SETMODX": [1, 2]}), f"SETMODX must be {ROW}; got 2 values"),
+    (json.dumps({**GOOD_TABLE, "ADDMODX": "cheap"}), f'ADDMODX must be {ROW}; got "cheap"'),
+    (json.dumps({**GOOD_TABLE, "MULMODX": 7}), f"MULMODX must be {ROW}; got 7"),
+    (json.dumps({**GOOD_TABLE, "MULMODX": [1] * 11 + [1.5]}),
+     f"MULMODX must be {ROW}; got 1.5 for 12 limbs"),
+    (json.dumps({**GOOD_TABLE, "SETMODX": [-1] + [1] * 11}),
+     f"SETMODX must be {ROW}; got -1 for 1 limb"),
+    (json.dumps({**GOOD_TABLE, "SUBMODX": [2] * 12}),
+     "SUBMODX must cost what ADDMODX costs (one row prices both, as in EIP-6690 and "
+     "EIP-7747), or be left out"),
+    (json.dumps({"setmodx": GOOD_ROW, "ADDMODX": GOOD_ROW, "MULMODX": GOOD_ROW}),
+     f"unknown key setmodx; missing SETMODX (a cost table is an object of SETMODX, ADDMODX, "
+     f"MULMODX and optionally SUBMODX (equal to ADDMODX), each {ROW})"),
+    (json.dumps([GOOD_ROW] * 3),
+     f"a cost table must be an object of SETMODX, ADDMODX, MULMODX and optionally SUBMODX "
+     f"(equal to ADDMODX), each {ROW}; got [[1, "),
+    ('{"SETMODX": [1,', "not JSON: Expecting value: line 1 column 16 (char 15)"),
+], ids=["short", "string", "number", "float", "negative", "submodx", "keys", "list", "json"])
+def test_bad_costs_file_is_one_line_naming_the_file_key_and_shape(capsys, monkeypatch, tmp_path,
+                                                                  command, text, expected):
+    """Issue 42: a bad --costs file is one error line that names the file, the key as the
+    file spells it and what it must hold; exit 2, nothing on stdout, no traceback."""
+    path = tmp_path / "mine.json"
+    path.write_text(text)
+    code, out, err = cli(capsys, monkeypatch, *command, "--costs", path)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"evm384: error: --costs: cost table {str(path)!r}: {expected}")
+    assert err.endswith("\n") and err.count("\n") == 1
+
+
+def test_costs_neither_a_model_nor_a_file(capsys, monkeypatch, tmp_path):
+    code, out, err = cli(capsys, monkeypatch, "run", "00", "--opcodes", "evmmax", "--costs",
+                         tmp_path / "none.json")
+    assert (code, out) == (2, "")
+    assert err == (f"evm384: error: --costs: not one of eip-6690, eip-7747, nor a file: "
+                   f"{str(tmp_path / 'none.json')!r}\n")
+
+
 @pytest.mark.parametrize("name", ["pairing_product_is_one", "eip2537_pairing_check"])
 @pytest.mark.parametrize("true", [True, False])
 def test_calldata_random_relations(capsys, monkeypatch, name, true):

@@ -20,6 +20,13 @@ def test_the_registry_lists_each_curves_contracts_in_order():
     # tests/test_cli.py's, moves it to the end of its curve's registry)
     assert set(contracts.USAGE) == set(contracts.CONTRACTS)
     assert contracts.TARGETS == ("evm384", "evmmax")
+    assert [contracts.targets_of(name) for name in ("pairing", "bn254_add", "poseidon_t3")] == \
+        [("evm384",), ("evm384", "evmmax"), ("evmmax",)]
+    assert [(name, target) for name in contracts.CONTRACTS
+            for target in contracts.targets_of(name)] == \
+        [(name, target) for name in contracts.CONTRACTS for target in contracts.TARGETS
+         if name in (contracts.EVMMAX_CONTRACTS if target == "evmmax" else
+                     set(contracts.CONTRACTS) - set(contracts.EVMMAX_ONLY))]
 
 
 def test_builds_and_calldata_are_the_curves():
@@ -52,6 +59,7 @@ def test_usage_is_a_live_view_of_each_curves():
                                                "miller_loop, .*, bn254_pairing_check_hinted, .*poseidon_t5, p256verify, "
                                                "ecrecover$"),
     (lambda: contracts.encode_calldata("nope"), "unknown contract 'nope'"),
+    (lambda: contracts.targets_of("nope"), "unknown contract 'nope'"),
     (lambda: contracts.build_program("pairing", target="evmmax"),
      "pairing is built for EVM384 only; target 'evmmax' builds .*bn254_add"),
     (lambda: contracts.build_program("poseidon_t3"), "poseidon_t3 is built for EVMMAX only"),

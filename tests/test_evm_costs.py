@@ -107,16 +107,25 @@ def test_a_users_table_from_a_mapping_or_a_file(tmp_path):
     assert resolve_costs(loaded) is loaded and resolve_costs("eip-7747") is EIP_7747
 
 
+ROW = r"a list of 12 integers in \[0, 4294967295\] \(the gas at 1\.\.12 limbs\); "
+
+
 @pytest.mark.parametrize("costs, error, message", [
     ("eip-9999", ValueError, "unknown EVMMAX cost model 'eip-9999'"),
-    ({**CUSTOM, "MULMODX": [1] * 11}, ValueError, "mul must be 12 ints"),
-    ({**CUSTOM, "ADDMODX": [1] * 11 + [-1]}, ValueError, "add_sub must be 12 ints"),
-    ({**CUSTOM, "SETMODX": [True] * 12}, ValueError, "setmodx must be 12 ints"),
-    ({**CUSTOM, "MULMODX": [2**32] * 12}, ValueError, "in \\[0, 4294967295\\]"),
-    ({**CUSTOM, "SUBMODX": [9] * 12}, ValueError, "SUBMODX must cost what ADDMODX costs"),
-    ({**CUSTOM, "LOADX": [1] * 12}, ValueError, "unknown: LOADX"),
-    ({"SETMODX": [1] * 12, "MULMODX": [1] * 12}, ValueError, "missing: ADDMODX"),
-    ([1, 2, 3], TypeError, "a cost table is a mapping"),
+    ({**CUSTOM, "MULMODX": [1] * 11}, ValueError, f"^MULMODX must be {ROW}got 11 values$"),
+    ({**CUSTOM, "ADDMODX": [1] * 11 + [-1]}, ValueError,
+     f"^ADDMODX must be {ROW}got -1 for 12 limbs$"),
+    ({**CUSTOM, "SETMODX": [True] * 12}, ValueError, f"^SETMODX must be {ROW}got true for 1 limb$"),
+    ({**CUSTOM, "MULMODX": [2**32] * 12}, ValueError, f"^MULMODX must be {ROW}got 4294967296 "),
+    ({**CUSTOM, "MULMODX": None}, ValueError, f"^MULMODX must be {ROW}got null$"),
+    ({**CUSTOM, "SUBMODX": [9] * 12}, ValueError, "^SUBMODX must cost what ADDMODX costs"),
+    ({**CUSTOM, "SUBMODX": [9] * 11}, ValueError, f"^SUBMODX must be {ROW}got 11 values$"),
+    ({**CUSTOM, "LOADX": [1] * 12}, ValueError, r"^unknown key LOADX \(a cost table is an "),
+    ({"SETMODX": [1] * 12, "MULMODX": [1] * 12, "x": 1, "y": 2}, ValueError,
+     r"^unknown keys x, y; missing ADDMODX \(a cost table is an object of SETMODX, "),
+    ([1, 2, 3], TypeError, "^a cost table must be an object of SETMODX, ADDMODX, MULMODX and "
+                           r"optionally SUBMODX \(equal to ADDMODX\), each a list .*; "
+                           r"got \[1, 2, 3\]$"),
 ])
 def test_bad_models_are_refused_with_the_reason(costs, error, message):
     with pytest.raises(error, match=message):
@@ -125,12 +134,24 @@ def test_bad_models_are_refused_with_the_reason(costs, error, message):
         execute(b"\x00", opcodes="evmmax", costs=costs)
 
 
-def test_unreadable_table_files(tmp_path):
-    with pytest.raises(ValueError, match="cannot read the cost table"):
+def test_table_files_errors_name_the_file(tmp_path):
+    with pytest.raises(ValueError, match="^cannot read the cost table .*missing.json': No such"):
         load_costs(tmp_path / "missing.json")
     (tmp_path / "bad.json").write_text("{not json")
-    with pytest.raises(ValueError, match="cannot read the cost table"):
+    with pytest.raises(ValueError, match=r"^cost table .*bad.json': not JSON: Expecting property"):
         load_costs(tmp_path / "bad.json")
+    (tmp_path / "latin.json").write_bytes(b"\xff")
+    with pytest.raises(ValueError, match="^cannot read the cost table .*latin.json': 'utf-8'"):
+        load_costs(tmp_path / "latin.json")
+    (tmp_path / "short.json").write_text(json.dumps({**CUSTOM, "SETMODX": [1]}))
+    with pytest.raises(ValueError, match="^cost table .*short.json': SETMODX must be a list of 12 "
+                                         "integers"):
+        load_costs(tmp_path / "short.json")
+
+
+def test_a_models_own_fields_are_checked_too():
+    with pytest.raises(ValueError, match=f"^cost model 'mine': add_sub must be {ROW}got 2 values$"):
+        EvmmaxCosts("mine", EIP_6690.setmodx, (1, 1), EIP_6690.mul)
 
 
 def test_models_compare_by_value():

@@ -57,10 +57,11 @@ def _resolve_base(module: str, is_package: bool, level: int, target: Optional[st
     return f"{package}.{target}" if target else package
 
 
-def imports_of(module: str, path: Path, is_package: bool, known: Set[str]) -> List[Edge]:
-    """The modules of ``known`` that ``module`` imports (``from pkg import name`` imports
-    ``pkg.name`` where that is a module, otherwise ``pkg``)."""
-    edges = []
+def imported_names(module: str, path: Path, is_package: bool, known: Set[str]
+                   ) -> List[Tuple[str, int]]:
+    """Every absolute name ``module`` imports, with its line (``from pkg import name``
+    imports ``pkg.name`` where that is a module of ``known``, otherwise ``pkg``)."""
+    found = []
     for node in _statements_that_run(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
@@ -70,8 +71,14 @@ def imports_of(module: str, path: Path, is_package: bool, known: Set[str]) -> Li
                      for alias in node.names]
         else:
             continue
-        edges.extend((module, name, node.lineno) for name in names
-                     if name in known and name != module)
+        found.extend((name, node.lineno) for name in names)
+    return found
+
+
+def imports_of(module: str, path: Path, is_package: bool, known: Set[str]) -> List[Edge]:
+    """The modules of ``known`` that ``module`` imports."""
+    edges = [(module, name, line) for name, line in imported_names(module, path, is_package, known)
+             if name in known and name != module]
     return list(dict.fromkeys(edges))   # `from m import a, b` is one edge, not two
 
 
@@ -148,6 +155,30 @@ def test_package_has_no_import_cycles():
     edges = import_graph(PACKAGE_ROOT, "evm384_native")
     found = cycles(edges)
     assert not found, describe(found, edges)
+
+
+# The checkout's folders beside the package, which a wheel does not ship, and the modules
+# their scripts and tests import by their bare names (bench's and tests' folders are on
+# sys.path when those run).
+CHECKOUT_ROOT = Path(__file__).resolve().parent.parent
+CHECKOUT_ONLY = ("bench", "tests", "fuzz")
+
+
+def checkout_only_names() -> Set[str]:
+    return set(CHECKOUT_ONLY) | {path.stem for folder in ("bench", "tests")
+                                 for path in (CHECKOUT_ROOT / folder).glob("*.py")}
+
+
+def test_package_imports_nothing_a_wheel_does_not_ship():
+    """From a plain wheel install bench/ and tests/ are not there: an import of them works
+    from a checkout only (issue 42: the adversarial corpus came from bench/adversarial.py)."""
+    modules = module_files(PACKAGE_ROOT, "evm384_native")
+    known, outside = set(modules), checkout_only_names()
+    found = [f"{name}:{line} imports {imported}"
+             for name, (path, is_package) in modules.items()
+             for imported, line in imported_names(name, path, is_package, known)
+             if imported.split(".")[0] in outside]
+    assert not found, "\n".join(found)
 
 
 def write_package(root: Path, files: Dict[str, str]) -> Path:

@@ -3,9 +3,7 @@ timings, the anchor's arithmetic, the fitted model on both engines, the command'
 its --plot without matplotlib."""
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
 import random
 import subprocess
 import sys
@@ -13,15 +11,17 @@ import sys
 import numpy as np
 import pytest
 
-import evm384_native
+from evm384_native.contracts import CONTRACTS, EVMMAX_CONTRACTS, EVMMAX_ONLY
 from evm384_native.evm import execute
 from evm384_native.evm.costs import EIP_6690, EvmmaxCosts, costs_from_table
 from evm384_native.pricing import Anchor, Fit, fit, fitted_costs, fitted_schedule, nnls, r_squared
+from evm384_native.pricing.adversarial import evmmax_corpus
 from evm384_native.pricing.anchor import throughput
 from evm384_native.pricing.plot import NEEDS_MATPLOTLIB
 from evm384_native.pricing.programs import (EVM384_FEATURES, EVMMAX_FEATURES, evm384_calldata,
                                             evm384_program, evmmax_calldata, evmmax_program,
                                             max_new_contexts, other_instructions)
+from evm384_native.pricing.report import render
 from optional import require
 
 
@@ -151,14 +151,21 @@ def test_programs_run_with_the_counts_they_declare(limbs):
 
 # --- the command -------------------------------------------------------------------------
 
-def test_price_quick_json(tmp_path):
+@pytest.fixture(scope="module")
+def quick_report(tmp_path_factory):
+    """The report of one ``evm384 price --quick --json`` (through the command line's entry
+    point, as the console script runs it), shared by the tests that read it: a run takes
+    seconds."""
     from evm384_native.cli.main import main
-    out = tmp_path / "price.json"
+    out = tmp_path_factory.mktemp("price") / "price.json"
     assert main(["price", "--quick", "--json", "--mgas-per-s", "50", "--out", str(out)]) == 0
-    report = json.loads(out.read_text())
+    return json.loads(out.read_text())
+
+
+def test_price_quick_json(quick_report):
+    report = quick_report
     assert {"anchor", "engines", "priced_on", "settings", "machine", "fits", "evmmax_models",
-            "evm384_models", "contracts", "adversarial", "adversarial_note",
-            "seconds"} <= set(report)
+            "evm384_models", "contracts", "adversarial", "seconds"} <= set(report)
     assert report["anchor"] == {"mgas_per_s": 50.0, "ns_per_gas": 20.0}
     fits = report["fits"]["fast"]
     assert [f["limbs"] for f in fits["evmmax"]] == list(range(1, 13))
@@ -167,21 +174,34 @@ def test_price_quick_json(tmp_path):
     assert set(report["evmmax_models"]) == {"eip-6690", "eip-7747", "fitted"}
     assert set(report["evm384_models"]) == {"evmone-v7", "update5-A", "update5-B", "fitted"}
     costs_from_table(report["evmmax_models"]["fitted"], name="fitted")   # a valid table
-    targets = {(row["contract"], row["target"]) for row in report["contracts"]}
-    assert ("pairing_check_hinted", "evmmax") in targets and ("pairing", "evm384") in targets
-    for row in report["contracts"]:
-        assert row["success"] and set(row["mgas_per_s"]) == set(row["gas"])
-    # from a checkout (bench/ beside the package or importable) the corpus is there;
-    # beside an installed wheel (CI's section 3) it is not
-    package_root = Path(evm384_native.__file__).resolve().parent.parent
-    if (package_root / "bench" / "adversarial.py").is_file() or \
-            importlib.util.find_spec("bench") is not None:
-        assert report["adversarial"] and report["adversarial_note"] == ""
-        assert all(set(row["mgas_per_s"]) == {"eip-6690", "eip-7747", "fitted"}
-                   for row in report["adversarial"])
-    else:
-        assert report["adversarial"] is None
-        assert "needs a checkout" in report["adversarial_note"]
+    # the corpus is the package's: there from a checkout and from a wheel alike
+    assert [row["program"] for row in report["adversarial"]] == \
+        [program.name for program in evmmax_corpus()]
+    assert all(set(row["mgas_per_s"]) == {"eip-6690", "eip-7747", "fitted"}
+               for row in report["adversarial"])
+
+
+def test_price_reprices_every_contract_on_every_target(quick_report):
+    """Issue 42: every contract of the registry (BN254's, the Poseidon hashes, P256VERIFY
+    and ECRECOVER were left out), on each target it is built for, with its gas and its
+    Mgas/s on the fast engine under each model of that target, in the JSON and the text."""
+    report = quick_report
+    builds = {(name, "evm384") for name in CONTRACTS if name not in EVMMAX_ONLY} | \
+        {(name, "evmmax") for name in EVMMAX_CONTRACTS}
+    rows = {(row["contract"], row["target"]): row for row in report["contracts"]}
+    assert len(rows) == len(report["contracts"]) and set(rows) == builds
+    models = {target: set(report[f"{target}_models"]) for target in ("evmmax", "evm384")}
+    for (name, target), row in rows.items():
+        assert row["success"], (name, target)
+        assert set(row["gas"]) == set(row["mgas_per_s"]) == models[target], (name, target)
+        assert all(gas > 0 for gas in row["gas"].values())
+        assert all(set(rates) == {"fast"} and rates["fast"] > 0
+                   for rates in row["mgas_per_s"].values())
+    text = render(report)
+    for target in ("evmmax", "evm384"):
+        section = text.split(f"contracts built for {target.upper()}")[1].split("\n\n")[0]
+        listed = {line.split()[0] for line in section.splitlines()[2:]}
+        assert listed == {name for name, built in builds if built == target}, target
 
 
 def test_price_plot_without_matplotlib_is_one_line(tmp_path):

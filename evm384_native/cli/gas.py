@@ -16,8 +16,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import execute
 from ..asm.assembler import EVMMAX_VECTOR_MNEMONICS
-from ..contracts import (CONTRACTS, EVMMAX_CONTRACTS, EVMMAX_ONLY, TARGETS, USAGE,
-                         build_contract)
+from ..contracts import CONTRACTS, TARGETS, USAGE, build_contract, targets_of
 from ..evm.costs import COST_MODELS, EvmmaxCosts
 from ..evm.gas import SCHEDULES
 from ..evm.opcodes import EVM384_MNEMONICS
@@ -63,11 +62,9 @@ NOTES = ("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384), ADDMODX + S
 def _runs(name: str, targets: List[str], models: Sequence[EvmmaxCosts]
           ) -> List[Tuple[str, Any]]:
     """(target, schedule or cost model) pairs to run ``name`` with."""
-    runs: List[Tuple[str, Any]] = [("evm384", schedule) for schedule in SCHEDULES] \
-        if "evm384" in targets and name not in EVMMAX_ONLY else []
-    if "evmmax" in targets and name in EVMMAX_CONTRACTS:
-        runs += [("evmmax", model) for model in models]
-    return runs
+    pricings: Dict[str, Sequence[Any]] = {"evm384": list(SCHEDULES), "evmmax": models}
+    return [(target, pricing) for target in targets_of(name) if target in targets
+            for pricing in pricings[target]]
 
 
 def _execute(code: bytes, calldata: bytes, target: str, pricing: Any):

@@ -145,13 +145,16 @@ def add_code_arguments(parser: argparse.ArgumentParser, engine: bool = True) -> 
 
 
 def cost_model(text: str) -> EvmmaxCosts:
-    """``--costs``: a named EVMMAX cost model, else a JSON table file."""
+    """``--costs``: a named EVMMAX cost model, else a JSON table file (its errors name the
+    file, the key and what it must hold)."""
     if text in COST_MODELS:
         return COST_MODELS[text]
+    if not Path(text).is_file():
+        raise CliError(f"--costs: not one of {', '.join(COST_MODELS)}, nor a file: {text!r}")
     try:
         return load_costs(text)
     except ValueError as error:
-        raise CliError(f"--costs: not one of {', '.join(COST_MODELS)}, and {error}") from None
+        raise CliError(f"--costs: {error}") from None
 
 
 def load_run(args: argparse.Namespace) -> Tuple[Target, bytes, Dict[str, Any]]:

@@ -23,8 +23,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Times programs whose counts of each EVMMAX operation (1..12 limbs) and "
                     "EVM384 operation vary, fits ns per operation by non-negative least "
                     "squares, prices them at a throughput anchor (gas = ceil(ns / ns per "
-                    "gas), at least 1), and reprices the built contracts and the "
-                    "adversarial programs under EIP-6690, EIP-7747 and the fitted table. "
+                    "gas), at least 1), and reprices every contract on each target it is "
+                    "built for and the adversarial EVMMAX programs (EVMMAX: under EIP-6690, "
+                    "EIP-7747 and the fitted table; EVM384: under its schedules and the "
+                    "fitted one). "
                     "A default run takes about a minute on the fast engine; keep the machine "
                     "otherwise idle.")
     anchor = parser.add_mutually_exclusive_group()

@@ -18,10 +18,38 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Mapping, Sequence, Tuple, Union
+from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
 
 LIMB_COUNTS = 12                   # 64 .. 768-bit moduli
 MAX_COST = 2**32 - 1               # the C tables hold uint32
+# What a user's table holds, in its own words (a table's keys are the mnemonics): errors
+# say which key is wrong and what it must be.
+ROW_SHAPE = (f"a list of {LIMB_COUNTS} integers in [0, {MAX_COST}] (the gas at "
+             f"1..{LIMB_COUNTS} limbs)")
+REQUIRED_ROWS = ("SETMODX", "ADDMODX", "MULMODX")
+TABLE_SHAPE = (f"an object of {', '.join(REQUIRED_ROWS)} and optionally SUBMODX (equal to "
+               f"ADDMODX), each {ROW_SHAPE}")
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    """``value`` as a table's file spells it (JSON where it can be), cut to ``limit``."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _row_problem(values: object) -> Optional[str]:
+    """What keeps ``values`` from being a row of ROW_SHAPE ("got ..."), or None."""
+    if not isinstance(values, (list, tuple)):
+        return f"got {_shown(values)}"
+    if len(values) != LIMB_COUNTS:
+        return f"got {len(values)} values"
+    for limbs, value in enumerate(values, 1):
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COST:
+            return f"got {_shown(value)} for {limbs} limb{'s' if limbs > 1 else ''}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -36,12 +64,10 @@ class EvmmaxCosts:
 
     def __post_init__(self) -> None:
         for field in ("setmodx", "add_sub", "mul"):
-            values = getattr(self, field)
-            if (len(values) != LIMB_COUNTS or any(
-                    not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= MAX_COST
-                    for v in values)):
-                raise ValueError(f"cost model {self.name!r}: {field} must be {LIMB_COUNTS} "
-                                 f"ints in [0, {MAX_COST}] (1..12 limbs), got {values!r}")
+            problem = _row_problem(getattr(self, field))
+            if problem is not None:
+                raise ValueError(f"cost model {self.name!r}: {field} must be {ROW_SHAPE}; "
+                                 f"{problem}")
 
     def table(self) -> Dict[str, Tuple[int, ...]]:
         """The model as the mnemonics' rows (what a user's table gives)."""
@@ -66,21 +92,28 @@ CostsLike = Union[str, EvmmaxCosts, Mapping[str, Sequence[int]]]
 
 
 def costs_from_table(table: Mapping[str, Sequence[int]], name: str = "custom") -> EvmmaxCosts:
-    """A model from rows ``SETMODX``, ``ADDMODX``, ``MULMODX`` (and ``SUBMODX`` = ADDMODX)."""
+    """A model from rows ``SETMODX``, ``ADDMODX``, ``MULMODX`` (and ``SUBMODX`` = ADDMODX).
+    Errors name the table's keys, not the model's fields: a user wrote the one, not the
+    other."""
     if not isinstance(table, Mapping):
-        raise TypeError(f"a cost table is a mapping of mnemonics to 12 gas values, "
-                        f"not {type(table).__name__}")
-    unknown = set(table) - {"SETMODX", "ADDMODX", "SUBMODX", "MULMODX"}
-    missing = {"SETMODX", "ADDMODX", "MULMODX"} - set(table)
+        raise TypeError(f"a cost table must be {TABLE_SHAPE}; got {_shown(table)}")
+    unknown = sorted(map(str, set(table) - {*REQUIRED_ROWS, "SUBMODX"}))
+    missing = [row for row in REQUIRED_ROWS if row not in table]
     if unknown or missing:
-        raise ValueError("a cost table has rows SETMODX, ADDMODX, MULMODX (and SUBMODX); "
-                         + (f"unknown: {', '.join(sorted(unknown))}" if unknown else
-                            f"missing: {', '.join(sorted(missing))}"))
-    rows = {key: tuple(values) if isinstance(values, (list, tuple)) else values
-            for key, values in table.items()}
+        found = []
+        if unknown:
+            found.append(f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}")
+        if missing:
+            found.append(f"missing {', '.join(missing)}")
+        raise ValueError(f"{'; '.join(found)} (a cost table is {TABLE_SHAPE})")
+    for key, values in table.items():
+        problem = _row_problem(values)
+        if problem is not None:
+            raise ValueError(f"{key} must be {ROW_SHAPE}; {problem}")
+    rows = {key: tuple(values) for key, values in table.items()}
     if "SUBMODX" in rows and rows["SUBMODX"] != rows["ADDMODX"]:
-        raise ValueError("SUBMODX must cost what ADDMODX costs (one table for both, as in "
-                         "EIP-6690 and EIP-7747)")
+        raise ValueError("SUBMODX must cost what ADDMODX costs (one row prices both, as in "
+                         "EIP-6690 and EIP-7747), or be left out")
     return EvmmaxCosts(name, rows["SETMODX"], rows["ADDMODX"], rows["MULMODX"])
 
 
@@ -98,10 +131,17 @@ def resolve_costs(costs: CostsLike) -> EvmmaxCosts:
 
 
 def load_costs(path: Union[str, Path]) -> EvmmaxCosts:
-    """A user's table from a JSON file (an object of the rows), named after the file."""
+    """A user's table from a JSON file (an object of the rows), named after the file. Every
+    error names the file."""
     path = Path(path)
     try:
-        table = json.loads(path.read_text())
-    except (OSError, ValueError) as error:
-        raise ValueError(f"cannot read the cost table {str(path)!r}: {error}") from None
-    return costs_from_table(table, name=path.stem)
+        text = path.read_text()
+    except (OSError, ValueError) as error:      # ValueError: not UTF-8
+        raise ValueError(f"cannot read the cost table {str(path)!r}: "
+                         f"{getattr(error, 'strerror', None) or error}") from None
+    try:
+        return costs_from_table(json.loads(text), name=path.stem)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"cost table {str(path)!r}: not JSON: {error}") from None
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"cost table {str(path)!r}: {error}") from None

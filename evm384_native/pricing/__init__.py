@@ -8,6 +8,8 @@ contracts and the adversarial programs with the result. ``evm384 price`` runs it
 - :mod:`.measure`: the programs of each fit (:class:`Plan`), their timing and the fits
   (:class:`Fit`);
 - :mod:`.anchor`: ns to gas (:class:`Anchor`), the fitted ``EvmmaxCosts`` and EVM384 schedule;
+- :mod:`.adversarial`: the adversarial corpus (loops that make the most of each gas), whose
+  EVMMAX programs are repriced;
 - :mod:`.report`: a whole run (``price``) and its text (``render``); :mod:`.plot`: ``--plot``.
 """
 from .anchor import Anchor, fitted_costs, fitted_schedule

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Dict, List, Mapping, Sequence
+from typing import Dict, List, Mapping, Optional, Sequence
 
 from ..evm.evmmax import MAX_CONTEXT_ID
 from ..evm.opcodes import BY_NAME, EVMMAX_BY_NAME
@@ -58,28 +58,32 @@ def other_instructions(program: Program, result: ExecutionResult) -> int:
                               for name, per_op in priced.items())
 
 
-def _op(name: str) -> bytes:
+def op(name: str) -> bytes:
+    """The byte of opcode ``name``, EVMMAX's (0xC0-0xC5 under ``opcodes="evmmax"``) or the
+    EVM's and EVM384's."""
     table = EVMMAX_BY_NAME if name in EVMMAX_BY_NAME else BY_NAME
     return bytes([table[name].code])
 
 
-def push(value: int) -> bytes:
-    """The shortest PUSHn of ``value`` (PUSH1 for 0)."""
-    width = max(1, (value.bit_length() + 7) // 8)
+def push(value: int, width: Optional[int] = None) -> bytes:
+    """PUSH``width`` of ``value`` (width 0: PUSH0); by default the shortest PUSHn (PUSH1
+    for 0)."""
+    if width is None:
+        width = max(1, (value.bit_length() + 7) // 8)
     return bytes([0x5F + width]) + value.to_bytes(width, "big")
 
 
 def _filler(pairs: int) -> bytes:
-    return (push(1) + _op("POP")) * pairs
+    return (push(1) + op("POP")) * pairs
 
 
 def _copy_calldata(size: int) -> bytes:
-    return push(size) + push(0) + push(0) + _op("CALLDATACOPY")
+    return push(size) + push(0) + push(0) + op("CALLDATACOPY")
 
 
 def _grow_memory(end: int) -> bytes:
     """Memory covering [0, end): LOADX writes only inside it."""
-    return push(0) + push(end - 32) + _op("MSTORE")
+    return push(0) + push(end - 32) + op("MSTORE")
 
 
 def _split(total: int, most: int, rng: random.Random) -> List[int]:
@@ -115,7 +119,7 @@ def evmmax_calldata(limbs: int, seed: int = 0) -> bytes:
 
 
 def _vector(name: str, elements: int, rng: random.Random) -> bytes:
-    return b"".join(_op(name) + bytes([VECTOR_OUT, 1, VECTOR_X, 1, VECTOR_Y, 1, count])
+    return b"".join(op(name) + bytes([VECTOR_OUT, 1, VECTOR_X, 1, VECTOR_Y, 1, count])
                     for count in _split(elements, MAX_COUNT, rng))
 
 
@@ -124,7 +128,7 @@ def _transfer(name: str, values: int, memory: int, rng: random.Random) -> bytes:
     code = b""
     for count in _split(values, MAX_TRANSFER, rng):
         dest, source = (memory, 0) if name == "LOADX" else (0, memory)
-        code += push(count) + push(source) + push(dest) + _op(name)
+        code += push(count) + push(source) + push(dest) + op(name)
     return code
 
 
@@ -138,7 +142,7 @@ def evmmax_program(limbs: int, amounts: Mapping[str, int], rng: random.Random,
     if not 0 <= contexts <= max_new_contexts(limbs):
         raise ValueError(f"{contexts} new contexts do not fit at {limbs} limbs")
     code = (_copy_calldata(len(calldata)) + _grow_memory(out_at + size * REGISTERS)
-            + push(REGISTERS) + push(size) + push(0) + push(0) + _op("SETMODX")
+            + push(REGISTERS) + push(size) + push(0) + push(0) + op("SETMODX")
             + _transfer("STOREX", REGISTERS, values_at, rng)
             + b"".join(_vector(name, amounts.get(name, 0), rng)
                        for name in ("MULMODX", "ADDMODX", "SUBMODX"))
@@ -146,8 +150,8 @@ def evmmax_program(limbs: int, amounts: Mapping[str, int], rng: random.Random,
             + _transfer("STOREX", amounts.get("STOREX", 0), values_at, rng)
             + _filler(amounts.get(INSTRUCTIONS, 0))
             + b"".join(push(1) + push(size) + push(moduli_at + i * size) + push(i + 1)
-                       + _op("SETMODX") for i in range(contexts))
-            + _op("STOP"))
+                       + op("SETMODX") for i in range(contexts))
+            + op("STOP"))
     counted = {name: amounts.get(name, 0) for name in EVMMAX_FEATURES if name != INSTRUCTIONS}
     counted["STOREX"] += REGISTERS          # the prefix's
     return Program(code, calldata, "evmmax", counted)
@@ -180,14 +184,14 @@ def evm384_calldata(seed: int = 0) -> bytes:
 def evm384_program(amounts: Mapping[str, int], calldata: bytes) -> Program:
     """A program with ``amounts`` of EVM384_FEATURES (INSTRUCTIONS: PUSH1/POP pairs)."""
     word = EVM384_OUT << 96 | EVM384_X << 64 | EVM384_Y << 32 | 0
-    pair = {name: b"\x6f" + word.to_bytes(16, "big") + _op(name)      # PUSH16 word, op
+    pair = {name: b"\x6f" + word.to_bytes(16, "big") + op(name)      # PUSH16 word, op
             for name in EVM384_FEATURES if name != INSTRUCTIONS}
     # runs of one op, as for EVMMAX: ops in random order would time the engine's branch
     # predictor as much as the ops (up to half as much again, measured)
     code = (_copy_calldata(len(calldata)) + _grow_memory(EVM384_OUT + 64)
             + b"".join(pair[name] * amounts.get(name, 0) for name in pair)
             + _filler(amounts.get(INSTRUCTIONS, 0))
-            + _op("STOP"))
+            + op("STOP"))
     return Program(code, calldata, "evm384", {name: amounts.get(name, 0) for name in pair})
 
 

@@ -7,16 +7,15 @@ import dataclasses
 import os
 import platform
 import random
-import sys
 import time
-from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Sequence, Union
 
-from ..bls12_381.contracts import CONTRACTS, EVMMAX_CONTRACTS, EVMMAX_ONLY, build_contract
-from ..bls12_381.usage import USAGE
+from ..contracts import CONTRACTS, USAGE, build_contract, targets_of
 from ..evm.api import execute
 from ..evm.costs import COST_MODELS, EvmmaxCosts
 from ..evm.gas import EVM384_NAMES, SCHEDULES, Evm384Schedule
+from .adversarial import Program as AdversarialProgram
+from .adversarial import evmmax_corpus
 from .anchor import FITTED, Anchor, fitted_costs, fitted_schedule, throughput
 from .measure import (DEFAULT, INTERCEPT, LIMB_COUNTS, Fit, Settings, best_times, measure,
                       plan_evm384, plan_evmmax)
@@ -25,8 +24,6 @@ from .programs import EVM384_FEATURES, EVMMAX_FEATURES
 Model = Union[EvmmaxCosts, Evm384Schedule]
 ADVERSARIAL_GAS = {"fast": 2_000_000, "python": 300_000}   # each run: until out of gas
 QUICK_ADVERSARIAL_GAS = 100_000
-CORPUS_NEEDS_CHECKOUT = ("the adversarial corpus (bench/adversarial.py) needs a checkout of "
-                         "the repository with its tests' requirements")
 Progress = Callable[[str], None]
 
 
@@ -87,12 +84,10 @@ def _costs_json(costs: EvmmaxCosts) -> Dict[str, List[int]]:
 
 def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Model]],
                   anchor: Anchor, repeat: int, seed: int = 1) -> List[Dict[str, Any]]:
-    """Each contract build (EVM384, and EVMMAX where built) on its example input: its gas
-    under each model of its target, its time on each engine, and the Mgas/s that makes."""
-    builds = [(name, target) for name in CONTRACTS if name in USAGE
-              for target in ("evm384", "evmmax")
-              if name in (EVMMAX_CONTRACTS if target == "evmmax" else
-                          set(CONTRACTS) - set(EVMMAX_ONLY))]
+    """Each build of every registered contract (:mod:`..contracts`: each target it is built
+    for) on its example input: its gas under each model of its target, its time on each
+    engine, and the Mgas/s that makes."""
+    builds = [(name, target) for name in CONTRACTS for target in targets_of(name)]
     inputs = {}
     for name, target in builds:
         usage = USAGE[name]
@@ -132,24 +127,7 @@ def _throughput_row(row: Dict[str, Any], gas: Dict[str, int], ns: Dict[str, int]
 
 # --- the adversarial corpus --------------------------------------------------------------
 
-def load_corpus() -> Tuple[Optional[List[Any]], str]:
-    """bench/adversarial.py's EVMMAX programs, or None and why not. From a checkout the
-    package's parent folder holds bench/, so it is looked for there too."""
-    try:
-        from bench import adversarial  # type: ignore[import-not-found]
-    except ImportError:
-        root = Path(__file__).resolve().parents[2]
-        if not (root / "bench" / "adversarial.py").is_file():
-            return None, CORPUS_NEEDS_CHECKOUT
-        sys.path.insert(0, str(root))
-        try:
-            from bench import adversarial  # type: ignore[import-not-found]
-        except ImportError as error:
-            return None, f"{CORPUS_NEEDS_CHECKOUT} ({error})"
-    return [p for p in adversarial.corpus() if p.opcodes == "evmmax"], ""
-
-
-def adversarial_rows(programs: Sequence[Any], engines: Sequence[str],
+def adversarial_rows(programs: Sequence[AdversarialProgram], engines: Sequence[str],
                      models: Dict[str, EvmmaxCosts], anchor: Anchor, repeat: int,
                      quick: bool) -> List[Dict[str, Any]]:
     """Each program run until out of gas under each model: gas over time."""
@@ -206,12 +184,9 @@ def price(engines: Sequence[str] = ("fast",), anchor: Anchor = Anchor(10.0),
     models = {"evmmax": evmmax_models(costs), "evm384": evm384_models(schedule)}
     progress("timing the contracts")
     contracts = contract_rows(engines, models, anchor, settings.rounds * settings.repeat)
-    corpus, note = load_corpus()
-    adversarial = None
-    if corpus is not None:
-        progress("timing the adversarial EVMMAX programs")
-        adversarial = adversarial_rows(corpus, engines, models["evmmax"], anchor,
-                                       settings.repeat, quick)
+    progress("timing the adversarial EVMMAX programs")
+    adversarial = adversarial_rows(evmmax_corpus(), engines, models["evmmax"], anchor,
+                                   settings.repeat, quick)
     return {
         "anchor": {"mgas_per_s": anchor.mgas_per_s, "ns_per_gas": anchor.ns_per_gas},
         "engines": list(engines), "priced_on": engines[0],
@@ -221,7 +196,7 @@ def price(engines: Sequence[str] = ("fast",), anchor: Anchor = Anchor(10.0),
                           "evm384": _fit_json(by["evm384"])} for engine, by in fits.items()},
         "evmmax_models": {label: _costs_json(m) for label, m in models["evmmax"].items()},
         "evm384_models": {label: _schedule_json(m) for label, m in models["evm384"].items()},
-        "contracts": contracts, "adversarial": adversarial, "adversarial_note": note,
+        "contracts": contracts, "adversarial": adversarial,
         "seconds": time.perf_counter() - start,
     }
 
@@ -303,8 +278,6 @@ def _contract_lines(report: Dict[str, Any], target: str) -> List[str]:
 
 def _adversarial_lines(report: Dict[str, Any]) -> List[str]:
     rows = report["adversarial"]
-    if rows is None:
-        return [f"adversarial programs: skipped: {report['adversarial_note']}"]
     anchor = report["anchor"]["mgas_per_s"]
     labels = list(report["evmmax_models"])
     lines: List[Sequence[str]] = [("program", "engine", *(f"Mgas/s {l}" for l in labels))]
@@ -313,8 +286,8 @@ def _adversarial_lines(report: Dict[str, Any]) -> List[str]:
             lines.append((row["program"], engine,
                           *(_rate(row["mgas_per_s"][l][engine], anchor) for l in labels)))
     gas = ", ".join(f"{g:,} gas on {e}" for e, g in rows[0]["gas"].items()) if rows else ""
-    return ([f"adversarial EVMMAX programs (bench/adversarial.py), each run until out of gas "
-             f"({gas})"] + _columns(lines, left=2))
+    return ([f"adversarial EVMMAX programs (evm384_native.pricing.adversarial), each run "
+             f"until out of gas ({gas})"] + _columns(lines, left=2))
 
 
 def render(report: Dict[str, Any]) -> str:
