@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from evm384_native import execute
-from evm384_native.contracts import (EVMMAX_CONTRACTS, EVMMAX_ONLY, TARGETS,
-                                     build_contract as registry_build, encode_calldata)
+from evm384_native.contracts import build_contract as registry_build, encode_calldata, targets_of
 from evm384_native.p256 import build_contract, formulas
 from evm384_native.p256.params import B, GX, GY, N, P, PRECOMPILE_PRICE
 from evm384_native.p256.reference import G, add, encode, multiply, on_curve, sign, verify
@@ -157,11 +156,6 @@ def openssl():
     return openssl_verifier()
 
 
-def _targets():
-    return [t for t in TARGETS if (t == "evm384" and "p256verify" not in EVMMAX_ONLY)
-            or (t == "evmmax" and "p256verify" in EVMMAX_CONTRACTS)]
-
-
 def _point_with_x(x):
     """A point with this x, or None if x^3 - 3x + b is no square (p = 3 mod 4)."""
     c = (x**3 - 3 * x + B) % P
@@ -186,7 +180,7 @@ def _xs_with_points(rng, low, high, count):
     return found
 
 
-@pytest.mark.parametrize("target", _targets())
+@pytest.mark.parametrize("target", targets_of("p256verify"))
 def test_r_plus_n_past_2_256_is_not_wrapped(target, openssl):
     """Issue 41: r in [2^256 - n, n) makes r + n wrap to x = r + n - 2^256; an R' with that
     x must not verify (it verifies neither r nor r + n: x mod n != r)."""
@@ -204,7 +198,7 @@ def test_r_plus_n_past_2_256_is_not_wrapped(target, openssl):
             assert run(code, data, engine).output == b"", (x, engine)
 
 
-@pytest.mark.parametrize("target", _targets())
+@pytest.mark.parametrize("target", targets_of("p256verify"))
 def test_x_equal_to_r_plus_n_below_p_verifies(target, openssl):
     """The other side: x(R') in [n, p) verifies with r = x - n (r < p - n), and with
     r = x - n + k n for no other k."""

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given, strategies as st
 
 from evm384_native import execute
-from evm384_native.contracts import EVMMAX_CONTRACTS, EVMMAX_ONLY, TARGETS, build_contract
+from evm384_native.contracts import build_contract, targets_of
 from evm384_native.curves import weierstrass
 from evm384_native.p256 import reference as p256
 from evm384_native.secp256k1 import reference as secp256k1
@@ -19,11 +19,6 @@ from signature_oracles import coincurve_recoverer, openssl_verifier
 
 ENGINES = ("fast", "python")
 WORD = 1 << 256
-
-
-def targets(name):
-    return [t for t in TARGETS if (t == "evm384" and name not in EVMMAX_ONLY)
-            or (t == "evmmax" and name in EVMMAX_CONTRACTS)]
 
 
 def near(*anchors):
@@ -35,7 +30,7 @@ def near(*anchors):
 def outputs(name, data):
     """The contract's output on every target and engine, which must all agree (gas too)."""
     results = [execute(build_contract(name, target=target), data, opcodes=target, engine=engine)
-               for target in targets(name) for engine in ENGINES]
+               for target in targets_of(name) for engine in ENGINES]
     assert all(r.success for r in results)
     for target_results in (results[i:i + len(ENGINES)] for i in range(0, len(results), len(ENGINES))):
         assert len({(r.output, r.gas_used) for r in target_results}) == 1

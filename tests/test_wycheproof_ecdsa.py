@@ -11,7 +11,7 @@ its key: those vectors are checked apart (R computed from the key, its x shown t
 import pytest
 
 from evm384_native import execute
-from evm384_native.contracts import EVMMAX_CONTRACTS, EVMMAX_ONLY, TARGETS
+from evm384_native.contracts import targets_of
 from evm384_native.curves import weierstrass
 from evm384_native.p256 import reference as p256
 from evm384_native.secp256k1 import reference as secp256k1
@@ -20,20 +20,13 @@ from wycheproof import CURVES, files, vectors
 
 ENGINES = ("fast", "python")
 ONE = (1).to_bytes(32, "big")
-OPCODES = {"evm384": "evm384", "evmmax": "evmmax"}
 # The number of vectors (Wycheproof's commit in SOURCE.md)
 COUNTS = {"secp256r1": 3400, "secp256k1": 4653}
 
 
-def targets(name):
-    """The targets the registry builds ``name`` for."""
-    return [t for t in TARGETS if (t == "evm384" and name not in EVMMAX_ONLY)
-            or (t == "evmmax" and name in EVMMAX_CONTRACTS)]
-
-
 def run_everywhere(code, target, data):
     """The output on both engines, which must agree on output and gas; never a revert."""
-    results = [execute(code, data, opcodes=OPCODES[target], engine=engine) for engine in ENGINES]
+    results = [execute(code, data, opcodes=target, engine=engine) for engine in ENGINES]
     for result in results:
         assert result.success
     assert len({(r.output, r.gas_used) for r in results}) == 1
@@ -93,7 +86,7 @@ def test_the_vectors_and_what_cannot_be_expressed(curve, openssl):
 
 
 @pytest.mark.parametrize("file", _by_file("secp256r1"))
-@pytest.mark.parametrize("target", targets("p256verify"))
+@pytest.mark.parametrize("target", targets_of("p256verify"))
 def test_p256verify(file, target):
     from evm384_native.contracts import build_contract
     code = build_contract("p256verify", target=target)
@@ -127,7 +120,7 @@ def test_wycheproof_260_the_wrapped_r_plus_n():
     r, s = vector.words
     assert r == 2**256 - p256.N + 5 and not vector.valid
     from evm384_native.contracts import build_contract
-    for target in targets("p256verify"):
+    for target in targets_of("p256verify"):
         data = p256.encode(vector.h, r, s, *vector.public_key)
         assert run_everywhere(build_contract("p256verify", target=target), target, data) == b""
 
@@ -142,7 +135,7 @@ def _r_point(vector):
 
 
 @pytest.mark.parametrize("file", _by_file("secp256k1"))
-@pytest.mark.parametrize("target", targets("ecrecover"))
+@pytest.mark.parametrize("target", targets_of("ecrecover"))
 def test_ecrecover(file, target, coincurve_recover, openssl):
     """Both v: the contract gives libsecp256k1's and the reference's answer; the key's address
     is among them exactly for the valid signatures whose R has x = r."""
