@@ -4,6 +4,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from evm384_native import kernel
+from signature_oracles import coincurve_recoverer, openssl_verifier
 
 # the Montgomery multiplications this machine can run: the portable one, and MULX/ADX
 IMPLEMENTATIONS = ["portable"] + (["mulx"] if kernel.mulx_available() else [])
@@ -23,3 +24,15 @@ def implementation(request):
     kernel.use_implementation(request.param)
     yield request.param
     kernel.use_implementation("auto")
+
+
+@pytest.fixture(scope="module")
+def openssl():
+    """OpenSSL's ECDSA verdict, verify(curve, key, h, r, s) (:mod:`signature_oracles`)."""
+    return openssl_verifier()
+
+
+@pytest.fixture(scope="module")
+def coincurve_recover():
+    """libsecp256k1's ECRECOVER answer, recover(data) (:mod:`signature_oracles`)."""
+    return coincurve_recoverer()

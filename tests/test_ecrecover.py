@@ -22,7 +22,6 @@ from evm384_native.secp256k1.reference import (CURVE, INPUT_BYTES, PRECOMPILE_PR
 from evm384_native.secp256k1.usage import USAGE, random_signature
 from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT
 from optional import require
-from signature_oracles import coincurve_recoverer
 from test_cli import cli
 
 VECTORS = Path(__file__).parent / "vectors" / "secp" / "ecRecover.json"
@@ -147,11 +146,6 @@ def _coincurve_signature(coincurve, rng):
     data = encode(int.from_bytes(digest, "big"), 27 + signature[64], r, s)
     public = key.public_key.format(compressed=False)[1:]
     return data, bytes(12) + keccak256(public)[12:]
-
-
-@pytest.fixture(scope="module")
-def coincurve_recover():
-    return coincurve_recoverer()
 
 
 def test_random_signatures_both_parities_and_high_s(code, coincurve, coincurve_recover):

@@ -17,7 +17,6 @@ from evm384_native.p256.reference import G, add, encode, multiply, on_curve, sig
 from evm384_native.p256.usage import USAGE, random_signature
 from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT
 from optional import require
-from signature_oracles import openssl_verifier
 from test_cli import cli
 
 VECTORS = Path(__file__).parent / "vectors" / "secp" / "p256Verify.json"
@@ -149,11 +148,6 @@ def test_every_rejection_rule(code):
     for data in rejected:
         assert verify(data) is False
         assert answers(code, data) == b""
-
-
-@pytest.fixture(scope="module")
-def openssl():
-    return openssl_verifier()
 
 
 def _point_with_x(x):

@@ -15,7 +15,6 @@ from evm384_native.contracts import build_contract, targets_of
 from evm384_native.curves import weierstrass
 from evm384_native.p256 import reference as p256
 from evm384_native.secp256k1 import reference as secp256k1
-from signature_oracles import coincurve_recoverer, openssl_verifier
 
 ENGINES = ("fast", "python")
 WORD = 1 << 256
@@ -53,16 +52,6 @@ def key_from(curve, point, h, r, s):
     sr = weierstrass.add(curve, weierstrass.multiply(curve, point, s % n),
                          weierstrass.multiply(curve, curve.g, (-h) % n))
     return weierstrass.multiply(curve, sr, pow(r, -1, n))
-
-
-@pytest.fixture(scope="module")
-def openssl():
-    return openssl_verifier()
-
-
-@pytest.fixture(scope="module")
-def coincurve_recover():
-    return coincurve_recoverer()
 
 
 R1_N, R1_P = p256.N, p256.P

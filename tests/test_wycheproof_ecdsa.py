@@ -15,7 +15,6 @@ from evm384_native.contracts import targets_of
 from evm384_native.curves import weierstrass
 from evm384_native.p256 import reference as p256
 from evm384_native.secp256k1 import reference as secp256k1
-from signature_oracles import coincurve_recoverer, openssl_verifier
 from wycheproof import CURVES, files, vectors
 
 ENGINES = ("fast", "python")
@@ -31,16 +30,6 @@ def run_everywhere(code, target, data):
         assert result.success
     assert len({(r.output, r.gas_used) for r in results}) == 1
     return results[0].output
-
-
-@pytest.fixture(scope="module")
-def openssl():
-    return openssl_verifier()
-
-
-@pytest.fixture(scope="module")
-def coincurve_recover():
-    return coincurve_recoverer()
 
 
 def ecdsa_valid(curve, vector, openssl):
