@@ -376,6 +376,33 @@ def test_calldata_random_relations(capsys, monkeypatch, name, true):
     assert int.from_bytes(result.output, "big") == int(true)
 
 
+# The contracts that take one input whatever K (a pair, two points to add, a point and a
+# scalar, values to map or hash, a signature): --random K > 1 would silently make one.
+ONE_INPUT = ["pairing", "eip2537_g1add", "eip2537_g2add", "eip2537_g1add_hinted",
+             "eip2537_g2add_hinted", "eip2537_map_fp_to_g1", "eip2537_map_fp2_to_g2",
+             "bn254_add", "bn254_mul", "poseidon_t2", "poseidon_t3", "poseidon_t4",
+             "poseidon_t5", "p256verify", "ecrecover"]
+
+
+@pytest.mark.parametrize("name", ONE_INPUT)
+def test_calldata_random_k_above_one_is_refused_for_one_input_contracts(capsys, monkeypatch,
+                                                                        name):
+    code, out, err = cli(capsys, monkeypatch, "calldata", name, "--random", 3, "--seed", 1)
+    assert (code, out) == (2, "")
+    assert re.fullmatch(f"evm384: error: {name} takes one input \\(.+\\), so --random 3 "
+                        "would still make one: give --random 1\n", err), err
+    code, out, _ = cli(capsys, monkeypatch, "calldata", name, "--random", 1, "--seed", 1)
+    assert code == 0 and len(bytes.fromhex(out.strip())) > 0
+
+
+def test_calldata_random_k_above_one_is_taken_by_every_other_contract(capsys, monkeypatch):
+    from evm384_native.contracts import USAGE as ALL_USAGE
+    for name in sorted(set(ALL_USAGE) - set(ONE_INPUT)):
+        code, _, err = cli(capsys, monkeypatch, "calldata", name, "--random", 2, "--seed", 1,
+                           "--out", os.devnull)
+        assert (code, err) == (0, ""), name
+
+
 def test_calldata_from_points_matches_encode_calldata(capsys, monkeypatch, tmp_path):
     from py_ecc.bls12_381 import G1, G2, multiply
     pairs = [(be_g1(multiply(G1, 3)), be_g2(G2)), (be_g1(G1), be_g2(multiply(G2, 5)))]
