@@ -130,6 +130,36 @@ def test_trace_is_the_eip3155_tracer(capsys, monkeypatch, tmp_path):
     assert "memory" not in lines[0]
 
 
+# MSTORE8 at 0xfffff: 1 MiB of memory, then JUMPDEST, PUSH1 6, JUMP until the gas runs out
+MIB_OF_MEMORY_THEN_LOOP = "5f620fffff53" "5b600656"
+
+
+def test_trace_too_big_is_refused(capsys, monkeypatch):
+    from evm384_native.cli import trace
+    assert trace.SIZE_LIMIT == 10**9
+    # 639 steps at 1 MiB of memory each: 1.3 GB of hex (to /dev/null, should it be written)
+    argv = ["trace", MIB_OF_MEMORY_THEN_LOOP, "--gas", 2_198_000, "--out", os.devnull]
+    code, out, err = cli(capsys, monkeypatch, *argv, "--memory")
+    assert (code, out) == (2, "")
+    assert re.fullmatch(r"evm384: error: the trace would be 1\.3 GB \([\d,]+ bytes\), over "
+                        r"the limit of 1\.0 GB: pass --force to write it anyway \(or leave "
+                        r"out --memory\)\n", err), err
+    code, out, err = cli(capsys, monkeypatch, *argv)                 # no memory: small
+    assert (code, err) == (1, "")
+
+
+def test_trace_size_is_estimated_exactly_and_force_writes_it(capsys, monkeypatch, tmp_path):
+    from evm384_native.cli import trace
+    monkeypatch.setattr(trace, "SIZE_LIMIT", 1000)
+    argv = ["trace", ADD_PROGRAM.hex(), "--calldata", ADD_DATA.hex(), "--memory"]
+    path = tmp_path / "trace.jsonl"
+    code, out, err = cli(capsys, monkeypatch, *argv, "--out", path)
+    assert (code, out) == (2, "") and not path.exists()             # refused before writing
+    estimate = int(re.search(r"\(([\d,]+) bytes\)", err).group(1).replace(",", ""))
+    code, out, err = cli(capsys, monkeypatch, *argv, "--force")
+    assert (code, err) == (0, "") and len(out) == estimate > 1000
+
+
 # --- disasm -------------------------------------------------------------------------
 
 def test_disasm_small_program(capsys, monkeypatch):
