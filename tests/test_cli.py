@@ -261,9 +261,78 @@ def test_debug_contract_names_and_montgomery(capsys, monkeypatch):
     assert "(evm384) mem const.zero\n0x000" in out
     assert re.search(r"breakpoint set: \d+  JUMPDEST  ; load_pairs in pairing "
                      r"\(after calldata_ok\)", out)
-    assert "error: not a pc or label: 'nowhere'" in out
+    assert "error: not a pc, label or scope: 'nowhere' (labels lists them)" in out
     assert "unknown command 'bogus'; try help" in out
     assert out.endswith("(evm384) quit\nquit\n")
+
+
+def debug_piped(script: str, *argv) -> str:
+    """What ``printf SCRIPT | evm384 debug ARGV...`` prints: a session scripted on stdin."""
+    done = subprocess.run([sys.executable, "-m", "evm384_native.cli", "debug",
+                           *(str(arg) for arg in argv)], input=script, capture_output=True,
+                          text=True, timeout=120)
+    assert done.stderr == ""
+    return done.stdout
+
+
+def example_calldata_hex(name: str) -> str:
+    from evm384_native.contracts import USAGE as ALL_USAGE
+    return ALL_USAGE[name].example(random.Random(1), 1, True).hex()
+
+
+def test_debug_lists_labels_and_breaks_on_every_entry_of_a_scope(capsys, monkeypatch):
+    calldata = example_calldata_hex("bn254_mul")
+    code, profile, _ = cli(capsys, monkeypatch, "profile", "contract:bn254_mul", "--calldata",
+                           calldata)
+    assert code == 0 and re.search(r"%  point_madd in scalar_mul in bn254_mul$", profile, re.M)
+    out = debug_piped("labels point_\nbreak point_madd\ncontinue\nwhere\ncontinue\nwhere\n"
+                      "delete point_madd\ncontinue\n", "contract:bn254_mul",
+                      "--calldata", calldata)
+    listed = dict(re.findall(r"^(\w+) +scope +([\d ]+)$", out, re.M))
+    assert sorted(listed) == ["point_dbl_halved", "point_madd"]    # the filter's
+    entries = [int(pc) for pc in listed["point_madd"].split()]
+    assert len(entries) > 1                                         # inlined: several pcs
+    assert f"breakpoints set at {len(entries)} pcs where point_madd starts: " \
+           f"{', '.join(map(str, entries))}\n" in out
+    stops = [int(pc) for pc in re.findall(r"^breakpoint at pc (\d+) \(point_madd\)$", out, re.M)]
+    assert len(stops) == 2 and set(stops) <= set(entries)
+    assert len(re.findall(r"^pc \d+: point_madd in scalar_mul in bn254_mul", out, re.M)) == 2
+    assert f"(evm384) delete point_madd\ndeleted {len(entries)} breakpoints (point_madd)\n" in out
+    assert "success:    true\n" in out                               # ran to the end
+
+
+def _profile_names(profile: str) -> set:
+    """The scope and label names a profile prints: in its rows of routines and innermost
+    code ("inner in ... in outer") and its hottest instructions ("; ... (after LABEL)")."""
+    names = set()
+    for path, label in re.findall(r"(?:%  |  ; )(\w+(?: in \w+)*)(?: \(after (\w+)\))?$",
+                                  profile, re.M):
+        names.update(path.split(" in "))
+        names.update([label] if label else [])
+    return names
+
+
+@pytest.mark.parametrize("name, opcodes", [("bn254_mul", "evm384"), ("ecrecover", "evmmax")])
+def test_debug_breaks_on_every_name_the_profiler_prints(capsys, monkeypatch, name, opcodes):
+    calldata = example_calldata_hex(name)
+    argv = [f"contract:{name}", "--calldata", calldata, "--opcodes", opcodes]
+    code, profile, _ = cli(capsys, monkeypatch, "profile", *argv, "--top", 1000)
+    names = _profile_names(profile)
+    assert code == 0 and {name, "point_madd"} <= names
+    out = debug_piped("".join(f"break {each}\n" for each in sorted(names)) + "quit\n", *argv)
+    assert "error" not in out
+    assert out.count("(evm384) break ") == len(names)
+    listing = debug_piped("labels\nquit\n", *argv)
+    assert names <= set(re.findall(r"^(\w+) +(?:label|scope)", listing, re.M))
+
+
+def test_debug_labels_of_plain_code_and_a_filter_that_matches_nothing(capsys, monkeypatch):
+    out = debug_piped("labels\nbreak x\nhelp\nquit\n", "600100")
+    assert "(evm384) labels\nerror: no labels or scopes: CODE is not a contract\n" in out
+    assert "(evm384) break x\nerror: not a pc: 'x'\n" in out
+    assert "\nlabels [TEXT] " in out                                 # the help lists it
+    out = debug_piped("labels nowhere\nquit\n", "contract:bn254_add")
+    assert "(evm384) labels nowhere\nno label or scope name contains 'nowhere'\n" in out
 
 
 # --- pairing, errors, entry points ----------------------------------------------------
