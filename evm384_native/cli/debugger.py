@@ -95,7 +95,7 @@ class Debugger(Tracer):
         self.view, self.reader, self.out = view, reader, out
         self.montgomery = montgomery
         self.opcodes = opcodes
-        self.breakpoints: Dict[int, str] = {}      # pc -> the label it was set by, or ""
+        self.breakpoints: Dict[int, str] = {}      # pc -> the name it was set by, or ""
         self.countdown = 1                          # stop when it reaches 0 (1: at the start)
         self.until: Optional[int] = None            # next's target pc
         self.interrupted = False
@@ -106,8 +106,8 @@ class Debugger(Tracer):
             "step": self.cmd_step, "s": self.cmd_step, "next": self.cmd_next,
             "n": self.cmd_next, "continue": self.cmd_continue, "c": self.cmd_continue,
             "break": self.cmd_break, "b": self.cmd_break, "delete": self.cmd_delete,
-            "d": self.cmd_delete, "labels": self.cmd_labels, "stack": self.cmd_stack, "mem": self.cmd_mem,
-            "fp": self.cmd_fp, "ctx": self.cmd_ctx, "reg": self.cmd_reg,
+            "d": self.cmd_delete, "labels": self.cmd_labels, "stack": self.cmd_stack,
+            "mem": self.cmd_mem, "fp": self.cmd_fp, "ctx": self.cmd_ctx, "reg": self.cmd_reg,
             "where": self.cmd_where, "info": self.cmd_info,
             "quit": self.cmd_quit, "q": self.cmd_quit, "help": self.cmd_help}
 
@@ -201,10 +201,10 @@ class Debugger(Tracer):
         for pc in pcs:
             if pc not in starts:
                 raise CliError(f"no instruction starts at pc {pc}")
-        label = "" if parse_int(args[0]) is not None else args[0]
-        self.breakpoints.update(dict.fromkeys(pcs, label))
+        name = "" if parse_int(args[0]) is not None else args[0]
+        self.breakpoints.update(dict.fromkeys(pcs, name))
         if len(pcs) > 1:
-            self.say(f"breakpoints set at {len(pcs)} pcs where {label} starts: "
+            self.say(f"breakpoints set at {len(pcs)} pcs where {name} starts: "
                      f"{', '.join(map(str, pcs))}")
             return False
         ins = self.view.instructions.get(pcs[0])
@@ -238,7 +238,7 @@ class Debugger(Tracer):
         scopes = program.scope_entries()
         width = max(map(len, names))
         for name, pcs in sorted(names.items()):
-            kind = "+".join(kind for kind, table in (("label", program.labels),
+            kind = "+".join(what for what, table in (("label", program.labels),
                                                      ("scope", scopes)) if name in table)
             self.say(f"{name:<{width}}  {kind:<11}  {' '.join(map(str, pcs))}")
         return False
