@@ -17,7 +17,9 @@ class Usage:
     ``from_points`` makes calldata from the points a user gives, in the contract's order
     (``points`` says what they are, for messages); ``example`` makes calldata from ``k``
     random inputs, a true relation (a pairing product that is one) or a false one, with
-    ``rng``; ``example_k`` is the size ``evm384 gas`` uses. ``precompile`` names the
+    ``rng``; ``example_k`` is the size ``evm384 gas`` uses. ``one_input``: the contract
+    takes one input whatever ``k`` (a signature, two points to add), so ``example`` makes
+    one and ``evm384 calldata`` refuses ``--random K`` above 1. ``precompile`` names the
     precompile doing the same job, ``precompile_input`` turns the contract's calldata into
     that precompile's input for the same job (a hint dropped, values re-encoded), and
     ``precompile_price`` prices such an input."""
@@ -25,10 +27,16 @@ class Usage:
     from_points: Callable[[List[bytes]], bytes]
     example: Callable[[random.Random, int, bool], bytes]
     example_k: int = 2
+    one_input: bool = False
     relation: bool = True                            # does the true/false choice matter
     precompile: Optional[str] = None
     precompile_input: Callable[[bytes], bytes] = bytes
     precompile_price: Optional[Callable[[bytes], int]] = None
+
+    def __post_init__(self) -> None:
+        if self.one_input and self.example_k != 1:
+            raise ValueError(f"a contract of one input has an example of k = 1, not "
+                             f"{self.example_k}")
 
     def precompile_gas(self, calldata: bytes) -> Optional[int]:
         """The precompile's price for the job of the contract's ``calldata`` (None

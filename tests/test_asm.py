@@ -83,6 +83,24 @@ def test_source_map_names_nested_scopes():
     assert program.source_map[second.pc].path == ("pairing",)
 
 
+def test_scope_entries_are_where_each_run_of_a_scope_begins():
+    asm = Assembler("main")
+    pad = asm.subroutine("pad", lambda a: a.op("JUMPDEST"))
+    for _ in range(2):                              # fp2_mul inlined twice, in one outer scope
+        with asm.scope("outer"), asm.scope("fp2_mul"):
+            asm.op("CALLER")
+        asm.op("POP")
+    with asm.scope("pad"):                          # a scope inside one of the same name
+        asm.call(pad)
+    asm.op("STOP")
+    asm.data(b"\x01\x02")
+    program = asm.assemble()
+    entries = program.scope_entries()
+    # main: 0; CALLER (0) POP (1) CALLER (2) POP (3); the call: PUSH1 ret (4) PUSH1 pad (6)
+    # JUMP (8) ret: JUMPDEST (9), STOP (10); pad: JUMPDEST (11) JUMPDEST (12) JUMP (13)
+    assert entries == {"main": [0], "outer": [0, 2], "fp2_mul": [0, 2], "pad": [4, 11]}
+
+
 def test_disassembler_folds_evm384_offsets_and_names_slots():
     asm = Assembler()
     f = asm.memory.region("state").alloc(Fp12, "f")

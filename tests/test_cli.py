@@ -130,6 +130,36 @@ def test_trace_is_the_eip3155_tracer(capsys, monkeypatch, tmp_path):
     assert "memory" not in lines[0]
 
 
+# MSTORE8 at 0xfffff: 1 MiB of memory, then JUMPDEST, PUSH1 6, JUMP until the gas runs out
+MIB_OF_MEMORY_THEN_LOOP = "5f620fffff53" "5b600656"
+
+
+def test_trace_too_big_is_refused(capsys, monkeypatch):
+    from evm384_native.cli import trace
+    assert trace.SIZE_LIMIT == 10**9
+    # 639 steps at 1 MiB of memory each: 1.3 GB of hex (to /dev/null, should it be written)
+    argv = ["trace", MIB_OF_MEMORY_THEN_LOOP, "--gas", 2_198_000, "--out", os.devnull]
+    code, out, err = cli(capsys, monkeypatch, *argv, "--memory")
+    assert (code, out) == (2, "")
+    assert re.fullmatch(r"evm384: error: the trace would be 1\.3 GB \([\d,]+ bytes\), over "
+                        r"the limit of 1\.0 GB: pass --force to write it anyway \(or leave "
+                        r"out --memory\)\n", err), err
+    code, out, err = cli(capsys, monkeypatch, *argv)                 # no memory: small
+    assert (code, err) == (1, "")
+
+
+def test_trace_size_is_estimated_exactly_and_force_writes_it(capsys, monkeypatch, tmp_path):
+    from evm384_native.cli import trace
+    monkeypatch.setattr(trace, "SIZE_LIMIT", 1000)
+    argv = ["trace", ADD_PROGRAM.hex(), "--calldata", ADD_DATA.hex(), "--memory"]
+    path = tmp_path / "trace.jsonl"
+    code, out, err = cli(capsys, monkeypatch, *argv, "--out", path)
+    assert (code, out) == (2, "") and not path.exists()             # refused before writing
+    estimate = int(re.search(r"\(([\d,]+) bytes\)", err).group(1).replace(",", ""))
+    code, out, err = cli(capsys, monkeypatch, *argv, "--force")
+    assert (code, err) == (0, "") and len(out) == estimate > 1000
+
+
 # --- disasm -------------------------------------------------------------------------
 
 def test_disasm_small_program(capsys, monkeypatch):
@@ -231,9 +261,78 @@ def test_debug_contract_names_and_montgomery(capsys, monkeypatch):
     assert "(evm384) mem const.zero\n0x000" in out
     assert re.search(r"breakpoint set: \d+  JUMPDEST  ; load_pairs in pairing "
                      r"\(after calldata_ok\)", out)
-    assert "error: not a pc or label: 'nowhere'" in out
+    assert "error: not a pc, label or scope: 'nowhere' (labels lists them)" in out
     assert "unknown command 'bogus'; try help" in out
     assert out.endswith("(evm384) quit\nquit\n")
+
+
+def debug_piped(script: str, *argv) -> str:
+    """What ``printf SCRIPT | evm384 debug ARGV...`` prints: a session scripted on stdin."""
+    done = subprocess.run([sys.executable, "-m", "evm384_native.cli", "debug",
+                           *(str(arg) for arg in argv)], input=script, capture_output=True,
+                          text=True, timeout=120)
+    assert done.stderr == ""
+    return done.stdout
+
+
+def example_calldata_hex(name: str) -> str:
+    from evm384_native.contracts import USAGE as ALL_USAGE
+    return ALL_USAGE[name].example(random.Random(1), 1, True).hex()
+
+
+def test_debug_lists_labels_and_breaks_on_every_entry_of_a_scope(capsys, monkeypatch):
+    calldata = example_calldata_hex("bn254_mul")
+    code, profile, _ = cli(capsys, monkeypatch, "profile", "contract:bn254_mul", "--calldata",
+                           calldata)
+    assert code == 0 and re.search(r"%  point_madd in scalar_mul in bn254_mul$", profile, re.M)
+    out = debug_piped("labels point_\nbreak point_madd\ncontinue\nwhere\ncontinue\nwhere\n"
+                      "delete point_madd\ncontinue\n", "contract:bn254_mul",
+                      "--calldata", calldata)
+    listed = dict(re.findall(r"^(\w+) +scope +([\d ]+)$", out, re.M))
+    assert sorted(listed) == ["point_dbl_halved", "point_madd"]    # the filter's
+    entries = [int(pc) for pc in listed["point_madd"].split()]
+    assert len(entries) > 1                                         # inlined: several pcs
+    assert f"breakpoints set at {len(entries)} pcs where point_madd starts: " \
+           f"{', '.join(map(str, entries))}\n" in out
+    stops = [int(pc) for pc in re.findall(r"^breakpoint at pc (\d+) \(point_madd\)$", out, re.M)]
+    assert len(stops) == 2 and set(stops) <= set(entries)
+    assert len(re.findall(r"^pc \d+: point_madd in scalar_mul in bn254_mul", out, re.M)) == 2
+    assert f"(evm384) delete point_madd\ndeleted {len(entries)} breakpoints (point_madd)\n" in out
+    assert "success:    true\n" in out                               # ran to the end
+
+
+def _profile_names(profile: str) -> set:
+    """The scope and label names a profile prints: in its rows of routines and innermost
+    code ("inner in ... in outer") and its hottest instructions ("; ... (after LABEL)")."""
+    names = set()
+    for path, label in re.findall(r"(?:%  |  ; )(\w+(?: in \w+)*)(?: \(after (\w+)\))?$",
+                                  profile, re.M):
+        names.update(path.split(" in "))
+        names.update([label] if label else [])
+    return names
+
+
+@pytest.mark.parametrize("name, opcodes", [("bn254_mul", "evm384"), ("ecrecover", "evmmax")])
+def test_debug_breaks_on_every_name_the_profiler_prints(capsys, monkeypatch, name, opcodes):
+    calldata = example_calldata_hex(name)
+    argv = [f"contract:{name}", "--calldata", calldata, "--opcodes", opcodes]
+    code, profile, _ = cli(capsys, monkeypatch, "profile", *argv, "--top", 1000)
+    names = _profile_names(profile)
+    assert code == 0 and {name, "point_madd"} <= names
+    out = debug_piped("".join(f"break {each}\n" for each in sorted(names)) + "quit\n", *argv)
+    assert "error" not in out
+    assert out.count("(evm384) break ") == len(names)
+    listing = debug_piped("labels\nquit\n", *argv)
+    assert names <= set(re.findall(r"^(\w+) +(?:label|scope)", listing, re.M))
+
+
+def test_debug_labels_of_plain_code_and_a_filter_that_matches_nothing(capsys, monkeypatch):
+    out = debug_piped("labels\nbreak x\nhelp\nquit\n", "600100")
+    assert "(evm384) labels\nerror: no labels or scopes: CODE is not a contract\n" in out
+    assert "(evm384) break x\nerror: not a pc: 'x'\n" in out
+    assert "\nlabels [TEXT] " in out                                 # the help lists it
+    out = debug_piped("labels nowhere\nquit\n", "contract:bn254_add")
+    assert "(evm384) labels nowhere\nno label or scope name contains 'nowhere'\n" in out
 
 
 # --- pairing, errors, entry points ----------------------------------------------------
@@ -421,6 +520,33 @@ def test_calldata_random_relations(capsys, monkeypatch, name, true):
     result = execute(build_contract(name), bytes.fromhex(out.strip()))
     assert code == 0 and result.success
     assert int.from_bytes(result.output, "big") == int(true)
+
+
+# The contracts that take one input whatever K (a pair, two points to add, a point and a
+# scalar, values to map or hash, a signature): --random K > 1 would silently make one.
+ONE_INPUT = ["pairing", "eip2537_g1add", "eip2537_g2add", "eip2537_g1add_hinted",
+             "eip2537_g2add_hinted", "eip2537_map_fp_to_g1", "eip2537_map_fp2_to_g2",
+             "bn254_add", "bn254_mul", "poseidon_t2", "poseidon_t3", "poseidon_t4",
+             "poseidon_t5", "p256verify", "ecrecover"]
+
+
+@pytest.mark.parametrize("name", ONE_INPUT)
+def test_calldata_random_k_above_one_is_refused_for_one_input_contracts(capsys, monkeypatch,
+                                                                        name):
+    code, out, err = cli(capsys, monkeypatch, "calldata", name, "--random", 3, "--seed", 1)
+    assert (code, out) == (2, "")
+    assert re.fullmatch(f"evm384: error: {name} takes one input \\(.+\\), so --random 3 "
+                        "would still make one: give --random 1\n", err), err
+    code, out, _ = cli(capsys, monkeypatch, "calldata", name, "--random", 1, "--seed", 1)
+    assert code == 0 and len(bytes.fromhex(out.strip())) > 0
+
+
+def test_calldata_random_k_above_one_is_taken_by_every_other_contract(capsys, monkeypatch):
+    from evm384_native.contracts import USAGE as ALL_USAGE
+    for name in sorted(set(ALL_USAGE) - set(ONE_INPUT)):
+        code, _, err = cli(capsys, monkeypatch, "calldata", name, "--random", 2, "--seed", 1,
+                           "--out", os.devnull)
+        assert (code, err) == (0, ""), name
 
 
 def test_calldata_from_points_matches_encode_calldata(capsys, monkeypatch, tmp_path):

@@ -158,7 +158,7 @@ assert sorted(USAGE) == sorted(names)
 assert main(["gas", *names, "--out", "/dev/null"]) == 0
 for name, usage in USAGE.items():
     for false in ([["--false"]] if usage.relation else []) + [[]]:
-        assert main(["calldata", name, "--random", "2", "--seed", "1", *false,
+        assert main(["calldata", name, "--random", str(usage.example_k), "--seed", "1", *false,
                      "--out", "/dev/null"]) == 0, name
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

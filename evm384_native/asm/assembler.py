@@ -125,6 +125,24 @@ class Program:
     def listing(self) -> str:
         return disasm.listing(self)
 
+    def scope_entries(self) -> Dict[str, List[int]]:
+        """Where each scope named in the source map's paths (the routines and the scopes
+        inside them, the names the profiler prints) begins: the first pc of every run of
+        code it emitted, so a scope inlined in 9 places begins at 9 pcs. A scope inside one
+        of the same name is part of it."""
+        entries: Dict[str, List[int]] = {}
+        previous: Tuple[str, ...] = ()
+        for pc, location in zip(self.source_map.starts, self.source_map.locations):
+            if pc >= self.code_size:
+                break                                   # the data section follows the code
+            path = location.path
+            for name in dict.fromkeys(path):            # each name at its outermost place
+                depth = path.index(name) + 1
+                if previous[:depth] != path[:depth]:
+                    entries.setdefault(name, []).append(pc)
+            previous = path
+        return entries
+
 
 class Subroutine:
     """Code emitted once and called from many places.

@@ -70,7 +70,7 @@ USAGE.update({
         "G1 G2 (one pair; 96-byte G1 x||y, 192-byte G2 x.c0||x.c1||y.c0||y.c1, big-endian)",
         lambda points: encode_calldata("pairing", *_one_pair(_point_pairs(points))),
         lambda rng, k, true: encode_calldata("pairing", *_one_pair(_random_pairs(rng, k, False))),
-        example_k=1, relation=False),
+        example_k=1, one_input=True, relation=False),
     "pairing_product_is_one": Usage(
         _PAIRS, lambda points: encode_calldata("pairing_product_is_one", _point_pairs(points)),
         lambda rng, k, true: encode_calldata("pairing_product_is_one",
@@ -210,7 +210,8 @@ def _addition(kind: int) -> Usage:
     """eip2537_g1add / eip2537_g2add: two points of G1 (kind 1) or G2 (kind 2)."""
     precompile, price = _ADDITION_PRECOMPILES[kind]
     return Usage(f"{_G[kind - 1]} {_G[kind - 1]}", _eip2537_points(kind, 2),
-                 _random_points(kind, 2), relation=False, precompile=precompile,
+                 _random_points(kind, 2), example_k=1, one_input=True, relation=False,
+                 precompile=precompile,
                  precompile_price=lambda calldata: price)
 
 
@@ -220,8 +221,8 @@ def _hinted_addition(kind: int) -> Usage:
     precompile, price = _ADDITION_PRECOMPILES[kind]
     return Usage(f"{_G[kind - 1]} {_G[kind - 1]}; the slope hint is computed and appended",
                  _with_add_hint(kind, _eip2537_points(kind, 2)),
-                 _with_add_hint(kind, _random_points(kind, 2)), relation=False,
-                 precompile=precompile,
+                 _with_add_hint(kind, _random_points(kind, 2)), example_k=1,
+                 one_input=True, relation=False, precompile=precompile,
                  precompile_input=lambda calldata: _without_add_hint(name, calldata),
                  precompile_price=lambda calldata: price)
 
@@ -257,11 +258,13 @@ USAGE.update({
                            _msm_points(2), _random_msm(2), relation=False,
                            precompile="BLS12_G2MSM (0x0e)", precompile_price=_msm_gas(2)),
     "eip2537_map_fp_to_g1": Usage("U (48-byte big-endian Fp value)", _fields(1),
-                                  _random_field(1), example_k=1, relation=False,
+                                  _random_field(1), example_k=1, one_input=True,
+                                  relation=False,
                                   precompile="BLS12_MAP_FP_TO_G1 (0x10)",
                                   precompile_price=lambda calldata: 5_500),
     "eip2537_map_fp2_to_g2": Usage("U.c0 U.c1 (48-byte big-endian Fp values)", _fields(2),
-                                   _random_field(2), example_k=1, relation=False,
+                                   _random_field(2), example_k=1, one_input=True,
+                                   relation=False,
                                    precompile="BLS12_MAP_FP2_TO_G2 (0x11)",
                                    precompile_price=lambda calldata: 23_800),
 })

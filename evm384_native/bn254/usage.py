@@ -77,11 +77,11 @@ def _flat(price: int) -> Callable[[bytes], int]:
 
 USAGE: Dict[str, Usage] = {
     "bn254_add": Usage(f"{_G1} {_G1}", lambda points: _sized(points, [G1_BYTES, G1_BYTES]),
-                       _random_add, example_k=1, relation=False,
+                       _random_add, example_k=1, one_input=True, relation=False,
                        precompile="ECADD (0x06)", precompile_price=_flat(150)),
     "bn254_mul": Usage(f"{_G1} SCALAR (32-byte big-endian)",
                        lambda points: _sized(points, [G1_BYTES, WORD]),
-                       _random_mul, example_k=1, relation=False,
+                       _random_mul, example_k=1, one_input=True, relation=False,
                        precompile="ECMUL (0x07)", precompile_price=_flat(6_000)),
     "bn254_pairing_check": Usage(_PAIRS, _pairs, _random_pairs,
                                  precompile="ECPAIRING (0x08)", precompile_price=_pairing_gas),

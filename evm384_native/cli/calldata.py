@@ -26,7 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("contract", metavar="CONTRACT", help="a contract name (or contract:NAME)")
     parser.add_argument("points", metavar="POINT", nargs="*", help="hex or @FILE")
     parser.add_argument("--random", type=int, metavar="K",
-                        help="K random pairs instead of POINTs")
+                        help="K random inputs (pairs, MSM terms) instead of POINTs; 1 for "
+                             "the contracts that take one input (a signature, two points to "
+                             "add, ...)")
     parser.add_argument("--seed", type=int, help="random seed for --random (default: fresh)")
     parser.add_argument("--false", action="store_true",
                         help="with --random: a false relation (default: the pairing product "
@@ -36,10 +38,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def example_calldata(name: str, rng: random.Random, k: int, true: bool) -> bytes:
-    """Calldata of ``k`` random inputs for contract ``name`` (CliError if it cannot be made)."""
+    """Calldata of ``k`` random inputs for contract ``name`` (CliError if it cannot be made,
+    or if the contract takes one input and ``k`` asks for more)."""
     usage = USAGE.get(name)
     if usage is None:
         raise CliError(f"contract {name!r} declares no example input")
+    if usage.one_input and k > 1:
+        raise CliError(f"{name} takes one input ({usage.points}), so --random {k} would "
+                       "still make one: give --random 1")
     try:
         return usage.example(rng, k, true)
     except ValueError as error:

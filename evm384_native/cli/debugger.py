@@ -20,7 +20,7 @@ from ..evm.result import ExecutionResult
 from ..evm.tracing import FieldContextView, Step, Tracer
 from ..operands import OPERAND_NAMES
 from .errors import CliError
-from .names import find_slot, parse_int, resolve_pc
+from .names import find_slot, named_pcs, parse_int, resolve_pcs
 from .views import (EVMMAX_STACK_OPERANDS, CodeView, context_text, fp_text, hexdump,
                     register_lines, result_text)
 
@@ -29,8 +29,12 @@ HELP = """\
 step [N]            run N instructions (default 1), then stop            (s)
 next                run until the instruction after this one: steps over a call  (n)
 continue            run until a breakpoint or the end                    (c)
-break [PC|LABEL]    stop before that instruction; alone: list breakpoints  (b)
-delete [PC|LABEL]   remove that breakpoint; alone: all of them           (d)
+break [PC|NAME]     stop before that instruction; NAME: a label or a scope (a routine or
+                    the code inside it) as labels, the profiler and where show it: at
+                    every pc it names; alone: list breakpoints           (b)
+delete [PC|NAME]    remove that breakpoint (a NAME's: all); alone: all of them  (d)
+labels [TEXT]       the labels and scopes (those whose name contains TEXT), each with
+                    its pcs: a label's, where each run of a scope's code begins
 stack               the stack, top first
 mem OFFSET [LEN]    memory bytes (LEN default: the slot's size, 48 for out/x/y/mod, else 32);
                     EVMMAX: OFFSET may be the memory operand of the instruction
@@ -91,7 +95,7 @@ class Debugger(Tracer):
         self.view, self.reader, self.out = view, reader, out
         self.montgomery = montgomery
         self.opcodes = opcodes
-        self.breakpoints: Dict[int, str] = {}      # pc -> the label it was set by, or ""
+        self.breakpoints: Dict[int, str] = {}      # pc -> the name it was set by, or ""
         self.countdown = 1                          # stop when it reaches 0 (1: at the start)
         self.until: Optional[int] = None            # next's target pc
         self.interrupted = False
@@ -102,8 +106,8 @@ class Debugger(Tracer):
             "step": self.cmd_step, "s": self.cmd_step, "next": self.cmd_next,
             "n": self.cmd_next, "continue": self.cmd_continue, "c": self.cmd_continue,
             "break": self.cmd_break, "b": self.cmd_break, "delete": self.cmd_delete,
-            "d": self.cmd_delete, "stack": self.cmd_stack, "mem": self.cmd_mem,
-            "fp": self.cmd_fp, "ctx": self.cmd_ctx, "reg": self.cmd_reg,
+            "d": self.cmd_delete, "labels": self.cmd_labels, "stack": self.cmd_stack,
+            "mem": self.cmd_mem, "fp": self.cmd_fp, "ctx": self.cmd_ctx, "reg": self.cmd_reg,
             "where": self.cmd_where, "info": self.cmd_info,
             "quit": self.cmd_quit, "q": self.cmd_quit, "help": self.cmd_help}
 
@@ -192,13 +196,20 @@ class Debugger(Tracer):
             if not self.breakpoints:
                 self.say("no breakpoints")
             return False
-        pc = resolve_pc(args[0], self.view.program)
-        if pc not in self.view.starts():
-            raise CliError(f"no instruction starts at pc {pc}")
-        self.breakpoints[pc] = "" if parse_int(args[0]) is not None else args[0]
-        ins = self.view.instructions.get(pc)
+        pcs = resolve_pcs(args[0], self.view.program)
+        starts = self.view.starts()
+        for pc in pcs:
+            if pc not in starts:
+                raise CliError(f"no instruction starts at pc {pc}")
+        name = "" if parse_int(args[0]) is not None else args[0]
+        self.breakpoints.update(dict.fromkeys(pcs, name))
+        if len(pcs) > 1:
+            self.say(f"breakpoints set at {len(pcs)} pcs where {name} starts: "
+                     f"{', '.join(map(str, pcs))}")
+            return False
+        ins = self.view.instructions.get(pcs[0])
         if ins is None:                                 # the EVM384 op of a folded pair
-            ins = Instruction(pc, self.view.table[self.view.code[pc]].name)
+            ins = Instruction(pcs[0], self.view.table[self.view.code[pcs[0]]].name)
         self.say(f"breakpoint set: {self.view.line(ins).strip()}")
         return False
 
@@ -207,10 +218,29 @@ class Debugger(Tracer):
             self.breakpoints.clear()
             self.say("deleted all breakpoints")
             return False
-        pc = resolve_pc(args[0], self.view.program)
-        if self.breakpoints.pop(pc, None) is None:
+        deleted = [pc for pc in resolve_pcs(args[0], self.view.program)
+                   if self.breakpoints.pop(pc, None) is not None]
+        if not deleted:
             raise CliError(f"no breakpoint at {args[0]}")
-        self.say(f"deleted the breakpoint at pc {pc}")
+        self.say(f"deleted the breakpoint at pc {deleted[0]}" if len(deleted) == 1
+                 else f"deleted {len(deleted)} breakpoints ({args[0]})")
+        return False
+
+    def cmd_labels(self, args: List[str]) -> bool:
+        program = self.view.program
+        if program is None:
+            raise CliError("no labels or scopes: CODE is not a contract")
+        text = args[0] if args else ""
+        names = {name: pcs for name, pcs in named_pcs(program).items() if text in name}
+        if not names:
+            self.say(f"no label or scope name contains {text!r}")
+            return False
+        scopes = program.scope_entries()
+        width = max(map(len, names))
+        for name, pcs in sorted(names.items()):
+            kind = "+".join(what for what, table in (("label", program.labels),
+                                                     ("scope", scopes)) if name in table)
+            self.say(f"{name:<{width}}  {kind:<11}  {' '.join(map(str, pcs))}")
         return False
 
     def cmd_stack(self, args: List[str]) -> bool:

@@ -1,8 +1,9 @@
-"""What a researcher types for a place: a pc or a label, a memory offset or a slot name
-(``const.one``, ``result.f.c0.c1.c0``) for the built-in contracts."""
+"""What a researcher types for a place: a pc, or for the built-in contracts a label or a
+scope name (``point_madd``, as the profiler prints it), a memory offset or a slot name
+(``const.one``, ``result.f.c0.c1.c0``)."""
 from __future__ import annotations
 
-from typing import Optional
+from typing import Dict, List, Optional
 
 from ..asm import Program, Slot
 from .errors import CliError
@@ -16,14 +17,30 @@ def parse_int(text: str) -> Optional[int]:
         return None
 
 
-def resolve_pc(text: str, program: Optional[Program]) -> int:
-    """A pc from a number or, for a contract, one of its labels."""
+def named_pcs(program: Program) -> Dict[str, List[int]]:
+    """Every name a contract's code goes by, with the pcs it names in order: its labels
+    (one pc each; a data section's are left out: no instruction starts there) and its
+    scopes (where each run of their code begins: :meth:`Program.scope_entries`), the names
+    the profiler, ``disasm`` and ``where`` print. A label that is also a scope's name (a
+    subroutine's entry) names the pcs of both."""
+    names = {name: [pc] for name, pc in program.labels.items() if pc < program.code_size}
+    for name, pcs in program.scope_entries().items():
+        names[name] = sorted(set(names.get(name, [])) | set(pcs))
+    return names
+
+
+def resolve_pcs(text: str, program: Optional[Program]) -> List[int]:
+    """The pcs of a number or, for a contract, of a label or scope name (a scope inlined in
+    several places has several)."""
     number = parse_int(text)
     if number is not None:
-        return number
-    if program is not None and text in program.labels:
-        return program.labels[text]
-    raise CliError(f"not a pc{' or label' if program else ''}: {text!r}")
+        return [number]
+    if program is None:
+        raise CliError(f"not a pc: {text!r}")
+    pcs = named_pcs(program).get(text)
+    if pcs is None:
+        raise CliError(f"not a pc, label or scope: {text!r} (labels lists them)")
+    return pcs
 
 
 def _slot_within(slot: Slot, name: str) -> Optional[Slot]:

@@ -15,16 +15,18 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..evm.gas import DEFAULT_SCHEDULE, ScheduleLike
-from ..evm.costs import DEFAULT_COSTS, CostsLike
-from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
-from .pyevm import BackendLike, latest_vm_class, set_opcodes
-
+# boa first: titanoboa brings py-evm, so on a bare install the missing module to name is
+# titanoboa, not the py-evm that .pyevm would complain of.
 try:
     from boa.vm.py_evm import patch_opcode
 except ImportError as exc:  # pragma: no cover - exercised only without titanoboa
     raise ImportError("evm384_native.integrations.titanoboa needs titanoboa: "
                       "pip install 'evm384_native[titanoboa]'") from exc
+
+from ..evm.gas import DEFAULT_SCHEDULE, ScheduleLike
+from ..evm.costs import DEFAULT_COSTS, CostsLike
+from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
+from .pyevm import BackendLike, latest_vm_class, set_opcodes
 
 __all__ = ["enable_evm384"]
 

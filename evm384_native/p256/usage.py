@@ -36,7 +36,7 @@ def random_signature(rng: random.Random, valid: bool = True) -> bytes:
 
 USAGE: Dict[str, Usage] = {
     NAME: Usage("H R S QX QY (32-byte big-endian words)", words_input(("h", "r", "s", "qx", "qy")),
-                lambda rng, k, true: random_signature(rng, true), example_k=1,
+                lambda rng, k, true: random_signature(rng, true), example_k=1, one_input=True,
                 precompile="P256VERIFY (0x100)",
                 precompile_price=lambda data: PRECOMPILE_PRICE),
 }

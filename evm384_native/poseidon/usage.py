@@ -38,13 +38,14 @@ def _from_words(name: str):
 
 
 def _random(name: str):
-    """``k`` is the contract's: t - 1 inputs whatever ``--random`` says."""
+    """One input, the contract's t - 1 values, whatever ``k`` (the Usage's ``one_input``)."""
     return lambda rng, k, true: encode_calldata(
         name, [rng.randrange(R) for _ in range(_inputs(name))])
 
 
 USAGE: Dict[str, Usage] = {
     name: Usage(f"{WIDTH_OF[name] - 1} x INPUT (32-byte big-endian, each < r)",
-                _from_words(name), _random(name), example_k=1, relation=False)
+                _from_words(name), _random(name), example_k=1, one_input=True,
+                relation=False)
     for name in CONTRACTS
 }

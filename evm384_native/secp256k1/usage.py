@@ -33,7 +33,7 @@ def random_signature(rng: random.Random, valid: bool = True) -> bytes:
 
 USAGE: Dict[str, Usage] = {
     NAME: Usage("H V R S (32-byte big-endian words)", words_input(("h", "v", "r", "s")),
-                lambda rng, k, true: random_signature(rng, true), example_k=1,
+                lambda rng, k, true: random_signature(rng, true), example_k=1, one_input=True,
                 precompile="ECRECOVER (0x01)",
                 precompile_price=lambda data: PRECOMPILE_PRICE),
 }
