@@ -1,7 +1,8 @@
-"""Writes the pins of tests/test_contract_pins.py: every BLS12-381 contract's bytecode hash
-and its gas and output on a seeded example.
+"""Writes the pins of tests/test_contract_pins.py: every contract's bytecode hash on every
+target it builds for (and each ``compact`` choice its family takes), its gas and output on a
+seeded example, and the BLS12-381 hint prover's hash.
 
-    python tests/vectors/make_pins.py tests/vectors/bls12_381_pins.json
+    python tests/vectors/make_pins.py tests/vectors/contract_pins.json
 """
 import hashlib
 import json
@@ -9,18 +10,14 @@ import random
 import sys
 
 from evm384_native import execute
-from evm384_native.bls12_381.contracts import (CONTRACTS, EVMMAX_CONTRACTS, EVMMAX_ONLY,
-                                               build_contract)
 from evm384_native.bls12_381.hint import build_prover
-from evm384_native.bls12_381.usage import USAGE
+from evm384_native.contracts import CONTRACTS, USAGE, build_contract, targets_of
 
 
 def pins() -> dict:
     out: dict = {"code": {}, "gas": {}}
     for name in CONTRACTS:
-        targets = ([] if name in EVMMAX_ONLY else ["evm384"]) + \
-            (["evmmax"] if name in EVMMAX_CONTRACTS else [])
-        for target in targets:
+        for target in targets_of(name):
             for compact in (None, True, False):
                 options = {} if compact is None else {"compact": compact}
                 try:
