@@ -33,7 +33,7 @@ from typing import Dict, List
 
 from evm384_native import execute
 from evm384_native.asm.profile import GasByPc, by_scope
-from evm384_native.poseidon import contract
+from evm384_native.poseidon import build_program, contract
 from evm384_native.poseidon.reference import poseidon
 from evm384_native.poseidon.params import R
 from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT, assemble
@@ -71,7 +71,7 @@ def measure(name: str, seed: int) -> Dict[str, object]:
     rng = random.Random(seed)
     inputs = [rng.randrange(R) for _ in range(t - 1)]
     calldata = contract.hash_words(inputs)
-    program = contract.build_program(name)
+    program = build_program(name)
     row: Dict[str, object] = {"name": name, "t": t, "bytes": len(program.code),
                               "data": len(program.code) - program.code_size,
                               "block": contract.BLOCKS[t]}

@@ -14,8 +14,9 @@ import tracemalloc
 
 import pytest
 
-from evm384_native.bls12_381.contracts import CONTRACTS as ALL_CONTRACTS
-from evm384_native.bls12_381.contracts import EVMMAX_ONLY, build_contract
+from evm384_native.bls12_381 import CONTRACTS as ALL_CONTRACTS
+from evm384_native.bls12_381 import build_contract
+from evm384_native.contracts import EVMMAX_ONLY
 from evm384_native.evm import code as code_module
 from evm384_native.evm.code import Code
 from evm384_native.evm.fast import _Analysis
@@ -72,7 +73,7 @@ def test_decode(benchmark, name, make, engine):
 def test_disassembly(benchmark, name):
     """``evm384 disasm contract:NAME``'s listing (slot names for every operand); target
     <= 1 s per contract."""
-    from evm384_native.bls12_381.contracts import build_program
+    from evm384_native.bls12_381 import build_program
     from evm384_native.cli.inputs import Target
     from evm384_native.cli.views import CodeView
     program = build_program(name)

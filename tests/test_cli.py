@@ -372,7 +372,7 @@ def test_console_script_and_python_m():
 # --- build, gas, calldata, --version ----------------------------------------------------
 
 def test_build_hex_binary_and_json(capsys, monkeypatch, tmp_path):
-    from evm384_native.bls12_381.contracts import build_program
+    from evm384_native.bls12_381 import build_program
     program = build_program("final_exponentiation")
     code, out, _ = cli(capsys, monkeypatch, "build", "final_exponentiation")
     assert (code, out) == (0, program.code.hex() + "\n")
@@ -673,7 +673,7 @@ def test_gas_lists_a_contract_without_a_declared_input(capsys, monkeypatch):
 
 
 def test_every_contract_declares_its_usage():
-    from evm384_native.bls12_381.contracts import CONTRACTS
+    from evm384_native.bls12_381 import CONTRACTS
     from evm384_native.bls12_381.usage import USAGE
     assert set(USAGE) == set(CONTRACTS)
 

@@ -1,35 +1,41 @@
-"""evm384_native.contracts: every contract by name, whatever its curve."""
+"""evm384_native.contracts: every contract by name, whatever its curve, derived from the
+contract families (evm384_native.family.Family, one per package)."""
+import random
+
 import pytest
 
-from evm384_native import bls12_381, bn254, contracts, p256, poseidon, secp256k1
+from evm384_native import bls12_381, bn254, contracts, execute, p256, poseidon, secp256k1
 from evm384_native.bls12_381 import usage as bls12_381_usage
 from evm384_native.curves import BLS12_381
 from evm384_native.curves.bn254 import BN254
+from evm384_native.family import Family
+from evm384_native.tower.target import TARGETS
 
 
-def test_the_registry_lists_each_curves_contracts_in_order():
+def test_the_registry_is_the_families_in_order():
+    assert contracts.FAMILIES == (bls12_381.FAMILY, bn254.FAMILY, poseidon.FAMILY, p256.FAMILY,
+                                  secp256k1.FAMILY)
     assert contracts.CONTRACTS == bls12_381.CONTRACTS + bn254.CONTRACTS + poseidon.CONTRACTS + \
         p256.CONTRACTS + secp256k1.CONTRACTS
-    assert set(contracts.EVMMAX_CONTRACTS) == \
-        set(bls12_381.contracts.EVMMAX_CONTRACTS) | set(bn254.CONTRACTS) | \
-        set(poseidon.CONTRACTS) | set(p256.CONTRACTS) | set(secp256k1.CONTRACTS)
-    assert contracts.EVMMAX_ONLY == bls12_381.contracts.EVMMAX_ONLY + poseidon.CONTRACTS + \
-        p256.CONTRACTS + secp256k1.CONTRACTS
-    assert bls12_381.contracts.EVMMAX_ONLY == ("eip2537_g1add_hinted", "eip2537_g2add_hinted")
+    assert contracts.TARGETS == ("evm384", "evmmax")
+    # which contract builds for which target: each family's data, and nothing else
+    for family in contracts.FAMILIES:
+        for name, targets in family.targets.items():
+            assert contracts.targets_of(name) == targets
+            assert targets and set(targets) <= set(contracts.TARGETS)
+            assert list(targets) == sorted(targets, key=contracts.TARGETS.index)
+            assert (name in contracts.EVMMAX_CONTRACTS) == ("evmmax" in targets)
+            assert (name in contracts.EVMMAX_ONLY) == (targets == ("evmmax",))
+    assert contracts.EVMMAX_ONLY == ("eip2537_g1add_hinted", "eip2537_g2add_hinted") + \
+        poseidon.CONTRACTS + p256.CONTRACTS + secp256k1.CONTRACTS
+    assert [contracts.targets_of(name) for name in ("pairing", "bn254_add", "poseidon_t3")] == \
+        [("evm384",), ("evm384", "evmmax"), ("evmmax",)]
     # each declares its usage (as a set: a test that takes a usage out and puts it back,
     # tests/test_cli.py's, moves it to the end of its curve's registry)
     assert set(contracts.USAGE) == set(contracts.CONTRACTS)
-    assert contracts.TARGETS == ("evm384", "evmmax")
-    assert [contracts.targets_of(name) for name in ("pairing", "bn254_add", "poseidon_t3")] == \
-        [("evm384",), ("evm384", "evmmax"), ("evmmax",)]
-    assert [(name, target) for name in contracts.CONTRACTS
-            for target in contracts.targets_of(name)] == \
-        [(name, target) for name in contracts.CONTRACTS for target in contracts.TARGETS
-         if name in (contracts.EVMMAX_CONTRACTS if target == "evmmax" else
-                     set(contracts.CONTRACTS) - set(contracts.EVMMAX_ONLY))]
 
 
-def test_builds_and_calldata_are_the_curves():
+def test_builds_and_calldata_are_the_families():
     assert contracts.build_contract("pairing") == bls12_381.build_contract("pairing")
     assert contracts.build_program("bn254_add", target="evmmax").code == \
         bn254.build_contract("bn254_add", target="evmmax")
@@ -39,10 +45,58 @@ def test_builds_and_calldata_are_the_curves():
     assert contracts.curve_of("bn254_mul") is BN254
     assert contracts.curve_of("miller_loop") is BLS12_381
     assert contracts.curve_of("poseidon_t3").p == BN254.r
-    assert contracts.build_contract("poseidon_t3", target="evmmax") == \
-        poseidon.build_contract("poseidon_t3")
+    # the default target is the first a contract is built for; a target object is taken too
+    assert contracts.build_contract("poseidon_t3") == \
+        poseidon.build_contract("poseidon_t3", target="evmmax") == \
+        contracts.build_contract("poseidon_t3", target=TARGETS["evmmax"])
+    assert contracts.build_program("pairing") is contracts.build_program("pairing", None, "evm384")
     assert contracts.encode_calldata("poseidon_t3", [1, 2]) == \
         (1).to_bytes(32, "big") + (2).to_bytes(32, "big")
+
+
+def test_one_run_contract_for_every_family():
+    data = contracts.USAGE["bn254_add"].example(random.Random(1), 1, True)
+    for target in ("evm384", "evmmax"):
+        result = contracts.run_contract("bn254_add", data, target=target)
+        assert result.output == bn254.bn254_add(data, target=target)
+    signature = contracts.USAGE["ecrecover"].example(random.Random(2), 1, True)
+    words = [int.from_bytes(signature[i:i + 32], "big") for i in range(0, 128, 32)]
+    assert contracts.run_contract("ecrecover", *words).output == secp256k1.recover(signature)
+    with pytest.raises(RuntimeError, match="bn254_add contract failed"):
+        contracts.run_contract("bn254_add", b"\xff" * 128)
+    with pytest.raises(TypeError, match="do not pass opcodes"):
+        contracts.run_contract("bn254_add", data, opcodes="evm384")
+
+
+@pytest.mark.parametrize("family", [f for f in contracts.FAMILIES if f.reference],
+                         ids=lambda family: family.name)
+def test_every_reference_agrees_with_its_contracts(family):
+    """The families with a pure-Python reference (the precompile's answer): every contract,
+    every target, a valid and a wrong example and a malformed input."""
+    rng = random.Random(3)
+    for name in family.contracts:
+        usage = family.usage[name]
+        for data in (usage.example(rng, usage.example_k, True),
+                     usage.example(rng, usage.example_k, False), b"\1" * 31):
+            expected = family.reference(name, data)
+            for target in family.targets_of(name):
+                result = execute(family.build_contract(name, target=target), data,
+                                 opcodes=target)
+                assert (result.output if result.success else None) == expected, (name, target)
+
+
+def test_a_contract_is_one_entry_in_its_family():
+    """A family with one more contract (an alias of ECRECOVER's build) shows it everywhere
+    the registry is read: targets, builds, calldata, usage."""
+    family = secp256k1.FAMILY
+    extended = Family(family.name, family.field, {**family.targets, "ecrecover2": ("evmmax",)},
+                      lambda name, compact, isa: family.build("ecrecover", compact, isa),
+                      lambda name, *args: family.encode_calldata("ecrecover", *args),
+                      family.usage, family.reference)
+    assert extended.contracts == ("ecrecover", "ecrecover2")
+    assert extended.build_contract("ecrecover2") == family.build_contract("ecrecover")
+    with pytest.raises(ValueError, match="ecrecover2 is built for EVMMAX only, not 'evm384'"):
+        extended.build_program("ecrecover2", target="evm384")
 
 
 def test_usage_is_a_live_view_of_each_curves():
@@ -61,8 +115,11 @@ def test_usage_is_a_live_view_of_each_curves():
     (lambda: contracts.encode_calldata("nope"), "unknown contract 'nope'"),
     (lambda: contracts.targets_of("nope"), "unknown contract 'nope'"),
     (lambda: contracts.build_program("pairing", target="evmmax"),
-     "pairing is built for EVM384 only; target 'evmmax' builds .*bn254_add"),
-    (lambda: contracts.build_program("poseidon_t3"), "poseidon_t3 is built for EVMMAX only"),
+     "pairing is built for EVM384 only, not 'evmmax': use target='evm384'"),
+    (lambda: contracts.build_program("poseidon_t3", target="evm384"),
+     "poseidon_t3 is built for EVMMAX only"),
+    (lambda: contracts.build_program("pairing", target="evm999"), "unknown target 'evm999'"),
+    (lambda: bn254.build_contract("pairing"), "unknown contract 'pairing'; choose one of bn254_add"),
     (lambda: contracts.encode_calldata("poseidon_t3", [1]), "poseidon_t3 hashes 2 inputs"),
     (lambda: contracts.encode_calldata("bn254_add"), r"takes 1 argument after the name \(data\)"),
     (lambda: contracts.encode_calldata("bn254_pairing_check_hinted", b"", b"short"),

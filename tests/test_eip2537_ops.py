@@ -13,7 +13,7 @@ from py_ecc.optimized_bls12_381 import (FQ2, curve_order as R_ORDER, is_inf, mul
                                         normalize)
 
 from evm384_native import execute
-from evm384_native.bls12_381.contracts import TARGETS
+from evm384_native.contracts import TARGETS
 from evm384_native.bls12_381 import (build_contract, eip2537_g1add, eip2537_g1msm, eip2537_g2add,
                                      eip2537_g2msm, eip2537_map_fp2_to_g2, eip2537_map_fp_to_g1)
 from evm384_native.bls12_381.eip2537_oracle import (blst_msm, blst_point, encode_point,
@@ -227,7 +227,7 @@ def complete_path_ran(kind, data, target):
     """Run the MSM on ``data``; True if it took the loop with complete additions (the fast
     loop met an exceptional case: acc = +-t, or acc at infinity)."""
     from evm384_native.asm.profile import GasByPc
-    from evm384_native.bls12_381.contracts import build_program
+    from evm384_native.bls12_381 import build_program
     program = build_program(MSM[kind], target=target)
     gas = GasByPc()
     result = execute(program.code, data, opcodes=target, tracer=gas)

@@ -9,7 +9,7 @@ import pytest
 from evm384_native import execute
 from evm384_native.asm import Assembler
 from evm384_native.asm.flamegraph import WIDTH, CallPathGas, folded, svg
-from evm384_native.bls12_381.contracts import build_program
+from evm384_native.bls12_381 import build_program
 from evm384_native.bls12_381.usage import USAGE
 from evm384_native.cli.main import main
 

@@ -217,7 +217,7 @@ def test_the_x_test_checks_each_difference():
     for. Made up by rewriting the differences in memory just before the test reads them
     (python engine), a wrong signature stays rejected."""
     from evm384_native.evm.tracing import StepHook
-    from evm384_native.p256.contract import build_program
+    from evm384_native.p256 import build_program
     program = build_program()
     words = program.memory.by_name["p256_words"].base
     data = random_signature(random.Random(7), valid=False)

@@ -23,7 +23,8 @@ from .. import execute
 from ..evm.api import ENGINES
 from ..evm.gas import SCHEDULES
 from ..evm.transaction import CallCost, call_cost
-from .contracts import CONTRACT_SIZE_LIMIT, build_contract, build_program, encode_calldata
+from ..tower.contract import CONTRACT_SIZE_LIMIT
+from . import build_contract, build_program, encode_calldata
 from .hint import pairing_hint
 from .hinted import HINT_BYTES
 from .oracle import (blst_check, blst_points_of, blst_product_is_one, eip2537_input,

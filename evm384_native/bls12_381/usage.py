@@ -9,11 +9,12 @@ from __future__ import annotations
 import random
 from typing import Callable, Dict, List
 
-from .contracts import (EIP2537_FP_BYTES, EIP2537_PAIR_BYTES, Pair, encode_calldata,
-                        miller_loop)
 from ..curves.bls12_381 import BLS12_381
-from .hinted import HINT_BYTES
+from ..tower.target import TARGETS
 from ..usage import Usage
+from .calldata import EIP2537_FP_BYTES, EIP2537_PAIR_BYTES, Pair, encode_calldata
+from .contracts import build
+from .hinted import HINT_BYTES
 
 USAGE: Dict[str, Usage] = {}
 
@@ -52,7 +53,10 @@ def _be_chunks(point: bytes) -> List[bytes]:
 
 def _fe_input(pairs: List[Pair]) -> bytes:
     """The Miller loop of the pairs, as this package's own miller_loop contract makes it."""
-    return encode_calldata("final_exponentiation", miller_loop(pairs))
+    from ..evm import execute
+    loop = execute(build("miller_loop", None, TARGETS["evm384"]).code,
+                   encode_calldata("miller_loop", pairs))
+    return encode_calldata("final_exponentiation", loop.output)
 
 
 _PAIRS = "G1 G2 [G1 G2 ...] (96-byte G1 x||y, 192-byte G2 x.c0||x.c1||y.c0||y.c1, big-endian)"

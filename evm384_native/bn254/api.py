@@ -6,23 +6,11 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..tower.target import resolve_target
-from .contracts import build_contract
+from .family import FAMILY
 from .hint import pairing_hint
 
-
-def run_contract(name: str, data: bytes, target: str = "evm384", **execute_options: Any):
-    """``execute(build_contract(name, target=target), data, opcodes=target, ...)``;
-    RuntimeError if the execution fails (a REVERT for invalid input)."""
-    from .. import execute
-    if "opcodes" in execute_options:
-        raise TypeError("run_contract picks the opcode set from target=; do not pass opcodes=")
-    isa = resolve_target(target)
-    result = execute(build_contract(name, target=isa.name), bytes(data), opcodes=isa.opcodes,
-                     **execute_options)
-    if not result.success:
-        raise RuntimeError(f"{name} contract failed: {result.error}")
-    return result
+# ``execute`` of contract ``name`` on ``encode_calldata(name, *args)``; RuntimeError if it fails
+run_contract = FAMILY.run
 
 
 def bn254_add(data: bytes, **options: Any) -> bytes:
@@ -49,5 +37,4 @@ def bn254_pairing_check_hinted(data: bytes, hint: Optional[bytes] = None,
             hint = pairing_hint(data)
         except ValueError:                        # invalid input: the contract rejects it
             hint = bytes(192)
-    return run_contract("bn254_pairing_check_hinted", bytes(data) + bytes(hint),
-                        **options).output
+    return run_contract("bn254_pairing_check_hinted", data, hint, **options).output

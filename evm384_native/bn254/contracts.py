@@ -21,7 +21,7 @@ the contract REVERTs with empty output. Build with ``build_contract(name, target
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, Dict, Optional
+from typing import Callable, Dict, Optional, Tuple
 
 from ..asm import Fp12, G1, G1Jacobian, G2, Label, Program
 from ..curves.bn254 import BN254
@@ -34,7 +34,7 @@ from ..tower.groups import add, affine_view, set_infinity
 from ..tower.lines import PROJECTIVE
 from ..tower.pairing import FinalExponentiation, MillerLoop
 from ..tower.residue import push_accepted
-from ..tower.target import resolve_target
+from ..tower.target import Target
 from . import hinted, scalar
 from .io import (G1_BYTES, G1_GROUP, PAIR_BYTES, constant, g1_offsets, g2_offsets, load_values,
                  on_stack, plus, push_words_zero, require_g1_on_curve, require_g2_on_curve,
@@ -166,23 +166,12 @@ BUILDERS: Dict[str, Callable[[Emitter], None]] = {
     "bn254_pairing_check_hinted": _build_pairing_check_hinted,
 }
 CONTRACTS = tuple(BUILDERS)
+TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evm384", "evmmax") for name in CONTRACTS}
 
 
 @lru_cache(maxsize=None)
-def build_program(name: str, compact: Optional[bool] = None, target: str = "evm384"
-                  ) -> Program:
-    """The assembled contract ``name`` (one of CONTRACTS) for ``target`` ("evm384" or
-    "evmmax"); ``compact`` as for the BLS12-381 contracts (default: the target's)."""
-    if name not in BUILDERS:
-        raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
-    isa = resolve_target(target)
+def build(name: str, compact: Optional[bool], isa: Target) -> Program:
+    """The assembled contract ``name`` (one of CONTRACTS) for a resolved target;
+    ``compact`` as for the BLS12-381 contracts (None: the target's)."""
     compact = isa.compact if compact is None else compact
     return least_gas_that_fits(name, BN254, isa, BUILDERS[name], compact)
-
-
-def build_contract(name: str, **options: Any) -> bytes:
-    """Bytecode of contract ``name``; options ``compact`` and ``target``."""
-    unknown = set(options) - {"compact", "target"}
-    if unknown:
-        raise TypeError(f"unknown options for {name}: {', '.join(sorted(unknown))}")
-    return build_program(name, **options).code

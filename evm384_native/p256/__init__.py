@@ -1,7 +1,11 @@
 """P-256 (secp256r1): the curve's numbers (:mod:`.params`), a pure-Python reference
 (:mod:`.reference`) and EIP-7951's P256VERIFY as the EVMMAX contract ``p256verify``
 (:mod:`.contract`)."""
-from .contract import CONTRACTS, build_contract, build_program
+from .contract import CONTRACTS
+from .family import FAMILY
 from .reference import verify
 
-__all__ = ["CONTRACTS", "build_contract", "build_program", "verify"]
+build_program = FAMILY.build_program
+build_contract = FAMILY.build_contract
+
+__all__ = ["CONTRACTS", "FAMILY", "build_contract", "build_program", "verify"]

@@ -38,8 +38,9 @@ from typing import Callable, Optional, Sequence, Tuple
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
 from ..bn254.scalar import odd_multiples
 from ..tower import fp, modn
-from ..tower.contract import assemble, evmmax_only
+from ..tower.contract import assemble
 from ..tower.fp import Emitter
+from ..tower.target import Target
 from ..tower.words import push_calldata_word, push_in_open_range
 from . import formulas
 from .params import B, FIELD, GX, GY, INPUT_BYTES, N, P
@@ -47,6 +48,7 @@ from .reference import G, multiply
 
 NAME = "p256verify"
 CONTRACTS = (NAME,)
+TARGETS_OF = {NAME: ("evmmax",)}
 WORD = 32
 H, R, S, QX, QY = (WORD * i for i in range(5))      # calldata offsets
 WINDOW = 5                                          # bits per signed digit
@@ -451,13 +453,6 @@ class _Verify:
 
 
 @lru_cache(maxsize=None)
-def build_program(name: str = NAME, compact: object = None, target: str = "evmmax") -> Program:
-    """The assembled ``p256verify`` (EVMMAX only; ``compact`` is accepted for the
-    registry's sake and changes nothing)."""
-    isa = evmmax_only(name, CONTRACTS, target)
+def build(name: str, compact: Optional[bool], isa: Target) -> Program:
+    """The assembled ``p256verify`` (EVMMAX only: ``compact`` changes nothing)."""
     return assemble(name, FIELD, isa, lambda e: _Verify(e).emit(), compact=False)
-
-
-def build_contract(name: str = NAME, target: str = "evmmax") -> bytes:
-    """Bytecode of ``p256verify`` (EVMMAX)."""
-    return build_program(name, target=target).code

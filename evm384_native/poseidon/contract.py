@@ -23,17 +23,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, List, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from ..asm import Fp, Label, Program, Slot, array, raw
 from ..asm.layout import FP_BYTES, WORD
 from ..tower import fp
 from ..tower.contract import least_gas_that_fits, return_slot, revert_here
 from ..tower.fp import Emitter
-from ..tower.target import resolve_target
+from ..tower.target import Target
 from .params import FIELD, R, ROUNDS_F, ROUNDS_P, optimised
 
-TARGETS = ("evmmax",)
 HALF = ROUNDS_F // 2
 # Partial rounds a load, by width (the contracts' widths): the least gas of the builds
 # that fit, measured over 2..15 (a bigger block means fewer loads but more memory and
@@ -41,6 +40,7 @@ HALF = ROUNDS_F // 2
 BLOCKS = {2: 8, 3: 7, 4: 5, 5: 6}
 WIDTH_OF = {f"poseidon_t{t}": t for t in BLOCKS}
 CONTRACTS = tuple(WIDTH_OF)
+TARGETS_OF = {name: ("evmmax",) for name in CONTRACTS}
 
 
 @dataclass(frozen=True)
@@ -326,20 +326,11 @@ def _builder(t: int, block: int) -> Callable[[Emitter], None]:
 
 
 @lru_cache(maxsize=None)
-def build_program(name: str, compact: object = None, target: str = "evmmax") -> Program:
-    """The assembled contract ``name`` (one of CONTRACTS); EVMMAX only (``compact`` is
-    accepted for the registry's sake and changes nothing: nothing is shared)."""
-    if name not in WIDTH_OF:
-        raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
-    isa = resolve_target(target)
-    if isa.name not in TARGETS:
-        raise ValueError(f"{name} is built for EVMMAX only, not {isa.name!r}")
-    return least_gas_that_fits(name, FIELD, isa, _builder(WIDTH_OF[name], BLOCKS[WIDTH_OF[name]]), compact=False)
-
-
-def build_contract(name: str, target: str = "evmmax") -> bytes:
-    """Bytecode of contract ``name`` (EVMMAX)."""
-    return build_program(name, target=target).code
+def build(name: str, compact: Optional[bool], isa: Target) -> Program:
+    """The assembled contract ``name`` (one of CONTRACTS; EVMMAX only: ``compact`` changes
+    nothing, nothing is shared)."""
+    return least_gas_that_fits(name, FIELD, isa, _builder(WIDTH_OF[name], BLOCKS[WIDTH_OF[name]]),
+                               compact=False)
 
 
 def hash_words(inputs: List[int]) -> bytes:

@@ -33,6 +33,7 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Optional
 
 from ..asm import Fp, G1, G1Jacobian, Program, raw
 from ..bn254.io import G1_GROUP
@@ -41,14 +42,16 @@ from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
 from ..tower import fp, jacobian, modn
 from ..tower.compare import push_field_is_zero
-from ..tower.contract import assemble, evmmax_only, return_slot
+from ..tower.contract import assemble, return_slot
 from ..tower.fp import Emitter
+from ..tower.target import Target
 from ..tower.groups import add, affine_view
 from ..tower.words import push_calldata_word, push_in_open_range
 from .reference import CURVE as AFFINE
 
 NAME = "ecrecover"
 CONTRACTS = (NAME,)
+TARGETS_OF = {NAME: ("evmmax",)}
 CURVE = SECP256K1
 P, N = CURVE.p, CURVE.r
 WORD = 32
@@ -322,13 +325,6 @@ def _inverse(e: Emitter, out: Fp, a: Fp) -> None:
 
 
 @lru_cache(maxsize=None)
-def build_program(name: str = NAME, compact: object = None, target: str = "evmmax") -> Program:
-    """The assembled ``ecrecover`` (EVMMAX only; ``compact`` is accepted for the
-    registry's sake and changes nothing)."""
-    isa = evmmax_only(name, CONTRACTS, target)
+def build(name: str, compact: Optional[bool], isa: Target) -> Program:
+    """The assembled ``ecrecover`` (EVMMAX only: ``compact`` changes nothing)."""
     return assemble(name, CURVE, isa, lambda e: _Recover(e).emit(), compact=False)
-
-
-def build_contract(name: str = NAME, target: str = "evmmax") -> bytes:
-    """Bytecode of ``ecrecover`` (EVMMAX)."""
-    return build_program(name, target=target).code

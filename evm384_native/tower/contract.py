@@ -3,19 +3,19 @@ code, the constants after it; the build that fits EIP-170's size limit with the 
 and the ways a contract answers (a slot, a 0/1 word, REVERT on invalid input)."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+from typing import Callable, Optional
 
 from ..asm import Assembler, Label, Program, Slot, raw
 from ..asm.layout import RegisterOverflow
 from ..curves.model import Field
 from .fp import Emitter
 from .pairing import RESIDENT_CODE
-from .target import resolve_target
+from .target import Target
 
 CONTRACT_SIZE_LIMIT = 24_576                       # EIP-170
 
 
-def assemble(name: str, curve: Field, isa: Any, build: Callable[[Emitter], None],
+def assemble(name: str, curve: Field, isa: Target, build: Callable[[Emitter], None],
              compact: bool, loops: bool = False, register_pairs: int = 0,
              resident_code: str = "inline", inline_powers: bool = False) -> Program:
     """The program ``build(e)`` emits, with the emitter's constants after the code."""
@@ -28,18 +28,7 @@ def assemble(name: str, curve: Field, isa: Any, build: Callable[[Emitter], None]
     return asm.assemble()
 
 
-def evmmax_only(name: str, names: Sequence[str], target: object) -> Any:
-    """The EVMMAX target for contract ``name``, one of ``names`` (a contract built for
-    EVMMAX only: P-256's, secp256k1's); ValueError for another name or target."""
-    if name not in names:
-        raise ValueError(f"unknown contract {name!r}; choose {', '.join(names)}")
-    isa = resolve_target(target)
-    if isa.name != "evmmax":
-        raise ValueError(f"{name} is built for EVMMAX only, not {isa.name!r}")
-    return isa
-
-
-def least_gas_that_fits(name: str, curve: Field, isa: Any,
+def least_gas_that_fits(name: str, curve: Field, isa: Target,
                         build: Callable[[Emitter], None], compact: bool,
                         loops: Optional[bool] = None, inline_powers: bool = False
                         ) -> Program:

@@ -17,7 +17,7 @@ from typing import Callable, Dict, List, Sequence, Set, Tuple
 from ..asm import Assembler, Fp, Label, Modulus, Slot, Subroutine, array, pack_offsets
 from ..curves.model import Field
 from ..montgomery import R_BITS, montgomery_inv, to_montgomery as montgomery_form
-from .target import resolve_target
+from .target import TARGETS, Target
 
 ELEMENT = Fp      # the slot type of this field (curve code is written for Fp and Fp2 alike)
 
@@ -45,7 +45,7 @@ class Emitter:
     """
 
     def __init__(self, asm: Assembler, curve: Field, compact: bool = True,
-                 loops: bool = False, target: object = "evm384", register_pairs: int = 0,
+                 loops: bool = False, target: Target = TARGETS["evm384"], register_pairs: int = 0,
                  resident_code: str = "inline", inline_powers: bool = False) -> None:
         self.asm = asm
         self.inline_powers = inline_powers
@@ -54,7 +54,7 @@ class Emitter:
         self.loops = loops
         self.register_pairs = register_pairs
         self.resident_code = resident_code
-        self.target = resolve_target(target)
+        self.target = target
         self.buffers: Dict[str, Slot] = {}
         self._region = asm.memory.region("const")
         self.blob = bytearray()

@@ -21,7 +21,7 @@ existed.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Dict, Sequence
+from typing import TYPE_CHECKING, Callable, Dict, Protocol, Sequence, Union
 
 from ..asm import Assembler, Fp, Label, Memory, Slot, raw
 from ..asm.layout import FP_BYTES, RegisterSpace
@@ -34,6 +34,44 @@ if TYPE_CHECKING:
 _OPS = {"add": ("ADDMOD384", "ADDMODX"), "sub": ("SUBMOD384", "SUBMODX"),
         "mul": ("MULMODMONT384", "MULMODX")}
 IMAGE_BYTES = 12 * FP_BYTES            # the largest value EVM code inspects: an Fp12
+
+
+class Target(Protocol):
+    """What the tower asks an instruction-set target (EVM384, EVMMAX): its name and opcode
+    set, the choices it implies for code layout, and the code of each operation whose form
+    differs between targets. Resolved once from its name at a public entry
+    (:func:`resolve_target`) and passed as this object from there on."""
+    name: str
+    opcodes: str                  # the opcode set its code runs with (``execute(opcodes=)``)
+    indexed_operands: bool
+    dense_code: bool
+    compact: bool
+    register_pairs: int
+    cheap_products: bool
+
+    def new_memory(self) -> Memory: ...
+    def encode(self, e: "Emitter", value: int) -> bytes: ...
+    def setup(self, e: "Emitter") -> None: ...
+    def release_constants(self, e: "Emitter") -> None: ...
+    def finish(self, e: "Emitter") -> None: ...
+    def arith(self, e: "Emitter", op: str, out: Slot, x: Slot, y: Slot) -> None: ...
+    def copy(self, e: "Emitter", dst: Slot, src: Slot) -> None: ...
+    def copy_in(self, e: "Emitter", slot: Slot, source: Callable[[], None]) -> None: ...
+    def copy_out(self, e: "Emitter", slot: Slot, dest: Callable[[], None],
+                 grow: bool = False) -> None: ...
+    def staging(self, e: "Emitter", slot: Slot) -> Slot: ...
+    def from_staging(self, e: "Emitter", slot: Slot, staging: Slot,
+                     little_endian: bool) -> None: ...
+    def value_bytes(self, e: "Emitter") -> int: ...
+    def memory_bytes(self, e: "Emitter", rel: int) -> int: ...
+    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label,
+                   little_endian: bool = True) -> None: ...
+    def store_decoded(self, asm: Assembler) -> None: ...
+    def store_word(self, e: "Emitter") -> None: ...
+    def words_out(self, e: "Emitter", values: Slot, dest: Slot) -> None: ...
+    def values_out(self, e: "Emitter", values: Slot, dest: Slot, width: int) -> None: ...
+    def push_parity(self, e: "Emitter", value: Fp) -> None: ...
+    def memory_image(self, e: "Emitter", slot: Slot, which: int = 0) -> Slot: ...
 
 
 class EVM384:
@@ -474,11 +512,11 @@ def _operand(slot: Slot, count: int) -> Sequence[Fp]:
     return [slot] * count if _single(slot, count) else slot.fps()  # type: ignore[list-item]
 
 
-TARGETS = {"evm384": EVM384(), "evmmax": EVMMAX()}
+TARGETS: Dict[str, Target] = {"evm384": EVM384(), "evmmax": EVMMAX()}
 DEFAULT_TARGET = "evm384"
 
 
-def resolve_target(name: object):
+def resolve_target(name: Union[str, Target]) -> Target:
     """The target named ``name`` ("evm384" or "evmmax"); a target object as it is."""
     if isinstance(name, (EVM384, EVMMAX)):
         return name

@@ -1,0 +1,19 @@
+"""The P-256 contract family (``p256verify``): what :mod:`evm384_native.contracts` lists of
+it."""
+from typing import Optional
+
+from ..family import Family
+from .contract import TARGETS_OF, build
+from .params import FIELD
+from .reference import verify
+from .usage import USAGE, encode_calldata
+
+VALID = (1).to_bytes(32, "big")
+
+
+def reference(name: str, data: bytes) -> Optional[bytes]:
+    """P256VERIFY's output (EIP-7951): the word 1 for a valid signature, else empty."""
+    return VALID if verify(data) else b""
+
+
+FAMILY = Family("p256", FIELD, TARGETS_OF, build, encode_calldata, USAGE, reference)
