@@ -1,4 +1,4 @@
-"""The one error the command line reports as a message instead of a traceback, and the
+"""The errors the command line reports as a message instead of a traceback, and the
 argument parser that reports its errors that way."""
 import argparse
 from typing import NoReturn
@@ -6,6 +6,12 @@ from typing import NoReturn
 
 class CliError(Exception):
     """Bad input from the user (hex, file, contract name, option): exit code 2."""
+    exit_code = 2
+
+
+class RunFailed(CliError):
+    """A run the command needed failed (a revert or an exceptional halt): exit code 1."""
+    exit_code = 1
 
 
 class Parser(argparse.ArgumentParser):

@@ -19,11 +19,12 @@ from ..evm.api import ENGINES, execute
 from ..evm.backends import BACKENDS
 from ..evm.costs import COST_MODELS, DEFAULT_COSTS, EvmmaxCosts, load_costs
 from ..evm.forks import DEFAULT_FORK, FORKS
-from ..evm.gas import DEFAULT_SCHEDULE, SCHEDULES
+from ..evm.gas import DEFAULT_GAS, DEFAULT_SCHEDULE, SCHEDULES
 from ..evm.opcode_sets import DEFAULT_OPCODES, OPCODE_SETS
 from ..evm.result import ExecutionResult
 from ..evm.tracing import TracerLike
 from .errors import CliError
+from .gas_limit import add_gas_argument
 
 CONTRACT_PREFIX = "contract:"
 _RAW_OPTIONS = {"CODE": "--code-file", "calldata": "--calldata-file"}
@@ -127,8 +128,7 @@ def add_code_arguments(parser: argparse.ArgumentParser, engine: bool = True) -> 
                         help="call data: hex, or @FILE (hex text); default empty")
     parser.add_argument("--calldata-file", metavar="FILE",
                         help="read the call data as raw bytes from FILE")
-    parser.add_argument("--gas", type=int, default=30_000_000,
-                        help="gas limit (default 30,000,000)")
+    add_gas_argument(parser, DEFAULT_GAS)
     if engine:
         parser.add_argument("--engine", choices=sorted(ENGINES), default="python",
                             help="the python loop or the C loop (default python)")
@@ -156,8 +156,6 @@ def cost_model(text: str) -> EvmmaxCosts:
 
 def load_run(args: argparse.Namespace) -> Tuple[Target, bytes, Dict[str, Any]]:
     """The target, the calldata and the keyword options of ``execute`` from parsed options."""
-    if not 0 <= args.gas < 2**63:
-        raise CliError(f"--gas must be in [0, 2**63), got {args.gas}")
     options: Dict[str, Any] = {"gas": args.gas, "backend": args.backend,
                                "schedule": args.schedule, "opcodes": args.opcodes,
                                "costs": cost_model(args.costs), "fork": args.fork}
