@@ -261,6 +261,20 @@ def test_pairing_runs_the_main_job(capsys, monkeypatch):
     assert "instance built to be not one: EVM384 says False, blst says False" in out
 
 
+def test_pairing_names_the_original_it_compares_with(capsys, monkeypatch):
+    """Issue 42: the job printed "original 60,230" without saying what the original is: the
+    seed's EVMcurves bytecode. One line says it; the figures beside carry its name."""
+    code, out, _ = cli(capsys, monkeypatch, "pairing", "--runs", 1, "--seed", 1)
+    assert code == 0 and out.splitlines()[1] == (
+        "EVMcurves: the original EVM384 two-pairing check (EVM384 Update 4's bytecode from the "
+        "EVMcurves repository; inputs hard-coded, no validation), whose figures follow its "
+        "name in parentheses")
+    assert "contract pairing_product_is_one: 23,904 bytes (limit 24,576; EVMcurves 60,230)\n" \
+        in out and "instructions: 183,511 (EVMcurves 249,528)\n" in out
+    assert "instructions: 95,080 (unhinted EVMcurves 249,528)\n" in out
+    assert "original" not in out.split("\n", 2)[2]       # below the legend, only the name
+
+
 def test_pairing_times_after_a_warm_up_run(capsys, monkeypatch):
     """Issue 42: with --runs 1 the fast engine's time was its first run's, the analysis of
     the code included (14.45 ms against 1.26 ms with --runs 2). The job runs each timed

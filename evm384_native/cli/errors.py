@@ -1,6 +1,8 @@
-"""The errors the command line reports as a message instead of a traceback, and the
-argument parser that reports its errors that way."""
+"""The errors the command line reports as a message instead of a traceback, the argument
+parser that reports its errors that way, and the one-line warning of an option that has
+no effect."""
 import argparse
+import sys
 from typing import NoReturn
 
 
@@ -19,3 +21,15 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise CliError(f"{message} (see: {self.prog} --help)")
+
+
+def warn(message: str) -> None:
+    """One line on stderr about an option that changes nothing; the command goes on."""
+    print(f"evm384: warning: {message}", file=sys.stderr)
+
+
+def not_applied(option: str, value: str, opcodes: str, prices: str) -> str:
+    """The warning of a pricing ``option`` given ``value`` for a run of the opcode set
+    ``opcodes``, whose instructions it does not price (it prices ``prices``')."""
+    return (f"{option} {value} does not apply to {opcodes.upper()} runs (it prices "
+            f"{prices.upper()}'s instructions); ignored")

@@ -23,7 +23,7 @@ from ..evm.gas import DEFAULT_GAS, SCHEDULES
 from ..evm.opcodes import EVM384_MNEMONICS
 from ..evm.transaction import CallCost, call_cost
 from .calldata import example_calldata
-from .errors import RunFailed
+from .errors import RunFailed, not_applied, warn
 from .gas_limit import add_gas_argument, failure_text
 from .inputs import contract_name, cost_model
 from .output import write
@@ -161,6 +161,10 @@ def command(args: argparse.Namespace) -> int:
     models = [cost_model(text) for text in args.costs] if args.costs else \
         list(COST_MODELS.values())
     found = rows(names, args.seed, targets, models, args.gas)
+    built_for = sorted({row["target"] for row in found})
+    if args.costs and EvmmaxCosts.opcodes not in built_for:     # no build the models price
+        warn(not_applied("--costs", ", ".join(args.costs), "/".join(built_for),
+                         EvmmaxCosts.opcodes))
     write(json.dumps(found) + "\n" if args.json else table(found, args.gas), args.out)
     ran = [row for row in found if row["success"] is not None]
     failed = [row for row in ran if not row["success"]]
