@@ -206,6 +206,18 @@ def test_profile_of_the_pairing_contract(capsys, monkeypatch, tmp_path):
     assert {"ml_sqr", "fe_cyclotomic_sqr", "ml_dbl_all"} <= {row[2] for row in per_routine}
 
 
+def test_profile_says_when_the_run_ran_out_of_gas(capsys, monkeypatch):
+    """Issue 42: the per-opcode gas of a run that ran out of gas adds up to the limit, not
+    to what the contract costs; the profile says which limit applied and that it was hit."""
+    calldata = USAGE["pairing_product_is_one"].example(random.Random(1), 2, True)
+    code, out, _ = cli(capsys, monkeypatch, "profile", "contract:pairing_product_is_one",
+                       "--calldata", calldata.hex(), "--gas", 100_000, "--top", 1)
+    assert code == 1
+    assert "error:      out of gas\n" in out and "gas limit:  100,000\n" in out
+    assert "the run failed: out of gas at the gas limit 100,000 (--gas); what follows " \
+           "counts the instructions it ran, not the whole job\n" in out
+
+
 # --- debug --------------------------------------------------------------------------
 
 def test_scripted_debug_session(capsys, monkeypatch):
@@ -226,7 +238,8 @@ def test_scripted_debug_session(capsys, monkeypatch):
     assert bytes.fromhex("".join(dump)) == ADD_OUT
     assert "pc 24  gas left 29,999,948  gas used 52  memory 160 bytes  stack 0 items  " \
            "steps run 6" in out
-    assert out.endswith("gas used:   58\ngas left:   29,999,942\nsteps:      9\n"
+    assert out.endswith("gas used:   58\ngas left:   29,999,942\ngas limit:  30,000,000\n"
+                        "steps:      9\n"
                         "EVM384 ops: ADDMOD384 1, SUBMOD384 0, MULMODMONT384 0; total 1\n")
 
 
@@ -340,8 +353,54 @@ def test_debug_labels_of_plain_code_and_a_filter_that_matches_nothing(capsys, mo
 def test_pairing_runs_the_main_job(capsys, monkeypatch):
     code, out, _ = cli(capsys, monkeypatch, "pairing", "--runs", 1, "--seed", 7)
     assert code == 0
+    assert out.splitlines()[0] == ("EVM384 pairing product check: 2 random pairs (seed 7); gas "
+                                   "limit 3,000,000 a run (the default for the pairs, --gas "
+                                   "sets one)")
     assert "instance built to be one: EVM384 says True, blst says True" in out
     assert "instance built to be not one: EVM384 says False, blst says False" in out
+
+
+def test_pairing_names_the_original_it_compares_with(capsys, monkeypatch):
+    """Issue 42: the job printed "original 60,230" without saying what the original is: the
+    seed's EVMcurves bytecode. One line says it; the figures beside carry its name."""
+    code, out, _ = cli(capsys, monkeypatch, "pairing", "--runs", 1, "--seed", 1)
+    assert code == 0 and out.splitlines()[1] == (
+        "EVMcurves: the original EVM384 two-pairing check (EVM384 Update 4's bytecode from the "
+        "EVMcurves repository; inputs hard-coded, no validation), whose figures follow its "
+        "name in parentheses")
+    assert "contract pairing_product_is_one: 23,904 bytes (limit 24,576; EVMcurves 60,230)\n" \
+        in out and "instructions: 183,511 (EVMcurves 249,528)\n" in out
+    assert "instructions: 95,080 (unhinted EVMcurves 249,528)\n" in out
+    assert "original" not in out.split("\n", 2)[2]       # below the legend, only the name
+
+
+def test_pairing_times_after_a_warm_up_run(capsys, monkeypatch):
+    """Issue 42: with --runs 1 the fast engine's time was its first run's, the analysis of
+    the code included (14.45 ms against 1.26 ms with --runs 2). The job runs each timed
+    thing once untimed first, and says so."""
+    from evm384_native.bls12_381.__main__ import best_time
+    calls = []
+    assert best_time(lambda: calls.append(None), 3) >= 0 and len(calls) == 4
+    code, out, _ = cli(capsys, monkeypatch, "pairing", "--runs", 1, "--seed", 1)
+    timed = [line for line in out.splitlines() if " engine: " in line]
+    assert code == 0 and len(timed) == 4        # two engines, the check and its hinted one
+    assert all(line.endswith("; best of 1 after a warm-up run)") for line in timed)
+
+
+def test_pairing_out_of_gas_is_a_failure_not_a_cost(capsys, monkeypatch):
+    """Issue 42: a run that ran out of gas printed the limit as its gas and exited 0. Two
+    pairs under evmone-v7 cost 1,381,763, more than --gas 1,000,000; update5-A (584,051),
+    which answers, and the hinted check (754,808) fit."""
+    code, out, _ = cli(capsys, monkeypatch, "pairing", "--runs", 1, "--seed", 1,
+                       "--gas", 1_000_000)
+    assert code == 1
+    assert out.splitlines()[0].endswith("; gas limit 1,000,000 a run (--gas)")
+    assert "instance built to be one: EVM384 says True, blst says True; runs that failed: " \
+           "evmone-v7\n" in out
+    assert out.count("gas evmone-v7  failed: out of gas at the gas limit 1,000,000 (--gas)\n") \
+        == 1
+    assert not re.search(r"^gas \S+ +1,000,000\b", out, re.M)       # never the limit as a cost
+    assert re.search(r"^gas evmone-v7 +754,808\b", out, re.M)        # the hinted check's
 
 
 @pytest.mark.parametrize("argv", [
@@ -430,7 +489,26 @@ def test_gas_table_and_json(capsys, monkeypatch):
     assert all(line.startswith("pairing ") for line in rows_shown)
     assert [note.split(":")[0] for note in notes] == ["arith ops", "schedule", "gas",
                                                      "its gas / its calldata / its access / "
-                                                     "its total"]
+                                                     "its total", "gas limit"]
+
+
+def test_gas_out_of_gas_rows_say_so(capsys, monkeypatch):
+    """Issue 42: a run out of gas shows "failed" and no gas (its gas used is the limit),
+    the table says which limit applied, and the command exits 1."""
+    code, out, err = cli(capsys, monkeypatch, "gas", "pairing_check_hinted", "--target",
+                         "evmmax", "--gas", 80_000, "--json")
+    assert code == 1 and err == ("evm384: error: 2 of 2 example runs failed, first "
+                                 "pairing_check_hinted (eip-6690): out of gas at the gas "
+                                 "limit 80,000 (--gas)\n")
+    assert [(row["success"], row["error"], row["gas"], row["total_gas"], row["gas_limit"])
+            for row in json.loads(out)] == [(False, "out of gas", None, None, 80_000)] * 2
+    code, out, _ = cli(capsys, monkeypatch, "gas", "pairing_product_is_one", "--target",
+                       "evm384", "--gas", 1_000_000)
+    assert code == 1
+    rows = {line.split()[2]: line for line in out.splitlines()[1:4]}
+    assert "failed: out of gas" in rows["evmone-v7"] and "1,000,000" not in rows["evmone-v7"]
+    assert " 584,051 " in rows["update5-A"]
+    assert "gas limit: 1,000,000 a run (--gas)" in out
 
 
 def test_gas_evmmax_rows(capsys, monkeypatch, tmp_path):

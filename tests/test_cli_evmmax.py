@@ -187,6 +187,29 @@ def test_debug_mem_takes_the_evmmax_memory_operands(capsys, monkeypatch):
     assert "error: not a memory offset: 'source'" in answers[2]     # past the STOREX
 
 
+def test_a_pricing_option_that_does_not_apply_warns(capsys, monkeypatch, tmp_path):
+    """Issue 42: --costs eip-7747 on an EVM384 run was accepted silently, changing nothing
+    (a cost model prices EVMMAX's instructions: EvmmaxCosts.opcodes); so was --schedule on
+    an EVMMAX run. Each now warns in one line on stderr, and the run goes on unchanged."""
+    table = tmp_path / "mine.json"
+    table.write_text(json.dumps({row: [7] * 12 for row in ("SETMODX", "ADDMODX", "MULMODX")}))
+    plain = cli(capsys, monkeypatch, "run", "6001")
+    for costs in ("eip-7747", str(table)):
+        status, out, err = cli(capsys, monkeypatch, "run", "6001", "--costs", costs)
+        assert (status, out) == plain[:2] and err == (
+            f"evm384: warning: --costs {costs} does not apply to EVM384 runs (it prices "
+            "EVMMAX's instructions); ignored\n")
+    status, _, err = cli(capsys, monkeypatch, "run", "6001", "--opcodes", "evmmax", "--schedule",
+                         "update5-A", "--costs", "eip-7747")
+    assert status == 0 and err == ("evm384: warning: --schedule update5-A does not apply to "
+                                   "EVMMAX runs (it prices EVM384's instructions); ignored\n")
+    assert cli(capsys, monkeypatch, "run", "6001", "--schedule", "update5-A")[2] == ""
+    status, _, err = cli(capsys, monkeypatch, "gas", "pairing", "--costs", "eip-7747")
+    assert status == 0 and err == ("evm384: warning: --costs eip-7747 does not apply to EVM384 "
+                                   "runs (it prices EVMMAX's instructions); ignored\n")
+    assert cli(capsys, monkeypatch, "gas", "eip2537_g1add", "--costs", "eip-7747")[2] == ""
+
+
 @pytest.mark.parametrize("engine", ["python", "fast"])
 def test_run_prices_with_the_cost_model(capsys, monkeypatch, tmp_path, engine):
     code = program()

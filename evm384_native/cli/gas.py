@@ -18,11 +18,12 @@ from .. import execute
 from ..asm.assembler import EVMMAX_VECTOR_MNEMONICS
 from ..contracts import CONTRACTS, TARGETS, USAGE, build_contract, targets_of
 from ..evm.costs import COST_MODELS, EvmmaxCosts
-from ..evm.gas import SCHEDULES
+from ..evm.gas import DEFAULT_GAS, SCHEDULES
 from ..evm.opcodes import EVM384_MNEMONICS
 from ..evm.transaction import CallCost, call_cost
 from .calldata import example_calldata
-from .errors import CliError
+from .errors import RunFailed, not_applied, warn
+from .gas_limit import add_gas_argument, failure_text
 from .inputs import contract_name, cost_model
 from .output import write
 
@@ -43,6 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="EVMMAX cost model to price with: a name "
                              f"({', '.join(COST_MODELS)}) or a JSON table file; repeat for "
                              "several (default: every named model)")
+    add_gas_argument(parser, DEFAULT_GAS)
     parser.add_argument("--json", action="store_true", help="one JSON list of rows")
     parser.add_argument("--out", metavar="FILE", help="write to FILE (default stdout)")
     parser.set_defaults(func=command)
@@ -57,6 +59,10 @@ NOTES = ("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384), ADDMODX + S
          "not counted: the 21,000 of every transaction\n"
          "its gas / its calldata / its access / its total: the same for the precompile called "
          "with its own input for the same job\n")
+# a failed run's gas used is the limit, not a cost: the row shows why instead (the JSON row:
+# success false, error, no gas)
+GAS_LIMIT_NOTE = ("gas limit: {limit:,} a run (--gas); a run that fails shows "
+                  "\"failed: ...\" in the gas column and has no total\n")
 
 
 def _runs(name: str, targets: List[str], models: Sequence[EvmmaxCosts]
@@ -67,16 +73,18 @@ def _runs(name: str, targets: List[str], models: Sequence[EvmmaxCosts]
             for pricing in pricings[target]]
 
 
-def _execute(code: bytes, calldata: bytes, target: str, pricing: Any):
+def _execute(code: bytes, calldata: bytes, target: str, pricing: Any, gas: int):
     if target == "evm384":
-        return execute(code, calldata, engine="fast", schedule=pricing)
-    return execute(code, calldata, engine="fast", opcodes=target, costs=pricing)
+        return execute(code, calldata, gas=gas, engine="fast", schedule=pricing)
+    return execute(code, calldata, gas=gas, engine="fast", opcodes=target, costs=pricing)
 
 
 def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",),
-         models: Sequence[EvmmaxCosts] = tuple(COST_MODELS.values())) -> List[Dict[str, Any]]:
-    """One row per contract, target and schedule (EVMMAX: per cost model in ``models``);
-    a contract without a declared example input: its size only."""
+         models: Sequence[EvmmaxCosts] = tuple(COST_MODELS.values()),
+         gas: int = DEFAULT_GAS) -> List[Dict[str, Any]]:
+    """One row per contract, target and schedule (EVMMAX: per cost model in ``models``),
+    each run with the gas limit ``gas``; a contract without a declared example input: its
+    size only. A failed run's row has its ``error`` and no gas, counts or total."""
     found = []
     for name in names:
         usage = USAGE.get(name)
@@ -94,18 +102,20 @@ def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",),
                 "schedule": pricing if target == "evm384" else pricing.name,
                 "bytes": len(code), "k": usage.example_k if usage else None,
                 "evm384_ops": None, "instructions": None, "gas": None, "success": None,
+                "error": None, "gas_limit": gas,
                 "calldata_gas": None, "access_gas": None, "floor_gas": None,
                 "total_gas": None, "precompile": usage.precompile if usage else None,
                 **_precompile_fields(precompile)}
             if calldata is not None:
-                result = _execute(code, calldata, target, pricing)
+                result = _execute(code, calldata, target, pricing, gas)
                 ops = EVM384_MNEMONICS if target == "evm384" else EVMMAX_VECTOR_MNEMONICS
                 cost = call_cost(result.gas_used, calldata)
-                row.update(evm384_ops=sum(result.opcode_counts.get(op, 0) for op in ops),
-                           instructions=result.steps, gas=result.gas_used,
-                           calldata_gas=cost.calldata, access_gas=cost.access,
-                           floor_gas=cost.floor, total_gas=cost.total,
-                           success=result.success)
+                row.update(success=result.success, error=result.error,
+                           calldata_gas=cost.calldata, access_gas=cost.access)
+                if result.success:
+                    row.update(evm384_ops=sum(result.opcode_counts.get(op, 0) for op in ops),
+                               instructions=result.steps, gas=result.gas_used,
+                               floor_gas=cost.floor, total_gas=cost.total)
             found.append(row)
     return found
 
@@ -127,15 +137,19 @@ _COLUMNS = (("contract", "contract"), ("k", "k"), ("schedule", "schedule"),
 _LEFT = {"contract", "schedule", "target", "precompile"}
 
 
-def table(found: List[Dict[str, Any]]) -> str:
-    def cell(value: Any) -> str:
+def table(found: List[Dict[str, Any]], gas: int = DEFAULT_GAS) -> str:
+    """The rows as a text table, then the notes (``gas``: the runs' gas limit)."""
+    def cell(row: Dict[str, Any], key: str) -> str:
+        value = row[key]
+        if key == "gas" and row["success"] is False:
+            value = f"failed: {row['error']}"
         return "-" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
     header = tuple(title for title, _ in _COLUMNS)
-    lines = [header] + [tuple(cell(row[key]) for _, key in _COLUMNS) for row in found]
+    lines = [header] + [tuple(cell(row, key) for _, key in _COLUMNS) for row in found]
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
     return "\n".join("  ".join(text.ljust(width) if header[i] in _LEFT else text.rjust(width)
                                for i, (text, width) in enumerate(zip(line, widths))).rstrip()
-                     for line in lines) + "\n" + NOTES
+                     for line in lines) + "\n" + NOTES + GAS_LIMIT_NOTE.format(limit=gas)
 
 
 def command(args: argparse.Namespace) -> int:
@@ -143,9 +157,17 @@ def command(args: argparse.Namespace) -> int:
     targets = list(TARGETS) if args.target == "all" else [args.target]
     models = [cost_model(text) for text in args.costs] if args.costs else \
         list(COST_MODELS.values())
-    found = rows(names, args.seed, targets, models)
-    failed = [row["contract"] for row in found if row["success"] is False]
-    write(json.dumps(found) + "\n" if args.json else table(found), args.out)
+    found = rows(names, args.seed, targets, models, args.gas)
+    built_for = sorted({row["target"] for row in found})
+    if args.costs and EvmmaxCosts.opcodes not in built_for:     # no build the models price
+        warn(not_applied("--costs", ", ".join(args.costs), "/".join(built_for),
+                         EvmmaxCosts.opcodes))
+    write(json.dumps(found) + "\n" if args.json else table(found, args.gas), args.out)
+    ran = [row for row in found if row["success"] is not None]
+    failed = [row for row in ran if not row["success"]]
     if failed:
-        raise CliError(f"example run failed for {', '.join(sorted(set(failed)))}")
+        first = failed[0]
+        raise RunFailed(f"{len(failed)} of {len(ran)} example runs failed, first "
+                        f"{first['contract']} ({first['schedule']}): "
+                        f"{failure_text(first['error'], args.gas)}")
     return 0

@@ -19,11 +19,12 @@ from ..evm.api import ENGINES, execute
 from ..evm.backends import BACKENDS
 from ..evm.costs import COST_MODELS, DEFAULT_COSTS, EvmmaxCosts, load_costs
 from ..evm.forks import DEFAULT_FORK, FORKS
-from ..evm.gas import DEFAULT_SCHEDULE, SCHEDULES
+from ..evm.gas import DEFAULT_GAS, DEFAULT_SCHEDULE, SCHEDULES
 from ..evm.opcode_sets import DEFAULT_OPCODES, OPCODE_SETS
 from ..evm.result import ExecutionResult
 from ..evm.tracing import TracerLike
-from .errors import CliError
+from .errors import CliError, not_applied, warn
+from .gas_limit import add_gas_argument
 
 CONTRACT_PREFIX = "contract:"
 _RAW_OPTIONS = {"CODE": "--code-file", "calldata": "--calldata-file"}
@@ -127,16 +128,17 @@ def add_code_arguments(parser: argparse.ArgumentParser, engine: bool = True) -> 
                         help="call data: hex, or @FILE (hex text); default empty")
     parser.add_argument("--calldata-file", metavar="FILE",
                         help="read the call data as raw bytes from FILE")
-    parser.add_argument("--gas", type=int, default=30_000_000,
-                        help="gas limit (default 30,000,000)")
+    add_gas_argument(parser, DEFAULT_GAS)
     if engine:
         parser.add_argument("--engine", choices=sorted(ENGINES), default="python",
                             help="the python loop or the C loop (default python)")
     parser.add_argument("--backend", choices=sorted(BACKENDS), default="native",
                         help="EVM384 kernels (default native)")
-    parser.add_argument("--schedule", choices=sorted(SCHEDULES), default=DEFAULT_SCHEDULE,
+    # no defaults here: load_run tells a pricing option given from one left out, to warn
+    # when one is given that does not apply to the opcode set run
+    parser.add_argument("--schedule", choices=sorted(SCHEDULES),
                         help=f"EVM384 gas schedule (default {DEFAULT_SCHEDULE})")
-    parser.add_argument("--costs", default=DEFAULT_COSTS, metavar="NAME|FILE",
+    parser.add_argument("--costs", metavar="NAME|FILE",
                         help=f"EVMMAX cost model: {', '.join(COST_MODELS)} or a JSON table "
                              "file of SETMODX, ADDMODX, MULMODX rows (12 gas values each, 1..12 "
                              f"limbs) (default {DEFAULT_COSTS})")
@@ -157,13 +159,23 @@ def cost_model(text: str) -> EvmmaxCosts:
         raise CliError(f"--costs: {error}") from None
 
 
+def _pricing(args: argparse.Namespace) -> Tuple[str, EvmmaxCosts]:
+    """The EVM384 schedule and the EVMMAX cost model to run with, the defaults for those
+    not given; a warning for each given that does not apply to the opcode set run."""
+    costs = cost_model(args.costs if args.costs is not None else DEFAULT_COSTS)
+    if args.costs is not None and costs.opcodes != args.opcodes:
+        warn(not_applied("--costs", args.costs, args.opcodes, costs.opcodes))
+    if args.schedule is not None and not OPCODE_SETS[args.opcodes].scheduled:
+        warn(not_applied("--schedule", args.schedule, args.opcodes, "evm384"))
+    return args.schedule or DEFAULT_SCHEDULE, costs
+
+
 def load_run(args: argparse.Namespace) -> Tuple[Target, bytes, Dict[str, Any]]:
     """The target, the calldata and the keyword options of ``execute`` from parsed options."""
-    if not 0 <= args.gas < 2**63:
-        raise CliError(f"--gas must be in [0, 2**63), got {args.gas}")
+    schedule, costs = _pricing(args)
     options: Dict[str, Any] = {"gas": args.gas, "backend": args.backend,
-                               "schedule": args.schedule, "opcodes": args.opcodes,
-                               "costs": cost_model(args.costs), "fork": args.fork}
+                               "schedule": schedule, "opcodes": args.opcodes,
+                               "costs": costs, "fork": args.fork}
     if getattr(args, "engine", None) is not None:
         options["engine"] = args.engine
     if args.calldata and args.calldata_file is not None:

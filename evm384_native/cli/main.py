@@ -15,7 +15,8 @@ from .errors import CliError, Parser
 EXIT_CODES = """\
 exit codes:
   0    success
-  1    the execution failed (revert or exceptional halt; pairing: an answer disagreed)
+  1    a run failed (revert or exceptional halt, out of gas included; gas, pairing: any
+       of their runs; pairing: also an answer that disagreed)
   2    bad input or environment: arguments, files, EVM384_NATIVE_IMPL, output not writable
   141  stdout was closed early (a broken pipe, as in `evm384 trace ... | head`)"""
 BROKEN_PIPE = 141          # what a shell reports for a process ended by SIGPIPE
@@ -61,7 +62,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return BROKEN_PIPE
     except (CliError, OSError, Evm384Error) as error:
         _fail(error)
-        return 2
+        return error.exit_code if isinstance(error, CliError) else 2
 
 
 def _fail(error: Exception) -> None:

@@ -13,6 +13,7 @@ from ..asm.profile import by_scope, report
 from ..evm.result import ExecutionResult
 from ..evm.tracing import Profiler, Tracer
 from .errors import CliError
+from .gas_limit import failure_text
 from .inputs import Target, add_code_arguments, execute_target, load_run
 from .views import SET_MNEMONICS, CodeView, result_text
 
@@ -63,6 +64,9 @@ def _open(files: ExitStack, path: Optional[str]) -> Optional[IO[str]]:
 def _print_profile(args: argparse.Namespace, target: Target, result: ExecutionResult,
                    profiler: Profiler) -> None:
     print(result_text(result, args.opcodes))
+    if not result.success:
+        print(f"the run failed: {failure_text(result.error, args.gas)}; what follows counts the "
+              "instructions it ran, not the whole job")
     print("\nby opcode:")
     print(profiler.report())
     view = CodeView(target, args.opcodes, args.fork)

@@ -42,6 +42,9 @@ def result_text(result: ExecutionResult, opcodes: str = DEFAULT_OPCODES) -> str:
         f"output:     {fields['output']}",
         f"gas used:   {result.gas_used:,}",
         f"gas left:   {result.gas_left:,}",
+        # the limit, so that a halt's gas used (all of it) reads as the limit it is; every
+        # outcome keeps used + left equal to it (an exceptional halt leaves 0)
+        f"gas limit:  {result.gas_used + result.gas_left:,}",
         f"steps:      {result.steps:,}",
         f"{opcodes.upper()} ops: " + ", ".join(f"{op} {n:,}" for op, n in ops.items())
         + f"; total {sum(ops.values()):,}"])

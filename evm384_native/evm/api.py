@@ -5,7 +5,8 @@ from typing import Callable, Dict, Optional, Tuple
 
 from .backends import Backend, get_backend
 from .costs import DEFAULT_COSTS, CostsLike, EvmmaxCosts, resolve_costs
-from .gas import DEFAULT_SCHEDULE, MAX_GAS, Evm384Schedule, ScheduleLike, resolve_schedule
+from .gas import (DEFAULT_GAS, DEFAULT_SCHEDULE, MAX_GAS, Evm384Schedule, ScheduleLike,
+                  resolve_schedule)
 from .fast import run_fast
 from .forks import DEFAULT_FORK, ForkLike
 from .interpreter import run_python
@@ -83,7 +84,7 @@ def _run(code: object, calldata: object, gas: object, engine: object, backend: o
     return result
 
 
-def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
+def run(code: bytes, calldata: bytes = b"", *, gas: int = DEFAULT_GAS, engine: str = "python",
         backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
         tracer: Optional[TracerLike] = None, fuse_evm384: bool = True,
         opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS,
@@ -93,7 +94,7 @@ def run(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: st
                 costs, fork)
 
 
-def execute(code: bytes, calldata: bytes = b"", *, gas: int = 30_000_000, engine: str = "python",
+def execute(code: bytes, calldata: bytes = b"", *, gas: int = DEFAULT_GAS, engine: str = "python",
             backend: str = "native", schedule: ScheduleLike = DEFAULT_SCHEDULE,
             tracer: Optional[TracerLike] = None,
             opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS,

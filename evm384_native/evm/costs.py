@@ -11,14 +11,16 @@ per value, priced as a multiplication) cost at each limb count, for the same byt
   price them alike) to 12 gas values each, for 1..12 limbs.
 
 Both engines read the chosen model (``execute(..., costs=...)``, ``--costs`` on the
-command line); power-of-two moduli keep their memory-copy transfer costs.
+command line); power-of-two moduli keep their memory-copy transfer costs. A model prices
+the opcode set named by ``EvmmaxCosts.opcodes`` alone: under EVM384 (whose ops an
+:mod:`.gas` schedule prices) it changes nothing, and the command line says so.
 """
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Mapping, Optional, Sequence, Tuple, Union
+from typing import ClassVar, Dict, Mapping, Optional, Sequence, Tuple, Union
 
 LIMB_COUNTS = 12                   # 64 .. 768-bit moduli
 MAX_COST = 2**32 - 1               # the C tables hold uint32
@@ -61,6 +63,8 @@ class EvmmaxCosts:
     setmodx: Tuple[int, ...]
     add_sub: Tuple[int, ...]
     mul: Tuple[int, ...]
+    # the opcode set whose instructions every model prices (opcode_sets.OPCODE_SETS' name)
+    opcodes: ClassVar[str] = "evmmax"
 
     def __post_init__(self) -> None:
         for field in ("setmodx", "add_sub", "mul"):

@@ -18,6 +18,7 @@ COPY_WORD_GAS = 3        # CALLDATACOPY, CODECOPY, RETURNDATACOPY, MCOPY
 KECCAK256_WORD_GAS = 6
 EXP_BYTE_GAS = 50        # per byte of the exponent (EIP-160)
 MAX_GAS = 2**63 - 1      # EVMC's int64 gas counter: the most gas a run can have
+DEFAULT_GAS = 30_000_000  # a run's gas limit when none is given (execute, the command line)
 
 
 def words(size: int) -> int:
