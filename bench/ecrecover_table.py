@@ -63,7 +63,7 @@ def _coincurve() -> Optional[Callable[[bytes], bytes]]:
 
 
 def report(seed: int, count: int) -> str:
-    program = build_program()
+    program = build_program("ecrecover")
     code = program.code
     rng = random.Random(seed)
     cases = [random_signature(rng, valid=i % 4 != 3) for i in range(count)]

@@ -126,7 +126,7 @@ def timings(code: bytes, cases: List[bytes], peers: Dict[str, Callable[[bytes], 
 
 
 def report(seed: int, count: int) -> str:
-    program = build_program()
+    program = build_program("p256verify")
     code = program.code
     rng = random.Random(seed)
     cases = [random_signature(rng, valid=i % 4 != 3) for i in range(count)]

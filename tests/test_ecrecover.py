@@ -35,7 +35,7 @@ GAS = {"eip-6690": 13_482, "eip-7747": 18_418}
 
 @pytest.fixture(scope="module")
 def code():
-    return build_contract()
+    return build_contract("ecrecover")
 
 
 def run(code, data, engine="fast", **options):

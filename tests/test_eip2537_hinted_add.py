@@ -70,7 +70,8 @@ def test_registered_as_evmmax_only_contracts():
     assert set(CONTRACTS) <= set(EVMMAX_ONLY)
     for kind in KINDS:
         with pytest.raises(ValueError, match="built for EVMMAX only"):
-            build_contract(NAME[kind])
+            build_contract(NAME[kind], target="evm384")
+        assert build_contract(NAME[kind]) == build_contract(NAME[kind], target="evmmax")
         assert calldata_bytes(kind) == 304 * kind
         assert USAGE[NAME[kind]].precompile_gas(b"") == {1: 375, 2: 600}[kind]
         with pytest.raises(ValueError, match=f"hint is {HINT[kind]} bytes"):

@@ -29,7 +29,7 @@ GAS = {"eip-6690": 15_510, "eip-7747": 22_038}
 
 @pytest.fixture(scope="module")
 def code():
-    return build_contract()
+    return build_contract("p256verify")
 
 
 def run(code, data, engine="fast", **options):
@@ -218,7 +218,7 @@ def test_the_x_test_checks_each_difference():
     (python engine), a wrong signature stays rejected."""
     from evm384_native.evm.tracing import StepHook
     from evm384_native.p256 import build_program
-    program = build_program()
+    program = build_program("p256verify")
     words = program.memory.by_name["p256_words"].base
     data = random_signature(random.Random(7), valid=False)
     patched = []
