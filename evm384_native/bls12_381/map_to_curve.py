@@ -39,11 +39,11 @@ from typing import Sequence, Tuple, Union
 from ..asm import Assembler, Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot, Subroutine
 from ..curves.bls12_381 import BLS12_381
 from ..curves.fields import fp2_inverse, fp2_mul
+from ..ec.groups import Group, add, add_distinct, affine_view
 from ..tower import fp, fp2, jacobian
 from ..tower.compare import push_equal, push_field_is_zero
 from ..tower.control import Doubler
 from ..tower.fp import Emitter
-from ..tower.groups import Group, add, add_distinct, affine_view
 from .groups import DBL_RUN, G1_GROUP, G2_GROUP
 from .subgroup import PSI_X, PSI_Y
 

@@ -47,7 +47,7 @@ infinity (that needs (a, b) in L). The top window adds [d1] P + [d2] phi(P), equ
 that meets acc = +-T has H = 0 and leaves Z = 0, which the next keeps (Z3 = Z H), while
 without one Z stays non-zero: so window 0 adds as the others do, and a final Z = 0 sends
 it back to acc as it was before its additions, to add again with every case
-(:func:`..tower.groups.add`). The table's additions meet D = +-T only if
+(:func:`..ec.groups.add`). The table's additions meet D = +-T only if
 2 = +-(2j - 1) mod r: never.
 """
 from __future__ import annotations
@@ -59,7 +59,7 @@ from ..curves.model import Glv
 from ..tower import fp, jacobian
 from ..tower.compare import push_field_is_zero
 from ..tower.fp import Emitter
-from ..tower.groups import add, affine_view, set_infinity
+from ..ec.groups import add, affine_view, set_infinity
 from .io import G1_GROUP
 
 WINDOW = 5                                        # bits per digit

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple, Union
 
+from . import weierstrass
 from .fields import Fp2Int, fp2_inverse, fp2_mul
 
 G1Int = Tuple[int, int]
@@ -54,6 +55,11 @@ class PairingCurve:
             raise ValueError(f"{self.name}: the tower needs p = 3 mod 4")
 
     @property
+    def a(self) -> int:
+        """G1's a: 0 (y^2 = x^3 + b) in both families."""
+        return 0
+
+    @property
     def twist_b(self) -> Fp2Int:
         """b' of the twist E': y^2 = x^3 + b'."""
         b: Fp2Int = (self.b, 0)
@@ -85,21 +91,29 @@ def limb_bytes(p: int) -> int:
 
 
 @dataclass(frozen=True)
-class GlvCurve:
-    """A prime-order curve y^2 = x^3 + b over Fp with a GLV endomorphism and no pairing
-    (secp256k1): what the scalar code (:mod:`evm384_native.bn254.scalar`'s pieces) reads,
-    its moduli, b, generator and :class:`Glv`."""
+class WeierstrassCurve:
+    """A prime-order curve y^2 = x^3 + a x + b over Fp with no pairing (secp256k1: a = 0
+    and a GLV endomorphism; P-256: a = -3): what the curve-generic code
+    (:mod:`evm384_native.ec`) reads, its moduli, a, b, generator and :class:`Glv`."""
     name: str
     p: int                        # the base field's modulus
     r: int                        # the group's prime order (ECDSA's n)
+    a: int
     b: int
     g1: G1Int
-    glv: Glv
+    glv: Optional[Glv] = None     # an endomorphism, where a contract uses it
 
     @property
     def field_bytes(self) -> int:
         return limb_bytes(self.p)
 
+    @property
+    def affine(self) -> weierstrass.Curve:
+        """The curve for the pure-Python group law (:mod:`.weierstrass`)."""
+        return weierstrass.Curve(self.p, self.a, self.b, self.r, self.g1)
+
 
 # What the field code takes: a curve's base field, or a bare prime field.
-Field = Union[PairingCurve, PrimeField, GlvCurve]
+Field = Union[PairingCurve, PrimeField, WeierstrassCurve]
+# A curve whose G1 the curve-generic code (:mod:`evm384_native.ec`) works on.
+EllipticCurve = Union[PairingCurve, WeierstrassCurve]

@@ -26,7 +26,7 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
    and leaves Z = 0, which every later step keeps (Z3 = Z1 H, Y Z), and so does
    infinity; without one, Z stays non-zero and every addition was a valid one. A final
    Z = 0 therefore sends the input to :meth:`_Recover.complete`, a bit-by-bit double and
-   add with additions handling every case (:func:`..tower.groups.add`), which also
+   add with additions handling every case (:func:`..ec.groups.add`), which also
    finds Q = infinity (then empty output).
 6. Q affine (one inversion), LOADXed as x || y, KECCAK256, the low 20 bytes returned.
 """
@@ -35,21 +35,21 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..asm import Fp, G1, G1Jacobian, Program, raw
-from ..bn254.io import G1_GROUP
 from ..bn254.scalar import DIGITS, RECORDS, WINDOW, Lookup, odd_multiples, push_digit_words
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
+from ..ec.groups import add, affine_view, g1_group
 from ..tower import fp, jacobian, modn
 from ..tower.compare import push_field_is_zero
 from ..tower.contract import assemble, evmmax_only, return_slot
 from ..tower.fp import Emitter
-from ..tower.groups import add, affine_view
 from ..tower.words import push_calldata_word, push_in_open_range
 from .reference import CURVE as AFFINE
 
 NAME = "ecrecover"
 CONTRACTS = (NAME,)
 CURVE = SECP256K1
+G1_GROUP = g1_group(CURVE)                         # y^2 = x^3 + 7
 P, N = CURVE.p, CURVE.r
 WORD = 32
 H, V, R, S = (WORD * i for i in range(4))          # calldata offsets
