@@ -20,8 +20,8 @@ from .bn254.usage import USAGE as BN254_USAGE
 from .curves.bls12_381 import BLS12_381
 from .curves.bn254 import BN254
 from .curves.model import Field
+from .curves.p256 import P256 as P256_FIELD
 from .p256 import contract as p256_contracts
-from .p256.params import FIELD as P256_FIELD
 from .p256.usage import USAGE as P256_USAGE
 from .p256.usage import encode_calldata as p256_calldata
 from .poseidon import contract as poseidon_contracts

@@ -437,7 +437,7 @@ class Msm:
         to its Z, then [2j + 1] S = [2j - 1] S + 2S by co-Z additions with update
         (Meloni's: 6 products each; none meets an exceptional case for a point of prime
         order r, 2j - 1 = +-2 mod r never), each earlier entry then brought to the last Z
-        (Longa and Miri's co-Z precomputation, as :mod:`..bn254.scalar` builds its table).
+        (Longa and Miri's co-Z precomputation, as :mod:`..ec.odd_multiples` builds its table).
         On G2 every entry is also multiplied by conj(Z) (squared, cubed), so that the
         common Z is the norm, in Fp: psi (which conjugates Z) then maps the table to
         itself."""

@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, Optional
 
 from ..asm import Fp12, G1, G1Jacobian, G2, Label, Program
 from ..curves.bn254 import BN254
+from ..ec.glv_multiply import multiply
 from ..ec.groups import add, affine_view, set_infinity
 from ..tower import fp, jacobian
 from ..tower.compare import push_equal
@@ -35,7 +36,7 @@ from ..tower.lines import PROJECTIVE
 from ..tower.pairing import FinalExponentiation, MillerLoop
 from ..tower.residue import push_accepted
 from ..tower.target import resolve_target
-from . import hinted, scalar
+from . import hinted
 from .io import (G1_BYTES, G1_GROUP, G2_GROUP, PAIR_BYTES, constant, g1_offsets, g2_offsets,
                  load_values, on_stack, plus, push_words_zero, return_words)
 
@@ -84,7 +85,7 @@ def _build_mul(e: Emitter) -> None:
     fail = e.asm.new_label("invalid_input")
     point = e.asm.memory.region("points").alloc(G1Jacobian, "p")
     load_g1(e, point, 0, fail)
-    product = scalar.multiply(e, point, G1_BYTES)
+    product = multiply(e, point, G1_BYTES)
     return_affine(e, product)
     revert_here(e, fail)
 

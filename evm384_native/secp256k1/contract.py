@@ -12,7 +12,7 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
 3. The scalars in a second field context (:func:`..tower.modn.inverse_products`):
    w = r^-1 mod n, u1 = -h w, u2 = s w, so that Q = [u1] G + [u2] R.
 4. Both scalars split by GLV (secp256k1's endomorphism, :mod:`..curves.secp256k1`;
-   :func:`..bn254.scalar.push_digit_words`: odd halves below 2^130, 26 regular signed
+   :func:`..ec.glv.push_digit_words`: odd halves below 2^130, 26 regular signed
    5-bit digits each), Q = [k1] G + [k2] phi(G) + [k3] R + [k4] phi(R) by Straus' joint
    multiplication: 125 doublings (Z3 = Y Z) and 103 mixed additions, no branch. R's odd
    multiples [1] R .. [31] R by co-Z additions (Longa and Miri, PKC 2008) on one Z_T,
@@ -35,10 +35,12 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..asm import Fp, G1, G1Jacobian, Program, raw
-from ..bn254.scalar import DIGITS, RECORDS, WINDOW, Lookup, odd_multiples, push_digit_words
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
+from ..ec.glv import DIGITS, push_digit_words
 from ..ec.groups import add, affine_view, g1_group
+from ..ec.odd_multiples import odd_multiples
+from ..ec.windows import RECORDS, WINDOW, Lookup
 from ..tower import fp, jacobian, modn
 from ..tower.compare import push_field_is_zero
 from ..tower.contract import assemble, evmmax_only, return_slot

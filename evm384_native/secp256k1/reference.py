@@ -14,7 +14,7 @@ from ..curves.secp256k1 import SECP256K1
 from ..evm.keccak import keccak256
 
 P, N = SECP256K1.p, SECP256K1.r
-CURVE = weierstrass.Curve(P, 0, SECP256K1.b, N, SECP256K1.g1)
+CURVE = SECP256K1.affine
 INPUT_BYTES = 128                       # h, v, r, s: 32-byte big-endian words
 PRECOMPILE_PRICE = 3_000                # ECRECOVER's price since Frontier
 WORD = 32
