@@ -8,6 +8,7 @@ import pytest
 from evm384_native import execute
 from evm384_native.asm import G1
 from evm384_native.curves import BN254, weierstrass
+from evm384_native.curves.fields import sqrt
 from evm384_native.curves.p256 import P256
 from evm384_native.curves.secp256k1 import SECP256K1
 from evm384_native.ec.groups import g1_group
@@ -54,16 +55,10 @@ def test_the_curve_check_reads_the_curves_a_and_b(curve, target):
     x, y = points[0]
     others = [(x, y + 1), (x + 1, y), (0, 0)]           # off the curve (b != 0)
     if curve.a:                                         # on y^2 = x^3 + b, the a = 0 curve
-        x0 = next(x0 for x0 in range(1, 100) if _root(x0**3 + curve.b, curve.p) is not None)
-        others.append((x0, _root(x0**3 + curve.b, curve.p)))
+        x0 = next(x0 for x0 in range(1, 100) if sqrt(x0**3 + curve.b, curve.p) is not None)
+        others.append((x0, sqrt(x0**3 + curve.b, curve.p)))
     for point in points + others:
         expected = weierstrass.on_curve(reference, *point)
         data = b"".join(v.to_bytes(WORD, "big") for v in point)
         assert execute(code, data, opcodes=target).success == expected, point
     assert len({weierstrass.on_curve(reference, *point) for point in points + others}) == 2
-
-
-def _root(c, p):
-    """A square root of c mod p (p = 3 mod 4 for these curves), or None."""
-    y = pow(c % p, (p + 1) // 4, p)
-    return y if y * y % p == c % p else None

@@ -29,7 +29,6 @@ from typing import Callable
 
 from ..asm import G1, G1Jacobian, G2, G2Jacobian, Label, Slot
 from ..curves.bls12_381 import BLS12_381
-from ..curves.fields import fp2_pow
 from ..tower import fp, fp2, jacobian
 from ..tower.control import double_and_add
 from ..tower.compare import require_jacobian_is
@@ -40,8 +39,8 @@ BETA = 0x5F19672FDF76CE51BA69C6076A0F77EADDB3A93BE6F89688DE17D813620A00022E01FFF
 P = BLS12_381.p
 # longest run of G1 doublings one call performs, for targets with dense_code
 G1_DBL_RUN = 16
-PSI_X = fp2_pow(fp2_pow(BLS12_381.xi, (P - 1) // 3, P), P ** 2 - 2, P)   # inverses in Fp2:
-PSI_Y = fp2_pow(fp2_pow(BLS12_381.xi, (P - 1) // 2, P), P ** 2 - 2, P)   # a^(p^2 - 2)
+PSI_X = BLS12_381.fp2.inverse(BLS12_381.fp2.pow(BLS12_381.xi, (P - 1) // 3))
+PSI_Y = BLS12_381.fp2.inverse(BLS12_381.fp2.pow(BLS12_381.xi, (P - 1) // 2))
 
 
 def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Tuple
 
 from ..curves import weierstrass
+from ..curves.fields import sqrt
 from ..curves.secp256k1 import SECP256K1
 from ..evm.keccak import keccak256
 
@@ -37,9 +38,8 @@ def recover(data: bytes) -> bytes:
     h, v, r, s = words(data)
     if v not in (27, 28) or not (0 < r < N and 0 < s < N):
         return b""
-    c = (r * r * r + SECP256K1.b) % P
-    y = pow(c, (P + 1) // 4, P)                  # p = 3 mod 4
-    if y * y % P != c:
+    y = sqrt(r * r * r + SECP256K1.b, P)
+    if y is None:
         return b""                               # r is no point's x
     if y & 1 != v - 27:
         y = P - y
