@@ -306,7 +306,7 @@ def test_the_point_formulas_against_the_reference():
         assert acc[2].v == 0
     acc, keep = jacobian(a, 1), cells(2)        # Z = 1: the start of a co-Z table
     a_minus_3.dbl_weighted(_IntOps(), acc, _Cell(1), three_halves, cells(4), update=False,
-                          keep=keep)
+                           keep=keep)
     assert affine(acc) == add(a, a)
     assert affine(keep + [acc[2]]) == a          # the old point on the new Z
     for other, expected in ((b, add(a, b)), (a, None), ((a[0], P - a[1]), None)):

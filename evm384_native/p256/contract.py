@@ -217,7 +217,7 @@ class _Verify:
             def double(d: G1Jacobian, keep: Tuple[Fp, Fp]) -> None:
                 with asm.temps(*[Fp] * 4) as t:
                     a_minus_3.dbl_weighted(self.ops, _xyz(d), e.one, self.three_halves, t,
-                                          update=False, keep=keep)   # Z = 1: W = 1
+                                           update=False, keep=keep)   # Z = 1: W = 1
             odd_multiples(e, q, self.q_table, self.affine_record, self.z_table,
                           self.three_halves, double)
 
@@ -285,7 +285,7 @@ class _Verify:
                 a_minus_3.weight(self.ops, w, acc.z, self.z_table)
                 for i in range(WINDOW):
                     a_minus_3.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves, t,
-                                          update=i < WINDOW - 1)
+                                           update=i < WINDOW - 1)
                 self._lookup(g, depth + 1, shift, self.g_table)
                 a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t, self.z_table)
                 self._lookup(g, depth, shift, self.q_table)
