@@ -27,8 +27,7 @@ from evm384_native import execute
 from evm384_native.asm.disasm import disassemble
 from evm384_native.asm.profile import GasByPc
 from evm384_native.p256 import build_program
-from evm384_native.p256.params import PRECOMPILE_PRICE
-from evm384_native.p256.reference import verify
+from evm384_native.p256.reference import PRECOMPILE_PRICE, verify
 from evm384_native.p256.usage import random_signature
 from machine import git_revision  # bench/machine.py (bench/ is the script's path)
 

@@ -1,5 +1,5 @@
 """The six field operations of an Fp2 product as the field code emits them
-(``tower.fp2.mul``), in Fp2 = Fp[u]/(u^2 + 1)::
+(``tower.fp2.mul``) for u^2 = -1, in Fp2 = Fp[u]/(u^2 + 1)::
 
     t0 = a0 * b0;  t1 = a1 * b1;  t2 = a0 * b1;  c1 = a1 * b0;  c1 = c1 + t2;  c0 = t0 - t1
 
@@ -9,6 +9,11 @@ segments (:mod:`.evm.fp2_products`) and EVMMAX vector programs
 (:class:`.modx_common.VectorProgram`). This module recognises the shape and states the
 aliasing rule; each caller adds what its locations need besides (the modulus in memory)
 and proves the temporaries t0, t1, t2 dead its own way (the C step writes c1 and c0 only).
+
+The shape is that of the non-residue -1 only (BN254's and BLS12-381's u^2 = -1): a curve
+with another (BLS12-377's u^2 = -5) gets a Karatsuba product with a product by the
+non-residue from ``tower.fp2.mul``, which this does not recognise, so the engines run it op
+by op (its own recognition would be another optimisation, not a correction).
 """
 from __future__ import annotations
 

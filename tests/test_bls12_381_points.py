@@ -12,7 +12,6 @@ from evm384_native.bls12_381 import oracle
 from evm384_native.bls12_381.points import (compress_g1, compress_g2, decompress_g1,
                                             decompress_g2)
 from evm384_native.curves import BLS12_381
-from evm384_native.curves.fields import fp2_mul
 
 P = BLS12_381.p
 
@@ -120,18 +119,3 @@ def test_encoders_take_ints_and_py_ecc_points_alike():
     assert oracle.compressed_g1(p) == oracle.compressed_g1(py_p)
     assert oracle.compressed_g2(q) == oracle.compressed_g2(py_q)
     assert oracle.eip2537_input([(p, q)]) == oracle.eip2537_input([(py_p, py_q)])
-
-
-def test_fp2_square_roots_of_every_kind():
-    """Both branches of the Fp2 square root (alpha = -1 happens for non-squares of Fp, such
-    as -1 whose roots are +-u), and None for non-squares of Fp2."""
-    from evm384_native.bls12_381.points import _fp2_sqrt
-    assert _fp2_sqrt((P - 1, 0)) in ((0, 1), (0, P - 1))
-    rng = random.Random(4)
-    squares = [fp2_mul(a, a, P) for a in [(rng.randrange(P), rng.randrange(P)) for _ in range(20)]]
-    for square in squares + [(P - 5, 0), (rng.randrange(P), 0)]:
-        root = _fp2_sqrt(square)
-        assert root is not None and fp2_mul(root, root, P) == square
-    # a non-square times a square is a non-square; u + 1 has norm 2, a non-square of Fp
-    assert pow(2, (P - 1) // 2, P) == P - 1
-    assert _fp2_sqrt(fp2_mul((1, 1), squares[0], P)) is None

@@ -1,7 +1,8 @@
-"""ECMUL's GLV method (evm384_native/bn254/scalar.py): the endomorphism's constants, the
-scalar split and its bounds against Python integers, the lattice argument that the module
-doc makes for its incomplete additions, and the contract on the scalars at the edges of
-each step (both targets, both engines) against py-evm's precompile 0x07."""
+"""ECMUL's GLV method over BN254 (evm384_native/ec/glv.py, ec/glv_multiply.py): the
+endomorphism's constants, the scalar split and its bounds against Python integers, the
+lattice argument that glv_multiply's doc makes for its incomplete additions, and the
+contract on the scalars at the edges of each step (both targets, both engines) against
+py-evm's precompile 0x07."""
 import random
 
 import pytest
@@ -9,8 +10,10 @@ from py_ecc import optimized_bn128 as bn
 
 import bn254_cases as cases
 from evm384_native import execute
-from evm384_native.bn254 import build_contract, scalar
+from evm384_native.bn254 import build_contract
 from evm384_native.curves import BN254
+from evm384_native.ec import glv
+from evm384_native.ec.windows import WINDOW
 
 R, P = cases.R, cases.P
 GLV = BN254.glv
@@ -46,9 +49,9 @@ def test_no_short_vector_meets_a_window_above_the_last():
     x = BN254.x
     least = _lattice_minimum()
     assert least == _lattice_minimum(16) == 6 * x * x + 2 * x > 2**126.7
-    bound = scalar.bound(GLV, R)
-    assert bound < 2**127.5 < 2**scalar.HALF_BITS
-    base = 1 << scalar.WINDOW                      # window 1's coordinates:
+    bound = glv.bound(GLV, R)
+    assert bound < 2**127.5 < 2**glv.HALF_BITS
+    base = 1 << WINDOW                             # window 1's coordinates:
     assert bound // base + base + base - 1 < 2**122.6 < least   # base (prefix + 1) + 31
 
 
@@ -62,7 +65,7 @@ def _edge_scalars():
              -26 * LAM % R]
     combos = [(a + b * LAM) % R for a in (-3, -1, 0, 1, 2) for b in (-2, -1, 0, 1, 3)]
     sample = [rng.randrange(R) for _ in range(3000)]
-    widest = [max(sample, key=lambda k: abs(scalar.split(k, GLV, R)[i])) for i in (0, 1)]
+    widest = [max(sample, key=lambda k: abs(glv.split(k, GLV, R)[i])) for i in (0, 1)]
     return named + combos + widest + [rng.randrange(2**256) for _ in range(4)]
 
 
@@ -73,31 +76,31 @@ def test_the_split_is_odd_bounded_and_exact():
     rng = random.Random(5)
     for k in EDGE_SCALARS + [rng.randrange(R) for _ in range(20000)]:
         k = k % R
-        k1, k2 = scalar.split(k, GLV, R)
+        k1, k2 = glv.split(k, GLV, R)
         assert (k1 + k2 * LAM - k) % R == 0, k
         assert k1 % 2 == k2 % 2 == 1, k
-        assert abs(k1) < scalar.bound(GLV, R) and abs(k2) < scalar.bound(GLV, R), k
+        assert abs(k1) < glv.bound(GLV, R) and abs(k2) < glv.bound(GLV, R), k
 
 
 def test_the_edge_scalars_reach_the_bounds():
-    splits = [scalar.split(k % R, GLV, R) for k in EDGE_SCALARS]
+    splits = [glv.split(k % R, GLV, R) for k in EDGE_SCALARS]
     assert max(abs(k1) for k1, _ in splits) > 2**126
     assert max(abs(k2) for _, k2 in splits) > 2**126
     assert (-(2 * BN254.x + 1), 6 * BN254.x**2 + 2 * BN254.x + 1) in splits   # k = lam
 
 
 def _digits(k):
-    """The regular digits of an odd k in (-2^130, 2^130), lowest first (module doc, 3)."""
-    top = (1 << scalar.WINDOW) - 1
-    u = (k + 2**scalar.HALF_BITS - 1) // 2
-    digits = [2 * (u >> (scalar.WINDOW * j) & top) - top for j in range(scalar.DIGITS)]
-    assert sum(d << (scalar.WINDOW * j) for j, d in enumerate(digits)) == k
+    """The regular digits of an odd k in (-2^130, 2^130), lowest first (ec/windows.py)."""
+    top = (1 << WINDOW) - 1
+    u = (k + 2**glv.HALF_BITS - 1) // 2
+    digits = [2 * (u >> (WINDOW * j) & top) - top for j in range(glv.DIGITS)]
+    assert sum(d << (WINDOW * j) for j, d in enumerate(digits)) == k
     return digits
 
 
 def test_window_0_meets_the_doubling_case():
     """For k = 6 lam, acc before k2's last digit is [d2] phi(P): its addition doubles."""
-    k1, k2 = scalar.split(6 * LAM % R, GLV, R)
+    k1, k2 = glv.split(6 * LAM % R, GLV, R)
     _digits(k1)
     d2 = _digits(k2)
     acc = (k1 + (k2 - d2[0]) * LAM) % R            # [k1] P + [16 prefix of k2] phi(P)
@@ -154,8 +157,8 @@ def test_window_0_adds_again_with_every_case_only_when_it_must(contracts):
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_the_contracts_split_is_the_models(target):
-    """The EVM code of step 2 and 3 (k -> A1 A2) gives the words of :func:`scalar.split`'s
-    k1, k2 for the edge scalars and random ones."""
+    """The EVM code of the split and the digits (k -> A1 A2) gives the words of
+    :func:`glv.split`'s k1, k2 for the edge scalars and random ones."""
     from evm384_native.tower.contract import assemble
     from evm384_native.tower.target import resolve_target
     isa = resolve_target(target)
@@ -165,7 +168,7 @@ def test_the_contracts_split_is_the_models(target):
         asm = e.asm
         asm.push(0)
         asm.op("CALLDATALOAD")
-        scalar.push_digit_words(e, GLV, pre_shift)
+        glv.push_digit_words(e, GLV, pre_shift)
         for offset in (32, 0):                          # A2 on top
             asm.push(offset)
             asm.op("MSTORE")
@@ -178,6 +181,6 @@ def test_the_contracts_split_is_the_models(target):
         k %= R
         output = execute(code, cases.encode_words(k), opcodes=target, engine="fast").output
         words = [int.from_bytes(output[i:i + 32], "big") for i in (0, 32)]
-        expected = [(k_i + 2**scalar.HALF_BITS - 1) * 2**pre_shift // 2 % 2**256
-                    for k_i in scalar.split(k, GLV, R)]
+        expected = [(k_i + 2**glv.HALF_BITS - 1) * 2**pre_shift // 2 % 2**256
+                    for k_i in glv.split(k, GLV, R)]
         assert words == expected, k

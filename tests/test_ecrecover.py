@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from evm384_native import execute
-from evm384_native.bn254 import scalar
 from evm384_native.contracts import build_contract as registry_build, encode_calldata
 from evm384_native.curves import weierstrass
 from evm384_native.curves.secp256k1 import SECP256K1
+from evm384_native.ec import glv
 from evm384_native.evm.keccak import keccak256
 from evm384_native.secp256k1 import build_contract, recover
 from evm384_native.secp256k1.reference import (CURVE, INPUT_BYTES, PRECOMPILE_PRICE,
@@ -71,30 +71,30 @@ def test_the_endomorphism_and_the_basis():
     (a1, b1), (a2, b2) = GLV.basis
     assert (a1 + b1 * GLV.lam) % N == 0 == (a2 + b2 * GLV.lam) % N
     assert a1 * b2 - a2 * b1 == N
-    assert scalar.bound(GLV, N) < 2**scalar.HALF_BITS       # 26 digits of 5 bits
+    assert glv.bound(GLV, N) < 2**glv.HALF_BITS       # 26 digits of 5 bits
 
 
 def test_the_split_is_odd_bounded_and_exact():
     rng = random.Random(5)
     named = [0, 1, 2, N - 1, N - 2, GLV.lam, N - GLV.lam, GLV.lam * GLV.lam % N]
     for k in named + [rng.randrange(N) for _ in range(5000)]:
-        k1, k2 = scalar.split(k, GLV, N)
+        k1, k2 = glv.split(k, GLV, N)
         assert (k1 + k2 * GLV.lam - k) % N == 0 and k1 % 2 == k2 % 2 == 1, k
-        assert max(abs(k1), abs(k2)) < scalar.bound(GLV, N), k
+        assert max(abs(k1), abs(k2)) < glv.bound(GLV, N), k
 
 
 def test_the_contracts_split_is_the_models():
     """The EVM code of the split and recoding (k -> A1 A2, 64-byte records) gives the words
-    of :func:`scalar.split`'s k1, k2 (its rounding by k's halves, g < 2^128)."""
+    of :func:`glv.split`'s k1, k2 (its rounding by k's halves, g < 2^128)."""
     from evm384_native.tower.contract import assemble
     from evm384_native.tower.target import resolve_target
-    assert all(g < 2**128 for g in scalar.rounding_multipliers(GLV, N))
+    assert all(g < 2**128 for g in glv.rounding_multipliers(GLV, N))
 
     def build(e):
         asm = e.asm
         asm.push(0)
         asm.op("CALLDATALOAD")
-        scalar.push_digit_words(e, GLV, 6)
+        glv.push_digit_words(e, GLV, 6)
         for offset in (32, 0):                          # A2 on top
             asm.push(offset)
             asm.op("MSTORE")
@@ -108,8 +108,8 @@ def test_the_contracts_split_is_the_models():
             rng.randrange(N) for _ in range(200)]:
         output = execute(split_code, k.to_bytes(32, "big"), opcodes="evmmax").output
         words_out = [int.from_bytes(output[i:i + 32], "big") for i in (0, 32)]
-        assert words_out == [(k_i + 2**scalar.HALF_BITS - 1) * 2**6 // 2 % 2**256
-                             for k_i in scalar.split(k, GLV, N)], k
+        assert words_out == [(k_i + 2**glv.HALF_BITS - 1) * 2**6 // 2 % 2**256
+                             for k_i in glv.split(k, GLV, N)], k
 
 
 # --- the precompile's semantics ---------------------------------------------------------
@@ -218,8 +218,8 @@ def _exceptional(rng, final):
     v = 27 + (y & 1)
     u1 = rng.randrange(1, N)
     if final:
-        k2 = scalar.split(u1, GLV, N)[1]
-        u = (k2 + 2**scalar.HALF_BITS - 1) // 2
+        k2 = glv.split(u1, GLV, N)[1]
+        u = (k2 + 2**glv.HALF_BITS - 1) // 2
         d = 2 * (u & 31) - 31                    # k2's digit 0
         u2 = (2 * d * GLV.lam - u1) % N
     else:

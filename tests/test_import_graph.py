@@ -157,6 +157,36 @@ def test_package_has_no_import_cycles():
     assert not found, describe(found, edges)
 
 
+# tower/contract.py is the assembly every contract shares, not a curve's contracts.
+SHARED_LAYERS = {"tower"}
+
+
+def curve_packages(root: Path, package: str) -> Set[str]:
+    """The packages of one curve's (or hash's) contracts: every subpackage with a
+    contract.py or contracts.py, the shared layers apart."""
+    return {f"{package}.{folder.name}" for folder in root.iterdir()
+            if folder.name not in SHARED_LAYERS
+            and any((folder / name).is_file() for name in ("contract.py", "contracts.py"))}
+
+
+def cross_imports(edges: Sequence[Edge], packages: Set[str]) -> List[str]:
+    """Each import from a module of one of ``packages`` into another of them."""
+    def owner(module: str) -> Optional[str]:
+        return next((p for p in packages if module == p or module.startswith(p + ".")), None)
+    return [f"{source}:{line} imports {target}" for source, target, line in edges
+            if owner(source) and owner(target) and owner(source) != owner(target)]
+
+
+def test_no_curve_package_imports_another():
+    """What two curves' contracts share is curve-generic and belongs to a generic layer
+    (tower/, ec/, curves/): a curve package importing another would hide it there."""
+    packages = curve_packages(PACKAGE_ROOT, "evm384_native")
+    assert {"evm384_native.bls12_381", "evm384_native.bn254", "evm384_native.p256",
+            "evm384_native.poseidon", "evm384_native.secp256k1"} <= packages
+    found = cross_imports(import_graph(PACKAGE_ROOT, "evm384_native"), packages)
+    assert not found, "\n".join(found)
+
+
 # The checkout's folders beside the package, which a wheel does not ship, and the modules
 # their scripts and tests import by their bare names (bench's and tests' folders are on
 # sys.path when those run).
@@ -221,3 +251,17 @@ def test_scanner_resolves_names_and_packages(tmp_path):
     assert ("pkg.sub", "pkg", 1) in edges
     assert ("pkg.sub.inner", "pkg.sub.helper", 1) in edges
     assert cycles(edges) == [["pkg", "pkg.sub"], ["pkg.sub.inner.x", "pkg.sub.inner.y"]]
+
+
+def test_scanner_finds_curve_packages_and_their_cross_imports(tmp_path):
+    root = write_package(tmp_path / "pkg", {
+        "__init__.py": "",
+        "tower/__init__.py": "", "tower/contract.py": "",
+        "ec/__init__.py": "", "ec/scalar.py": "from ..tower import contract\n",
+        "one/__init__.py": "", "one/contract.py": "from ..ec import scalar\n",
+        "two/__init__.py": "", "two/contracts.py": "from ..one.contract import build\n",
+    })
+    packages = curve_packages(root, "pkg")
+    assert packages == {"pkg.one", "pkg.two"}
+    assert cross_imports(import_graph(root, "pkg"), packages) == [
+        "pkg.two.contracts:1 imports pkg.one.contract"]

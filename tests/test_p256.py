@@ -11,9 +11,11 @@ import pytest
 
 from evm384_native import execute
 from evm384_native.contracts import build_contract as registry_build, encode_calldata, targets_of
-from evm384_native.p256 import build_contract, formulas
-from evm384_native.p256.params import B, GX, GY, N, P, PRECOMPILE_PRICE
-from evm384_native.p256.reference import G, add, encode, multiply, on_curve, sign, verify
+from evm384_native.curves.p256 import P256
+from evm384_native.ec import a_minus_3
+from evm384_native.p256 import build_contract
+from evm384_native.p256.reference import (PRECOMPILE_PRICE, G, add, encode, multiply, on_curve,
+                                          sign, verify)
 from evm384_native.p256.usage import USAGE, random_signature
 from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT
 from optional import require
@@ -25,6 +27,7 @@ ONE = (1).to_bytes(32, "big")
 # Execution gas of a valid signature, EIP-6690 / EIP-7747 (issue 24's
 # target, 10,350 = 1.5 x the precompile's 6,900 under EIP-6690, is not met)
 GAS = {"eip-6690": 15_510, "eip-7747": 22_038}
+P, N, B = P256.p, P256.r, P256.b
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +50,7 @@ def answers(code, data):
 
 
 def test_the_curve_constants():
-    assert on_curve(GX, GY) and (B * B) % P != 0
+    assert on_curve(*G) and (B * B) % P != 0
     assert add(multiply(G, N - 1), G) is None    # [n] G = infinity: G has order n
     assert P == 2**256 - 2**224 + 2**192 + 2**96 - 1
 
@@ -260,7 +263,7 @@ class _Cell:
 
 
 class _IntOps:
-    """formulas' operations over Python integers mod p."""
+    """The formulas' operations (:mod:`evm384_native.ec.a_minus_3`) over Python integers mod p."""
     def mul(self, out, a, b):
         out.v = a.v * b.v % P
 
@@ -293,33 +296,33 @@ def test_the_point_formulas_against_the_reference():
     for u in (1, rng.randrange(2, P)):
         acc, w = jacobian(a, z), _Cell()
         acc[2].v = z * pow(u, -1, P) % P
-        formulas.weight(_IntOps(), w, acc[2], _Cell(u))
+        a_minus_3.weight(_IntOps(), w, acc[2], _Cell(u))
         for step in range(3):
-            formulas.dbl_weighted(_IntOps(), acc, w, three_halves, cells(4), update=step < 2)
+            a_minus_3.dbl_weighted(_IntOps(), acc, w, three_halves, cells(4), update=step < 2)
         on_curve = acc[:2] + [_Cell(acc[2].v * u)]
         assert affine(on_curve) == multiply(a, 8)
         acc[2].v = 0                            # infinity stays infinity
-        formulas.dbl_weighted(_IntOps(), acc, w, three_halves, cells(4))
+        a_minus_3.dbl_weighted(_IntOps(), acc, w, three_halves, cells(4))
         assert acc[2].v == 0
     acc, keep = jacobian(a, 1), cells(2)        # Z = 1: the start of a co-Z table
-    formulas.dbl_weighted(_IntOps(), acc, _Cell(1), three_halves, cells(4), update=False,
-                          keep=keep)
+    a_minus_3.dbl_weighted(_IntOps(), acc, _Cell(1), three_halves, cells(4), update=False,
+                           keep=keep)
     assert affine(acc) == add(a, a)
     assert affine(keep + [acc[2]]) == a          # the old point on the new Z
     for other, expected in ((b, add(a, b)), (a, None), ((a[0], P - a[1]), None)):
         acc = jacobian(a, z)
-        formulas.add_mixed(_IntOps(), acc, [_Cell(v) for v in other], cells(4))
+        a_minus_3.add_mixed(_IntOps(), acc, [_Cell(v) for v in other], cells(4))
         assert affine(acc) == expected          # equal or opposite: Z = 0, the fallback's cue
         u = rng.randrange(2, P)                 # acc on the curve of u, other on the curve
         acc = jacobian(a, z)
         acc[2].v = z * pow(u, -1, P) % P
-        formulas.add_mixed(_IntOps(), acc, [_Cell(v) for v in other], cells(4), _Cell(u))
+        a_minus_3.add_mixed(_IntOps(), acc, [_Cell(v) for v in other], cells(4), _Cell(u))
         assert affine(acc[:2] + [_Cell(acc[2].v * u)]) == expected
     for p1, p2 in ((a, b), (a, a), (a, (a[0], P - a[1])), (None, a), (a, None)):
         proj = lambda pt: [_Cell(0), _Cell(1), _Cell(0)] if pt is None else \
             [_Cell(pt[0] * z), _Cell(pt[1] * z), _Cell(z)]          # noqa: E731
         out = cells(3)
-        formulas.add_complete(_IntOps(), out, proj(p1), proj(p2), _Cell(B), cells(5))
+        a_minus_3.add_complete(_IntOps(), out, proj(p1), proj(p2), _Cell(B), cells(5))
         x, y, zz = (c.v for c in out)
         got = None if zz == 0 else (x * pow(zz, -1, P) % P, y * pow(zz, -1, P) % P)
         assert got == add(p1, p2)

@@ -8,11 +8,11 @@ import random
 
 import pytest
 
+from evm384_native.curves.p256 import P256
 from evm384_native.curves.secp256k1 import SECP256K1
-from evm384_native.p256.params import N as P256_N, P as P256_P
 from evm384_native.tower.fp import kept_values, power_plan, window_plan
 
-MODULI = (SECP256K1.p, SECP256K1.r, P256_P, P256_N)
+MODULI = (SECP256K1.p, SECP256K1.r, P256.p, P256.r)
 
 
 def _evaluate(steps, base, modulus):
@@ -50,5 +50,5 @@ def test_plans_compute_the_power(modulus):
 def test_the_inversion_mod_n_takes_the_shorter_plan():
     """modn.inverse_products' choice, in products (2 gas each under EIP-6690)."""
     lengths = {name: (len(power_plan(n - 2)), len(window_plan(n - 2, 5)))
-               for name, n in (("secp256k1", SECP256K1.r), ("P-256", P256_N))}
+               for name, n in (("secp256k1", SECP256K1.r), ("P-256", P256.r))}
     assert lengths == {"secp256k1": (297, 315), "P-256": (329, 309)}

@@ -14,19 +14,19 @@ from __future__ import annotations
 from typing import List, Tuple
 
 from ..curves.bls12_381 import BLS12_381
-from ..curves.fields import fp2_inverse, fp2_mul
 
 P = BLS12_381.p
+FP2 = BLS12_381.fp2
 FIELD, VALUE = 64, 48
 Element = Tuple[int, ...]                          # (c0,) in Fp or (c0, c1) in Fp2
 
 
 def _mul(a: Element, b: Element) -> Element:
-    return (a[0] * b[0] % P,) if len(a) == 1 else fp2_mul(a, b, P)  # type: ignore[arg-type]
+    return (a[0] * b[0] % P,) if len(a) == 1 else FP2.mul(a, b)  # type: ignore[arg-type]
 
 
 def _inverse(a: Element) -> Element:
-    return (pow(a[0], -1, P),) if len(a) == 1 else fp2_inverse(a, P)  # type: ignore[arg-type]
+    return (pow(a[0], -1, P),) if len(a) == 1 else FP2.inverse(a)  # type: ignore[arg-type]
 
 
 def _sub(a: Element, b: Element) -> Element:

@@ -24,6 +24,7 @@ from ..tower.control import is_zero
 from ..tower.fp import Emitter
 from ..tower.pairing import FinalExponentiation, MillerLoop
 from . import subgroup
+from .groups import G1_GROUP, G2_GROUP
 
 FP_BYTES = 64                                     # 16 zero bytes, then 48 bytes big-endian
 PAIR_BYTES = 384
@@ -117,12 +118,12 @@ def load(e: Emitter, loop: MillerLoop, fail: Label) -> None:
         g1_done = asm.new_label("g1_infinity")
         is_zero(asm, _part(staged, work.px2, work))
         asm.jumpi(g1_done)
-        subgroup.require_g1_on_curve(e, work.px2, fail)
+        G1_GROUP.require_on_curve(e, work.px2, fail)
         subgroup.require_g1_in_subgroup(e, work.px2, fail)
         asm.place(g1_done)
         is_zero(asm, _part(staged, work.q, work))
         asm.jumpi(skip)
-        subgroup.require_g2_on_curve(e, work.q, fail)
+        G2_GROUP.require_on_curve(e, work.q, fail)
     loop.load(pair_bytes=PAIR_BYTES, read=read)
 
 

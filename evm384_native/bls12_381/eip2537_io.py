@@ -7,11 +7,11 @@ and the precompile's error as a REVERT with empty output.
 from __future__ import annotations
 
 from ..asm import Assembler, Label, Slot, raw
+from ..ec.groups import Group, affine_view
 from ..tower import jacobian
 from ..tower.control import is_zero
 from ..tower.fp import Emitter
 from . import eip2537
-from ..tower.groups import Group, affine_view
 
 FIELD_BYTES = eip2537.FP_BYTES                    # 64
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Callable, Dict
 
 from ..asm import raw
+from ..ec.groups import Group, add
 from ..tower import jacobian
 from ..tower.control import require_calldata
 from ..tower.fp import Emitter
@@ -27,7 +28,6 @@ from . import map_to_curve
 from .eip2537_io import (FIELD_BYTES, decode_fields, load_jacobian, point_bytes, return_point,
                           revert_at)
 from .msm import Msm
-from ..tower.groups import Group, add
 from .groups import G1_GROUP, G2_GROUP
 
 

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..asm import G1, G1Jacobian, G2, G2Jacobian, Label, Slot
+from ..asm import Label, Slot
 from ..curves.bls12_381 import BLS12_381
-from ..tower import fp, fp2, jacobian
+from ..ec.groups import Group, g1_group, g2_group
+from ..tower import jacobian
 from ..tower.control import double_and_add
 from ..tower.fp import Emitter
-from ..tower.groups import Group
 from . import subgroup
 from .oracle import g1_point, g2_point
 
 
-G1_GROUP = Group("g1", fp, G1, G1Jacobian, subgroup.require_g1_on_curve)
-G2_GROUP = Group("g2", fp2, G2, G2Jacobian, subgroup.require_g2_on_curve)
+G1_GROUP, G2_GROUP = g1_group(BLS12_381), g2_group(BLS12_381)   # y^2 = x^3 + 4; the M-type twist
 DBL_RUN = 16             # longest run of doublings one call performs (dense code)
 
 

@@ -38,12 +38,11 @@ from typing import Sequence, Tuple, Union
 
 from ..asm import Assembler, Fp, Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot, Subroutine
 from ..curves.bls12_381 import BLS12_381
-from ..curves.fields import fp2_inverse, fp2_mul
+from ..ec.groups import Group, add, add_distinct, affine_view
 from ..tower import fp, fp2, jacobian
 from ..tower.compare import push_equal, push_field_is_zero
 from ..tower.control import Doubler
 from ..tower.fp import Emitter
-from ..tower.groups import Group, add, add_distinct, affine_view
 from .groups import DBL_RUN, G1_GROUP, G2_GROUP
 from .subgroup import PSI_X, PSI_Y
 
@@ -228,7 +227,7 @@ def _negate(value: Const) -> Const:
 
 
 def _product(field: ModuleType, a: Const, b: Const) -> Const:
-    return a * b % P if field is fp else fp2_mul(a, b, P)  # type: ignore[arg-type,operator]
+    return a * b % P if field is fp else BLS12_381.fp2.mul(a, b)  # type: ignore[arg-type,operator]
 
 
 def _gx_fraction(e: Emitter, field: ModuleType, n: Slot, m: Slot, xd2: Slot, xn: Slot,

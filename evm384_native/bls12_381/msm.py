@@ -52,13 +52,13 @@ from typing import Callable, Dict, Optional, Sequence, Tuple
 
 from ..asm import Fp, Label, Slot, array, raw
 from ..curves.bls12_381 import BLS12_381
+from ..ec.groups import Group, add, affine_view
 from ..tower import fp, fp2, jacobian
 from ..tower.control import Doubler, is_zero, require_calldata
 from ..tower.compare import require_jacobian_is
 from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
 from ..tower.compare import push_field_is_zero
-from ..tower.groups import Group, add, affine_view
 from .groups import (DBL_RUN, G1_GROUP, G2_GROUP, affine_values, generator_multiple,
                      require_in_subgroup)
 from . import subgroup
@@ -437,7 +437,7 @@ class Msm:
         to its Z, then [2j + 1] S = [2j - 1] S + 2S by co-Z additions with update
         (Meloni's: 6 products each; none meets an exceptional case for a point of prime
         order r, 2j - 1 = +-2 mod r never), each earlier entry then brought to the last Z
-        (Longa and Miri's co-Z precomputation, as :mod:`..bn254.scalar` builds its table).
+        (Longa and Miri's co-Z precomputation, as :mod:`..ec.odd_multiples` builds its table).
         On G2 every entry is also multiplied by conj(Z) (squared, cubed), so that the
         common Z is the norm, in Fp: psi (which conjugates Z) then maps the table to
         itself."""
@@ -574,7 +574,7 @@ class Msm:
         An addition meeting acc = +-t (only inputs crafted for it do) or an accumulator
         at infinity leaves Z = 0 (Z3 = Z H, H = 0), and Z stays 0 through every later
         doubling and addition: then the loop runs again from infinity with complete
-        additions (:func:`~evm384_native.tower.groups.add`), which handle every case.
+        additions (:func:`~evm384_native.ec.groups.add`), which handle every case.
 
         All of it runs on the curve y^2 = x^3 + b w^6 of the records' common Z, w, where
         every table entry is an affine point, so the fast loop's additions are mixed

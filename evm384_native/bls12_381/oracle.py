@@ -11,7 +11,9 @@ from __future__ import annotations
 import random
 from typing import List, Optional, Sequence, Tuple
 
-from .points import G1Point, G2Point, compress_g1, compress_g2, decompress_g1, decompress_g2
+from ..curves.fields import sqrt
+from .points import (B_G1, P, G1Point, G2Point, compress_g1, compress_g2, decompress_g1,
+                     decompress_g2)
 
 # The order r of G1, G2 and GT.
 CURVE_ORDER = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
@@ -116,12 +118,12 @@ def random_product_case(rng: random.Random, k: int, true: bool) -> List[Tuple[tu
 def g1_off_subgroup(rng: random.Random):
     """A random point of y^2 = x^3 + 4 over Fp, projective (x, y, 1), not multiplied by the
     cofactor (so almost surely outside the r-order subgroup)."""
-    from py_ecc.optimized_bls12_381 import FQ, b
+    from py_ecc.optimized_bls12_381 import FQ
     while True:
-        x = FQ(rng.randrange(FQ.field_modulus))
-        y = (x ** 3 + b) ** ((FQ.field_modulus + 1) // 4)
-        if y * y == x ** 3 + b:
-            return x, y, FQ.one()
+        x = rng.randrange(P)
+        y = sqrt(x ** 3 + B_G1, P)
+        if y is not None:
+            return FQ(x), FQ(y), FQ.one()
 
 
 def g2_off_subgroup(rng: random.Random):

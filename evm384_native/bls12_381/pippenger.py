@@ -23,16 +23,16 @@ no addition meets infinity before its end but for crafted inputs (or a sum that 
 infinity). An addition of equal or opposite points leaves Z = 0 (Z3 = Z H or 2 Z1 Z2 H
 with H = 0), and Z stays 0 through every later doubling and addition: then everything
 runs again from buckets and acc at infinity with complete additions
-(:func:`~evm384_native.tower.groups.add`).
+(:func:`~evm384_native.ec.groups.add`).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..curves.bls12_381 import BLS12_381
+from ..ec.groups import add_distinct, affine_view, set_infinity
 from ..tower import fp, jacobian
 from ..tower.compare import push_field_is_zero
-from ..tower.groups import add_distinct, affine_view, set_infinity
 from .groups import affine_values, generator_multiple
 
 if TYPE_CHECKING:

@@ -6,26 +6,19 @@ the one of blst, pyblst and chia_rs ("ZCash" format): x big-endian (for G2: c1 t
 48 bytes per Fp, the top bits of the first byte flagging compression, the point at infinity
 and which of the two square roots y is (the "larger" one: y > -y, comparing c1 first).
 
-Decompressing needs a square root in Fp and in Fp2; p = 3 mod 4 makes both a few
-exponentiations. Not on any fast path: it reads points that blst computed.
+Decompressing needs a square root in Fp and in Fp2 (:mod:`..curves.fields`; p = 3 mod 4
+makes each a few exponentiations). Not on any fast path: it reads points that blst
+computed.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Tuple
 
 from ..curves.bls12_381 import BLS12_381
-from ..curves.fields import Fp2Int, fp2_mul, fp2_pow
+from ..curves.fields import Fp2Int, sqrt
 
 P = BLS12_381.p
-
-
-def _fp2_mul(a: Fp2Int, b: Fp2Int) -> Fp2Int:
-    return fp2_mul(a, b, P)
-
-
-def _fp2_pow(a: Fp2Int, exponent: int) -> Fp2Int:
-    return fp2_pow(a, exponent, P)
-
+FP2 = BLS12_381.fp2
 
 G1Point = Tuple[int, int]
 G2Point = Tuple[Fp2Int, Fp2Int]
@@ -37,24 +30,6 @@ COMPRESSED_FLAG = 0x80
 INFINITY_FLAG = 0x40
 LARGER_ROOT_FLAG = 0x20
 FLAGS = COMPRESSED_FLAG | INFINITY_FLAG | LARGER_ROOT_FLAG
-
-
-def _fp_sqrt(a: int) -> Optional[int]:
-    root = pow(a, (P + 1) // 4, P)
-    return root if root * root % P == a % P else None
-
-
-def _fp2_sqrt(a: Fp2Int) -> Optional[Fp2Int]:
-    """A square root in Fp2 for p = 3 mod 4 (Adj and Rodriguez-Henriquez 2012, Algorithm 9),
-    or None when a is not a square."""
-    a1 = _fp2_pow(a, (P - 3) // 4)
-    x0 = _fp2_mul(a1, a)
-    alpha = _fp2_mul(a1, x0)
-    if alpha == (P - 1, 0):
-        root = ((-x0[1]) % P, x0[0])                        # u * x0
-    else:
-        root = _fp2_mul(_fp2_pow(((1 + alpha[0]) % P, alpha[1]), (P - 1) // 2), x0)
-    return root if _fp2_mul(root, root) == (a[0] % P, a[1] % P) else None
 
 
 def _fp_is_larger(y: int) -> bool:
@@ -98,7 +73,7 @@ def _read(data: bytes, size: int) -> Tuple[int, int]:
 def decompress_g1(data: bytes) -> G1Point:
     """Affine (x, y) of a 48-byte compressed G1 point; ValueError if it is not on the curve."""
     flags, x = _read(data, FP_BYTES)
-    y = _fp_sqrt(x ** 3 + B_G1) if x < P else None
+    y = sqrt(x ** 3 + B_G1, P) if x < P else None
     if y is None:
         raise ValueError("not a point of the curve y^2 = x^3 + 4")
     if _fp_is_larger(y) != bool(flags & LARGER_ROOT_FLAG):
@@ -114,8 +89,8 @@ def decompress_g2(data: bytes) -> G2Point:
     x: Fp2Int = (x0, x1)
     y = None
     if x0 < P and x1 < P:
-        x3 = _fp2_mul(_fp2_mul(x, x), x)
-        y = _fp2_sqrt(((x3[0] + B_G2[0]) % P, (x3[1] + B_G2[1]) % P))
+        x3 = FP2.mul(FP2.mul(x, x), x)
+        y = FP2.sqrt(((x3[0] + B_G2[0]) % P, (x3[1] + B_G2[1]) % P))
     if y is None:
         raise ValueError("not a point of the curve y^2 = x^3 + 4 (1 + u)")
     if _fp2_is_larger(y) != bool(flags & LARGER_ROOT_FLAG):

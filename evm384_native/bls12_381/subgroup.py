@@ -1,4 +1,5 @@
-"""Curve and subgroup membership tests as EVM384 code (what EIP-2537 requires of its inputs).
+"""Subgroup membership tests as EVM384 code (what EIP-2537 requires of its inputs, beside
+the curve checks of :mod:`.groups`).
 
 Every check jumps to a ``fail`` label when it does not hold; points are affine, in
 Montgomery form, not at infinity.
@@ -26,31 +27,20 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Callable
 
-from ..asm import Fp2, G1, G1Jacobian, G2, G2Jacobian, Label, Slot
+from ..asm import G1, G1Jacobian, G2, G2Jacobian, Label, Slot
 from ..curves.bls12_381 import BLS12_381
-from ..curves.fields import fp2_pow
 from ..tower import fp, fp2, jacobian
 from ..tower.control import double_and_add
-from ..tower.compare import require_jacobian_is, require_on_curve
+from ..tower.compare import require_jacobian_is
 from ..tower.fp import Emitter
 
-B_G1 = 4
-B_G2 = (4, 4)                                     # 4 (u + 1)
 # the cube root of unity with phi(P) = [-x^2] P on G1
 BETA = 0x5F19672FDF76CE51BA69C6076A0F77EADDB3A93BE6F89688DE17D813620A00022E01FFFFFFFEFFFE
 P = BLS12_381.p
 # longest run of G1 doublings one call performs, for targets with dense_code
 G1_DBL_RUN = 16
-PSI_X = fp2_pow(fp2_pow(BLS12_381.xi, (P - 1) // 3, P), P ** 2 - 2, P)   # inverses in Fp2:
-PSI_Y = fp2_pow(fp2_pow(BLS12_381.xi, (P - 1) // 2, P), P ** 2 - 2, P)   # a^(p^2 - 2)
-
-
-def require_g1_on_curve(e: Emitter, p: G1, fail: Label) -> None:
-    require_on_curve(e, fp, p, e.fp_const("b_g1", B_G1), fail)
-
-
-def require_g2_on_curve(e: Emitter, q: G2, fail: Label) -> None:
-    require_on_curve(e, fp2, q, e.const(Fp2, "b_g2", list(B_G2)), fail)
+PSI_X = BLS12_381.fp2.inverse(BLS12_381.fp2.pow(BLS12_381.xi, (P - 1) // 3))
+PSI_Y = BLS12_381.fp2.inverse(BLS12_381.fp2.pow(BLS12_381.xi, (P - 1) // 2))
 
 
 def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label,

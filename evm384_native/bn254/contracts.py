@@ -25,20 +25,20 @@ from typing import Callable, Dict, Optional, Tuple
 
 from ..asm import Fp12, G1, G1Jacobian, G2, Label, Program
 from ..curves.bn254 import BN254
+from ..ec.glv_multiply import multiply
+from ..ec.groups import add, affine_view, set_infinity
 from ..tower import fp, jacobian
 from ..tower.compare import push_equal
 from ..tower.contract import least_gas_that_fits, return_word_or_revert, revert_here
 from ..tower.families import twist_frobenius
 from ..tower.fp import Emitter
-from ..tower.groups import add, affine_view, set_infinity
 from ..tower.lines import PROJECTIVE
 from ..tower.pairing import FinalExponentiation, MillerLoop
 from ..tower.residue import push_accepted
 from ..tower.target import Target
-from . import hinted, scalar
-from .io import (G1_BYTES, G1_GROUP, PAIR_BYTES, constant, g1_offsets, g2_offsets, load_values,
-                 on_stack, plus, push_words_zero, require_g1_on_curve, require_g2_on_curve,
-                 return_words)
+from . import hinted
+from .io import (G1_BYTES, G1_GROUP, G2_GROUP, PAIR_BYTES, constant, g1_offsets, g2_offsets,
+                 load_values, on_stack, plus, push_words_zero, return_words)
 
 TARGETS = ("evm384", "evmmax")
 
@@ -53,7 +53,7 @@ def load_g1(e: Emitter, point: G1Jacobian, calldata_offset: int, fail: Label) ->
     infinity, done = asm.new_label("g1_infinity"), asm.new_label("g1_loaded")
     push_words_zero(e, offsets)
     asm.jumpi(infinity)
-    require_g1_on_curve(e, xy, fail)
+    G1_GROUP.require_on_curve(e, xy, fail)
     fp.copy(e, point.z, e.one)
     asm.jump(done)
     asm.place(infinity)
@@ -85,7 +85,7 @@ def _build_mul(e: Emitter) -> None:
     fail = e.asm.new_label("invalid_input")
     point = e.asm.memory.region("points").alloc(G1Jacobian, "p")
     load_g1(e, point, 0, fail)
-    product = scalar.multiply(e, point, G1_BYTES)
+    product = multiply(e, point, G1_BYTES)
     return_affine(e, product)
     revert_here(e, fail)
 
@@ -104,11 +104,11 @@ def load_pairs(e: Emitter, loop: MillerLoop, fail: Label, calldata_tail: int = 0
         g1_done = asm.new_label("g1_infinity")
         push_words_zero(e, g1)
         asm.jumpi(g1_done)
-        require_g1_on_curve(e, work.px2, fail)
+        G1_GROUP.require_on_curve(e, work.px2, fail)
         asm.place(g1_done)
         push_words_zero(e, g2)
         asm.jumpi(skip)
-        require_g2_on_curve(e, work.q, fail)
+        G2_GROUP.require_on_curve(e, work.q, fail)
     loop.load(pair_bytes=PAIR_BYTES, read=read, allow_empty=True)
 
 

@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ..asm import Fp2, G1, G1Jacobian, G2, Label, Slot, raw
+from ..asm import Label, Slot, raw
 from ..curves.bn254 import BN254
-from ..tower import fp, fp2
-from ..tower.compare import require_on_curve
+from ..ec.groups import g1_group, g2_group
 from ..tower.fp import Emitter
-from ..tower.groups import Group
 
 WORD = 32
 G1_BYTES, G2_BYTES = 2 * WORD, 4 * WORD
@@ -93,16 +91,6 @@ def load_values(e: Emitter, slot: Slot, offsets: Sequence[Offset], fail: Label) 
     e.target.from_staging(e, slot, staged, little_endian=False)
 
 
-def require_g1_on_curve(e: Emitter, p: G1, fail: Label) -> None:
-    """y^2 = x^3 + 3."""
-    require_on_curve(e, fp, p, e.fp_const("b_g1", BN254.b), fail)
-
-
-def require_g2_on_curve(e: Emitter, q: G2, fail: Label) -> None:
-    """y^2 = x^3 + 3 / (9 + u) on the D-type twist."""
-    require_on_curve(e, fp2, q, e.const(Fp2, "b_g2", list(BN254.twist_b)), fail)
-
-
 def return_words(e: Emitter, values: Slot) -> None:
     """RETURN the values of ``values`` as 32-byte big-endian words."""
     asm = e.asm
@@ -113,4 +101,4 @@ def return_words(e: Emitter, values: Slot) -> None:
     asm.op("RETURN")
 
 
-G1_GROUP = Group("g1", fp, G1, G1Jacobian, require_g1_on_curve)
+G1_GROUP, G2_GROUP = g1_group(BN254), g2_group(BN254)   # y^2 = x^3 + 3; the D-type twist

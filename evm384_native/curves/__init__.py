@@ -1,4 +1,5 @@
-"""Curve descriptions: data handed to the generic code (:mod:`evm384_native.tower`)."""
+"""Curve descriptions: data handed to the generic code (:mod:`evm384_native.tower`,
+:mod:`evm384_native.ec`), and pure-Python arithmetic over them (fields, points, weierstrass)."""
 from typing import Dict, Union
 
 from .bls12_381 import BLS12_381

@@ -3,16 +3,19 @@ arkworks' ``Bls12Config`` / ``BnConfig``). The algorithms of each family (the Mi
 digits and closing steps, the hard part of the final exponentiation, the residue-witness
 check) are written once in :mod:`evm384_native.tower.families`; a curve names its family.
 
-The tower is the same for every curve here: Fp2 = Fp[u]/(u^2 + 1), Fp6 = Fp2[v]/(v^3 - xi),
+The tower has one shape, its non-residues the curve's: Fp2 = Fp[u]/(u^2 - beta) (beta =
+``fp2_nonresidue``, -1 for BN254 and BLS12-381), Fp6 = Fp2[v]/(v^3 - xi),
 Fp12 = Fp6[w]/(w^2 - v); G1: y^2 = x^3 + b over Fp; G2 on the sextic twist over Fp2,
 y^2 = x^3 + b xi (M-type) or x^3 + b / xi (D-type).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Optional, Tuple, Union
 
-from .fields import Fp2Int, fp2_inverse, fp2_mul
+from . import weierstrass
+from .fields import Fp2Int, QuadraticExtension, is_square
 
 G1Int = Tuple[int, int]
 G2Int = Tuple[Fp2Int, Fp2Int]
@@ -45,21 +48,33 @@ class PairingCurve:
     g1: G1Int                     # generators, affine
     g2: G2Int
     glv: Optional[Glv] = None     # G1's endomorphism, where a contract uses it
+    fp2_nonresidue: int = -1      # beta: Fp2 = Fp[u]/(u^2 - beta)
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES or self.twist not in TWISTS:
             raise ValueError(f"{self.name}: family must be one of {FAMILIES}, twist one "
                              f"of {TWISTS}")
-        if self.p % 4 != 3:       # -1 is then a non-square: u^2 = -1 makes Fp2 a field
-            raise ValueError(f"{self.name}: the tower needs p = 3 mod 4")
+        if is_square(self.fp2_nonresidue, self.p):   # Euler's criterion
+            raise ValueError(f"{self.name}: Fp[u]/(u^2 - beta) is a field only for a "
+                             f"non-square beta, not {self.fp2_nonresidue}")
+
+    @cached_property
+    def fp2(self) -> QuadraticExtension:
+        """Python arithmetic in the curve's Fp2."""
+        return QuadraticExtension(self.p, self.fp2_nonresidue)
+
+    @property
+    def a(self) -> int:
+        """G1's a: 0 (y^2 = x^3 + b) in both families."""
+        return 0
 
     @property
     def twist_b(self) -> Fp2Int:
         """b' of the twist E': y^2 = x^3 + b'."""
         b: Fp2Int = (self.b, 0)
         if self.twist == "M":
-            return fp2_mul(b, self.xi, self.p)
-        return fp2_mul(b, fp2_inverse(self.xi, self.p), self.p)
+            return self.fp2.mul(b, self.xi)
+        return self.fp2.mul(b, self.fp2.inverse(self.xi))
 
     @property
     def field_bytes(self) -> int:
@@ -85,21 +100,29 @@ def limb_bytes(p: int) -> int:
 
 
 @dataclass(frozen=True)
-class GlvCurve:
-    """A prime-order curve y^2 = x^3 + b over Fp with a GLV endomorphism and no pairing
-    (secp256k1): what the scalar code (:mod:`evm384_native.bn254.scalar`'s pieces) reads,
-    its moduli, b, generator and :class:`Glv`."""
+class WeierstrassCurve:
+    """A prime-order curve y^2 = x^3 + a x + b over Fp with no pairing (secp256k1: a = 0
+    and a GLV endomorphism; P-256: a = -3): what the curve-generic code
+    (:mod:`evm384_native.ec`) reads, its moduli, a, b, generator and :class:`Glv`."""
     name: str
     p: int                        # the base field's modulus
     r: int                        # the group's prime order (ECDSA's n)
+    a: int
     b: int
     g1: G1Int
-    glv: Glv
+    glv: Optional[Glv] = None     # an endomorphism, where a contract uses it
 
     @property
     def field_bytes(self) -> int:
         return limb_bytes(self.p)
 
+    @property
+    def affine(self) -> weierstrass.Curve:
+        """The curve for the pure-Python group law (:mod:`.weierstrass`)."""
+        return weierstrass.Curve(self.p, self.a, self.b, self.r, self.g1)
+
 
 # What the field code takes: a curve's base field, or a bare prime field.
-Field = Union[PairingCurve, PrimeField, GlvCurve]
+Field = Union[PairingCurve, PrimeField, WeierstrassCurve]
+# A curve whose G1 the curve-generic code (:mod:`evm384_native.ec`) works on.
+EllipticCurve = Union[PairingCurve, WeierstrassCurve]

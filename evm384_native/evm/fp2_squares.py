@@ -2,7 +2,8 @@
 ``evm384_run_records`` under the python engine) may run as two Montgomery products of
 unreduced sums (``csrc/fp2_square.h``), where the ops take five records.
 
-The shape is the five ops ``tower.fp2.sqr`` emits::
+The shape is the five ops ``tower.fp2.sqr`` emits for u^2 = -1 (another non-residue's
+squaring has other ops, run one by one)::
 
     t0 = a0 + a1   t1 = a0 - a1   c1 = a0 * a1   c1 = c1 + c1   c0 = t0 * t1
 

@@ -2,10 +2,11 @@
 ``evm384_run_records`` under the python engine) may run as one step at double width
 (``csrc/fp4_square.h``: six 768-bit products, four reductions).
 
-The shape is the 23 ops ``tower.fp12._sqr_fp4`` emits for xi = 1 + u, each an (operation,
-out, x, y) over named roles: the inputs a0, a1, b0, b1 (a = a0 + a1 u, b = b0 + b1 u), the
-outputs o00, o01, o10, o11, and the temporaries ta0, ta1, tb0, tb1 (each half squaring
-keeps its sum and difference in its own outputs until it writes them). When every input
+The shape is the 23 ops ``tower.fp12._sqr_fp4`` emits for blst's tower (u^2 = -1,
+xi = 1 + u), each an (operation, out, x, y) over named roles: the inputs a0, a1, b0, b1
+(a = a0 + a1 u, b = b0 + b1 u), the outputs o00, o01, o10, o11, and the temporaries ta0,
+ta1, tb0, tb1 (each half squaring keeps its sum and difference in its own outputs until it
+writes them). When every input
 is below a modulus under 2^382 that comes with its inv, each op returns the canonical
 residue, so the step's outputs have the ops' bytes; the C step checks that at run time and
 runs the records otherwise. What this module proves once per code, and marks in the first

@@ -13,10 +13,10 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
 3. R = [u1] G + [u2] Q by Straus' joint multiplication (:meth:`_Verify._windowed`): both
    scalars in regular signed 5-bit digits (odd, never 0: no branch per window), G's
    32 records [-31] G .. [31] G affine constants in the code, Q's computed at run time
-   by co-Z additions on one Z = Z_T (:func:`..bn254.scalar.odd_multiples`), affine
+   by co-Z additions on one Z = Z_T (:func:`..ec.odd_multiples.odd_multiples`), affine
    without an inversion on the isomorphic curve y^2 = x^3 - 3 Z_T^4 x + b Z_T^6, where
    the loop runs: 255 doublings scaled by 1/2 that carry W = Z_T^4 Z^4
-   (:func:`.formulas.dbl_weighted`: 9 products and 5 additions, the last of a window 8;
+   (:func:`..ec.a_minus_3.dbl_weighted`: 9 products and 5 additions, the last of a window 8;
    W made once a window, 3 products), per window two mixed additions (11 products, 7
    additions), of G's record (on the curve itself: Z Z_T in place of Z, one product
    more) and of Q's. An exceptional case (an addition meeting acc = +-T) or
@@ -36,46 +36,31 @@ from functools import lru_cache
 from typing import Callable, Optional, Sequence, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
-from ..bn254.scalar import odd_multiples
+from ..curves.p256 import P256
+from ..ec import a_minus_3
+from ..ec.a_minus_3 import EmittedOps
+from ..ec.odd_multiples import odd_multiples
+from ..ec.windows import ENTRIES, RECORDS, WINDOW
 from ..tower import fp, modn
 from ..tower.contract import assemble
 from ..tower.fp import Emitter
 from ..tower.target import Target
 from ..tower.words import push_calldata_word, push_in_open_range
-from . import formulas
-from .params import B, FIELD, GX, GY, INPUT_BYTES, N, P
-from .reference import G, multiply
+from .reference import G, INPUT_BYTES, multiply
 
 NAME = "p256verify"
 CONTRACTS = (NAME,)
 TARGETS_OF = {NAME: ("evmmax",)}
+CURVE = P256
+P, N, B = CURVE.p, CURVE.r, CURVE.b
 WORD = 32
 H, R, S, QX, QY = (WORD * i for i in range(5))      # calldata offsets
-WINDOW = 5                                          # bits per signed digit
 DIGITS = 255 // WINDOW                              # digits below the top one (+-1)
-RECORDS = 1 << WINDOW                               # record u: [2u - 31] P, u = 0 .. 31
-ODD = RECORDS // 2                                  # [1] P, [3] P, .. [31] P
 # digits 50 .. 0: the first LEAD inline, then turns of TURN windows (a turn costs ~45
 # gas of control; ~900 bytes a window: 3 + 12 is 23.6 KB of code, 6 + 15 would be 29 KB,
 # over EIP-170's 24,576 bytes)
 LEAD, TURN = 3, 12
 WORD_MASK = (1 << 256) - 1
-
-
-class _Ops:
-    """:mod:`.formulas`' operations as EVMMAX code in context 0 (mod p)."""
-
-    def __init__(self, e: Emitter) -> None:
-        self.e = e
-
-    def mul(self, out: Slot, a: Slot, b: Slot) -> None:
-        fp.mul(self.e, out, a, b)
-
-    def add(self, out: Slot, a: Slot, b: Slot) -> None:
-        fp.add(self.e, out, a, b)
-
-    def sub(self, out: Slot, a: Slot, b: Slot) -> None:
-        fp.sub(self.e, out, a, b)
 
 
 def _xyz(point: G1Jacobian) -> Sequence[Fp]:
@@ -85,7 +70,7 @@ def _xyz(point: G1Jacobian) -> Sequence[Fp]:
 class _Verify:
     def __init__(self, e: Emitter) -> None:
         self.e, self.asm = e, e.asm
-        self.ops = _Ops(e)
+        self.ops = EmittedOps(e)
         memory = e.asm.memory
         # words: n, s, h mod n, r (STOREXed into context 1), then u1, u2 (LOADXed back)
         self.words = memory.region("p256_words").alloc(raw(6 * WORD), "words")
@@ -127,7 +112,7 @@ class _Verify:
         asm.push(B)
         asm.push(P)
         asm.push(P)
-        asm.push(P - 3)
+        asm.push(CURVE.a % P)
         self._word(QX)
         asm.op("MULMOD")                           # -3 x
         asm.push(P)
@@ -218,7 +203,7 @@ class _Verify:
         """Q's records in memory, records u = 0 .. 31 holding [2u - 31] Q, affine on the
         isomorphic curve y^2 = x^3 - 3 Z_T^4 x + b Z_T^6 of their common Z = Z_T (kept in
         ``z_table``): Longa and Miri's co-Z precomputation (PKC 2008) as
-        :func:`..bn254.scalar.odd_multiples` makes it (2Q by a doubling that leaves Q on
+        :func:`..ec.odd_multiples.odd_multiples` makes it (2Q by a doubling that leaves Q on
         the same Z, 15 co-Z additions of 2Q, each entry brought to the last Z; never an
         exceptional case: 2j - 1 = +-2 mod n has no small solution), no inversion: the
         loop runs on that curve (:meth:`_windowed`)."""
@@ -233,8 +218,8 @@ class _Verify:
 
             def double(d: G1Jacobian, keep: Tuple[Fp, Fp]) -> None:
                 with asm.temps(*[Fp] * 4) as t:
-                    formulas.dbl_weighted(self.ops, _xyz(d), e.one, self.three_halves, t,
-                                          update=False, keep=keep)   # Z = 1: W = 1
+                    a_minus_3.dbl_weighted(self.ops, _xyz(d), e.one, self.three_halves, t,
+                                           update=False, keep=keep)   # Z = 1: W = 1
             odd_multiples(e, q, self.q_table, self.affine_record, self.z_table,
                           self.three_halves, double)
 
@@ -251,7 +236,7 @@ class _Verify:
             if shift is None:
                 asm.push(255)
                 asm.op("SHR")
-                asm.push(checked(ODD - 1))
+                asm.push(checked(ENTRIES - 1))
                 asm.op("ADD")
                 asm.push(6)
                 asm.op("SHL")
@@ -296,17 +281,17 @@ class _Verify:
             self._lookup(acc.part(G1, 0, "acc.xy"), 1, None, self.q_table)   # +-Q
             fp.copy(e, acc.z, e.one)               # on Q's table's curve
             self._lookup(g, 2, None, self.g_table)                           # +-G
-            formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t, self.z_table)
+            a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t, self.z_table)
 
             def window(shift: int, depth: int) -> None:
-                formulas.weight(self.ops, w, acc.z, self.z_table)
+                a_minus_3.weight(self.ops, w, acc.z, self.z_table)
                 for i in range(WINDOW):
-                    formulas.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves, t,
-                                          update=i < WINDOW - 1)
+                    a_minus_3.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves, t,
+                                           update=i < WINDOW - 1)
                 self._lookup(g, depth + 1, shift, self.g_table)
-                formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t, self.z_table)
+                a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t, self.z_table)
                 self._lookup(g, depth, shift, self.q_table)
-                formulas.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t)
+                a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t)
             for i in range(LEAD):
                 window(WINDOW * (DIGITS - 1 - i), 1)
             turns = (DIGITS - LEAD) // TURN
@@ -339,7 +324,7 @@ class _Verify:
 
     def _complete_data(self) -> bytes:
         """Records (X, Y, Z): infinity, G, infinity, then (qx, qy, 1) from the calldata."""
-        words = [0, 1, 0, GX, GY, 1, 0, 1, 0, 0, 0, 1]
+        words = [0, 1, 0, *G, 1, 0, 1, 0, 0, 0, 1]
         return b"".join(v.to_bytes(WORD, "big") for v in words)
 
     def _complete(self, acc: G1Jacobian) -> None:
@@ -363,7 +348,7 @@ class _Verify:
         with asm.temps(G1Jacobian, G1Jacobian, *[Fp] * 5) as (out, t, *temps):
             asm.push(256)                          # stack: u1 u2 bits-left
             top = asm.label("bit")
-            formulas.add_complete(self.ops, _xyz(out), _xyz(acc), _xyz(acc), self.b, temps)
+            a_minus_3.add_complete(self.ops, _xyz(out), _xyz(acc), _xyz(acc), self.b, temps)
             for depth, base in ((3, 0), (2, 2)):   # u1's bit: G; u2's bit: Q
                 def source(depth: int = depth, base: int = base) -> None:
                     asm.op(f"DUP{depth + 1}")      # above the count copy_in pushed
@@ -374,7 +359,7 @@ class _Verify:
                     asm.push(lambda: int(self.table) + base * self.record)
                     asm.op("ADD")
                 e.target.copy_in(e, t, source)
-                formulas.add_complete(self.ops, _xyz(acc), _xyz(out), _xyz(t), self.b, temps)
+                a_minus_3.add_complete(self.ops, _xyz(acc), _xyz(out), _xyz(t), self.b, temps)
                 fp.copy(e, out, acc)
             for depth in (3, 2):                   # the words up a bit
                 asm.op(f"SWAP{depth - 1}")
@@ -455,4 +440,4 @@ class _Verify:
 @lru_cache(maxsize=None)
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     """The assembled ``p256verify`` (EVMMAX only: ``compact`` changes nothing)."""
-    return assemble(name, FIELD, isa, lambda e: _Verify(e).emit(), compact=False)
+    return assemble(name, CURVE, isa, lambda e: _Verify(e).emit(), compact=False)

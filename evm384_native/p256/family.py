@@ -4,7 +4,7 @@ from typing import Optional
 
 from ..family import Family
 from .contract import TARGETS_OF, build
-from .params import FIELD
+from ..curves.p256 import P256
 from .reference import verify
 from .usage import USAGE, encode_calldata
 
@@ -16,4 +16,4 @@ def reference(name: str, data: bytes) -> Optional[bytes]:
     return VALID if verify(data) else b""
 
 
-FAMILY = Family("p256", FIELD, TARGETS_OF, build, encode_calldata, USAGE, reference)
+FAMILY = Family("p256", P256, TARGETS_OF, build, encode_calldata, USAGE, reference)

@@ -1,4 +1,5 @@
-"""P-256 in pure Python from the definitions: affine points (None is infinity), ECDSA
+"""P-256 in pure Python from the definitions (:mod:`evm384_native.curves.weierstrass` over
+:mod:`evm384_native.curves.p256`'s numbers): affine points (None is infinity), ECDSA
 signing for test inputs, and P256VERIFY as EIP-7951 writes it (the contract's oracle
 beside the ``cryptography`` package in the tests)."""
 from __future__ import annotations
@@ -6,13 +7,14 @@ from __future__ import annotations
 from typing import Tuple
 
 from ..curves import weierstrass
+from ..curves.p256 import P256
 from ..curves.weierstrass import Point
-from .params import A, B, GX, GY, INPUT_BYTES, N, P
 
-G: Point = (GX, GY)
-
-
-CURVE = weierstrass.Curve(P, A, B, N, (GX, GY))
+CURVE = P256.affine
+P, N = P256.p, P256.r
+G: Point = P256.g1
+INPUT_BYTES = 160                       # h, r, s, qx, qy: 32-byte big-endian words
+PRECOMPILE_PRICE = 6_900                # EIP-7951's P256VERIFY (0x100)
 
 
 def on_curve(x: int, y: int) -> bool:

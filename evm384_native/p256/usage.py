@@ -8,8 +8,7 @@ from typing import Dict
 
 from ..usage import Usage, words_input
 from .contract import NAME
-from .params import N, PRECOMPILE_PRICE
-from .reference import G, encode, multiply, sign
+from .reference import G, N, PRECOMPILE_PRICE, encode, multiply, sign
 
 WORD = 32
 

@@ -12,7 +12,7 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
 3. The scalars in a second field context (:func:`..tower.modn.inverse_products`):
    w = r^-1 mod n, u1 = -h w, u2 = s w, so that Q = [u1] G + [u2] R.
 4. Both scalars split by GLV (secp256k1's endomorphism, :mod:`..curves.secp256k1`;
-   :func:`..bn254.scalar.push_digit_words`: odd halves below 2^130, 26 regular signed
+   :func:`..ec.glv.push_digit_words`: odd halves below 2^130, 26 regular signed
    5-bit digits each), Q = [k1] G + [k2] phi(G) + [k3] R + [k4] phi(R) by Straus' joint
    multiplication: 125 doublings (Z3 = Y Z) and 103 mixed additions, no branch. R's odd
    multiples [1] R .. [31] R by co-Z additions (Longa and Miri, PKC 2008) on one Z_T,
@@ -26,7 +26,7 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
    and leaves Z = 0, which every later step keeps (Z3 = Z1 H, Y Z), and so does
    infinity; without one, Z stays non-zero and every addition was a valid one. A final
    Z = 0 therefore sends the input to :meth:`_Recover.complete`, a bit-by-bit double and
-   add with additions handling every case (:func:`..tower.groups.add`), which also
+   add with additions handling every case (:func:`..ec.groups.add`), which also
    finds Q = infinity (then empty output).
 6. Q affine (one inversion), LOADXed as x || y, KECCAK256, the low 20 bytes returned.
 """
@@ -36,16 +36,17 @@ from functools import lru_cache
 from typing import Optional
 
 from ..asm import Fp, G1, G1Jacobian, Program, raw
-from ..bn254.io import G1_GROUP
-from ..bn254.scalar import DIGITS, RECORDS, WINDOW, Lookup, odd_multiples, push_digit_words
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
+from ..ec.glv import DIGITS, push_digit_words
+from ..ec.groups import add, affine_view, g1_group
+from ..ec.odd_multiples import odd_multiples
+from ..ec.windows import RECORDS, WINDOW, Lookup
 from ..tower import fp, jacobian, modn
 from ..tower.compare import push_field_is_zero
 from ..tower.contract import assemble, return_slot
 from ..tower.fp import Emitter
 from ..tower.target import Target
-from ..tower.groups import add, affine_view
 from ..tower.words import push_calldata_word, push_in_open_range
 from .reference import CURVE as AFFINE
 
@@ -53,6 +54,7 @@ NAME = "ecrecover"
 CONTRACTS = (NAME,)
 TARGETS_OF = {NAME: ("evmmax",)}
 CURVE = SECP256K1
+G1_GROUP = g1_group(CURVE)                         # y^2 = x^3 + 7
 P, N = CURVE.p, CURVE.r
 WORD = 32
 H, V, R, S = (WORD * i for i in range(4))          # calldata offsets

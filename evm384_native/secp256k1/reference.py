@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Tuple
 
 from ..curves import weierstrass
+from ..curves.fields import sqrt
 from ..curves.secp256k1 import SECP256K1
 from ..evm.keccak import keccak256
 
 P, N = SECP256K1.p, SECP256K1.r
-CURVE = weierstrass.Curve(P, 0, SECP256K1.b, N, SECP256K1.g1)
+CURVE = SECP256K1.affine
 INPUT_BYTES = 128                       # h, v, r, s: 32-byte big-endian words
 PRECOMPILE_PRICE = 3_000                # ECRECOVER's price since Frontier
 WORD = 32
@@ -37,9 +38,8 @@ def recover(data: bytes) -> bytes:
     h, v, r, s = words(data)
     if v not in (27, 28) or not (0 < r < N and 0 < s < N):
         return b""
-    c = (r * r * r + SECP256K1.b) % P
-    y = pow(c, (P + 1) // 4, P)                  # p = 3 mod 4
-    if y * y % P != c:
+    y = sqrt(r * r * r + SECP256K1.b, P)
+    if y is None:
         return b""                               # r is no point's x
     if y & 1 != v - 27:
         y = P - y

@@ -4,7 +4,7 @@ curve."""
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Sequence
+from typing import Optional, Sequence
 
 from ..asm import Label, Slot, raw
 from ..asm.layout import FP_BYTES
@@ -60,10 +60,13 @@ def require_nonzero(e: Emitter, value: Slot, fail: Label) -> None:
     e.asm.jumpi(fail)
 
 
-def require_on_curve(e: Emitter, field: ModuleType, point: Slot, b: Slot, fail: Label) -> None:
-    """y^2 = x^3 + b over ``field`` (:mod:`.fp` or :mod:`.fp2`)."""
+def require_on_curve(e: Emitter, field: ModuleType, point: Slot, b: Slot, fail: Label,
+                     a: Optional[Slot] = None) -> None:
+    """y^2 = x^3 + a x + b over ``field`` (:mod:`.fp` or :mod:`.fp2`); ``a`` None: a = 0."""
     with e.asm.scope("on_curve"), e.asm.temps(field.ELEMENT, field.ELEMENT) as (lhs, rhs):
         field.sqr(e, rhs, point.x)
+        if a is not None:
+            field.add(e, rhs, rhs, a)            # (x^2 + a) x: one product for both terms
         field.mul(e, rhs, rhs, point.x)
         field.add(e, rhs, rhs, b)
         field.sqr(e, lhs, point.y)

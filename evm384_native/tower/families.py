@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable, Dict, List, Sequence, Tuple
 
 from ..asm import Fp12, G2
-from ..curves.fields import fp2_pow
 from ..curves.model import PairingCurve
 from . import fp2, fp12
 from .fp import Emitter
@@ -92,9 +91,9 @@ def twist_frobenius(e: Emitter, out: G2, q: G2, n: int, negate: bool = False) ->
     """out = pi^n(Q) (or -pi^n(Q)) for Q on a D-type twist: the p^n-power Frobenius moved
     to the twist, (x^(p^n) xi^((p^n - 1)/3), y^(p^n) xi^((p^n - 1)/2)); x^(p^n) is the
     conjugate for odd n. ``out`` must not overlap ``q``."""
-    p, xi = e.curve.p, e.curve.xi
-    gamma_x = fp2_pow(xi, (p ** n - 1) // 3, p)
-    gamma_y = fp2_pow(xi, (p ** n - 1) // 2, p)
+    p, xi, fp2_ints = e.curve.p, e.curve.xi, e.curve.fp2
+    gamma_x = fp2_ints.pow(xi, (p ** n - 1) // 3)
+    gamma_y = fp2_ints.pow(xi, (p ** n - 1) // 2)
     if negate:
         gamma_y = (-gamma_y[0] % p, -gamma_y[1] % p)
     odd = n % 2 == 1

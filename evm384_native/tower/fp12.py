@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional, Sequence, Tuple
 
 from ..asm import Fp, Fp2, Fp6, Fp12, Slot, Subroutine
-from ..curves.fields import Fp2Int, fp2_mul, fp2_pow
+from ..curves.fields import Fp2Int
 from ..curves.model import PairingCurve
 from . import fp, fp2, fp6
 from .fp import Emitter
@@ -43,9 +43,9 @@ def sqr(e: Emitter, out: Fp12, a: Fp12) -> None:
     with S0 = A^2, S1 = 2AB, S2 = (A - B + C)^2, S3 = 2BC, S4 = C^2: three Fp4 squarings and
     two Fp4 products, 42 MULMODMONT384 (the complex squaring over Fp6: 48) and less gas
     under every schedule. Every read of a happens before the first write of out.
-    Compact builds for a non-residue other than 1 + u (whose Fp4 squarings are longer)
+    Compact builds for towers other than blst's (whose Fp4 squarings are longer)
     take the complex squaring through the shared Fp6 product instead: ~3 KB less code."""
-    if e.compact and e.curve.xi != (1, 1):
+    if e.compact and not _blst_tower(e):
         _sqr_complex(e, out, a, fp6.mul_by_subroutine)
         return
     (a_0, a_1), (b_0, b_1), (c_0, c_1) = _fp4_pairs(a)
@@ -167,6 +167,12 @@ def _mul_fp4(e: Emitter, out0: Fp2, out1: Fp2, a0: Fp2, a1: Fp2, b0: Fp2, b1: Fp
         fp2.add(e, out0, out0, m)
 
 
+def _blst_tower(e: Emitter) -> bool:
+    """Whether the tower is blst's (BLS12-381's), u^2 = -1 and xi = 1 + u: the Fp4
+    squarings then expand xi b^2 by additions (:func:`_sqr_fp4`)."""
+    return e.curve.xi == (1, 1) and e.curve.fp2_nonresidue == -1
+
+
 def _half_sqr(e: Emitter, re: Fp, im: Fp, a: Fp2) -> None:
     """a^2 = re + 2 im u with the imaginary part left undoubled: re = (a0 + a1)(a0 - a1),
     im = a0 a1; 2 mul, 2 add/sub. The sum and the difference wait in re and im (which must
@@ -179,7 +185,7 @@ def _half_sqr(e: Emitter, re: Fp, im: Fp, a: Fp2) -> None:
 
 def _sqr_fp4_scratch(e: Emitter) -> Tuple[type, ...]:
     """The temporaries :func:`_sqr_fp4` takes for the curve's xi (none for another xi)."""
-    return (Fp2, Fp2) if e.curve.xi == (1, 1) else ()
+    return (Fp2, Fp2) if _blst_tower(e) else ()
 
 
 def _sqr_fp4(e: Emitter, out0: Fp2, out1: Fp2, a: Fp2, b: Fp2,
@@ -189,13 +195,13 @@ def _sqr_fp4(e: Emitter, out0: Fp2, out1: Fp2, a: Fp2, b: Fp2,
     (a + b)^2), the doublings wait till the end:
         out0 = (A0 + B0 - 2 B1) + (2 (A1 + B1) + B0) u,  out1 = (C0 - A0 - B0) + 2 (C1 - A1 - B1) u.
     6 mul and 17 add/sub (the schoolbook 2ab: 8 mul, 14 add/sub): less gas under every
-    schedule. That expands xi = 1 + u; for another xi, out0 = a^2 + xi b^2 with the Fp2
-    squarings done in full. ``out0`` and ``out1`` must not overlap ``a`` or ``b``.
+    schedule. That expands xi = 1 + u over u^2 = -1; for another tower, out0 = a^2 + xi b^2
+    with the Fp2 squarings done in full. ``out0`` and ``out1`` must not overlap ``a`` or ``b``.
     ``scratch`` (:func:`_sqr_fp4_scratch`, apart from all of them) holds the partial
     squares; the callers hand the same scratch to their three squarings and then overwrite
     it before reading it, which lets the engines prove it dead and run each squaring as one
     step (evm/fp4_squares.py)."""
-    if e.curve.xi != (1, 1):
+    if not _blst_tower(e):
         _sqr_fp4_any_xi(e, out0, out1, a, b)
         return
     (a0, a1), (b0, b1) = (t.children() for t in scratch)
@@ -257,8 +263,8 @@ def frobenius_coefficients(curve: PairingCurve, n: int) -> Tuple[Fp2Int, ...]:
     """Multipliers of the six Fp2 coefficients (c0.c0 .. c1.c2) after conjugating them n
     times: v^(p^n-1) and powers, times w^(p^n-1) = xi^((p^n-1)/6) for the c1 half."""
     k1, k2 = fp6.frobenius_coefficients(curve, n)
-    gamma = fp2_pow(curve.xi, (curve.p ** n - 1) // 6, curve.p)
-    return ((1, 0), k1, k2, gamma, fp2_mul(k1, gamma, curve.p), fp2_mul(k2, gamma, curve.p))
+    gamma = curve.fp2.pow(curve.xi, (curve.p ** n - 1) // 6)
+    return ((1, 0), k1, k2, gamma, curve.fp2.mul(k1, gamma), curve.fp2.mul(k2, gamma))
 
 
 def frobenius(e: Emitter, out: Fp12, a: Fp12, n: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Tuple
 
 from ..asm import Fp2, Fp6
-from ..curves.fields import Fp2Int, fp2_mul, fp2_pow
+from ..curves.fields import Fp2Int
 from ..curves.model import PairingCurve
 from . import fp, fp2
 from .fp import Emitter
@@ -134,8 +134,8 @@ def inverse(e: Emitter, out: Fp6, a: Fp6) -> None:
 
 def frobenius_coefficients(curve: PairingCurve, n: int) -> Tuple[Fp2Int, Fp2Int]:
     """(v^(p^n - 1), v^(2 (p^n - 1))) = (xi^((p^n-1)/3), xi^(2(p^n-1)/3)) as Fp2 ints."""
-    k1 = fp2_pow(curve.xi, (curve.p ** n - 1) // 3, curve.p)
-    return k1, fp2_mul(k1, k1, curve.p)
+    k1 = curve.fp2.pow(curve.xi, (curve.p ** n - 1) // 3)
+    return k1, curve.fp2.mul(k1, k1)
 
 
 def frobenius(e: Emitter, out: Fp6, a: Fp6, n: int) -> None:

@@ -1,6 +1,7 @@
-"""Point arithmetic beyond the pairing's, over Fp or Fp2 for any curve with a = 0: a group
-described once (field, slot types, its curve check), and the addition of two Jacobian
-points with every case (infinity, P = Q, P = -Q).
+"""Point arithmetic beyond the pairing's, over Fp or Fp2 for any short-Weierstrass curve: a
+group described once (field, slot types, the curve's a and b, read from the curve's
+description), its curve check, and the addition of two Jacobian points with every case
+(infinity, P = Q, P = -Q).
 
 Jacobian points are (X, Y, Z) with x = X / Z^2, y = Y / Z^3; Z = 0 is the point at
 infinity. The curves here have no points of order 2 on the groups used (odd orders), so a
@@ -9,27 +10,49 @@ doubling never meets y = 0 on a finite point.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Callable, NamedTuple, Type
+from typing import Callable, NamedTuple, Tuple, Type
 
-from ..asm import Label, Slot
+from ..asm import G1, G1Jacobian, G2, G2Jacobian, Label, Slot
 from ..asm.layout import FP_BYTES
-from . import fp
-from .compare import push_field_is_zero
-from .fp import Emitter
+from ..curves.model import EllipticCurve, PairingCurve
+from ..tower import fp, fp2
+from ..tower.compare import push_field_is_zero, require_on_curve
+from ..tower.fp import Emitter
 
 
 class Group(NamedTuple):
-    """What the generic code needs to know about G1 or G2."""
+    """What the generic code needs to know about a group of points y^2 = x^3 + a x + b:
+    G1 over Fp, or G2 on a twist over Fp2 (``a`` and ``b`` one value per Fp of the field,
+    reduced mod p)."""
     name: str
     field: ModuleType                                # fp or fp2
     affine: Type[Slot]
     jacobian: Type[Slot]
-    require_on_curve: Callable[[Emitter, Slot, Label], None]
+    a: Tuple[int, ...]
+    b: Tuple[int, ...]
 
     @property
     def fields(self) -> int:
         """Fp values per affine point (2 for G1, 4 for G2)."""
         return self.affine.size // FP_BYTES
+
+    def require_on_curve(self, e: Emitter, point: Slot, fail: Label) -> None:
+        """Jump to ``fail`` unless the affine ``point`` is on the curve (a = 0 costs no
+        addition)."""
+        kind = self.field.ELEMENT
+        a = e.const(kind, f"a_{self.name}", list(self.a)) if any(self.a) else None
+        require_on_curve(e, self.field, point, e.const(kind, f"b_{self.name}", list(self.b)),
+                         fail, a)
+
+
+def g1_group(curve: EllipticCurve) -> Group:
+    """G1 of ``curve``: y^2 = x^3 + a x + b over Fp."""
+    return Group("g1", fp, G1, G1Jacobian, (curve.a % curve.p,), (curve.b % curve.p,))
+
+
+def g2_group(curve: PairingCurve) -> Group:
+    """G2 of a pairing-friendly ``curve``: its sextic twist y^2 = x^3 + b' over Fp2."""
+    return Group("g2", fp2, G2, G2Jacobian, (0, 0), curve.twist_b)
 
 
 def affine_view(point: Slot, group: Group) -> Slot:

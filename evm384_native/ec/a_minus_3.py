@@ -1,6 +1,7 @@
-"""The point formulas of the contract, written once over an ``ops`` object (``mul``,
-``add``, ``sub`` of ``(out, a, b)``): :class:`.contract` passes one that emits EVMMAX
-code, the tests one over Python integers. ``out`` may alias an input in every step.
+"""Point formulas for the curves y^2 = x^3 - 3x + b (a = -3, as the NIST curves have it),
+written once over an ``ops`` object (``mul``, ``add``, ``sub`` of ``(out, a, b)``):
+:class:`EmittedOps` emits field code (:mod:`..tower.fp`) through an Emitter, the tests
+pass one over Python integers. ``out`` may alias an input in every step.
 
 - :func:`add_complete`: Renes, Costello and Batina, "Complete addition formulas for prime
   order elliptic curves" (EUROCRYPT 2016), algorithm 4 (a = -3, homogeneous projective
@@ -19,6 +20,27 @@ code, the tests one over Python integers. ``out`` may alias an input in every st
 from __future__ import annotations
 
 from typing import Any, Optional, Sequence, Tuple
+
+from ..asm import Slot
+from ..tower import fp
+from ..tower.fp import Emitter
+
+
+class EmittedOps:
+    """The formulas' operations as field code emitted through ``e`` (mod its curve's p: a
+    contract with a second field context is back in the first when it calls a formula)."""
+
+    def __init__(self, e: Emitter) -> None:
+        self.e = e
+
+    def mul(self, out: Slot, a: Slot, b: Slot) -> None:
+        fp.mul(self.e, out, a, b)
+
+    def add(self, out: Slot, a: Slot, b: Slot) -> None:
+        fp.add(self.e, out, a, b)
+
+    def sub(self, out: Slot, a: Slot, b: Slot) -> None:
+        fp.sub(self.e, out, a, b)
 
 
 def add_complete(f: Any, out: Sequence[Any], p: Sequence[Any], q: Sequence[Any],

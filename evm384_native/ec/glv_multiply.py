@@ -1,0 +1,151 @@
+"""[s] P on G1 of an a = 0 curve with a GLV endomorphism phi(x, y) = (beta x, y) = [lam] P
+(the curve's :class:`~..curves.model.Glv`), for a 256-bit scalar s from calldata (ECMUL's
+for BN254), priced for EVMMAX, where a multiplication costs two additions and a jump as much
+as four.
+
+1. k = s mod r (every G1 point has order r); k = 0 or P = infinity gives infinity.
+2. k = k1 + k2 lam (mod r) with k1, k2 odd and below 2^130, each 26 regular signed 5-bit
+   digits (:mod:`.glv`, :mod:`.windows`): table record u holds [2u - 31] P (both signs
+   stored, memory offset 0), so the masked digit is the record's offset.
+3. The odd multiples [1] P .. [31] P on one Z_T, affine on the isomorphic curve
+   y^2 = x^3 + b Z_T^6 (:mod:`.odd_multiples`), where the whole loop runs with mixed
+   additions (a = 0: the doubling does not read b); the result (X, Y, Z) there is
+   (X, Y, Z Z_T) on the curve. phi(Q) is (beta x, y) there too (phi commutes with the
+   isomorphism): k2's additions multiply the record's x by beta (one multiplication, less
+   than a second table's memory).
+4. acc = [d1] P + [d2] phi(P) for the top digits, then per lower window 5 doublings
+   (Z3 = Y Z, 8 multiplications) and two mixed additions, of [d1] P and [d2] phi(P)
+   (madd-2004-hmv), no branch: the windows run in turns of a loop with their digits at
+   fixed bits, the words moving up a turn's bits each turn.
+
+Exceptional cases. After the doublings of window j, acc = [A] P + [B] phi(P) with
+(A, B) = 32 (a, b), a and b the prefixes of k1's and k2's digits above j: odd numbers,
+so b != 0, with |a|, |b| < |k_i| / 32^(j+1) + 1. An addition of [d] P (|d| <= 31) meets
+acc = +-[d] P iff (A -+ d, B) lies in the lattice L = {(u, v): u + v lam = 0 mod r}; that of
+[d] phi(P) after it, iff (a', B -+ d) does, a' the prefix of k1 down to j (B -+ d is odd, so
+never 0). The code assumes what holds for BN254: every non-zero vector of L has
+max(|u|, |v|) > 2^126.7 (6x^2 + 2x; tests/test_bn254_glv.py searches the combinations of
+the reduced basis), and in the windows j >= 1 all these coordinates are below 2^122.6: no
+exceptional case, and acc is never infinity (that needs (a, b) in L). The top window adds
+[d1] P + [d2] phi(P), equal only if (d1, -+d2) is in L: never. In window 0 the coordinates
+reach |k_i| and L can be met (BN254's k = 6 lam mod r: acc = [d2] phi(P) before k2's last
+addition). There a mixed addition that meets acc = +-T has H = 0 and leaves Z = 0, which the
+next keeps (Z3 = Z H), while without one Z stays non-zero: so window 0 adds as the others
+do, and a final Z = 0 sends it back to acc as it was before its additions, to add again
+with every case (:func:`.groups.add`).
+"""
+from __future__ import annotations
+
+from ..asm import Fp, G1, G1Jacobian, raw
+from ..tower import fp, jacobian
+from ..tower.compare import push_field_is_zero
+from ..tower.fp import Emitter
+from .glv import DIGITS, HALF_BITS, WORD, bound, push_digit_words
+from .groups import add, affine_view, g1_group, set_infinity
+from .odd_multiples import odd_multiples
+from .windows import RECORDS, WINDOW, Lookup
+
+# windows DIGITS - 2 .. 1 run in a loop of this many a turn, their digits at fixed bits
+# (immediate shifts); a turn moves the two words up by its bits (~50 gas): 2 turns (all 24
+# windows inline would not fit 24,576 bytes: ~820 bytes a window under EVMMAX), or with
+# ``loops`` 8 (EVM384's 18-byte ops: 12 windows do not fit either)
+TURN_WINDOWS = {False: 12, True: 3}
+
+
+def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
+    """acc = [s] P for the Jacobian ``point`` (Z = 1, or Z = 0 for infinity) and the
+    calldata word s at ``scalar_offset``; returns acc."""
+    asm, target, curve = e.asm, e.target, e.curve
+    glv = curve.glv
+    assert glv is not None and bound(glv, curve.r) < 1 << HALF_BITS
+    group = g1_group(curve)
+    region = asm.memory.region("scalar_mul")
+    acc, q = region.alloc(G1Jacobian, "acc"), region.alloc(G1Jacobian, "q")
+    z_table = region.alloc(Fp, "z_table")
+    record = target.memory_bytes(e, G1.size)
+    table = asm.memory.region("scalar_table", first=True).alloc(raw(RECORDS * record),
+                                                                "table")   # at offset 0
+    three_halves = e.fp_const("three_halves", 3 * pow(2, -1, curve.p))
+    beta = e.fp_const("glv_beta", glv.beta)
+    lookup = Lookup(e, table, record)
+
+    def double() -> None:
+        jacobian.jacobian_dbl_halved(e, fp, acc, three_halves)
+
+    def additions(shift: int, above: int, complete: bool = False) -> None:
+        """acc += [d1] P + [d2] phi(P) for the digits at bit ``shift`` of the words (under
+        ``above`` stack items); ``complete``: with every case (:func:`.groups.add`)."""
+        for word in (1, 0):                        # k1's digit [d] P, k2's [d] phi(P)
+            lookup.load(affine_view(q, group), 1 + word + above, shift)
+            x_factor = beta if word == 0 else None
+            if not complete:
+                jacobian.jacobian_add_affine_hmv(e, fp, acc, q, x_factor)
+                continue
+            if x_factor is not None:
+                fp.mul(e, q.x, q.x, x_factor)
+            add(e, group, acc, q, double)
+
+    def window(shift: int, above: int) -> None:
+        for _ in range(WINDOW):
+            double()
+        additions(shift, above)
+
+    infinity, done, exceptional = (asm.new_label(name) for name in (
+        "product_infinity", "product_done", "window_0_exceptional"))
+    with asm.scope("scalar_mul"):
+        asm.push(curve.r)
+        asm.push(scalar_offset)
+        asm.op("CALLDATALOAD")
+        asm.op("MOD")                              # stack: k = s mod r
+        asm.op("DUP1")
+        asm.op("ISZERO")
+        push_field_is_zero(e, point.z)
+        asm.op("OR")
+        asm.jumpi(infinity)
+        push_digit_words(e, glv, lookup.pre_shift)   # stack: A1 A2
+        odd_multiples(e, point, table, record, z_table, three_halves)
+        fp.copy(e, q.z, e.one)                    # q as a Jacobian point, for add()
+        top = WINDOW * (DIGITS - 1)
+        lookup.load(affine_view(acc, group), 2, top)
+        fp.copy(e, acc.z, e.one)
+        lookup.load(affine_view(q, group), 1, top)
+        jacobian.jacobian_add_affine_hmv(e, fp, acc, q, beta)
+        windows = TURN_WINDOWS[e.loops]
+        turns, moved = (DIGITS - 2) // windows, WINDOW * windows
+        assert turns * windows == DIGITS - 2
+        assert HALF_BITS + lookup.pre_shift + moved * turns <= 256   # no digit shifted out
+        asm.push(turns)                            # stack: A1 A2 turns-left
+        turn = asm.label("windows")
+        for t in range(windows):                   # the turn's digits at fixed bits: the
+            window(top - WINDOW * (t + 1), 1)      # words move up a turn's bits each turn
+        for depth in (2, 3):                       # A2, then A1 to the top and back
+            asm.op(f"SWAP{depth - 1}")
+            asm.push(moved)
+            asm.op("SHL")
+            asm.op(f"SWAP{depth - 1}")
+        asm.push(WORD - 1)
+        asm.op("ADD")
+        asm.op("DUP1")
+        asm.jumpi(turn)
+        asm.op("POP")
+        for _ in range(WINDOW):                    # window 0 (digit 0, moved up every turn)
+            double()
+        with asm.temps(G1Jacobian) as (saved,):    # acc before window 0's additions
+            fp.copy(e, saved, acc)
+            additions(moved * turns, 0)
+            push_field_is_zero(e, acc.z)           # Z = 0 iff an addition met acc = +-T
+            asm.jumpi(exceptional)
+            resume = asm.label("window_0_done")
+            asm.op("POP")
+            asm.op("POP")
+            fp.mul(e, acc.z, acc.z, z_table)       # back from y^2 = x^3 + b Z_T^6
+            asm.jump(done)
+            asm.place(exceptional)                 # stack: A1 A2
+            fp.copy(e, acc, saved)
+            additions(moved * turns, 0, complete=True)
+            asm.jump(resume)
+        asm.place(infinity)                        # stack: k
+        asm.op("POP")
+        set_infinity(e, acc)
+        asm.place(done)
+    return acc

@@ -1,0 +1,58 @@
+"""Tables of regular signed windows: a scalar as odd digits d in [-31, 31], k = sum d_j 32^j
+(Joye and Tunstall's regular recoding, "Exponent recoding and regular exponentiation
+algorithms", AFRICACRYPT 2009). For odd k, U = (k + 32^m - 1) / 2 has 5-bit digits u_j with
+d_j = 2 u_j - 31: a digit is a shift and a mask, never zero, so no window needs a branch.
+A table holds record u = [2u - 31] P for u = 0 .. 31 (both signs stored), so the masked
+digit u_j picks its record (:class:`Lookup`); the records of the odd multiples are
+:func:`.odd_multiples.odd_multiples`'.
+"""
+from __future__ import annotations
+
+from ..asm import Slot
+from ..tower.fp import Emitter
+
+WINDOW = 5                                        # bits per digit
+ENTRIES = 1 << (WINDOW - 1)                       # [1] P, [3] P, .. [31] P
+RECORDS = 2 * ENTRIES                             # record u: [2u - 31] P, u = 0 .. 31
+
+
+class Lookup:
+    """Loads the table record chosen by a digit of a word on the stack into registers
+    (STOREX) or slots (MCOPY). A word holds U (module doc) times the record size when that
+    is a power of two (the digit at bit 5j is then the record's offset under a mask),
+    else U itself (a MUL). A table at memory offset 0 (``at_zero``) needs nothing added to
+    that offset; another table's base is added."""
+
+    def __init__(self, e: Emitter, table: Slot, record: int, at_zero: bool = True) -> None:
+        self.e, self.table, self.record, self.at_zero = e, table, record, at_zero
+        power = record & (record - 1) == 0
+        self.pre_shift = record.bit_length() - 1 if power else 0
+        self.mask = (RECORDS - 1) << self.pre_shift
+        self.scale = 1 if power else record
+
+    def checked_mask(self) -> int:
+        """The mask, at link time, once the table is known to start memory: the offset
+        of a record is then the masked digit (times the record size) with nothing added."""
+        if int(self.table) != 0:
+            raise AssertionError("the scalar table must be linked at offset 0")
+        return self.mask
+
+    def load(self, dest: Slot, word_depth: int, shift: int) -> None:
+        """dest = the record of the digit at bit ``shift`` of the word at DUP
+        ``word_depth``."""
+        asm = self.e.asm
+
+        def source() -> None:                      # above the count copy_in pushed
+            asm.op(f"DUP{word_depth + 1}")
+            if shift:
+                asm.push(shift)
+                asm.op("SHR")
+            asm.push(self.checked_mask if self.at_zero else self.mask)
+            asm.op("AND")
+            if self.scale != 1:
+                asm.push(self.scale)
+                asm.op("MUL")
+            if not self.at_zero:
+                asm.push(self.table)
+                asm.op("ADD")
+        self.e.target.copy_in(self.e, dest, source)
