@@ -10,7 +10,7 @@ from py_ecc.fields import bn128_FQ2 as FQ2, bn128_FQ12 as FQ12
 from evm384_native import execute
 from evm384_native.asm import G1, G2, Assembler, Fp2, Fp6, Fp12, G2Jacobian
 from evm384_native.curves import BN254
-from evm384_native.montgomery import from_montgomery, to_montgomery
+from evm384_native.evm.kernels.montgomery import from_montgomery, to_montgomery
 from evm384_native.tower import fp, fp2, fp12, projective
 from evm384_native.tower.families import family_of
 from evm384_native.tower.fp import Emitter

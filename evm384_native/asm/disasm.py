@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, List, Optional
 
 from ..evm.evm384 import unpack_offsets
 from ..evm.forks import DEFAULT_FORK, ForkLike
+from ..evm.kernels.modx_common import VECTOR_IMMEDIATES
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
 from ..evm.opcodes import EVM384_MNEMONICS
-from ..modx_common import VECTOR_IMMEDIATES
 from .layout import Memory
 
 if TYPE_CHECKING:   # only for listing()'s annotation: the assembler imports this module

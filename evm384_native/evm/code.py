@@ -57,10 +57,10 @@ from .evm384 import MULMODMONT384, Segment, op_segment
 from .gas import Evm384Schedule, copy_cost
 from .instructions import (UINT256_MASK, Handler, op_add, op_dup, op_invalid, op_jump_to,
                            op_jumpi_to, op_mcopy_found, op_mcopy_static, op_push)
+from .kernels.limbs import BYTES384
+from .kernels.operands import MODULUS_WITH_INV_BYTES
 from .opcode_sets import DEFAULT_OPCODE_SET, OpcodeSet
 from .opcodes import BY_NAME, EVM384_OPCODES, STACK_LIMIT
-from ..limbs import BYTES384
-from ..operands import MODULUS_WITH_INV_BYTES
 
 JUMPDEST = BY_NAME["JUMPDEST"].code
 STOP = BY_NAME["STOP"].code

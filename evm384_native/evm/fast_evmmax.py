@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Tuple
 import numpy as np
 
 from .._native import ffi, lib
-from ..modx_common import LIMB_BITS, MAX_REGISTER_BYTES, MAX_REGISTERS
 from .costs import EvmmaxCosts
 from .evmmax import (EVMMAX_HANDLERS, MAX_CONTEXT_ID, VECTOR_OPCODES, FieldContexts,
                      joins_vector_run, vector_run)
 from .frame import Frame
+from .kernels.modx_common import LIMB_BITS, MAX_REGISTER_BYTES, MAX_REGISTERS
 
 if TYPE_CHECKING:   # code.py imports the opcode sets, which import this module
     from .code import Code

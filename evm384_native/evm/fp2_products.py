@@ -1,4 +1,4 @@
-"""Fp2 products (:mod:`..fp2_shape`) in EVM384 segments that the engines' native loops
+"""Fp2 products (:mod:`.kernels.fp2_shape`) in EVM384 segments that the engines' native loops
 (the fast engine's, and ``evm384_run_records`` under the python engine) may run as three
 products and two reductions (Karatsuba at double width).
 
@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Optional
 import numpy as np
 
 from .._native import lib
-from ..fp2_shape import DEAD_WINDOW, SHAPE, Fp2Product, match, separate
-from ..limbs import BYTES384
-from ..operands import MODULUS_WITH_INV_BYTES
 from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384
+from .kernels.fp2_shape import DEAD_WINDOW, SHAPE, Fp2Product, match, separate
+from .kernels.limbs import BYTES384
+from .kernels.operands import MODULUS_WITH_INV_BYTES
 
 if TYPE_CHECKING:                   # code.py marks its segments with this module
     from .code import SegmentTable

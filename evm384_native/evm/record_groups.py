@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, AbstractSet, Dict, Sequence, Tuple
 
 import numpy as np
 
-from ..limbs import BYTES384
-from ..operands import MODULUS_WITH_INV_BYTES
 from .fp2_products import DEAD_WINDOW, dead_before_read
+from .kernels.limbs import BYTES384
+from .kernels.operands import MODULUS_WITH_INV_BYTES
 
 if TYPE_CHECKING:
     from .code import SegmentTable

@@ -16,7 +16,7 @@ from typing import Callable, Dict, List, Sequence, Set, Tuple
 
 from ..asm import Assembler, Fp, Label, Modulus, Slot, Subroutine, array, pack_offsets
 from ..curves.model import Field
-from ..montgomery import R_BITS, montgomery_inv, to_montgomery as montgomery_form
+from ..evm.kernels.montgomery import R_BITS, montgomery_inv, to_montgomery as montgomery_form
 from .target import TARGETS, Target
 
 ELEMENT = Fp      # the slot type of this field (curve code is written for Fp and Fp2 alike)

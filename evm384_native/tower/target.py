@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable, Dict, Protocol, Sequence, Union
 
 from ..asm import Assembler, Fp, Label, Memory, Slot, raw
 from ..asm.layout import FP_BYTES, RegisterSpace
-from ..montgomery import to_montgomery
+from ..evm.kernels.montgomery import to_montgomery
 from .words import bswap256, store_field_le
 
 if TYPE_CHECKING:
