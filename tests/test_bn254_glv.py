@@ -11,6 +11,7 @@ import bn254_cases as cases
 from evm384_native import execute
 from evm384_native.bn254 import build_contract, scalar
 from evm384_native.curves import BN254
+from glv_split import modelled_words, split_program, split_words
 
 R, P = cases.R, cases.P
 GLV = BN254.glv
@@ -156,28 +157,8 @@ def test_window_0_adds_again_with_every_case_only_when_it_must(contracts):
 def test_the_contracts_split_is_the_models(target):
     """The EVM code of step 2 and 3 (k -> A1 A2) gives the words of :func:`scalar.split`'s
     k1, k2 for the edge scalars and random ones."""
-    from evm384_native.tower.contract import assemble
-    from evm384_native.tower.target import resolve_target
-    isa = resolve_target(target)
-    pre_shift = {"evmmax": 6, "evm384": 0}[target]     # 64-byte records, or 96: a MUL
-
-    def build(e):
-        asm = e.asm
-        asm.push(0)
-        asm.op("CALLDATALOAD")
-        scalar.push_digit_words(e, GLV, pre_shift)
-        for offset in (32, 0):                          # A2 on top
-            asm.push(offset)
-            asm.op("MSTORE")
-        asm.push(64)
-        asm.push(0)
-        asm.op("RETURN")
-    code = assemble("split", BN254, isa, build, isa.compact).code
+    code = split_program(BN254, target)
     rng = random.Random(34)
     for k in EDGE_SCALARS + [rng.randrange(R) for _ in range(200)]:
         k %= R
-        output = execute(code, cases.encode_words(k), opcodes=target, engine="fast").output
-        words = [int.from_bytes(output[i:i + 32], "big") for i in (0, 32)]
-        expected = [(k_i + 2**scalar.HALF_BITS - 1) * 2**pre_shift // 2 % 2**256
-                    for k_i in scalar.split(k, GLV, R)]
-        assert words == expected, k
+        assert split_words(code, k, target) == modelled_words(k, BN254, target), k
