@@ -1,7 +1,7 @@
 """Shared fixtures for the benchmark suites (run with --benchmark-json to keep results)."""
 import pytest
 
-from evm384_native import kernel
+from evm384_native.evm.kernels import kernel
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from typing import Callable, Dict, Sequence, Tuple
 from evm384_native.curves import BLS12_381
 from evm384_native.bls12_381.oracle import (be_g1, be_g2, blst_points_of, compressed_g1,
                                             compressed_g2)
-from evm384_native.montgomery import to_montgomery
+from evm384_native.evm.kernels.montgomery import to_montgomery
 
 P = BLS12_381.p
 

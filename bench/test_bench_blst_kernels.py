@@ -43,10 +43,10 @@ from typing import Callable, Dict, List
 import numpy as np
 import pytest
 
-from evm384_native import kernel, modx
+from evm384_native.evm.kernels import kernel, modx
 from evm384_native._native import ffi as native_ffi
 from evm384_native._native import lib as native_lib
-from evm384_native.montgomery import montgomery_inv
+from evm384_native.evm.kernels.montgomery import montgomery_inv
 
 import interleaved  # bench/interleaved.py
 

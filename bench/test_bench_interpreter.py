@@ -76,7 +76,7 @@ PAIRING_GROUP = "interpreter: BLS12-381 two-pairing check contract (per op = per
 @pytest.fixture(scope="module")
 def pairing_check():
     """(code, calldata, expected result) of the pairing check on two random pairs."""
-    contracts = pytest.importorskip("evm384_native.bls12_381")
+    contracts = pytest.importorskip("evm384_native.contracts")
     oracle = pytest.importorskip("evm384_native.bls12_381.oracle")
     pairs = oracle.encode_pairs(oracle.random_product_case(random.Random(1), 2, True))
     code = contracts.build_program("pairing_product_is_one").code

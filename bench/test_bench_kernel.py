@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from evm384_native import kernel, reference
-from evm384_native.limbs import ints_to_array
-from evm384_native.montgomery import montgomery_inv
+from evm384_native.evm.kernels import kernel, reference
+from evm384_native.evm.kernels.limbs import ints_to_array
+from evm384_native.evm.kernels.montgomery import montgomery_inv
 
 P = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
 P_INV = montgomery_inv(P)

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from evm384_native import kernel, modx
-from evm384_native.modx_common import ints_to_rows
+from evm384_native.evm.kernels import kernel, modx
+from evm384_native.evm.kernels.modx_common import ints_to_rows
 
 # Small enough that x, y and out stay in L2 at 12 limbs (576 KB): with 20,000 rows the
 # 12-limb rows spill to memory and the loaded machine's bandwidth, not the kernel, shows.

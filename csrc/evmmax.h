@@ -1,6 +1,6 @@
 /* EVMMAX (EIP-6690) arithmetic kernels: one field context per modulus, and the
  * vector operations of ADDMODX/SUBMODX/MULMODX, LOADX and STOREX on a register
- * file. Wrapped by evm384_native.modx (see build_ffi.py); docs/evmmax.md has the
+ * file. Wrapped by evm384_native.evm.kernels.modx (see build_ffi.py); docs/evmmax.md has the
  * semantics chosen where the EIP leaves a choice.
  *
  * Register file: `register_count` registers of ctx->limbs uint64 limbs each,

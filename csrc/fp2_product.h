@@ -1,4 +1,4 @@
-/* An Fp2 product, the six field ops of bls12_381.fp2.mul (evm384_native/fp2_shape.py)
+/* An Fp2 product, the six field ops of bls12_381.fp2.mul (evm384_native/evm/kernels/fp2_shape.py)
  *
  *   t0 = a0 * b0   t1 = a1 * b1   t2 = a0 * b1   c1 = a1 * b0   c1 = c1 + t2   c0 = t0 - t1
  *

@@ -23,7 +23,7 @@ class ImplementationUnavailableError(Evm384Error, RuntimeError):
     """The requested native implementation cannot run on this CPU or build."""
 
 
-# --- EVMMAX (EIP-6690) kernels: evm384_native.modx and modx_reference ------------------
+# --- EVMMAX (EIP-6690) kernels: evm384_native.evm.kernels.modx, modx_reference ------
 
 class ModulusError(Evm384Error, ValueError):
     """SETMODX refuses the modulus: ``reason`` is "too long", "too small" or "even"."""

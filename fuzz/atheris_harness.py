@@ -18,7 +18,7 @@ import sys
 import atheris
 
 with atheris.instrument_imports(include=["evm384_native", "fuzz"]):
-    from evm384_native import kernel, reference
+    from evm384_native.evm.kernels import kernel, reference
     from fuzz.cases import decode
     from fuzz.programs import Limits
     from fuzz.variants import describe_differences, run_variants

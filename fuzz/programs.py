@@ -17,7 +17,7 @@ from evm384_native.curves import BLS12_381
 from evm384_native.evm.evm384 import memory_end
 from evm384_native.evm.opcode_sets import resolve_opcodes
 from evm384_native.evm.opcodes import BY_NAME, EVM384_OPCODES
-from evm384_native.montgomery import montgomery_inv
+from evm384_native.evm.kernels.montgomery import montgomery_inv
 
 from .cases import MAX_GAS, NAMED_SCHEDULES, Case, Schedule, schedule_of
 

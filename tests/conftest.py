@@ -3,7 +3,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from evm384_native import kernel
+from evm384_native.evm.kernels import kernel
 from signature_oracles import coincurve_recoverer, openssl_verifier
 
 # the Montgomery multiplications this machine can run: the portable one, and MULX/ADX

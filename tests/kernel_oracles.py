@@ -1,6 +1,6 @@
 """Independent Python-integer oracles for the EVM384 operations.
 
-Written differently from evm384_native.reference on purpose: the
+Written differently from evm384_native.evm.kernels.reference on purpose: the
 Montgomery product uses separated operand scanning (multiply fully, then
 reduce), which gives the same integer as the spec's CIOS for any inputs,
 modulus and inv (each CIOS shift is a floor; nested floors compose).

@@ -6,7 +6,8 @@ import mmap
 import numpy as np
 import pytest
 
-from evm384_native import MemoryRangeError, kernel, reference
+from evm384_native import MemoryRangeError
+from evm384_native.evm.kernels import kernel, reference
 
 BACKENDS = {"kernel": kernel, "reference": reference}
 SIZE = 256

@@ -1,37 +1,21 @@
 """Each field routine of the tower, run as EVM384 code, against py_ecc's FQ12 (through the
 spec's basis mapping) or plain Python integers."""
 import random
+from functools import partial
 
 import pytest
 
-from evm384_native.asm import Assembler, Fp, Fp2, Fp6, Fp12
+from evm384_native.asm import Fp, Fp2, Fp6, Fp12
 from evm384_native.curves import BLS12_381
 from evm384_native.tower import fp, fp2, fp6, fp12
-from evm384_native.tower.fp import Emitter
 
-from bls_model import P, fq12_to_tower, from_mont_bytes, mont_bytes, random_fp, tower_to_fq12
-from evm384_native import execute as run
+import tower_routines
+from bls_model import P, fq12_to_tower, random_fp, tower_to_fq12
 
 SEEDS = [1, 2, 3]
 # py_ecc's powers (Frobenius, cyclotomic inputs) take seconds: one seed by default
 SLOW_SEEDS = [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)]
-
-
-def run_routine(build, inputs, out_kind):
-    """Run build(e, out, *input_slots) on Montgomery-encoded inputs; returns out's values."""
-    asm = Assembler("test")
-    e = Emitter(asm, BLS12_381)
-    io = asm.memory.region("io")
-    slots = [io.alloc(kind, f"in{i}") for i, (kind, _) in enumerate(inputs)]
-    out = io.alloc(out_kind, "out")
-    calldata = b"".join(mont_bytes(values) for _, values in inputs)
-    asm.push(len(calldata)); asm.push(0); asm.push(slots[0]); asm.op("CALLDATACOPY")
-    build(e, out, *slots)
-    asm.push(out.size); asm.push(out); asm.op("RETURN")
-    e.finish()
-    result = run(asm.assemble().code, calldata)
-    assert result.success
-    return from_mont_bytes(result.output)
+run_routine = partial(tower_routines.run_routine, BLS12_381)
 
 
 def in_place(routine):

@@ -14,6 +14,7 @@ from evm384_native.bn254 import build_contract
 from evm384_native.curves import BN254
 from evm384_native.ec import glv
 from evm384_native.ec.windows import WINDOW
+from glv_split import modelled_words, split_program, split_words
 
 R, P = cases.R, cases.P
 GLV = BN254.glv
@@ -157,30 +158,10 @@ def test_window_0_adds_again_with_every_case_only_when_it_must(contracts):
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_the_contracts_split_is_the_models(target):
-    """The EVM code of the split and the digits (k -> A1 A2) gives the words of
-    :func:`glv.split`'s k1, k2 for the edge scalars and random ones."""
-    from evm384_native.tower.contract import assemble
-    from evm384_native.tower.target import resolve_target
-    isa = resolve_target(target)
-    pre_shift = {"evmmax": 6, "evm384": 0}[target]     # 64-byte records, or 96: a MUL
-
-    def build(e):
-        asm = e.asm
-        asm.push(0)
-        asm.op("CALLDATALOAD")
-        glv.push_digit_words(e, GLV, pre_shift)
-        for offset in (32, 0):                          # A2 on top
-            asm.push(offset)
-            asm.op("MSTORE")
-        asm.push(64)
-        asm.push(0)
-        asm.op("RETURN")
-    code = assemble("split", BN254, isa, build, isa.compact).code
+    """The EVM code of step 2 and 3 (k -> A1 A2) gives the words of :func:`glv.split`'s
+    k1, k2 for the edge scalars and random ones."""
+    code = split_program(BN254, target)
     rng = random.Random(34)
     for k in EDGE_SCALARS + [rng.randrange(R) for _ in range(200)]:
         k %= R
-        output = execute(code, cases.encode_words(k), opcodes=target, engine="fast").output
-        words = [int.from_bytes(output[i:i + 32], "big") for i in (0, 32)]
-        expected = [(k_i + 2**glv.HALF_BITS - 1) * 2**pre_shift // 2 % 2**256
-                    for k_i in glv.split(k, GLV, R)]
-        assert words == expected, k
+        assert split_words(code, k, target) == modelled_words(k, BN254, target), k

@@ -2,39 +2,21 @@
 run as EVM384 code, against py_ecc's ``bn128`` FQ12 (another tower: w^12 - 18 w^6 + 82;
 ours maps to it by u = w^6 - 9, since w^6 = xi in both) and plain integers."""
 import random
+from functools import partial
 
 import pytest
 from py_ecc import bn128
 from py_ecc.fields import bn128_FQ2 as FQ2, bn128_FQ12 as FQ12
 
-from evm384_native import execute
-from evm384_native.asm import G1, G2, Assembler, Fp2, Fp6, Fp12, G2Jacobian
+import tower_routines
+from evm384_native.asm import G1, G2, Fp2, Fp6, Fp12, G2Jacobian
 from evm384_native.curves import BN254
-from evm384_native.montgomery import from_montgomery, to_montgomery
 from evm384_native.tower import fp, fp2, fp12, projective
 from evm384_native.tower.families import family_of
-from evm384_native.tower.fp import Emitter
 from evm384_native.tower.pairing import FinalExponentiation
 
 P, R, X = BN254.p, BN254.r, BN254.x
-
-
-def run_routine(build, inputs, out_kind):
-    asm = Assembler("test")
-    e = Emitter(asm, BN254)
-    io = asm.memory.region("io")
-    slots = [io.alloc(kind, f"in{i}") for i, (kind, _) in enumerate(inputs)]
-    out = io.alloc(out_kind, "out")
-    calldata = b"".join(to_montgomery(v, P).to_bytes(48, "little")
-                        for _, values in inputs for v in values)
-    asm.push(len(calldata)); asm.push(0); asm.push(slots[0]); asm.op("CALLDATACOPY")
-    build(e, out, *slots)
-    asm.push(out.size); asm.push(out); asm.op("RETURN")
-    e.finish()
-    result = execute(asm.assemble().code, calldata, gas=10**8)
-    assert result.success, result.error
-    return [from_montgomery(int.from_bytes(result.output[i:i + 48], "little"), P)
-            for i in range(0, len(result.output), 48)]
+run_routine = partial(tower_routines.run_routine, BN254)
 
 
 def to_fq12(values):

@@ -14,7 +14,7 @@ from evm384_native import execute
 from evm384_native.asm import pack_offsets
 from evm384_native.contracts import build_contract, encode_calldata
 from evm384_native.curves import BLS12_381
-from evm384_native.montgomery import to_montgomery
+from evm384_native.evm.kernels.montgomery import to_montgomery
 
 R = (1 << 384) % BLS12_381.p          # the Montgomery constants of EVM384's BLS12-381 code
 R2 = R * R % BLS12_381.p

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from evm384_native import execute
 from evm384_native.contracts import build_contract as registry_build, encode_calldata
 from evm384_native.curves import weierstrass
 from evm384_native.curves.secp256k1 import SECP256K1
@@ -18,14 +17,15 @@ from evm384_native.ec import glv
 from evm384_native.evm.keccak import keccak256
 from evm384_native.secp256k1 import build_contract, recover
 from evm384_native.secp256k1.reference import (CURVE, INPUT_BYTES, PRECOMPILE_PRICE,
-                                               address, encode, sign)
+                                               address, encode, sign, words)
 from evm384_native.secp256k1.usage import USAGE, random_signature
 from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT
+from glv_split import modelled_words, split_program, split_words
 from optional import require
+from signature_runs import answers, run
 from test_cli import cli
 
 VECTORS = Path(__file__).parent / "vectors" / "secp" / "ecRecover.json"
-ENGINES = ("fast", "python")
 P, N, G = SECP256K1.p, SECP256K1.r, SECP256K1.g1
 GLV = SECP256K1.glv
 # Execution gas of a valid signature (either y parity: one SUBMODX apart), EIP-6690 /
@@ -36,24 +36,6 @@ GAS = {"eip-6690": 13_482, "eip-7747": 18_418}
 @pytest.fixture(scope="module")
 def code():
     return build_contract("ecrecover")
-
-
-def run(code, data, engine="fast", **options):
-    result = execute(code, data, opcodes="evmmax", engine=engine, **options)
-    assert result.success                       # never a revert, whatever the input
-    assert len(result.output) in (0, 32)
-    return result
-
-
-def answers(code, data):
-    """The output on both engines, which must agree on output and gas."""
-    fast, python = (run(code, data, engine) for engine in ENGINES)
-    assert (fast.output, fast.gas_used) == (python.output, python.gas_used)
-    return fast.output
-
-
-def words(data):
-    return [int.from_bytes(data[i:i + 32], "big") for i in range(0, 128, 32)]
 
 
 # --- the curve and its endomorphism ------------------------------------------------------
@@ -86,30 +68,12 @@ def test_the_split_is_odd_bounded_and_exact():
 def test_the_contracts_split_is_the_models():
     """The EVM code of the split and recoding (k -> A1 A2, 64-byte records) gives the words
     of :func:`glv.split`'s k1, k2 (its rounding by k's halves, g < 2^128)."""
-    from evm384_native.tower.contract import assemble
-    from evm384_native.tower.target import resolve_target
     assert all(g < 2**128 for g in glv.rounding_multipliers(GLV, N))
-
-    def build(e):
-        asm = e.asm
-        asm.push(0)
-        asm.op("CALLDATALOAD")
-        glv.push_digit_words(e, GLV, 6)
-        for offset in (32, 0):                          # A2 on top
-            asm.push(offset)
-            asm.op("MSTORE")
-        asm.push(64)
-        asm.push(0)
-        asm.op("RETURN")
-    isa = resolve_target("evmmax")
-    split_code = assemble("split", SECP256K1, isa, build, False).code
+    code = split_program(SECP256K1, "evmmax")
     rng = random.Random(34)
     for k in [0, 1, 2, N - 1, N - 2, GLV.lam, 2**128 - 1, 2**128] + [
             rng.randrange(N) for _ in range(200)]:
-        output = execute(split_code, k.to_bytes(32, "big"), opcodes="evmmax").output
-        words_out = [int.from_bytes(output[i:i + 32], "big") for i in (0, 32)]
-        assert words_out == [(k_i + 2**glv.HALF_BITS - 1) * 2**6 // 2 % 2**256
-                             for k_i in glv.split(k, GLV, N)], k
+        assert split_words(code, k, "evmmax") == modelled_words(k, SECP256K1, "evmmax"), k
 
 
 # --- the precompile's semantics ---------------------------------------------------------

@@ -17,7 +17,7 @@ from evm384_native.bls12_381.eip2537_oracle import blst_msm, encode_point, py_ec
 from evm384_native.bls12_381.hinted_add import CONTRACTS, calldata_bytes, registers
 from evm384_native.contracts import EVMMAX_ONLY, USAGE
 from evm384_native.errors import UnreducedValueError
-from evm384_native import modx, modx_reference
+from evm384_native.evm.kernels import modx, modx_reference
 from test_eip2537_ops import load, off_subgroup, rand_point, with_field
 
 P = FQ.field_modulus

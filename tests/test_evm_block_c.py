@@ -4,7 +4,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from evm384_native import reference
+from evm384_native.evm.kernels import reference
 from evm384_native._native import ffi, lib
 
 REFERENCE = {0xC0: reference.addmod384, 0xC1: reference.submod384,

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from evm384_native import kernel
+from evm384_native.evm.kernels import kernel
 from evm384_native._native import ffi, lib
 from evm384_native.bls12_381 import build_contract
 from evm384_native.evm import fp2_products
@@ -254,9 +254,9 @@ def test_every_engine_agrees_on_random_inputs(inputs, layout, rng):
 
 # --- EVMMAX vector programs ----------------------------------------------------------------
 
-from evm384_native import modx, modx_reference  # noqa: E402
-from evm384_native.modx_common import FP2_PRODUCT_FLAG  # noqa: E402
-from evm384_native import modx_common  # noqa: E402
+from evm384_native.evm.kernels import modx, modx_reference  # noqa: E402
+from evm384_native.evm.kernels.modx_common import FP2_PRODUCT_FLAG  # noqa: E402
+from evm384_native.evm.kernels import modx_common  # noqa: E402
 
 # registers: a0, a1, b0, b1, t0, t1, t2, c1, c0, a spare, and one more (the EIP's bound
 # idx + stride * count < register count leaves the last register out of reach)

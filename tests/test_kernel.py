@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from evm384_native import MemoryRangeError, kernel, reference
-from evm384_native.limbs import array_to_ints, ints_to_array, int_to_limbs
+from evm384_native import MemoryRangeError
+from evm384_native.evm.kernels import kernel, reference
+from evm384_native.evm.kernels.limbs import array_to_ints, ints_to_array, int_to_limbs
 
 from kernel_oracles import MASK64, add_oracle, mulmont_oracle, sub_oracle
 

@@ -2,9 +2,9 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from evm384_native.limbs import (array_to_ints, bytes48_to_int, int_to_bytes48, int_to_limbs,
-                                 ints_to_array, limbs_to_int)
-from evm384_native.montgomery import from_montgomery, montgomery_inv, to_montgomery
+from evm384_native.evm.kernels.limbs import (array_to_ints, bytes48_to_int, int_to_bytes48,
+                                             int_to_limbs, ints_to_array, limbs_to_int)
+from evm384_native.evm.kernels.montgomery import from_montgomery, montgomery_inv, to_montgomery
 
 P = 0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
 

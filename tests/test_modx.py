@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from evm384_native import kernel, modx, modx_reference
+from evm384_native.evm.kernels import kernel, modx, modx_reference
 from evm384_native._native import ffi, lib
 from evm384_native.errors import (ModulusError, RegisterAllocationError, RegisterRangeError,
                                   UnreducedValueError, VectorError)
-from evm384_native.modx_common import ints_to_rows, modulus_error, rows_to_ints, vector_error
+from evm384_native.evm.kernels.modx_common import (ints_to_rows, modulus_error, rows_to_ints,
+                                                   vector_error)
 
 IMPLEMENTATIONS = ["portable"] + (["mulx"] if kernel.mulx_available() else [])
 BACKENDS = {"native": modx, "reference": modx_reference}

@@ -19,11 +19,10 @@ from evm384_native.p256.reference import (PRECOMPILE_PRICE, G, add, encode, mult
 from evm384_native.p256.usage import USAGE, random_signature
 from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT
 from optional import require
+from signature_runs import ENGINES, ONE, answers, run
 from test_cli import cli
 
 VECTORS = Path(__file__).parent / "vectors" / "secp" / "p256Verify.json"
-ENGINES = ("fast", "python")
-ONE = (1).to_bytes(32, "big")
 # Execution gas of a valid signature, EIP-6690 / EIP-7747 (issue 24's
 # target, 10,350 = 1.5 x the precompile's 6,900 under EIP-6690, is not met)
 GAS = {"eip-6690": 15_510, "eip-7747": 22_038}
@@ -35,18 +34,9 @@ def code():
     return build_contract("p256verify")
 
 
-def run(code, data, engine="fast", **options):
-    result = execute(code, data, opcodes="evmmax", engine=engine, **options)
-    assert result.success                       # never a revert, whatever the input
-    assert result.output in (b"", ONE)
-    return result
-
-
-def answers(code, data):
-    """The output on both engines, which must agree on output and gas."""
-    fast, python = (run(code, data, engine) for engine in ENGINES)
-    assert (fast.output, fast.gas_used) == (python.output, python.gas_used)
-    return fast.output
+def words(data):
+    """h, r, s, qx, qy: the input's five words."""
+    return [int.from_bytes(data[i:i + 32], "big") for i in range(0, 160, 32)]
 
 
 def test_the_curve_constants():
@@ -120,6 +110,7 @@ def test_gas_and_size(code):
     for costs, gas in GAS.items():
         valid, wrong = (run(code, random_signature(random.Random(9), ok), costs=costs)
                         for ok in (True, False))
+        assert (valid.output, wrong.output) == (ONE, b"")
         assert valid.gas_used == gas
         assert gas - 20 <= wrong.gas_used < gas      # the same path, no output written
 
@@ -137,7 +128,7 @@ def test_the_hash_is_any_word(code):
 def test_every_rejection_rule(code):
     rng = random.Random(5)
     good = random_signature(rng)
-    h, r, s, qx, qy = (int.from_bytes(good[i:i + 32], "big") for i in range(0, 160, 32))
+    h, r, s, qx, qy = words(good)
     assert answers(code, good) == ONE
     rejected = [
         encode(h, 0, s, qx, qy), encode(h, N, s, qx, qy), encode(h, 2**256 - 1, s, qx, qy),
@@ -189,10 +180,10 @@ def test_r_plus_n_past_2_256_is_not_wrapped(target, openssl):
         assert r < N
         data = crafted(_point_with_x(x), r, rng)
         assert verify(data) is False
-        h, r, s, qx, qy = (int.from_bytes(data[i:i + 32], "big") for i in range(0, 160, 32))
+        h, r, s, qx, qy = words(data)
         assert openssl("secp256r1", (qx, qy), h, r, s) is False
         for engine in ENGINES:
-            assert run(code, data, engine).output == b"", (x, engine)
+            assert run(code, data, engine, target).output == b"", (x, engine)
 
 
 @pytest.mark.parametrize("target", targets_of("p256verify"))
@@ -206,12 +197,12 @@ def test_x_equal_to_r_plus_n_below_p_verifies(target, openssl):
         if r == 0:
             continue
         data = crafted(_point_with_x(x), r, rng)
-        h, r, s, qx, qy = (int.from_bytes(data[i:i + 32], "big") for i in range(0, 160, 32))
+        h, r, s, qx, qy = words(data)
         assert verify(data) is True
         assert openssl("secp256r1", (qx, qy), h, r, s) is True
-        assert answers(code, data) == ONE
+        assert answers(code, data, target) == ONE
         # the same R' claimed with x itself as r (>= n: out of range) is rejected
-        assert answers(code, encode(h, x, s, qx, qy)) == b""
+        assert answers(code, encode(h, x, s, qx, qy), target) == b""
 
 
 def test_the_x_test_checks_each_difference():
@@ -240,8 +231,7 @@ def test_the_registry_and_the_command_line(capsys, monkeypatch, tmp_path, code):
     assert registry_build("p256verify", target="evmmax") == code
     assert len(code) <= CONTRACT_SIZE_LIMIT
     data = random_signature(random.Random(1))
-    assert encode_calldata("p256verify", *(int.from_bytes(data[i:i + 32], "big")
-                                           for i in range(0, 160, 32))) == data
+    assert encode_calldata("p256verify", *words(data)) == data
     assert USAGE["p256verify"].precompile_gas(data) == PRECOMPILE_PRICE
     for flag, expected in (([], ONE.hex()), (["--false"], "")):
         out = tmp_path / f"sig{len(flag)}.hex"

@@ -7,16 +7,13 @@ Random words almost never verify, so each example is made to verify "modulo the 
 checks": an R' with an x near the edges is drawn, and the key is made from it, Q = (s R' -
 h G) / r with r and s taken mod n, as a forger who hopes a contract skips a range check or lets
 a word wrap would make it (Wycheproof's vector 260 was made so)."""
-import pytest
 from hypothesis import assume, given, strategies as st
 
-from evm384_native import execute
-from evm384_native.contracts import build_contract, targets_of
 from evm384_native.curves import weierstrass
 from evm384_native.p256 import reference as p256
 from evm384_native.secp256k1 import reference as secp256k1
+from signature_runs import ONE, answers_everywhere
 
-ENGINES = ("fast", "python")
 WORD = 1 << 256
 
 
@@ -24,17 +21,6 @@ def near(*anchors):
     """Words within 3 of an anchor (kept in [0, 2^256)), or any word."""
     edge = st.builds(lambda a, d: (a + d) % WORD, st.sampled_from(anchors), st.integers(-3, 3))
     return st.one_of(edge, st.integers(0, WORD - 1))
-
-
-def outputs(name, data):
-    """The contract's output on every target and engine, which must all agree (gas too)."""
-    results = [execute(build_contract(name, target=target), data, opcodes=target, engine=engine)
-               for target in targets_of(name) for engine in ENGINES]
-    assert all(r.success for r in results)
-    for target_results in (results[i:i + len(ENGINES)] for i in range(0, len(results), len(ENGINES))):
-        assert len({(r.output, r.gas_used) for r in target_results}) == 1
-    assert len({r.output for r in results}) == 1
-    return results[0].output
 
 
 def point_with_x(curve, x):
@@ -70,7 +56,7 @@ def test_p256verify_near_the_edges(openssl, x, r, s, h, shift):
     data = p256.encode(h, r, s, *key)
     expected = 0 < r < R1_N and 0 < s < R1_N and openssl("secp256r1", key, h, r, s)
     assert p256.verify(data) == expected
-    assert outputs("p256verify", data) == ((1).to_bytes(32, "big") if expected else b"")
+    assert answers_everywhere("p256verify", data) == (ONE if expected else b"")
 
 
 K1_N, K1_P = secp256k1.N, secp256k1.P
@@ -91,7 +77,7 @@ def test_ecrecover_near_the_edges(coincurve_recover, x, r, s, h, v, as_x):
     key = key_from(curve, point, h, r, s)
     assume(key is not None)
     data = secp256k1.encode(h, v, r, s)
-    answer = outputs("ecrecover", data)
+    answer = answers_everywhere("ecrecover", data)
     assert answer == coincurve_recover(data) == secp256k1.recover(data)
     if as_x and v in (27, 28) and 0 < r < K1_N and 0 < s < K1_N:
         assert answer == secp256k1.address(*key)

@@ -10,26 +10,15 @@ signature whose R has x = r + n (possible where r < p - n) has no ECRECOVER inpu
 its key: those vectors are checked apart (R computed from the key, its x shown to be r + n)."""
 import pytest
 
-from evm384_native import execute
 from evm384_native.contracts import targets_of
 from evm384_native.curves import weierstrass
 from evm384_native.p256 import reference as p256
 from evm384_native.secp256k1 import reference as secp256k1
+from signature_runs import ONE, answers
 from wycheproof import CURVES, files, vectors
 
-ENGINES = ("fast", "python")
-ONE = (1).to_bytes(32, "big")
 # The number of vectors (Wycheproof's commit in SOURCE.md)
 COUNTS = {"secp256r1": 3400, "secp256k1": 4653}
-
-
-def run_everywhere(code, target, data):
-    """The output on both engines, which must agree on output and gas; never a revert."""
-    results = [execute(code, data, opcodes=target, engine=engine) for engine in ENGINES]
-    for result in results:
-        assert result.success
-    assert len({(r.output, r.gas_used) for r in results}) == 1
-    return results[0].output
 
 
 def ecdsa_valid(curve, vector, openssl):
@@ -84,7 +73,7 @@ def test_p256verify(file, target):
         if vector.words is None:
             continue
         data = p256.encode(vector.h, *vector.words, *vector.public_key)
-        assert run_everywhere(code, target, data) == (ONE if vector.valid else b""), vector.name
+        assert answers(code, data, target) == (ONE if vector.valid else b""), vector.name
         checked += 1
     assert checked > 200
 
@@ -111,7 +100,7 @@ def test_wycheproof_260_the_wrapped_r_plus_n():
     from evm384_native.contracts import build_contract
     for target in targets_of("p256verify"):
         data = p256.encode(vector.h, r, s, *vector.public_key)
-        assert run_everywhere(build_contract("p256verify", target=target), target, data) == b""
+        assert answers(build_contract("p256verify", target=target), data, target) == b""
 
 
 def _r_point(vector):
@@ -138,7 +127,7 @@ def test_ecrecover(file, target, coincurve_recover, openssl):
         recovered = []
         for v in (27, 28):
             data = secp256k1.encode(vector.h, v, *vector.words)
-            output = run_everywhere(code, target, data)
+            output = answers(code, data, target)
             assert output == coincurve_recover(data), vector.name
             recovered.append(output)
         valid = ecdsa_valid("secp256k1", vector, openssl)

@@ -22,7 +22,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Ty
 
 from ..evm.evm384 import pack_offsets
 from ..evm.opcodes import EVM384_MNEMONICS, EVMMAX_BY_NAME, lookup
-from . import disasm
+from .disasm import disassemble
 from .layout import FP_BYTES, Memory, Region, Slot
 
 Operand = Union[int, Slot]
@@ -123,7 +123,7 @@ class Program:
     opcodes: str = "evm384"        # the opcode set the code is for (EVMMAX codes differ)
 
     def listing(self) -> str:
-        return disasm.listing(self)
+        return listing(self)
 
     def scope_entries(self) -> Dict[str, List[int]]:
         """Where each scope named in the source map's paths (the routines and the scopes
@@ -142,6 +142,21 @@ class Program:
                     entries.setdefault(name, []).append(pc)
             previous = path
         return entries
+
+
+def listing(program: Program) -> str:
+    """One line per instruction: pc, where it came from (the source map), the instruction."""
+    lines = []
+    previous = None
+    for ins in disassemble(program.code, program.code_size, program.opcodes):
+        location = program.source_map[ins.pc]
+        if location != previous:
+            lines.append(f"; {location}")
+            previous = location
+        lines.append(f"{ins.pc:6d}  {ins.text(program.memory)}")
+    if program.code_size < len(program.code):
+        lines.append(f"; data: {len(program.code) - program.code_size} bytes")
+    return "\n".join(lines)
 
 
 class Subroutine:

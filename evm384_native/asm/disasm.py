@@ -5,17 +5,14 @@ immediates by name."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, List, Optional
+from typing import List, Optional
 
 from ..evm.evm384 import unpack_offsets
 from ..evm.forks import DEFAULT_FORK, ForkLike
+from ..evm.kernels.modx_common import VECTOR_IMMEDIATES
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
 from ..evm.opcodes import EVM384_MNEMONICS
-from ..modx_common import VECTOR_IMMEDIATES
 from .layout import Memory
-
-if TYPE_CHECKING:   # only for listing()'s annotation: the assembler imports this module
-    from .assembler import Program
 
 PUSH16 = 0x6F
 _EVMMAX_VECTOR_NAMES = ("ADDMODX", "SUBMODX", "MULMODX")
@@ -88,18 +85,3 @@ def disassemble(code: bytes, end: Optional[int] = None, opcodes: str = DEFAULT_O
         result.append(Instruction(pc, info.name, value, 1 + width, width - len(data)))
         pc += 1 + width
     return result
-
-
-def listing(program: "Program") -> str:
-    """One line per instruction: pc, where it came from, the instruction."""
-    lines = []
-    previous = None
-    for ins in disassemble(program.code, program.code_size, program.opcodes):
-        location = program.source_map[ins.pc]
-        if location != previous:
-            lines.append(f"; {location}")
-            previous = location
-        lines.append(f"{ins.pc:6d}  {ins.text(program.memory)}")
-    if program.code_size < len(program.code):
-        lines.append(f"; data: {len(program.code) - program.code_size} bytes")
-    return "\n".join(lines)

@@ -48,7 +48,7 @@ pairs selects.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, Optional, Sequence, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 from ..asm import Fp, Label, Slot, array, raw
 from ..curves.bls12_381 import BLS12_381
@@ -62,6 +62,7 @@ from ..tower.compare import push_field_is_zero
 from .groups import (DBL_RUN, G1_GROUP, G2_GROUP, affine_values, generator_multiple,
                      require_in_subgroup)
 from . import subgroup
+from .msm_split import Map, Split
 from .pippenger import Buckets
 
 WINDOW = 4
@@ -74,8 +75,6 @@ SCALAR_BYTES = 32
 X = abs(BLS12_381.x)
 P = BLS12_381.p
 R = BLS12_381.r
-
-Map = Optional[Callable[[Emitter, Slot], None]]
 
 
 def _neg_phi(e: Emitter, t: Slot) -> None:
@@ -107,25 +106,6 @@ def _neg_psi3(e: Emitter, t: Slot) -> None:
     """t = -psi^3(t) = [|x|^3] t on G2."""
     _psi2(e, t)
     _neg_psi(e, t)
-
-
-@dataclass(frozen=True)
-class Split:
-    """How a group's scalars are split: digits of the radix's expansion, digit i
-    multiplying maps[i] of the record's table tables[i] (table 0: the point's multiples;
-    table 1: those of Q1 = [|x|] P, which the subgroup test computes; None: no map)."""
-    radix: int
-    digit_bits: int
-    maps: Sequence[Map]
-    tables: Sequence[int]
-
-    @property
-    def windows(self) -> int:
-        return self.digit_bits // WINDOW
-
-    @property
-    def table_count(self) -> int:
-        return max(self.tables) + 1
 
 
 # G1 with four digits: [|x|] P = Q1, [|x|^2] P = [x^2] P = -phi(P), [|x|^3] P = -phi(Q1):
@@ -720,7 +700,7 @@ class Msm:
         asm.push(WINDOW)
         asm.ops("SWAP1", "SUB")
         for _ in range(WINDOW):
-            self._double_acc(inline=fast)
+            self.double_acc(inline=fast)
         if single:
             u_at = self.u_at                      # this split's, not the link time's
             asm.push(lambda: self.heap() + u_at)
@@ -758,7 +738,7 @@ class Msm:
         asm.jumpi(point)                          # while records_end > ptr
         asm.op("POP")
 
-    def _double_acc(self, inline: bool) -> None:
+    def double_acc(self, inline: bool) -> None:
         """acc = 2 acc: inline in the fast loop where code is dense (a call costs as much
         as a third of the doubling), else a call."""
         if inline and self.e.target.dense_code:
@@ -766,7 +746,7 @@ class Msm:
         else:
             self.e.asm.call(self._dbl_acc)
 
-    def _add_t(self, fast: bool, inline: bool = True) -> None:
+    def add_t(self, fast: bool, inline: bool = True) -> None:
         """acc += t: in the fast loop without tests (inline where code is dense and
         ``inline``), else the complete addition (a call; t may be infinity too where the
         bucket mode uses it)."""
@@ -805,7 +785,7 @@ class Msm:
         """acc += the endomorphism's image of t."""
         if endomorphism is not None:
             endomorphism(self.e, self.t)          # t = [d] B_i
-        self._add_t(fast, inline)
+        self.add_t(fast, inline)
 
     def _add_digit(self, i: int, endomorphism: Map, fast: bool, single: bool = False
                    ) -> None:

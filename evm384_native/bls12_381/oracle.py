@@ -11,12 +11,11 @@ from __future__ import annotations
 import random
 from typing import List, Optional, Sequence, Tuple
 
+from ..curves.bls12_381 import BLS12_381
 from ..curves.fields import sqrt
 from .points import (B_G1, P, G1Point, G2Point, compress_g1, compress_g2, decompress_g1,
                      decompress_g2)
 
-# The order r of G1, G2 and GT.
-CURVE_ORDER = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
 # The standard generators, compressed (as blst's blst_p1_generator / blst_p2_generator).
 G1_GENERATOR = bytes.fromhex(
     "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb")
@@ -108,10 +107,10 @@ def random_product_case(rng: random.Random, k: int, true: bool) -> List[Tuple[tu
     if k < 1 or (true and k == 1):
         raise ValueError("a product of pairings of finite points can be one only for k >= 2"
                          if k == 1 else "k must be at least 1")
-    scalars = [(rng.randrange(1, CURVE_ORDER), rng.randrange(1, CURVE_ORDER)) for _ in range(k)]
+    scalars = [(rng.randrange(1, BLS12_381.r), rng.randrange(1, BLS12_381.r)) for _ in range(k)]
     if true:
         rest = sum(a * b for a, b in scalars[:-1])
-        scalars[-1] = ((-rest) % CURVE_ORDER, 1)
+        scalars[-1] = ((-rest) % BLS12_381.r, 1)
     return [(g1_point(a), g2_point(b)) for a, b in scalars]
 
 

@@ -3,7 +3,7 @@ by :class:`.msm.Msm` above a number of pairs; Pippenger, "On the evaluation of p
 monomials", SIAM J. Comput. 1980; the bucket form of Bernstein, Doumen, Lange and
 Oosterwijk, "Faster batch forgery identification", INDOCRYPT 2012).
 
-Every pair (P, s) is split as the Straus mode splits it (:class:`.msm.Split`: G1 two
+Every pair (P, s) is split as the Straus mode splits it (:class:`.msm_split.Split`: G1 two
 digits of s mod r in base x^2 along -phi, G2 four in base |x| along the psi maps), so the
 MSM is sum [a] B over n digit entries, each an unsigned digit a < 2^b (b = 128 or 64)
 with its base point B, affine (an endomorphism's image of the affine input point).
@@ -27,19 +27,38 @@ runs again from buckets and acc at infinity with complete additions
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from ..asm import Slot
 from ..curves.bls12_381 import BLS12_381
 from ..ec.groups import add_distinct, affine_view, set_infinity
 from ..tower import fp, jacobian
 from ..tower.compare import push_field_is_zero
+from ..ec.groups import Group
+from ..tower.fp import Emitter
 from .groups import affine_values, generator_multiple
-
-if TYPE_CHECKING:
-    from .msm import Msm, Split
+from .msm_split import Split
 
 R = BLS12_381.r
 DIGIT_WORD = 32
+
+
+class MsmContract(Protocol):
+    """What the bucket mode uses of the MSM contract it runs in (:class:`.msm.Msm`): its
+    emitter and group; the slots p (the pair's point), t, acc and records_end; where the
+    records start (:meth:`heap`, known at link time); acc doubled and acc += t."""
+    e: Emitter
+    group: Group
+    p: Slot
+    t: Slot
+    acc: Slot
+    end: Slot
+
+    def heap(self) -> int: ...
+
+    def double_acc(self, inline: bool) -> None: ...
+
+    def add_t(self, fast: bool, inline: bool = True) -> None: ...
 
 
 def windows(bits: int, width: int) -> int:
@@ -67,7 +86,7 @@ class Buckets:
     sums going through acc and t in turn: one routine each, for code size (a copy costs a
     gas a value)."""
 
-    def __init__(self, msm: "Msm", split: "Split", width: int) -> None:
+    def __init__(self, msm: MsmContract, split: Split, width: int) -> None:
         self.msm, self.split, self.width = msm, split, width
         e, group = msm.e, msm.group
         self.e, self.group, self.asm = e, group, e.asm
@@ -158,7 +177,7 @@ class Buckets:
         g = e.const(self.group.affine, f"{self.group.name}_g",
                     affine_values(generator_multiple(self.group, 1)))
         jacobian.from_affine(e, msm.acc, g)
-        asm.call(msm._dbl_acc)
+        msm.double_acc(inline=False)
         fp.copy(e, self.point, g)
         asm.push(self.region_bytes)
         asm.op("DUP2")
@@ -186,7 +205,7 @@ class Buckets:
         asm.push(width)
         asm.ops("SWAP1", "SUB")
         for _ in range(width):                    # b doublings in all: calls
-            asm.call(self.msm._dbl_acc)
+            self.msm.double_acc(inline=False)
         fp.copy(self.e, self.total, self.msm.acc)
         self._reset(fast)
         self._fill(fast)
@@ -291,8 +310,8 @@ class Buckets:
         """acc += t (a call): the mixed addition of t's X, Y if ``mixed``, else
         add-2007-bl, neither with tests; or the complete addition."""
         if not fast:                              # acc and t may be infinity (Msm.build)
-            self.msm._add_t(fast=False)
+            self.msm.add_t(fast=False)
         elif mixed:
-            self.msm._add_t(fast=True, inline=False)
+            self.msm.add_t(fast=True, inline=False)
         else:
             self.asm.call(self._add_distinct)

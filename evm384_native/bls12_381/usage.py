@@ -162,7 +162,7 @@ def _random_point(kind: int, rng: random.Random) -> bytes:
     """[s] G for a random s in [1, r), made by blst (pyblst, a dependency), in the
     precompiles' encoding."""
     from .oracle import be_g1, be_g2, g1_point, g2_point
-    scalar = rng.randrange(1, _R)
+    scalar = rng.randrange(1, BLS12_381.r)
     point = be_g1(g1_point(scalar)) if kind == 1 else be_g2(g2_point(scalar))
     return _eip2537_points(kind, 1)([point])
 
@@ -173,8 +173,8 @@ def _random_points(kind: int, count: int) -> Callable[[random.Random, int, bool]
 
 def _random_msm(kind: int) -> Callable[[random.Random, int, bool], bytes]:
     def make(rng: random.Random, k: int, true: bool) -> bytes:
-        return b"".join(_random_point(kind, rng) + rng.randrange(_R).to_bytes(32, "big")
-                        for _ in range(k))
+        return b"".join(_random_point(kind, rng)
+                        + rng.randrange(BLS12_381.r).to_bytes(32, "big") for _ in range(k))
     return make
 
 
@@ -235,7 +235,6 @@ def _raw_pairs(pairs: List[Pair]) -> bytes:
     return encode_calldata("pairing_product_is_one", pairs)
 
 
-_R = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001   # the group order
 _G = ("G1 (96-byte x||y)", "G2 (192-byte x.c0||x.c1||y.c0||y.c1)")
 USAGE.update({
     "pairing_check_hinted": Usage(

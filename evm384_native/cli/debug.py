@@ -7,7 +7,7 @@ from typing import Optional
 
 from ..contracts import curve_of
 from ..curves.bls12_381 import BLS12_381
-from ..montgomery import montgomery_inv
+from ..evm.kernels.montgomery import montgomery_inv
 from .debugger import HELP, CommandReader, Debugger, Quit
 from .inputs import CONTRACT_PREFIX, add_code_arguments, contract_name, execute_target, load_run
 from .views import CodeView

@@ -14,11 +14,11 @@ from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence,
 
 from ..asm import Fp, Instruction, Slot
 from ..evm.evm384 import unpack_offsets
+from ..evm.kernels.operands import OPERAND_NAMES
 from ..evm.opcode_sets import DEFAULT_OPCODES
 from ..evm.opcodes import EVM384_MNEMONICS
 from ..evm.result import ExecutionResult
 from ..evm.tracing import FieldContextView, Step, Tracer
-from ..operands import OPERAND_NAMES
 from .errors import CliError
 from .names import find_slot, named_pcs, parse_int, resolve_pcs
 from .views import (EVMMAX_STACK_OPERANDS, CodeView, context_text, fp_text, hexdump,

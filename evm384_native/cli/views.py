@@ -7,11 +7,11 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Set
 
 from ..asm import Instruction, disassemble
 from ..evm.forks import DEFAULT_FORK, resolve_fork
+from ..evm.kernels.montgomery import from_montgomery
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
 from ..evm.opcodes import EVM384_MNEMONICS, OpcodeInfo
 from ..evm.result import ExecutionResult
 from ..evm.tracing import EVMMAX_MNEMONICS, FieldContextView
-from ..montgomery import from_montgomery
 from .inputs import Target
 
 # The instructions each opcode set adds, as the outcome counts them

@@ -4,7 +4,8 @@
 that need them halt with "unsupported opcode". See :mod:`.opcodes` for the opcode
 table, :mod:`.forks` for the mainnet revisions (``fork=``), :mod:`.gas` for gas rules
 and EVM384 schedules, :mod:`.costs` for EVMMAX cost models, :mod:`.transaction` for what
-a transaction pays beyond execution, :mod:`.tracing` for tracers.
+a transaction pays beyond execution, :mod:`.tracing` for tracers; :mod:`.kernels` holds the
+arithmetic of the EVM384 and EVMMAX opcodes, native and pure Python.
 """
 from .api import ENGINES, execute
 from .costs import COST_MODELS, EvmmaxCosts

@@ -4,11 +4,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Dict
 
-from .. import kernel, modx, modx_reference, reference
 from .._native import lib
 from .evm384 import ADDMOD384, MCOPY, MULMODMONT384, SUBMOD384, Segment
 from .frame import Frame
 from .instructions import copy_within
+from .kernels import kernel, modx, modx_reference, reference
 
 MemoryOperation = Callable[[bytearray, int, int, int, int], None]
 

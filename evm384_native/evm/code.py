@@ -57,10 +57,11 @@ from .evm384 import MULMODMONT384, Segment, op_segment
 from .gas import Evm384Schedule, copy_cost
 from .instructions import (UINT256_MASK, Handler, op_add, op_dup, op_invalid, op_jump_to,
                            op_jumpi_to, op_mcopy_found, op_mcopy_static, op_push)
+from .kernels.limbs import BYTES384
+from .kernels.operands import MODULUS_WITH_INV_BYTES
 from .opcode_sets import DEFAULT_OPCODE_SET, OpcodeSet
 from .opcodes import BY_NAME, EVM384_OPCODES, STACK_LIMIT
-from ..limbs import BYTES384
-from ..operands import MODULUS_WITH_INV_BYTES
+from .segment_table import SegmentTable
 
 JUMPDEST = BY_NAME["JUMPDEST"].code
 STOP = BY_NAME["STOP"].code
@@ -123,26 +124,6 @@ class Instruction:
     outputs: int
     next_pc: int
     ends_block: bool
-
-
-@dataclass(frozen=True, eq=False)
-class SegmentTable:
-    """Every segment of the code, as arrays (one row per EVM384 op, one entry per segment)."""
-    records: np.ndarray   # (ops, 6) uint32: PUSH opcode, EVM384 opcode, out, x, y, mod
-    first: np.ndarray     # per segment: its first row of records
-    count: np.ndarray     # its ops
-    start_pc: np.ndarray
-    next_pc: np.ndarray
-    gas: np.ndarray       # static gas of all its instructions
-    end: np.ndarray       # memory all its operands need
-
-    def __len__(self) -> int:
-        return len(self.first)
-
-    @property
-    def nbytes(self) -> int:
-        return sum(array.nbytes for array in (self.records, self.first, self.count,
-                                              self.start_pc, self.next_pc, self.gas, self.end))
 
 
 class _Lazy(dict):

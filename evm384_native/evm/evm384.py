@@ -4,7 +4,7 @@ Each pops one word whose low 128 bits pack four 32-bit memory offsets
 (out, x, y, mod from high to low). Memory is first expanded, and charged like
 MLOAD, to cover every operand: 48 bytes each, 56 at ``mod`` for MULMODMONT384
 (the modulus followed by its 64-bit Montgomery constant). The arithmetic is the
-frame's backend: :mod:`evm384_native.kernel` or :mod:`evm384_native.reference`.
+frame's backend: :mod:`.kernels.kernel` or :mod:`.kernels.reference`.
 
 A *segment* is a straight-line run of ``PUSHn word; EVM384-op`` pairs, decoded
 once into records that the backend runs in a single call. The python engine joins the
@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Tuple
 
-from ..limbs import BYTES384
-from ..operands import MODULUS_WITH_INV_BYTES
 from .frame import Frame
+from .kernels.limbs import BYTES384
+from .kernels.operands import MODULUS_WITH_INV_BYTES
 from .opcodes import BY_NAME
 
 ADDMOD384 = BY_NAME["ADDMOD384"].code

@@ -5,7 +5,7 @@ register file, and an active one. SETMODX sets or creates the active context,
 STOREX/LOADX copy values between EVM memory and its registers (converting to and from
 Montgomery form for odd moduli), ADDMODX/SUBMODX/MULMODX run vectors of operations
 on its registers, their operands in seven immediate bytes. The arithmetic is the
-backend's :mod:`evm384_native.modx` (C kernels) or :mod:`evm384_native.modx_reference`.
+backend's :mod:`.kernels.modx` (C kernels) or :mod:`.kernels.modx_reference`.
 
 Every assert is an exceptional halt (:class:`.halts.EvmmaxAssertion`) whose reason
 names the instruction. Choices where the EIP's text is open, all in docs/evmmax.md:
@@ -20,13 +20,13 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import UnreducedValueError
-from ..modx_common import (MAX_MODULUS_BYTES, MAX_REGISTER_BYTES, MAX_REGISTERS, VectorProgram,
-                           element_limbs, immediates_error,
-                           modulus_error, transfer_error, vector_error)
-from .frame import Frame
 from .costs import EIP_6690, EvmmaxCosts
+from .frame import Frame
 from .gas import copy_cost, memory_cost, words
 from .halts import EvmmaxAssertion, ResumeInSteps
+from .kernels.modx_common import (MAX_MODULUS_BYTES, MAX_REGISTER_BYTES, MAX_REGISTERS,
+                                  VectorProgram, element_limbs, immediates_error, modulus_error,
+                                  transfer_error, vector_error)
 from .opcodes import EVMMAX_BY_NAME
 
 MAX_CONTEXT_ID = 256
@@ -39,7 +39,7 @@ class FieldContexts:
     __slots__ = ("modx", "by_id", "active", "costs")
 
     def __init__(self, modx: Any, costs: EvmmaxCosts = EIP_6690) -> None:
-        self.modx = modx                 # evm384_native.modx or modx_reference
+        self.modx = modx                 # kernels.modx or kernels.modx_reference
         self.by_id: Dict[int, Any] = {}  # id -> RegisterFile (its .context is the modulus)
         self.active: Optional[Any] = None
         self.costs = costs

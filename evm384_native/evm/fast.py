@@ -110,7 +110,8 @@ class _Analysis:
         self.segments = ffi.from_buffer("evm_segment[]", entries)
         # the opcode set's own analysis for its C extension (EVMMAX: runs of vector ops)
         extension = opcodes.fast_extension
-        self.extension_runs = extension.analyse(self.code) if extension and fuse else None
+        self.extension_runs = (extension.analyse(self.code.bytecode, self.code.data_flags)
+                               if extension and fuse else None)
         self.bytecode = ffi.from_buffer(self.code.bytecode)
         self.jumpdest_flags = ffi.from_buffer(self.jumpdests)
         # Idle frames, their code inputs set, with a view of their counts: one per thread

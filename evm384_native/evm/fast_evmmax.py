@@ -10,19 +10,16 @@ which the Python handler raises the halt with its reason.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Dict, FrozenSet, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, List, Optional, Tuple
 
 import numpy as np
 
 from .._native import ffi, lib
-from ..modx_common import LIMB_BITS, MAX_REGISTER_BYTES, MAX_REGISTERS
 from .costs import EvmmaxCosts
 from .evmmax import (EVMMAX_HANDLERS, MAX_CONTEXT_ID, VECTOR_OPCODES, FieldContexts,
                      joins_vector_run, vector_run)
 from .frame import Frame
-
-if TYPE_CHECKING:   # code.py imports the opcode sets, which import this module
-    from .code import Code
+from .kernels.modx_common import LIMB_BITS, MAX_REGISTER_BYTES, MAX_REGISTERS
 
 assert (lib.EVM_EVMMAX_CONTEXTS, lib.EVM_EVMMAX_MAX_REGISTERS, lib.EVM_EVMMAX_REGISTER_BYTES) \
     == (MAX_CONTEXT_ID + 1, MAX_REGISTERS, MAX_REGISTER_BYTES)
@@ -42,11 +39,10 @@ class VectorRuns:
     """The code's runs of consecutive ADDMODX/SUBMODX/MULMODX, the Python engine's
     (``evmmax.joins_vector_run``, ``evmmax.vector_run``) as the C reads them (struct
     evm_evmmax_run, see evm_fast_evmmax.h): entries, and run_at, a run's index at its
-    first instruction's pc (else -1)."""
+    first instruction's pc (else -1). ``data_flags``: 1 at every byte of immediate data."""
 
-    def __init__(self, code: "Code") -> None:
-        bytecode = code.bytecode
-        data = np.frombuffer(code.data_flags, dtype=np.uint8).astype(bool)
+    def __init__(self, bytecode: bytes, data_flags: bytes) -> None:
+        data = np.frombuffer(data_flags, dtype=np.uint8).astype(bool)
         at = np.flatnonzero(np.isin(np.frombuffer(bytecode, dtype=np.uint8),
                                     sorted(VECTOR_OPCODES)) & ~data)
         groups: List[List[Tuple[int, Tuple[int, ...]]]] = []
@@ -109,9 +105,10 @@ class EvmmaxFast:
         self._last_gas: Tuple[Optional[EvmmaxCosts], Any] = (None, None)
 
     @staticmethod
-    def analyse(code: "Code") -> VectorRuns:
-        """What the C reads of ``code`` besides the instructions: its vector runs."""
-        return VectorRuns(code)
+    def analyse(bytecode: bytes, data_flags: bytes) -> VectorRuns:
+        """What the C reads of the code besides the instructions: its vector runs
+        (``data_flags`` as :class:`.code.Code` has them)."""
+        return VectorRuns(bytecode, data_flags)
 
     def new_state(self, runs: Optional[VectorRuns], costs: EvmmaxCosts) -> Any:
         """One run's contexts and registers, all empty, the code's ``runs`` (None: each

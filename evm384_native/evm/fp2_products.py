@@ -1,4 +1,4 @@
-"""Fp2 products (:mod:`..fp2_shape`) in EVM384 segments that the engines' native loops
+"""Fp2 products (:mod:`.kernels.fp2_shape`) in EVM384 segments that the engines' native loops
 (the fast engine's, and ``evm384_run_records`` under the python engine) may run as three
 products and two reductions (Karatsuba at double width).
 
@@ -18,18 +18,16 @@ per code, and marks in the first record (``FP2_PRODUCT_FLAG``):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import Optional
 
 import numpy as np
 
 from .._native import lib
-from ..fp2_shape import DEAD_WINDOW, SHAPE, Fp2Product, match, separate
-from ..limbs import BYTES384
-from ..operands import MODULUS_WITH_INV_BYTES
 from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384
-
-if TYPE_CHECKING:                   # code.py marks its segments with this module
-    from .code import SegmentTable
+from .kernels.fp2_shape import DEAD_WINDOW, SHAPE, Fp2Product, match, separate
+from .kernels.limbs import BYTES384
+from .kernels.operands import MODULUS_WITH_INV_BYTES
+from .segment_table import SegmentTable
 
 FP2_PRODUCT_FLAG = lib.EVM_FP2_PRODUCT_GROUP    # = EVM384_FP2_PRODUCT_GROUP (both loops)
 _OPERATION = {MULMODMONT384: "mul", ADDMOD384: "add", SUBMOD384: "sub"}
@@ -39,7 +37,7 @@ GROUP_OPS = tuple(_OPCODE_OF[name] for name in SHAPE)
 _OPCODE, _OUT, _X, _Y, _MOD = 1, 2, 3, 4, 5
 
 
-def marked(table: "SegmentTable") -> np.ndarray:
+def marked(table: SegmentTable) -> np.ndarray:
     """A copy of the table's records with FP2_PRODUCT_FLAG set in the EVM384 opcode of the
     first record of every group the engines may run as a Karatsuba product."""
     records = table.records.copy()
@@ -47,7 +45,7 @@ def marked(table: "SegmentTable") -> np.ndarray:
     return records
 
 
-def _groups(table: "SegmentTable") -> np.ndarray:
+def _groups(table: SegmentTable) -> np.ndarray:
     """The first row of every group that qualifies. (Two groups cannot overlap: the shape
     shifted by one to five rows puts an addition where it needs a multiplication.)"""
     records, ops = table.records, len(table.records)

@@ -21,16 +21,14 @@ first record (``FP2_SQUARE_FLAG``):
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Tuple
+from typing import Tuple
 
 import numpy as np
 
 from .._native import lib
 from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384
 from .record_groups import OPCODE, candidates, marked as mark
-
-if TYPE_CHECKING:
-    from .code import SegmentTable
+from .segment_table import SegmentTable
 
 FP2_SQUARE_FLAG = lib.EVM_FP2_SQUARE_GROUP      # = EVM384_FP2_SQUARE_GROUP (both loops)
 SHAPE: Tuple[Tuple[int, str, str, str], ...] = (
@@ -43,7 +41,7 @@ IN_PLACE = frozenset({("a0", "c0"), ("a1", "c1")})
 assert RECORDS == lib.EVM384_FP2_SQUARE_RECORDS
 
 
-def marked(segments: "SegmentTable", records: np.ndarray) -> np.ndarray:
+def marked(segments: SegmentTable, records: np.ndarray) -> np.ndarray:
     """A copy of ``records`` (the segments' records, maybe marked already) with
     FP2_SQUARE_FLAG set in the EVM384 opcode of the first record of every group the
     engines may run as one step. (No group of another kind starts at such a record: their

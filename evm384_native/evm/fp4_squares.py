@@ -29,6 +29,7 @@ import numpy as np
 from .._native import lib
 from .evm384 import ADDMOD384, MULMODMONT384, SUBMOD384
 from .record_groups import candidates, marked as mark
+from .segment_table import SegmentTable
 
 FP4_SQUARE_FLAG = lib.EVM_FP4_SQUARE_GROUP    # = EVM384_FP4_SQUARE_GROUP (both loops)
 _A, _S, _M = ADDMOD384, SUBMOD384, MULMODMONT384
@@ -53,7 +54,7 @@ DEAD_WINDOW = 256
 assert RECORDS == lib.EVM384_FP4_SQUARE_RECORDS
 
 
-def marked(segments: "SegmentTable", records: np.ndarray) -> np.ndarray:   # noqa: F821
+def marked(segments: SegmentTable, records: np.ndarray) -> np.ndarray:
     """A copy of ``records`` (the segments' records, maybe marked already) with
     FP4_SQUARE_FLAG set in the EVM384 opcode of the first record of every group the
     engines may run as one step."""

@@ -6,28 +6,26 @@ temporaries (the locations the step does not write) are dead.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, AbstractSet, Dict, Sequence, Tuple
+from typing import AbstractSet, Dict, Sequence, Tuple
 
 import numpy as np
 
-from ..limbs import BYTES384
-from ..operands import MODULUS_WITH_INV_BYTES
 from .fp2_products import DEAD_WINDOW, dead_before_read
-
-if TYPE_CHECKING:
-    from .code import SegmentTable
+from .kernels.limbs import BYTES384
+from .kernels.operands import MODULUS_WITH_INV_BYTES
+from .segment_table import SegmentTable
 
 Shape = Sequence[Tuple[int, str, str, str]]
 # record columns (the fast engine's layout: PUSH opcode, EVM384 opcode, out, x, y, mod)
 OPCODE, OUT, X, Y, MOD = 1, 2, 3, 4, 5
 
 
-def segment_ends(segments: "SegmentTable") -> np.ndarray:
+def segment_ends(segments: SegmentTable) -> np.ndarray:
     """Per record: the row after the last record of its segment."""
     return np.repeat(segments.first + segments.count, segments.count)
 
 
-def candidates(segments: "SegmentTable", shape: Shape) -> np.ndarray:
+def candidates(segments: SegmentTable, shape: Shape) -> np.ndarray:
     """The rows where the shape's operations start, in order and in one segment."""
     records, length = segments.records, len(shape)
     if len(records) < length:
@@ -70,7 +68,7 @@ def located(records: np.ndarray, starts: np.ndarray, shape: Shape,
     return ok, at
 
 
-def marked(segments: "SegmentTable", records: np.ndarray, starts: np.ndarray, shape: Shape,
+def marked(segments: SegmentTable, records: np.ndarray, starts: np.ndarray, shape: Shape,
            temporaries: Sequence[str], flag: int, window: int = DEAD_WINDOW,
            may_coincide: AbstractSet[Tuple[str, str]] = frozenset()) -> np.ndarray:
     """A copy of ``records`` with ``flag`` set in the EVM384 opcode of the groups at

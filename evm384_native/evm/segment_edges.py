@@ -1,7 +1,7 @@
 """The fast engine's entries: what its loop runs as one step from a pc, built from the
-code's segments (:class:`.code.SegmentTable`) and the instructions around them, since each
-of those costs more to dispatch on its own than it does (in the two-pairing check: 2,050
-JUMPDESTs, 1,598 JUMPs, 666 MCOPYs and their PUSHes against 2,050 segments).
+code's segments (:class:`.segment_table.SegmentTable`) and the instructions around them,
+since each of those costs more to dispatch on its own than it does (in the two-pairing
+check: 2,050 JUMPDESTs, 1,598 JUMPs, 666 MCOPYs and their PUSHes against 2,050 segments).
 
 - A *run* is a sequence of items that follow each other in the code with nothing between:
   segments, and *fixed copies* (``PUSHa size; PUSHb source; PUSHc dest; MCOPY``, each PUSH
@@ -31,9 +31,9 @@ from typing import Callable, Tuple
 import numpy as np
 
 from .._native import lib
-from .code import SegmentTable
 from .gas import COPY_WORD_GAS
 from .opcodes import BY_NAME
+from .segment_table import SegmentTable
 
 FALL, RETURN, JUMP, CALL = (lib.EVM_SEGMENT_FALL, lib.EVM_SEGMENT_RETURN,
                             lib.EVM_SEGMENT_JUMP, lib.EVM_SEGMENT_CALL)

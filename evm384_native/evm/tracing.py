@@ -17,9 +17,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, IO, List, Optional, Sequence, Tuple, Union
 
-from ..modx_common import VECTOR_IMMEDIATES
 from .evmmax import EVMMAX_HANDLERS
 from .frame import Frame
+from .kernels.modx_common import VECTOR_IMMEDIATES
 from .opcodes import EVMMAX_OPCODES
 from .result import ExecutionResult
 

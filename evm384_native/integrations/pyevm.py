@@ -72,9 +72,9 @@ def _backend_operations(backend: BackendLike) -> Mapping[str, MemoryOperation]:
             raise ValueError(f"a backend mapping needs exactly the keys {list(EVM384_NAMES)}")
         return backend
     if backend == "native":
-        from .. import kernel as module
+        from ..evm.kernels import kernel as module
     elif backend == "reference":
-        from .. import reference as module  # type: ignore[no-redef]
+        from ..evm.kernels import reference as module  # type: ignore[no-redef]
     else:
         raise ValueError(f"unknown backend {backend!r}; choose 'native', 'reference' "
                          "or a mapping of the three mnemonics to functions")

@@ -153,8 +153,9 @@ def evmmax_opcodes(base: Mapping[int, Any], backend: str = "native",
                    costs: CostsLike = DEFAULT_COSTS) -> Dict[int, OpcodeAPI]:
     """py-evm opcode objects for SETMODX, LOADX, STOREX, ADDMODX, SUBMODX, MULMODX and
     the JUMP/JUMPI of ``base`` (a py-evm opcode table) that know EVMMAX immediates,
-    keyed by opcode byte. ``backend`` is "native" (the C kernels of :mod:`..modx`) or
-    "reference" (:mod:`..modx_reference`); ``costs`` the cost model (:mod:`..evm.costs`)."""
+    keyed by opcode byte. ``backend`` is "native" (the C kernels of
+    :mod:`..evm.kernels.modx`) or "reference" (:mod:`..evm.kernels.modx_reference`); ``costs``
+    the cost model (:mod:`..evm.costs`)."""
     if not isinstance(backend, str):
         raise ValueError("under the EVMMAX opcode set, backend is 'native' or 'reference'")
     modx, model = get_backend(backend).modx, resolve_costs(costs)

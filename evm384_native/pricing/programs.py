@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence
 
 from ..evm.evmmax import MAX_CONTEXT_ID
+from ..evm.kernels.modx_common import LIMB_BITS, MAX_REGISTER_BYTES
+from ..evm.kernels.montgomery import montgomery_inv
 from ..evm.opcodes import BY_NAME, EVMMAX_BY_NAME
 from ..evm.result import ExecutionResult
-from ..modx_common import LIMB_BITS, MAX_REGISTER_BYTES
-from ..montgomery import montgomery_inv
 
 # What each fit's columns count, besides the intercept: elements (vector ops), new
 # contexts (SETMODX), values (LOADX/STOREX), ops (EVM384, each with its PUSH16: the engines

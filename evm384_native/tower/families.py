@@ -9,17 +9,27 @@ over a curve description (arkworks' ``Bls12Config`` / ``BnConfig`` play this par
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Protocol, Sequence, Tuple
 
 from ..asm import Fp12, G2
 from ..curves.model import PairingCurve
 from . import fp2, fp12
 from .fp import Emitter
 
-if TYPE_CHECKING:
-    from .pairing import FinalExponentiation
-
 ClosingLine = Callable[[Emitter, G2, G2], None]     # (e, out, the point added last)
+
+
+class FinalExponentiation(Protocol):
+    """What a family's hard part uses of the final exponentiation
+    (:class:`.pairing.FinalExponentiation`): its emitter, and its products, cyclotomic
+    squarings and powers by x (subroutines sharing its accumulator)."""
+    e: Emitter
+
+    def mul(self, out: Fp12, a: Fp12, b: Fp12) -> None: ...
+
+    def cyclotomic_sqr(self, out: Fp12, a: Fp12) -> None: ...
+
+    def pow_x(self, out: Fp12, a: Fp12, half: bool = False) -> None: ...
 
 
 def non_adjacent_form(n: int) -> List[int]:
@@ -58,7 +68,7 @@ class Bls12:
         """The bits of |x| after the leading one."""
         return [int(bit) for bit in bin(abs(curve.x))[3:]]
 
-    def hard_part(self, fe: "FinalExponentiation", f: Fp12, y: Sequence[Fp12]) -> None:
+    def hard_part(self, fe: FinalExponentiation, f: Fp12, y: Sequence[Fp12]) -> None:
         """f^(3 (p^4 - p^2 + 1) / r) as blst computes it (Hayashida-Hayasaka-Teruya's
         chain, four powers by x and one by x/2)."""
         e = fe.e
@@ -139,7 +149,7 @@ class Bn:
         """The NAF digits of 6x + 2 after the leading one."""
         return non_adjacent_form(6 * curve.x + 2)[1:]
 
-    def hard_part(self, fe: "FinalExponentiation", f: Fp12, y: Sequence[Fp12]) -> None:
+    def hard_part(self, fe: FinalExponentiation, f: Fp12, y: Sequence[Fp12]) -> None:
         """f^(k (p^4 - p^2 + 1) / r) with k = 2x (6x^2 + 3x + 1), coprime to r (the
         multiple Fuentes-Castaneda et al. use), as f^(2x z + 1 - p^3) with
         s = 1 + p + p^2 + p^3, v = (2x + 1) s + 1 and z = 3x v + 2 s + 1 + p^2 (equal to

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Sequence, Set, Tuple
 
-from ..asm import Assembler, Fp, Label, Modulus, Slot, Subroutine, array, pack_offsets
+from ..asm import (Assembler, Fp, Label, Modulus, Region, Slot, Subroutine, array,
+                   pack_offsets)
 from ..curves.model import Field
-from ..montgomery import R_BITS, montgomery_inv, to_montgomery as montgomery_form
+from ..evm.kernels.montgomery import R_BITS, montgomery_inv, to_montgomery as montgomery_form
 from .target import TARGETS, Target
 
 ELEMENT = Fp      # the slot type of this field (curve code is written for Fp and Fp2 alike)
@@ -43,6 +44,7 @@ class Emitter:
     instead of calling into a squaring chain: under EVMMAX a call costs about as much as
     eight squarings, and an exponentiation of a 381-bit exponent takes ~3,600 bytes.
     """
+    const_image: Region           # EVMMAX's memory image of the constants (its setup's)
 
     def __init__(self, asm: Assembler, curve: Field, compact: bool = True,
                  loops: bool = False, target: Target = TARGETS["evm384"], register_pairs: int = 0,

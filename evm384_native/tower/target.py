@@ -21,19 +21,36 @@ existed.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Dict, Protocol, Sequence, Union
+from typing import Callable, Dict, Protocol, Sequence, Union
 
-from ..asm import Assembler, Fp, Label, Memory, Slot, raw
+from ..asm import Assembler, Fp, Label, Memory, Region, Slot, raw
 from ..asm.layout import FP_BYTES, RegisterSpace
-from ..montgomery import to_montgomery
+from ..curves.model import Field
+from ..evm.kernels.montgomery import to_montgomery
 from .words import bswap256, store_field_le
-
-if TYPE_CHECKING:
-    from .fp import Emitter
 
 _OPS = {"add": ("ADDMOD384", "ADDMODX"), "sub": ("SUBMOD384", "SUBMODX"),
         "mul": ("MULMODMONT384", "MULMODX")}
 IMAGE_BYTES = 12 * FP_BYTES            # the largest value EVM code inspects: an Fp12
+
+
+class EmitterView(Protocol):
+    """What a target uses of the emitter it emits for (:class:`.fp.Emitter`, which takes
+    the target: so the target names only this much of it). The assembler and the field;
+    the constants' bytes and the label of their data; the constant slots the arithmetic
+    reads (zero; under EVM384 also p with its Montgomery constant, R^2 and a plain 1); and
+    the memory the target keeps on the emitter (scratch buffers by name, EVMMAX's memory
+    image of the constants)."""
+    asm: Assembler
+    curve: Field
+    blob: bytearray
+    data_label: Label
+    zero: Fp
+    p: Slot
+    r2: Fp
+    raw_one: Fp
+    buffers: Dict[str, Slot]
+    const_image: Region
 
 
 class Target(Protocol):
@@ -50,28 +67,28 @@ class Target(Protocol):
     cheap_products: bool
 
     def new_memory(self) -> Memory: ...
-    def encode(self, e: "Emitter", value: int) -> bytes: ...
-    def setup(self, e: "Emitter") -> None: ...
-    def release_constants(self, e: "Emitter") -> None: ...
-    def finish(self, e: "Emitter") -> None: ...
-    def arith(self, e: "Emitter", op: str, out: Slot, x: Slot, y: Slot) -> None: ...
-    def copy(self, e: "Emitter", dst: Slot, src: Slot) -> None: ...
-    def copy_in(self, e: "Emitter", slot: Slot, source: Callable[[], None]) -> None: ...
-    def copy_out(self, e: "Emitter", slot: Slot, dest: Callable[[], None],
+    def encode(self, e: EmitterView, value: int) -> bytes: ...
+    def setup(self, e: EmitterView) -> None: ...
+    def release_constants(self, e: EmitterView) -> None: ...
+    def finish(self, e: EmitterView) -> None: ...
+    def arith(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot) -> None: ...
+    def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None: ...
+    def copy_in(self, e: EmitterView, slot: Slot, source: Callable[[], None]) -> None: ...
+    def copy_out(self, e: EmitterView, slot: Slot, dest: Callable[[], None],
                  grow: bool = False) -> None: ...
-    def staging(self, e: "Emitter", slot: Slot) -> Slot: ...
-    def from_staging(self, e: "Emitter", slot: Slot, staging: Slot,
+    def staging(self, e: EmitterView, slot: Slot) -> Slot: ...
+    def from_staging(self, e: EmitterView, slot: Slot, staging: Slot,
                      little_endian: bool) -> None: ...
-    def value_bytes(self, e: "Emitter") -> int: ...
-    def memory_bytes(self, e: "Emitter", rel: int) -> int: ...
-    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label,
+    def value_bytes(self, e: EmitterView) -> int: ...
+    def memory_bytes(self, e: EmitterView, rel: int) -> int: ...
+    def load_plain(self, e: EmitterView, out: Slot, given: Slot, fail: Label,
                    little_endian: bool = True) -> None: ...
     def store_decoded(self, asm: Assembler) -> None: ...
-    def store_word(self, e: "Emitter") -> None: ...
-    def words_out(self, e: "Emitter", values: Slot, dest: Slot) -> None: ...
-    def values_out(self, e: "Emitter", values: Slot, dest: Slot, width: int) -> None: ...
-    def push_parity(self, e: "Emitter", value: Fp) -> None: ...
-    def memory_image(self, e: "Emitter", slot: Slot, which: int = 0) -> Slot: ...
+    def store_word(self, e: EmitterView) -> None: ...
+    def words_out(self, e: EmitterView, values: Slot, dest: Slot) -> None: ...
+    def values_out(self, e: EmitterView, values: Slot, dest: Slot, width: int) -> None: ...
+    def push_parity(self, e: EmitterView, value: Fp) -> None: ...
+    def memory_image(self, e: EmitterView, slot: Slot, which: int = 0) -> Slot: ...
 
 
 class EVM384:
@@ -87,11 +104,11 @@ class EVM384:
     def new_memory(self) -> Memory:
         return Memory()
 
-    def encode(self, e: "Emitter", value: int) -> bytes:
+    def encode(self, e: EmitterView, value: int) -> bytes:
         """A constant as the contract stores it (Montgomery form, little-endian)."""
         return to_montgomery(value, e.curve.p).to_bytes(FP_BYTES, "little")
 
-    def setup(self, e: "Emitter") -> None:
+    def setup(self, e: EmitterView) -> None:
         """Fill the constant region from the code's data section."""
         asm = e.asm
         asm.push(lambda: len(e.blob))
@@ -99,13 +116,13 @@ class EVM384:
         asm.push(e.p)
         asm.op("CODECOPY")
 
-    def release_constants(self, e: "Emitter") -> None:
+    def release_constants(self, e: EmitterView) -> None:
         """Constants stay in memory slots for the whole program: nothing to release."""
 
-    def finish(self, e: "Emitter") -> None:
+    def finish(self, e: EmitterView) -> None:
         e.asm.data(bytes(e.blob), label=e.data_label)
 
-    def arith(self, e: "Emitter", op: str, out: Slot, x: Slot, y: Slot) -> None:
+    def arith(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot) -> None:
         """out = x op y value by value (x or y may be one Fp, used for every value)."""
         mnemonic = _OPS[op][0]
         values = out.fps()
@@ -113,14 +130,14 @@ class EVM384:
         for o, a, b in zip(values, xs, ys):
             e.asm.evm384(mnemonic, o, a, b, e.p)
 
-    def copy(self, e: "Emitter", dst: Slot, src: Slot) -> None:
+    def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None:
         """MCOPY of a whole slot: cheaper than an EVM384 op for anything above one word."""
         e.asm.push(dst.size)
         e.asm.push(src)
         e.asm.push(dst)
         e.asm.op("MCOPY")
 
-    def copy_in(self, e: "Emitter", slot: Slot, source: Callable[[], None]) -> None:
+    def copy_in(self, e: EmitterView, slot: Slot, source: Callable[[], None]) -> None:
         """slot = the values at the memory address ``source()`` pushes (a heap record
         written by :meth:`copy_out`)."""
         asm = e.asm
@@ -129,7 +146,7 @@ class EVM384:
         asm.push(slot)
         asm.op("MCOPY")
 
-    def copy_out(self, e: "Emitter", slot: Slot, dest: Callable[[], None],
+    def copy_out(self, e: EmitterView, slot: Slot, dest: Callable[[], None],
                  grow: bool = False) -> None:
         """The values of ``slot`` to the memory address ``dest()`` pushes; ``grow``: the
         range may lie beyond the memory's end (MCOPY grows memory anyway)."""
@@ -139,29 +156,29 @@ class EVM384:
         dest()
         asm.op("MCOPY")
 
-    def staging(self, e: "Emitter", slot: Slot) -> Slot:
+    def staging(self, e: EmitterView, slot: Slot) -> Slot:
         """Where input values for ``slot`` are decoded in memory: the slot itself."""
         return slot
 
-    def from_staging(self, e: "Emitter", slot: Slot, staging: Slot,
+    def from_staging(self, e: EmitterView, slot: Slot, staging: Slot,
                      little_endian: bool) -> None:
         """The plain values decoded at ``staging`` (48-byte LE here) into ``slot``."""
         for value in slot.fps():                 # staging is slot
             self._to_montgomery(e, value)
 
-    def _to_montgomery(self, e: "Emitter", value: Fp) -> None:
+    def _to_montgomery(self, e: EmitterView, value: Fp) -> None:
         """value = value * R mod p in place, for a plain value < p (a product by R^2)."""
         self.arith(e, "mul", value, value, e.r2)
 
-    def value_bytes(self, e: "Emitter") -> int:
+    def value_bytes(self, e: EmitterView) -> int:
         """Bytes a field value takes in memory: a 48-byte slot whatever the modulus."""
         return FP_BYTES
 
-    def memory_bytes(self, e: "Emitter", rel: int) -> int:
+    def memory_bytes(self, e: EmitterView, rel: int) -> int:
         """The memory size (or offset) of ``rel`` bytes of slots: the same."""
         return rel
 
-    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label,
+    def load_plain(self, e: EmitterView, out: Slot, given: Slot, fail: Label,
                    little_endian: bool = True) -> None:
         """``out`` = the plain 48-byte values at ``given`` (memory, a different place;
         big-endian ones are byte reversed first, in place); jump to ``fail`` unless each
@@ -185,7 +202,7 @@ class EVM384:
         words) as a staged value at dest; 16 zero bytes spill past it."""
         store_field_le(asm)
 
-    def store_word(self, e: "Emitter") -> None:
+    def store_word(self, e: EmitterView) -> None:
         """Stack: word dest -> (consumed): a value below 2^256 staged at dest as the
         slot keeps plain values (48 bytes LE: the word byte-reversed, then 16 zeros)."""
         asm = e.asm
@@ -199,7 +216,7 @@ class EVM384:
         asm.op("SWAP1")
         asm.op("MSTORE")
 
-    def words_out(self, e: "Emitter", values: Slot, dest: Slot) -> None:
+    def words_out(self, e: EmitterView, values: Slot, dest: Slot) -> None:
         """The values of ``values`` (below 2^256) as plain 32-byte big-endian words at
         ``dest`` (memory): out of Montgomery form, byte reversed."""
         asm = e.asm
@@ -212,7 +229,7 @@ class EVM384:
                 asm.push(lambda i=i: int(dest) + 32 * i)
                 asm.op("MSTORE")
 
-    def values_out(self, e: "Emitter", values: Slot, dest: Slot, width: int) -> None:
+    def values_out(self, e: EmitterView, values: Slot, dest: Slot, width: int) -> None:
         """The values of ``values`` as plain big-endian numbers of ``width`` bytes at
         ``dest`` (memory; EIP-2537's 64: 16 zero bytes, then the 48-byte value)."""
         if width != 64:
@@ -226,7 +243,7 @@ class EVM384:
                 asm.push(plain)
                 asm.call(encode)
 
-    def push_parity(self, e: "Emitter", value: Fp) -> None:
+    def push_parity(self, e: EmitterView, value: Fp) -> None:
         """Push bit 0 of the canonical ``value``: out of Montgomery form into a temporary,
         then its first (least significant) byte."""
         asm = e.asm
@@ -239,7 +256,7 @@ class EVM384:
         asm.push(1)
         asm.op("AND")
 
-    def memory_image(self, e: "Emitter", slot: Slot, which: int = 0) -> Slot:
+    def memory_image(self, e: EmitterView, slot: Slot, which: int = 0) -> Slot:
         """Memory holding ``slot``'s values for EVM code to read: the slot itself."""
         return slot
 
@@ -259,21 +276,21 @@ class EVMMAX:
     def new_memory(self) -> Memory:
         return Memory(registers=RegisterSpace())
 
-    def encode(self, e: "Emitter", value: int) -> bytes:
+    def encode(self, e: EmitterView, value: int) -> bytes:
         """A constant as STOREX reads it: canonical, big-endian."""
         return value.to_bytes(self.value_bytes(e), "big")
 
-    def value_bytes(self, e: "Emitter") -> int:
+    def value_bytes(self, e: EmitterView) -> int:
         """Bytes a field value takes in memory (LOADX/STOREX): the modulus' limbs, 8
         bytes each (32 for a 254-bit p, 48 for BLS12-381's)."""
         return e.curve.field_bytes
 
-    def memory_bytes(self, e: "Emitter", rel: int) -> int:
+    def memory_bytes(self, e: EmitterView, rel: int) -> int:
         """The memory size (or offset) of ``rel`` bytes of register slots (48 bytes a
         value in the register space's addresses)."""
         return rel // FP_BYTES * self.value_bytes(e)
 
-    def setup(self, e: "Emitter") -> None:
+    def setup(self, e: EmitterView) -> None:
         """Copy p and the constants into memory, SETMODX (context 0, p, every register
         the program uses plus the one the EIP's bound formula keeps unused), STOREX the
         constants."""
@@ -301,34 +318,34 @@ class EVMMAX:
         asm.push(lambda: _index(e.zero))           # the first constant
         asm.evmmax_op("STOREX")
 
-    def release_constants(self, e: "Emitter") -> None:
+    def release_constants(self, e: EmitterView) -> None:
         """The constants' memory image is read only at the start (STOREX): later regions
         may reuse it (less memory to pay for; memory there is then not zero)."""
         e.asm.memory.release(e.const_image.name)
 
-    def finish(self, e: "Emitter") -> None:
+    def finish(self, e: EmitterView) -> None:
         e.const_image.alloc(raw(len(e.blob)), "values")
         e.asm.data(e.curve.p.to_bytes(self.value_bytes(e), "big") + bytes(e.blob),
                    label=e.data_label)
 
-    def arith(self, e: "Emitter", op: str, out: Slot, x: Slot, y: Slot) -> None:
+    def arith(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot) -> None:
         """One vector op over the values of ``out`` (x or y may be one Fp: stride 0)."""
         count = len(out.fps())
         strides = (1, 0 if _single(x, count) else 1, 0 if _single(y, count) else 1)
         e.asm.evmmax(_OPS[op][1], out, x, y, count, strides)
 
-    def copy(self, e: "Emitter", dst: Slot, src: Slot) -> None:
+    def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None:
         """dst = src + 0, one vector op (1 gas a value)."""
         e.asm.evmmax("ADDMODX", dst, src, e.zero, len(dst.fps()), (1, 1, 0))
 
-    def copy_in(self, e: "Emitter", slot: Slot, source: Callable[[], None]) -> None:
+    def copy_in(self, e: EmitterView, slot: Slot, source: Callable[[], None]) -> None:
         asm = e.asm
         asm.push(len(slot.fps()))
         source()
         asm.push(lambda: _index(slot))
         asm.evmmax_op("STOREX")
 
-    def copy_out(self, e: "Emitter", slot: Slot, dest: Callable[[], None],
+    def copy_out(self, e: EmitterView, slot: Slot, dest: Callable[[], None],
                  grow: bool = False) -> None:
         asm = e.asm
         asm.push(len(slot.fps()))
@@ -342,11 +359,11 @@ class EVMMAX:
             asm.op("MSTORE8")
         asm.evmmax_op("LOADX")
 
-    def staging(self, e: "Emitter", slot: Slot) -> Slot:
+    def staging(self, e: EmitterView, slot: Slot) -> Slot:
         """A memory buffer of the slot's size (the registers are not memory)."""
         return _buffer(e, f"staging.{slot.name}", self.memory_bytes(e, slot.size))
 
-    def from_staging(self, e: "Emitter", slot: Slot, staging: Slot,
+    def from_staging(self, e: EmitterView, slot: Slot, staging: Slot,
                      little_endian: bool) -> None:
         """STOREX converts canonical big-endian values; little-endian ones are byte
         reversed first, in place (two overlapping words a value)."""
@@ -354,7 +371,7 @@ class EVMMAX:
             _reverse_values(e.asm, staging)
         self.copy_in(e, slot, lambda: e.asm.push(staging))
 
-    def load_plain(self, e: "Emitter", out: Slot, given: Slot, fail: Label,
+    def load_plain(self, e: EmitterView, out: Slot, given: Slot, fail: Label,
                    little_endian: bool = True) -> None:
         """``out`` = the plain 48-byte values at ``given`` (memory; little-endian ones
         are byte reversed in place); jump to ``fail`` unless each is below p (STOREX
@@ -394,7 +411,7 @@ class EVMMAX:
         asm.op("ADD")
         asm.op("MSTORE")
 
-    def store_word(self, e: "Emitter") -> None:
+    def store_word(self, e: EmitterView) -> None:
         """Stack: word dest -> (consumed): a value below 2^256 staged at dest as STOREX
         reads it (big-endian; a 48-byte value gets 16 leading zeros)."""
         asm = e.asm
@@ -407,14 +424,14 @@ class EVMMAX:
             asm.op("ADD")
         asm.op("MSTORE")
 
-    def words_out(self, e: "Emitter", values: Slot, dest: Slot) -> None:
+    def words_out(self, e: EmitterView, values: Slot, dest: Slot) -> None:
         """The values of ``values`` as plain 32-byte big-endian words at ``dest``: one
         LOADX (values of a modulus below 2^256 are 32 bytes)."""
         if self.value_bytes(e) != 32:
             raise ValueError("words_out needs a modulus below 2^256")
         self.copy_out(e, values, lambda: e.asm.push(dest))
 
-    def values_out(self, e: "Emitter", values: Slot, dest: Slot, width: int) -> None:
+    def values_out(self, e: EmitterView, values: Slot, dest: Slot, width: int) -> None:
         """The values of ``values`` as plain big-endian numbers of ``width`` bytes at
         ``dest`` (memory): per value a zero word for the leading bytes, then a LOADX of
         one value into the rest."""
@@ -431,7 +448,7 @@ class EVMMAX:
             asm.push(lambda i=i: int(dest) + width * i + width - size)
             asm.evmmax_op("LOADX")
 
-    def push_parity(self, e: "Emitter", value: Fp) -> None:
+    def push_parity(self, e: EmitterView, value: Fp) -> None:
         """Push bit 0 of the canonical ``value``: its last byte in the memory image (LOADX
         writes canonical big-endian values)."""
         asm = e.asm
@@ -441,7 +458,7 @@ class EVMMAX:
         asm.push(1)
         asm.op("AND")
 
-    def memory_image(self, e: "Emitter", slot: Slot, which: int = 0) -> Slot:
+    def memory_image(self, e: EmitterView, slot: Slot, which: int = 0) -> Slot:
         """LOADX ``slot`` into scratch buffer ``which`` (0 or 1); returns the buffer."""
         if slot.size > IMAGE_BYTES:
             raise ValueError(f"{slot!r} is larger than the scratch buffers")
@@ -490,7 +507,7 @@ def _reverse_values(asm: Assembler, values: Slot) -> None:
             asm.op("MSTORE")
 
 
-def _buffer(e: "Emitter", name: str, size: int) -> Slot:
+def _buffer(e: EmitterView, name: str, size: int) -> Slot:
     """A memory buffer ``name`` (made once) in the region of scratch buffers."""
     buffers: Dict[str, Slot] = e.buffers
     if name not in buffers:

@@ -1,6 +1,6 @@
 """The native (C, via cffi) EVM384 kernels.
 
-Memory functions mirror :mod:`evm384_native.reference`; the ``*_batch``
+Memory functions mirror :mod:`.reference`; the ``*_batch``
 functions run one native call over n rows of numpy ``uint64`` limbs.
 
 Montgomery multiplication has two implementations: ``"mulx"`` (x86-64
@@ -16,8 +16,8 @@ from typing import Union
 
 import numpy as np
 
-from ._native import ffi, lib
-from .errors import ImplementationUnavailableError
+from ..._native import ffi, lib
+from ...errors import ImplementationUnavailableError
 from .limbs import LIMB_MASK, LIMBS384, check_limb_rows, int_to_limbs
 from .operands import OPERAND_NAMES, as_offsets, first_range_outside, writable_bytes
 

@@ -6,7 +6,7 @@ from typing import Sequence, Tuple
 
 import numpy as np
 
-from .errors import MemoryRangeError
+from ...errors import MemoryRangeError
 from .limbs import BYTES384
 
 MONT_CONSTANT_BYTES = 8

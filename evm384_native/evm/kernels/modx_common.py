@@ -1,5 +1,5 @@
-"""What the native EVMMAX kernels (:mod:`evm384_native.modx`) and their
-pure-Python reference (:mod:`evm384_native.modx_reference`) share: the EIP-6690
+"""What the native EVMMAX kernels (:mod:`.modx`) and their
+pure-Python reference (:mod:`.modx_reference`) share: the EIP-6690
 limits, argument validation with its exceptions, the field-context facts that
 follow from the modulus, and the public API both implement.
 
@@ -15,7 +15,7 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import fp2_shape
-from .errors import (ModulusError, RegisterAllocationError, RegisterRangeError,
+from ...errors import (ModulusError, RegisterAllocationError, RegisterRangeError,
                      UnreducedValueError, VectorError)
 from .limbs import check_limb_rows
 

@@ -4,15 +4,15 @@
 power of two; 1 to 12 64-bit limbs), :class:`RegisterFile` its registers with
 the vector operations ADDMODX/SUBMODX/MULMODX and the LOADX/STOREX conversions,
 and ``addmodx_batch``/``submodx_batch``/``mulmodx_batch`` run one operation
-over numpy rows of limbs. :mod:`evm384_native.modx_reference` is the same API
+over numpy rows of limbs. :mod:`.modx_reference` is the same API
 in pure Python. The Montgomery product follows the one implementation switch of
-:func:`evm384_native.kernel.use_implementation` ("mulx" or "portable").
+:func:`.kernel.use_implementation` ("mulx" or "portable").
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ._native import ffi, lib
+from ..._native import ffi, lib
 from .modx_common import (LIMB_BITS, FieldContextBase, RegisterFileBase, VectorProgram,
                           batch_functions,
                           check_batch_pair, check_operation, rows_to_ints, unreduced_error)

@@ -1,6 +1,6 @@
 """Pure-Python reference of the EVMMAX (EIP-6690) kernels, written from the EIP.
 
-Same API and behaviour as :mod:`evm384_native.modx`: :class:`FieldContext`,
+Same API and behaviour as :mod:`.modx`: :class:`FieldContext`,
 :class:`RegisterFile` and the ``*modx_batch`` functions. The Montgomery product
 is the EIP's own ``mulmont`` (one reduction by R), not the word-by-word CIOS of
 the C, so the two are independent computations of the same function.

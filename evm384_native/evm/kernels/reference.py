@@ -1,7 +1,7 @@
 """Pure-Python reference of the three EVM384 operations, written from the spec.
 
 The ``*_int`` functions work on Python ints; the memory functions have the
-same signature and behaviour as :mod:`evm384_native.kernel`.
+same signature and behaviour as :mod:`.kernel`.
 """
 from __future__ import annotations
 
