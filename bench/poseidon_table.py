@@ -20,7 +20,7 @@ the EIP-6690 gas by part of the code (the contract's scopes, ``asm.profile.GasBy
 - output: LOADX of the hash, RETURN.
 
 ``--blocks`` rebuilds each width with 2..15 partial rounds a load, unrolled and as a loop,
-the measurement that chose ``poseidon.contract.BLOCKS``.
+the measurement that chose ``poseidon.contracts.BLOCKS``.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ from typing import Dict, List
 
 from evm384_native import execute
 from evm384_native.asm.profile import GasByPc, by_scope
-from evm384_native.poseidon import build_program, contract
+from evm384_native.poseidon import build_program, contracts
 from evm384_native.poseidon.reference import poseidon
 from evm384_native.poseidon.params import R
 from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT, assemble
@@ -67,21 +67,21 @@ def parts(program, calldata: bytes) -> Dict[str, int]:
 
 
 def measure(name: str, seed: int) -> Dict[str, object]:
-    t = contract.WIDTH_OF[name]
+    t = contracts.WIDTH_OF[name]
     rng = random.Random(seed)
     inputs = [rng.randrange(R) for _ in range(t - 1)]
-    calldata = contract.hash_words(inputs)
+    calldata = contracts.hash_words(inputs)
     program = build_program(name)
     row: Dict[str, object] = {"name": name, "t": t, "bytes": len(program.code),
                               "data": len(program.code) - program.code_size,
-                              "block": contract.BLOCKS[t]}
+                              "block": contracts.BLOCKS[t]}
     for costs in COST_MODELS:
         result = _run(program.code, calldata, costs)
         assert result.success and int.from_bytes(result.output, "big") == poseidon(inputs)
         row[costs] = result.gas_used
     row.update(parts(program, calldata))
     assert sum(row[part] for part in PARTS) == row["eip-6690"]        # type: ignore
-    plan = contract.schedule(t, contract.BLOCKS[t])
+    plan = contracts.schedule(t, contracts.BLOCKS[t])
     row["values"] = len(plan.first) + sum(map(len, plan.rounds)) + len(plan.last)
     return row
 
@@ -90,14 +90,14 @@ def block_sweep(seed: int) -> List[str]:
     isa = resolve_target("evmmax")
     lines = ["| t | rounds a load | unrolled: gas / bytes | loop: gas / bytes |",
              "|---:|---:|---:|---:|"]
-    for t in contract.BLOCKS:
+    for t in contracts.BLOCKS:
         inputs = [random.Random(seed).randrange(R) for _ in range(t - 1)]
         for block in range(2, 16):
             cells = []
             for loops in (False, True):
-                program = assemble("poseidon", contract.FIELD, isa,
-                                   contract._builder(t, block), False, loops)
-                result = _run(program.code, contract.hash_words(inputs), "eip-6690")
+                program = assemble("poseidon", contracts.FIELD, isa,
+                                   contracts._builder(t, block), False, loops)
+                result = _run(program.code, contracts.hash_words(inputs), "eip-6690")
                 assert int.from_bytes(result.output, "big") == poseidon(inputs)
                 fits = "" if len(program.code) <= CONTRACT_SIZE_LIMIT else " (too big)"
                 cells.append(f"{result.gas_used:,} / {len(program.code):,}{fits}")
@@ -142,7 +142,7 @@ def main() -> None:
     parser.add_argument("--blocks", action="store_true", help="also sweep the block sizes")
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
-    rows = [measure(name, args.seed) for name in contract.CONTRACTS]
+    rows = [measure(name, args.seed) for name in contracts.CONTRACTS]
     text = report(rows, block_sweep(args.seed) if args.blocks else [])
     args.out.write_text(text)
     print(text)

@@ -67,9 +67,9 @@ def encode_calldata(name: str, *args: Any) -> bytes:
     """Calldata for contract ``name`` from the arguments its family's ``encode_calldata``
     takes (BLS12-381: :func:`.bls12_381.calldata.encode_calldata`; BN254: the precompile's
     input, and for the hinted check the hint: :mod:`.bn254.calldata`; Poseidon: the inputs,
-    ints: :func:`.poseidon.usage.encode_calldata`; P-256: h, r, s, qx, qy:
-    :func:`.p256.usage.encode_calldata`; secp256k1's ECRECOVER: h, v, r, s:
-    :func:`.secp256k1.usage.encode_calldata`)."""
+    ints: :func:`.poseidon.calldata.encode_calldata`; P-256: h, r, s, qx, qy:
+    :func:`.p256.calldata.encode_calldata`; secp256k1's ECRECOVER: h, v, r, s:
+    :func:`.secp256k1.calldata.encode_calldata`)."""
     return family_of(name).encode_calldata(name, *args)
 
 

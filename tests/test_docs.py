@@ -151,3 +151,20 @@ def test_session_matching():
     assert session_matches("a\n...\n", "a\n")
     assert not session_matches("a\nb\n", "a\nc\n")
     assert not session_matches("a...z\n", "a b\n")
+
+
+def test_architecture_paths_exist():
+    """Every path docs/architecture.md names in backquotes (a folder, or a file with its
+    extension) exists: from the checkout's root, from the package, or, for a contract
+    package's file named alone (``family.py``), in a contract package."""
+    import re
+    root = Path(__file__).parent.parent
+    package = root / "evm384_native"
+    text = (root / "docs" / "architecture.md").read_text()
+    named = set(re.findall(r"`([\w./-]+\.(?:py|h|c)|[\w-]+/(?:[\w.-]+/?)*)`", text))
+    from evm384_native.contracts import FAMILIES
+    families = [package / family.name for family in FAMILIES]
+    missing = [path for path in sorted(named)
+               if not (root / path).exists() and not (package / path).exists()
+               and not any((family / path).exists() for family in families)]
+    assert len(named) > 20 and not missing

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from evm384_native import execute
 from evm384_native.cli.main import main
 from evm384_native.poseidon import CONTRACTS, build_contract, poseidon
-from evm384_native.poseidon.contract import WIDTH_OF, hash_words, schedule
+from evm384_native.poseidon.contracts import WIDTH_OF, hash_words, schedule
 from evm384_native.poseidon.params import R, WIDTHS, optimised, original
 from evm384_native.poseidon.reference import permutation
 

@@ -40,10 +40,10 @@ from ..asm import Fp, G1, G1Jacobian, raw
 from ..tower import fp, jacobian
 from ..tower.compare import push_field_is_zero
 from ..tower.fp import Emitter
-from .glv import DIGITS, HALF_BITS, WORD, bound, push_digit_words
+from .glv import DIGITS, HALF_BITS, bound, push_digit_words
 from .groups import add, affine_view, g1_group, set_infinity
 from .odd_multiples import odd_multiples
-from .windows import RECORDS, WINDOW, Lookup
+from .windows import RECORDS, WINDOW, Lookup, next_turn
 
 # windows DIGITS - 2 .. 1 run in a loop of this many a turn, their digits at fixed bits
 # (immediate shifts); a turn moves the two words up by its bits (~50 gas): 2 turns (all 24
@@ -118,15 +118,7 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         turn = asm.label("windows")
         for t in range(windows):                   # the turn's digits at fixed bits: the
             window(top - WINDOW * (t + 1), 1)      # words move up a turn's bits each turn
-        for depth in (2, 3):                       # A2, then A1 to the top and back
-            asm.op(f"SWAP{depth - 1}")
-            asm.push(moved)
-            asm.op("SHL")
-            asm.op(f"SWAP{depth - 1}")
-        asm.push(WORD - 1)
-        asm.op("ADD")
-        asm.op("DUP1")
-        asm.jumpi(turn)
+        next_turn(asm, (2, 3), moved, turn)        # A2, then A1 up the turn's bits
         asm.op("POP")
         for _ in range(WINDOW):                    # window 0 (digit 0, moved up every turn)
             double()

@@ -8,7 +8,9 @@ digit u_j picks its record (:class:`Lookup`); the records of the odd multiples a
 """
 from __future__ import annotations
 
-from ..asm import Slot
+from typing import Sequence
+
+from ..asm import Assembler, Label, Slot
 from ..tower.fp import Emitter
 
 WINDOW = 5                                        # bits per digit
@@ -56,3 +58,19 @@ class Lookup:
                 asm.push(self.table)
                 asm.op("ADD")
         self.e.target.copy_in(self.e, dest, source)
+
+
+def next_turn(asm: Assembler, depths: Sequence[int], bits: int, loop: Label) -> None:
+    """The end of a turn of a window loop whose count of turns left is on top of the stack:
+    the digit words at stack ``depths`` (2: right below the count) shifted up ``bits`` (the
+    turn's digits, used, move out at the top), the count decremented, and a jump back to
+    ``loop`` while turns are left (the count stays on the stack)."""
+    for depth in depths:
+        asm.op(f"SWAP{depth - 1}")
+        asm.push(bits)
+        asm.op("SHL")
+        asm.op(f"SWAP{depth - 1}")
+    asm.push((1 << 256) - 1)
+    asm.op("ADD")                                  # turns left - 1
+    asm.op("DUP1")
+    asm.jumpi(loop)

@@ -1,7 +1,7 @@
 """P-256 (secp256r1): a pure-Python reference (:mod:`.reference`) and EIP-7951's
-P256VERIFY as the EVMMAX contract ``p256verify`` (:mod:`.contract`); the curve's numbers
+P256VERIFY as the EVMMAX contract ``p256verify`` (:mod:`.contracts`); the curve's numbers
 are :mod:`evm384_native.curves.p256`."""
-from .contract import CONTRACTS
+from .contracts import CONTRACTS
 from .family import FAMILY
 from .reference import verify
 

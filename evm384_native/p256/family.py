@@ -2,11 +2,12 @@
 it."""
 from typing import Optional
 
-from ..family import Family
-from .contract import TARGETS_OF, build
 from ..curves.p256 import P256
+from ..family import Family
+from .calldata import encode_calldata
+from .contracts import TARGETS_OF, build
 from .reference import verify
-from .usage import USAGE, encode_calldata
+from .usage import USAGE
 
 VALID = (1).to_bytes(32, "big")
 

@@ -1,4 +1,4 @@
-"""``p256verify``'s :class:`~evm384_native.usage.Usage` and calldata: h, r, s, qx, qy as
+"""``p256verify``'s :class:`~evm384_native.usage.Usage`: h, r, s, qx, qy as
 32-byte big-endian words (160 bytes), priced beside EIP-7951's P256VERIFY (0x100,
 6,900 gas whatever the input)."""
 from __future__ import annotations
@@ -7,20 +7,9 @@ import random
 from typing import Dict
 
 from ..usage import Usage, words_input
-from .contract import NAME
+from .contracts import NAME
 from .reference import G, N, PRECOMPILE_PRICE, encode, multiply, sign
 
-WORD = 32
-
-
-def encode_calldata(name: str, h: int, r: int, s: int, qx: int, qy: int) -> bytes:
-    """Calldata for ``p256verify``: the five values, each an int in [0, 2^256) (out of
-    range ones are the contract's to reject)."""
-    if name != NAME:
-        raise ValueError(f"unknown contract {name!r}; choose {NAME}")
-    if any(not 0 <= v < 1 << 256 for v in (h, r, s, qx, qy)):
-        raise ValueError(f"{NAME} takes five 32-byte words: ints in [0, 2^256)")
-    return encode(h, r, s, qx, qy)
 
 
 def random_signature(rng: random.Random, valid: bool = True) -> bytes:

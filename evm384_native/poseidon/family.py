@@ -2,10 +2,11 @@
 from typing import Optional
 
 from ..family import Family
-from .contract import TARGETS_OF, WIDTH_OF, build
+from .calldata import encode_calldata
+from .contracts import TARGETS_OF, WIDTH_OF, build
 from .params import FIELD, R
 from .reference import poseidon
-from .usage import USAGE, encode_calldata
+from .usage import USAGE
 
 WORD = 32
 

@@ -1,7 +1,7 @@
 """secp256k1's ECRECOVER (precompile 0x01): a pure-Python reference
-(:mod:`.reference`) and the EVMMAX contract ``ecrecover`` (:mod:`.contract`); the curve's
+(:mod:`.reference`) and the EVMMAX contract ``ecrecover`` (:mod:`.contracts`); the curve's
 numbers are :mod:`evm384_native.curves.secp256k1`."""
-from .contract import CONTRACTS
+from .contracts import CONTRACTS
 from .family import FAMILY
 from .reference import recover
 

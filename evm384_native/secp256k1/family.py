@@ -3,9 +3,10 @@ of it."""
 from typing import Optional
 
 from ..family import Family
-from .contract import CURVE, TARGETS_OF, build
+from .calldata import encode_calldata
+from .contracts import CURVE, TARGETS_OF, build
 from .reference import recover
-from .usage import USAGE, encode_calldata
+from .usage import USAGE
 
 
 def reference(name: str, data: bytes) -> Optional[bytes]:

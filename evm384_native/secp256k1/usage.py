@@ -1,4 +1,4 @@
-"""``ecrecover``'s :class:`~evm384_native.usage.Usage` and calldata: h, v, r, s as 32-byte
+"""``ecrecover``'s :class:`~evm384_native.usage.Usage`: h, v, r, s as 32-byte
 big-endian words (128 bytes), priced beside ECRECOVER (0x01, 3,000 gas whatever the
 input)."""
 from __future__ import annotations
@@ -7,20 +7,10 @@ import random
 from typing import Dict
 
 from ..usage import Usage, words_input
-from .contract import NAME
+from .contracts import NAME
 from .reference import N, PRECOMPILE_PRICE, encode, sign
 
 WORD = 32
-
-
-def encode_calldata(name: str, h: int, v: int, r: int, s: int) -> bytes:
-    """Calldata for ``ecrecover``: the four values, each an int in [0, 2^256) (out of
-    range ones are the contract's to reject)."""
-    if name != NAME:
-        raise ValueError(f"unknown contract {name!r}; choose {NAME}")
-    if any(not 0 <= value < 1 << 256 for value in (h, v, r, s)):
-        raise ValueError(f"{NAME} takes four 32-byte words: ints in [0, 2^256)")
-    return encode(h, v, r, s)
 
 
 def random_signature(rng: random.Random, valid: bool = True) -> bytes:

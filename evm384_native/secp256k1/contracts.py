@@ -41,7 +41,7 @@ from ..curves.secp256k1 import SECP256K1
 from ..ec.glv import DIGITS, push_digit_words
 from ..ec.groups import add, affine_view, g1_group
 from ..ec.odd_multiples import odd_multiples
-from ..ec.windows import RECORDS, WINDOW, Lookup
+from ..ec.windows import RECORDS, WINDOW, Lookup, next_turn
 from ..tower import fp, jacobian, modn
 from ..tower.compare import push_field_is_zero
 from ..tower.contract import assemble, return_slot
@@ -59,7 +59,6 @@ P, N = CURVE.p, CURVE.r
 WORD = 32
 H, V, R, S = (WORD * i for i in range(4))          # calldata offsets
 ADDRESS_MASK = (1 << 160) - 1
-WORD_MASK = (1 << 256) - 1
 # digits 24 .. 1 below the top one in turns of TURN windows, then digit 0 (a turn costs
 # ~60 gas of control; each window is ~1,200 bytes of code: 8 a turn would not fit)
 TURN = 6
@@ -227,15 +226,7 @@ class _Recover:
             loop = asm.label("windows")
             for t in range(TURN):                  # the turn's digits at fixed bits: the
                 window(t, 1)                       # words move up a turn's bits each turn
-            for depth in range(2, 6):              # R2 .. G1 up a turn's bits (the digits
-                asm.op(f"SWAP{depth - 1}")         # moved out at the top are used)
-                asm.push(WINDOW * TURN)
-                asm.op("SHL")
-                asm.op(f"SWAP{depth - 1}")
-            asm.push(WORD_MASK)
-            asm.op("ADD")                          # turns-left - 1
-            asm.op("DUP1")
-            asm.jumpi(loop)
+            next_turn(asm, range(2, 6), WINDOW * TURN, loop)   # R2 .. G1 up a turn's bits
             asm.op("POP")
             for t in range(rest):                  # the last windows, where a turn's first
                 window(t, 0)                       # ones are
@@ -273,15 +264,7 @@ class _Recover:
                 asm.jumpi(skip)
                 add(e, G1_GROUP, acc, point, double)
                 asm.place(skip)
-            for depth in (3, 2):                   # the words up a bit
-                asm.op(f"SWAP{depth - 1}")
-                asm.push(1)
-                asm.op("SHL")
-                asm.op(f"SWAP{depth - 1}")
-            asm.push(WORD_MASK)
-            asm.op("ADD")
-            asm.op("DUP1")
-            asm.jumpi(top)
+            next_turn(asm, (3, 2), 1, top)         # the words up a bit
             asm.ops("POP", "POP", "POP")
         push_field_is_zero(e, acc.z)
         asm.jumpi(self.fail)                       # Q = infinity

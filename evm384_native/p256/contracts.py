@@ -40,7 +40,7 @@ from ..curves.p256 import P256
 from ..ec import a_minus_3
 from ..ec.a_minus_3 import EmittedOps
 from ..ec.odd_multiples import odd_multiples
-from ..ec.windows import ENTRIES, RECORDS, WINDOW
+from ..ec.windows import ENTRIES, RECORDS, WINDOW, next_turn
 from ..tower import fp, modn
 from ..tower.contract import assemble
 from ..tower.fp import Emitter
@@ -60,7 +60,6 @@ DIGITS = 255 // WINDOW                              # digits below the top one (
 # gas of control; ~900 bytes a window: 3 + 12 is 23.6 KB of code, 6 + 15 would be 29 KB,
 # over EIP-170's 24,576 bytes)
 LEAD, TURN = 3, 12
-WORD_MASK = (1 << 256) - 1
 
 
 def _xyz(point: G1Jacobian) -> Sequence[Fp]:
@@ -300,15 +299,7 @@ class _Verify:
             loop = asm.label("windows")
             for i in range(TURN):                  # digits at fixed bits; the words move
                 window(WINDOW * (DIGITS - 1 - LEAD - i), 2)   # up a turn's bits each turn
-            for depth in (2, 3):                   # U2, then U1, up a turn's bits
-                asm.op(f"SWAP{depth - 1}")
-                asm.push(WINDOW * TURN)
-                asm.op("SHL")
-                asm.op(f"SWAP{depth - 1}")
-            asm.push(WORD_MASK)
-            asm.op("ADD")                          # turns-left - 1
-            asm.op("DUP1")
-            asm.jumpi(loop)
+            next_turn(asm, (2, 3), WINDOW * TURN, loop)   # U2, then U1, up a turn's bits
             asm.ops("POP", "POP", "POP")           # stack: u1 u2
         e.target.copy_out(e, acc.z, lambda: asm.push(self.words))
         asm.push(self.words)
