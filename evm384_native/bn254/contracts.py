@@ -40,8 +40,6 @@ from . import hinted
 from .io import (G1_BYTES, G1_GROUP, G2_GROUP, PAIR_BYTES, constant, g1_offsets, g2_offsets,
                  load_values, on_stack, plus, push_words_zero, return_words)
 
-TARGETS = ("evm384", "evmmax")
-
 
 def load_g1(e: Emitter, point: G1Jacobian, calldata_offset: int, fail: Label) -> None:
     """The G1 point at ``calldata_offset`` into the Jacobian ``point``: Z = 1, or Z = 0
