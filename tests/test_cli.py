@@ -852,3 +852,14 @@ def test_pricing_options_do_not_apply_to_plain_evm(capsys, monkeypatch):
         "instructions); ignored\n"
         "evm384: warning: --schedule update5-A does not apply to EVM runs (it prices "
         "EVM384's instructions); ignored\n")
+
+
+def test_gas_prices_each_opcode_set_from_its_data():
+    """`evm384 gas` prices a target's runs as its opcode set says, not by name: a set
+    neither schedule nor cost model prices (plain EVM) runs once, at mainnet's gas."""
+    from evm384_native.cli.gas import _pricings
+    from evm384_native.evm.costs import COST_MODELS
+    models = list(COST_MODELS.values())
+    assert _pricings("evm", models) == [("-", {})]
+    assert _pricings("evm384", models) == [(name, {"schedule": name}) for name in SCHEDULES]
+    assert _pricings("evmmax", models) == [(model.name, {"costs": model}) for model in models]
