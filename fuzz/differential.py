@@ -16,6 +16,7 @@ from typing import Callable, Dict, List, Optional, TextIO, Tuple
 
 from .cases import Case, decode, encode
 from .evmmax import evmmax_program
+from .plain import plain_program
 from .programs import Limits, mutate, random_bytes, structured
 from .shrink import shrink
 from .variants import (PYEVM_FORK, Outcome, describe_differences, pyevm_differences,
@@ -23,7 +24,11 @@ from .variants import (PYEVM_FORK, Outcome, describe_differences, pyevm_differen
 
 CORPUS = pathlib.Path(__file__).resolve().parent / "corpus" / "engine"
 PYEVM_MAX_GAS = 10_000_000     # at most ~2.3 MB of memory
-KINDS = ("random", "structured", "huge-gas", "mutated", "mutated", "structured", "evmmax")
+KINDS = ("random", "structured", "huge-gas", "mutated", "mutated", "structured", "evmmax",
+         "evm")
+# The opcode sets whose cases py-evm checks: plain EVM is py-evm's own (the integration adds
+# nothing), EVM384 through our integration; EVMMAX's py-evm opcodes are the engine's handlers
+PYEVM_SETS = ("evm384", "evm")
 
 
 def corpus_cases() -> List[Case]:
@@ -56,6 +61,8 @@ def make_case(seed: int, index: int, limits: Limits, seeds: List[Case]) -> Tuple
         case = structured(rng, limits, huge=True)
     elif kind == "evmmax":
         case = evmmax_program(rng, limits)
+    elif kind == "evm":
+        case = plain_program(rng, limits)
     else:
         case = mutate(rng, rng.choice(seeds), seeds, limits)
     return kind, case
@@ -71,9 +78,10 @@ def problems_with_pyevm(case: Case) -> Tuple[List[str], Dict[str, Outcome]]:
     """:func:`problems_of`, and py-evm's answer where gas keeps its memory small (py-evm has
     no 4 GiB cap: with huge gas it would allocate what it is asked for)."""
     problems, outcomes = problems_of(case)
-    if not problems and case.gas <= PYEVM_MAX_GAS and case.opcodes == "evm384":
+    if not problems and case.gas <= PYEVM_MAX_GAS and case.opcodes in PYEVM_SETS:
         problems = pyevm_differences(_at_pyevm_fork(case, outcomes["python/native"]),
-                                     case.code, case.calldata, case.gas, case.schedule)
+                                     case.code, case.calldata, case.gas, case.schedule,
+                                     case.opcodes)
     return problems, outcomes
 
 

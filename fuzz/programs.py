@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from evm384_native.curves import BLS12_381
 from evm384_native.evm.evm384 import memory_end
 from evm384_native.evm.opcode_sets import resolve_opcodes
-from evm384_native.evm.opcodes import BY_NAME, EVM384_OPCODES
+from evm384_native.evm.opcodes import BY_NAME, EVM384_OPCODES, OpcodeInfo
 from evm384_native.evm.kernels.montgomery import montgomery_inv
 
 from .cases import MAX_GAS, NAMED_SCHEDULES, Case, Schedule, schedule_of
@@ -289,17 +289,19 @@ class _Builder:
         return bytes(self.code)
 
 
-def structured(rng: random.Random, limits: Limits, huge: bool = False) -> Case:
+def structured(rng: random.Random, limits: Limits, huge: bool = False,
+               evm384: bool = True) -> Case:
     """A valid-ish program: calldata in memory, then pushes of edge words, instructions with
     their operands, memory accesses at edge offsets, EVM384 operations with in-range and
-    out-of-range offsets, jumps, loops (unless ``huge``), deep stacks; ending with a return,
-    a revert, nothing, or a PUSH cut off by the end of the code."""
+    out-of-range offsets (unless not ``evm384``: plain EVM), jumps, loops (unless ``huge``),
+    deep stacks; ending with a return, a revert, nothing, or a PUSH cut off by the end of
+    the code."""
     b = _Builder(rng, limits, huge)
     if rng.random() < 0.7:
         b.emit(op("CALLDATASIZE") + push(0) + push(0) + op("CALLDATACOPY"))
-    simple = [b.pure_op, b.pure_op, b.pure_op, b.memory_op, b.evm384_op, b.evm384_op,
-              b.fp2_product, b.dup_swap, lambda: b.emit(pick_push(rng, pick_word(rng))),
-              b.jumpdest, b.forward_jump]
+    evm384_ops = [b.evm384_op, b.evm384_op, b.fp2_product] if evm384 else []
+    simple = [b.pure_op, b.pure_op, b.pure_op, b.memory_op, *evm384_ops, b.dup_swap,
+              lambda: b.emit(pick_push(rng, pick_word(rng))), b.jumpdest, b.forward_jump]
     fragments = simple + [b.deep_stack] + ([] if huge else [lambda: b.loop(
         lambda: rng.choice(simple[:-1])())] * 2)
     for _ in range(rng.randint(1, 30)):
@@ -317,9 +319,10 @@ def structured(rng: random.Random, limits: Limits, huge: bool = False) -> Case:
     return Case(code, pick_calldata(rng), gas, pick_schedule(rng))
 
 
-def random_bytes(rng: random.Random, limits: Limits) -> Case:
-    """Arbitrary bytes, most of them opcodes this project runs."""
-    known = sorted(code for code, info in OPCODES.items() if not info.needs_state)
+def random_bytes(rng: random.Random, limits: Limits,
+                 table: Dict[int, OpcodeInfo] = OPCODES) -> Case:
+    """Arbitrary bytes, most of them opcodes this project runs (those of ``table``)."""
+    known = sorted(code for code, info in table.items() if not info.needs_state)
     code = bytes(rng.choice(known) if rng.random() < 0.8 else rng.randrange(256)
                  for _ in range(rng.randint(0, 200)))
     return Case(code, pick_calldata(rng), pick_gas(rng, limits), pick_schedule(rng))

@@ -94,21 +94,21 @@ PYEVM_FORK = "prague"        # the fork of _pyevm_vm: py-evm 0.12 has no Osaka (
 
 
 @lru_cache(maxsize=64)
-def _pyevm_vm(schedule: Tuple[int, int, int]):
+def _pyevm_vm(schedule: Tuple[int, int, int], opcodes: str):
     from eth.vm.forks import PragueVM
     from evm384_native.integrations.pyevm import with_evm384
-    return with_evm384(PragueVM, schedule=dict(zip(EVM384_NAMES, schedule)))
+    return with_evm384(PragueVM, schedule=dict(zip(EVM384_NAMES, schedule)), opcodes=opcodes)
 
 
 def pyevm_differences(result: Outcome, code: bytes, calldata: bytes, gas: int,
-                      schedule: Tuple[int, int, int]) -> List[str]:
-    """py-evm (Prague with this project's EVM384 opcodes), an independent EVM, must agree on
-    success, output and gas used; programs that reach a state opcode (unsupported here, run
-    by py-evm) are not compared."""
+                      schedule: Tuple[int, int, int], opcodes: str = "evm384") -> List[str]:
+    """py-evm (Prague with this project's EVM384 opcodes, or as it is for plain EVM), an
+    independent EVM, must agree on success, output and gas used; programs that reach a state
+    opcode (unsupported here, run by py-evm) are not compared."""
     from evm384_native.integrations.pyevm import execute_in_pyevm
     if isinstance(result, str) or (result.error or "").startswith("unsupported opcode"):
         return []
-    theirs = execute_in_pyevm(code, calldata, gas=gas, vm_class=_pyevm_vm(schedule))
+    theirs = execute_in_pyevm(code, calldata, gas=gas, vm_class=_pyevm_vm(schedule, opcodes))
     ours = (result.success, result.output, result.gas_used)
     if ours == (theirs.success, theirs.output, theirs.gas_used):
         return []

@@ -58,13 +58,14 @@ MODES.append(dict(engine="fast", backend="native"))
 
 
 def run_everywhere(code: bytes, calldata: bytes = b"", gas: int = 1_000_000,
-                   schedule="evmone-v7", fork: str = "osaka") -> ExecutionResult:
+                   schedule="evmone-v7", fork: str = "osaka",
+                   opcodes: str = "evm384") -> ExecutionResult:
     """Runs ``code`` with both backends, with and without fused EVM384 blocks, on the
     fast engine, and traced (instruction by instruction); asserts that all results are
     identical."""
-    results = [run(code, calldata, gas=gas, schedule=schedule, fork=fork, **mode)
-               for mode in MODES]
-    results.append(run(code, calldata, gas=gas, schedule=schedule, fork=fork, tracer=Tracer()))
+    options = dict(gas=gas, schedule=schedule, fork=fork, opcodes=opcodes)
+    results = [run(code, calldata, **options, **mode) for mode in MODES]
+    results.append(run(code, calldata, **options, tracer=Tracer()))
     for mode, result in zip(MODES + ["traced"], results):
         assert result == results[0], f"{mode} differs: {result} vs {results[0]}"
     return results[0]
@@ -75,24 +76,27 @@ def run_everywhere(code: bytes, calldata: bytes = b"", gas: int = 1_000_000,
 PYEVM_FORK = "prague"     # py-evm 0.12's newest fork: ours runs under it to compare
 
 @lru_cache(maxsize=None)
-def _pyevm_vm(evm384_gas: Tuple[int, int, int] | None):
-    """py-evm's Prague VM, with our py-evm integration's EVM384 opcodes when given gas."""
+def _pyevm_vm(evm384_gas: Tuple[int, int, int] | None, opcodes: str):
+    """py-evm's Prague VM, through our py-evm integration for the opcode set (EVM384's
+    opcodes at this gas; plain EVM: Prague as it is) unless evm384_gas is None."""
     if evm384_gas is None:
         return PragueVM
-    return with_evm384(PragueVM, schedule=dict(zip(EVM384_NAMES, evm384_gas)))
+    return with_evm384(PragueVM, schedule=dict(zip(EVM384_NAMES, evm384_gas)), opcodes=opcodes)
 
 
 def pyevm_run(code: bytes, calldata: bytes = b"", gas: int = 1_000_000,
-              evm384_gas: Tuple[int, int, int] | None = (8, 8, 24)) -> Tuple[bool, bytes, int]:
+              evm384_gas: Tuple[int, int, int] | None = (8, 8, 24),
+              opcodes: str = "evm384") -> Tuple[bool, bytes, int]:
     """(success, output, gas used) from py-evm's latest fork; evm384_gas=None runs
-    plain Prague (the EVM384 bytes are then invalid opcodes)."""
-    result = execute_in_pyevm(code, calldata, gas=gas, vm_class=_pyevm_vm(evm384_gas))
+    plain Prague (the EVM384 bytes are then invalid opcodes), as ``opcodes="evm"`` does."""
+    result = execute_in_pyevm(code, calldata, gas=gas, vm_class=_pyevm_vm(evm384_gas, opcodes))
     return result.success, result.output, result.gas_used
 
 
 def assert_matches_pyevm(code: bytes, calldata: bytes = b"", gas: int = 1_000_000,
-                         schedule="evmone-v7", evm384_gas=(8, 8, 24)) -> ExecutionResult:
-    ours = run_everywhere(code, calldata, gas, schedule, fork=PYEVM_FORK)
-    expected = pyevm_run(code, calldata, gas, evm384_gas)
+                         schedule="evmone-v7", evm384_gas=(8, 8, 24),
+                         opcodes: str = "evm384") -> ExecutionResult:
+    ours = run_everywhere(code, calldata, gas, schedule, fork=PYEVM_FORK, opcodes=opcodes)
+    expected = pyevm_run(code, calldata, gas, evm384_gas, opcodes)
     assert (ours.success, ours.output, ours.gas_used) == expected, (ours, expected)
     return ours

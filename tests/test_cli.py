@@ -772,3 +772,94 @@ for name, usage in USAGE.items():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr
+
+
+# --- plain EVM (--opcodes evm) ----------------------------------------------------------
+
+# CALLDATALOAD 0 + CALLDATALOAD 32, returned
+PLAIN_PROGRAM = bytes.fromhex("5f35" "602035" "01" "5f52" "60205ff3")
+PLAIN_DATA = (7).to_bytes(32, "big") + (5).to_bytes(32, "big")
+
+
+@pytest.mark.parametrize("engine", ["python", "fast"])
+def test_run_plain_evm(capsys, monkeypatch, engine):
+    expected = execute(PLAIN_PROGRAM, PLAIN_DATA, opcodes="evm")
+    code, out, err = cli(capsys, monkeypatch, "run", PLAIN_PROGRAM.hex(), "--calldata",
+                         PLAIN_DATA.hex(), "--opcodes", "evm", "--engine", engine)
+    assert (code, err) == (0, "") and expected.output == (12).to_bytes(32, "big")
+    assert expected.gas_used == 27
+    assert out == (f"success:    true\nerror:      -\noutput:     0x{expected.output.hex()}\n"
+                   "gas used:   27\ngas left:   29,999,973\ngas limit:  30,000,000\n"
+                   "steps:      10\n")                    # no line of the set's own ops
+    code, out, _ = cli(capsys, monkeypatch, "run", PLAIN_PROGRAM.hex(), "--calldata",
+                       PLAIN_DATA.hex(), "--opcodes", "evm", "--engine", engine, "--json")
+    assert json.loads(out) == {"success": True, "error": None,
+                               "output": "0x" + expected.output.hex(),
+                               "gas_used": expected.gas_used,
+                               "gas_left": 30_000_000 - expected.gas_used, "steps": 10,
+                               "opcode_counts": expected.opcode_counts}
+    # EVM384 code: 0xc0 is undefined there
+    code, out, _ = cli(capsys, monkeypatch, "run", ADD_PROGRAM.hex(), "--calldata",
+                       ADD_DATA.hex(), "--opcodes", "evm", "--engine", engine, "--gas", 1000)
+    assert code == 1 and "error:      invalid opcode 0xc0\n" in out and "gas used:   1,000\n" in out
+
+
+def test_trace_plain_evm(capsys, monkeypatch):
+    expected = io.StringIO()
+    execute(ADD_PROGRAM, ADD_DATA, gas=1000, opcodes="evm", tracer=Eip3155Tracer(expected))
+    code, out, _ = cli(capsys, monkeypatch, "trace", ADD_PROGRAM.hex(), "--calldata",
+                       ADD_DATA.hex(), "--opcodes", "evm", "--gas", 1000)
+    assert code == 1 and out == expected.getvalue()
+    halt = json.loads(out.splitlines()[-2])
+    assert (halt["pc"], halt["opName"], halt["error"]) == (23, "UNDEFINED_0xc0",
+                                                           "invalid opcode 0xc0")
+
+
+def test_profile_plain_evm(capsys, monkeypatch, tmp_path):
+    folded = tmp_path / "gas.folded"
+    code, out, _ = cli(capsys, monkeypatch, "profile", PLAIN_PROGRAM.hex(), "--calldata",
+                       PLAIN_DATA.hex(), "--opcodes", "evm", "--folded", folded,
+                       "--flamegraph", tmp_path / "gas.svg")
+    gas = execute(PLAIN_PROGRAM, PLAIN_DATA, opcodes="evm").gas_used
+    assert code == 0 and "\nby opcode:\n" in out and "ops:" not in out
+    assert re.search(r"^CALLDATALOAD +2 +6$", out, re.M)
+    assert "hottest instructions" in out and "     2  CALLDATALOAD" not in out
+    assert folded.read_text() == f"code {gas}\n"
+    assert "gas by call path (EVM)" in (tmp_path / "gas.svg").read_text()
+
+
+def test_disasm_plain_evm(capsys, monkeypatch):
+    code, out, _ = cli(capsys, monkeypatch, "disasm", ADD_PROGRAM.hex(), "--opcodes", "evm")
+    assert code == 0
+    assert out.splitlines()[4:6] == [f"     6  PUSH16 {pack_offsets(0, 0, 48, 96):#x}",
+                                     "    23  UNKNOWN_0xc0"]
+
+
+def test_debug_plain_evm(capsys, monkeypatch):
+    code, out, _ = cli(capsys, monkeypatch, "debug", PLAIN_PROGRAM.hex(), "--calldata",
+                       PLAIN_DATA.hex(), "--opcodes", "evm", stdin="step 4\nstack\nctx\nc\n")
+    assert code == 0
+    assert "     5  ADD\n(evm384) stack\n   0: 0x5\n   1: 0x7\n" in out
+    assert "error: field contexts exist under --opcodes evmmax only\n" in out
+    assert out.endswith("steps:      10\n")
+
+
+def test_pricing_options_do_not_apply_to_plain_evm(capsys, monkeypatch):
+    code, _, err = cli(capsys, monkeypatch, "run", "00", "--opcodes", "evm",
+                       "--schedule", "update5-A", "--costs", "eip-7747")
+    assert code == 0 and err == (
+        "evm384: warning: --costs eip-7747 does not apply to EVM runs (it prices EVMMAX's "
+        "instructions); ignored\n"
+        "evm384: warning: --schedule update5-A does not apply to EVM runs (it prices "
+        "EVM384's instructions); ignored\n")
+
+
+def test_gas_prices_each_opcode_set_from_its_data():
+    """`evm384 gas` prices a target's runs as its opcode set says, not by name: a set
+    neither schedule nor cost model prices (plain EVM) runs once, at mainnet's gas."""
+    from evm384_native.cli.gas import _pricings
+    from evm384_native.evm.costs import COST_MODELS
+    models = list(COST_MODELS.values())
+    assert _pricings("evm", models) == [("-", {})]
+    assert _pricings("evm384", models) == [(name, {"schedule": name}) for name in SCHEDULES]
+    assert _pricings("evmmax", models) == [(model.name, {"costs": model}) for model in models]

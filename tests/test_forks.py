@@ -13,7 +13,7 @@ from evm384_native.cli.main import main
 from evm384_native.evm import DEFAULT_FORK, FORKS, Eip3155Tracer, Fork, exceeds_transaction_cap
 from evm384_native.evm.api import run
 from evm384_native.evm.forks import OSAKA, resolve_fork
-from evm384_native.evm.opcode_sets import resolve_opcodes
+from evm384_native.evm.opcode_sets import OPCODE_SETS, resolve_opcodes
 from evm384_native.evm.opcodes import lookup
 
 from evm_helpers import RETURN_TOP, RETURN_TOP_GAS, asm, push, run_everywhere
@@ -98,30 +98,33 @@ def test_clz_on_an_empty_stack_underflows_everywhere():
     assert (result.error, result.gas_used) == ("stack underflow", 100)
 
 
-def test_clz_under_the_evmmax_set_too():
+@pytest.mark.parametrize("opcodes", sorted(OPCODE_SETS))
+def test_clz_under_every_opcode_set(opcodes):
     for mode in ENGINES:
-        result = run(clz_program(1 << 200), gas=1000, opcodes="evmmax", **mode)
+        result = run(clz_program(1 << 200), gas=1000, opcodes=opcodes, **mode)
         assert int.from_bytes(result.output, "big") == 55
 
 
 # --- before Osaka -----------------------------------------------------------------------------
 
+@pytest.mark.parametrize("opcodes", sorted(OPCODE_SETS))
 @pytest.mark.parametrize("fork", ["cancun", "prague"])
-def test_0x1e_is_undefined_before_osaka(fork):
+def test_0x1e_is_undefined_before_osaka(fork, opcodes):
     for code in (CLZ, push(7, 1) + CLZ + RETURN_TOP):
-        result = run_everywhere(code, gas=500, fork=fork)     # every engine, the same
+        result = run_everywhere(code, gas=500, fork=fork, opcodes=opcodes)  # every engine
         assert (result.success, result.error, result.gas_used) == \
             (False, "invalid opcode 0x1e", 500)
         assert result.opcode_counts.get("UNDEFINED_0x1e") == 1
 
 
 def test_one_code_under_each_fork_in_turn():
-    """The analysis caches key on the fork: the same bytes alternate meanings."""
+    """The analysis caches key on the (set, fork) pair: the same bytes alternate meanings."""
     code = clz_program(1)
     for fork in ("osaka", "prague", "osaka", "cancun", "osaka"):
-        for mode in ENGINES:
-            result = run(code, gas=1000, fork=fork, **mode)
-            assert result.success == (fork == "osaka"), (fork, mode)
+        for opcodes in sorted(OPCODE_SETS):
+            for mode in ENGINES:
+                result = run(code, gas=1000, fork=fork, opcodes=opcodes, **mode)
+                assert result.success == (fork == "osaka"), (fork, opcodes, mode)
 
 
 def test_the_default_fork_is_osaka():
@@ -140,6 +143,8 @@ def test_forks_as_data():
     assert resolve_opcodes("evm384", "osaka") is resolve_opcodes("evm384")
     assert 0x1E not in resolve_opcodes("evm384", "prague").table
     assert resolve_opcodes("evmmax", "osaka").table[0x1E].name == "CLZ"
+    assert resolve_opcodes("evm", "osaka").table[0x1E].name == "CLZ"
+    assert resolve_opcodes("evm", "osaka") is not resolve_opcodes("evm384", "osaka")
     # a fork of one's own: Osaka's instructions without its cap
     custom = Fork("osaka-uncapped", OSAKA.instructions)
     assert execute(clz_program(2), fork=custom).output[-1] == 254
@@ -178,15 +183,16 @@ def test_cli_run_notes_the_cap(capsys):
         assert "note:" not in out + err
 
 
-def test_cli_fork_option(capsys):
+@pytest.mark.parametrize("opcodes", sorted(OPCODE_SETS))
+def test_cli_fork_option(capsys, opcodes):
     program = clz_program(1).hex()
-    code, out, _ = cli(capsys, "run", program, "--engine", "fast")
+    code, out, _ = cli(capsys, "run", program, "--engine", "fast", "--opcodes", opcodes)
     assert code == 0 and "output:     0x" + "00" * 31 + "ff" in out
-    code, out, _ = cli(capsys, "run", program, "--fork", "cancun")
+    code, out, _ = cli(capsys, "run", program, "--fork", "cancun", "--opcodes", opcodes)
     assert code == 1 and "error:      invalid opcode 0x1e" in out
-    code, out, _ = cli(capsys, "disasm", program, "--fork", "prague")
+    code, out, _ = cli(capsys, "disasm", program, "--fork", "prague", "--opcodes", opcodes)
     assert "UNKNOWN_0x1e" in out and "CLZ" not in out
-    code, out, _ = cli(capsys, "disasm", program)
+    code, out, _ = cli(capsys, "disasm", program, "--opcodes", opcodes)
     assert "    33  CLZ" in out.splitlines()
 
 

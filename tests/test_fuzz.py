@@ -16,6 +16,7 @@ from fuzz.cases import Case, decode, encode
 from fuzz.programs import SAFE_MEMORY, Limits, instructions, structured
 from fuzz.threads import stress
 from fuzz.variants import pyevm_differences, run_variants
+from test_pyevm_integration import MOD, X, Y, spec_program
 
 
 def test_a_short_differential_run_is_clean():
@@ -59,6 +60,24 @@ def test_pyevm_comparison():
     assert pyevm_differences(wrong, code, b"", case.gas, case.schedule)
     unsupported = run(b"\x54", b"", gas=1000)                     # SLOAD: py-evm runs it, we do not
     assert pyevm_differences(unsupported, b"\x54", b"", 1000, (8, 8, 24)) == []
+
+
+def test_plain_evm_cases_run_under_the_plain_set_and_py_evm_checks_them():
+    from fuzz.plain import plain_program
+    cases = [plain_program(random.Random(index), Limits()) for index in range(40)]
+    assert {case.opcodes for case in cases} == {"evm"}
+    halts = set()
+    for case in cases:
+        problems, outcomes = differential.problems_with_pyevm(case)
+        assert problems == [], (case, problems)
+        halts.add(outcomes["fast"].error)
+    assert any(error and error.startswith("invalid opcode 0xc") for error in halts), halts
+    # py-evm runs them as plain Prague: 0xc0 is undefined there, not ADDMOD384
+    code = spec_program(0xC0)
+    ours = run(code, X + Y + MOD, gas=10_000, opcodes="evm")
+    assert ours.error == "invalid opcode 0xc0"
+    assert pyevm_differences(ours, code, X + Y + MOD, 10_000, (8, 8, 24), "evm") == []
+    assert pyevm_differences(ours, code, X + Y + MOD, 10_000, (8, 8, 24), "evm384")
 
 
 def test_case_encoding_round_trips_and_any_bytes_decode():

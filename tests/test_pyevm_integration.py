@@ -82,3 +82,19 @@ def test_bad_arguments():
         with_evm384(schedule="cheap")
     with pytest.raises(ValueError, match="unknown backend"):
         with_evm384(backend="gpu")
+
+
+def test_plain_evm_in_pyevm_is_pyevm_itself():
+    """opcodes="evm" adds nothing: py-evm's own VM is plain EVM (0xc0 undefined there)."""
+    from evm384_native import execute
+    from evm384_native.evm.opcode_sets import OPCODE_SETS
+    from evm384_native.integrations.pyevm import _ADDED_BY_SET, set_opcodes
+    assert set(_ADDED_BY_SET) == set(OPCODE_SETS)      # every set says what py-evm gets
+    for vm in (CancunVM, PragueVM):
+        assert with_evm384(vm, opcodes="evm") is vm
+        assert set_opcodes(vm._state_class.computation_class.opcodes, "evm") == {}
+    assert with_evm384(opcodes="evm") is latest_vm_class()
+    theirs = execute_in_pyevm(spec_program(0xC0), X + Y + MOD, gas=10_000,
+                              vm_class=with_evm384(opcodes="evm"))
+    ours = execute(spec_program(0xC0), X + Y + MOD, gas=10_000, opcodes="evm", fork="prague")
+    assert (theirs.success, theirs.gas_used) == (ours.success, ours.gas_used) == (False, 10_000)

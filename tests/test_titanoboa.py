@@ -1,4 +1,5 @@
-"""EVM384 through titanoboa: raw calls to EVM384 code set at an address.
+"""EVM384 through titanoboa: raw calls to EVM384 code set at an address (and plain EVM,
+which patches nothing).
 
 Run in a child process: titanoboa rewrites entries of py-evm's shared opcode tables in
 place (its KECCAK tracer), which would leak into the other py-evm tests of this session."""
@@ -74,3 +75,30 @@ def test_boa_deploys_and_calls_an_evmmax_contract():
     frames = bytes.fromhex(frames_line)
     assert frames[:48] == product and frames[160:] == bytes(63) + b"\x01"
     assert "already runs the 'evmmax' opcode set" in refusal
+
+
+PLAIN_SCRIPT = textwrap.dedent("""
+    import sys
+    import boa
+    from evm384_native.integrations.titanoboa import enable_evm384
+
+    address = "0x" + "42" * 20
+    add_code, add_data = (bytes.fromhex(a) for a in sys.argv[1:3])
+    enable_evm384(opcodes="evm")             # patches nothing: 0xc0 stays undefined
+    boa.env.set_code(address, add_code)
+    try:
+        boa.env.raw_call(address, data=add_data)
+    except Exception as error:
+        print(type(error).__name__)
+    enable_evm384()                          # so EVM384 may still follow
+    print(bytes(boa.env.raw_call(address, data=add_data).output).hex())
+""")
+
+
+def test_boa_runs_plain_evm_as_it_is():
+    arguments = [spec_program(0xC0), X + Y + MOD]
+    completed = subprocess.run([sys.executable, "-c", PLAIN_SCRIPT, *(a.hex() for a in arguments)],
+                               capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    failure, add_line = completed.stdout.split("\n")[:2]
+    assert failure and add_line == ADD_OUT.hex()

@@ -1,7 +1,7 @@
 """Disassembler that knows EVM384 and EVMMAX: ``PUSH16 w; ADDMOD384`` reads as
 ``ADDMOD384 out=.. x=.. y=.. mod=..``, with slot names when the memory layout is known;
 under the EVMMAX opcode set, ``ADDMODX``/``SUBMODX``/``MULMODX`` show their seven
-immediates by name."""
+immediates by name; under plain EVM ("evm") those bytes are ``UNKNOWN_0x..``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,8 +59,8 @@ class Instruction:
 
 def disassemble(code: bytes, end: Optional[int] = None, opcodes: str = DEFAULT_OPCODES,
                 fork: ForkLike = DEFAULT_FORK) -> List[Instruction]:
-    """Instructions of ``code[:end]`` under the opcode set ``opcodes`` ("evm384" or
-    "evmmax") and ``fork`` (default Osaka: 0x1e is CLZ; before it, UNKNOWN_0x1e); a
+    """Instructions of ``code[:end]`` under the opcode set ``opcodes`` ("evm384", "evmmax"
+    or "evm") and ``fork`` (default Osaka: 0x1e is CLZ; before it, UNKNOWN_0x1e); a
     PUSH16 directly followed by an EVM384 op is folded into that op (its pc stays the
     PUSH16's)."""
     end = len(code) if end is None else end

@@ -1,5 +1,6 @@
 """``evm384 disasm``: the EVM384-aware listing (routines and slot names for contracts), or
-with ``--opcodes evmmax`` the EVMMAX one (immediates by name)."""
+with ``--opcodes evmmax`` the EVMMAX one (immediates by name), or with ``--opcodes evm``
+today's EVM's (0xc0..0xc5 unknown)."""
 from __future__ import annotations
 
 import argparse
@@ -16,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Disassemble CODE: a PUSH16 feeding an EVM384 op reads as the op with "
                     "out/x/y/mod; a contract's listing names its routines and memory slots. "
                     "Under --opcodes evmmax, ADDMODX/SUBMODX/MULMODX show their seven "
-                    "immediates by name. "
+                    "immediates by name; under --opcodes evm, 0xc0-0xc5 are unknown bytes. "
                     f"Contracts: {', '.join(CONTRACTS)}. {FILE_RULES}.")
     add_code_argument(parser)
     add_opcodes_argument(parser)

@@ -19,6 +19,7 @@ from ..asm.assembler import EVMMAX_VECTOR_MNEMONICS
 from ..contracts import CONTRACTS, TARGETS, USAGE, build_contract, targets_of
 from ..evm.costs import COST_MODELS, EvmmaxCosts
 from ..evm.gas import DEFAULT_GAS, SCHEDULES
+from ..evm.opcode_sets import OPCODE_SETS
 from ..evm.opcodes import EVM384_MNEMONICS
 from ..evm.transaction import CallCost, call_cost
 from .calldata import example_calldata
@@ -65,18 +66,28 @@ GAS_LIMIT_NOTE = ("gas limit: {limit:,} a run (--gas); a run that fails shows "
                   "\"failed: ...\" in the gas column and has no total\n")
 
 
+# The field arithmetic a target's runs count in the ops column (a target not here: none)
+_ARITHMETIC = {"evm384": EVM384_MNEMONICS, "evmmax": EVMMAX_VECTOR_MNEMONICS}
+# How a run is priced: the schedule column, and the pricing option of ``execute``
+Pricing = Tuple[str, Dict[str, Any]]
+
+
+def _pricings(opcodes: str, models: Sequence[EvmmaxCosts]) -> List[Pricing]:
+    """Each way a run with the opcode set ``opcodes`` is priced, from the set's data: the
+    EVM384 schedules where they apply, the cost models that price its instructions, else
+    mainnet's gas alone (one run, schedule "-")."""
+    if OPCODE_SETS[opcodes].scheduled:
+        return [(name, {"schedule": name}) for name in SCHEDULES]
+    priced = [(model.name, {"costs": model}) for model in models if model.opcodes == opcodes]
+    return priced or [("-", {})]
+
+
 def _runs(name: str, targets: List[str], models: Sequence[EvmmaxCosts]
-          ) -> List[Tuple[str, Any]]:
-    """(target, schedule or cost model) pairs to run ``name`` with."""
-    pricings: Dict[str, Sequence[Any]] = {"evm384": list(SCHEDULES), "evmmax": models}
+          ) -> List[Tuple[str, Pricing]]:
+    """(target, pricing) pairs to run ``name`` with (a target's code runs with the opcode
+    set of its name)."""
     return [(target, pricing) for target in targets_of(name) if target in targets
-            for pricing in pricings[target]]
-
-
-def _execute(code: bytes, calldata: bytes, target: str, pricing: Any, gas: int):
-    if target == "evm384":
-        return execute(code, calldata, gas=gas, engine="fast", schedule=pricing)
-    return execute(code, calldata, gas=gas, engine="fast", opcodes=target, costs=pricing)
+            for pricing in _pricings(target, models)]
 
 
 def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",),
@@ -95,11 +106,10 @@ def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",),
             price = usage.precompile_gas(calldata)
             if price is not None:
                 precompile = call_cost(price, usage.precompile_input(calldata), precompile=True)
-        for target, pricing in _runs(name, list(targets), models):
+        for target, (label, pricing) in _runs(name, list(targets), models):
             code = build_contract(name, target=target)
             row: Dict[str, Any] = {
-                "contract": name, "target": target,
-                "schedule": pricing if target == "evm384" else pricing.name,
+                "contract": name, "target": target, "schedule": label,
                 "bytes": len(code), "k": usage.example_k if usage else None,
                 "evm384_ops": None, "instructions": None, "gas": None, "success": None,
                 "error": None, "gas_limit": gas,
@@ -107,8 +117,9 @@ def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",),
                 "total_gas": None, "precompile": usage.precompile if usage else None,
                 **_precompile_fields(precompile)}
             if calldata is not None:
-                result = _execute(code, calldata, target, pricing, gas)
-                ops = EVM384_MNEMONICS if target == "evm384" else EVMMAX_VECTOR_MNEMONICS
+                result = execute(code, calldata, gas=gas, engine="fast", opcodes=target,
+                                 **pricing)
+                ops = _ARITHMETIC.get(target, ())
                 cost = call_cost(result.gas_used, calldata)
                 row.update(success=result.success, error=result.error,
                            calldata_gas=cost.calldata, access_gas=cost.access)

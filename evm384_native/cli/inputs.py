@@ -109,9 +109,11 @@ def add_code_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_opcodes_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--opcodes", choices=sorted(OPCODE_SETS), default=DEFAULT_OPCODES,
-                        help="the opcode set: EVM384 (ADDMOD384... at 0xc0-0xc2) or EVMMAX "
+                        help="the opcode set: EVM384 (ADDMOD384... at 0xc0-0xc2), EVMMAX "
                              "(EIP-6690's SETMODX... at 0xc0-0xc5; --schedule does not "
-                             f"apply) (default {DEFAULT_OPCODES})")
+                             "apply) or evm (today's mainnet EVM at --fork: 0xc0-0xc5 "
+                             f"undefined; neither --schedule nor --costs applies) (default "
+                             f"{DEFAULT_OPCODES})")
 
 
 def add_fork_argument(parser: argparse.ArgumentParser) -> None:

@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     from . import build, calldata, debug, disasm, gas, pairing, price, profile, run, trace
     from .inputs import FILE_RULES
     parser = Parser(prog="evm384", description="Run, trace, disassemble, profile and debug "
-                                                "EVM384 (or, --opcodes evmmax, EVMMAX) "
+                                                "EVM384 (or, --opcodes evmmax, EVMMAX; "
+                                                "--opcodes evm, today's EVM) "
                                                 "bytecode; build the BLS12-381 "
                                                 "and BN254 contracts, their calldata and "
                                                 "gas table; "

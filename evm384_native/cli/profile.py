@@ -10,12 +10,13 @@ from typing import IO, List, Optional
 
 from ..asm.flamegraph import CallPathGas, folded, svg
 from ..asm.profile import by_scope, report
+from ..evm.opcode_sets import resolve_opcodes
 from ..evm.result import ExecutionResult
 from ..evm.tracing import Profiler, Tracer
 from .errors import CliError
 from .gas_limit import failure_text
 from .inputs import Target, add_code_arguments, execute_target, load_run
-from .views import SET_MNEMONICS, CodeView, result_text
+from .views import CodeView, result_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -76,8 +77,8 @@ def _print_profile(args: argparse.Namespace, target: Target, result: ExecutionRe
     print("\nhottest instructions (count, then the instruction):")
     for pc in hot:
         print(f"{profiler.by_pc[pc]:>10}  {view.line(view.instructions[pc]).strip()}")
-    if target.program is not None:
-        ops, title = SET_MNEMONICS[args.opcodes], args.opcodes.upper()
+    ops, title = resolve_opcodes(args.opcodes).own_mnemonics, args.opcodes.upper()
+    if target.program is not None and ops:     # plain EVM adds no ops of its own
         print(f"\n{title} ops by routine:")
         print(report(by_scope(target.program, profiler.by_pc, depth=1, only=ops),
                      limit=args.top))

@@ -11,31 +11,39 @@ from ..evm.kernels.montgomery import from_montgomery
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
 from ..evm.opcodes import EVM384_MNEMONICS, OpcodeInfo
 from ..evm.result import ExecutionResult
-from ..evm.tracing import EVMMAX_MNEMONICS, FieldContextView
+from ..evm.tracing import FieldContextView
 from .inputs import Target
 
-# The instructions each opcode set adds, as the outcome counts them
-SET_MNEMONICS = {"evm384": EVM384_MNEMONICS, "evmmax": EVMMAX_MNEMONICS}
 # EVMMAX instructions whose operands are on the stack, top first (the EIP's names)
 EVMMAX_STACK_OPERANDS = {"SETMODX": ("id", "modulus_offset", "modulus_size", "alloc_count"),
                          "LOADX": ("dest", "source", "count"),
                          "STOREX": ("dest", "source", "count")}
 
 
+def own_op_counts(result: ExecutionResult, opcodes: str) -> Dict[str, int]:
+    """How often each instruction the opcode set adds to mainnet's ran (none for "evm")."""
+    return {op: result.opcode_counts.get(op, 0)
+            for op in resolve_opcodes(opcodes).own_mnemonics}
+
+
 def result_fields(result: ExecutionResult, opcodes: str = DEFAULT_OPCODES) -> Dict[str, Any]:
     """The outcome as JSON-ready fields (``evm384_ops`` or ``evmmax_ops``: the counts of
-    the opcode set's own instructions)."""
-    return {"success": result.success, "error": result.error,
-            "output": "0x" + result.output.hex(), "gas_used": result.gas_used,
-            "gas_left": result.gas_left, "steps": result.steps,
-            f"{opcodes}_ops": {op: result.opcode_counts.get(op, 0)
-                               for op in SET_MNEMONICS[opcodes]},
-            "opcode_counts": dict(sorted(result.opcode_counts.items()))}
+    the opcode set's own instructions; plain EVM has none, so no such field)."""
+    fields = {"success": result.success, "error": result.error,
+              "output": "0x" + result.output.hex(), "gas_used": result.gas_used,
+              "gas_left": result.gas_left, "steps": result.steps}
+    ops = own_op_counts(result, opcodes)
+    if ops:
+        fields[f"{opcodes}_ops"] = ops
+    fields["opcode_counts"] = dict(sorted(result.opcode_counts.items()))
+    return fields
 
 
 def result_text(result: ExecutionResult, opcodes: str = DEFAULT_OPCODES) -> str:
     fields = result_fields(result, opcodes)
-    ops = fields[f"{opcodes}_ops"]
+    ops = fields.get(f"{opcodes}_ops", {})
+    own_line = ([f"{opcodes.upper()} ops: " + ", ".join(f"{op} {n:,}" for op, n in ops.items())
+                 + f"; total {sum(ops.values()):,}"] if ops else [])
     return "\n".join([
         f"success:    {str(result.success).lower()}",
         f"error:      {result.error or '-'}",
@@ -45,9 +53,7 @@ def result_text(result: ExecutionResult, opcodes: str = DEFAULT_OPCODES) -> str:
         # the limit, so that a halt's gas used (all of it) reads as the limit it is; every
         # outcome keeps used + left equal to it (an exceptional halt leaves 0)
         f"gas limit:  {result.gas_used + result.gas_left:,}",
-        f"steps:      {result.steps:,}",
-        f"{opcodes.upper()} ops: " + ", ".join(f"{op} {n:,}" for op, n in ops.items())
-        + f"; total {sum(ops.values()):,}"])
+        f"steps:      {result.steps:,}"] + own_line)
 
 
 def transaction_cap_note(result: ExecutionResult, fork: str = DEFAULT_FORK) -> Optional[str]:

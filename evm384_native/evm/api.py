@@ -111,8 +111,10 @@ def execute(code: bytes, calldata: bytes = b"", *, gas: int = DEFAULT_GAS, engin
     the EVM384 ops) or "evmmax" (EIP-6690's SETMODX, LOADX, STOREX, ADDMODX, SUBMODX,
     MULMODX at 0xc0..0xc5; ``schedule`` does not apply; on both engines, with the
     backend's :mod:`~.kernels.modx` kernels or, on the python engine,
-    :mod:`~.kernels.modx_reference`). ``costs`` prices EVMMAX's instructions: a cost
-    model of :mod:`~evm384_native.evm.costs` ("eip-6690", the default, or "eip-7747"), an
+    :mod:`~.kernels.modx_reference`) or "evm" (today's mainnet EVM at ``fork``: 0xc0..0xc5
+    are undefined opcodes; neither ``schedule`` nor ``costs`` applies). ``costs`` prices
+    EVMMAX's instructions: a cost model of :mod:`~evm384_native.evm.costs` ("eip-6690",
+    the default, or "eip-7747"), an
     ``EvmmaxCosts``, or a table (a mapping of SETMODX, ADDMODX, MULMODX to 12 gas values,
     1..12 limbs); it does not apply to EVM384. ``fork`` is the mainnet revision whose
     instructions run: "osaka" (the default, today's mainnet: CLZ at 0x1e), "prague" or

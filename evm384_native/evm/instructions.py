@@ -14,7 +14,7 @@ from .frame import Frame
 from .gas import copy_cost, exp_cost, keccak256_cost
 from .halts import InvalidJump, InvalidOpcode, ReturnDataOutOfBounds, Stopped, UnsupportedOpcode
 from .keccak import keccak256
-from .opcodes import BY_NAME, OPCODES, OpcodeInfo
+from .opcodes import BY_NAME, MAINNET_OPCODES, OpcodeInfo
 
 Handler = Callable[[Frame, object], None]
 
@@ -445,13 +445,15 @@ def op_revert(f: Frame, _: object) -> None:
 
 
 def op_invalid(f: Frame, opcode: object) -> None:
-    """The designated INVALID and every undefined byte."""
-    info = OPCODES.get(opcode)
+    """The designated INVALID and every undefined byte. A byte undefined in the set that
+    runs is not mainnet's (every set includes mainnet's table), so only INVALID is named:
+    0xc0 under "evm" is undefined, not ADDMOD384."""
+    info = MAINNET_OPCODES.get(opcode)
     raise InvalidOpcode(f"invalid opcode: {info.name}" if info else f"invalid opcode 0x{opcode:02x}")
 
 
 def op_unsupported(f: Frame, opcode: object) -> None:
-    raise UnsupportedOpcode(f"unsupported opcode: {OPCODES[opcode].name}")
+    raise UnsupportedOpcode(f"unsupported opcode: {MAINNET_OPCODES[opcode].name}")
 
 
 _BY_NAME: Dict[str, Handler] = {

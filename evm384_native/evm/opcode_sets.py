@@ -1,10 +1,13 @@
-"""Opcode sets: what differs between an EVM384 and an EVMMAX execution, as data.
+"""Opcode sets: what differs between EVM384, EVMMAX and plain EVM executions, as data.
 
 As evmone passes a revision, the engines are handed one :class:`OpcodeSet` and read
 from it the opcode table, the handlers, which instructions have operand-dependent gas,
 whether ``PUSHn; EVM384-op`` pairs fuse into segments, whether the EVM384 gas schedule
 applies, and the per-frame state the set's instructions keep. Nothing else tests which
-set runs. The two sets share 0xc0..0xc2, so they are exclusive.
+set runs. Each set is mainnet's instructions (:data:`.opcodes.MAINNET_OPCODES`) plus its
+own: EVM384's at 0xc0..0xc2, EVMMAX's at 0xc0..0xc5, none for "evm" (today's EVM: those
+bytes are undefined there, an exceptional halt). EVM384 and EVMMAX share 0xc0..0xc2, so
+they are exclusive.
 
 An execution's set is one of these with its fork's instructions added
 (:func:`resolve_opcodes`; Osaka: CLZ at 0x1e), built once per (set, fork): the one path
@@ -21,7 +24,7 @@ from .evmmax import EVMMAX_HANDLERS, FieldContexts, joins_vector_run, vector_run
 from .fast_evmmax import EVMMAX_FAST
 from .forks import DEFAULT_FORK, Fork, ForkLike, resolve_fork
 from .instructions import GAS_DEPENDENT_BASE, Handler, build_handlers
-from .opcodes import EVMMAX_OPCODES, OPCODES, OpcodeInfo
+from .opcodes import EVMMAX_OPCODES, FORK_OPCODES, MAINNET_OPCODES, OPCODES, OpcodeInfo
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,6 +50,13 @@ class OpcodeSet:
     # later forks define stay undefined, as under Cancun and Prague)
     fork: Optional[Fork] = None
 
+    @property
+    def own_mnemonics(self) -> Tuple[str, ...]:
+        """The instructions the set adds to mainnet's (any fork's), in opcode order: what
+        the tools count as its own ops; none for "evm"."""
+        return tuple(info.name for code, info in self.table.items()
+                     if code not in MAINNET_OPCODES and code not in FORK_OPCODES)
+
 
 EVM384 = OpcodeSet("evm384", OPCODES, build_handlers(OPCODES, EVM384_HANDLERS),
                    GAS_DEPENDENT_BASE | frozenset(EVM384_HANDLERS), fuses_evm384=True,
@@ -56,7 +66,12 @@ EVMMAX = OpcodeSet("evmmax", EVMMAX_OPCODES, build_handlers(EVMMAX_OPCODES, EVMM
                    scheduled=False, new_frame_state=FieldContexts,
                    fast_extension=EVMMAX_FAST, joins_run=joins_vector_run,
                    run_entry=vector_run_entry)
-OPCODE_SETS: Dict[str, OpcodeSet] = {EVM384.name: EVM384, EVMMAX.name: EVMMAX}
+# Today's EVM: mainnet's instructions alone, nothing fused, no frame state, no C extension
+# (the fast engine's loop runs them all; the bytes it lacks it leaves to the host to halt)
+EVM = OpcodeSet("evm", MAINNET_OPCODES, build_handlers(MAINNET_OPCODES, {}),
+                GAS_DEPENDENT_BASE, fuses_evm384=False, scheduled=False)
+OPCODE_SETS: Dict[str, OpcodeSet] = {opcode_set.name: opcode_set
+                                     for opcode_set in (EVM384, EVMMAX, EVM)}
 DEFAULT_OPCODES = "evm384"
 
 
@@ -76,8 +91,8 @@ _WITH_FORK_LOCK = threading.Lock()
 
 
 def resolve_opcodes(opcodes: object, fork: ForkLike = DEFAULT_FORK) -> OpcodeSet:
-    """The opcode set named ``opcodes`` ("evm384" or "evmmax") under ``fork`` (a name or
-    a :class:`~.forks.Fork`; default Osaka), one object per (set, fork): the caches of
+    """The opcode set named ``opcodes`` ("evm384", "evmmax" or "evm") under ``fork`` (a
+    name or a :class:`~.forks.Fork`; default Osaka), one object per (set, fork): the caches of
     analysed code and the fast engine's C tables, keyed by the object (hashed by identity:
     one byte may mean different things in two tables, 0x1e is CLZ only under Osaka), are
     shared by all executions of that pair."""

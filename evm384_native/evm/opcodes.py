@@ -1,13 +1,14 @@
 """The opcode tables: every opcode stated once.
 
-``OPCODES`` covers all mainnet Cancun/Prague opcodes plus EVM384's ADDMOD384, SUBMOD384
-and MULMODMONT384 (0xc0..0xc2). ``FORK_OPCODES`` holds what later forks add (Osaka's
-CLZ); which fork has which is :mod:`.forks`' data, and an execution's table is its
-opcode set's plus its fork's (:func:`.opcode_sets.resolve_opcodes`). ``EVMMAX_OPCODES`` is the same table with EIP-6690's
-SETMODX, LOADX, STOREX, ADDMODX, SUBMODX and MULMODX at 0xc0..0xc5 instead (the two
-sets share 0xc0..0xc2, so an execution runs one of them: see :mod:`.opcode_sets`).
-The interpreter, the tracer and the assembler all read these tables; nothing else
-lists opcodes.
+``MAINNET_OPCODES`` covers all mainnet Cancun/Prague opcodes: the "evm" opcode set's table,
+and the base of the other two. ``OPCODES`` is that table plus EVM384's ADDMOD384, SUBMOD384
+and MULMODMONT384 (0xc0..0xc2); ``EVMMAX_OPCODES`` the same base with EIP-6690's SETMODX,
+LOADX, STOREX, ADDMODX, SUBMODX and MULMODX at 0xc0..0xc5 instead (the two extensions
+share 0xc0..0xc2, so an execution runs one of the sets: see :mod:`.opcode_sets`).
+``FORK_OPCODES`` holds what later forks add (Osaka's CLZ); which fork has which is
+:mod:`.forks`' data, and an execution's table is its opcode set's plus its fork's
+(:func:`.opcode_sets.resolve_opcodes`). The interpreter, the tracer and the assembler all
+read these tables; nothing else lists opcodes.
 
 ``gas`` is the static part of the cost, charged before the instruction runs. Dynamic
 parts (memory expansion, copies, EXP bytes, KECCAK256 words) live in
@@ -36,7 +37,7 @@ class OpcodeInfo:
     needs_state: bool = False  # needs accounts/storage/block context: unsupported here
 
 
-def _table() -> List[OpcodeInfo]:
+def _mainnet_table() -> List[OpcodeInfo]:
     ops: List[OpcodeInfo] = []
 
     def op(code: int, name: str, gas: int, inputs: int, outputs: int, *,
@@ -126,10 +127,6 @@ def _table() -> List[OpcodeInfo]:
         op(0x8F + n, f"SWAP{n}", 3, n + 1, n + 1)
     for n in range(5):
         op(0xA0 + n, f"LOG{n}", 375 * (n + 1), n + 2, 0, state=True)
-    # 0xc0s: EVM384 (interface v7); each pops one word of packed memory offsets
-    op(0xC0, "ADDMOD384", 8, 1, 0)
-    op(0xC1, "SUBMOD384", 8, 1, 0)
-    op(0xC2, "MULMODMONT384", 24, 1, 0)
     # 0xf0s: system
     op(0xF0, "CREATE", 32000, 3, 1, state=True)
     op(0xF1, "CALL", 100, 7, 1, state=True)
@@ -144,9 +141,23 @@ def _table() -> List[OpcodeInfo]:
     return ops
 
 
-_ALL = _table()
-OPCODES: Dict[int, OpcodeInfo] = {info.code: info for info in _ALL}
-BY_NAME: Dict[str, OpcodeInfo] = {info.name: info for info in _ALL}
+def _evm384_table() -> List[OpcodeInfo]:
+    """EVM384's opcodes (interface v7); each pops one word of packed memory offsets."""
+    return [OpcodeInfo(0xC0, "ADDMOD384", 8, 1, 0), OpcodeInfo(0xC1, "SUBMOD384", 8, 1, 0),
+            OpcodeInfo(0xC2, "MULMODMONT384", 24, 1, 0)]
+
+
+def _extended(base: Dict[int, OpcodeInfo], added: List[OpcodeInfo]) -> Dict[int, OpcodeInfo]:
+    """``base`` with the ``added`` entries, in opcode order."""
+    assert not base.keys() & {info.code for info in added}, "an extension redefines an opcode"
+    return dict(sorted({**base, **{info.code: info for info in added}}.items()))
+
+
+_MAINNET = _mainnet_table()
+MAINNET_OPCODES: Dict[int, OpcodeInfo] = {info.code: info for info in _MAINNET}
+assert len(MAINNET_OPCODES) == len(_MAINNET), "duplicate opcode byte"
+OPCODES: Dict[int, OpcodeInfo] = _extended(MAINNET_OPCODES, _evm384_table())
+BY_NAME: Dict[str, OpcodeInfo] = {info.name: info for info in OPCODES.values()}
 # Older names that source code still uses, mapped to the current mnemonic.
 ALIASES: Dict[str, str] = {"SHA3": "KECCAK256", "DIFFICULTY": "PREVRANDAO"}
 
@@ -154,13 +165,13 @@ EVM384_MNEMONICS = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
 EVM384_OPCODES = tuple(BY_NAME[name].code for name in EVM384_MNEMONICS)
 STACK_LIMIT = 1024
 
-assert len(OPCODES) == len(BY_NAME) == len(_ALL), "duplicate opcode byte or name"
+assert len(OPCODES) == len(BY_NAME), "duplicate opcode name"
 
 # Instructions forks add after Prague, stated here once; :mod:`.forks` says which fork
-# defines which. Not in OPCODES: under the earlier forks their bytes stay undefined.
+# defines which. Not in MAINNET_OPCODES: under the earlier forks their bytes stay undefined.
 CLZ = OpcodeInfo(0x1E, "CLZ", 5, 1, 1)     # EIP-7939 (Osaka): gas 5, as MUL
 FORK_OPCODES: Dict[int, OpcodeInfo] = {CLZ.code: CLZ}
-assert not FORK_OPCODES.keys() & OPCODES.keys()
+assert not FORK_OPCODES.keys() & MAINNET_OPCODES.keys()
 # Every mnemonic the assembler may emit, whatever fork the code is meant for
 _ANY_FORK_BY_NAME: Dict[str, OpcodeInfo] = {
     **BY_NAME, **{info.name: info for info in FORK_OPCODES.values()}}
@@ -177,10 +188,7 @@ def _evmmax_table() -> List[OpcodeInfo]:
             OpcodeInfo(0xC5, "MULMODX", 0, 0, 0, immediate=7)]
 
 
-_EVMMAX = _evmmax_table()
-EVMMAX_OPCODES: Dict[int, OpcodeInfo] = {
-    **{code: info for code, info in OPCODES.items() if code not in EVM384_OPCODES},
-    **{info.code: info for info in _EVMMAX}}
+EVMMAX_OPCODES: Dict[int, OpcodeInfo] = _extended(MAINNET_OPCODES, _evmmax_table())
 EVMMAX_BY_NAME: Dict[str, OpcodeInfo] = {info.name: info for info in EVMMAX_OPCODES.values()}
 assert len(EVMMAX_OPCODES) == len(EVMMAX_BY_NAME) == len(OPCODES) + 3
 

@@ -37,8 +37,8 @@ def evm384_backend(genesis_contracts: Mapping[bytes, bytes] = {}, *,
                    costs: CostsLike = DEFAULT_COSTS) -> PyEVMBackend:
     """A ``PyEVMBackend`` on ``with_evm384(vm_class, schedule=schedule, opcodes=opcodes,
     costs=costs)`` with the given runtime codes (20-byte address -> code) in its genesis
-    state beside the funded test accounts. ``opcodes`` is "evm384" or "evmmax" (EIP-6690,
-    priced by ``costs``: :mod:`..evm.costs`)."""
+    state beside the funded test accounts. ``opcodes`` is "evm384", "evmmax" (EIP-6690,
+    priced by ``costs``: :mod:`..evm.costs`) or "evm" (plain EVM: ``vm_class`` as it is)."""
     genesis = dict(PyEVMBackend.generate_genesis_state(num_accounts=num_accounts))
     for address, code in genesis_contracts.items():
         if len(address) != 20:

@@ -5,13 +5,17 @@ titanoboa).
     EVM384PragueVM = with_evm384()                      # py-evm's latest fork
     EVM384CancunVM = with_evm384(CancunVM, schedule="update5-A")
     EVMMAXPragueVM = with_evm384(opcodes="evmmax")      # EIP-6690 instead of EVM384
+    PragueVM = with_evm384(opcodes="evm")               # plain EVM: py-evm's own VM
 
 The returned VM class has a computation class of its own whose opcode table is py-evm's plus
 ADDMOD384 / SUBMOD384 / MULMODMONT384 (or, with ``opcodes="evmmax"``, SETMODX, LOADX,
 STOREX, ADDMODX, SUBMODX, MULMODX: :mod:`.pyevm_evmmax`); py-evm's shared tables are not
 touched. Memory expansion and gas are those of :mod:`evm384_native.evm`; the EVM384
 arithmetic runs in the native kernel directly on py-evm's memory buffer, EVMMAX runs the
-engine's own handlers.
+engine's own handlers. The plain set (``opcodes="evm"``) adds nothing: plain EVM inside
+py-evm is py-evm itself, so :func:`with_evm384` returns ``vm_class`` as it is (0xc0..0xc5
+are undefined there as in ``execute(..., opcodes="evm")``), and eth-tester and titanoboa run
+unchanged.
 
 The fork is py-evm's: its own opcodes (0x1e among them) run as that fork defines them.
 py-evm 0.12's newest fork is Prague, which has no CLZ (EIP-7939, Osaka); once py-evm ships
@@ -93,17 +97,36 @@ def evm384_opcodes(schedule: ScheduleLike = DEFAULT_SCHEDULE,
     return opcodes
 
 
+def _evm384_set(base: Mapping[int, Any], schedule: ScheduleLike, backend: BackendLike,
+                costs: CostsLike) -> Dict[int, Any]:
+    return evm384_opcodes(schedule, backend)
+
+
+def _evmmax_set(base: Mapping[int, Any], schedule: ScheduleLike, backend: BackendLike,
+                costs: CostsLike) -> Dict[int, Any]:
+    from .pyevm_evmmax import evmmax_opcodes
+    return evmmax_opcodes(base, backend, costs)  # type: ignore[arg-type]
+
+
+def _nothing_added(base: Mapping[int, Any], schedule: ScheduleLike, backend: BackendLike,
+                   costs: CostsLike) -> Dict[int, Any]:
+    return {}
+
+
+# What each opcode set adds to a py-evm opcode table (``evm``: nothing, py-evm is plain
+# EVM): fn(base, schedule, backend, costs) -> opcode objects by byte
+_ADDED_BY_SET: Dict[str, Callable[..., Dict[int, Any]]] = {
+    "evm384": _evm384_set, "evmmax": _evmmax_set, "evm": _nothing_added}
+
+
 def set_opcodes(base: Mapping[int, Any], opcodes: str = DEFAULT_OPCODES,
                 schedule: ScheduleLike = DEFAULT_SCHEDULE,
                 backend: BackendLike = "native",
                 costs: CostsLike = DEFAULT_COSTS) -> Dict[int, Any]:
-    """The py-evm opcode objects the opcode set ``opcodes`` ("evm384" or "evmmax") puts
-    into the py-evm opcode table ``base``, keyed by opcode byte (``schedule`` prices EVM384,
-    ``costs`` EVMMAX: :mod:`..evm.costs`)."""
-    if resolve_opcodes(opcodes).name == "evmmax":
-        from .pyevm_evmmax import evmmax_opcodes
-        return evmmax_opcodes(base, backend, costs)  # type: ignore[arg-type]
-    return evm384_opcodes(schedule, backend)
+    """The py-evm opcode objects the opcode set ``opcodes`` ("evm384", "evmmax" or "evm")
+    puts into the py-evm opcode table ``base``, keyed by opcode byte (``schedule`` prices
+    EVM384, ``costs`` EVMMAX: :mod:`..evm.costs`; "evm" puts none)."""
+    return _ADDED_BY_SET[resolve_opcodes(opcodes).name](base, schedule, backend, costs)
 
 
 def with_evm384(vm_class: Optional[Type[VirtualMachineAPI]] = None, *,
@@ -112,7 +135,8 @@ def with_evm384(vm_class: Optional[Type[VirtualMachineAPI]] = None, *,
                 opcodes: str = DEFAULT_OPCODES,
                 costs: CostsLike = DEFAULT_COSTS) -> Type[VirtualMachineAPI]:
     """A subclass of ``vm_class`` (default: :func:`latest_vm_class`) with EVM384, or with
-    EVMMAX (EIP-6690) for ``opcodes="evmmax"``, priced by the cost model ``costs``.
+    EVMMAX (EIP-6690) for ``opcodes="evmmax"``, priced by the cost model ``costs``; for
+    ``opcodes="evm"`` (plain EVM) ``vm_class`` itself.
 
     ``schedule`` names the EVM384 gas schedule ("evmone-v7", "update5-A", "update5-B") or maps
     the three mnemonics to gas; ``backend`` is "native" (C kernel), "reference" (pure Python)
@@ -124,10 +148,12 @@ def with_evm384(vm_class: Optional[Type[VirtualMachineAPI]] = None, *,
     state_class = vm_class._state_class
     computation_class = state_class.computation_class
     base = computation_class.opcodes
+    added = set_opcodes(base, opcodes, schedule, backend, costs)
+    if not added:                 # plain EVM: py-evm's VM is it
+        return vm_class
     computation = type(
         f"{prefix}{computation_class.__name__}", (computation_class,),
-        {"__module__": __name__,
-         "opcodes": {**base, **set_opcodes(base, opcodes, schedule, backend, costs)}})
+        {"__module__": __name__, "opcodes": {**base, **added}})
     state = type(f"{prefix}{state_class.__name__}", (state_class,),
                  {"__module__": __name__, "computation_class": computation})
     return type(f"{prefix}{vm_class.__name__}", (vm_class,),

@@ -37,13 +37,16 @@ def enable_evm384(schedule: ScheduleLike = DEFAULT_SCHEDULE, backend: BackendLik
                   opcodes: str = DEFAULT_OPCODES, costs: CostsLike = DEFAULT_COSTS) -> None:
     """Give titanoboa's py-evm ADDMOD384, SUBMOD384 and MULMODMONT384, or with
     ``opcodes="evmmax"`` SETMODX, LOADX, STOREX, ADDMODX, SUBMODX and MULMODX (priced by
-    ``costs``: :mod:`..evm.costs`)."""
+    ``costs``: :mod:`..evm.costs`). ``opcodes="evm"`` patches nothing (titanoboa's py-evm
+    is plain EVM already), so it holds no set in place: one of the others may follow."""
     global _enabled
     name = resolve_opcodes(opcodes).name
     if _enabled is not None and _enabled != name:
         raise ValueError(f"titanoboa already runs the {_enabled!r} opcode set; its opcode "
                          f"patches cannot be undone, so {name!r} needs a new process")
     base = latest_vm_class()._state_class.computation_class.opcodes
-    for code, opcode in set_opcodes(base, name, schedule, backend, costs).items():
+    patches = set_opcodes(base, name, schedule, backend, costs)
+    for code, opcode in patches.items():
         patch_opcode(code, opcode)
-    _enabled = name
+    if patches:
+        _enabled = name
