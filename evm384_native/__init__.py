@@ -4,8 +4,11 @@ from typing import Any
 from .errors import Evm384Error, ImplementationUnavailableError, MemoryRangeError
 
 __version__ = "0.1.0"
+# The kernel modules (evm/kernels/) as the package's public names: ``from evm384_native
+# import kernel, modx`` as before they moved there.
+KERNEL_MODULES = ("kernel", "reference", "modx", "modx_reference", "montgomery", "limbs")
 __all__ = ["Evm384Error", "ImplementationUnavailableError", "MemoryRangeError", "__version__",
-           "execute", "ExecutionResult"]
+           "execute", "ExecutionResult", *KERNEL_MODULES]
 
 
 def __getattr__(name: str) -> Any:
@@ -14,4 +17,7 @@ def __getattr__(name: str) -> Any:
     if name in ("execute", "ExecutionResult"):
         from . import evm
         return getattr(evm, name)
+    if name in KERNEL_MODULES:
+        from importlib import import_module
+        return import_module(f".evm.kernels.{name}", __name__)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -270,3 +270,17 @@ def test_batch_rejects_bad_scalars():
 def test_unknown_implementation_is_rejected():
     with pytest.raises(ValueError, match="unknown implementation"):
         kernel.use_implementation("avx512")
+
+
+def test_the_kernel_modules_are_public_names_of_the_package():
+    """``from evm384_native import kernel`` (the README's import before the kernels moved to
+    evm/kernels/) gives the same modules."""
+    import importlib
+
+    import evm384_native
+    for name in evm384_native.KERNEL_MODULES:
+        assert getattr(evm384_native, name) is \
+            importlib.import_module(f"evm384_native.evm.kernels.{name}")
+    from evm384_native import kernel, modx  # noqa: F401
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        evm384_native.nothing
