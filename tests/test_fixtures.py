@@ -89,3 +89,14 @@ def test_writing_as_it_goes_breaks_the_overlap_rule(broken, capsys):
     broken.setattr(modx_reference.RegisterFile, "_run_vector", run_vector_in_place)
     _fails(capsys, FIXTURES / "evmmax", "arithmetic/overlap/addmodx/odd-limbs-01/out-ahead-of-x: "
            "output")
+
+
+def test_a_pair_that_cannot_run_is_one_error_line():
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "evm384_native.fixtures", "run", str(FIXTURES),
+                           "--engine", "fast", "--backend", "reference"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.strip().splitlines()[-1].endswith(
+        "engine 'fast' runs the native kernels; backend 'reference' needs engine='python'")
