@@ -530,7 +530,6 @@ def _operand(slot: Slot, count: int) -> Sequence[Fp]:
 
 
 TARGETS: Dict[str, Target] = {"evm384": EVM384(), "evmmax": EVMMAX()}
-DEFAULT_TARGET = "evm384"
 
 
 def resolve_target(name: Union[str, Target]) -> Target:
