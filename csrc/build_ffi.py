@@ -11,11 +11,13 @@ from cffi import FFI
 
 SOURCES = ["cpu_features.c", "mont384_portable.c", "mont384_mulx.c", "evm384_ops.c",
            "evm384_block.c", "evm_word.c", "evm_fast.c", "keccak256.c", "evmmax.c",
-           "evmmax_portable.c", "evmmax_mulx.c", "evm_fast_evmmax.c"]
+           "evmmax_portable.c", "evmmax_mulx.c", "evm_fast_evmmax.c", "evm768.c",
+           "evm_fast_evm768.c"]
 
 # The headers the Python package calls into; cffi reads its declarations from them.
 PUBLIC_HEADERS = ["evm384.h", "evm384_block.h", "evm_word.h", "evm_fast.h", "keccak256.h",
-                  "evmmax.h", "evm_fast_evmmax.h"]
+                  "evmmax.h", "evm_fast_evmmax.h", "evm768.h",
+                  "evm_fast_evm768.h"]
 INTEGER_DEFINE = re.compile(r"#define\s+\w+\s+\d+")
 
 

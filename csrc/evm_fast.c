@@ -25,7 +25,6 @@
  * beyond 4 GiB would cost over 3.6e13 gas, so it is out of gas, never allocated). */
 #define PAYABLE_MEMORY_LIMIT ((uint64_t)1 << 42)
 #define MAX_MEMORY_BYTES ((uint64_t)1 << 32)
-#define EVM384_OFFSET_MASK 0xffffffffu
 
 enum opcode {
     OP_STOP = 0x00, OP_ADD = 0x01, OP_MUL = 0x02, OP_SUB = 0x03, OP_DIV = 0x04, OP_SDIV = 0x05,
@@ -151,6 +150,11 @@ static int expand_to(evm_frame *f, uint64_t end)
         return status;
     status = evm_frame_grow_memory(f, words(end) * WORD_BYTES);
     return status ? status : -1;
+}
+
+int evm_fast_expand_to(evm_frame *f, uint64_t end)
+{
+    return expand_to(f, end);
 }
 
 /* A memory access of `size` bytes at `offset` (stack words): checks, charges and
@@ -311,17 +315,12 @@ static int run_segment(evm_frame *f, mulmont384_fn *mulmont, const evm_segment *
 /* lo and hi are bits 0..63 and 64..127 of the packed offsets word. */
 static int run_evm384(evm_frame *f, mulmont384_fn *mulmont, int opcode, uint64_t lo, uint64_t hi)
 {
-    uint64_t out = hi >> 32, x = hi & EVM384_OFFSET_MASK;
-    uint64_t y = lo >> 32, mod = lo & EVM384_OFFSET_MASK;
-    uint64_t mod_size = opcode == OP_MULMODMONT384 ? 56 : 48;
-    uint64_t end = mod + mod_size;
-    if (out + 48 > end) end = out + 48;
-    if (x + 48 > end) end = x + 48;
-    if (y + 48 > end) end = y + 48;
-    int status = expand_to(f, end);
+    const struct packed_operands p =
+        unpack_operands(lo, hi, BYTES384, opcode == OP_MULMODMONT384 ? 56 : 48);
+    int status = expand_to(f, p.end);
     if (status >= 0)
         return status;
-    apply_evm384(f->memory, mulmont, opcode, out, x, y, mod); /* memory covers them all */
+    apply_evm384(f->memory, mulmont, opcode, p.out, p.x, p.y, p.mod); /* memory covers them */
     return -1;
 }
 

@@ -1,4 +1,4 @@
-"""Implementations of the EVM384 and EVMMAX operations the interpreter can run on."""
+"""Implementations of the EVM384, EVM768 and EVMMAX operations the interpreter can run on."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -6,6 +6,7 @@ from typing import Any, Callable, Dict
 
 from .._native import lib
 from .evm384 import ADDMOD384, MCOPY, MULMODMONT384, SUBMOD384, Segment
+from .evm768 import ADDMOD768, MULMODMONT768, SUBMOD768
 from .frame import Frame
 from .instructions import copy_within
 from .kernels import kernel, modx, modx_reference, reference
@@ -21,6 +22,7 @@ class Backend:
     run_one: Callable[[Frame, int, int, int, int, int], None]
     run_segment: Callable[[Frame, Segment], None]  # all of a segment; memory already expanded
     modx: Any                                      # EVMMAX: modx or modx_reference
+    evm768: Dict[int, MemoryOperation]             # EVM768: opcode -> op(mem, out, x, y, mod)
 
 
 _NATIVE_ON_MEMORY = {ADDMOD384: lib.evm384_addmod384_mem, SUBMOD384: lib.evm384_submod384_mem,
@@ -74,11 +76,17 @@ def _operations(module) -> Dict[int, MemoryOperation]:
             MULMODMONT384: module.mulmodmont384}
 
 
+def _operations768(module) -> Dict[int, MemoryOperation]:
+    return {ADDMOD768: module.addmod768, SUBMOD768: module.submod768,
+            MULMODMONT768: module.mulmodmont768}
+
+
 BACKENDS: Dict[str, Backend] = {
     "native": Backend("native", _operations(kernel), _native_one, _native_segment,
-                      modx),
+                      modx, _operations768(kernel)),
     "reference": Backend("reference", _operations(reference), _on_bytearray(_operations(reference)),
-                         _one_by_one(_operations(reference)), modx_reference),
+                         _one_by_one(_operations(reference)), modx_reference,
+                         _operations768(reference)),
 }
 
 

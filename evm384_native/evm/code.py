@@ -412,7 +412,7 @@ class Code:
                  opcodes: OpcodeSet = DEFAULT_OPCODE_SET) -> None:
         self.bytecode = bytecode
         self.opcodes = opcodes
-        self.evm384_gas = schedule.by_opcode() if opcodes.scheduled else {}
+        self.evm384_gas = opcodes.schedule_costs(schedule)
         size = len(bytecode)
         code = np.frombuffer(bytecode, dtype=np.uint8)
         tables = _set_tables(opcodes)

@@ -48,10 +48,15 @@ def unpack_offsets(word: int) -> Operands:
             (word >> 32) & OFFSET_MASK, word & OFFSET_MASK)
 
 
+def operands_end(out: int, x: int, y: int, mod: int, value_bytes: int, mod_bytes: int) -> int:
+    """First byte past every operand: values of ``value_bytes``, ``mod_bytes`` at mod."""
+    return max(out + value_bytes, x + value_bytes, y + value_bytes, mod + mod_bytes)
+
+
 def memory_end(opcode: int, out: int, x: int, y: int, mod: int) -> int:
     """First byte past every operand the instruction reads or writes."""
     mod_size = MODULUS_WITH_INV_BYTES if opcode == MULMODMONT384 else BYTES384
-    return max(out + BYTES384, x + BYTES384, y + BYTES384, mod + mod_size)
+    return operands_end(out, x, y, mod, BYTES384, mod_size)
 
 
 def op_evm384(f: Frame, opcode: Any) -> None:

@@ -48,7 +48,7 @@ def _opcode_table(schedule: Evm384Schedule, opcodes: OpcodeSet):
     Bytes the table lacks (0x1e before Osaka) stay zero entries, not native: the C loop
     leaves them to the host, which halts as the Python engine does."""
     table = ffi.new("evm_opcode_table *")
-    evm384_gas = schedule.by_opcode() if opcodes.scheduled else {}
+    evm384_gas = opcodes.schedule_costs(schedule)
     extension = opcodes.fast_extension
     extended = extension.opcodes if extension is not None else frozenset()
     if extension is not None:

@@ -3,6 +3,16 @@
 Static costs are in :mod:`evm384_native.evm.opcodes`; this module holds the parts that
 depend on operands: memory expansion, copies, EXP and KECCAK256, and the static
 costs of the three EVM384 opcodes, which depend on the chosen schedule.
+
+A schedule also prices EVM768's three opcodes (EVM384's at 768-bit values), by the per-limb
+model of EVM384's update 5 extended from six limbs to n (n = 12 for EVM768):
+
+    gas(ADDMOD, n)     = ceil(addmod384     * n / 6)         (linear in the limbs)
+    gas(SUBMOD, n)     = ceil(submod384     * n / 6)
+    gas(MULMODMONT, n) = ceil(mulmodmont384 * n**2 / 36)     (quadratic: CIOS is n**2 products)
+
+so ``update5-A`` (2/2/6) gives 4/4/24 at twelve limbs, ``update5-B`` 2/2/12, ``evmone-v7``
+16/16/96. ``evm384 price`` fits EVM768's ops on measured time beside this model.
 """
 from __future__ import annotations
 
@@ -56,6 +66,15 @@ def exp_cost(exponent: int) -> int:
 # --- EVM384 schedules ------------------------------------------------------------------
 
 EVM384_NAMES = ("ADDMOD384", "SUBMOD384", "MULMODMONT384")
+EVM384_LIMBS = 6          # the limbs a schedule's costs are stated at (384 bits)
+
+
+def scaled_cost(cost: int, limbs: int, power: int) -> int:
+    """The per-limb model: ``cost`` at six limbs times (limbs / 6) ** power, rounded up
+    (power 1: additions, 2: products); above what any frame holds, MAX_GAS + 1 (out of
+    gas whatever the gas: the C tables' uint64 fields hold it)."""
+    scaled = -(-cost * limbs ** power // EVM384_LIMBS ** power)
+    return min(scaled, MAX_GAS + 1)
 
 
 @dataclass(frozen=True)
@@ -79,9 +98,12 @@ class Evm384Schedule:
     def __hash__(self) -> int:
         return self._hash
 
-    def by_opcode(self) -> Dict[int, int]:
-        """Opcode byte -> static gas for the three EVM384 opcodes."""
-        costs = (self.addmod384, self.submod384, self.mulmodmont384)
+    def by_opcode(self, limbs: int = EVM384_LIMBS) -> Dict[int, int]:
+        """Opcode byte -> static gas of 0xc0..0xc2 (ADDMOD, SUBMOD, MULMODMONT) at
+        ``limbs`` limbs by the per-limb model (see the module docstring): EVM384's own
+        costs at 6, EVM768's at 12."""
+        costs = (scaled_cost(self.addmod384, limbs, 1), scaled_cost(self.submod384, limbs, 1),
+                 scaled_cost(self.mulmodmont384, limbs, 2))
         return {BY_NAME[name].code: cost for name, cost in zip(EVM384_NAMES, costs)}
 
 

@@ -1,13 +1,14 @@
-"""Opcode sets: what differs between EVM384, EVMMAX and plain EVM executions, as data.
+"""Opcode sets: what differs between EVM384, EVM768, EVMMAX and plain EVM executions, as
+data.
 
 As evmone passes a revision, the engines are handed one :class:`OpcodeSet` and read
 from it the opcode table, the handlers, which instructions have operand-dependent gas,
 whether ``PUSHn; EVM384-op`` pairs fuse into segments, whether the EVM384 gas schedule
 applies, and the per-frame state the set's instructions keep. Nothing else tests which
 set runs. Each set is mainnet's instructions (:data:`.opcodes.MAINNET_OPCODES`) plus its
-own: EVM384's at 0xc0..0xc2, EVMMAX's at 0xc0..0xc5, none for "evm" (today's EVM: those
-bytes are undefined there, an exceptional halt). EVM384 and EVMMAX share 0xc0..0xc2, so
-they are exclusive.
+own: EVM384's at 0xc0..0xc2, EVM768's (EVM384's at 768-bit values) there too, EVMMAX's
+at 0xc0..0xc5, none for "evm" (today's EVM: those bytes are undefined there, an
+exceptional halt). The three extensions share 0xc0..0xc2, so they are exclusive.
 
 An execution's set is one of these with its fork's instructions added
 (:func:`resolve_opcodes`; Osaka: CLZ at 0x1e), built once per (set, fork): the one path
@@ -20,11 +21,15 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 from .evm384 import EVM384_HANDLERS
+from .evm768 import EVM768_HANDLERS
+from .fast_evm768 import EVM768_FAST
 from .evmmax import EVMMAX_HANDLERS, FieldContexts, joins_vector_run, vector_run_entry
 from .fast_evmmax import EVMMAX_FAST
 from .forks import DEFAULT_FORK, Fork, ForkLike, resolve_fork
 from .instructions import GAS_DEPENDENT_BASE, Handler, build_handlers
-from .opcodes import EVMMAX_OPCODES, FORK_OPCODES, MAINNET_OPCODES, OPCODES, OpcodeInfo
+from .gas import EVM384_LIMBS, Evm384Schedule
+from .opcodes import (EVM768_OPCODES, EVMMAX_OPCODES, FORK_OPCODES, MAINNET_OPCODES, OPCODES,
+                      OpcodeInfo)
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,7 +39,9 @@ class OpcodeSet:
     handlers: Dict[int, Handler]
     gas_dependent: FrozenSet[int]       # gas depends on operands: ends a Python-engine block
     fuses_evm384: bool                  # PUSHn; EVM384-op pairs run as segments
-    scheduled: bool                     # 0xc0..0xc2 cost what the EVM384 schedule says
+    # the limbs at which the EVM384 schedule prices 0xc0..0xc2 (gas.Evm384Schedule.by_opcode:
+    # 6 for EVM384, 12 for EVM768); None: a schedule does not apply
+    schedule_limbs: Optional[int]
     # the state a frame keeps for the set's instructions, from the backend's modules
     new_frame_state: Optional[Callable[[Any], Any]] = None
     # the fast engine's C module for the set's own instructions (fast_evmmax.EvmmaxFast:
@@ -51,6 +58,16 @@ class OpcodeSet:
     fork: Optional[Fork] = None
 
     @property
+    def scheduled(self) -> bool:
+        """True when the EVM384 schedule (``--schedule``) prices the set's own ops."""
+        return self.schedule_limbs is not None
+
+    def schedule_costs(self, schedule: Evm384Schedule) -> Dict[int, int]:
+        """Opcode byte -> static gas under ``schedule`` of the ops it
+        prices in this set (none unless ``scheduled``)."""
+        return schedule.by_opcode(self.schedule_limbs) if self.scheduled else {}
+
+    @property
     def own_mnemonics(self) -> Tuple[str, ...]:
         """The instructions the set adds to mainnet's (any fork's), in opcode order: what
         the tools count as its own ops; none for "evm"."""
@@ -60,18 +77,23 @@ class OpcodeSet:
 
 EVM384 = OpcodeSet("evm384", OPCODES, build_handlers(OPCODES, EVM384_HANDLERS),
                    GAS_DEPENDENT_BASE | frozenset(EVM384_HANDLERS), fuses_evm384=True,
-                   scheduled=True)
+                   schedule_limbs=EVM384_LIMBS)
 EVMMAX = OpcodeSet("evmmax", EVMMAX_OPCODES, build_handlers(EVMMAX_OPCODES, EVMMAX_HANDLERS),
                    GAS_DEPENDENT_BASE | frozenset(EVMMAX_HANDLERS), fuses_evm384=False,
-                   scheduled=False, new_frame_state=FieldContexts,
+                   schedule_limbs=None, new_frame_state=FieldContexts,
                    fast_extension=EVMMAX_FAST, joins_run=joins_vector_run,
                    run_entry=vector_run_entry)
 # Today's EVM: mainnet's instructions alone, nothing fused, no frame state, no C extension
 # (the fast engine's loop runs them all; the bytes it lacks it leaves to the host to halt)
 EVM = OpcodeSet("evm", MAINNET_OPCODES, build_handlers(MAINNET_OPCODES, {}),
-                GAS_DEPENDENT_BASE, fuses_evm384=False, scheduled=False)
+                GAS_DEPENDENT_BASE, fuses_evm384=False, schedule_limbs=None)
+# EVM384's ops at 768-bit values: priced by the EVM384 schedule at twelve limbs, each
+# instruction alone (no segments), run in the fast engine by its C extension
+EVM768 = OpcodeSet("evm768", EVM768_OPCODES, build_handlers(EVM768_OPCODES, EVM768_HANDLERS),
+                   GAS_DEPENDENT_BASE | frozenset(EVM768_HANDLERS), fuses_evm384=False,
+                   schedule_limbs=2 * EVM384_LIMBS, fast_extension=EVM768_FAST)
 OPCODE_SETS: Dict[str, OpcodeSet] = {opcode_set.name: opcode_set
-                                     for opcode_set in (EVM384, EVMMAX, EVM)}
+                                     for opcode_set in (EVM384, EVMMAX, EVM, EVM768)}
 DEFAULT_OPCODES = "evm384"
 
 
@@ -91,7 +113,7 @@ _WITH_FORK_LOCK = threading.Lock()
 
 
 def resolve_opcodes(opcodes: object, fork: ForkLike = DEFAULT_FORK) -> OpcodeSet:
-    """The opcode set named ``opcodes`` ("evm384", "evmmax" or "evm") under ``fork`` (a
+    """The opcode set named ``opcodes`` ("evm384", "evmmax", "evm768" or "evm") under ``fork`` (a
     name or a :class:`~.forks.Fork`; default Osaka), one object per (set, fork): the caches of
     analysed code and the fast engine's C tables, keyed by the object (hashed by identity:
     one byte may mean different things in two tables, 0x1e is CLZ only under Osaka), are

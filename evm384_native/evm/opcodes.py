@@ -4,7 +4,9 @@
 and the base of the other two. ``OPCODES`` is that table plus EVM384's ADDMOD384, SUBMOD384
 and MULMODMONT384 (0xc0..0xc2); ``EVMMAX_OPCODES`` the same base with EIP-6690's SETMODX,
 LOADX, STOREX, ADDMODX, SUBMODX and MULMODX at 0xc0..0xc5 instead (the two extensions
-share 0xc0..0xc2, so an execution runs one of the sets: see :mod:`.opcode_sets`).
+share 0xc0..0xc2, so an execution runs one of the sets: see :mod:`.opcode_sets`);
+``EVM768_OPCODES`` the base with EVM768's ADDMOD768, SUBMOD768 and MULMODMONT768 there
+(EVM384's three at 96-byte values).
 ``FORK_OPCODES`` holds what later forks add (Osaka's CLZ); which fork has which is
 :mod:`.forks`' data, and an execution's table is its opcode set's plus its fork's
 (:func:`.opcode_sets.resolve_opcodes`). The interpreter, the tracer and the assembler all
@@ -191,6 +193,24 @@ def _evmmax_table() -> List[OpcodeInfo]:
 EVMMAX_OPCODES: Dict[int, OpcodeInfo] = _extended(MAINNET_OPCODES, _evmmax_table())
 EVMMAX_BY_NAME: Dict[str, OpcodeInfo] = {info.name: info for info in EVMMAX_OPCODES.values()}
 assert len(EVMMAX_OPCODES) == len(EVMMAX_BY_NAME) == len(OPCODES) + 3
+
+
+def _evm768_table() -> List[OpcodeInfo]:
+    """EVM768's opcodes: EVM384's interface v7 at 96-byte values. Static gas here is the
+    default schedule's (evmone-v7) under the per-limb model of :mod:`.gas`."""
+    return [OpcodeInfo(0xC0, "ADDMOD768", 16, 1, 0), OpcodeInfo(0xC1, "SUBMOD768", 16, 1, 0),
+            OpcodeInfo(0xC2, "MULMODMONT768", 96, 1, 0)]
+
+
+EVM768_OPCODES: Dict[int, OpcodeInfo] = _extended(MAINNET_OPCODES, _evm768_table())
+EVM768_BY_NAME: Dict[str, OpcodeInfo] = {info.name: info for info in EVM768_OPCODES.values()}
+EVM768_MNEMONICS = ("ADDMOD768", "SUBMOD768", "MULMODMONT768")
+# The instructions of EVM384's interface v7 (EVM384's and EVM768's): each pops one word of
+# four packed memory offsets, which the tools show by name (out, x, y, mod); name -> byte
+PACKED_OFFSET_OPCODES: Dict[str, int] = {
+    **{name: BY_NAME[name].code for name in EVM384_MNEMONICS},
+    **{name: EVM768_BY_NAME[name].code for name in EVM768_MNEMONICS}}
+PACKED_OFFSET_MNEMONICS = tuple(PACKED_OFFSET_OPCODES)
 
 
 def lookup(name: str) -> OpcodeInfo:

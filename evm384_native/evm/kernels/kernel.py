@@ -1,4 +1,5 @@
-"""The native (C, via cffi) EVM384 kernels.
+"""The native (C, via cffi) EVM384 kernels, and EVM768's (csrc/evm768.c: EVMMAX's 12-limb
+kernels on 96-byte values).
 
 Memory functions mirror :mod:`.reference`; the ``*_batch``
 functions run one native call over n rows of numpy ``uint64`` limbs.
@@ -18,10 +19,10 @@ import numpy as np
 
 from ..._native import ffi, lib
 from ...errors import ImplementationUnavailableError
-from .limbs import LIMB_MASK, LIMBS384, check_limb_rows, int_to_limbs
+from .limbs import BYTES384, BYTES768, LIMB_MASK, LIMBS384, check_limb_rows, int_to_limbs
 from .operands import OPERAND_NAMES, as_offsets, first_range_outside, writable_bytes
 
-__all__ = ["addmod384", "submod384", "mulmodmont384",
+__all__ = ["addmod384", "submod384", "mulmodmont384", "addmod768", "submod768", "mulmodmont768",
            "addmod384_batch", "submod384_batch", "mulmont384_batch",
            "use_implementation", "current_implementation", "mulx_available",
            "IMPLEMENTATIONS"]
@@ -72,7 +73,7 @@ _BYTE_ARRAY = ffi.typeof("uint8_t[]")
 
 
 def _run_on_memory(c_function, mem: bytearray, out: int, x: int, y: int, mod: int,
-                   with_inv: bool) -> None:
+                   with_inv: bool, value_bytes: int = BYTES384) -> None:
     # The fast path takes exact ints and anything cffi can view; every other argument goes
     # through the checks the reference uses (operands.py), so both accept the same.
     if not (type(out) is int and type(x) is int and type(y) is int and type(mod) is int):
@@ -88,7 +89,7 @@ def _run_on_memory(c_function, mem: bytearray, out: int, x: int, y: int, mod: in
     except OverflowError:                   # cffi rejects negative or too large offsets
         status = 1
     if status != lib.EVM384_OK:
-        error = first_range_outside(len(buf), (out, x, y, mod), with_inv)
+        error = first_range_outside(len(buf), (out, x, y, mod), with_inv, value_bytes)
         assert error is not None, "C and Python disagree on the operand ranges"
         raise error
 
@@ -106,6 +107,21 @@ def submod384(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:
 def mulmodmont384(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:
     """MULMODMONT384 on memory: CIOS x*y/2**384; the 8 bytes after mod are inv."""
     _run_on_memory(lib.evm384_mulmodmont384_mem, mem, out, x, y, mod, True)
+
+
+def addmod768(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:
+    """ADDMOD768 on memory: mem[out] = x + y reduced once by mod (96-byte LE values)."""
+    _run_on_memory(lib.evm768_addmod768_mem, mem, out, x, y, mod, False, BYTES768)
+
+
+def submod768(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:
+    """SUBMOD768 on memory: mem[out] = x - y, plus mod on borrow."""
+    _run_on_memory(lib.evm768_submod768_mem, mem, out, x, y, mod, False, BYTES768)
+
+
+def mulmodmont768(mem: bytearray, out: int, x: int, y: int, mod: int) -> None:
+    """MULMODMONT768 on memory: CIOS x*y/2**768; the 8 bytes after mod are inv."""
+    _run_on_memory(lib.evm768_mulmodmont768_mem, mem, out, x, y, mod, True, BYTES768)
 
 
 # --- batches ---------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Encodings of 384-bit values: Python int, 48 little-endian bytes, six uint64 limbs."""
+"""Encodings of 384-bit values: Python int, 48 little-endian bytes, six uint64 limbs (and
+the sizes of EVM768's 768-bit values: 96 bytes, twelve limbs)."""
 from __future__ import annotations
 
 from typing import Iterable, List
@@ -9,6 +10,8 @@ BYTES384 = 48
 LIMBS384 = 6
 LIMB_BITS = 64
 MAX384 = (1 << 384) - 1
+BYTES768 = 96
+LIMBS768 = 12
 LIMB_MASK = (1 << LIMB_BITS) - 1
 
 

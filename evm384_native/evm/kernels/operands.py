@@ -1,4 +1,4 @@
-"""The operands of the three EVM384 memory operations, shared by both backends."""
+"""The operands of the EVM384 (and EVM768) memory operations, shared by both backends."""
 from __future__ import annotations
 
 import operator
@@ -14,9 +14,11 @@ MODULUS_WITH_INV_BYTES = BYTES384 + MONT_CONSTANT_BYTES
 OPERAND_NAMES = ("out", "x", "y", "mod")
 
 
-def operand_sizes(with_inv: bool) -> Tuple[int, int, int, int]:
-    """Bytes each operand occupies: 48, or 56 at ``mod`` for MULMODMONT384."""
-    return (BYTES384, BYTES384, BYTES384, MODULUS_WITH_INV_BYTES if with_inv else BYTES384)
+def operand_sizes(with_inv: bool, value_bytes: int = BYTES384) -> Tuple[int, int, int, int]:
+    """Bytes each operand occupies: ``value_bytes`` (48 for EVM384, 96 for EVM768), and 8
+    more at ``mod`` for the Montgomery product (the modulus followed by inv)."""
+    mod_bytes = value_bytes + MONT_CONSTANT_BYTES if with_inv else value_bytes
+    return (value_bytes, value_bytes, value_bytes, mod_bytes)
 
 
 # What both backends (kernel and reference) accept, checked by the functions below so that
@@ -55,10 +57,11 @@ def writable_bytes(mem: object) -> memoryview:
     return view.cast("B") if view.format != "B" or view.ndim != 1 else view
 
 
-def first_range_outside(memory_size: int, offsets: Sequence[int],
-                        with_inv: bool) -> MemoryRangeError | None:
+def first_range_outside(memory_size: int, offsets: Sequence[int], with_inv: bool,
+                        value_bytes: int = BYTES384) -> MemoryRangeError | None:
     """The error for the first operand (out, x, y, mod order) not inside memory."""
-    for name, offset, size in zip(OPERAND_NAMES, offsets, operand_sizes(with_inv)):
+    for name, offset, size in zip(OPERAND_NAMES, offsets,
+                                  operand_sizes(with_inv, value_bytes)):
         if offset < 0 or offset + size > memory_size:
             return MemoryRangeError(name, offset, size, memory_size)
     return None
