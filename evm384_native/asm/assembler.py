@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Type, Union
 
 from ..evm.evm384 import pack_offsets
-from ..evm.opcodes import EVM384_MNEMONICS, EVMMAX_BY_NAME, lookup
+from ..evm.opcodes import EVMMAX_BY_NAME, PACKED_OFFSET_OPCODES, lookup
 from .disasm import disassemble
 from .layout import FP_BYTES, Memory, Region, Slot
 
@@ -304,12 +304,12 @@ class Assembler:
 
     def evm384(self, mnemonic: str, out: Operand, x: Operand, y: Operand,
                mod: Operand) -> None:
-        """``PUSH16 <out|x|y|mod>`` and the EVM384 opcode."""
-        if mnemonic not in EVM384_MNEMONICS:
-            raise ValueError(f"{mnemonic} is not an EVM384 opcode")
+        """``PUSH16 <out|x|y|mod>`` and the EVM384 opcode (or EVM768's: ADDMOD768...)."""
+        if mnemonic not in PACKED_OFFSET_OPCODES:
+            raise ValueError(f"{mnemonic} is not an EVM384 or EVM768 opcode")
         operands = (out, x, y, mod)
         self.push(lambda: pack_offsets(*(int(v) for v in operands)), width=16)
-        self.op(mnemonic)
+        self.items.append(_Op(tuple(self._path), PACKED_OFFSET_OPCODES[mnemonic]))
 
     def evmmax(self, mnemonic: str, out: Register, x: Register, y: Register, count: int = 1,
                strides: Tuple[int, int, int] = (1, 1, 1)) -> None:

@@ -1,5 +1,5 @@
-"""Disassembler that knows EVM384 and EVMMAX: ``PUSH16 w; ADDMOD384`` reads as
-``ADDMOD384 out=.. x=.. y=.. mod=..``, with slot names when the memory layout is known;
+"""Disassembler that knows EVM384, EVM768 and EVMMAX: ``PUSH16 w; ADDMOD384`` (or
+``ADDMOD768``...) reads as ``ADDMOD384 out=.. x=.. y=.. mod=..``, with slot names when the memory layout is known;
 under the EVMMAX opcode set, ``ADDMODX``/``SUBMODX``/``MULMODX`` show their seven
 immediates by name; under plain EVM ("evm") those bytes are ``UNKNOWN_0x..``."""
 from __future__ import annotations
@@ -11,7 +11,7 @@ from ..evm.evm384 import unpack_offsets
 from ..evm.forks import DEFAULT_FORK, ForkLike
 from ..evm.kernels.modx_common import VECTOR_IMMEDIATES
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
-from ..evm.opcodes import EVM384_MNEMONICS
+from ..evm.opcodes import PACKED_OFFSET_MNEMONICS
 from .layout import Memory
 
 PUSH16 = 0x6F
@@ -28,8 +28,9 @@ class Instruction:
     missing: int = 0                 # PUSH data bytes cut off by the end of the code
 
     def offsets(self) -> Optional[tuple]:
-        """(out, x, y, mod) for an EVM384 op whose PUSH16 was folded in, else None."""
-        if self.name in EVM384_MNEMONICS and self.immediate is not None:
+        """(out, x, y, mod) for an EVM384 (or EVM768) op whose PUSH16 was folded in, else
+        None."""
+        if self.name in PACKED_OFFSET_MNEMONICS and self.immediate is not None:
             return unpack_offsets(self.immediate)
         return None
 
@@ -59,9 +60,9 @@ class Instruction:
 
 def disassemble(code: bytes, end: Optional[int] = None, opcodes: str = DEFAULT_OPCODES,
                 fork: ForkLike = DEFAULT_FORK) -> List[Instruction]:
-    """Instructions of ``code[:end]`` under the opcode set ``opcodes`` ("evm384", "evmmax"
-    or "evm") and ``fork`` (default Osaka: 0x1e is CLZ; before it, UNKNOWN_0x1e); a
-    PUSH16 directly followed by an EVM384 op is folded into that op (its pc stays the
+    """Instructions of ``code[:end]`` under the opcode set ``opcodes`` ("evm384", "evm768",
+    "evmmax" or "evm") and ``fork`` (default Osaka: 0x1e is CLZ; before it, UNKNOWN_0x1e); a
+    PUSH16 directly followed by an EVM384 (EVM768) op is folded into that op (its pc stays the
     PUSH16's)."""
     end = len(code) if end is None else end
     table = resolve_opcodes(opcodes, fork).table
@@ -78,7 +79,7 @@ def disassemble(code: bytes, end: Optional[int] = None, opcodes: str = DEFAULT_O
         data = code[pc + 1:pc + 1 + width]
         value = int.from_bytes(data.ljust(width, b"\0"), "big") if width else None
         follower = table.get(code[pc + 1 + width]) if pc + 1 + width < end else None
-        if byte == PUSH16 and follower is not None and follower.name in EVM384_MNEMONICS:
+        if byte == PUSH16 and follower is not None and follower.name in PACKED_OFFSET_MNEMONICS:
             result.append(Instruction(pc, follower.name, value, 1 + width + 1))
             pc += width + 2
             continue

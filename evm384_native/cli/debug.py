@@ -7,8 +7,11 @@ from typing import Optional
 
 from ..contracts import curve_of
 from ..curves.bls12_381 import BLS12_381
+from ..evm.kernels.limbs import LIMBS384, LIMBS768
 from ..evm.kernels.montgomery import montgomery_inv
+from ..evm.opcode_sets import resolve_opcodes
 from .debugger import HELP, CommandReader, Debugger, Quit
+from .errors import CliError
 from .inputs import CONTRACT_PREFIX, add_code_arguments, contract_name, execute_target, load_run
 from .views import CodeView
 
@@ -16,7 +19,7 @@ from .views import CodeView
 def _modulus(text: str) -> int:
     try:
         value = int(text, 0)
-        montgomery_inv(value)                      # checks: odd, in (1, 2**384)
+        montgomery_inv(value, LIMBS768)            # checks: odd, in (1, 2**768)
     except (ValueError, TypeError) as error:
         raise argparse.ArgumentTypeError(f"bad modulus {text!r}: {error}") from None
     return value
@@ -49,6 +52,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def command(args: argparse.Namespace) -> int:
     target, calldata, options = load_run(args)
     montgomery = _curve_p(args.code) if args.montgomery is _CURVE_P else args.montgomery
+    limbs = resolve_opcodes(args.opcodes).value_limbs or LIMBS384   # fp's value size
+    if montgomery is not None and montgomery >= 1 << (64 * limbs):
+        raise CliError(f"--montgomery: the modulus {montgomery:#x} does not fit the "
+                       f"{8 * limbs}-byte values of --opcodes {args.opcodes}")
     debugger = Debugger(CodeView(target, args.opcodes, args.fork), CommandReader(sys.stdin, sys.stdout),
                         sys.stdout, montgomery, args.opcodes)
     try:

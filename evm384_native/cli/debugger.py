@@ -12,11 +12,12 @@ import threading
 from contextlib import contextmanager
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple
 
-from ..asm import Fp, Instruction, Slot
+from ..asm import Instruction, Slot
 from ..evm.evm384 import unpack_offsets
 from ..evm.kernels.operands import OPERAND_NAMES
-from ..evm.opcode_sets import DEFAULT_OPCODES
-from ..evm.opcodes import EVM384_MNEMONICS
+from ..evm.kernels.limbs import LIMBS384
+from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
+from ..evm.opcodes import PACKED_OFFSET_MNEMONICS
 from ..evm.result import ExecutionResult
 from ..evm.tracing import FieldContextView, Step, Tracer
 from .errors import CliError
@@ -36,11 +37,12 @@ delete [PC|NAME]    remove that breakpoint (a NAME's: all); alone: all of them  
 labels [TEXT]       the labels and scopes (those whose name contains TEXT), each with
                     its pcs: a label's, where each run of a scope's code begins
 stack               the stack, top first
-mem OFFSET [LEN]    memory bytes (LEN default: the slot's size, 48 for out/x/y/mod, else 32);
+mem OFFSET [LEN]    memory bytes (LEN default: the slot's size, 48 for out/x/y/mod (96
+                    under EVM768), else 32);
                     EVMMAX: OFFSET may be the memory operand of the instruction
                     stopped at: SETMODX's modulus_offset, LOADX's dest, STOREX's source
-fp OFFSET           48-byte little-endian value(s), also out of Montgomery form with
-                    --montgomery; OFFSET is a number, a slot name (contracts) or out/x/y/mod
+fp OFFSET           48-byte little-endian value(s) (96-byte under EVM768), also out of
+                    Montgomery form with --montgomery; OFFSET is a number, a slot name (contracts) or out/x/y/mod
                     of the EVM384 instruction stopped at (or of the PUSH16 feeding it)
 ctx [ID]            EVMMAX: the field contexts (id, modulus, element size, registers);
                     with ID, that context's registers
@@ -95,6 +97,8 @@ class Debugger(Tracer):
         self.view, self.reader, self.out = view, reader, out
         self.montgomery = montgomery
         self.opcodes = opcodes
+        # the size of fp's values and of out/x/y/mod: the opcode set's (EVM768: 96 bytes)
+        self.fp_size = 8 * (resolve_opcodes(opcodes).value_limbs or LIMBS384)
         self.breakpoints: Dict[int, str] = {}      # pc -> the name it was set by, or ""
         self.countdown = 1                          # stop when it reaches 0 (1: at the start)
         self.until: Optional[int] = None            # next's target pc
@@ -270,7 +274,7 @@ class Debugger(Tracer):
         places = [(fp.name, fp.offset) for fp in fps] or [(args[0], offset)]
         memory = self.current.memory
         for name, offset in places:
-            data = memory[offset:offset + Fp.size].ljust(Fp.size, b"\0")
+            data = memory[offset:offset + self.fp_size].ljust(self.fp_size, b"\0")
             self.say(f"{name} @{offset:#x}: {fp_text(data, self.montgomery)}")
         return False
 
@@ -338,7 +342,7 @@ class Debugger(Tracer):
         """out/x/y/mod of the EVM384 instruction stopped at (from the stack top) or of the
         pair whose PUSH16 it is."""
         step = self.current
-        if step.name in EVM384_MNEMONICS and step.stack:
+        if step.name in PACKED_OFFSET_MNEMONICS and step.stack:
             return dict(zip(OPERAND_NAMES, unpack_offsets(step.stack[-1])))
         folded = self.view.instructions.get(step.pc)   # the PUSH16 of a PUSH16 + EVM384 pair
         offsets = folded.offsets() if folded is not None else None
@@ -404,7 +408,7 @@ class Debugger(Tracer):
         unknown) or a slot of the contract."""
         operand = self._operands().get(text)
         if operand is not None:
-            return operand, Fp.size, []
+            return operand, self.fp_size, []
         memory = self._memory_operands().get(text)
         if memory is not None:
             return memory[0], memory[1], []

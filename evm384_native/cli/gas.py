@@ -20,7 +20,7 @@ from ..contracts import CONTRACTS, TARGETS, USAGE, build_contract, targets_of
 from ..evm.costs import COST_MODELS, EvmmaxCosts
 from ..evm.gas import DEFAULT_GAS, SCHEDULES
 from ..evm.opcode_sets import OPCODE_SETS
-from ..evm.opcodes import EVM384_MNEMONICS
+from ..evm.opcodes import EVM384_MNEMONICS, EVM768_MNEMONICS
 from ..evm.transaction import CallCost, call_cost
 from .calldata import example_calldata
 from .errors import RunFailed, not_applied, warn
@@ -67,7 +67,8 @@ GAS_LIMIT_NOTE = ("gas limit: {limit:,} a run (--gas); a run that fails shows "
 
 
 # The field arithmetic a target's runs count in the ops column (a target not here: none)
-_ARITHMETIC = {"evm384": EVM384_MNEMONICS, "evmmax": EVMMAX_VECTOR_MNEMONICS}
+_ARITHMETIC = {"evm384": EVM384_MNEMONICS, "evm768": EVM768_MNEMONICS,
+               "evmmax": EVMMAX_VECTOR_MNEMONICS}
 # How a run is priced: the schedule column, and the pricing option of ``execute``
 Pricing = Tuple[str, Dict[str, Any]]
 

@@ -109,7 +109,9 @@ def add_code_argument(parser: argparse.ArgumentParser) -> None:
 
 def add_opcodes_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--opcodes", choices=sorted(OPCODE_SETS), default=DEFAULT_OPCODES,
-                        help="the opcode set: EVM384 (ADDMOD384... at 0xc0-0xc2), EVMMAX "
+                        help="the opcode set: EVM384 (ADDMOD384... at 0xc0-0xc2), EVM768 "
+                             "(EVM384's ops at 96-byte values: ADDMOD768... at 0xc0-0xc2, "
+                             "priced by --schedule at twelve limbs), EVMMAX "
                              "(EIP-6690's SETMODX... at 0xc0-0xc5; --schedule does not "
                              "apply) or evm (today's mainnet EVM at --fork: 0xc0-0xc5 "
                              f"undefined; neither --schedule nor --costs applies) (default "

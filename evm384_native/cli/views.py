@@ -1,6 +1,6 @@
 """How the tools show things: an execution's outcome, the instruction at a pc (EVM384
 operands decoded, slot and routine names for contracts; EVMMAX immediates and stack operands
-by name), 48-byte field values and EVMMAX registers."""
+by name), field values (48 bytes, 96 under EVM768) and EVMMAX registers."""
 from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Set
@@ -9,7 +9,8 @@ from ..asm import Instruction, disassemble
 from ..evm.forks import DEFAULT_FORK, resolve_fork
 from ..evm.kernels.montgomery import from_montgomery
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
-from ..evm.opcodes import EVM384_MNEMONICS, OpcodeInfo
+from ..evm.kernels.limbs import LIMB_BITS
+from ..evm.opcodes import PACKED_OFFSET_MNEMONICS, OpcodeInfo
 from ..evm.result import ExecutionResult
 from ..evm.tracing import FieldContextView
 from .inputs import Target
@@ -91,7 +92,7 @@ class CodeView:
         """The instruction a step runs: an EVM384 op with the operands on top of the live
         stack (so it reads right whatever pushed them); a folded pair's ``PUSH16`` as
         itself, with the op it feeds."""
-        if name in EVM384_MNEMONICS:
+        if name in PACKED_OFFSET_MNEMONICS:
             return self.line(Instruction(pc, name, stack[-1] if stack else None))
         if name in EVMMAX_STACK_OPERANDS:
             return self.line(Instruction(pc, name), stack_operands(name, stack))
@@ -150,13 +151,15 @@ def register_lines(registers: Sequence[int], indices: Iterable[int],
 
 
 def fp_text(data: bytes, montgomery: Optional[int]) -> str:
-    """A 48-byte little-endian value in hex; with a modulus, also out of Montgomery form."""
+    """A little-endian value (48 bytes, or 96 under EVM768) in hex; with a modulus, also
+    out of Montgomery form (R = 2**(8 * len(data)))."""
     value = int.from_bytes(data, "little")
-    text = f"{value:#098x}"
+    text = f"{value:#0{2 + 2 * len(data)}x}"
     if montgomery is None:
         return text
     note = "" if value < montgomery else " (not reduced)"
-    return f"{text}  from Montgomery: {from_montgomery(value, montgomery):#x}{note}"
+    limbs = 8 * len(data) // LIMB_BITS
+    return f"{text}  from Montgomery: {from_montgomery(value, montgomery, limbs):#x}{note}"
 
 
 def hexdump(memory: bytes, offset: int, length: int, width: int = 16) -> Iterable[str]:

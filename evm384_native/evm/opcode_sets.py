@@ -39,9 +39,10 @@ class OpcodeSet:
     handlers: Dict[int, Handler]
     gas_dependent: FrozenSet[int]       # gas depends on operands: ends a Python-engine block
     fuses_evm384: bool                  # PUSHn; EVM384-op pairs run as segments
-    # the limbs at which the EVM384 schedule prices 0xc0..0xc2 (gas.Evm384Schedule.by_opcode:
-    # 6 for EVM384, 12 for EVM768); None: a schedule does not apply
-    schedule_limbs: Optional[int]
+    # the 64-bit limbs of the values its packed-offset ops (0xc0..0xc2) work on: 6 for
+    # EVM384, 12 for EVM768 (their values' size; the EVM384 schedule prices them at that
+    # many limbs: gas.Evm384Schedule.by_opcode); None: it has none, no schedule applies
+    value_limbs: Optional[int]
     # the state a frame keeps for the set's instructions, from the backend's modules
     new_frame_state: Optional[Callable[[Any], Any]] = None
     # the fast engine's C module for the set's own instructions (fast_evmmax.EvmmaxFast:
@@ -60,12 +61,12 @@ class OpcodeSet:
     @property
     def scheduled(self) -> bool:
         """True when the EVM384 schedule (``--schedule``) prices the set's own ops."""
-        return self.schedule_limbs is not None
+        return self.value_limbs is not None
 
     def schedule_costs(self, schedule: Evm384Schedule) -> Dict[int, int]:
         """Opcode byte -> static gas under ``schedule`` of the ops it
         prices in this set (none unless ``scheduled``)."""
-        return schedule.by_opcode(self.schedule_limbs) if self.scheduled else {}
+        return schedule.by_opcode(self.value_limbs) if self.scheduled else {}
 
     @property
     def own_mnemonics(self) -> Tuple[str, ...]:
@@ -77,21 +78,21 @@ class OpcodeSet:
 
 EVM384 = OpcodeSet("evm384", OPCODES, build_handlers(OPCODES, EVM384_HANDLERS),
                    GAS_DEPENDENT_BASE | frozenset(EVM384_HANDLERS), fuses_evm384=True,
-                   schedule_limbs=EVM384_LIMBS)
+                   value_limbs=EVM384_LIMBS)
 EVMMAX = OpcodeSet("evmmax", EVMMAX_OPCODES, build_handlers(EVMMAX_OPCODES, EVMMAX_HANDLERS),
                    GAS_DEPENDENT_BASE | frozenset(EVMMAX_HANDLERS), fuses_evm384=False,
-                   schedule_limbs=None, new_frame_state=FieldContexts,
+                   value_limbs=None, new_frame_state=FieldContexts,
                    fast_extension=EVMMAX_FAST, joins_run=joins_vector_run,
                    run_entry=vector_run_entry)
 # Today's EVM: mainnet's instructions alone, nothing fused, no frame state, no C extension
 # (the fast engine's loop runs them all; the bytes it lacks it leaves to the host to halt)
 EVM = OpcodeSet("evm", MAINNET_OPCODES, build_handlers(MAINNET_OPCODES, {}),
-                GAS_DEPENDENT_BASE, fuses_evm384=False, schedule_limbs=None)
+                GAS_DEPENDENT_BASE, fuses_evm384=False, value_limbs=None)
 # EVM384's ops at 768-bit values: priced by the EVM384 schedule at twelve limbs, each
 # instruction alone (no segments), run in the fast engine by its C extension
 EVM768 = OpcodeSet("evm768", EVM768_OPCODES, build_handlers(EVM768_OPCODES, EVM768_HANDLERS),
                    GAS_DEPENDENT_BASE | frozenset(EVM768_HANDLERS), fuses_evm384=False,
-                   schedule_limbs=2 * EVM384_LIMBS, fast_extension=EVM768_FAST)
+                   value_limbs=2 * EVM384_LIMBS, fast_extension=EVM768_FAST)
 OPCODE_SETS: Dict[str, OpcodeSet] = {opcode_set.name: opcode_set
                                      for opcode_set in (EVM384, EVMMAX, EVM, EVM768)}
 DEFAULT_OPCODES = "evm384"

@@ -5,12 +5,14 @@ titanoboa).
     EVM384PragueVM = with_evm384()                      # py-evm's latest fork
     EVM384CancunVM = with_evm384(CancunVM, schedule="update5-A")
     EVMMAXPragueVM = with_evm384(opcodes="evmmax")      # EIP-6690 instead of EVM384
+    EVM768PragueVM = with_evm384(opcodes="evm768")      # EVM384's ops at 96-byte values
     PragueVM = with_evm384(opcodes="evm")               # plain EVM: py-evm's own VM
 
 The returned VM class has a computation class of its own whose opcode table is py-evm's plus
-ADDMOD384 / SUBMOD384 / MULMODMONT384 (or, with ``opcodes="evmmax"``, SETMODX, LOADX,
-STOREX, ADDMODX, SUBMODX, MULMODX: :mod:`.pyevm_evmmax`); py-evm's shared tables are not
-touched. Memory expansion and gas are those of :mod:`evm384_native.evm`; the EVM384
+ADDMOD384 / SUBMOD384 / MULMODMONT384 (or, with ``opcodes="evm768"``, ADDMOD768 /
+SUBMOD768 / MULMODMONT768; with ``opcodes="evmmax"``, SETMODX, LOADX, STOREX, ADDMODX,
+SUBMODX, MULMODX: :mod:`.pyevm_evmmax`); py-evm's shared tables are not
+touched. Memory expansion and gas are those of :mod:`evm384_native.evm`; the EVM384 (EVM768)
 arithmetic runs in the native kernel directly on py-evm's memory buffer, EVMMAX runs the
 engine's own handlers. The plain set (``opcodes="evm"``) adds nothing: plain EVM inside
 py-evm is py-evm itself, so :func:`with_evm384` returns ``vm_class`` as it is (0xc0..0xc5
@@ -26,13 +28,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Dict, Mapping, Optional, Type, Union
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Type, Union
 
 from ..evm.costs import DEFAULT_COSTS, CostsLike
 from ..evm.evm384 import memory_end, unpack_offsets
+from ..evm.evm768 import memory_end768
 from ..evm.gas import DEFAULT_SCHEDULE, EVM384_NAMES, ScheduleLike, resolve_schedule
 from ..evm.opcode_sets import DEFAULT_OPCODES, resolve_opcodes
-from ..evm.opcodes import BY_NAME
+from ..evm.opcodes import EVM768_MNEMONICS
 
 try:
     from eth.abc import ComputationAPI, StateAPI, VirtualMachineAPI
@@ -45,8 +48,8 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError("evm384_native.integrations.pyevm needs py-evm: "
                       "pip install 'evm384_native[pyevm]'") from exc
 
-__all__ = ["with_evm384", "latest_vm_class", "evm384_opcodes", "set_opcodes", "execute_in_pyevm",
-           "PyEvmResult"]
+__all__ = ["with_evm384", "latest_vm_class", "evm384_opcodes", "evm768_opcodes", "set_opcodes",
+           "execute_in_pyevm", "PyEvmResult"]
 
 MemoryOperation = Callable[[bytearray, int, int, int, int], None]
 
@@ -56,10 +59,16 @@ def latest_vm_class() -> Type[VirtualMachineAPI]:
     return MainnetChain.vm_configuration[-1][1]
 
 
-def _evm384_opcode(opcode: int, mnemonic: str, gas: int, operation: MemoryOperation):
+MemoryEnd = Callable[[int, int, int, int, int], int]
+
+
+def _packed_opcode(opcode: int, mnemonic: str, gas: int, operation: MemoryOperation,
+                   end_of: MemoryEnd):
+    """A py-evm opcode of EVM384's interface v7 (EVM384's or EVM768's): memory is expanded
+    to ``end_of(opcode, out, x, y, mod)``, then ``operation`` runs on it."""
     def logic(computation: ComputationAPI) -> None:
         out, x, y, mod = unpack_offsets(computation.stack_pop1_int())
-        computation.extend_memory(0, memory_end(opcode, out, x, y, mod))
+        computation.extend_memory(0, end_of(opcode, out, x, y, mod))
         # py-evm may replace its buffer when memory grows: read it after extending.
         operation(computation._memory._bytes, out, x, y, mod)
     logic.__name__ = mnemonic.lower()
@@ -69,11 +78,13 @@ def _evm384_opcode(opcode: int, mnemonic: str, gas: int, operation: MemoryOperat
 BackendLike = Union[str, Mapping[str, MemoryOperation]]
 
 
-def _backend_operations(backend: BackendLike) -> Mapping[str, MemoryOperation]:
-    """Mnemonic -> fn(mem, out, x, y, mod) for "native", "reference" or a given mapping."""
+def _backend_operations(backend: BackendLike, names: Sequence[str] = EVM384_NAMES
+                        ) -> Mapping[str, MemoryOperation]:
+    """Mnemonic -> fn(mem, out, x, y, mod) for "native", "reference" or a given mapping,
+    for the mnemonics ``names`` (EVM384's or EVM768's)."""
     if isinstance(backend, Mapping):
-        if sorted(backend) != sorted(EVM384_NAMES):
-            raise ValueError(f"a backend mapping needs exactly the keys {list(EVM384_NAMES)}")
+        if sorted(backend) != sorted(names):
+            raise ValueError(f"a backend mapping needs exactly the keys {list(names)}")
         return backend
     if backend == "native":
         from ..evm.kernels import kernel as module
@@ -82,24 +93,43 @@ def _backend_operations(backend: BackendLike) -> Mapping[str, MemoryOperation]:
     else:
         raise ValueError(f"unknown backend {backend!r}; choose 'native', 'reference' "
                          "or a mapping of the three mnemonics to functions")
-    return {name: getattr(module, name.lower()) for name in EVM384_NAMES}
+    return {name: getattr(module, name.lower()) for name in names}
+
+
+def _packed_opcodes(opcodes: str, names: Sequence[str], end_of: MemoryEnd,
+                    schedule: ScheduleLike, backend: BackendLike) -> Dict[int, Any]:
+    """py-evm opcode objects for the three instructions ``names`` of the opcode set
+    ``opcodes`` ("evm384" or "evm768"), priced by ``schedule`` at its limbs, by byte."""
+    opcode_set = resolve_opcodes(opcodes)
+    costs = opcode_set.schedule_costs(resolve_schedule(schedule))
+    operations = _backend_operations(backend, names)
+    byte_of = {info.name: code for code, info in opcode_set.table.items()}
+    return {byte_of[name]: _packed_opcode(byte_of[name], name, costs[byte_of[name]],
+                                          operations[name], end_of)
+            for name in names}
 
 
 def evm384_opcodes(schedule: ScheduleLike = DEFAULT_SCHEDULE,
                    backend: BackendLike = "native") -> dict:
     """py-evm opcode objects for the three EVM384 instructions, keyed by opcode byte."""
-    costs = resolve_schedule(schedule).by_opcode()
-    operations = _backend_operations(backend)
-    opcodes = {}
-    for mnemonic in EVM384_NAMES:
-        code = BY_NAME[mnemonic].code
-        opcodes[code] = _evm384_opcode(code, mnemonic, costs[code], operations[mnemonic])
-    return opcodes
+    return _packed_opcodes("evm384", EVM384_NAMES, memory_end, schedule, backend)
+
+
+def evm768_opcodes(schedule: ScheduleLike = DEFAULT_SCHEDULE,
+                   backend: BackendLike = "native") -> dict:
+    """py-evm opcode objects for the three EVM768 instructions, keyed by opcode byte
+    (``schedule`` prices them by its per-limb model at twelve limbs: :mod:`..evm.gas`)."""
+    return _packed_opcodes("evm768", EVM768_MNEMONICS, memory_end768, schedule, backend)
 
 
 def _evm384_set(base: Mapping[int, Any], schedule: ScheduleLike, backend: BackendLike,
                 costs: CostsLike) -> Dict[int, Any]:
     return evm384_opcodes(schedule, backend)
+
+
+def _evm768_set(base: Mapping[int, Any], schedule: ScheduleLike, backend: BackendLike,
+                costs: CostsLike) -> Dict[int, Any]:
+    return evm768_opcodes(schedule, backend)
 
 
 def _evmmax_set(base: Mapping[int, Any], schedule: ScheduleLike, backend: BackendLike,
@@ -116,14 +146,15 @@ def _nothing_added(base: Mapping[int, Any], schedule: ScheduleLike, backend: Bac
 # What each opcode set adds to a py-evm opcode table (``evm``: nothing, py-evm is plain
 # EVM): fn(base, schedule, backend, costs) -> opcode objects by byte
 _ADDED_BY_SET: Dict[str, Callable[..., Dict[int, Any]]] = {
-    "evm384": _evm384_set, "evmmax": _evmmax_set, "evm": _nothing_added}
+    "evm384": _evm384_set, "evm768": _evm768_set, "evmmax": _evmmax_set, "evm": _nothing_added}
 
 
 def set_opcodes(base: Mapping[int, Any], opcodes: str = DEFAULT_OPCODES,
                 schedule: ScheduleLike = DEFAULT_SCHEDULE,
                 backend: BackendLike = "native",
                 costs: CostsLike = DEFAULT_COSTS) -> Dict[int, Any]:
-    """The py-evm opcode objects the opcode set ``opcodes`` ("evm384", "evmmax" or "evm")
+    """The py-evm opcode objects the opcode set ``opcodes`` ("evm384", "evm768", "evmmax" or
+    "evm")
     puts into the py-evm opcode table ``base``, keyed by opcode byte (``schedule`` prices
     EVM384, ``costs`` EVMMAX: :mod:`..evm.costs`; "evm" puts none)."""
     return _ADDED_BY_SET[resolve_opcodes(opcodes).name](base, schedule, backend, costs)
