@@ -1,6 +1,6 @@
 """``evm384 price``: gas prices fitted from time measured on this machine (EIP-7904's
 method): whole programs timed on an engine, ns per operation by NNLS at each EVMMAX limb
-count and for EVM384, gas at a throughput anchor, and the contracts and the adversarial
+count and for EVM384 and EVM768, gas at a throughput anchor, and the contracts and the adversarial
 EVMMAX programs repriced with it beside EIP-6690's and EIP-7747's tables."""
 from __future__ import annotations
 
@@ -19,14 +19,14 @@ from .output import write
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "price", help="fit EVMMAX and EVM384 gas prices from time measured here",
-        description="Times programs whose counts of each EVMMAX operation (1..12 limbs) and "
-                    "EVM384 operation vary, fits ns per operation by non-negative least "
+        "price", help="fit EVMMAX, EVM384 and EVM768 gas prices from time measured here",
+        description="Times programs whose counts of each EVMMAX operation (1..12 limbs), "
+                    "EVM384 and EVM768 operation vary, fits ns per operation by non-negative least "
                     "squares, prices them at a throughput anchor (gas = ceil(ns / ns per "
                     "gas), at least 1), and reprices every contract on each target it is "
                     "built for and the adversarial EVMMAX programs (EVMMAX: under EIP-6690, "
                     "EIP-7747 and the fitted table; EVM384: under its schedules and the "
-                    "fitted one). "
+                    "fitted one; EVM768: fitted beside each schedule's per-limb model). "
                     "A default run takes about a minute on the fast engine; keep the machine "
                     "otherwise idle.")
     anchor = parser.add_mutually_exclusive_group()

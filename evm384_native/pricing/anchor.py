@@ -1,11 +1,11 @@
 """From fitted nanoseconds to gas: EIP-7904's conversion, gas = runtime / (ns per gas),
-at a throughput anchor (100 Mgas/s there: 10 ns a gas), rounded up, and the cost model
-and EVM384 schedule that the fits give."""
+at a throughput anchor (100 Mgas/s there: 10 ns a gas), rounded up, and the cost model,
+EVM384 schedule and EVM768 costs that the fits give."""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Dict, Mapping
 
 from ..evm.costs import LIMB_COUNTS, MAX_COST, EvmmaxCosts
 from ..evm.gas import Evm384Schedule
@@ -72,3 +72,10 @@ def fitted_schedule(fit: Fit, anchor: Anchor) -> Evm384Schedule:
     """The EVM384 schedule of a fit (each op with its PUSH16, which the engines fuse)."""
     return Evm384Schedule(anchor.gas(fit.ns["ADDMOD384"]), anchor.gas(fit.ns["SUBMOD384"]),
                           anchor.gas(fit.ns["MULMODMONT384"]))
+
+
+def fitted_op_costs(fit: Fit, anchor: Anchor) -> Dict[str, int]:
+    """Each priced op's gas from a fit of EVM384's interface (EVM768's: the mnemonics its
+    fit has, each with its PUSH16), to set beside the per-limb model's (:mod:`..evm.gas`)."""
+    return {name: anchor.gas(ns) for name, ns in fit.ns.items()
+            if name.startswith(("ADDMOD", "SUBMOD", "MULMODMONT"))}

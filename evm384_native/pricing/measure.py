@@ -13,9 +13,10 @@ from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..evm.api import execute
+from ..evm.opcode_sets import resolve_opcodes
 from ..evm.result import ExecutionResult
 from .nnls import nnls, r_squared
-from .programs import (EVM384_FEATURES, EVMMAX_FEATURES, INSTRUCTIONS, Program, design,
+from .programs import (EVMMAX_FEATURES, INSTRUCTIONS, PACKED_FEATURES, Program, design,
                        evm384_calldata, evm384_limits, evm384_program, evmmax_calldata,
                        evmmax_limits, evmmax_program, max_new_contexts,
                        other_instructions)
@@ -48,8 +49,8 @@ class Fit:
     """One regression: ns per unit of each feature (per element, new context, value, op,
     instruction; the intercept: per program) and R^2 on the programs' times."""
     engine: str
-    opcodes: str                  # "evmmax" or "evm384"
-    limbs: Optional[int]          # EVMMAX's limb count; None for EVM384
+    opcodes: str                  # "evmmax", "evm384" or "evm768"
+    limbs: Optional[int]          # EVMMAX's limb count; None for EVM384 and EVM768
     ns: Dict[str, float]
     r2: float
     programs: int
@@ -134,15 +135,16 @@ def plan_evmmax(limbs: int, engine: str, settings: Settings = DEFAULT) -> Plan:
     return Plan(engine, "evmmax", limbs, EVMMAX_FEATURES, programs)
 
 
-def plan_evm384(engine: str, settings: Settings = DEFAULT) -> Plan:
+def plan_evm384(engine: str, settings: Settings = DEFAULT, opcodes: str = "evm384") -> Plan:
     """Programs for ns per ADDMOD384, SUBMOD384, MULMODMONT384 (with its PUSH16) and other
-    instruction."""
-    rng = random.Random(settings.seed * 1000 + 384)
-    calldata = evm384_calldata(settings.seed)
-    pilot = {"ADDMOD384": 2000, "SUBMOD384": 2000, "MULMODMONT384": 2000, INSTRUCTIONS: 2000}
-    programs = _plan(EVM384_FEATURES, lambda a: evm384_program(a, calldata), evm384_limits(),
-                     pilot, engine, settings, rng)
-    return Plan(engine, "evm384", None, EVM384_FEATURES, programs)
+    instruction; for ``opcodes="evm768"`` per ADDMOD768, SUBMOD768, MULMODMONT768."""
+    features = PACKED_FEATURES[opcodes]
+    calldata = evm384_calldata(settings.seed, opcodes)
+    rng = random.Random(settings.seed * 1000 + 64 * resolve_opcodes(opcodes).value_limbs)
+    pilot = {name: 2000 for name in features}
+    programs = _plan(features, lambda a: evm384_program(a, calldata, opcodes),
+                     evm384_limits(opcodes), pilot, engine, settings, rng)
+    return Plan(engine, opcodes, None, features, programs)
 
 
 def measure(plans: Sequence[Plan], settings: Settings = DEFAULT,
@@ -166,7 +168,7 @@ def measure(plans: Sequence[Plan], settings: Settings = DEFAULT,
 
 
 def _label(plan: Plan) -> str:
-    what = "EVM384" if plan.limbs is None else f"EVMMAX at {plan.limbs} limbs"
+    what = plan.opcodes.upper() if plan.limbs is None else f"EVMMAX at {plan.limbs} limbs"
     return f"{what} on the {plan.engine} engine"
 
 
@@ -185,6 +187,6 @@ def measure_evmmax(limbs: int, engine: str, settings: Settings = DEFAULT) -> Fit
     return measure([plan_evmmax(limbs, engine, settings)], settings)[0]
 
 
-def measure_evm384(engine: str, settings: Settings = DEFAULT) -> Fit:
-    """The EVM384 fit on ``engine`` alone."""
-    return measure([plan_evm384(engine, settings)], settings)[0]
+def measure_evm384(engine: str, settings: Settings = DEFAULT, opcodes: str = "evm384") -> Fit:
+    """The EVM384 (``opcodes="evm768"``: EVM768) fit on ``engine`` alone."""
+    return measure([plan_evm384(engine, settings, opcodes)], settings)[0]

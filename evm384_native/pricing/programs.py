@@ -9,17 +9,19 @@ split into instructions of 1..62 elements, so that elements and instructions var
 apart), LOADX and STOREX of up to 128 values, PUSH1/POP filler, new contexts (SETMODX)
 last, as they change the active context, and STOP. An EVM384 program: a modulus and two
 operands copied to memory, then runs of PUSH16/op pairs of ADDMOD384, SUBMOD384,
-MULMODMONT384, filler and STOP. Values are random but below the modulus (STOREX requires it)."""
+MULMODMONT384, filler and STOP; an EVM768 program the same with 96-byte values and
+ADDMOD768, SUBMOD768, MULMODMONT768. Values are random but below the modulus (STOREX requires it)."""
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Dict, List, Mapping, Optional, Sequence
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..evm.evmmax import MAX_CONTEXT_ID
 from ..evm.kernels.modx_common import LIMB_BITS, MAX_REGISTER_BYTES
 from ..evm.kernels.montgomery import montgomery_inv
-from ..evm.opcodes import BY_NAME, EVMMAX_BY_NAME
+from ..evm.opcode_sets import resolve_opcodes
+from ..evm.opcodes import BY_NAME, EVM768_BY_NAME, EVMMAX_BY_NAME
 from ..evm.result import ExecutionResult
 
 # What each fit's columns count, besides the intercept: elements (vector ops), new
@@ -31,9 +33,13 @@ from ..evm.result import ExecutionResult
 INSTRUCTIONS = "instructions"
 EVMMAX_FEATURES = ("MULMODX", "ADDMODX", "SUBMODX", "SETMODX", "LOADX", "STOREX", INSTRUCTIONS)
 EVM384_FEATURES = ("ADDMOD384", "SUBMOD384", "MULMODMONT384", INSTRUCTIONS)
-# the instructions each priced op takes: EVM384's with its PUSH16
+EVM768_FEATURES = ("ADDMOD768", "SUBMOD768", "MULMODMONT768", INSTRUCTIONS)
+# the opcode sets of EVM384's interface (PUSH16/op pairs) and the features they price
+PACKED_FEATURES = {"evm384": EVM384_FEATURES, "evm768": EVM768_FEATURES}
+# the instructions each priced op takes: EVM384's (EVM768's) with its PUSH16
 PRICED = {"evmmax": {name: 1 for name in EVMMAX_FEATURES[:-1]},
-          "evm384": {name: 2 for name in EVM384_FEATURES[:-1]}}
+          **{opcodes: {name: 2 for name in features[:-1]}
+             for opcodes, features in PACKED_FEATURES.items()}}
 
 REGISTERS = 128                  # context 0's registers
 VECTOR_OUT, VECTOR_X, VECTOR_Y = 0, 64, 65
@@ -47,7 +53,7 @@ class Program:
     instructions are counted by running it)."""
     code: bytes
     calldata: bytes
-    opcodes: str                 # execute(opcodes=...): "evmmax" or "evm384"
+    opcodes: str                 # execute(opcodes=...): "evmmax", "evm384" or "evm768"
     amounts: Dict[str, int] = field(default_factory=dict)
 
 
@@ -59,9 +65,9 @@ def other_instructions(program: Program, result: ExecutionResult) -> int:
 
 
 def op(name: str) -> bytes:
-    """The byte of opcode ``name``, EVMMAX's (0xC0-0xC5 under ``opcodes="evmmax"``) or the
-    EVM's and EVM384's."""
-    table = EVMMAX_BY_NAME if name in EVMMAX_BY_NAME else BY_NAME
+    """The byte of opcode ``name``, EVMMAX's (0xC0-0xC5 under ``opcodes="evmmax"``),
+    EVM768's or the EVM's and EVM384's."""
+    table = next(table for table in (BY_NAME, EVMMAX_BY_NAME, EVM768_BY_NAME) if name in table)
     return bytes([table[name].code])
 
 
@@ -166,39 +172,53 @@ def evmmax_limits(limbs: int) -> Dict[str, int]:
             INSTRUCTIONS: 30_000}
 
 
-# --- EVM384 ------------------------------------------------------------------------------
+# --- EVM384 and EVM768 ----------------------------------------------------------------------
 
-EVM384_MODULUS = 2**384 - 317     # odd, top bits set: the BLS12-381 field's shape
-EVM384_X, EVM384_Y, EVM384_OUT = 64, 112, 160
-
-
-def evm384_calldata(seed: int = 0) -> bytes:
-    """The modulus and its Montgomery inverse (little-endian, at 0 and 48), x and y."""
-    rng = random.Random(seed * 100 + 384)
-    x, y = (rng.randrange(EVM384_MODULUS) for _ in range(2))
-    return (EVM384_MODULUS.to_bytes(48, "little")
-            + montgomery_inv(EVM384_MODULUS).to_bytes(8, "little").ljust(16, b"\0")
-            + x.to_bytes(48, "little") + y.to_bytes(48, "little"))
+def _packed_layout(opcodes: str) -> Tuple[int, int, int, int]:
+    """(value bytes, x, y, out) of the opcode set's programs: the modulus and its inv at 0
+    (padded to 16 bytes past the modulus), then x, y and out."""
+    size = 8 * resolve_opcodes(opcodes).value_limbs
+    x = size + 16
+    return size, x, x + size, x + 2 * size
 
 
-def evm384_program(amounts: Mapping[str, int], calldata: bytes) -> Program:
-    """A program with ``amounts`` of EVM384_FEATURES (INSTRUCTIONS: PUSH1/POP pairs)."""
-    word = EVM384_OUT << 96 | EVM384_X << 64 | EVM384_Y << 32 | 0
+def packed_modulus(opcodes: str) -> int:
+    """Odd, top bits set (for EVM384, the BLS12-381 field's shape): 2**bits - 317."""
+    return 2 ** (8 * _packed_layout(opcodes)[0]) - 317
+
+
+def evm384_calldata(seed: int = 0, opcodes: str = "evm384") -> bytes:
+    """The modulus and its Montgomery inverse (little-endian, at 0 and after the modulus),
+    x and y, of the opcode set ``opcodes`` ("evm384" or "evm768")."""
+    size = _packed_layout(opcodes)[0]
+    rng = random.Random(seed * 100 + 8 * size)
+    modulus = packed_modulus(opcodes)
+    x, y = (rng.randrange(modulus) for _ in range(2))
+    return (modulus.to_bytes(size, "little")
+            + montgomery_inv(modulus, size // 8).to_bytes(8, "little").ljust(16, b"\0")
+            + x.to_bytes(size, "little") + y.to_bytes(size, "little"))
+
+
+def evm384_program(amounts: Mapping[str, int], calldata: bytes,
+                   opcodes: str = "evm384") -> Program:
+    """A program with ``amounts`` of the opcode set's PACKED_FEATURES (INSTRUCTIONS: PUSH1/POP
+    pairs); ``calldata`` is ``evm384_calldata(seed, opcodes)``."""
+    size, x, y, out = _packed_layout(opcodes)
+    word = out << 96 | x << 64 | y << 32 | 0
     pair = {name: b"\x6f" + word.to_bytes(16, "big") + op(name)      # PUSH16 word, op
-            for name in EVM384_FEATURES if name != INSTRUCTIONS}
+            for name in PACKED_FEATURES[opcodes] if name != INSTRUCTIONS}
     # runs of one op, as for EVMMAX: ops in random order would time the engine's branch
     # predictor as much as the ops (up to half as much again, measured)
-    code = (_copy_calldata(len(calldata)) + _grow_memory(EVM384_OUT + 64)
+    code = (_copy_calldata(len(calldata)) + _grow_memory(out + size + 16)
             + b"".join(pair[name] * amounts.get(name, 0) for name in pair)
             + _filler(amounts.get(INSTRUCTIONS, 0))
             + op("STOP"))
-    return Program(code, calldata, "evm384", {name: amounts.get(name, 0) for name in pair})
+    return Program(code, calldata, opcodes, {name: amounts.get(name, 0) for name in pair})
 
 
-def evm384_limits() -> Dict[str, int]:
+def evm384_limits(opcodes: str = "evm384") -> Dict[str, int]:
     """As ``evmmax_limits``: a PUSH16/op pair is 18 bytes of code."""
-    return {"ADDMOD384": 16_000, "SUBMOD384": 16_000, "MULMODMONT384": 16_000,
-            INSTRUCTIONS: 30_000}
+    return {**{name: 16_000 for name in PACKED_FEATURES[opcodes][:-1]}, INSTRUCTIONS: 30_000}
 
 
 # --- designs -----------------------------------------------------------------------------

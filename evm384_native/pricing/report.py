@@ -14,12 +14,14 @@ from ..contracts import CONTRACTS, USAGE, build_contract, targets_of
 from ..evm.api import execute
 from ..evm.costs import COST_MODELS, EvmmaxCosts
 from ..evm.gas import EVM384_NAMES, SCHEDULES, Evm384Schedule
+from ..evm.opcode_sets import resolve_opcodes
+from ..evm.opcodes import EVM768_MNEMONICS
 from .adversarial import Program as AdversarialProgram
 from .adversarial import evmmax_corpus
-from .anchor import FITTED, Anchor, fitted_costs, fitted_schedule, throughput
+from .anchor import FITTED, Anchor, fitted_costs, fitted_op_costs, fitted_schedule, throughput
 from .measure import (DEFAULT, INTERCEPT, LIMB_COUNTS, Fit, Settings, best_times, measure,
                       plan_evm384, plan_evmmax)
-from .programs import EVM384_FEATURES, EVMMAX_FEATURES
+from .programs import EVMMAX_FEATURES, PACKED_FEATURES
 
 Model = Union[EvmmaxCosts, Evm384Schedule]
 ADVERSARIAL_GAS = {"fast": 2_000_000, "python": 300_000}   # each run: until out of gas
@@ -35,17 +37,17 @@ def _quiet(_: str) -> None:
 
 def measure_fits(engines: Sequence[str], settings: Settings, progress: Progress = _quiet
                  ) -> Dict[str, Dict[str, Any]]:
-    """Per engine: "evmmax" (limbs -> Fit) and "evm384" (a Fit)."""
+    """Per engine: "evmmax" (limbs -> Fit), "evm384" and "evm768" (a Fit each)."""
     plans = []
     for engine in engines:
         progress(f"sizing the programs on the {engine} engine")
         plans += [plan_evmmax(limbs, engine, settings) for limbs in LIMB_COUNTS]
-        plans.append(plan_evm384(engine, settings))
+        plans += [plan_evm384(engine, settings, opcodes) for opcodes in PACKED_FEATURES]
     fits = measure(plans, settings, progress)
     found: Dict[str, Dict[str, Any]] = {engine: {"evmmax": {}} for engine in engines}
     for fit in fits:
         if fit.limbs is None:
-            found[fit.engine]["evm384"] = fit
+            found[fit.engine][fit.opcodes] = fit
         else:
             found[fit.engine]["evmmax"][fit.limbs] = fit
     return found
@@ -73,6 +75,17 @@ def _model_options(target: str, model: Model) -> Dict[str, Any]:
 def _schedule_json(schedule: Evm384Schedule) -> Dict[str, int]:
     return dict(zip(EVM384_NAMES, (schedule.addmod384, schedule.submod384,
                                    schedule.mulmodmont384)))
+
+
+def evm768_models(fitted: Dict[str, int], schedules: Dict[str, Evm384Schedule]
+                  ) -> Dict[str, Dict[str, int]]:
+    """EVM768's gas: fitted on its own ops' time, and each EVM384 schedule (the fitted one
+    among them) by the per-limb model at twelve limbs."""
+    limbs = resolve_opcodes("evm768").value_limbs
+    modelled = {f"{label} per limb": dict(zip(EVM768_MNEMONICS,
+                                              schedule.by_opcode(limbs).values()))
+                for label, schedule in schedules.items()}
+    return {FITTED: fitted, **modelled}
 
 
 def _costs_json(costs: EvmmaxCosts) -> Dict[str, List[int]]:
@@ -182,6 +195,7 @@ def price(engines: Sequence[str] = ("fast",), anchor: Anchor = Anchor(10.0),
     costs = fitted_costs(first["evmmax"], anchor)
     schedule = fitted_schedule(first["evm384"], anchor)
     models = {"evmmax": evmmax_models(costs), "evm384": evm384_models(schedule)}
+    evm768 = evm768_models(fitted_op_costs(first["evm768"], anchor), models["evm384"])
     progress("timing the contracts")
     contracts = contract_rows(engines, models, anchor, settings.rounds * settings.repeat)
     progress("timing the adversarial EVMMAX programs")
@@ -193,9 +207,11 @@ def price(engines: Sequence[str] = ("fast",), anchor: Anchor = Anchor(10.0),
         "settings": {**dataclasses.asdict(settings), "quick": quick},
         "machine": machine,
         "fits": {engine: {"evmmax": [_fit_json(by["evmmax"][n]) for n in LIMB_COUNTS],
-                          "evm384": _fit_json(by["evm384"])} for engine, by in fits.items()},
+                          **{opcodes: _fit_json(by[opcodes]) for opcodes in PACKED_FEATURES}}
+                 for engine, by in fits.items()},
         "evmmax_models": {label: _costs_json(m) for label, m in models["evmmax"].items()},
         "evm384_models": {label: _schedule_json(m) for label, m in models["evm384"].items()},
+        "evm768_models": evm768,
         "contracts": contracts, "adversarial": adversarial,
         "seconds": time.perf_counter() - start,
     }
@@ -221,14 +237,17 @@ def _fit_lines(engine: str, by: Dict[str, Any]) -> List[str]:
     for fit in by["evmmax"]:
         lines.append((str(fit["limbs"]), f"{fit['r2']:.4f}", *(_ns(fit["ns"][f]) for f in features),
                       _ns(fit["ns"]["instructions"]), _ns(fit["ns"][INTERCEPT])))
-    evm384 = by["evm384"]
-    ops = [f for f in EVM384_FEATURES if f != "instructions"]
+    packed = []
+    for opcodes, features in PACKED_FEATURES.items():
+        fit = by[opcodes]
+        ops = [f for f in features if f != "instructions"]
+        packed += [""] + _columns([(opcodes.upper(), "R^2", *ops, "other instr", "intercept"),
+                                   ("", f"{fit['r2']:.4f}", *(_ns(fit["ns"][f]) for f in ops),
+                                    _ns(fit["ns"]["instructions"]),
+                                    _ns(fit["ns"][INTERCEPT]))])
     return ([f"fitted ns per operation on the {engine} engine (NNLS of whole-program times; "
              "per element, new context, value; intercept: per program)"]
-            + _columns(lines)
-            + _columns([("EVM384", "R^2", *ops, "other instr", "intercept"),
-                        ("", f"{evm384['r2']:.4f}", *(_ns(evm384["ns"][f]) for f in ops),
-                         _ns(evm384["ns"]["instructions"]), _ns(evm384["ns"][INTERCEPT]))]))
+            + _columns(lines) + packed)
 
 
 def _gas_lines(report: Dict[str, Any]) -> List[str]:
@@ -249,10 +268,15 @@ def _gas_lines(report: Dict[str, Any]) -> List[str]:
     evm384_order = [FITTED] + [label for label in schedules if label != FITTED]
     evm384 = [("EVM384", *evm384_order)] + [
         (op, *(str(schedules[label][op]) for label in evm384_order)) for op in EVM384_NAMES]
+    evm768_models = report["evm768_models"]
+    evm768 = [("EVM768", *evm768_models)] + [
+        (op, *(str(evm768_models[label][op]) for label in evm768_models))
+        for op in EVM768_MNEMONICS]
     return ([f"gas at {anchor.mgas_per_s:g} Mgas/s ({anchor.ns_per_gas:g} ns a gas), rounded up, "
              f"at least 1: fitted on the {report['priced_on']} engine beside the EIPs' tables; "
-             "LOADX/STOREX are priced as MULMODX, their own fitted gas beside"]
-            + _columns(lines) + [""] + _columns(evm384))
+             "LOADX/STOREX are priced as MULMODX, their own fitted gas beside; EVM768 "
+             "fitted beside each EVM384 schedule's per-limb model at 12 limbs (evm.gas)"]
+            + _columns(lines) + [""] + _columns(evm384) + [""] + _columns(evm768))
 
 
 def _rate(value: float, anchor: float) -> str:
