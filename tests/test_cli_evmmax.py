@@ -169,7 +169,7 @@ def test_built_in_contracts_run_as_their_evmmax_builds(capsys, monkeypatch):
 def test_help_names_the_opcode_sets(capsys, monkeypatch):
     for command in ("run", "trace", "debug", "disasm", "profile"):
         code, out, _ = cli(capsys, monkeypatch, command, "--help")
-        assert code == 0 and "--opcodes {evm,evm384,evmmax}" in out, command
+        assert code == 0 and "--opcodes {evm,evm384,evm768,evmmax}" in out, command
 
 
 def test_debug_mem_takes_the_evmmax_memory_operands(capsys, monkeypatch):
