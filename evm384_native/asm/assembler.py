@@ -229,11 +229,14 @@ class Assembler:
     # --- instructions -------------------------------------------------------------------
 
     def op(self, mnemonic: str) -> None:
-        """Any opcode without immediate data, by its mnemonic."""
-        info = lookup(mnemonic)
-        if info.immediate:
-            raise ValueError(f"{info.name} takes immediate data: use push()")
-        self.items.append(_Op(tuple(self._path), info.code))
+        """Any opcode without immediate data, by its mnemonic (EVM768's too)."""
+        code = PACKED_OFFSET_OPCODES.get(mnemonic.upper())
+        if code is None:
+            info = lookup(mnemonic)
+            if info.immediate:
+                raise ValueError(f"{info.name} takes immediate data: use push()")
+            code = info.code
+        self.items.append(_Op(tuple(self._path), code))
 
     def ops(self, *mnemonics: str) -> None:
         for mnemonic in mnemonics:
@@ -309,7 +312,7 @@ class Assembler:
             raise ValueError(f"{mnemonic} is not an EVM384 or EVM768 opcode")
         operands = (out, x, y, mod)
         self.push(lambda: pack_offsets(*(int(v) for v in operands)), width=16)
-        self.items.append(_Op(tuple(self._path), PACKED_OFFSET_OPCODES[mnemonic]))
+        self.op(mnemonic)
 
     def evmmax(self, mnemonic: str, out: Register, x: Register, y: Register, count: int = 1,
                strides: Tuple[int, int, int] = (1, 1, 1)) -> None:
