@@ -1,6 +1,5 @@
-"""The tower over a curve whose Fp2 non-residue is not -1: BLS12-377 (EIP-2539's constants:
-p = 1 mod 4, Fp2 = Fp[u]/(u^2 + 5), xi = u, a D-type twist), as a curve description of
-the tests only. Its Python Fp2 (curves/fields.py) against the EIP's twist constant and
+"""The tower over a curve whose Fp2 non-residue is not -1: BLS12-377 (curves/bls12_377.py,
+EIP-2539's constants: p = 1 mod 4, Fp2 = Fp[u]/(u^2 + 5), xi = u, a D-type twist). Its Python Fp2 (curves/fields.py) against the EIP's twist constant and
 generators; its emitted Fp2, Fp6 and Fp12 code (tower/fp2.py's Karatsuba products and
 squarings with a product by beta, mul_by_xi for xi = u) on both targets against plain
 integers: Fp12 = Fp[w]/(w^12 + 5), since w^2 = v, v^3 = xi = u and u^2 = -5."""
@@ -11,56 +10,21 @@ import pytest
 
 from evm384_native import execute
 from evm384_native.asm import Fp2, Fp6, Fp12, raw
-from evm384_native.curves.model import PairingCurve
+from evm384_native.curves.bls12_377 import BLS12_377
 from evm384_native.tower import fp2, fp6, fp12
 from evm384_native.tower.contract import assemble
 from evm384_native.tower.target import resolve_target
 
-P = 0x01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001
-BLS12_377 = PairingCurve(
-    name="bls12_377",
-    family="bls12",
-    p=P,
-    r=0x12ab655e9a2ca55660b44d1e5c37b00159aa76fed00000010a11800000000001,
-    x=0x8508c00000000001,
-    b=1,
-    xi=(0, 1),
-    twist="D",
-    g1=(0x008848defe740a67c8fc6225bf87ff5485951e2caa9d41bb188282c8bd37cb5cd5481512ffcd394eeab9b16eb21be9ef,
-        0x01914a69c5102eff1f674f5d30afeec4bd7fb348ca3e52d96d182ad44fb82305c2fe3d3634a9591afd82de55559c8ea6),
-    g2=((0x018480be71c785fec89630a2a3841d01c565f071203e50317ea501f557db6b9b71889f52bb53540274e3e48f7c005196,
-         0x00ea6040e700403170dc5a51b1b140d5532777ee6651cecbe7223ece0799c9de5cf89984bff76fe6b26bfefa6ea16afe),
-        (0x00690d665d446f7bd960736bcbb2efb4de03ed7274b49a58e458c282f832d204f2cf88886d8c7c2ef094094409fd4ddf,
-         0x00f8169fd28355189e549da3151a70aa61ef11ac3d591bf12463b01acee304c24279b83f5e52270bd9a1cdd185eb8f93)),
-    fp2_nonresidue=-5,
-)
+from bls12_377_reference import poly_mul, poly_pow
+
+P = BLS12_377.p
 TWIST_B_C1 = 0x010222f6db0fd6f343bd03737460c589dc7b4f91cd5fd889129207b63c6bf8000dd39e5c1ccccccd1c9ed9999999999a
 TARGETS = ("evm384", "evmmax")
 ENGINES = ("fast", "python")
 VALUE, OUT_WORD = 48, 64
 
 
-# --- Fp12 = Fp[w]/(w^12 + 5) on lists of 12 ints ----------------------------------------
-
-def poly_mul(a, b):
-    out = [0] * 12
-    for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            if i + j < 12:
-                out[i + j] += x * y
-            else:
-                out[i + j - 12] -= 5 * x * y        # w^12 = -5
-    return [v % P for v in out]
-
-
-def poly_pow(a, exponent):
-    result = [1] + [0] * 11
-    for bit in bin(exponent)[2:]:
-        result = poly_mul(result, result)
-        if bit == "1":
-            result = poly_mul(result, a)
-    return result
-
+# --- Fp12 = Fp[w]/(w^12 + 5) on lists of 12 ints (poly_mul, poly_pow: the reference's) ----
 
 def poly_inverse(a):
     """a^-1: the solution of a x = 1, by Gauss-Jordan on the matrix of x -> a x."""

@@ -2,11 +2,13 @@
 :mod:`evm384_native.ec`), and pure-Python arithmetic over them (fields, points, weierstrass)."""
 from typing import Dict, Union
 
+from .bls12_377 import BLS12_377
 from .bls12_381 import BLS12_381
 from .bn254 import BN254
 from .model import PairingCurve
 
-CURVES: Dict[str, PairingCurve] = {curve.name: curve for curve in (BLS12_381, BN254)}
+CURVES: Dict[str, PairingCurve] = {curve.name: curve
+                                   for curve in (BLS12_381, BN254, BLS12_377)}
 
 
 def resolve_curve(curve: Union[str, PairingCurve]) -> PairingCurve:
@@ -19,4 +21,4 @@ def resolve_curve(curve: Union[str, PairingCurve]) -> PairingCurve:
     return found
 
 
-__all__ = ["BLS12_381", "BN254", "CURVES", "PairingCurve", "resolve_curve"]
+__all__ = ["BLS12_377", "BLS12_381", "BN254", "CURVES", "PairingCurve", "resolve_curve"]
