@@ -70,13 +70,20 @@ class Bls12:
 
     def hard_part(self, fe: FinalExponentiation, f: Fp12, y: Sequence[Fp12]) -> None:
         """f^(3 (p^4 - p^2 + 1) / r) as blst computes it (Hayashida-Hayasaka-Teruya's
-        chain, four powers by x and one by x/2)."""
+        chain, 3 (p^4 - p^2 + 1) / r = (x - 1)^2 (x + p) (x^2 + p^2 - 1) + 3 for any x:
+        four powers by x and one by x/2). An odd x (BLS12-377's) has no x/2: f^(x^2) is
+        then (f^x)^x, and f^(2x) the square of f^x."""
         e = fe.e
         conj, frob = fp12.conj, fp12.frobenius
         y0, y1, y2, y3 = y
-        fe.cyclotomic_sqr(y0, f)
-        fe.pow_x(y1, y0)
-        fe.pow_x(y2, y1, half=True)
+        fe.cyclotomic_sqr(y0, f)                  # f^2
+        if e.curve.x % 2 == 0:
+            fe.pow_x(y1, y0)                      # f^(2x)
+            fe.pow_x(y2, y1, half=True)           # f^(x^2)
+        else:
+            fe.pow_x(y1, f)                       # f^x
+            fe.pow_x(y2, y1)                      # f^(x^2)
+            fe.cyclotomic_sqr(y1, y1)             # f^(2x)
         conj(e, y3, f)
         fe.mul(y1, y1, y3)
         conj(e, y1, y1)
