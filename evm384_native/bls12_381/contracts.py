@@ -54,7 +54,8 @@ from ..tower.fp import Emitter
 from ..tower.contract import least_gas_that_fits, return_slot, return_word, return_word_or_revert
 from ..tower.pairing import FinalExponentiation, MillerLoop
 from ..tower.target import Target
-from . import eip2537, eip2537_ops, hinted, hinted_add
+from ..ec import eip2537_input as eip2537
+from . import eip2537_ops, hinted, hinted_add
 from .calldata import GT_BYTES
 
 

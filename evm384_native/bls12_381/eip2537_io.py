@@ -1,5 +1,5 @@
 """Input and output of EIP-2537's precompiles in the target's code: field elements and
-points decoded from the calldata (:func:`.eip2537.decode_field`: 64 bytes big-endian, 16
+points decoded from the calldata (:func:`..ec.eip2537_input.decode_field`: 64 bytes big-endian, 16
 zero bytes of padding, value < p) into the target's staging memory and from there into
 the field slots, points at infinity (all zero), the result point encoded the same way,
 and the precompile's error as a REVERT with empty output.
@@ -11,7 +11,7 @@ from ..ec.groups import Group, affine_view
 from ..tower import jacobian
 from ..tower.control import is_zero
 from ..tower.fp import Emitter
-from . import eip2537
+from ..ec import eip2537_input as eip2537
 
 FIELD_BYTES = eip2537.FP_BYTES                    # 64
 

@@ -3,7 +3,7 @@
 every input the precompile rejects makes the contract REVERT with empty output.
 
 Input field elements are 64 bytes big-endian (16 zero bytes of padding, value < p),
-decoded by :func:`.eip2537.decode_field`; a point is x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1), all
+decoded by :func:`..ec.eip2537_input.decode_field`; a point is x‖y (G2: x.c0‖x.c1‖y.c0‖y.c1), all
 zero for the point at infinity; an MSM scalar is a 32-byte big-endian word, not reduced.
 Output points are encoded the same way (infinity as zeros).
 

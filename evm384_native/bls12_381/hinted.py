@@ -41,7 +41,7 @@ from ..asm import Fp6, Fp12, Label, raw, struct
 from ..tower.fp import Emitter
 from ..tower.pairing import MillerLoop
 from ..tower.residue import push_accepted
-from . import eip2537
+from ..ec import eip2537_input as eip2537
 
 Hint = struct("Hint", ("t", Fp6))                 # c^-1 = 1 + t w
 HINT_BYTES = Hint.size                            # 288

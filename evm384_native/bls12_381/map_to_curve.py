@@ -43,8 +43,7 @@ from ..tower import fp, fp2, jacobian
 from ..tower.compare import push_equal, push_field_is_zero
 from ..tower.control import Doubler
 from ..tower.fp import Emitter
-from .groups import DBL_RUN, G1_GROUP, G2_GROUP
-from .subgroup import PSI_X, PSI_Y
+from .groups import DBL_RUN, G1_GROUP, G2_GROUP, PSI_X, PSI_Y
 
 Const = Union[int, Tuple[int, int]]
 

@@ -59,9 +59,8 @@ from ..tower.compare import require_jacobian_is
 from ..tower.fp import Emitter
 from .eip2537_io import decode_fields, point_bytes
 from ..tower.compare import push_field_is_zero
-from .groups import (DBL_RUN, G1_GROUP, G2_GROUP, affine_values, generator_multiple,
-                     require_in_subgroup)
-from . import subgroup
+from .groups import (BETA, DBL_RUN, G1_GROUP, G2_GROUP, PSI_X, PSI_Y, affine_values,
+                     generator_multiple, require_in_subgroup)
 from .msm_split import Map, Split
 from .pippenger import Buckets
 
@@ -79,14 +78,14 @@ R = BLS12_381.r
 
 def _neg_phi(e: Emitter, t: Slot) -> None:
     """t = -phi(t) = [x^2] t on G1 (Jacobian): (beta X, -Y, Z)."""
-    fp.mul(e, t.x, t.x, e.fp_const("beta", subgroup.BETA))
+    fp.mul(e, t.x, t.x, e.fp_const("beta", BETA))
     fp.neg(e, t.y, t.y)
 
 
 def _neg_psi(e: Emitter, t: Slot) -> None:
     """t = -psi(t) = [|x|] t on G2 (Jacobian): (conj(X) c_x, -conj(Y) c_y, conj(Z))."""
-    fp2.mul_const(e, t.x, t.x, subgroup.PSI_X, "psi_x", conjugate=True)
-    fp2.mul_const(e, t.y, t.y, (-subgroup.PSI_Y[0], -subgroup.PSI_Y[1]), "-psi_y",
+    fp2.mul_const(e, t.x, t.x, PSI_X, "psi_x", conjugate=True)
+    fp2.mul_const(e, t.y, t.y, (-PSI_Y[0], -PSI_Y[1]), "-psi_y",
                   conjugate=True)
     fp2.conj(e, t.z, t.z)
 
@@ -98,8 +97,8 @@ def _norm(c) -> int:
 def _psi2(e: Emitter, t: Slot) -> None:
     """t = psi^2(t) = [x^2] t on G2: psi(psi(v)) = v conj(c) c, so X and Y are multiplied
     by the norms of psi's constants (in Fp), Z is kept."""
-    fp2.mul_by_fp(e, t.x, t.x, e.fp_const("psi2_x", _norm(subgroup.PSI_X)))
-    fp2.mul_by_fp(e, t.y, t.y, e.fp_const("psi2_y", _norm(subgroup.PSI_Y)))
+    fp2.mul_by_fp(e, t.x, t.x, e.fp_const("psi2_x", _norm(PSI_X)))
+    fp2.mul_by_fp(e, t.y, t.y, e.fp_const("psi2_y", _norm(PSI_Y)))
 
 
 def _neg_psi3(e: Emitter, t: Slot) -> None:
@@ -343,7 +342,7 @@ class Msm:
 
     def _subgroup_keeping_q1(self) -> None:
         """Jump to fail unless p is in G1 (Scott's phi(P) = [-x^2] P, as
-        :func:`.subgroup.require_g1_in_subgroup` tests it) with [x^2] P computed as
+        :func:`..ec.bls12_subgroups.require_g1_in_subgroup` tests it) with [x^2] P computed as
         [|x|] Q1, Q1 = [|x|] P: two chains of 63 doublings, Q1 kept. The second runs on
         the curve of Q1's Z, where Q1 is the affine (X1, Y1) (a = 0: the formulas do not
         read b), so both add mixed; its result (X, Y, Z) is (X, Y, Z Z1) on the curve. An
@@ -368,7 +367,7 @@ class Msm:
             chain.bits(bits, lambda: asm.call(add_q1))
             fp.mul(e, t.z, t.z, q1.z)             # [x^2] P
             with asm.temps(group.affine) as (expect,):
-                fp.mul(e, expect.x, self.p.x, e.fp_const("beta", subgroup.BETA))
+                fp.mul(e, expect.x, self.p.x, e.fp_const("beta", BETA))
                 fp.neg(e, expect.y, self.p.y)
                 require_jacobian_is(e, fp, t, expect, self.fail)
 

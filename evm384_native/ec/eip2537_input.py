@@ -1,8 +1,10 @@
-"""EIP-2537's pairing check (the precompile at 0x0f) as an EVM384 contract: decoding and
-validation of its input, then the shared Miller loop and one final exponentiation.
+"""EIP-2537's pairing check (the precompile at 0x0f) as EVM code, for any BLS12 curve whose
+precompile takes EIP-2537's encoding (BLS12-381's, and BLS12-377's of EIP-2539, whose p
+also fits 48 bytes): decoding and validation of its input, then the shared Miller loop
+and one final exponentiation. The curve is the emitter's (``e.curve``).
 
 Input: k >= 1 pairs of 384 bytes, G1 (x, y) then G2 (x.c0, x.c1, y.c0, y.c1), each Fp 64
-bytes big-endian whose top 16 bytes are zero; an all-zero point is the point at infinity
+bytes big-endian whose top 16 bytes are zero (its value below p); an all-zero point is the point at infinity
 (its pair contributes 1; the other point of the pair is still validated). Output: a 32-byte
 word, 1 if the product of the pairings is one, else 0.
 
@@ -14,31 +16,31 @@ Per pair, in this order: each coordinate is range-checked and byte-reversed into
 48-byte little-endian form the field code reads (a run-time loop over the six values, a
 shared 256-bit byte swap), converted to Montgomery form, then G1 is checked (curve,
 subgroup) and G2 (curve). The G2 subgroup test needs [x] Q, which the Miller loop computes
-anyway (its T), so it runs after the loop, on every pair state (:mod:`.subgroup`).
+anyway (its T), so it runs after the loop, on every pair state (:mod:`.bls12_subgroups`).
 """
 from __future__ import annotations
 
 from ..asm import Assembler, Fp12, Label, Slot
-from ..curves.bls12_381 import BLS12_381
 from ..tower.control import is_zero
 from ..tower.fp import Emitter
 from ..tower.pairing import FinalExponentiation, MillerLoop
-from . import subgroup
-from .groups import G1_GROUP, G2_GROUP
+from .bls12_subgroups import require_g1_in_subgroup, require_g2_in_subgroup
+from .groups import g1_group, g2_group
 
 FP_BYTES = 64                                     # 16 zero bytes, then 48 bytes big-endian
 PAIR_BYTES = 384
-# A coordinate's two calldata words (hi, lo) are valid iff hi < P_HI, or hi = P_HI and
-# lo < P_LO: this also rejects non-zero padding (hi >= 2^128 > P_HI).
-P_HI, P_LO = BLS12_381.p >> 256, BLS12_381.p & ((1 << 256) - 1)
+WORD_BITS = 256
 # Calldata order G1.x, G1.y, G2.x.c0, .. G2.y.c1; the work slot holds q (G2) then px2 (G1),
 # so the values are read in the order G2 first, which writes memory upwards (see _decode).
 READ_ORDER = (2, 3, 4, 5, 0, 1)
 
 
-def _read_field(asm: Assembler, fail: Label) -> None:
+def _read_field(e: Emitter, fail: Label) -> None:
     """Stack: c -> hi lo, the two calldata words of the field element at offset c; jump to
-    ``fail`` unless hi < P_HI, or hi = P_HI and lo < P_LO (padding and range in one test)."""
+    ``fail`` unless hi < P_HI, or hi = P_HI and lo < P_LO (p's words: padding and range in
+    one test, as non-zero padding makes hi >= 2^128 > P_HI)."""
+    asm = e.asm
+    P_HI, P_LO = e.curve.p >> WORD_BITS, e.curve.p & ((1 << WORD_BITS) - 1)
     asm.ops("DUP1", "CALLDATALOAD", "SWAP1")
     asm.push(32)
     asm.ops("ADD", "CALLDATALOAD")                           # hi lo
@@ -63,7 +65,7 @@ def decode_field(e: Emitter, fail: Label):
     after the last one that are written later (or are free)."""
     def body(asm: Assembler) -> None:                        # stack: dest c ret
         asm.ops("SWAP2", "SWAP1")                            # ret dest c
-        _read_field(asm, fail)
+        _read_field(e, fail)
         asm.op("SWAP1")                                      # ret dest lo hi
         e.target.store_decoded(asm)
     return e.asm.subroutine("decode_field", body)
@@ -85,7 +87,7 @@ def _decode(e: Emitter, staged: Slot, fail: Label) -> None:
         asm.op("SHL")
         asm.op("DUP4")
         asm.op("ADD")                                        # c = cd + 64 i
-        _read_field(asm, fail)                               # i hi lo
+        _read_field(e, fail)                                 # i hi lo
         asm.op("DUP3")                                       # dest = work + 48 ((i + 4) % 6)
         asm.push(4)
         asm.op("ADD")
@@ -107,6 +109,7 @@ def load(e: Emitter, loop: MillerLoop, fail: Label) -> None:
     """Decode and validate every pair; pairs with Q at infinity are dropped (after P is
     validated), pairs with P at infinity are kept (px2 = 0) for the G2 subgroup test."""
     work = loop.work
+    g1, g2 = g1_group(e.curve), g2_group(e.curve)
 
     def read(skip: Label) -> None:
         asm = e.asm
@@ -118,12 +121,12 @@ def load(e: Emitter, loop: MillerLoop, fail: Label) -> None:
         g1_done = asm.new_label("g1_infinity")
         is_zero(asm, _part(staged, work.px2, work))
         asm.jumpi(g1_done)
-        G1_GROUP.require_on_curve(e, work.px2, fail)
-        subgroup.require_g1_in_subgroup(e, work.px2, fail)
+        g1.require_on_curve(e, work.px2, fail)
+        require_g1_in_subgroup(e, work.px2, fail)
         asm.place(g1_done)
         is_zero(asm, _part(staged, work.q, work))
         asm.jumpi(skip)
-        G2_GROUP.require_on_curve(e, work.q, fail)
+        g2.require_on_curve(e, work.q, fail)
     loop.load(pair_bytes=PAIR_BYTES, read=read)
 
 
@@ -133,9 +136,8 @@ def _part(staged: Slot, part: Slot, whole: Slot) -> Slot:
 
 
 def check_g2_subgroup(e: Emitter, loop: MillerLoop, fail: Label) -> None:
-    """After the Miller loop: every pair state's T must be -psi(Q)."""
-    loop.check_each_pair(lambda: subgroup.require_g2_in_subgroup(
-        e, loop.work.q, loop.work.t, fail))
+    """After the Miller loop: every pair state's T must be sign(x) psi(Q)."""
+    loop.check_each_pair(lambda: require_g2_in_subgroup(e, loop.work.q, loop.work.t, fail))
 
 
 def emit(e: Emitter, f: Fp12) -> Label:
