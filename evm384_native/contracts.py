@@ -9,6 +9,7 @@ from collections import ChainMap
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 from .asm import Program
+from .bls12_377.family import FAMILY as BLS12_377
 from .bls12_381.family import FAMILY as BLS12_381
 from .bn254.family import FAMILY as BN254
 from .curves.model import Field
@@ -20,7 +21,7 @@ from .tower.target import TARGETS as TARGET_OBJECTS
 from .tower.target import Target
 from .usage import Usage
 
-FAMILIES: Tuple[Family, ...] = (BLS12_381, BN254, POSEIDON, P256, SECP256K1)
+FAMILIES: Tuple[Family, ...] = (BLS12_381, BN254, POSEIDON, P256, SECP256K1, BLS12_377)
 _FAMILY_OF: Dict[str, Family] = {name: family for family in FAMILIES
                                  for name in family.contracts}
 CONTRACTS = tuple(_FAMILY_OF)

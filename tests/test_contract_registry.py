@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from evm384_native import bls12_381, bn254, contracts, execute, p256, poseidon, secp256k1
+from evm384_native import bls12_377, bls12_381, bn254, contracts, execute, p256, poseidon, secp256k1
 from evm384_native.bls12_381 import usage as bls12_381_usage
 from evm384_native.curves import BLS12_381
 from evm384_native.curves.bn254 import BN254
@@ -14,9 +14,9 @@ from evm384_native.tower.target import TARGETS
 
 def test_the_registry_is_the_families_in_order():
     assert contracts.FAMILIES == (bls12_381.FAMILY, bn254.FAMILY, poseidon.FAMILY, p256.FAMILY,
-                                  secp256k1.FAMILY)
+                                  secp256k1.FAMILY, bls12_377.FAMILY)
     assert contracts.CONTRACTS == bls12_381.CONTRACTS + bn254.CONTRACTS + poseidon.CONTRACTS + \
-        p256.CONTRACTS + secp256k1.CONTRACTS
+        p256.CONTRACTS + secp256k1.CONTRACTS + bls12_377.CONTRACTS
     assert contracts.TARGETS == ("evm384", "evmmax")
     # which contract builds for which target: each family's data, and nothing else
     for family in contracts.FAMILIES:
@@ -111,7 +111,7 @@ def test_usage_is_a_live_view_of_each_curves():
 @pytest.mark.parametrize("call, message", [
     (lambda: contracts.build_contract("nope"), "unknown contract 'nope'; choose one of "
                                                "miller_loop, .*, bn254_pairing_check_hinted, .*poseidon_t5, p256verify, "
-                                               "ecrecover$"),
+                                               "ecrecover, bls12_377_pairing_check$"),
     (lambda: contracts.encode_calldata("nope"), "unknown contract 'nope'"),
     (lambda: contracts.targets_of("nope"), "unknown contract 'nope'"),
     (lambda: contracts.build_program("pairing", target="evmmax"),

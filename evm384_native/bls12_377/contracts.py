@@ -1,0 +1,53 @@
+"""The BLS12-377 contracts (EIP-2539's curve) for both instruction sets, built from the
+generic tower over the curve description (:mod:`..curves.bls12_377`).
+
+``bls12_377_pairing_check`` (EIP-2539's BLS12_377_PAIRING, 0x1b)
+    k >= 1 pairs of 384 bytes: G1 (x, y) then G2 (x.c0, x.c1, y.c0, y.c1), each Fp 64
+    bytes big-endian whose top 16 bytes are zero and whose value is below p; an all-zero
+    point is the point at infinity (its pair contributes 1). Output: a 32-byte word, 1 if
+    the product of the pairings is one, else 0.
+
+Where the precompile returns an error (length not a positive multiple of 384, non-zero
+padding, a coordinate >= p, a point not on its curve or not in the r-order subgroup) the
+contract REVERTs with empty output. The input pipeline is EIP-2537's, which EIP-2539
+shares (:mod:`..ec.eip2537_input`: decoding, curve checks, Scott's subgroup tests over
+this curve's x > 0 and D-type twist). Build with ``build_contract(name, target=...)``
+("evm384": p has 377 bits, six limbs; or "evmmax") and run with ``execute(...,
+opcodes=target)``.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable, Dict, Optional, Tuple
+
+from ..asm import Fp12, Program
+from ..curves.bls12_377 import BLS12_377
+from ..ec import eip2537_input
+from ..tower.compare import push_equal
+from ..tower.contract import least_gas_that_fits, return_word_or_revert
+from ..tower.fp import Emitter
+from ..tower.target import Target
+
+
+def _build_pairing_check(e: Emitter) -> None:
+    f = e.asm.memory.region("result").alloc(Fp12, "f")
+    fail = eip2537_input.emit(e, f)
+    return_word_or_revert(e, lambda: push_equal(e, e.const(Fp12, "fp12_one", [1] + [0] * 11), f),
+                          fail)
+
+
+BUILDERS: Dict[str, Callable[[Emitter], None]] = {
+    "bls12_377_pairing_check": _build_pairing_check,
+}
+CONTRACTS = tuple(BUILDERS)
+TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evm384", "evmmax") for name in CONTRACTS}
+
+
+@lru_cache(maxsize=None)
+def build(name: str, compact: Optional[bool], isa: Target) -> Program:
+    """The assembled contract ``name`` (one of CONTRACTS) for a resolved target;
+    ``compact`` as for the BLS12-381 contracts (None: the target's). Built with run-time
+    loops, as BLS12-381's validated check: its validation would not fit the size limit
+    unrolled."""
+    compact = isa.compact if compact is None else compact
+    return least_gas_that_fits(name, BLS12_377, isa, BUILDERS[name], compact, loops=True)
