@@ -43,19 +43,48 @@ def non_adjacent_form(n: int) -> List[int]:
     return digits[::-1]
 
 
+def quotient_exponent(curve: PairingCurve, lam: int, odd: bool = False) -> Tuple[int, int]:
+    """(E, base-p digits of E) with c^-1 = f^E: in Fp12*/Fp6* (cyclic, order p^6 + 1) f's
+    image has order dividing N = (p^6 + 1) / r, so E = -(lambda^-1 mod N) makes
+    f c^-lambda = f^(1 + E lambda) = 1 there, i.e. f cinv^lambda in Fp6*, where lambda is
+    coprime to N. ``odd``: lambda and N share the factor 2 (N = 2 mod 4 for p odd), so
+    only N's odd part N / 2 is cleared, and f cinv^lambda lies in Fp6* or in w Fp6* (the
+    image of order 2: w^2 = v), which the check accepts (:func:`.residue.push_accepted`)."""
+    order = (curve.p ** 6 + 1) // curve.r // (2 if odd else 1)
+    exponent = -pow(lam, -1, order) % order
+    digits = 1
+    while curve.p ** digits <= exponent:
+        digits += 1
+    return exponent, digits
+
+
 class Bls12:
-    """BLS12 curves (x < 0 for BLS12-381): the loop over |x|, blst's hard part."""
+    """BLS12 curves (x < 0 for BLS12-381, x > 0 for BLS12-377): the loop over |x|, blst's
+    hard part."""
     closing_lines: Tuple[ClosingLine, ...] = ()
-    # the residue-witness check's lambda = p - x: the loop folds cinv^|x| in, then cinv^p
-    hint_frobenius: Tuple[Tuple[int, int], ...] = ((1, 1),)
 
     def residue_lambda(self, curve: PairingCurve) -> int:
-        return curve.p - curve.x
+        """The residue-witness check's lambda, |x| -+ p (a multiple of r: p = x mod r):
+        p - x = p + |x| for x < 0, x - p for x > 0. The loop folds cinv^|x| in, then the
+        Frobenius image (:meth:`hint_frobenius`)."""
+        return abs(curve.x) + (curve.p if curve.x < 0 else -curve.p)
+
+    def hint_frobenius(self, curve: PairingCurve) -> Tuple[Tuple[int, int], ...]:
+        """cinv^p for x < 0; for x > 0 c'^p (c' = 1 - t w: cinv^-1 times an Fp6 value)."""
+        return ((1 if curve.x < 0 else -1, 1),)
+
+    def residue_w_class(self, curve: PairingCurve) -> bool:
+        """Whether the check also accepts f cinv^lambda in w Fp6* (:func:`quotient_exponent`'s
+        ``odd``): for x > 0 (BLS12-377), whose lambda = x - p is even, as N is."""
+        return curve.x > 0
 
     def hint_exponent(self, curve: PairingCurve) -> Tuple[int, int]:
-        """(E, base-p digits of E) with c^-1 = f^E (``hinted-pairing.md`` §2): with
-        h = (p^12 - 1) / r = 27 PF h3, PF = (1 - x) / 3, w = f^(h3 s) (s = -h3^-1 mod
-        27 PF) clears f's 27 PF-part and c = (f w)^(lambda^-1 mod h3); E mod h."""
+        """(E, base-p digits of E) with c^-1 = f^E. For x < 0 (``hinted-pairing.md`` §2):
+        with h = (p^12 - 1) / r = 27 PF h3, PF = (1 - x) / 3, w = f^(h3 s) (s = -h3^-1
+        mod 27 PF) clears f's 27 PF-part and c = (f w)^(lambda^-1 mod h3); E mod h. For
+        x > 0: :func:`quotient_exponent` over N's odd part."""
+        if curve.x > 0:
+            return quotient_exponent(curve, self.residue_lambda(curve), odd=True)
         p, r = curve.p, curve.r
         h = (p ** 12 - 1) // r
         pf = (1 - curve.x) // 3
@@ -132,25 +161,23 @@ class Bn:
     G2", SAC 2011, §6: three powers by x)."""
     # the points the closing lines add, each from the last: Q1 = pi(Q), Q2 = -pi(Q1)
     closing_lines: Tuple[ClosingLine, ...] = (_frobenius_image, _negated_frobenius_image)
-    # lambda = 6x + 2 + p - p^2 + p^3: the loop folds cinv^(6x + 2) in, then cinv^p,
-    # c'^(p^2) (c' = 1 - t w) and cinv^(p^3)
-    hint_frobenius: Tuple[Tuple[int, int], ...] = ((1, 1), (-1, 2), (1, 3))
 
     def residue_lambda(self, curve: PairingCurve) -> int:
         p = curve.p
         return 6 * curve.x + 2 + p - p ** 2 + p ** 3
 
+    def hint_frobenius(self, curve: PairingCurve) -> Tuple[Tuple[int, int], ...]:
+        """lambda = 6x + 2 + p - p^2 + p^3: the loop folds cinv^(6x + 2) in, then cinv^p,
+        c'^(p^2) (c' = 1 - t w) and cinv^(p^3)."""
+        return ((1, 1), (-1, 2), (1, 3))
+
+    def residue_w_class(self, curve: PairingCurve) -> bool:
+        return False
+
     def hint_exponent(self, curve: PairingCurve) -> Tuple[int, int]:
-        """(E, base-p digits of E) with c^-1 = f^E: in Fp12*/Fp6* (order p^6 + 1) f's
-        image has order dividing (p^6 + 1) / r, coprime to lambda (for BN254), so
-        E = -(lambda^-1 mod (p^6 + 1) / r) makes f c^-lambda = f f^(E lambda) = 1 there,
-        i.e. f cinv^lambda in Fp6*."""
-        order = (curve.p ** 6 + 1) // curve.r
-        exponent = -pow(self.residue_lambda(curve), -1, order) % order
-        digits = 1
-        while curve.p ** digits <= exponent:
-            digits += 1
-        return exponent, digits
+        """(E, base-p digits of E) with c^-1 = f^E: :func:`quotient_exponent` (lambda is
+        coprime to (p^6 + 1) / r for BN254)."""
+        return quotient_exponent(curve, self.residue_lambda(curve))
 
     def loop_digits(self, curve: PairingCurve) -> List[int]:
         """The NAF digits of 6x + 2 after the leading one."""

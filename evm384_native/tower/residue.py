@@ -33,8 +33,12 @@ def push_accepted(e: Emitter, f: Fp12, t: Fp6) -> None:
     (n rises); all but the last image multiply F (the loop's product by 1 + t w); of the
     last, 1 + t' w, only Y.c1 = F.c1 + F.c0 t' is needed, and Y in Fp6* iff Y.c1 = 0 and
     F.c0 != 0 (then Y.c0 = F.c0 (1 - t'^2 v), and t'^2 v = 1 is impossible: v is not a
-    square in Fp6). Overwrites t."""
-    *products, (last_sign, last_n) = family_of(e.curve).hint_frobenius
+    square in Fp6). Where the family's ``residue_w_class`` says so, Y in w Fp6* is accepted
+    too (Y.c0 = F.c0 + F.c1 t' v = 0, Y.c1 != 0): exactly one of Y.c0, Y.c1 is zero. Sound
+    as well: (w s)^h = v^(h/2) s^h = 1 for s in Fp6*, as (p^6 - 1) divides h / 2.
+    Overwrites t."""
+    family = family_of(e.curve)
+    *products, (last_sign, last_n) = family.hint_frobenius(e.curve)
     with e.asm.scope("hint_check"):
         power = 0
         for sign, n in products + [(last_sign, last_n)]:
@@ -50,8 +54,15 @@ def push_accepted(e: Emitter, f: Fp12, t: Fp6) -> None:
             fp6.add(e, y1, y1, f.c1)
             zero = e.const(Fp6, "fp6_zero", [0] * 6)
             push_equal(e, zero, y1)
-            push_equal(e, zero, f.c0)
-        e.asm.ops("ISZERO", "AND")
+            if not family.residue_w_class(e.curve):
+                push_equal(e, zero, f.c0)
+                e.asm.ops("ISZERO", "AND")        # Y.c1 = 0 and F.c0 != 0
+                return
+            with e.asm.temps(Fp6) as (y0,):        # Y.c0 = F.c0 + v (F.c1 t')
+                fp6.mul(e, y1, f.c1, t)
+                fp6.add_mul_by_v(e, y0, f.c0, y1)
+                push_equal(e, zero, y0)
+            e.asm.op("XOR")                       # exactly one of Y.c1, Y.c0 is zero
 
 
 # --- the prover ---------------------------------------------------------------------------
