@@ -7,7 +7,7 @@ import random
 import pytest
 
 from evm384_native import execute
-from evm384_native.bls12_377 import build_contract, encode_calldata
+from evm384_native.bls12_377 import build_contract, encode_calldata, pairing_hint
 from evm384_native.bls12_377.points import FP_BYTES, PAIR_BYTES, encode_g1, encode_g2
 from evm384_native.bls12_377.usage import USAGE, random_pairs
 from evm384_native.curves.bls12_377 import BLS12_377
@@ -176,3 +176,76 @@ def test_size_and_gas(target):
     result = execute(code, data, opcodes=target, engine="fast")
     assert result.success and result.output[-1] == 1
     assert USAGE[NAME].precompile_gas(data) == 55_000 * 2 + 65_000
+
+
+# --- the hinted check ----------------------------------------------------------------------
+
+HINTED = "bls12_377_pairing_check_hinted"
+
+
+def check_hinted(target, data, hint, engine="fast"):
+    code = build_contract(HINTED, target=target)
+    result = execute(code, encode_calldata(HINTED, data, hint), opcodes=target, engine=engine)
+    if not result.success:
+        assert (result.error, result.output) == ("revert", b""), result
+        return "revert"
+    assert result.output[:31] == bytes(31) and result.output[31] in (0, 1)
+    return bool(result.output[31])
+
+
+def _true_pairs(seed):
+    rng = random.Random(seed)
+    a, b = rng.randrange(1, ref.R), rng.randrange(1, ref.R)
+    return [(g1(a), g2(b)), (ref.neg(ref.FP, g1(a * b)), ref.G2)]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_hinted_true_and_false_on_both_engines(target, seed):
+    true = _true_pairs(seed)
+    false = true[:1] + [(ref.neg(ref.FP, ref.G1), ref.G2)]
+    for pairs, answer in ((true, True), (false, False)):
+        data = pairs_data(pairs)
+        hint = pairing_hint(data)
+        for engine in ("fast", "python"):
+            assert check_hinted(target, data, hint, engine) is answer
+
+
+def test_every_wrong_hint_is_rejected(target):
+    data = pairs_data(_true_pairs(1))
+    good = pairing_hint(data)
+    rng = random.Random(5)
+    forged = [bytes(288), bytes(240) + (1).to_bytes(48, "big"),
+              pairing_hint(pairs_data(_true_pairs(0))),
+              b"".join(rng.randrange(P).to_bytes(48, "big") for _ in range(6)),
+              good[:-48] + ((int.from_bytes(good[-48:], "big") + 1) % P).to_bytes(48, "big")]
+    for hint in forged:
+        assert check_hinted(target, data, hint) is False
+    # the prover's hint negated (t -> -t: c^-1 -> its conjugate): rejected as well
+    negated = b"".join(((-int.from_bytes(good[i:i + 48], "big")) % P).to_bytes(48, "big")
+                       for i in range(0, 288, 48))
+    assert check_hinted(target, data, negated) is False
+    assert check_hinted(target, data, good) is True
+
+
+def test_hint_values_at_or_above_p_revert(target):
+    data = pairs_data(_true_pairs(0))
+    good = pairing_hint(data)
+    for index in range(6):
+        bad = good[:48 * index] + P.to_bytes(48, "big") + good[48 * (index + 1):]
+        assert check_hinted(target, data, bad) == "revert"
+
+
+@pytest.mark.parametrize("case", ["G2 not in the subgroup", "G1 not in the subgroup",
+                                  "value 2 = p", "value 0 padding", "short"])
+def test_hinted_input_errors_revert(target, case):
+    assert check_hinted(target, ERRORS[case], bytes(288)) == "revert"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", [3, 4])
+def test_hinted_usage_examples(target, k):
+    for true in (True, False):
+        calldata = USAGE[HINTED].example(random.Random(k), k, true)
+        code = build_contract(HINTED, target=target)
+        result = execute(code, calldata, opcodes=target, engine="fast")
+        assert result.success and result.output[31] == true

@@ -15,7 +15,7 @@ from evm384_native.bls12_381 import (build_contract, eip2537_pairing_check,
                                      eip2537_pairing_check_hinted, encode_calldata,
                                      pairing_check_hinted, pairing_hint, pairs_from_eip2537)
 from evm384_native.bls12_381.hint import LAMBDA, P
-from evm384_native.bls12_381.hinted import HINT_BYTES
+from evm384_native.ec.bls12_hinted import HINT_BYTES
 from evm384_native.bls12_381.oracle import (blst_product_is_one, eip2537_input, encode_pairs,
                                             random_product_case)
 from evm384_native.curves import BLS12_381
@@ -268,7 +268,7 @@ def acceptance_program(target):
     tower.residue.push_accepted accepts (F the hinted Miller loop's value)."""
     from evm384_native.asm import Assembler, Fp12, raw
     from evm384_native.tower.fp import Emitter
-    from evm384_native.bls12_381.hinted import Hint
+    from evm384_native.ec.bls12_hinted import Hint
     from evm384_native.tower.residue import push_accepted
     from evm384_native.tower.target import resolve_target
     isa = resolve_target(target)

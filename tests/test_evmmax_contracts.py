@@ -18,7 +18,7 @@ from evm384_native.bls12_381 import build_contract, build_program, encode_callda
 from evm384_native.bls12_381.contracts import EVMMAX_PAIRING_CHECKS
 from evm384_native.tower.fp import Emitter
 from evm384_native.bls12_381.hint import pairing_hint
-from evm384_native.bls12_381.hinted import HINT_BYTES
+from evm384_native.ec.bls12_hinted import HINT_BYTES
 from evm384_native.bls12_381.oracle import (blst_product_is_one, eip2537_input, encode_pairs,
                                             g1_off_subgroup, random_product_case)
 from evm384_native.tower.contract import assemble

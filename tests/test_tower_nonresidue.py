@@ -207,3 +207,51 @@ def test_fp12_routines(target, compact):
     g = poly_mul(poly_frobenius(f, 2), f)                       # then ^(p^2 + 1): cyclotomic
     assert run(lambda e, o, x: fp12.cyclotomic_sqr(e, o, x), (Fp12, from_poly(g))) == \
         poly_mul(g, g)
+
+
+# --- the residue-witness check over BLS12-377 (x > 0) -------------------------------------
+
+def run_push_accepted(target, f, t, engine="fast"):
+    """push_accepted(f, t) as a program for ``target``: f (12 values) and t (6), tower
+    order, as 48-byte little-endian calldata; returns the word it pushes."""
+    from evm384_native.tower.contract import return_word
+    from evm384_native.tower.residue import push_accepted
+
+    def emit(e):
+        asm = e.asm
+        io = asm.memory.region("io")
+        slots = [io.alloc(Fp12, "f"), io.alloc(Fp6, "t")]
+        offset = 0
+        for slot in slots:
+            staged = e.target.staging(e, slot)
+            size = VALUE * len(slot.fps())
+            asm.push(size)
+            asm.push(offset)
+            asm.push(staged)
+            asm.op("CALLDATACOPY")
+            e.target.from_staging(e, slot, staged, little_endian=True)
+            offset += size
+        return_word(e, lambda: push_accepted(e, *slots))
+    code = assemble("residue", BLS12_377, resolve_target(target), emit, False).code
+    calldata = b"".join(v.to_bytes(VALUE, "little") for v in [*f, *t])
+    result = execute(code, calldata, opcodes=target, gas=10**8, engine=engine)
+    assert result.success, result.error
+    return result.output[-1]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_residue_check_accepts_fp6_and_w_fp6(target):
+    """BLS12-377's check (lambda = x - p): Y = f (1 - t^p w) must lie in Fp6* or in
+    w Fp6*; built here from Y and t on the polynomials: f = Y / (1 - t^p w)."""
+    rng = random.Random(9)
+    t = random_values(rng, 6)
+    # the last factor, 1 - t' w with 1 + t' w = (1 + t w)^p, is (1 - t w)^p
+    one_minus = poly_frobenius(to_poly([1] + [0] * 5 + [(-v) % P for v in t]), 1)
+    inverse = poly_inverse(one_minus)
+    s = random_values(rng, 6)
+    w = to_poly([0] * 6 + [1] + [0] * 5)
+    cases = {"Y in Fp6*": (to_poly(s), 1), "Y in w Fp6*": (poly_mul(w, to_poly(s)), 1),
+             "Y anywhere": (to_poly(random_values(rng, 12)), 0), "Y = 0": ([0] * 12, 0)}
+    for name, (y, accepted) in cases.items():
+        f = from_poly(poly_mul(y, inverse))
+        assert run_push_accepted(target, f, t) == accepted, name

@@ -6,6 +6,10 @@ generic tower over the curve description (:mod:`..curves.bls12_377`).
     bytes big-endian whose top 16 bytes are zero and whose value is below p; an all-zero
     point is the point at infinity (its pair contributes 1). Output: a 32-byte word, 1 if
     the product of the pairings is one, else 0.
+``bls12_377_pairing_check_hinted``
+    the same input, then a 288-byte hint (t, with c^-1 = 1 + t w: :mod:`..ec.bls12_hinted`;
+    :func:`.hint.pairing_hint` computes it): the same answer without a final
+    exponentiation (0 also for a wrong hint; a hint value >= p REVERTs).
 
 Where the precompile returns an error (length not a positive multiple of 384, non-zero
 padding, a coordinate >= p, a point not on its curve or not in the r-order subgroup) the
@@ -22,7 +26,7 @@ from typing import Callable, Dict, Optional, Tuple
 
 from ..asm import Fp12, Program
 from ..curves.bls12_377 import BLS12_377
-from ..ec import eip2537_input
+from ..ec import bls12_hinted, eip2537_input
 from ..tower.compare import push_equal
 from ..tower.contract import least_gas_that_fits, return_word_or_revert
 from ..tower.fp import Emitter
@@ -36,9 +40,18 @@ def _build_pairing_check(e: Emitter) -> None:
                           fail)
 
 
+def _build_pairing_check_hinted(e: Emitter) -> None:
+    f = e.asm.memory.region("result").alloc(Fp12, "f")
+    fail, push_answer = bls12_hinted.emit(e, f, validate=True)
+    return_word_or_revert(e, push_answer, fail)
+
+
 BUILDERS: Dict[str, Callable[[Emitter], None]] = {
     "bls12_377_pairing_check": _build_pairing_check,
+    "bls12_377_pairing_check_hinted": _build_pairing_check_hinted,
 }
+# Built with run-time loops: its validation would not fit the size limit unrolled
+_LOOPED = frozenset({"bls12_377_pairing_check"})
 CONTRACTS = tuple(BUILDERS)
 TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evm384", "evmmax") for name in CONTRACTS}
 
@@ -46,8 +59,7 @@ TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evm384", "evmmax") for name in
 @lru_cache(maxsize=None)
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     """The assembled contract ``name`` (one of CONTRACTS) for a resolved target;
-    ``compact`` as for the BLS12-381 contracts (None: the target's). Built with run-time
-    loops, as BLS12-381's validated check: its validation would not fit the size limit
-    unrolled."""
+    ``compact`` as for the BLS12-381 contracts (None: the target's)."""
     compact = isa.compact if compact is None else compact
-    return least_gas_that_fits(name, BLS12_377, isa, BUILDERS[name], compact, loops=True)
+    return least_gas_that_fits(name, BLS12_377, isa, BUILDERS[name], compact,
+                               loops=True if name in _LOOPED else None)

@@ -6,7 +6,10 @@ from __future__ import annotations
 import random
 from typing import Dict, List
 
+from ..ec.bls12_hinted import HINT_BYTES
 from ..usage import Usage
+from .calldata import encode_calldata
+from .hint import pairing_hint
 from .points import G1, G1_BYTES, G2, G2_BYTES, PAIR_BYTES, R, encode_g1, encode_g2
 
 _PAIRS = (f"G1 ({G1_BYTES}-byte x||y) G2 ({G2_BYTES}-byte x.c0||x.c1||y.c0||y.c1) "
@@ -43,8 +46,21 @@ def _pairing_gas(data: bytes) -> int:
     return 55_000 * (len(data) // PAIR_BYTES) + 65_000
 
 
+def _hinted(data: bytes) -> bytes:
+    return encode_calldata("bls12_377_pairing_check_hinted", data, pairing_hint(data))
+
+
+def _without_hint(calldata: bytes) -> bytes:
+    return calldata[:len(calldata) - HINT_BYTES]
+
+
+_PRECOMPILE = "BLS12_377_PAIRING (0x1b, EIP-2539)"
 USAGE: Dict[str, Usage] = {
-    "bls12_377_pairing_check": Usage(_PAIRS, _pairs, random_pairs,
-                                     precompile="BLS12_377_PAIRING (0x1b, EIP-2539)",
+    "bls12_377_pairing_check": Usage(_PAIRS, _pairs, random_pairs, precompile=_PRECOMPILE,
                                      precompile_price=_pairing_gas),
+    "bls12_377_pairing_check_hinted": Usage(
+        _PAIRS + "; the hint is computed and appended",
+        lambda points: _hinted(_pairs(points)),
+        lambda rng, k, true: _hinted(random_pairs(rng, k, true)),
+        precompile=_PRECOMPILE, precompile_input=_without_hint, precompile_price=_pairing_gas),
 }

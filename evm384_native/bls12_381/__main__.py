@@ -30,7 +30,7 @@ from ..evm.transaction import CallCost, call_cost
 from ..tower.contract import CONTRACT_SIZE_LIMIT
 from . import build_contract, build_program, encode_calldata
 from .hint import pairing_hint
-from .hinted import HINT_BYTES
+from ..ec.bls12_hinted import HINT_BYTES
 from .oracle import (blst_check, blst_points_of, blst_product_is_one, eip2537_input,
                      encode_pairs, random_product_case)
 from .usage import USAGE

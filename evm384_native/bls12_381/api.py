@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence
 
-from . import hinted, hinted_add
+from ..ec import bls12_hinted as hinted
+from . import hinted_add
 from .add_hint import add_hint
 from .calldata import Pair, pairs_from_eip2537
 from .family import FAMILY

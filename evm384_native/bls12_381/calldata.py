@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, List, Tuple
 
-from . import eip2537_ops, hinted, hinted_add
+from ..ec import bls12_hinted as hinted
+from . import eip2537_ops, hinted_add
 from .raw_pairs import pair_calldata, pairs_calldata
 
 Pair = Tuple[bytes, bytes]

@@ -18,7 +18,7 @@ is skipped. Points are otherwise NOT validated (on curve, in the subgroup): call
     fully validated like the precompile: invalid input REVERTs (:mod:`.eip2537`).
 ``pairing_check_hinted``, ``eip2537_pairing_check_hinted``
     the input of ``pairing_product_is_one`` or ``eip2537_pairing_check``, then a 288-byte
-    hint (t, with c^-1 = 1 + t w, :mod:`.hinted`; :func:`.hint.pairing_hint` computes it): the same
+    hint (t, with c^-1 = 1 + t w, :mod:`..ec.bls12_hinted`; :func:`.hint.pairing_hint` computes it): the same
     answer without a final exponentiation. A hint value >= p REVERTs.
 ``eip2537_g1add``, ``eip2537_g2add``, ``eip2537_g1msm``, ``eip2537_g2msm``,
 ``eip2537_map_fp_to_g1``, ``eip2537_map_fp2_to_g2``
@@ -54,8 +54,9 @@ from ..tower.fp import Emitter
 from ..tower.contract import least_gas_that_fits, return_slot, return_word, return_word_or_revert
 from ..tower.pairing import FinalExponentiation, MillerLoop
 from ..tower.target import Target
+from ..ec import bls12_hinted as hinted
 from ..ec import eip2537_input as eip2537
-from . import eip2537_ops, hinted, hinted_add
+from . import eip2537_ops, hinted_add
 from .calldata import GT_BYTES
 
 

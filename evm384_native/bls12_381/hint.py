@@ -1,4 +1,4 @@
-"""The prover of the hinted pairing check: t with c^-1 = c0 (1 + t w) for :mod:`.hinted`,
+"""The prover of the hinted pairing check: t with c^-1 = c0 (1 + t w) for :mod:`..ec.bls12_hinted`,
 computed by an EVM384 program (:func:`evm384_native.tower.residue.emit_prover`) that runs
 on an engine.
 
@@ -14,7 +14,7 @@ of f, and its exponent may be taken mod h: the program computes c^-1 = f^E (E = 
 f^(p^i) raised to the 12 base-p
 digits of the exponent (381 squarings instead of 4,300), with sliding windows over a
 shared table of odd powers; then t = c1 / c0 for c^-1 = c0 + c1 w (w itself is not sent:
-:mod:`.hinted` says why). For a false relation the hint is meaningless and the check
+:mod:`..ec.bls12_hinted` says why). For a false relation the hint is meaningless and the check
 rejects it, as it rejects any hint.
 """
 from __future__ import annotations
@@ -29,7 +29,7 @@ from ..tower import fp
 from ..tower.families import family_of
 from ..tower.fp import Emitter
 from ..tower.residue import emit_prover
-from .hinted import Hint
+from ..ec.bls12_hinted import Hint
 from .raw_pairs import pairs_calldata
 
 P = BLS12_381.p

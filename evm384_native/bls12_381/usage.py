@@ -14,7 +14,7 @@ from ..tower.target import TARGETS
 from ..usage import Usage
 from .calldata import EIP2537_FP_BYTES, EIP2537_PAIR_BYTES, Pair, encode_calldata
 from .contracts import build
-from .hinted import HINT_BYTES
+from ..ec.bls12_hinted import HINT_BYTES
 
 USAGE: Dict[str, Usage] = {}
 

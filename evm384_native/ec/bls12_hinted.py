@@ -1,6 +1,9 @@
-"""The hinted pairing-product check: the Miller loop, then a check against a residue witness
-the caller supplies, instead of the final exponentiation (Novakovic and Eagen, "On Proving
-Pairings", eprint 2024/640; ``shared/docs/hinted-pairing.md``).
+"""The hinted pairing-product check on a BLS12 curve (the emitter's): the Miller loop, then a
+check against a residue witness the caller supplies, instead of the final exponentiation
+(Novakovic and Eagen, "On Proving Pairings", eprint 2024/640;
+``shared/docs/hinted-pairing.md``). What follows is BLS12-381's case (x < 0); for x > 0
+(BLS12-377) lambda = x - p, the Frobenius factor is c'^p (c' = 1 - t w) and Y may also lie
+in w Fp6* (:func:`..tower.residue.push_accepted` and :mod:`..tower.families` say why).
 
 With lambda = p + |x| = m r (a multiple of r) and h = (p^12 - 1) / r, the product of the
 pairings is one iff f^h = 1 for the Miller loop value f (NOT conjugated). The caller sends
@@ -31,7 +34,7 @@ prover then emits t = 0, which the check rejects.
 Hint layout (appended to the pairs): t as 6 Fp values in blst's tower order (the c1 half
 of an Fp12), each 48 bytes big-endian (what EVMMAX's STOREX reads; the EVM384 build
 reverses them), NOT in Montgomery form, and each < p (else the contract REVERTs): 288
-bytes. :mod:`.hint` computes it.
+bytes. Each curve's ``hint`` module computes it.
 """
 from __future__ import annotations
 
@@ -41,7 +44,7 @@ from ..asm import Fp6, Fp12, Label, raw, struct
 from ..tower.fp import Emitter
 from ..tower.pairing import MillerLoop
 from ..tower.residue import push_accepted
-from ..ec import eip2537_input as eip2537
+from . import eip2537_input as eip2537
 
 Hint = struct("Hint", ("t", Fp6))                 # c^-1 = 1 + t w
 HINT_BYTES = Hint.size                            # 288
@@ -67,7 +70,7 @@ def read_hint(e: Emitter, fail: Label) -> Hint:
 def emit(e: Emitter, f: Fp12, validate: bool = False) -> Tuple[Label, Callable[[], None]]:
     """The hinted check of the pairs in calldata, given a hint after them. ``validate``:
     EIP-2537 input, decoded and validated exactly as ``eip2537_pairing_check`` does
-    (:mod:`.eip2537`); else the raw pairs of ``pairing_product_is_one``. Returns the label
+    (:mod:`.eip2537_input`); else the raw pairs of ``pairing_product_is_one``. Returns the label
     that invalid input (a bad point, a hint value >= p) jumps to (the caller places it and
     REVERTs there) and what pushes the answer (1 iff the relation holds)."""
     fail = e.asm.new_label("invalid_input")
