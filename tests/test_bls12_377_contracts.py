@@ -168,10 +168,13 @@ def test_the_valid_base_of_the_error_cases_is_valid(target):
     assert check(target, _valid()) is True
 
 
-def test_size_and_gas(target):
+@pytest.mark.parametrize("name", [NAME, "bls12_377_pairing_check_hinted"])
+def test_every_build_fits_the_size_limit(target, name):
+    assert len(build_contract(name, target=target)) <= CONTRACT_SIZE_LIMIT      # EIP-170
+
+
+def test_gas_beside_the_precompile(target):
     code = build_contract(NAME, target=target)
-    if target == "evm384":
-        assert len(code) <= CONTRACT_SIZE_LIMIT                  # EIP-170
     data = random_pairs(random.Random(2), 2, True)
     result = execute(code, data, opcodes=target, engine="fast")
     assert result.success and result.output[-1] == 1

@@ -12,7 +12,7 @@ otherwise.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Sequence, Set, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from ..asm import (Assembler, Fp, Label, Modulus, Region, Slot, Subroutine, array,
                    pack_offsets)
@@ -48,9 +48,13 @@ class Emitter:
 
     def __init__(self, asm: Assembler, curve: Field, compact: bool = True,
                  loops: bool = False, target: Target = TARGETS["evm384"], register_pairs: int = 0,
-                 resident_code: str = "inline", inline_powers: bool = False) -> None:
+                 resident_code: str = "inline", inline_powers: bool = False,
+                 cyclotomic_run: Optional[int] = None) -> None:
         self.asm = asm
         self.inline_powers = inline_powers
+        # the longest run of cyclotomic squarings one call performs (dense code; None: the
+        # pairing's default, :data:`.pairing.CYCLOTOMIC_RUNS`' first)
+        self.cyclotomic_run = cyclotomic_run
         self.curve = curve
         self.compact = compact
         self.loops = loops

@@ -36,8 +36,9 @@ PAIR_INPUT_BYTES = 6 * FP_BYTES          # per pair in calldata: G1 x‖y, G2 x.
 # routine that every pair's steps call (a call per line, ~2.5 KB less per pair).
 RESIDENT_CODE = ("inline", "first_pair_shared", "line_product_called")
 # longest run of cyclotomic squarings (about 700 bytes of EVMMAX code each) one call
-# performs, for targets with dense_code
-CYCLOTOMIC_RUN = 8
+# performs, for targets with dense_code: the first, or the next where a contract does not
+# fit the size limit otherwise (:func:`.contract.least_gas_that_fits`)
+CYCLOTOMIC_RUNS = (8, 4)
 FINAL_EXP_TEMPS = 4                       # the Fp12 temporaries every family's hard part gets
 
 
@@ -605,7 +606,8 @@ class FinalExponentiation:
         if e.target.dense_code:
             # runs of squarings in one subroutine; a single squaring enters it for one
             self._chain = fp.squaring_chain(
-                e, "fe_cyclotomic_chain", min(CYCLOTOMIC_RUN, longest_run(self._digits)),
+                e, "fe_cyclotomic_chain",
+                min(e.cyclotomic_run or CYCLOTOMIC_RUNS[0], longest_run(self._digits)),
                 lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc))
         else:
             self._cyc = fp12.routine(e, "fp12_cyclotomic_sqr", "fe_cyclotomic_sqr", a=self.acc)
