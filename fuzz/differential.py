@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Callable, Dict, List, Optional, TextIO, Tuple
 
 from .cases import Case, decode, encode
+from .evm768 import evm768_program
 from .evmmax import evmmax_program
 from .plain import plain_program
 from .programs import Limits, mutate, random_bytes, structured
@@ -25,10 +26,11 @@ from .variants import (PYEVM_FORK, Outcome, describe_differences, pyevm_differen
 CORPUS = pathlib.Path(__file__).resolve().parent / "corpus" / "engine"
 PYEVM_MAX_GAS = 10_000_000     # at most ~2.3 MB of memory
 KINDS = ("random", "structured", "huge-gas", "mutated", "mutated", "structured", "evmmax",
-         "evm")
+         "evm", "evm768")
 # The opcode sets whose cases py-evm checks: plain EVM is py-evm's own (the integration adds
-# nothing), EVM384 through our integration; EVMMAX's py-evm opcodes are the engine's handlers
-PYEVM_SETS = ("evm384", "evm")
+# nothing), EVM384 and EVM768 through our integration (py-evm's memory growth and gas around
+# the kernels); EVMMAX's py-evm opcodes are the engine's handlers
+PYEVM_SETS = ("evm384", "evm", "evm768")
 
 
 def corpus_cases() -> List[Case]:
@@ -63,6 +65,8 @@ def make_case(seed: int, index: int, limits: Limits, seeds: List[Case]) -> Tuple
         case = evmmax_program(rng, limits)
     elif kind == "evm":
         case = plain_program(rng, limits)
+    elif kind == "evm768":
+        case = evm768_program(rng, limits)
     else:
         case = mutate(rng, rng.choice(seeds), seeds, limits)
     return kind, case

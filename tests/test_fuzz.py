@@ -148,3 +148,18 @@ def test_more_mutated_eip2537_inputs(mutation, seed):
 def test_more_inputs_with_mixed_mutations(seed):
     applied, data = eip2537.mutated_input(10_000 + seed)
     assert eip2537.contract(data) == eip2537.precompile(data), applied
+
+
+def test_evm768_cases_run_under_evm768_and_py_evm_checks_them():
+    """EVM384's structured programs run as EVM768 code (fuzz/evm768.py): every variant and
+    py-evm with the EVM768 integration agree."""
+    from fuzz.evm768 import evm768_program
+    cases = [evm768_program(random.Random(index), Limits()) for index in range(30)]
+    assert {case.opcodes for case in cases} == {"evm768"}
+    ran = 0
+    for case in cases:
+        problems, outcomes = differential.problems_with_pyevm(case)
+        assert problems == [], (case, problems)
+        counts = outcomes["fast"].opcode_counts if not isinstance(outcomes["fast"], str) else {}
+        ran += sum(counts.get(name, 0) for name in ("ADDMOD768", "SUBMOD768", "MULMODMONT768"))
+    assert ran > 0
