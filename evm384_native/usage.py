@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Sequence
+from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple
 
 
 @dataclass(frozen=True)
@@ -55,3 +55,21 @@ def words_input(names: Sequence[str], word: int = 32) -> Callable[[List[bytes]],
                              f"{', '.join(str(len(w)) for w in words) or 'none'}")
         return b"".join(words)
     return join
+
+
+def pairing_calldata(name: str, args: Sequence[Any], arguments: Mapping[str, Tuple[str, ...]],
+                     contracts: Sequence[str], hint_bytes: int) -> bytes:
+    """A pairing family's ``encode_calldata(name, *args)``: ``arguments`` names each
+    contract's arguments (the precompile's input ``data``, then a ``hint`` of
+    ``hint_bytes`` for a hinted check), concatenated after checking their count and the
+    hint's size."""
+    expected = arguments.get(name)
+    if expected is None:
+        raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(contracts)}")
+    if len(args) != len(expected):
+        raise ValueError(f"encode_calldata({name!r}, ...) takes {len(expected)} argument"
+                         f"{'s' if len(expected) > 1 else ''} after the name "
+                         f"({', '.join(expected)}), got {len(args)}")
+    if "hint" in expected and len(args[-1]) != hint_bytes:
+        raise ValueError(f"a hint is {hint_bytes} bytes (pairing_hint computes it)")
+    return b"".join(bytes(arg) for arg in args)

@@ -17,6 +17,7 @@ from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT
 import bls12_377_reference as ref
 
 NAME = "bls12_377_pairing_check"
+HINTED = "bls12_377_pairing_check_hinted"
 TARGETS = ("evmmax", "evm384")
 P = BLS12_377.p
 
@@ -26,10 +27,12 @@ def target(request):
     return request.param
 
 
-def check(target, data, engine="fast"):
-    """The contract's answer (True, False) or "revert", the same on both engines."""
-    code = build_contract(NAME, target=target)
-    result = execute(code, encode_calldata(NAME, data), opcodes=target, engine=engine)
+def check(target, data, engine="fast", hint=None):
+    """The contract's answer (True, False) or "revert": the pairing check, or with a
+    ``hint`` the hinted one."""
+    name, args = (NAME, (data,)) if hint is None else (HINTED, (data, hint))
+    code = build_contract(name, target=target)
+    result = execute(code, encode_calldata(name, *args), opcodes=target, engine=engine)
     if not result.success:
         assert (result.error, result.output) == ("revert", b""), result
         return "revert"
@@ -183,17 +186,9 @@ def test_gas_beside_the_precompile(target):
 
 # --- the hinted check ----------------------------------------------------------------------
 
-HINTED = "bls12_377_pairing_check_hinted"
-
 
 def check_hinted(target, data, hint, engine="fast"):
-    code = build_contract(HINTED, target=target)
-    result = execute(code, encode_calldata(HINTED, data, hint), opcodes=target, engine=engine)
-    if not result.success:
-        assert (result.error, result.output) == ("revert", b""), result
-        return "revert"
-    assert result.output[:31] == bytes(31) and result.output[31] in (0, 1)
-    return bool(result.output[31])
+    return check(target, data, engine, hint)
 
 
 def _true_pairs(seed):

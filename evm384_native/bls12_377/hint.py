@@ -8,7 +8,7 @@ sent."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Dict
+from typing import Any
 
 from ..asm import Assembler, Program, Slot
 from ..asm.layout import FP_BYTES
@@ -18,7 +18,7 @@ from ..ec.bls12_hinted import Hint
 from ..tower import fp
 from ..tower.contract import revert_here
 from ..tower.fp import Emitter
-from ..tower.residue import emit_prover
+from ..tower.residue import emit_prover, run_prover
 from .points import PAIR_BYTES
 
 
@@ -42,22 +42,10 @@ def build_prover() -> Program:
     return asm.assemble()
 
 
-def prover_gas(pairs: int) -> int:
-    """Enough gas for the prover under every schedule."""
-    return 12_000_000 + 500_000 * pairs
-
-
 def pairing_hint(data: bytes, **execute_options: Any) -> bytes:
     """The hint for the ``bls12_377_pairing_check`` input ``data`` (k x 384 bytes); runs on
     the fast engine unless ``engine`` says otherwise. Invalid input: ValueError."""
-    from .. import execute
-    if not isinstance(data, (bytes, bytearray)):
-        raise TypeError(f"pairing input must be bytes, not {type(data).__name__}")
-    options: Dict[str, Any] = {"engine": "fast", "gas": prover_gas(len(data) // PAIR_BYTES),
-                               **execute_options}
-    result = execute(build_prover().code, bytes(data), **options)
-    if not result.success:
-        raise ValueError(f"not a valid bls12_377_pairing_check input ({result.error})")
+    output = run_prover(build_prover().code, data, PAIR_BYTES, "bls12_377_pairing_check",
+                        **execute_options)
     # the program's values are little-endian (EVM384 memory); the hint's big-endian
-    return b"".join(result.output[i:i + FP_BYTES][::-1]
-                    for i in range(0, len(result.output), FP_BYTES))
+    return b"".join(output[i:i + FP_BYTES][::-1] for i in range(0, len(output), FP_BYTES))

@@ -28,7 +28,7 @@ from ..curves.bls12_381 import BLS12_381
 from ..tower import fp
 from ..tower.families import family_of
 from ..tower.fp import Emitter
-from ..tower.residue import emit_prover
+from ..tower.residue import emit_prover, prover_gas
 from ..ec.bls12_hinted import Hint
 from .raw_pairs import pairs_calldata
 
@@ -50,12 +50,6 @@ def build_prover() -> Program:
     emit_prover(e, lambda loop: loop.load(), Hint, lambda t, out: _write_out(t, out, e))
     e.finish()
     return asm.assemble()
-
-
-def prover_gas(pairs: int) -> int:
-    """Enough gas for the prover under every schedule: evmone-v7 (the most expensive)
-    charges ~9.4M plus ~0.29M per pair."""
-    return 12_000_000 + 500_000 * pairs
 
 
 def pairing_hint(pairs: Sequence[Tuple[bytes, bytes]], **execute_options: Any) -> bytes:

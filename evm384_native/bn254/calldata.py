@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..usage import pairing_calldata
 from .contracts import CONTRACTS
 from .hinted import HINT_BYTES
 
@@ -15,13 +16,4 @@ def encode_calldata(name: str, *args: Any) -> bytes:
     """Calldata for contract ``name``: ``bn254_add(data)``, ``bn254_mul(data)``,
     ``bn254_pairing_check(data)`` (each the precompile's input) and
     ``bn254_pairing_check_hinted(data, hint)``."""
-    expected = _ARGUMENTS.get(name)
-    if expected is None:
-        raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
-    if len(args) != len(expected):
-        raise ValueError(f"encode_calldata({name!r}, ...) takes {len(expected)} argument"
-                         f"{'s' if len(expected) > 1 else ''} after the name "
-                         f"({', '.join(expected)}), got {len(args)}")
-    if "hint" in expected and len(args[-1]) != HINT_BYTES:
-        raise ValueError(f"a hint is {HINT_BYTES} bytes (pairing_hint computes it)")
-    return b"".join(bytes(arg) for arg in args)
+    return pairing_calldata(name, args, _ARGUMENTS, CONTRACTS, HINT_BYTES)

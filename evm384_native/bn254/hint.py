@@ -6,13 +6,13 @@ input the check rejects whatever hint is sent."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Dict
+from typing import Any
 
 from ..asm import Assembler, Program, raw
 from ..curves.bn254 import BN254
 from ..tower.contract import revert_here
 from ..tower.fp import Emitter
-from ..tower.residue import emit_prover
+from ..tower.residue import emit_prover, run_prover
 from .contracts import load_pairs
 from .hinted import HINT_BYTES
 from .io import PAIR_BYTES
@@ -32,20 +32,8 @@ def build_prover() -> Program:
     return asm.assemble()
 
 
-def prover_gas(pairs: int) -> int:
-    """Enough gas for the prover under every schedule."""
-    return 12_000_000 + 500_000 * pairs
-
-
 def pairing_hint(data: bytes, **execute_options: Any) -> bytes:
     """The hint for the ``bn254_pairing_check`` input ``data`` (k x 192 bytes); runs on the
     fast engine unless ``engine`` says otherwise. Invalid input: ValueError."""
-    from .. import execute
-    if not isinstance(data, (bytes, bytearray)):
-        raise TypeError(f"pairing input must be bytes, not {type(data).__name__}")
-    options: Dict[str, Any] = {"engine": "fast", "gas": prover_gas(len(data) // PAIR_BYTES),
-                               **execute_options}
-    result = execute(build_prover().code, bytes(data), **options)
-    if not result.success:
-        raise ValueError(f"not a valid bn254_pairing_check input ({result.error})")
-    return result.output
+    return run_prover(build_prover().code, data, PAIR_BYTES, "bn254_pairing_check",
+                      **execute_options)
