@@ -16,7 +16,7 @@ from .family import Family
 from .p256.family import FAMILY as P256
 from .poseidon.family import FAMILY as POSEIDON
 from .secp256k1.family import FAMILY as SECP256K1
-from .tower.target import TARGETS as TARGET_OBJECTS
+from .tower.targets import TARGETS as TARGET_OBJECTS
 from .tower.target import Target
 from .usage import Usage
 

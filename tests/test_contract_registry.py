@@ -9,7 +9,7 @@ from evm384_native.bls12_381 import usage as bls12_381_usage
 from evm384_native.curves import BLS12_381
 from evm384_native.curves.bn254 import BN254
 from evm384_native.family import Family
-from evm384_native.tower.target import TARGETS
+from evm384_native.tower.targets import TARGETS
 
 
 def test_the_registry_is_the_families_in_order():

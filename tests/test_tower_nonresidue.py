@@ -14,7 +14,7 @@ from evm384_native.asm import Fp2, Fp6, Fp12, raw
 from evm384_native.curves.model import PairingCurve
 from evm384_native.tower import fp2, fp6, fp12
 from evm384_native.tower.contract import assemble
-from evm384_native.tower.target import resolve_target
+from evm384_native.tower.targets import resolve_target
 
 P = 0x01ae3a4617c510eac63b05c06ca1493b1a22d9f300f5138f1ef3622fba094800170b5d44300000008508c00000000001
 BLS12_377 = PairingCurve(

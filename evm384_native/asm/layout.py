@@ -211,11 +211,16 @@ class Region:
 class Memory:
     """All regions of one program, linked in creation order."""
 
-    def __init__(self, base: int = 0, registers: Optional["RegisterSpace"] = None) -> None:
+    def __init__(self, base: int = 0, registers: Optional["RegisterSpace"] = None,
+                 registers_in_memory: bool = False) -> None:
         self.start = base
         self.registers = registers
         self.regions: List[Region] = []
         self.by_name: Dict[str, Region] = {}
+        # ``registers_in_memory`` (the plain-EVM target): the register space is a region of
+        # memory, one 32-byte word a register, placed first and sized when linked
+        self.register_file: Optional[Region] = (self.region("registers")
+                                                if registers_in_memory else None)
         self.end: Optional[int] = None
         self._names_key: Optional[Tuple[int, int]] = None
         self._names_table: List[Optional[Tuple[int, str]]] = []
@@ -245,6 +250,8 @@ class Memory:
         end of memory. A released region does not move the regions after it."""
         if self.registers is not None:
             self.registers.link()
+            if self.register_file is not None:
+                self.register_file.size = self.registers.count * WORD
         offset = top = self.start
         for region in self.regions:
             region.base = offset
@@ -298,8 +305,9 @@ class RegisterSpace(Memory):
     each frame above the frames of everything that calls it, so frames never live at
     the same time share registers."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: Optional[int] = MAX_REGISTERS) -> None:
         super().__init__()
+        self.limit = limit            # None: as many as the program needs
         self.calls: Dict[str, Set[str]] = {}
 
     def link(self) -> int:
@@ -332,9 +340,9 @@ class RegisterSpace(Memory):
             return placed[name]
 
         self.end = max([bottom] + [top_of(region.name) for region in frames])
-        if self.count > MAX_REGISTERS:
+        if self.limit is not None and self.count > self.limit:
             raise RegisterOverflow(f"the program needs {self.count} EVMMAX registers; at most "
-                                   f"{MAX_REGISTERS} fit (255 indices, one left unused by "
+                                   f"{self.limit} fit (255 indices, one left unused by "
                                    "EIP-6690's bound on the allocation)")
         return self.end
 

@@ -40,7 +40,7 @@ HALF = ROUNDS_F // 2
 BLOCKS = {2: 8, 3: 7, 4: 5, 5: 6}
 WIDTH_OF = {f"poseidon_t{t}": t for t in BLOCKS}
 CONTRACTS = tuple(WIDTH_OF)
-TARGETS_OF = {name: ("evmmax",) for name in CONTRACTS}
+TARGETS_OF = {name: ("evmmax", "evm") for name in CONTRACTS}
 
 
 @dataclass(frozen=True)
@@ -309,7 +309,7 @@ class _Poseidon:
         with e.asm.temps(array(Fp, t)) as (acc,):
             self._sbox_all(acc)
             # state[0] only: row 0 of the applied matrix, every t-th stored value
-            e.asm.evmmax("MULMODX", acc, self.m, self.state, t, (1, t, 1))
+            e.target.strided(e, "mul", acc, self.m, self.state, t, (1, t, 1))
             terms = acc.fps()
             fp.add(e, x0, terms[0], terms[1])
             for term in terms[2:]:
