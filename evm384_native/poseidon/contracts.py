@@ -28,7 +28,7 @@ from typing import Callable, List, Optional, Tuple
 from ..asm import Fp, Label, Program, Slot, array, raw
 from ..asm.layout import FP_BYTES, WORD
 from ..tower import fp
-from ..tower.contract import least_gas_that_fits, return_slot, revert_here
+from ..tower.contract import CONTRACT_SIZE_LIMIT, least_gas_that_fits, return_slot, revert_here
 from ..tower.fp import Emitter
 from ..tower.target import Target
 from .params import FIELD, R, ROUNDS_F, ROUNDS_P, optimised
@@ -327,10 +327,18 @@ def _builder(t: int, block: int) -> Callable[[Emitter], None]:
 
 @lru_cache(maxsize=None)
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
-    """The assembled contract ``name`` (one of CONTRACTS; EVMMAX only: ``compact`` changes
-    nothing, nothing is shared)."""
-    return least_gas_that_fits(name, FIELD, isa, _builder(WIDTH_OF[name], BLOCKS[WIDTH_OF[name]]),
-                               compact=False)
+    """The assembled contract ``name`` (one of CONTRACTS; ``compact`` changes nothing,
+    nothing is shared). Where the width's block of partial rounds (:data:`BLOCKS`) makes
+    the code too large (plain EVM's t = 5: an operation there is ~5 bytes, 8 under EVMMAX
+    for a whole vector), smaller blocks, looped, until it fits."""
+    t = WIDTH_OF[name]
+    program = None
+    for block in sorted({BLOCKS[t], *range(1, BLOCKS[t])}, reverse=True):
+        program = least_gas_that_fits(name, FIELD, isa, _builder(t, block), compact=False)
+        if len(program.code) <= CONTRACT_SIZE_LIMIT:
+            break
+    assert program is not None
+    return program
 
 
 def hash_words(inputs: List[int]) -> bytes:

@@ -37,20 +37,24 @@ def least_gas_that_fits(name: str, curve: Field, isa: Target,
     :data:`.pairing.RESIDENT_CODE` in turn (least gas first), each (with ``loops`` None)
     unrolled, then with run-time loops (less code, ~55 gas a digit more: less than the
     next resident build costs). With ``inline_powers`` (dense code only) each build is
-    first tried with its exponentiations written out (:class:`.fp.Emitter`)."""
+    first tried with its exponentiations written out (:class:`.fp.Emitter`). If none
+    fits, the same with the target's smaller variant (``isa.smaller``), compact."""
     program = None
-    inline_choices = (True, False) if inline_powers and isa.dense_code else (False,)
-    for resident_code in RESIDENT_CODE if isa.register_pairs else RESIDENT_CODE[:1]:
-        for use_loops, inline in [(use_loops, inline)
-                                  for use_loops in ((False, True) if loops is None else (loops,))
-                                  for inline in inline_choices]:
-            try:
-                program = assemble(name, curve, isa, build, compact, use_loops,
-                                   isa.register_pairs, resident_code, inline)
-            except RegisterOverflow:               # a build that needs more registers
-                continue
-            if len(program.code) <= CONTRACT_SIZE_LIMIT:
-                return program
+    variant: Optional[Target] = isa
+    while variant is not None:
+        inline_choices = (True, False) if inline_powers and variant.dense_code else (False,)
+        resident_choices = RESIDENT_CODE if variant.register_pairs else RESIDENT_CODE[:1]
+        for resident_code in resident_choices:
+            for use_loops in (False, True) if loops is None else (loops,):
+                for inline in inline_choices:
+                    try:
+                        program = assemble(name, curve, variant, build, compact, use_loops,
+                                           variant.register_pairs, resident_code, inline)
+                    except RegisterOverflow:       # a build that needs more registers
+                        continue
+                    if len(program.code) <= CONTRACT_SIZE_LIMIT:
+                        return program
+        variant, compact = variant.smaller, True
     if program is None:
         raise RegisterOverflow(f"{name}: no build fits the EVMMAX register file")
     return program

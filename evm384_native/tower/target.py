@@ -21,7 +21,7 @@ existed.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Protocol, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Protocol, Sequence, Tuple
 
 from ..asm import Assembler, Fp, Label, Memory, Region, Slot, raw
 from ..asm.layout import FP_BYTES, RegisterSpace
@@ -68,6 +68,7 @@ class Target(Protocol):
     compact: bool
     register_pairs: int
     cheap_products: bool
+    smaller: Optional["Target"]   # a variant whose builds take less code, tried if none fits
 
     def new_memory(self) -> Memory: ...
     def encode(self, e: EmitterView, value: int) -> bytes: ...
@@ -107,6 +108,7 @@ class EVM384:
     compact = True                # share cold routines by default: 24,576 bytes otherwise
     register_pairs = 0            # pair states live in memory anyway
     cheap_products = False        # a product costs as much as several additions
+    smaller = None
 
     def new_memory(self) -> Memory:
         return Memory()
@@ -290,6 +292,7 @@ class EVMMAX:
     compact = False               # inlined cold routines fit and save ~3% gas
     register_pairs = 2            # the pairing checks keep up to two pair states in registers
     cheap_products = True         # a product costs 2-3 additions (EIP-6690, up to 7 limbs)
+    smaller = None
 
     def new_memory(self) -> Memory:
         return Memory(registers=RegisterSpace())

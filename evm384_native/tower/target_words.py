@@ -16,7 +16,7 @@ not write: it refuses them when the emitter is made.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, List, Sequence, Tuple, Type
+from typing import Callable, List, Optional, Sequence, Tuple, Type
 
 from ..asm import Assembler, Fp, Label, Memory, Region, Slot
 from ..asm.layout import FP_BYTES, WORD, RegisterSpace
@@ -95,14 +95,24 @@ def _at(e: EmitterView, slot: Slot) -> Address:
 
 
 class Words:
-    """Values as memory words (up to 256 bits), runs of arithmetic as stack code."""
+    """Values as memory words (up to 256 bits), runs of arithmetic as stack code.
+
+    ``dense_code`` (the default) inlines hot code: long blocks, the least gas. The variant
+    without it (``smaller``: calls instead, shorter blocks) is what a build falls back to
+    when the inlined code exceeds the size limit (the BN254 pairing check's)."""
     name = "evm"
     opcodes = "evm"
     indexed_operands = False      # addresses are compiled into the blocks
-    dense_code = True             # 3-5 bytes an operation: hot code is inlined
     compact = False
     register_pairs = 2            # pair states in registers of their own (no copies)
     cheap_products = True         # MULMOD costs what ADDMOD does; a subtraction more
+
+    def __init__(self, dense_code: bool = True) -> None:
+        self.dense_code = dense_code
+        self.smaller: Optional[Words] = Words(dense_code=False) if dense_code else None
+
+    def __repr__(self) -> str:
+        return "Words()" if self.dense_code else "Words(dense_code=False)"
 
     def new_memory(self) -> Memory:
         return Memory(registers=RegisterSpace(limit=None), registers_in_memory=True)
