@@ -8,13 +8,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from evm384_native import execute
+from evm384_native.tower.target_words import headroom as headroom_of
 from evm384_native.tower.stack_code import (BlockMemory, BlockTooLarge, FieldOp,
                                             compile_block, push_bytes)
 
 P_BN254 = 0x30644E72E131A029B85045B68181585D97816D68719D2B6A9ABE2DA24E7B1F5B
 P_256 = 2**256 - 2**224 + 2**192 + 2**96 - 1
-MODULI = (P_BN254, P_256, 2**255 - 19, 7)
-MODULUS_AT, SCRATCH_AT, SCRATCH_WORDS = 0, 32, 64
+MODULI = (P_BN254, P_256, 2**255 - 19, 7)       # headroom 5, 1, 2, 8 (unreduced sums)
+MODULUS_AT, SCRATCH_AT, SCRATCH_WORDS = 0, 256, 64
 FIRST = SCRATCH_AT + 32 * SCRATCH_WORDS             # the block's words start here
 
 
@@ -28,11 +29,15 @@ def _simulate(ops, words, p):
 
 
 def _program(ops, words, p, dead=frozenset(), constants=None):
-    """Memory set up (the modulus, the words), the block, then the words returned."""
+    """Memory set up (p's multiples that fit a word, up to 8, the words), the block, then
+    the words returned."""
     code = bytearray()
-    for address, value in [(MODULUS_AT, p), *words.items()]:
+    headroom = headroom_of(p)
+    multiples = [(MODULUS_AT + 32 * (k - 1), k * p) for k in range(1, headroom + 1)]
+    for address, value in [*multiples, *words.items()]:
         code += push_bytes(value) + push_bytes(address) + bytes([0x52])
-    memory = BlockMemory(MODULUS_AT, constants or {}, SCRATCH_AT, SCRATCH_WORDS, dead)
+    memory = BlockMemory(MODULUS_AT, constants or {}, SCRATCH_AT, SCRATCH_WORDS, dead,
+                         headroom)
     for _, blob in compile_block(ops, memory):
         code += blob
     size = 32 * len(words)
@@ -97,6 +102,21 @@ def test_constants_and_dead_words(block, data):
                      if data.draw(st.booleans()) and FIRST + 32 * i not in constants)
     words = _words(rng, count, p, [(i, v % p) for i, v in consts.items() if i < count])
     _run_and_compare(ops, words, p, dead, constants)
+
+
+def test_unreduced_sums_stay_below_the_headroom():
+    """Long chains of additions and subtractions of one value with itself and others: the
+    compiler leaves sums unreduced only while they stay below headroom * p < 2^256, and
+    stores canonical values."""
+    for p in MODULI:
+        rng = random.Random(p)
+        a, b, c = (FIRST + 32 * i for i in range(3))
+        ops = [FieldOp("add", a, a, a, ()), FieldOp("sub", b, b, a, ()),
+               FieldOp("add", a, a, b, ()), FieldOp("sub", c, a, b, ()),
+               FieldOp("sub", b, c, c, ()), FieldOp("add", c, c, a, ()),
+               FieldOp("sub", a, FIRST + 96, c, ()), FieldOp("mul", b, a, c, ())] * 4
+        words = {a: p - 1, b: p - 2, c: rng.randrange(p), FIRST + 96: 0}
+        _run_and_compare(ops, words, p)
 
 
 def test_folds_and_negation_of_zero():

@@ -38,7 +38,9 @@ FRAME = 11              # values the block keeps on the stack (the modulus inclu
 
 _DUP1, _SWAP1, _PUSH0, _PUSH1 = 0x80, 0x90, 0x5F, 0x60
 _POP, _MLOAD, _MSTORE = 0x50, 0x51, 0x52
-_SUB, _MOD, _ADDMOD, _MULMOD = 0x03, 0x06, 0x08, 0x09
+_ADD, _SUB, _MOD, _ADDMOD, _MULMOD = 0x01, 0x03, 0x06, 0x08, 0x09
+_UNREDUCED = {"addw": "add", "subw": "sub", "negw": "neg"}   # lazy kinds, reduced ones
+_MODULUS_USES = {"add": 1, "mul": 1, "sub": 2, "neg": 2, "addw": 0, "subw": 1, "negw": 1}
 _SMALL = 1 << 32        # constants below this are pushed; larger ones are loaded from memory
 
 
@@ -62,6 +64,9 @@ class BlockMemory:
     scratch_at: int
     scratch_words: int
     dead: FrozenSet[int] = frozenset()
+    # the largest h with h p < 2^256 whose multiples k p (k <= h) are the words from
+    # modulus_at on: sums and differences of up to h p need no reduction (lazy)
+    headroom: int = 1
 
 
 @dataclass
@@ -74,6 +79,7 @@ class _Value:
     uses: List[int] = field(default_factory=list)     # consumer ids (-1: stored at the end)
     inline: bool = False
     depth: int = 1
+    bound: int = 1                  # the value is below bound * p
 
 
 class BlockTooLarge(ValueError):
@@ -133,8 +139,12 @@ class _Compiler:
         return v.constant if v.kind == "const" else None
 
     def _operation(self, op: str, x: int, y: int, path: Path) -> int:
-        """The value of ``x op y``, folded where an operand makes it trivial."""
+        """The value of ``x op y``, folded where an operand makes it trivial; a sum or a
+        difference is left unreduced (ADD, SUB from a multiple of p) while it stays below
+        ``headroom`` p."""
         cx, cy = self._constant_of(x), self._constant_of(y)
+        bx, by = self.values[x].bound, self.values[y].bound
+        headroom = self.memory.headroom
         if op in ("add", "sub") and cy == 0:
             return x
         if op == "add" and cx == 0:
@@ -144,7 +154,11 @@ class _Compiler:
         if op == "mul" and cx == 1:
             return y
         if op == "sub" and cx == 0:
-            return self._new(_Value("neg", (y,), path=path))
+            lazy = by + 1 <= headroom               # k p - y is in (0, k p]
+            return self._new(_Value("negw" if lazy else "neg", (y,), path=path,
+                                    bound=by + 1 if lazy else 1))
+        if op in ("add", "sub") and bx + by <= headroom:
+            return self._new(_Value(op + "w", (x, y), path=path, bound=bx + by))
         return self._new(_Value(op, (x, y), path=path))
 
     # --- 2. trees ---------------------------------------------------------------------
@@ -165,6 +179,9 @@ class _Compiler:
                     values[arg].uses.append(index)
         for value in self.finals.values():
             values[value].uses.append(-1)
+        for value in values:                        # stored only: reduce as it is made
+            if value.kind in _UNREDUCED and value.uses and set(value.uses) == {-1}:
+                value.kind, value.bound = _UNREDUCED[value.kind], 1
         roots = []
         for index, value in enumerate(values):
             if not live[index] or value.kind in ("entry", "const"):
@@ -191,13 +208,18 @@ class _Compiler:
         v = self.values[index]
         if v.kind == "neg":
             return max(1 + self._leaf_depth(v.args[0]), 3)
+        if v.kind == "negw":
+            return max(self._leaf_depth(v.args[0]), 2)
         x, y = v.args
         if v.kind == "sub":
             return max(1 + self._leaf_depth(y), 3, 2 + self._leaf_depth(x))
+        if v.kind == "subw":
+            return max(self._leaf_depth(y), 2, 1 + self._leaf_depth(x))
+        base = 0 if v.kind == "addw" else 1         # the modulus under the operands
         if x == y:
-            return max(1 + self._leaf_depth(x), 3)
+            return base + max(self._leaf_depth(x), 2)
         first, second = sorted((self._leaf_depth(x), self._leaf_depth(y)), reverse=True)
-        return max(1 + first, 2 + second)
+        return base + max(first, 1 + second)
 
     # --- 3. code ----------------------------------------------------------------------
 
@@ -217,8 +239,8 @@ class _Compiler:
                 self.pending[value] = sorted(self._positions(value, len(roots)))
         self.entry_at = {v.address: value for value, v in enumerate(self.values)
                          if v.kind == "entry"}
-        self.modulus_uses = sum(2 if v.kind in ("sub", "neg") else 1 for v in self.values
-                                if v.uses and v.kind not in ("entry", "const"))
+        self.modulus_uses = sum(_MODULUS_USES[v.kind] + (v.bound > 1 and -1 in v.uses)
+                                for v in self.values if v.uses and v.kind in _MODULUS_USES)
         path = ops[0].path if ops else ()
         if self.modulus_uses > 1:
             self._load_modulus()
@@ -294,33 +316,61 @@ class _Compiler:
         else:
             self._load_modulus()
 
+    def _multiple(self, k: int, above: int) -> None:
+        """Push k p (k p's word, or the modulus for k = 1)."""
+        if k == 1:
+            self._modulus(above)
+        else:
+            self._push(self.memory.modulus_at + 32 * (k - 1))
+            self._emit(_MLOAD)
+
+    def _minus(self, y: int, above: int) -> None:
+        """Push k p - y, k = y's bound (so k p - y > 0)."""
+        self._leaf(y, above)
+        self._multiple(self.values[y].bound, above + 1)
+        self._emit(_SUB)
+
     def _tree(self, index: int, above: int) -> None:
         """The code leaving value ``index`` on top (``above`` slots under it are the tree's)."""
         v = self.values[index]
-        self._modulus(above)
-        if v.kind == "neg":                         # (p - y) mod p
+        if v.kind == "negw":                        # k p - y
+            self._minus(v.args[0], above)
+            return
+        if v.kind == "subw":                        # x + (k p - y)
+            self._minus(v.args[1], above)
             self._leaf(v.args[0], above + 1)
-            self._modulus(above + 2)
-            self._emit(_SUB, _MOD)
+            self._emit(_ADD)
+            return
+        base = 0 if v.kind == "addw" else 1
+        if base:
+            self._modulus(above)
+        if v.kind == "neg":                         # (k p - y) mod p
+            self._minus(v.args[0], above + 1)
+            self._emit(_MOD)
             return
         x, y = v.args
-        if v.kind == "sub":                         # x + (p - y) mod p
-            self._leaf(y, above + 1)
-            self._modulus(above + 2)
-            self._emit(_SUB)
+        if v.kind == "sub":                         # x + (k p - y) mod p
+            self._minus(y, above + 1)
             self._leaf(x, above + 2)
             self._emit(_ADDMOD)
             return
-        opcode = _ADDMOD if v.kind == "add" else _MULMOD
+        opcode = {"add": _ADDMOD, "mul": _MULMOD, "addw": _ADD}[v.kind]
         if x == y:
-            self._leaf(x, above + 1)
+            self._leaf(x, above + base)
             self._emit(_DUP1, opcode)
             return
         if self._leaf_depth(y) < self._leaf_depth(x):
             x, y = y, x                             # the deeper operand first
-        self._leaf(y, above + 1)
-        self._leaf(x, above + 2)
+        self._leaf(y, above + base)
+        self._leaf(x, above + base + 1)
         self._emit(opcode)
+
+    def _reduce(self, value: int, above: int) -> None:
+        """The copy of ``value`` on top (``above`` slots over the block's values) made
+        canonical, if it may not be: MOD p."""
+        if self.values[value].bound > 1:
+            self._modulus(above)
+            self._emit(_SWAP1, _MOD)
 
     # roots and the block's values on the stack
 
@@ -373,7 +423,9 @@ class _Compiler:
             self._store_to(address, final)
 
     def _store_to(self, address: int, value: int) -> None:
-        """The value on top to ``address``; one read of ``value`` done."""
+        """The value on top (not in the stack's model) to ``address``, canonical; one read
+        of ``value`` done."""
+        self._reduce(value, 1)
         self._push(address)
         self._emit(_MSTORE)
         self.stored.add(address)

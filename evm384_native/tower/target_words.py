@@ -24,7 +24,15 @@ from .stack_code import BlockMemory, FieldOp, Path, Segment, compile_block
 from .target import EmitterView, PowerPlan, broadcast, reverse_values, scratch_buffer, strided_values
 from .words import bswap256
 
+MAX_HEADROOM = 8
 SCRATCH_WORDS = 64          # words a block may spill values to (the largest needs ~20)
+
+
+def headroom(p: int) -> int:
+    """How many multiples of p fit a word (BN254's 5, P-256's 1): the unreduced sums and
+    differences the block compiler may leave (:class:`~.stack_code.BlockMemory`; at most
+    MAX_HEADROOM: more buys little and each is a word of data)."""
+    return min(((1 << 256) - 1) // p, MAX_HEADROOM)
 
 
 class WordView(Slot):
@@ -86,7 +94,8 @@ def _field_block(e: EmitterView) -> _Block:
         constants = {first + WORD * i: int.from_bytes(e.blob[WORD * i:WORD * (i + 1)], "big")
                      for i in range(len(e.blob) // WORD)}
         return BlockMemory(int(e.buffers["modulus"]), constants,
-                           int(e.buffers["block_scratch"]), SCRATCH_WORDS)
+                           int(e.buffers["block_scratch"]), SCRATCH_WORDS,
+                           headroom=headroom(e.curve.p))
     return e.asm.late_block(e, lambda: _Block(e.asm, memory))
 
 
@@ -129,19 +138,21 @@ class Words:
         return rel // FP_BYTES * WORD
 
     def setup(self, e: EmitterView) -> None:
-        """Refuse a field wider than a word; copy p and the constants from the code."""
+        """Refuse a field wider than a word; copy p's multiples (:func:`headroom`) and the
+        constants from the code."""
         if e.curve.p >> 256:
             raise ValueError(f"the plain-EVM target holds field values of up to 256 bits; "
                              f"this field's p has {e.curve.p.bit_length()}")
         asm = e.asm
-        modulus = scratch_buffer(e, "modulus", WORD)
+        multiples = WORD * headroom(e.curve.p)
+        modulus = scratch_buffer(e, "modulus", multiples)
         scratch_buffer(e, "block_scratch", WORD * SCRATCH_WORDS)
-        asm.push(WORD)
+        asm.push(multiples)
         asm.push(e.data_label)
         asm.push(modulus)
         asm.op("CODECOPY")
         asm.push(lambda: len(e.blob))
-        asm.push(lambda: e.data_label.pc + WORD, width=2)     # code is below 64 KB
+        asm.push(lambda: e.data_label.pc + multiples, width=2)     # code is below 64 KB
         asm.push(lambda: int(view(e, e.zero)))
         asm.op("CODECOPY")
 
@@ -149,7 +160,9 @@ class Words:
         """The constants live in the register file for the whole program."""
 
     def finish(self, e: EmitterView) -> None:
-        e.asm.data(e.curve.p.to_bytes(WORD, "big") + bytes(e.blob), label=e.data_label)
+        multiples = b"".join((k * e.curve.p).to_bytes(WORD, "big")
+                             for k in range(1, headroom(e.curve.p) + 1))
+        e.asm.data(multiples + bytes(e.blob), label=e.data_label)
 
     def arith(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot) -> None:
         """Add ``out = x op y`` (value by value; x or y may be one Fp for all) to the open
