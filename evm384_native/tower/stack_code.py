@@ -33,7 +33,8 @@ Path = Tuple[str, ...]
 Segment = Tuple[Path, bytes]
 
 MAX_DEPTH = 16          # DUP16 / SWAP16 reach
-TREE_DEPTH = 6          # deepest a tree may grow above the block's values before it is split
+TREE_DEPTH = 14         # deepest a tree may grow before it is split (then again where the
+                        # block's values leave it less room: :meth:`_Compiler._split`)
 FRAME = 11              # values the block keeps on the stack (the modulus included) at most
 
 _DUP1, _SWAP1, _PUSH0, _PUSH1 = 0x80, 0x90, 0x5F, 0x60
@@ -365,6 +366,67 @@ class _Compiler:
         self._leaf(x, above + base + 1)
         self._emit(opcode)
 
+    def _consumable(self, i: int, root: int) -> Optional[int]:
+        """The value on top of the block's values, if ``root`` reads it for the last time,
+        as an operand of its own (not inside an operand's tree): ``root`` can take it
+        from there instead of a DUP of it now and a POP later."""
+        if not self.stack or self.stack[-1] in (None, -2):
+            return None
+        top = self.stack[-1]
+        v = self.values[root]
+        reads = self._leaves(root).count(top)
+        if top not in v.args or reads != v.args.count(top) or self.pending[top] != [i] * reads:
+            return None
+        if v.kind in ("sub", "subw") and v.args[0] == v.args[1]:
+            return None
+        return top
+
+    def _tree_on(self, index: int, top: int) -> None:
+        """:meth:`_tree` of the root ``index`` taking its operand ``top`` from the top of
+        the stack (one slot above the block's values): under the modulus by a SWAP where
+        the operation needs the modulus below its operands."""
+        v = self.values[index]
+        other = [a for a in v.args if a != top]
+        if v.kind in ("add", "mul", "sub", "neg"):
+            self._modulus(1)
+            self._emit(_SWAP1)                      # modulus, top
+            if v.kind == "neg":
+                self._multiple(self.values[top].bound, 2)
+                self._emit(_SUB, _MOD)
+            elif v.kind == "sub" and top == v.args[1]:
+                self._multiple(self.values[top].bound, 2)
+                self._emit(_SUB)
+                self._leaf(v.args[0], 2)
+                self._emit(_ADDMOD)
+            elif v.kind == "sub":                   # top is x: x + (k p - y)
+                self._minus(v.args[1], 2)
+                self._emit(_ADDMOD)
+            else:
+                opcode = _ADDMOD if v.kind == "add" else _MULMOD
+                if other:
+                    self._leaf(other[0], 2)
+                else:
+                    self._emit(_DUP1)
+                self._emit(opcode)
+            return
+        if v.kind == "negw":
+            self._multiple(self.values[top].bound, 1)
+            self._emit(_SUB)
+        elif v.kind == "subw" and top == v.args[1]:
+            self._multiple(self.values[top].bound, 1)
+            self._emit(_SUB)
+            self._leaf(v.args[0], 1)
+            self._emit(_ADD)
+        elif v.kind == "subw":
+            self._minus(v.args[1], 1)
+            self._emit(_ADD)
+        else:                                       # addw
+            if other:
+                self._leaf(other[0], 1)
+            else:
+                self._emit(_DUP1)
+            self._emit(_ADD)
+
     def _reduce(self, value: int, above: int) -> None:
         """The copy of ``value`` on top (``above`` slots over the block's values) made
         canonical, if it may not be: MOD p."""
@@ -376,14 +438,34 @@ class _Compiler:
 
     def _root(self, i: int, root: int) -> None:
         while len(self.stack) + self.values[root].depth > MAX_DEPTH:
-            self._evict(i)
-        self._tree(root, 0)
+            if not self._split(i, root):
+                self._evict(i)
+        top = self._consumable(i, root)
+        if top is None:
+            self._tree(root, 0)
+        else:
+            self.stack.pop()
+            self._tree_on(root, top)
         self.stack.append(root)
         self._consume(i, root)
         self._store_early(root)
         self._compact()
         while len([v for v in self.stack if v is not None]) > FRAME:
             self._evict(i + 1)
+
+    def _split(self, i: int, root: int) -> bool:
+        """Compute the deepest operand tree of ``root`` on its own first (a root read once,
+        at ``i``), so that ``root``'s tree fits DUP's reach; False if it has none."""
+        v = self.values[root]
+        inline = [arg for arg in v.args if self.values[arg].inline]
+        if not inline:
+            return False
+        child = max(inline, key=lambda arg: self.values[arg].depth)
+        self.values[child].inline = False
+        self.pending[child] = [i] * v.args.count(child)
+        self._root(i, child)
+        v.depth = self._depth_of(root)
+        return True
 
     def _consume(self, i: int, root: int) -> None:
         """The reads at position ``i`` are done: values read for the last time die."""
@@ -395,12 +477,15 @@ class _Compiler:
                 self._retire(value)
 
     def _leaves(self, index: int) -> List[int]:
-        found = []
-        for arg in self.values[index].args:
-            if self.values[arg].inline:
-                found += self._leaves(arg)
-            else:
+        """The values a tree reads, once per read of the uses counted (an operand tree
+        is computed once, even where both operands are it: a square)."""
+        args = self.values[index].args
+        found: List[int] = []
+        for k, arg in enumerate(args):
+            if not self.values[arg].inline:
                 found.append(arg)
+            elif arg not in args[:k]:
+                found += self._leaves(arg)
         return found
 
     def _retire(self, value: int) -> None:
