@@ -177,9 +177,11 @@ def listing(program: Program) -> str:
 
 
 class LateCode(Protocol):
-    """Code compiled after linking (see :meth:`Assembler.late_block`)."""
+    """Code compiled after linking (see :meth:`Assembler.late_block`); ``release``: the
+    slots' values are dead from here on (temporaries going out of scope)."""
 
     def segments(self) -> List[Tuple[Tuple[str, ...], bytes]]: ...
+    def release(self, slots: Sequence[Slot]) -> None: ...
 
 
 class Subroutine:
@@ -251,8 +253,12 @@ class Assembler:
     def temps(self, *kinds: Type[Slot]) -> Iterator[List[Slot]]:
         """Temporary slots in the current frame, released at the end of the block."""
         with self.frame.scope():
-            yield [self.frame.alloc(kind, f"{'/'.join(self._path[1:]) or 'tmp'}#{i}")
-                   for i, kind in enumerate(kinds)]
+            slots = [self.frame.alloc(kind, f"{'/'.join(self._path[1:]) or 'tmp'}#{i}")
+                     for i, kind in enumerate(kinds)]
+            yield slots
+            last = self.items[-1] if self.items else None
+            if isinstance(last, _Late):            # the open block: nothing reads them after
+                last.owner.release(slots)
 
     # --- instructions -------------------------------------------------------------------
 

@@ -47,7 +47,8 @@ _SMALL = 1 << 32        # constants below this are pushed; larger ones are loade
 
 @dataclass(frozen=True)
 class FieldOp:
-    """``out = x op y`` on words in memory (``op``: add, sub, mul; or copy: out = x)."""
+    """``out = x op y`` on words in memory (``op``: add, sub, mul; copy: out = x; kill:
+    the word at ``out`` is dead, its last value need not be stored)."""
     op: str
     out: int
     x: int
@@ -115,6 +116,7 @@ class _Compiler:
     def _dataflow(self, ops: Sequence[FieldOp]) -> None:
         holds: Dict[int, int] = {}                  # address -> value it holds now
         entries: Dict[int, int] = {}
+        killed: Set[int] = set()
 
         def read(address: int) -> int:
             if address not in holds:
@@ -127,13 +129,18 @@ class _Compiler:
             return holds[address]
 
         for op in ops:
+            if op.op == "kill":
+                killed.add(op.out)
+                continue
+            killed.discard(op.out)
             if op.op == "copy":
                 holds[op.out] = read(op.x)
                 continue
             x, y = read(op.x), read(op.y)
             holds[op.out] = self._operation(op.op, x, y, op.path)
         self.finals = {address: value for address, value in holds.items()
-                       if entries.get(address) != value and address not in self.memory.dead}
+                       if entries.get(address) != value and address not in self.memory.dead
+                       and address not in killed}
 
     def _constant_of(self, value: int) -> Optional[int]:
         v = self.values[value]

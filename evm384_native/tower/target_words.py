@@ -75,12 +75,19 @@ class _Block:
     compiled when the code is assembled; ``memory()`` gives the block's
     :class:`~.stack_code.BlockMemory`."""
 
-    def __init__(self, asm: Assembler, memory: Callable[[], BlockMemory]) -> None:
-        self.asm, self.memory = asm, memory
+    def __init__(self, e: EmitterView, memory: Callable[[], BlockMemory]) -> None:
+        self.e, self.asm, self.memory = e, e.asm, memory
         self.ops: List[Tuple[str, Address, Address, Address, Path]] = []
 
     def add(self, op: str, out: Address, x: Address, y: Address) -> None:
         self.ops.append((op, out, x, y, self.asm.path))
+
+    def release(self, slots: Sequence[Slot]) -> None:
+        """Temporaries leaving scope: their last values need not reach memory."""
+        for slot in slots:
+            for value in slot.fps():
+                where = _at(self.e, value)
+                self.add("kill", where, where, where)
 
     def segments(self) -> List[Segment]:
         ops = [FieldOp(op, out(), x(), y(), path) for op, out, x, y, path in self.ops]
@@ -96,7 +103,7 @@ def _field_block(e: EmitterView) -> _Block:
         return BlockMemory(int(e.buffers["modulus"]), constants,
                            int(e.buffers["block_scratch"]), SCRATCH_WORDS,
                            headroom=headroom(e.curve.p))
-    return e.asm.late_block(e, lambda: _Block(e.asm, memory))
+    return e.asm.late_block(e, lambda: _Block(e, memory))
 
 
 def _at(e: EmitterView, slot: Slot) -> Address:
@@ -200,7 +207,7 @@ class Words:
                                int(e.buffers["block_scratch"]), SCRATCH_WORDS,
                                dead=frozenset(int(values) + WORD * i
                                               for i in range(len(kept) + 1)))
-        block = asm.late_block(object(), lambda: _Block(asm, memory))
+        block = asm.late_block(object(), lambda: _Block(e, memory))
         for value, x, y in plan:
             block.add("mul", where.get(value, power), where.get(x, power),
                       where.get(y, power))
