@@ -6,6 +6,7 @@ it against the independent oracles too (tests/test_bn254_contracts.py: go-ethere
 vectors, py-evm, revm, py_ecc; tests/test_wycheproof_ecdsa.py and tests/test_p256.py:
 Wycheproof, OpenSSL, coincurve)."""
 import random
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +100,18 @@ def test_code_has_only_mainnet_instructions():
         program = build_program(name, target="evm")
         names = {ins.name for ins in disassemble(program.code, program.code_size, "evm")}
         assert not [n for n in names if n.startswith("UNKNOWN")], (name, names)
+
+
+def test_readme_ratios_follow_from_its_gas_columns():
+    """README's "Plain EVM" table: its gas columns are what `evm384 gas` prints
+    (tests/test_readme_figures.py); its ratios must follow from them."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Plain EVM")[1].split("\n## ")[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    assert {row.split("`")[1] for row in rows} >= {"p256verify", "ecrecover", "bn254_mul"}
+    number = (lambda cell: None if cell == "-" else float(cell.replace(",", "")))  # noqa: E731
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        plain, evmmax, precompile, by_evmmax, by_precompile = map(number, cells[1:])
+        assert by_evmmax == round(plain / evmmax, 1), row
+        assert by_precompile == (None if precompile is None else round(plain / precompile, 1)), row
