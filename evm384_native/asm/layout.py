@@ -171,6 +171,7 @@ class Region:
         self.base: Optional[int] = None
         self.allocations: List[Slot] = []
         self.released = False          # its bytes are dead: regions after it may reuse them
+        self.last = False              # linked after the other regions
 
     def base_offset(self) -> int:
         if self.base is None:
@@ -225,13 +226,16 @@ class Memory:
         self._names_key: Optional[Tuple[int, int]] = None
         self._names_table: List[Optional[Tuple[int, str]]] = []
 
-    def region(self, name: str, frame: bool = False, first: bool = False) -> Region:
+    def region(self, name: str, frame: bool = False, first: bool = False,
+               last: bool = False) -> Region:
         """A new region; ``frame``: a subroutine's temporaries (live only while it runs);
         ``first``: linked before every other region, at the memory's start (a table whose
-        offsets come from a mask needs no base added)."""
+        offsets come from a mask needs no base added); ``last``: after every other (words
+        a program may leave untouched cost no memory expansion there)."""
         if name in self.by_name:
             raise ValueError(f"memory region {name!r} already exists")
         region = Region(self, name, frame)
+        region.last = last
         if first:
             self.regions.insert(0, region)
         else:
@@ -253,7 +257,7 @@ class Memory:
             if self.register_file is not None:
                 self.register_file.size = self.registers.count * WORD
         offset = top = self.start
-        for region in self.regions:
+        for region in sorted(self.regions, key=lambda region: region.last):
             region.base = offset
             size = -(-region.size // WORD) * WORD
             if region.released:

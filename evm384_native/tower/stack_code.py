@@ -36,6 +36,7 @@ MAX_DEPTH = 16          # DUP16 / SWAP16 reach
 TREE_DEPTH = 14         # deepest a tree may grow before it is split (then again where the
                         # block's values leave it less room: :meth:`_Compiler._split`)
 FRAME = 11              # values the block keeps on the stack (the modulus included) at most
+FAR = 24                # a value next read more than this many operations later: to scratch
 
 _DUP1, _SWAP1, _PUSH0, _PUSH1 = 0x80, 0x90, 0x5F, 0x60
 _POP, _MLOAD, _MSTORE = 0x50, 0x51, 0x52
@@ -234,6 +235,7 @@ class _Compiler:
     def run(self, ops: Sequence[FieldOp]) -> List[Segment]:
         self._dataflow(ops)
         roots = self._plan()
+        self.roots = roots
         self.segments: List[Segment] = []
         self.code = bytearray()
         self.stack: List[Optional[int]] = []        # bottom to top; None: a dead slot
@@ -456,9 +458,17 @@ class _Compiler:
         self.stack.append(root)
         self._consume(i, root)
         self._store_early(root)
+        uses = self.pending[root]
+        if self.stack and self.stack[-1] == root and uses and self._distance(root, uses[0]) > FAR:
+            self._evict_value(root)                 # read again only much later: to scratch
         self._compact()
         while len([v for v in self.stack if v is not None]) > FRAME:
             self._evict(i + 1)
+
+    def _distance(self, value: int, position: int) -> int:
+        """Operations from ``value`` to the root at ``position`` (the end: the last one)."""
+        later = self.roots[position] if position < len(self.roots) else len(self.values)
+        return later - value
 
     def _split(self, i: int, root: int) -> bool:
         """Compute the deepest operand tree of ``root`` on its own first (a root read once,
@@ -561,7 +571,11 @@ class _Compiler:
         candidates = [v for v in self.stack if v is not None and v != -2]
         if not candidates:
             raise AssertionError("nothing to evict")
-        value = max(candidates, key=lambda v: self.pending[v][0] if self.pending[v] else 1 << 30)
+        self._evict_value(max(candidates, key=lambda v: self.pending[v][0]
+                              if self.pending[v] else 1 << 30))
+
+    def _evict_value(self, value: int) -> None:
+        """Move ``value`` from the stack to a scratch word."""
         free = sorted(set(range(self.memory.scratch_words)) - set(self.scratch.values()))
         if not free:
             raise BlockTooLarge(f"a block of field code needs more than "

@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable, List, Optional, Sequence, Tuple, Type
 
-from ..asm import Assembler, Fp, Label, Memory, Region, Slot
+from ..asm import Assembler, Fp, Label, Memory, Region, Slot, raw
 from ..asm.layout import FP_BYTES, WORD, RegisterSpace
 from .stack_code import BlockMemory, FieldOp, Path, Segment, compile_block
 from .target import EmitterView, PowerPlan, broadcast, reverse_values, scratch_buffer, strided_values
@@ -153,7 +153,10 @@ class Words:
         asm = e.asm
         multiples = WORD * headroom(e.curve.p)
         modulus = scratch_buffer(e, "modulus", multiples)
-        scratch_buffer(e, "block_scratch", WORD * SCRATCH_WORDS)
+        memory = asm.memory
+        if "block_scratch" not in memory.by_name:      # one for the program's blocks, last
+            memory.region("block_scratch", last=True).alloc(raw(WORD * SCRATCH_WORDS), "words")
+        e.buffers["block_scratch"] = memory.by_name["block_scratch"].allocations[0]
         asm.push(multiples)
         asm.push(e.data_label)
         asm.push(modulus)
