@@ -17,7 +17,7 @@ from peer_vectors import VECTORS, Vector, answer, load
 EEST = VECTORS / "eest"
 FILES = {  # file -> the contract that stands for its precompile
     "bn254/ecadd": "bn254_add", "bn254/ecmul": "bn254_mul",
-    "bn254/ecpairing": "bn254_pairing_check",
+    "bn254/ecpairing": "bn254_pairing_check", "bn254/ecpairing_inputs": "bn254_pairing_check",
     "eip2537/bls12_g1add": "eip2537_g1add", "eip2537/bls12_g2add": "eip2537_g2add",
     "eip2537/bls12_g1msm": "eip2537_g1msm", "eip2537/bls12_g2msm": "eip2537_g2msm",
     "eip2537/bls12_pairing_check": "eip2537_pairing_check",
@@ -27,6 +27,7 @@ FILES = {  # file -> the contract that stands for its precompile
 }
 # (vectors, failures) a file holds (SOURCE.md says where each comes from)
 COUNTS = {"bn254/ecadd": (41, 18), "bn254/ecmul": (21, 10), "bn254/ecpairing": (8, 3),
+          "bn254/ecpairing_inputs": (144, 106),
           "eip2537/bls12_g1add": (74, 46), "eip2537/bls12_g2add": (81, 52),
           "eip2537/bls12_g1msm": (262, 78), "eip2537/bls12_g2msm": (113, 82),
           "eip2537/bls12_pairing_check": (74, 53), "eip2537/bls12_map_fp_to_g1": (33, 17),
@@ -58,6 +59,7 @@ def test_every_file_is_read_whole():
         assert (len(vectors), sum(v.expected is None for v in vectors)) == COUNTS[file], file
         assert len({v.data for v in vectors}) == len(vectors), file     # no duplicate input
     assert Counter(v.contract for v in ALL).keys() == set(FILES.values())
+    assert len(ALL) == len({(v.contract, v.name) for v in ALL})
 
 
 @pytest.mark.parametrize("vector,target", cases(ALL))
