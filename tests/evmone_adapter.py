@@ -35,7 +35,7 @@ from typing import Dict
 
 SETMODX, VECTOR_OPS = 0xC0, (0xC3, 0xC4, 0xC5)
 JUMPS = (0x56, 0x57, 0x5B)                       # JUMP, JUMPI, JUMPDEST
-PUSH1, PUSH32 = 0x60, 0x7F
+PUSH1, PUSH3, PUSH32 = 0x60, 0x62, 0x7F
 SWAP1, SWAP2, ADD, SHR, MSTORE8 = 0x90, 0x91, 0x01, 0x1C, 0x53
 
 # bytes that turn SETMODX's size operand into bytes (the stack then: offset, size, slots)
@@ -54,7 +54,7 @@ def adapt(code: bytes, variant: str, memory: int = MEMORY) -> bytes:
     """evmone's ``code`` (of branch ``variant``) as this project's EVMMAX code."""
     if variant not in VARIANTS:
         raise ValueError(f"unknown evmone variant {variant!r}; choose one of {', '.join(VARIANTS)}")
-    out = bytearray([PUSH1, 0, 0x62, *(memory - 1).to_bytes(3, "big"), MSTORE8])
+    out = bytearray([PUSH1, 0, PUSH3, *(memory - 1).to_bytes(3, "big"), MSTORE8])
     pc, contexts = 0, 0
     while pc < len(code):
         op = code[pc]

@@ -14,10 +14,12 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
+
+import pytest
 
 from evm384_native import execute
-from evm384_native.contracts import build_contract
+from evm384_native.contracts import build_contract, targets_of
 
 VECTORS = Path(__file__).parent / "vectors"
 # enough for go-ethereum's largest G2 MSM (1,024 pairs: over 30 million gas here); a
@@ -70,3 +72,18 @@ def answer(contract: str, target: str, data: bytes, engine: str) -> Tuple[Option
         return result.output, result.gas_used
     assert result.error == "revert" and result.output == b"", (contract, result.error)
     return None, result.gas_used
+
+
+def cases(vectors: Sequence[Vector]) -> list:
+    """pytest parameters (vector, target): each vector on every target its contract builds
+    for."""
+    return [pytest.param(v, target, id=f"{v.id}-{target}")
+            for v in vectors for target in targets_of(v.contract)]
+
+
+def check_both_engines(vector: Vector, target: str) -> None:
+    """The python engine gives the fast engine's output and gas, and the output is the
+    vector's."""
+    fast = answer(vector.contract, target, vector.data, "fast")
+    assert answer(vector.contract, target, vector.data, "python") == fast
+    assert fast[0] == vector.expected

@@ -7,12 +7,9 @@ Every vector runs on the fast engine on every target; the python engine must giv
 output and gas on a sample by default (a few vectors a contract, the cheapest) and on every
 vector under ``slow``. A precompile's failure is the contract's REVERT with empty output
 (P256VERIFY's is empty output: tests/peer_vectors.py)."""
-from collections import Counter
-
 import pytest
 
-from evm384_native.contracts import targets_of
-from peer_vectors import VECTORS, Vector, answer, load
+from peer_vectors import VECTORS, Vector, answer, cases, check_both_engines, load
 
 EEST = VECTORS / "eest"
 FILES = {  # file -> the contract that stands for its precompile
@@ -49,16 +46,11 @@ def sample(vectors):
 SAMPLE = [v for vectors in VECTORS_OF.values() for v in sample(vectors)]
 
 
-def cases(vectors):
-    return [pytest.param(v, target, id=f"{v.id}-{target}")
-            for v in vectors for target in targets_of(v.contract)]
-
-
 def test_every_file_is_read_whole():
     for file, vectors in VECTORS_OF.items():
         assert (len(vectors), sum(v.expected is None for v in vectors)) == COUNTS[file], file
         assert len({v.data for v in vectors}) == len(vectors), file     # no duplicate input
-    assert Counter(v.contract for v in ALL).keys() == set(FILES.values())
+    assert {v.contract for v in ALL} == set(FILES.values())
     assert len(ALL) == len({(v.contract, v.name) for v in ALL})
 
 
@@ -68,18 +60,12 @@ def test_fast_engine(vector: Vector, target: str):
     assert output == vector.expected
 
 
-def both_engines(vector: Vector, target: str):
-    fast = answer(vector.contract, target, vector.data, "fast")
-    python = answer(vector.contract, target, vector.data, "python")
-    assert python == fast and fast[0] == vector.expected
-
-
 @pytest.mark.parametrize("vector,target", cases(SAMPLE))
 def test_python_engine_sample(vector: Vector, target: str):
-    both_engines(vector, target)
+    check_both_engines(vector, target)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("vector,target", cases([v for v in ALL if v not in SAMPLE]))
 def test_python_engine_every_vector(vector: Vector, target: str):
-    both_engines(vector, target)
+    check_both_engines(vector, target)

@@ -9,8 +9,7 @@ vectors (153, up to 128 pairs) run on the fast engine on every target; the pytho
 must agree on a sample by default and on all of them under ``slow``."""
 import pytest
 
-from evm384_native.contracts import targets_of
-from peer_vectors import VECTORS, answer, load
+from peer_vectors import VECTORS, answer, cases, check_both_engines, load, read_json
 from test_eip2537_contract import EXPECTED_REJECTION, rejected_by
 
 GETH = VECTORS / "geth"
@@ -35,11 +34,6 @@ def test_every_file_is_read_whole():
     assert sorted(GETH.glob("fail-*.json")) == sorted(GETH / f"{f}.json" for f in FAILURES)
 
 
-def cases(vectors):
-    return [pytest.param(v, target, id=f"{v.id}-{target}")
-            for v in vectors for target in targets_of(v.contract)]
-
-
 @pytest.mark.parametrize("engine", ["fast", "python"])
 @pytest.mark.parametrize("vector,target", cases(FAILING))
 def test_failure_vectors_revert(vector, target, engine):
@@ -49,7 +43,6 @@ def test_failure_vectors_revert(vector, target, engine):
 def test_the_pairing_check_rejects_for_go_ethereums_reason():
     reasons = {"g1 point is not on correct subgroup": "g1_subgroup",
                "g2 point is not on correct subgroup": "g2_subgroup"}
-    from peer_vectors import read_json
     for entry in read_json(GETH / "fail-blsPairing.json"):
         error = entry["ExpectedError"]
         expected = reasons.get(error) or EXPECTED_REJECTION[error]
@@ -61,18 +54,12 @@ def test_g2_msm_vectors_fast_engine(vector, target):
     assert answer(vector.contract, target, vector.data, "fast")[0] == vector.expected
 
 
-def both_engines(vector, target):
-    fast = answer(vector.contract, target, vector.data, "fast")
-    assert answer(vector.contract, target, vector.data, "python") == fast
-    assert fast[0] == vector.expected
-
-
 @pytest.mark.parametrize("vector,target", cases(G2_MSM_SAMPLE))
 def test_g2_msm_python_engine_sample(vector, target):
-    both_engines(vector, target)
+    check_both_engines(vector, target)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("vector,target", cases([v for v in G2_MSM if v not in G2_MSM_SAMPLE]))
 def test_g2_msm_python_engine_every_vector(vector, target):
-    both_engines(vector, target)
+    check_both_engines(vector, target)
