@@ -1,7 +1,9 @@
 """evmone's EVMMAX vectors and its Poseidon bytecode (tests/vectors/evmone, SOURCE.md there)
 through the adapter for its SETMODX variant (tests/evmone_adapter.py), on both engines: each
 gives evmone's expected output, the engines agree on output and gas, and the Poseidon hash is
-also the package's pure-Python Poseidon's and the ``poseidon_t3`` contract's."""
+also the package's pure-Python Poseidon's and the ``poseidon_t3`` contract's. Then the vectors
+of evmone's EVMMAX precompiles (BN254 ECADD, ECMUL; ECRECOVER) through this project's
+contracts, on every target they build for and both engines."""
 import pytest
 
 from evm384_native import execute
@@ -9,7 +11,7 @@ from evm384_native.contracts import run_contract
 from evm384_native.evm.kernels.modx_reference import FieldContext
 from evm384_native.poseidon.reference import poseidon
 from evmone_adapter import SETMODX, adapt
-from peer_vectors import VECTORS, read_json
+from peer_vectors import VECTORS, Vector, cases, check_both_engines, read_json
 
 EVMONE = read_json(VECTORS / "evmone" / "evmmax.json")
 POSEIDON = [v for v in EVMONE if "poseidon" in v["Name"]]
@@ -87,3 +89,22 @@ def test_the_adapter_rewrites_only_setmodx_and_one_element_strides():
     assert body[2:10] == bytes([0xC3, 2, 1, 1, 0, 0, 0, 1])          # count 1: out stride 1
     assert body[10:18] == bytes([0xC5, 2, 1, 1, 1, 0, 1, 3])         # count 3: unchanged
     assert adapt(bytes([SETMODX]), "evmmax-poseidon").count(SETMODX) == 1
+
+
+# --- evmone's EVMMAX precompile vectors: BN254 ECADD and ECMUL, ECRECOVER ------------------
+
+PRECOMPILES = [Vector(v["Contract"], v["Name"], bytes.fromhex(v["Input"]),
+                      bytes.fromhex(v["Expected"]))
+               for v in read_json(VECTORS / "evmone" / "precompiles.json")]
+
+
+def test_every_precompile_vector_is_read():
+    counts = {name: sum(v.contract == name for v in PRECOMPILES)
+              for name in ("bn254_add", "bn254_mul", "ecrecover")}
+    assert counts == {"bn254_add": 42, "bn254_mul": 90, "ecrecover": 8}
+    assert sum(v.expected == b"" for v in PRECOMPILES) == 5          # ECRECOVER's rejections
+
+
+@pytest.mark.parametrize("vector,target", cases(PRECOMPILES))
+def test_evmone_precompile_vectors(vector, target):
+    check_both_engines(vector, target)
