@@ -1,7 +1,8 @@
 """execution-spec-tests' precompile vectors and edge cases (tests/vectors/eest, SOURCE.md
 there) through the contracts that stand for the precompiles: EIP-196/197 (BN254 ECADD,
 ECMUL, ECPAIRING), EIP-2537 (the seven BLS12-381 precompiles, G2 MSM included) and
-EIP-7951 (P256VERIFY), on every target each contract builds for.
+EIP-7951 (P256VERIFY), on every target each contract builds for; the pairing vectors through
+the hinted pairing checks too.
 
 Every vector runs on the fast engine on every target; the python engine must give the same
 output and gas on a sample by default (a few vectors a contract, the cheapest) and on every
@@ -9,6 +10,8 @@ vector under ``slow``. A precompile's failure is the contract's REVERT with empt
 (P256VERIFY's is empty output: tests/peer_vectors.py)."""
 import pytest
 
+from evm384_native import bls12_381, bn254
+from evm384_native.bls12_381.hinted import HINT_BYTES as BLS12_381_HINT_BYTES
 from peer_vectors import VECTORS, Vector, answer, cases, check_both_engines, load
 
 EEST = VECTORS / "eest"
@@ -69,3 +72,36 @@ def test_python_engine_sample(vector: Vector, target: str):
 @pytest.mark.parametrize("vector,target", cases([v for v in ALL if v not in SAMPLE]))
 def test_python_engine_every_vector(vector: Vector, target: str):
     check_both_engines(vector, target)
+
+
+# --- the pairing vectors through the hinted pairing checks -----------------------------------
+
+def bn254_hint(data: bytes) -> bytes:
+    try:
+        return bn254.pairing_hint(data)
+    except ValueError:                      # invalid input: any hint, the contract rejects it
+        return bytes(bn254.HINT_BYTES)
+
+
+def eip2537_hint(data: bytes) -> bytes:
+    try:
+        return bls12_381.pairing_hint(bls12_381.pairs_from_eip2537(data))
+    except ValueError:
+        return bytes(BLS12_381_HINT_BYTES)
+
+
+# the pairing check -> its hinted twin (the same input, then the prover's hint), and the hint
+# of each twin
+HINTED = {"bn254_pairing_check": "bn254_pairing_check_hinted",
+          "eip2537_pairing_check": "eip2537_pairing_check_hinted"}
+HINT_OF = {"bn254_pairing_check_hinted": bn254_hint, "eip2537_pairing_check_hinted": eip2537_hint}
+HINTED_VECTORS = [Vector(HINTED[v.contract], v.name, v.data, v.expected)
+                  for v in ALL if v.contract in HINTED]
+
+
+@pytest.mark.parametrize("vector,target", cases(HINTED_VECTORS))
+def test_hinted_pairing_checks_fast_engine(vector: Vector, target: str):
+    """The same answers with the prover's hint (zeros where the prover refuses the input)."""
+    hint = HINT_OF[vector.contract](vector.data)
+    output, _ = answer(vector.contract, target, vector.data + hint, "fast")
+    assert output == vector.expected
