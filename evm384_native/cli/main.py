@@ -35,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "bytecode; build the BLS12-381 "
                                                 "and BN254 contracts, their calldata and "
                                                 "gas table; "
-                                                "fit gas prices from measured time.",
+                                                "fit gas prices from measured time; "
+                                                "run the conformance fixtures.",
                      epilog=textwrap.fill(f"files: {FILE_RULES}.", 88) + "\n\n" + EXIT_CODES,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"evm384 {__version__}")
