@@ -5,7 +5,7 @@ there) and its G2 MSM vectors, through the matching contracts on every target th
 Each failure vector must make its contract REVERT with empty output, on both engines (they
 fail early: cheap), and for the reason go-ethereum names where the contract's source map
 tells it (the pairing check's validation scopes, tests/test_eip2537_contract.py). The G2 MSM
-vectors (153, up to 128 pairs) run on the fast engine on every target; the python engine
+vectors (153, up to 1,024 pairs) run on the fast engine on every target; the python engine
 must agree on a sample by default and on all of them under ``slow``."""
 import pytest
 
