@@ -1,51 +1,87 @@
-"""vk_x = ic[0] + sum s_i ic[i + 1] as EVM code, the bases fixed (a verifying key's): each
-scalar (a calldata word < r) split into ``chunks`` of L bits, s = sum_j s_j 2^(L j), and
-the bases [2^(L j)] ic[i + 1] computed here, in Python, and copied from the code into
-memory; then one interleaved double-and-add over L bits (Straus): L doublings shared by
-every base, an addition per set bit. The additions handle every case (:func:`..ec.groups.add`):
-the public inputs are the caller's, so acc = +-base must give the right sum.
+"""vk_x = ic[0] + sum s_i ic[i + 1] as EVM code, the bases fixed (a verifying key's).
+
+Each scalar (a calldata word < r, checked by the caller) is split into ``chunks`` of L
+bits, s = sum_j s_j 2^(L j), L a multiple of the window ``width``; the bases
+B_ij = [2^(L j)] ic[i + 1] and their multiples [d] B_ij (d = 1 .. 2^width - 1) are computed
+here, in Python, and copied from the code into memory. One interleaved windowed
+double-and-add (Straus) runs over the L bits: ``width`` doublings per window, shared by
+every base, and an addition of [digit] B_ij per non-zero digit.
+
+Fast path: acc starts at [2^-L mod r] ic[0] (after the L doublings: ic[0]) and adds with
+madd-2004-hmv, which is wrong only when acc = +-[d] B_ij or acc is infinity; then H = 0
+makes Z = 0, and Z stays 0 (every later doubling and addition multiplies Z by something).
+So a final Z = 0 means an exceptional case happened somewhere (whoever chose the inputs),
+and the slow path recomputes the sum from infinity with additions that handle every case
+(:func:`..ec.groups.add`), ic[0] added last. The public inputs are the caller's: this
+keeps the sum right for every input, not only for the likely ones.
 """
 from __future__ import annotations
 
-from typing import List, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from ..asm import G1, G1Jacobian, raw
+from ..asm import G1, G1Jacobian, Subroutine, raw
 from ..curves.points import Affine, Group
 from ..ec.groups import add, affine_view, g1_group, set_infinity
 from ..tower import fp, jacobian
+from ..tower.compare import push_field_is_zero
 from ..tower.fp import Emitter
 
-CHUNKS = 2                                          # halves: 127 doublings for BN254
+
+class MsmPlan(NamedTuple):
+    """How the scalars are cut: ``chunks`` per scalar, windows of ``width`` bits."""
+    chunks: int
+    width: int
+
+    def chunk_bits(self, r: int) -> int:
+        """L: bits per chunk of a scalar below r, a multiple of the width."""
+        bits = -(-r.bit_length() // self.chunks)
+        return -(-bits // self.width) * self.width
 
 
-def chunk_bits(r: int, chunks: int = CHUNKS) -> int:
-    """L: the bits of a chunk of a scalar below r."""
-    return -(-r.bit_length() // chunks)
+# least gas first; the verifier takes the first whose contract fits EIP-170's limit
+PLANS = (MsmPlan(2, 3), MsmPlan(2, 2), MsmPlan(2, 1), MsmPlan(1, 1))
 
 
-def fixed_bases(group: Group, points: Sequence[Affine], r: int, chunks: int = CHUNKS
-                ) -> List[Tuple[int, int, Affine]]:
-    """(scalar index i, chunk j, [2^(L j)] points[i]) for every base that is not infinity."""
-    bits = chunk_bits(r, chunks)
-    out = []
+class FixedBases(NamedTuple):
+    """The tables: for each base (scalar index i, chunk j), its multiples [1..2^w - 1]."""
+    plan: MsmPlan
+    bases: Tuple[Tuple[int, int], ...]
+    multiples: Tuple[Tuple[int, int], ...]          # every table's points, in order
+    start: Optional[Tuple[int, int]]               # [2^-L] ic[0] (None: no fast path)
+    offset: Affine                                 # ic[0]
+
+
+def fixed_bases(group: Group, offset: Affine, points: Sequence[Affine], r: int,
+                plan: MsmPlan) -> FixedBases:
+    """The tables for ``offset`` + sum s_i points[i] (points None: infinity, skipped)."""
+    bits = plan.chunk_bits(r)
+    bases: List[Tuple[int, int]] = []
+    multiples: List[Tuple[int, int]] = []
     for i, point in enumerate(points):
-        for j in range(chunks):
-            base = group.multiply(point, 1 << (bits * j)) if point is not None else None
-            if base is not None:
-                out.append((i, j, base))
-    return out
+        if point is None:
+            continue
+        for j in range(plan.chunks):
+            base = group.multiply(point, (1 << (bits * j)) % r)
+            bases.append((i, j))
+            acc = None
+            for _ in range((1 << plan.width) - 1):
+                acc = group.add(acc, base)
+                multiples.append(acc)
+    start = None if offset is None else group.multiply(offset, pow(2, -bits, r))
+    return FixedBases(plan, tuple(bases), tuple(multiples), start, offset)
 
 
-def emit_msm(e: Emitter, acc: G1Jacobian, offset: Affine, bases: Sequence[Tuple[int, int, Affine]],
-             scalar_offsets: Sequence[int], chunks: int = CHUNKS) -> None:
-    """acc = offset + sum over bases of [chunk j of the calldata word at
-    scalar_offsets[i]] base (``bases`` from :func:`fixed_bases`; every word < r, checked by
-    the caller). ``offset`` is a G1 point or None."""
+def emit_msm(e: Emitter, acc: G1Jacobian, tables: FixedBases,
+             scalar_offsets: Sequence[int]) -> None:
+    """acc = offset + sum over the bases of [chunk j of the calldata word at
+    scalar_offsets[i]] B_ij (every word < r)."""
     asm, target, curve = e.asm, e.target, e.curve
     group = g1_group(curve)
-    bits = chunk_bits(curve.r, chunks)
+    plan = tables.plan
+    bits = plan.chunk_bits(curve.r)
+    entries = (1 << plan.width) - 1
     record = target.memory_bytes(e, G1.size)
-    blob = b"".join(target.encode(e, v) for _, _, (x, y) in bases for v in (x, y))
+    blob = b"".join(target.encode(e, v) for point in tables.multiples for v in point)
     table = asm.memory.region("msm_bases").alloc(raw(max(len(blob), 32)), "bases")
     q = asm.memory.region("msm").alloc(G1Jacobian, "q")
     data = asm.new_label("msm_bases")
@@ -53,46 +89,98 @@ def emit_msm(e: Emitter, acc: G1Jacobian, offset: Affine, bases: Sequence[Tuple[
     def double() -> None:
         jacobian.jacobian_dbl(e, fp, acc)
     dbl = asm.subroutine("msm_dbl", lambda a: double())
-    add_q = asm.subroutine("msm_add", lambda a: add(e, group, acc, q, double))
+    complete = asm.subroutine("msm_add", lambda a: add(e, group, acc, q, double))
+    madd = asm.subroutine("msm_madd", lambda a: jacobian.jacobian_add_affine_hmv(
+        e, fp, acc, affine_view(q, group)))
+
+    def windows(addition: Subroutine) -> None:
+        """The double-and-add over every window (stack: shift of the window's low bit)."""
+        asm.push(bits - plan.width)
+        top = asm.label("msm_window")
+        for _ in range(plan.width):
+            asm.call(dbl)
+        for k, (i, j) in enumerate(tables.bases):
+            skip = asm.new_label("msm_digit_zero")
+            asm.push(scalar_offsets[i])
+            asm.op("CALLDATALOAD")
+            asm.op("DUP2")
+            if j:
+                asm.push(bits * j)
+                asm.op("ADD")
+            asm.op("SHR")
+            asm.push(entries)
+            asm.op("AND")                          # stack: shift digit
+            asm.op("DUP1")
+            asm.op("ISZERO")
+            asm.jumpi(skip)
+            if entries > 1:
+                asm.push(record)
+                asm.op("MUL")
+                asm.push(lambda k=k: int(table) + (k * entries - 1) * record)
+                asm.op("ADD")                      # stack: shift address of [digit] B
+            else:                                  # the digit is 1
+                asm.op("POP")
+                asm.push(lambda k=k: int(table) + k * record)
+            target.copy_in(e, affine_view(q, group), lambda: asm.op("DUP2"))
+            asm.call(addition)
+            asm.place(skip)
+            asm.op("POP")
+        asm.op("DUP1")
+        asm.op("ISZERO")
+        done = asm.new_label("msm_windows_done")
+        asm.jumpi(done)
+        asm.push(plan.width)
+        asm.op("SWAP1")
+        asm.op("SUB")
+        asm.jump(top)
+        asm.place(done)
+        asm.op("POP")
+
     with asm.scope("msm"):
-        set_infinity(e, acc)
         fp.copy(e, q.z, e.one)
-        if bases:
+        if tables.bases:
             asm.push(len(blob))
             asm.push(data)
             asm.push(table)
             asm.op("CODECOPY")
-            asm.push(bits - 1)                     # stack: b, the bit of every chunk
-            top = asm.label("msm_bit")
-            asm.call(dbl)
-            for k, (i, j, _) in enumerate(bases):
-                skip = asm.new_label("msm_bit_clear")
-                asm.push(scalar_offsets[i])
-                asm.op("CALLDATALOAD")
-                asm.op("DUP2")
-                if j:
-                    asm.push(bits * j)
-                    asm.op("ADD")
-                asm.op("SHR")
-                asm.push(1)
-                asm.op("AND")
-                asm.op("ISZERO")
-                asm.jumpi(skip)
-                target.copy_in(e, affine_view(q, group),
-                               lambda k=k: asm.push(lambda: int(table) + k * record))
-                asm.call(add_q)
-                asm.place(skip)
-            asm.op("DUP1")
+        finished = asm.new_label("msm_done")
+        if tables.start is not None and tables.bases:
+            fp.copy(e, affine_view(acc, group), e.const(G1, "msm_start", list(tables.start)))
+            fp.copy(e, acc.z, e.one)
+            windows(madd)
+            push_field_is_zero(e, acc.z)
             asm.op("ISZERO")
-            done = asm.new_label("msm_done")
-            asm.jumpi(done)
-            asm.push((1 << 256) - 1)
-            asm.op("ADD")                          # b - 1
-            asm.jump(top)
-            asm.place(done)
-            asm.op("POP")
-        if offset is not None:
-            fp.copy(e, affine_view(q, group), e.const(G1, "msm_offset", list(offset)))
-            asm.call(add_q)
-    if bases:
+            asm.jumpi(finished)
+        set_infinity(e, acc)                       # the slow path
+        if tables.bases:
+            windows(complete)
+        if tables.offset is not None:
+            fp.copy(e, affine_view(q, group), e.const(G1, "msm_offset", list(tables.offset)))
+            asm.call(complete)
+        asm.place(finished)
+    if tables.bases:
         asm.data(blob, label=data)
+
+
+def fast_path_taken(group: Group, tables: FixedBases, scalars: Sequence[int], r: int
+                    ) -> bool:
+    """Whether :func:`emit_msm`'s fast path gives the sum for ``scalars`` (no addition
+    meets acc = +-T or acc at infinity): a model of its steps, for the tests."""
+    if tables.start is None or not tables.bases:
+        return False
+    plan = tables.plan
+    bits = plan.chunk_bits(r)
+    acc: Affine = tables.start
+    entries = (1 << plan.width) - 1
+    for shift in range(bits - plan.width, -1, -plan.width):
+        for _ in range(plan.width):
+            acc = group.add(acc, acc)
+        for k, (i, j) in enumerate(tables.bases):
+            digit = scalars[i] >> (bits * j + shift) & entries
+            if digit:
+                point = tables.multiples[k * entries + digit - 1]
+                if acc is None or acc[0] == point[0]:
+                    return False
+                acc = group.add(acc, point)
+    return True
+

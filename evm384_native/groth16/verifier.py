@@ -25,7 +25,7 @@ from ..bn254.io import (G1_GROUP, G2_GROUP, WORD, constant, g1_offsets, g2_offse
                         load_values, push_words_zero)
 from ..curves.bn254 import BN254
 from ..tower import fp, jacobian
-from ..tower.contract import CONTRACT_SIZE_LIMIT, least_gas_that_fits, return_word
+from ..tower.contract import CONTRACT_SIZE_LIMIT, assemble, return_word
 from ..tower.control import require_calldata
 from ..tower.fp import Emitter
 from ..tower.lines import PROJECTIVE
@@ -34,7 +34,7 @@ from ..tower.residue import push_accepted
 from ..tower.target import resolve_target
 from .constants import alpha_beta_factor
 from .keys import VerifyingKey
-from .msm import emit_msm, fixed_bases
+from .msm import PLANS, MsmPlan, emit_msm, fixed_bases
 
 # the largest key whose verifier is built: the contract must fit EIP-170's limit
 MAX_INPUTS = 16
@@ -62,13 +62,14 @@ def _return_zero(e: Emitter, zero: Label) -> None:
     asm.op("RETURN")
 
 
-def _build(vk: VerifyingKey) -> Callable[[Emitter], None]:
+def _build(vk: VerifyingKey, plan: MsmPlan) -> Callable[[Emitter], None]:
     spec = vk.spec
     g1, g2 = 2 * WORD, 4 * WORD
     a_at, b_at, c_at = 0, g1, g1 + g2
     inputs_at = spec.proof_bytes
     scalar_offsets = [inputs_at + WORD * i for i in range(vk.inputs)]
-    bases = fixed_bases(spec.g1, [spec.g1_point(p) for p in vk.ic[1:]], BN254.r)
+    tables = fixed_bases(spec.g1, spec.g1_point(vk.ic[0]),
+                         [spec.g1_point(p) for p in vk.ic[1:]], BN254.r, plan)
     alpha_beta = alpha_beta_factor(vk)
 
     def build(e: Emitter) -> None:
@@ -84,7 +85,7 @@ def _build(vk: VerifyingKey) -> Callable[[Emitter], None]:
             asm.jumpi(zero)
         region = asm.memory.region("vk_x")
         vk_x_jacobian = region.alloc(G1Jacobian, "vk_x_jacobian")
-        emit_msm(e, vk_x_jacobian, spec.g1_point(vk.ic[0]), bases, scalar_offsets)
+        emit_msm(e, vk_x_jacobian, tables, scalar_offsets)
         vk_x = region.alloc(G1, "vk_x")
         jacobian.to_affine(e, fp, vk_x, vk_x_jacobian, fp.inverse_inline
                            if e.target.dense_code else None)
@@ -139,16 +140,25 @@ def _build(vk: VerifyingKey) -> Callable[[Emitter], None]:
 
 
 def build_program(vk: VerifyingKey, target: str = "evmmax") -> Program:
-    """The assembled verifier for ``vk`` on ``target`` ("evmmax" or "evm384")."""
+    """The assembled verifier for ``vk`` on ``target`` ("evmmax" or "evm384"): the
+    build with the least gas that fits EIP-170's limit, over the MSM's plans
+    (:data:`.msm.PLANS`) and unrolled or looped Miller loops. The pairs in registers
+    take the "inline" steps only (the others' memory loop answers 0 for true relations
+    of three pairs or more: see docs/groth16.md)."""
     if vk.inputs > MAX_INPUTS:
         raise ContractTooLarge(f"a key with {vk.inputs} public inputs: verifiers are built "
                                f"for at most {MAX_INPUTS}")
     isa = resolve_target(target)
-    program = least_gas_that_fits(f"groth16_{vk.curve}", BN254, isa, _build(vk), isa.compact)
-    if len(program.code) > CONTRACT_SIZE_LIMIT:
-        raise ContractTooLarge(f"the verifier for this key is {len(program.code):,} bytes "
-                               f"on {isa.name}, above EIP-170's {CONTRACT_SIZE_LIMIT:,}")
-    return program
+    sizes = []
+    for plan in PLANS:
+        for loops in (False, True):
+            program = assemble(f"groth16_{vk.curve}", BN254, isa, _build(vk, plan),
+                               isa.compact, loops, isa.register_pairs, "inline")
+            if len(program.code) <= CONTRACT_SIZE_LIMIT:
+                return program
+            sizes.append(len(program.code))
+    raise ContractTooLarge(f"the verifier for this key is at least {min(sizes):,} bytes on "
+                           f"{isa.name}, above EIP-170's {CONTRACT_SIZE_LIMIT:,}")
 
 
 def build_verifier(vk: VerifyingKey, target: str = "evmmax") -> bytes:
