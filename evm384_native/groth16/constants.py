@@ -1,11 +1,13 @@
-"""The verifier's constant factor: the Miller loop value of (alpha, beta), as the hinted
-check's loop computes it (not conjugated), divided by its Fp6 part c0 (the check ignores
-factors in Fp6*): 1 + m w with m = c1 / c0, computed once per key by an EVM program (the
-tower's own Miller loop) on the fast engine."""
+"""The verifier's constant factors: the class modulo Fp6* of a pair's Miller loop value
+(as the hinted check's loop computes it, not conjugated: c0 + c1 w = c0 (1 + m w), m =
+c1 / c0; the check ignores factors in Fp6*), computed once per key by an EVM program (the
+tower's own Miller loop) on the fast engine: (alpha, beta)'s, multiplied in, and those of
+the pairs that replace a point at infinity, divided out (1 - m w is 1 + m w's inverse
+modulo Fp6*: their product 1 - m^2 v lies in Fp6)."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Tuple
+from typing import TYPE_CHECKING, Tuple
 
 from ..asm import Assembler, Fp12, Program, raw
 from ..bn254.contracts import load_pairs
@@ -14,7 +16,9 @@ from ..tower import fp6
 from ..tower.contract import revert_here
 from ..tower.fp import Emitter
 from ..tower.pairing import MillerLoop
-from .keys import VerifyingKey
+
+if TYPE_CHECKING:                                   # pragma: no cover
+    from .curves import Groth16Curve
 
 MILLER_GAS = 10_000_000
 
@@ -43,17 +47,15 @@ def _miller_program() -> Program:
 
 
 @lru_cache(maxsize=None)
-def _factor(alpha, beta) -> Tuple[int, ...]:
+def _class(encoded: bytes) -> Tuple[int, ...]:
     from .. import execute
-    from .curves import BN254_GROTH16 as spec
-    data = spec.encode_g1(alpha) + spec.encode_g2(beta)
-    result = execute(_miller_program().code, data, engine="fast", gas=MILLER_GAS)
+    result = execute(_miller_program().code, encoded, engine="fast", gas=MILLER_GAS)
     if not result.success:
-        raise ValueError(f"(alpha, beta) is not a valid pair ({result.error})")
+        raise ValueError(f"not a valid pair ({result.error})")
     return tuple(int.from_bytes(result.output[i:i + 32], "big") for i in range(0, 192, 32))
 
 
-def alpha_beta_factor(vk: VerifyingKey) -> Tuple[int, ...]:
-    """m (Fp6, the slot's value order) with the Miller loop value of (alpha, beta) equal
-    to c0 (1 + m w), c0 in Fp6*."""
-    return _factor(vk.alpha, vk.beta)
+def miller_class(spec: "Groth16Curve", p, q) -> Tuple[int, ...]:
+    """m (Fp6, the slot's value order) with the Miller loop value of (p, q) (affine G1,
+    G2 points) equal to c0 (1 + m w), c0 in Fp6*: its class modulo Fp6*."""
+    return _class(spec.encode_g1(p) + spec.encode_g2(q))

@@ -4,7 +4,7 @@ in calldata (the precompile-based verifiers'), and the hinted pairing check's pr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Dict, Sequence, Tuple
+from typing import Callable, Dict, Sequence, Tuple
 
 from ..bn254.hint import pairing_hint as bn254_pairing_hint
 from ..bn254.hinted import HINT_BYTES as BN254_HINT_BYTES
@@ -12,9 +12,6 @@ from ..bn254.points import encode_g1 as bn254_encode_g1, encode_g2 as bn254_enco
 from ..curves.bn254 import BN254
 from ..curves.model import PairingCurve
 from ..curves.points import Affine, Group, pairing_groups
-
-if TYPE_CHECKING:                                   # pragma: no cover
-    from .keys import VerifyingKey
 
 
 @dataclass(frozen=True)
@@ -38,18 +35,19 @@ class Groth16Curve:
         """A, B, C in calldata."""
         return 2 * len(self.encode_g1(None)) + len(self.encode_g2(None))
 
-    def check_key_points(self, key: "VerifyingKey") -> None:
-        """ValueError unless every point of ``key`` is on its curve, in the order-r
-        subgroup and not at infinity (a verifier for such a key would prove nothing)."""
-        points = [("alpha", self.g1, key.alpha), ("beta", self.g2, key.beta),
-                  ("gamma", self.g2, key.gamma), ("delta", self.g2, key.delta)]
+    def check_key_points(self, alpha, beta, gamma, delta, ic: Sequence) -> None:
+        """ValueError unless every point of a verifying key is on its curve and in the
+        order-r subgroup, alpha .. delta not at infinity (a verifier for such a key would
+        prove nothing); ic[i] may be infinity, (0, 0)."""
+        points = [("alpha", self.g1, alpha), ("beta", self.g2, beta),
+                  ("gamma", self.g2, gamma), ("delta", self.g2, delta)]
         for name, group, point in points:
             if not group.is_on_curve(point) or any(v >= self.curve.p for v in _values(point)):
                 raise ValueError(f"{name} is not a point of {self.name}'s "
                                  f"{'G1' if group is self.g1 else 'G2'}")
             if group.multiply(point, self.curve.r) is not None:
                 raise ValueError(f"{name} is not in the order-r subgroup")
-        for i, point in enumerate(key.ic):
+        for i, point in enumerate(ic):
             if any(v >= self.curve.p for v in point) or \
                     (point != (0, 0) and not self.g1.is_on_curve(point)):
                 raise ValueError(f"ic[{i}] is not a point of {self.name}'s G1")

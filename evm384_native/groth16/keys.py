@@ -81,7 +81,7 @@ class VerifyingKey:
         if not self.ic:
             raise ValueError("a verifying key needs ic[0] (ic has one point per public "
                              "input and one more)")
-        spec.check_key_points(self)
+        spec.check_key_points(self.alpha, self.beta, self.gamma, self.delta, self.ic)
 
     @property
     def spec(self) -> Groth16Curve:

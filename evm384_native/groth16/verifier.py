@@ -16,15 +16,16 @@ wrong length REVERTs. Each pair's checks are the BN254 hinted contract's.
 """
 from __future__ import annotations
 
-from typing import Callable, List
+from typing import Callable
 
-from ..asm import Fp6, Fp12, G1, G1Jacobian, Label, Program
+from ..asm import Fp6, Fp12, G1, G1Jacobian, G2, Label, Program, raw
 from ..bn254 import hinted
 from ..bn254.contracts import check_g2_subgroup
 from ..bn254.io import (G1_GROUP, G2_GROUP, WORD, constant, g1_offsets, g2_offsets,
                         load_values, push_words_zero)
 from ..curves.bn254 import BN254
 from ..tower import fp, jacobian
+from ..tower.compare import push_field_is_zero
 from ..tower.contract import CONTRACT_SIZE_LIMIT, assemble, return_word
 from ..tower.control import require_calldata
 from ..tower.fp import Emitter
@@ -32,12 +33,13 @@ from ..tower.lines import PROJECTIVE
 from ..tower.pairing import MillerLoop, mul_by_one_plus
 from ..tower.residue import push_accepted
 from ..tower.target import resolve_target
-from .constants import alpha_beta_factor
+from .constants import miller_class
 from .keys import VerifyingKey
 from .msm import PLANS, MsmPlan, emit_msm, fixed_bases
 
 # the largest key whose verifier is built: the contract must fit EIP-170's limit
 MAX_INPUTS = 16
+PAIRS = 3                     # (-A, B), (C, delta), (vk_x, gamma): all in registers (EVMMAX)
 
 
 class ContractTooLarge(ValueError):
@@ -62,15 +64,27 @@ def _return_zero(e: Emitter, zero: Label) -> None:
     asm.op("RETURN")
 
 
-def _build(vk: VerifyingKey, plan: MsmPlan) -> Callable[[Emitter], None]:
+def _build(vk: VerifyingKey, plan: MsmPlan, registers_only: bool
+           ) -> Callable[[Emitter], None]:
+    """The verifier's code. Pairs: (-A, B), (C, delta), (vk_x, gamma), always three, each
+    with P finite, so that (under EVMMAX) all three stay in registers with no loop over
+    pairs in memory (``registers_only``): a point at infinity is replaced by the
+    generator G, whose Miller loop class is divided out after the loop (a constant per
+    key: :func:`.constants.miller_class`). B = O: (G, G2) for (-A, O); C = O: (G, delta);
+    vk_x = O: (G, gamma). A = O answers 0 (see the module doc)."""
     spec = vk.spec
+    curve = spec.curve
     g1, g2 = 2 * WORD, 4 * WORD
     a_at, b_at, c_at = 0, g1, g1 + g2
     inputs_at = spec.proof_bytes
     scalar_offsets = [inputs_at + WORD * i for i in range(vk.inputs)]
     tables = fixed_bases(spec.g1, spec.g1_point(vk.ic[0]),
-                         [spec.g1_point(p) for p in vk.ic[1:]], BN254.r, plan)
-    alpha_beta = alpha_beta_factor(vk)
+                         [spec.g1_point(p) for p in vk.ic[1:]], curve.r, plan)
+    generator = curve.g1
+    # (name, Q of the substitute pair (G, Q)): what a pair at infinity is replaced with
+    substitutes = (("b", curve.g2), ("c", vk.delta), ("vk_x", vk.gamma))
+    divided = {name: miller_class(spec, generator, q) for name, q in substitutes}
+    alpha_beta = miller_class(spec, vk.alpha, vk.beta)
 
     def build(e: Emitter) -> None:
         asm = e.asm
@@ -79,7 +93,7 @@ def _build(vk: VerifyingKey, plan: MsmPlan) -> Callable[[Emitter], None]:
         for offset in scalar_offsets:              # a public input >= r: 0
             asm.push(offset)
             asm.op("CALLDATALOAD")
-            asm.push(BN254.r)
+            asm.push(curve.r)
             asm.op("GT")
             asm.op("ISZERO")
             asm.jumpi(zero)
@@ -87,52 +101,83 @@ def _build(vk: VerifyingKey, plan: MsmPlan) -> Callable[[Emitter], None]:
         vk_x_jacobian = region.alloc(G1Jacobian, "vk_x_jacobian")
         emit_msm(e, vk_x_jacobian, tables, scalar_offsets)
         vk_x = region.alloc(G1, "vk_x")
-        jacobian.to_affine(e, fp, vk_x, vk_x_jacobian, fp.inverse_inline
-                           if e.target.dense_code else None)
+        jacobian.to_affine(e, fp, vk_x, vk_x_jacobian,
+                           fp.inverse_inline if e.target.dense_code else None)
 
         f = asm.memory.region("result").alloc(Fp12, "f")
         loop = MillerLoop(e, f, g1_may_be_infinity=True, infinity_flags=True,
                           resident_all_finite=True, square_in_step=True, lines=PROJECTIVE,
-                          hybrid=True)
+                          registers_only=registers_only)
         work = loop.work
+        flags = asm.memory.region("groth16_substituted")
+        flag = {name: flags.alloc(raw(32), name) for name, _ in substitutes}
 
-        def load_g1(at: int, negate: bool) -> None:
-            offsets = g1_offsets(e, constant(e, at))
-            load_values(e, work.px2, offsets, zero)
-            infinity = asm.new_label("g1_infinity")
-            push_words_zero(e, offsets)
+        def set_flag(name: str, value: int) -> None:
+            asm.push(value)
+            asm.push(flag[name])
+            asm.op("MSTORE")
+
+        def substitute(name: str, q) -> None:
+            """P := G (and Q := q unless it is already the key's), flagged."""
+            fp.copy(e, work.px2, e.const(G1, "groth16_generator", list(generator)))
+            if q is not None:
+                fp.copy(e, work.q, e.const(G2, f"groth16_substitute_{name}", [*q[0], *q[1]]))
+            set_flag(name, 1)
+
+        def if_infinity(push_is_infinity: Callable[[], None], name: str, q,
+                        finite: Callable[[], None]) -> None:
+            """``finite()`` (flag cleared) unless the point is infinity (substituted)."""
+            infinity, done = asm.new_label(f"{name}_infinity"), asm.new_label(f"{name}_done")
+            push_is_infinity()
             asm.jumpi(infinity)
-            G1_GROUP.require_on_curve(e, work.px2, zero)
-            if negate:
-                fp.neg(e, work.px2.y, work.px2.y)
+            finite()
+            set_flag(name, 0)
+            asm.jump(done)
             asm.place(infinity)
+            substitute(name, q)
+            asm.place(done)
 
         def proof_pair(skip: Label) -> None:       # (-A, B)
-            load_g1(a_at, negate=True)
-            offsets = g2_offsets(e, constant(e, b_at))
-            load_values(e, work.q, offsets, zero)
-            push_words_zero(e, offsets)
-            asm.jumpi(skip)                        # B at infinity: e(-A, B) = 1
-            G2_GROUP.require_on_curve(e, work.q, zero)
+            a = g1_offsets(e, constant(e, a_at))
+            load_values(e, work.px2, a, zero)
+            push_words_zero(e, a)
+            asm.jumpi(zero)                        # A = O: 0
+            G1_GROUP.require_on_curve(e, work.px2, zero)
+            fp.neg(e, work.px2.y, work.px2.y)
+            b = g2_offsets(e, constant(e, b_at))
+            load_values(e, work.q, b, zero)
+            if_infinity(lambda: push_words_zero(e, b), "b", curve.g2,
+                        lambda: G2_GROUP.require_on_curve(e, work.q, zero))
 
-        def key_pair(load_p: Callable[[], None], name: str, q) -> Callable[[Label], None]:
-            def fill(skip: Label) -> None:
-                load_p()
-                fp.copy(e, work.q, e.const(type(work.q), name, [*q[0], *q[1]]))
-            return fill
+        def delta_pair(skip: Label) -> None:       # (C, delta)
+            c = g1_offsets(e, constant(e, c_at))
+            load_values(e, work.px2, c, zero)
+            if_infinity(lambda: push_words_zero(e, c), "c", None,
+                        lambda: G1_GROUP.require_on_curve(e, work.px2, zero))
+            fp.copy(e, work.q, e.const(G2, "groth16_delta", [*vk.delta[0], *vk.delta[1]]))
 
-        fills: List[Callable[[Label], None]] = [
-            proof_pair,
-            key_pair(lambda: load_g1(c_at, negate=False), "groth16_delta", vk.delta),
-            key_pair(lambda: fp.copy(e, work.px2, vk_x), "groth16_gamma", vk.gamma)]
-        loop.load_each(fills)
+        def gamma_pair(skip: Label) -> None:       # (vk_x, gamma); vk_x = O is (0, 0)
+            fp.copy(e, work.px2, vk_x)
+            if_infinity(lambda: push_field_is_zero(e, vk_x), "vk_x", None, lambda: None)
+            fp.copy(e, work.q, e.const(G2, "groth16_gamma", [*vk.gamma[0], *vk.gamma[1]]))
+
+        loop.load_each([proof_pair, delta_pair, gamma_pair])
         hint = hinted.read_hint(e, zero)
         loop.emit(cinv=hint.t)
         check_g2_subgroup(e, loop, zero)
-        with asm.temps(Fp6) as (saved,):           # f *= 1 + m w, through the loop's
-            fp.copy(e, saved, hint.t)              # routine for f *= 1 + t w
+        with asm.temps(Fp6) as (saved,):           # f *= 1 + m w, f *= 1 - m' w: through
+            fp.copy(e, saved, hint.t)              # the loop's routine for f *= 1 + t w
             fp.copy(e, hint.t, e.const(Fp6, "groth16_alpha_beta", alpha_beta))
             mul_by_one_plus(e, f, hint.t)
+            for name, _ in substitutes:            # the substitute's class divided out
+                kept = asm.new_label(f"{name}_kept")
+                asm.push(flag[name])
+                asm.op("MLOAD")
+                asm.op("ISZERO")
+                asm.jumpi(kept)
+                fp.copy(e, hint.t, e.const(Fp6, f"groth16_class_{name}", divided[name]))
+                mul_by_one_plus(e, f, hint.t, -1)
+                asm.place(kept)
             fp.copy(e, hint.t, saved)
         return_word(e, lambda: push_accepted(e, f, hint.t))
         _return_zero(e, zero)
@@ -152,8 +197,10 @@ def build_program(vk: VerifyingKey, target: str = "evmmax") -> Program:
     sizes = []
     for plan in PLANS:
         for loops in (False, True):
-            program = assemble(f"groth16_{vk.curve}", BN254, isa, _build(vk, plan),
-                               isa.compact, loops, isa.register_pairs, "inline")
+            program = assemble(f"groth16_{vk.curve}", BN254, isa,
+                               _build(vk, plan, registers_only=bool(isa.register_pairs)),
+                               isa.compact, loops, PAIRS if isa.register_pairs else 0,
+                               "inline")
             if len(program.code) <= CONTRACT_SIZE_LIMIT:
                 return program
             sizes.append(len(program.code))

@@ -61,7 +61,8 @@ class MillerLoop:
     def __init__(self, e: Emitter, f: Fp12, g1_may_be_infinity: bool = False,
                  calldata_tail: int = 0, infinity_flags: bool = False,
                  resident_all_finite: bool = False, square_in_step: bool = False,
-                 lines: Lines = JACOBIAN, hybrid: bool = False) -> None:
+                 lines: Lines = JACOBIAN, hybrid: bool = False,
+                 registers_only: bool = False) -> None:
         """``g1_may_be_infinity``: pair states may have P at infinity ((-2 P.x, 2 P.y) all
         zero; kept so that their Q can still be checked); their lines are not multiplied
         into f. ``calldata_tail``: bytes after the pairs in calldata (a hint), not pairs.
@@ -82,7 +83,9 @@ class MillerLoop:
         ``resident_all_finite``): with more pairs than registers hold, the first ones still
         in registers (if their P are finite) and only the others in the memory loop (~100
         gas a step less per pair in registers; ~1 KB more code: the loop over the digits
-        twice)."""
+        twice). ``registers_only`` (with ``resident_all_finite``): the caller guarantees
+        exactly ``e.register_pairs`` pairs, each with P finite, so no loop over pairs in
+        memory is emitted (less code); any other input halts (INVALID)."""
         self.e, self.f = e, f
         self.family = family_of(e.curve)
         self.digits = self.family.loop_digits(e.curve)
@@ -110,6 +113,10 @@ class MillerLoop:
             raise ValueError("hybrid keeps finite pairs in registers: it needs "
                              "resident_all_finite")
         self.hybrid = hybrid
+        if registers_only and (hybrid or not resident_all_finite or not self.resident):
+            raise ValueError("registers_only runs the pairs in registers alone: it needs "
+                             "resident_all_finite, register_pairs and no hybrid")
+        self.registers_only = registers_only
         # the states whose steps need no test of P at infinity
         self.own_slot = resident_all_finite and e.resident_code == "inline"
         self.finite = ({slot.name for slot in self.resident[0 if self.own_slot else 1:]}
@@ -576,7 +583,10 @@ class MillerLoop:
             asm.jumpi(done)                         # every pair had a point at infinity: f = 1
             if self.resident:
                 self._resident_loop(bits_loop, first, memory_steps)
-            bits_loop(every_pair)
+            if self.registers_only:
+                asm.op("INVALID")                   # not the pairs the caller promised
+            else:
+                bits_loop(every_pair)
             if self.resident:
                 asm.place(self._finished)
             asm.place(done)
