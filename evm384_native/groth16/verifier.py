@@ -66,12 +66,13 @@ def _return_zero(e: Emitter, zero: Label) -> None:
 
 def _build(vk: VerifyingKey, plan: MsmPlan, registers_only: bool
            ) -> Callable[[Emitter], None]:
-    """The verifier's code. Pairs: (-A, B), (C, delta), (vk_x, gamma), always three, each
-    with P finite, so that (under EVMMAX) all three stay in registers with no loop over
-    pairs in memory (``registers_only``): a point at infinity is replaced by the
-    generator G, whose Miller loop class is divided out after the loop (a constant per
-    key: :func:`.constants.miller_class`). B = O: (G, G2) for (-A, O); C = O: (G, delta);
-    vk_x = O: (G, gamma). A = O answers 0 (see the module doc)."""
+    """The verifier's code. Pairs: (-A, B), (C, delta), (vk_x, gamma). With
+    ``registers_only`` (EVMMAX) always three, each with P finite, so that all three stay
+    in registers with no loop over pairs in memory: a point at infinity is replaced by
+    the generator G, whose Miller loop class is divided out after the loop (a constant per
+    key: :func:`.constants.miller_class`); B = O: (G, G2) for (-A, O); C = O: (G, delta);
+    vk_x = O: (G, gamma). Otherwise (EVM384, less code) the loop over pairs in memory
+    drops (-A, O) and skips the lines of a P at infinity. A = O answers 0 (module doc)."""
     spec = vk.spec
     curve = spec.curve
     g1, g2 = 2 * WORD, 4 * WORD
@@ -110,7 +111,8 @@ def _build(vk: VerifyingKey, plan: MsmPlan, registers_only: bool
                           registers_only=registers_only)
         work = loop.work
         flags = asm.memory.region("groth16_substituted")
-        flag = {name: flags.alloc(raw(32), name) for name, _ in substitutes}
+        flag = {name: flags.alloc(raw(32), name) for name, _ in substitutes
+                if registers_only}
 
         def set_flag(name: str, value: int) -> None:
             asm.push(value)
@@ -125,16 +127,20 @@ def _build(vk: VerifyingKey, plan: MsmPlan, registers_only: bool
             set_flag(name, 1)
 
         def if_infinity(push_is_infinity: Callable[[], None], name: str, q,
-                        finite: Callable[[], None]) -> None:
-            """``finite()`` (flag cleared) unless the point is infinity (substituted)."""
+                        finite: Callable[[], None], skip: Label) -> None:
+            """``finite()`` unless the point is infinity: then substituted (flagged), or
+            where the loop runs over pairs in memory, the pair is dropped (Q = O, to
+            ``skip``) or kept with P = O (its lines skipped: the loop's infinity flag)."""
             infinity, done = asm.new_label(f"{name}_infinity"), asm.new_label(f"{name}_done")
             push_is_infinity()
-            asm.jumpi(infinity)
+            asm.jumpi(skip if not registers_only and q is not None else infinity)
             finite()
-            set_flag(name, 0)
+            if registers_only:
+                set_flag(name, 0)
             asm.jump(done)
             asm.place(infinity)
-            substitute(name, q)
+            if registers_only:
+                substitute(name, q)
             asm.place(done)
 
         def proof_pair(skip: Label) -> None:       # (-A, B)
@@ -147,18 +153,18 @@ def _build(vk: VerifyingKey, plan: MsmPlan, registers_only: bool
             b = g2_offsets(e, constant(e, b_at))
             load_values(e, work.q, b, zero)
             if_infinity(lambda: push_words_zero(e, b), "b", curve.g2,
-                        lambda: G2_GROUP.require_on_curve(e, work.q, zero))
+                        lambda: G2_GROUP.require_on_curve(e, work.q, zero), skip)
 
         def delta_pair(skip: Label) -> None:       # (C, delta)
             c = g1_offsets(e, constant(e, c_at))
             load_values(e, work.px2, c, zero)
             if_infinity(lambda: push_words_zero(e, c), "c", None,
-                        lambda: G1_GROUP.require_on_curve(e, work.px2, zero))
+                        lambda: G1_GROUP.require_on_curve(e, work.px2, zero), skip)
             fp.copy(e, work.q, e.const(G2, "groth16_delta", [*vk.delta[0], *vk.delta[1]]))
 
         def gamma_pair(skip: Label) -> None:       # (vk_x, gamma); vk_x = O is (0, 0)
             fp.copy(e, work.px2, vk_x)
-            if_infinity(lambda: push_field_is_zero(e, vk_x), "vk_x", None, lambda: None)
+            if_infinity(lambda: push_field_is_zero(e, vk_x), "vk_x", None, lambda: None, skip)
             fp.copy(e, work.q, e.const(G2, "groth16_gamma", [*vk.gamma[0], *vk.gamma[1]]))
 
         loop.load_each([proof_pair, delta_pair, gamma_pair])
@@ -169,7 +175,8 @@ def _build(vk: VerifyingKey, plan: MsmPlan, registers_only: bool
             fp.copy(e, saved, hint.t)              # the loop's routine for f *= 1 + t w
             fp.copy(e, hint.t, e.const(Fp6, "groth16_alpha_beta", alpha_beta))
             mul_by_one_plus(e, f, hint.t)
-            for name, _ in substitutes:            # the substitute's class divided out
+            for name, _ in substitutes if registers_only else ():   # the substitutes'
+                # classes divided out
                 kept = asm.new_label(f"{name}_kept")
                 asm.push(flag[name])
                 asm.op("MLOAD")
