@@ -13,6 +13,12 @@ public inputs as 32-byte words, the hint. Output: a 32-byte 1 or 0; 0 for every 
 the right length that is not an accepted proof (a point off its curve or with a
 coordinate >= p, B outside G2's order-r subgroup, a public input >= r, a wrong hint);
 wrong length REVERTs. Each pair's checks are the BN254 hinted contract's.
+
+One deliberate difference from the precompile-based verifier: A = (0, 0), the point at
+infinity, answers 0. That verifier accepts (O, B, C) when e(alpha, beta) e(vk_x, gamma)
+e(C, delta) = 1 and B is valid, which no prover can arrange without the setup's secrets;
+handling it exactly would cost a fourth pair (B's subgroup check with P at infinity) on
+every proof. C = O, B = O and vk_x = O get the reference's answer.
 """
 from __future__ import annotations
 
