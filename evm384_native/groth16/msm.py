@@ -28,9 +28,12 @@ from ..tower.fp import Emitter
 
 
 class MsmPlan(NamedTuple):
-    """How the scalars are cut: ``chunks`` per scalar, windows of ``width`` bits."""
+    """How the scalars are cut: ``chunks`` per scalar, windows of ``width`` bits; with
+    ``looped`` the bases of a window are a run-time loop over their descriptors (code of
+    one size for any number of inputs, ~40 gas a base and window more), else unrolled."""
     chunks: int
     width: int
+    looped: bool = False
 
     def chunk_bits(self, r: int) -> int:
         """L: bits per chunk of a scalar below r, a multiple of the width."""
@@ -39,7 +42,9 @@ class MsmPlan(NamedTuple):
 
 
 # least gas first; the verifier takes the first whose contract fits EIP-170's limit
-PLANS = (MsmPlan(2, 3), MsmPlan(2, 2), MsmPlan(2, 1), MsmPlan(1, 1))
+PLANS = (MsmPlan(2, 3), MsmPlan(2, 2), MsmPlan(2, 1), MsmPlan(2, 2, True),
+         MsmPlan(2, 1, True), MsmPlan(1, 1, True))
+DESCRIPTOR_SHIFT = 32           # descriptor word: offset << 64 | chunk shift << 32 | table rel
 
 
 class FixedBases(NamedTuple):
@@ -82,7 +87,18 @@ def emit_msm(e: Emitter, acc: G1Jacobian, tables: FixedBases,
     entries = (1 << plan.width) - 1
     record = target.memory_bytes(e, G1.size)
     blob = b"".join(target.encode(e, v) for point in tables.multiples for v in point)
+    multiples_bytes = len(blob)
+    if plan.looped:                                # the descriptors after the multiples
+        blob += b"".join(
+            (scalar_offsets[i] << 2 * DESCRIPTOR_SHIFT | bits * j << DESCRIPTOR_SHIFT
+             | k * entries * record).to_bytes(32, "big")
+            for k, (i, j) in enumerate(tables.bases))
     table = asm.memory.region("msm_bases").alloc(raw(max(len(blob), 32)), "bases")
+
+    def before_table() -> int:
+        """table - record: [digit] B_k is at that + k entries records + digit records."""
+        assert int(table) >= record
+        return int(table) - record
     q = asm.memory.region("msm").alloc(G1Jacobian, "q")
     data = asm.new_label("msm_bases")
 
@@ -93,13 +109,65 @@ def emit_msm(e: Emitter, acc: G1Jacobian, tables: FixedBases,
     madd = asm.subroutine("msm_madd", lambda a: jacobian.jacobian_add_affine_hmv(
         e, fp, acc, affine_view(q, group)))
 
+    def looped_bases(addition: Callable[[], None]) -> None:
+        """Every base's addition for the window at ``shift``, a run-time loop over the
+        descriptors, last first (stack: shift)."""
+        mask = (1 << DESCRIPTOR_SHIFT) - 1
+        asm.push(len(tables.bases))                # stack: shift k (k = count .. 1)
+        top = asm.label("msm_base")
+        asm.op("DUP1")
+        asm.push(5)
+        asm.op("SHL")
+        asm.push(lambda: int(table) + multiples_bytes - 32)
+        asm.op("ADD")
+        asm.op("MLOAD")                            # stack: shift k d
+        asm.op("DUP1")
+        asm.push(2 * DESCRIPTOR_SHIFT)
+        asm.op("SHR")
+        asm.op("CALLDATALOAD")                     # stack: shift k d word
+        asm.op("DUP2")
+        asm.push(DESCRIPTOR_SHIFT)
+        asm.op("SHR")
+        asm.push(mask)
+        asm.op("AND")
+        asm.op("DUP5")
+        asm.op("ADD")
+        asm.op("SHR")
+        asm.push(entries)
+        asm.op("AND")                              # stack: shift k d digit
+        skip = asm.new_label("msm_digit_zero")
+        asm.op("DUP1")
+        asm.op("ISZERO")
+        asm.jumpi(skip)
+        asm.push(record)
+        asm.op("MUL")
+        asm.op("DUP2")
+        asm.push(mask)
+        asm.op("AND")
+        asm.op("ADD")
+        asm.push(before_table)
+        asm.op("ADD")                              # stack: shift k d address
+        target.copy_in(e, affine_view(q, group), lambda: asm.op("DUP2"))
+        addition()
+        asm.place(skip)
+        asm.op("POP")
+        asm.op("POP")
+        asm.push(1)
+        asm.op("SWAP1")
+        asm.op("SUB")
+        asm.op("DUP1")
+        asm.jumpi(top)
+        asm.op("POP")
+
     def windows(double_step: Callable[[], None], addition: Callable[[], None]) -> None:
         """The double-and-add over every window (stack: shift of the window's low bit)."""
         asm.push(bits - plan.width)
         top = asm.label("msm_window")
         for _ in range(plan.width):
             double_step()
-        for k, (i, j) in enumerate(tables.bases):
+        if plan.looped:
+            looped_bases(addition)
+        for k, (i, j) in enumerate(tables.bases if not plan.looped else ()):
             skip = asm.new_label("msm_digit_zero")
             asm.push(scalar_offsets[i])
             asm.op("CALLDATALOAD")
@@ -180,7 +248,8 @@ def fast_path_taken(group: Group, tables: FixedBases, scalars: Sequence[int], r:
     for shift in range(bits - plan.width, -1, -plan.width):
         for _ in range(plan.width):
             acc = group.add(acc, acc)
-        for k, (i, j) in enumerate(tables.bases):
+        order = list(enumerate(tables.bases))
+        for k, (i, j) in order[::-1] if plan.looped else order:
             digit = scalars[i] >> (bits * j + shift) & entries
             if digit:
                 point = tables.multiples[k * entries + digit - 1]
