@@ -34,6 +34,7 @@ class MsmPlan(NamedTuple):
     chunks: int
     width: int
     looped: bool = False
+    fast_path: bool = True                         # without it: the slow path alone
 
     def chunk_bits(self, r: int) -> int:
         """L: bits per chunk of a scalar below r, a multiple of the width."""
@@ -43,7 +44,7 @@ class MsmPlan(NamedTuple):
 
 # least gas first; the verifier takes the first whose contract fits EIP-170's limit
 PLANS = (MsmPlan(2, 3), MsmPlan(2, 2), MsmPlan(2, 1), MsmPlan(2, 2, True),
-         MsmPlan(2, 1, True), MsmPlan(1, 1, True))
+         MsmPlan(2, 1, True), MsmPlan(1, 1, True), MsmPlan(1, 1, True, False))
 DESCRIPTOR_SHIFT = 32           # descriptor word: offset << 64 | chunk shift << 32 | table rel
 
 
@@ -212,7 +213,7 @@ def emit_msm(e: Emitter, acc: G1Jacobian, tables: FixedBases,
             asm.push(table)
             asm.op("CODECOPY")
         finished = asm.new_label("msm_done")
-        if tables.start is not None and tables.bases:
+        if plan.fast_path and tables.start is not None and tables.bases:
             fp.copy(e, affine_view(acc, group), e.const(G1, "msm_start", list(tables.start)))
             fp.copy(e, acc.z, e.one)
             # inline under EVMMAX: a call costs ~20 gas, a doubling's field ops ~10
@@ -239,7 +240,7 @@ def fast_path_taken(group: Group, tables: FixedBases, scalars: Sequence[int], r:
                     ) -> bool:
     """Whether :func:`emit_msm`'s fast path gives the sum for ``scalars`` (no addition
     meets acc = +-T or acc at infinity): a model of its steps, for the tests."""
-    if tables.start is None or not tables.bases:
+    if not tables.plan.fast_path or tables.start is None or not tables.bases:
         return False
     plan = tables.plan
     bits = plan.chunk_bits(r)
