@@ -45,6 +45,7 @@ from .msm import PLANS, MsmPlan, emit_msm, fixed_bases
 
 # the largest key whose verifier is built: the contract must fit EIP-170's limit
 MAX_INPUTS = 16
+TARGETS = ("evmmax", "evm384")
 PAIRS = 3                     # (-A, B), (C, delta), (vk_x, gamma): all in registers (EVMMAX)
 
 
@@ -206,6 +207,8 @@ def build_program(vk: VerifyingKey, target: str = "evmmax") -> Program:
     if vk.inputs > MAX_INPUTS:
         raise ContractTooLarge(f"a key with {vk.inputs} public inputs: verifiers are built "
                                f"for at most {MAX_INPUTS}")
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
     isa = resolve_target(target)
     sizes = []
     for plan in PLANS:
