@@ -295,12 +295,19 @@ def test_one_to_eight_inputs(n):
 
 
 @pytest.mark.slow
-def test_sixteen_inputs_fit(key3):
+def test_sixteen_inputs_fit_evmmax_and_evm384_says_so(key3):
+    """EVMMAX: 16 public inputs fit 24,576 bytes; EVM384's 18-byte field ops
+    fit 12 (docs/groth16.md), and refuse 16 with the size."""
+    ic = [G1.multiply(BN254.g1, i + 2) for i in range(17)]
     key = groth16.VerifyingKey(curve="bn254", alpha=key3.alpha, beta=key3.beta,
-                               gamma=key3.gamma, delta=key3.delta,
-                               ic=[G1.multiply(BN254.g1, i + 2) for i in range(17)])
-    for target in TARGETS:
-        assert len(groth16.build_verifier(key, target=target)) <= 24_576
+                               gamma=key3.gamma, delta=key3.delta, ic=ic)
+    code = groth16.build_verifier(key, target="evmmax")
+    assert len(code) <= 24_576
+    twelve = groth16.VerifyingKey(curve="bn254", alpha=key3.alpha, beta=key3.beta,
+                                  gamma=key3.gamma, delta=key3.delta, ic=ic[:13])
+    assert len(groth16.build_verifier(twelve, target="evm384")) <= 24_576
+    with pytest.raises(groth16.ContractTooLarge, match="bytes on evm384, above EIP-170"):
+        groth16.build_verifier(key, target="evm384")
 
 
 # --- keys whose trapdoor is known: proofs with points at infinity ---------------------------

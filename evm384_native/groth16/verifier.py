@@ -98,13 +98,15 @@ def _build(vk: VerifyingKey, plan: MsmPlan, registers_only: bool
         asm = e.asm
         zero = asm.new_label("reject")
         require_calldata(asm, 0, calldata_bytes(vk))
-        for offset in scalar_offsets:              # a public input >= r: 0
+        asm.push(curve.r)                          # a public input >= r: 0
+        for offset in scalar_offsets:
             asm.push(offset)
             asm.op("CALLDATALOAD")
-            asm.push(curve.r)
+            asm.op("DUP2")
             asm.op("GT")
             asm.op("ISZERO")
             asm.jumpi(zero)
+        asm.op("POP")
         region = asm.memory.region("vk_x")
         vk_x_jacobian = region.alloc(G1Jacobian, "vk_x_jacobian")
         emit_msm(e, vk_x_jacobian, tables, scalar_offsets)
