@@ -417,3 +417,13 @@ def test_infinity_is_the_precompiles_zero_pair():
                  (g1(key.alpha), g2(key.beta))):
         f = f * bn.pairing(q, p, final_exponentiate=False)
     assert bn.final_exponentiate(f) == bn.FQ12.one()
+
+
+def test_arkworks_accepts_the_snarkjs_fixture():
+    """The published fixture tests/test_groth16_vectors.py runs: arkworks' answer too."""
+    import groth16py
+    from pathlib import Path
+    folder = Path(__file__).parent / "vectors" / "groth16" / "snarkjs"
+    vk = groth16py.VerifyingKey.from_snarkjs_file(str(folder / "verification_key.json"))
+    assert groth16py.Verifier(vk).verify_snarkjs((folder / "proof.json").read_text(),
+                                                 (folder / "public.json").read_text())
