@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
+from ..curves.points import Affine
 from .keys import Proof, VerifyingKey
 
 
-def vk_x(vk: VerifyingKey, public_inputs: Sequence[int]):
+def vk_x(vk: VerifyingKey, public_inputs: Sequence[int]) -> Affine:
     """ic[0] + sum s_i ic[i + 1] (None: infinity), for inputs below r."""
     spec = vk.spec
     total = spec.g1_point(vk.ic[0])

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Tuple
 from ..asm import Assembler, Fp12, Program, raw
 from ..bn254.contracts import load_pairs
 from ..curves.bn254 import BN254
+from ..curves.points import Affine
 from ..tower import fp6
 from ..tower.contract import revert_here
 from ..tower.fp import Emitter
@@ -55,7 +56,7 @@ def _class(encoded: bytes) -> Tuple[int, ...]:
     return tuple(int.from_bytes(result.output[i:i + 32], "big") for i in range(0, 192, 32))
 
 
-def miller_class(spec: "Groth16Curve", p, q) -> Tuple[int, ...]:
+def miller_class(spec: "Groth16Curve", p: Affine, q: Affine) -> Tuple[int, ...]:
     """m (Fp6, the slot's value order) with the Miller loop value of (p, q) (affine G1,
     G2 points) equal to c0 (1 + m w), c0 in Fp6*: its class modulo Fp6*."""
     return _class(spec.encode_g1(p) + spec.encode_g2(q))

@@ -35,7 +35,8 @@ class Groth16Curve:
         """A, B, C in calldata."""
         return 2 * len(self.encode_g1(None)) + len(self.encode_g2(None))
 
-    def check_key_points(self, alpha, beta, gamma, delta, ic: Sequence) -> None:
+    def check_key_points(self, alpha: Affine, beta: Affine, gamma: Affine, delta: Affine,
+                         ic: Sequence[Tuple[int, int]]) -> None:
         """ValueError unless every point of a verifying key is on its curve and in the
         order-r subgroup, alpha .. delta not at infinity (a verifier for such a key would
         prove nothing); ic[i] may be infinity, (0, 0)."""
@@ -59,7 +60,7 @@ class Groth16Curve:
         return None if point == (0, 0) else point
 
 
-def _values(point) -> Sequence[int]:
+def _values(point: Tuple) -> Sequence[int]:
     x, y = point
     return [*x, *y] if isinstance(x, tuple) else [x, y]
 
