@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from optional import require
 
@@ -427,3 +428,17 @@ def test_arkworks_accepts_the_snarkjs_fixture():
     vk = groth16py.VerifyingKey.from_snarkjs_file(str(folder / "verification_key.json"))
     assert groth16py.Verifier(vk).verify_snarkjs((folder / "proof.json").read_text(),
                                                  (folder / "public.json").read_text())
+
+
+@settings(max_examples=8, deadline=None)
+@given(w=st.integers(1, R - 1), x=st.integers(0, R - 1), y=st.integers(0, R - 1),
+       index=st.integers(0, 2), delta=st.integers(1, R - 1))
+def test_random_statements(key3, code3, w, x, y, index, delta):
+    """Any witness and inputs: the proof is accepted; any input changed (mod r): 0."""
+    proof, public = cases.prove(3, w, (x, y))
+    wrong = list(public)
+    wrong[index] = (wrong[index] + delta) % R
+    for inputs, expected in ((public, 1), (wrong, 0)):
+        assert cases.oracle(3, proof, inputs) == bool(expected)
+        data = groth16.encode_calldata(key3, proof, inputs)
+        assert answer(code3["evmmax"], data) == expected
