@@ -37,7 +37,7 @@ from evm384_native.poseidon import build_program, contracts
 from evm384_native.poseidon.reference import poseidon
 from evm384_native.poseidon.params import R
 from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT, assemble
-from evm384_native.tower.target import resolve_target
+from evm384_native.tower.targets import resolve_target
 from machine import git_revision  # bench/machine.py (bench/ is the script's path)
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,7 +16,7 @@ import pytest
 
 from evm384_native.bls12_381 import CONTRACTS as ALL_CONTRACTS
 from evm384_native.bls12_381 import build_contract
-from evm384_native.contracts import EVMMAX_ONLY
+from evm384_native.contracts import BUILT_FOR
 from evm384_native.evm import code as code_module
 from evm384_native.evm.code import Code
 from evm384_native.evm.fast import _Analysis
@@ -24,7 +24,7 @@ from evm384_native.evm.gas import SCHEDULES
 from evm384_native.evm.opcode_sets import EVM384
 
 MIB = 1 << 20
-CONTRACTS = tuple(name for name in ALL_CONTRACTS if name not in EVMMAX_ONLY)   # EVM384 code
+CONTRACTS = tuple(name for name in ALL_CONTRACTS if name in BUILT_FOR["evm384"])   # EVM384 code
 SCHEDULE = SCHEDULES["evmone-v7"]
 ENGINES = {"python": Code, "fast": _Analysis}
 PEAK_LIMIT_MB = 100

@@ -17,7 +17,7 @@ from .family import Family
 from .p256.family import FAMILY as P256
 from .poseidon.family import FAMILY as POSEIDON
 from .secp256k1.family import FAMILY as SECP256K1
-from .tower.target import TARGETS as TARGET_OBJECTS
+from .tower.targets import TARGETS as TARGET_OBJECTS
 from .tower.target import Target
 from .usage import Usage
 
@@ -26,11 +26,11 @@ _FAMILY_OF: Dict[str, Family] = {name: family for family in FAMILIES
                                  for name in family.contracts}
 CONTRACTS = tuple(_FAMILY_OF)
 TARGETS = tuple(TARGET_OBJECTS)
-# The contracts built for EVMMAX (EIP-6690), and those built for nothing else.
-EVMMAX_CONTRACTS = tuple(name for name in CONTRACTS
-                         if "evmmax" in _FAMILY_OF[name].targets_of(name))
-EVMMAX_ONLY = tuple(name for name in CONTRACTS
-                    if _FAMILY_OF[name].targets_of(name) == ("evmmax",))
+# The contracts built for each target, in CONTRACTS' order.
+BUILT_FOR: Dict[str, Tuple[str, ...]] = {
+    target: tuple(name for name in CONTRACTS if target in _FAMILY_OF[name].targets_of(name))
+    for target in TARGETS}
+EVMMAX_CONTRACTS = BUILT_FOR["evmmax"]
 # A live view of each family's Usage registry, not a copy: a Usage a family adds (or a test
 # removes) shows here too. A ChainMap iterates its last map first, so the maps go in
 # reverse: BLS12-381's contracts come first.

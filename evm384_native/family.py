@@ -12,7 +12,8 @@ from typing import Any, Callable, Mapping, Optional, Tuple, Union
 
 from .asm import Program
 from .curves.model import Field
-from .tower.target import Target, resolve_target
+from .tower.target import Target
+from .tower.targets import resolve_target
 from .usage import Usage
 
 # A family's builder: the contract's name, ``compact`` (None: the target's choice) and the

@@ -9,7 +9,7 @@ from evm384_native import execute
 from evm384_native.ec import glv
 from evm384_native.curves.model import PairingCurve, WeierstrassCurve
 from evm384_native.tower.contract import assemble
-from evm384_native.tower.target import resolve_target
+from evm384_native.tower.targets import resolve_target
 
 # How far the digit words are shifted: EVMMAX's 64-byte records, or none under EVM384
 # (96-byte records: a MUL)

@@ -270,7 +270,7 @@ def acceptance_program(target):
     from evm384_native.tower.fp import Emitter
     from evm384_native.ec.bls12_hinted import Hint
     from evm384_native.tower.residue import push_accepted
-    from evm384_native.tower.target import resolve_target
+    from evm384_native.tower.targets import resolve_target
     isa = resolve_target(target)
     asm = Assembler("acceptance", memory=isa.new_memory(), opcodes=isa.opcodes)
     e = Emitter(asm, BLS12_381, target=isa)

@@ -14,7 +14,7 @@ from evm384_native import execute
 from evm384_native.bn254 import HINT_BYTES, build_contract, pairing_hint
 from evm384_native.tower.contract import CONTRACT_SIZE_LIMIT
 
-TARGETS = ("evm384", "evmmax")
+TARGETS = ("evm384", "evmmax", "evm")
 NAMES = ("bn254_add", "bn254_mul", "bn254_pairing_check", "bn254_pairing_check_hinted")
 GAS = 30_000_000
 

@@ -461,13 +461,12 @@ def test_build_inline_is_bigger(capsys, monkeypatch):
 
 
 def test_gas_table_and_json(capsys, monkeypatch):
-    from evm384_native.contracts import CONTRACTS, EVMMAX_ONLY   # BLS12-381's first
+    from evm384_native.contracts import BUILT_FOR   # BLS12-381's first
     code, out, _ = cli(capsys, monkeypatch, "gas", "--json", "--seed", 3, "--target", "evm384")
     rows = json.loads(out)
     assert code == 0 and {row["target"] for row in rows} == {"evm384"}
     assert [(row["contract"], row["schedule"]) for row in rows] == \
-        [(name, schedule) for name in CONTRACTS if name not in EVMMAX_ONLY
-         for schedule in SCHEDULES]
+        [(name, schedule) for name in BUILT_FOR["evm384"] for schedule in SCHEDULES]
     calldata = USAGE["pairing_product_is_one"].example(random.Random(3), 2, True)
     for row in rows:
         if row["contract"] == "pairing_product_is_one":

@@ -47,10 +47,10 @@ def test_gas_prints_the_precompiles_price_beside_each_evmmax_row(capsys):
 @pytest.mark.parametrize("name, price", [("bn254_add", 150), ("bn254_mul", 6_000),
                                          ("bn254_pairing_check", 113_000),
                                          ("bn254_pairing_check_hinted", 113_000)])
-def test_gas_json_rows_on_both_targets(capsys, name, price):
+def test_gas_json_rows_on_every_target(capsys, name, price):
     code, out, _ = cli(capsys, "gas", name, "--json")
     rows = json.loads(out)
-    assert code == 0 and {row["target"] for row in rows} == {"evm384", "evmmax"}
+    assert code == 0 and {row["target"] for row in rows} == {"evm384", "evmmax", "evm"}
     for row in rows:
         assert row["success"] is True and row["precompile_gas"] == price
         assert row["bytes"] == len(build_contract(name, target=row["target"]))
@@ -61,7 +61,7 @@ def test_gas_json_rows_on_both_targets(capsys, name, price):
 
 
 @pytest.mark.parametrize("name", PAIRING_CHECKS)
-@pytest.mark.parametrize("target", ["evm384", "evmmax"])
+@pytest.mark.parametrize("target", ["evm384", "evmmax", "evm"])
 def test_random_pairing_calldata_is_accepted_true_and_rejected_false(capsys, name, target):
     hint = HINT_BYTES if name.endswith("_hinted") else 0
     for options, answer in ((("--random", 2), ONE), (("--random", 3, "--false"), ZERO)):

@@ -9,7 +9,7 @@ from evm384_native.bls12_381 import usage as bls12_381_usage
 from evm384_native.curves import BLS12_381
 from evm384_native.curves.bn254 import BN254
 from evm384_native.family import Family
-from evm384_native.tower.target import TARGETS
+from evm384_native.tower.targets import TARGETS
 
 
 def test_the_registry_is_the_families_in_order():
@@ -17,7 +17,7 @@ def test_the_registry_is_the_families_in_order():
                                   secp256k1.FAMILY, bls12_377.FAMILY)
     assert contracts.CONTRACTS == bls12_381.CONTRACTS + bn254.CONTRACTS + poseidon.CONTRACTS + \
         p256.CONTRACTS + secp256k1.CONTRACTS + bls12_377.CONTRACTS
-    assert contracts.TARGETS == ("evm384", "evmmax")
+    assert contracts.TARGETS == ("evm384", "evmmax", "evm")
     # which contract builds for which target: each family's data, and nothing else
     for family in contracts.FAMILIES:
         for name, targets in family.targets.items():
@@ -25,11 +25,12 @@ def test_the_registry_is_the_families_in_order():
             assert targets and set(targets) <= set(contracts.TARGETS)
             assert list(targets) == sorted(targets, key=contracts.TARGETS.index)
             assert (name in contracts.EVMMAX_CONTRACTS) == ("evmmax" in targets)
-            assert (name in contracts.EVMMAX_ONLY) == (targets == ("evmmax",))
-    assert contracts.EVMMAX_ONLY == ("eip2537_g1add_hinted", "eip2537_g2add_hinted") + \
-        poseidon.CONTRACTS + p256.CONTRACTS + secp256k1.CONTRACTS
+            for target in contracts.TARGETS:
+                assert (name in contracts.BUILT_FOR[target]) == (target in targets)
+    assert contracts.BUILT_FOR["evm"] == bn254.CONTRACTS + poseidon.CONTRACTS + \
+        p256.CONTRACTS + secp256k1.CONTRACTS
     assert [contracts.targets_of(name) for name in ("pairing", "bn254_add", "poseidon_t3")] == \
-        [("evm384",), ("evm384", "evmmax"), ("evmmax",)]
+        [("evm384",), ("evm384", "evmmax", "evm"), ("evmmax", "evm")]
     # each declares its usage (as a set: a test that takes a usage out and puts it back,
     # tests/test_cli.py's, moves it to the end of its curve's registry)
     assert set(contracts.USAGE) == set(contracts.CONTRACTS)
@@ -117,7 +118,7 @@ def test_usage_is_a_live_view_of_each_curves():
     (lambda: contracts.build_program("pairing", target="evmmax"),
      "pairing is built for EVM384 only, not 'evmmax': use target='evm384'"),
     (lambda: contracts.build_program("poseidon_t3", target="evm384"),
-     "poseidon_t3 is built for EVMMAX only"),
+     "poseidon_t3 is built for EVMMAX and EVM only"),
     (lambda: contracts.build_program("pairing", target="evm999"), "unknown target 'evm999'"),
     (lambda: bn254.build_contract("pairing"), "unknown contract 'pairing'; choose one of bn254_add"),
     (lambda: contracts.encode_calldata("poseidon_t3", [1]), "poseidon_t3 hashes 2 inputs"),

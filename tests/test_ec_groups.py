@@ -13,7 +13,7 @@ from evm384_native.curves.p256 import P256
 from evm384_native.curves.secp256k1 import SECP256K1
 from evm384_native.ec.groups import g1_group
 from evm384_native.tower.contract import assemble
-from evm384_native.tower.target import resolve_target
+from evm384_native.tower.targets import resolve_target
 
 CURVES = (BN254, SECP256K1, P256)
 TARGETS = ("evm384", "evmmax")

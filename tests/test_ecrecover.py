@@ -223,7 +223,7 @@ def test_gas_and_size(code):
 
 def test_the_registry_and_the_command_line(capsys, monkeypatch, tmp_path, code):
     assert registry_build("ecrecover", target="evmmax") == code
-    with pytest.raises(ValueError, match="EVMMAX only"):
+    with pytest.raises(ValueError, match="built for EVMMAX and EVM only"):
         registry_build("ecrecover", target="evm384")
     data = random_signature(random.Random(1))
     assert encode_calldata("ecrecover", *words(data)) == data

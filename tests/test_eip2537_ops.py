@@ -514,7 +514,7 @@ def cofactor_program(kind, target):
     from evm384_native.bls12_381.groups import G1_GROUP, G2_GROUP
     from evm384_native.curves.bls12_381 import BLS12_381
     from evm384_native.tower.fp import Emitter
-    from evm384_native.tower.target import resolve_target
+    from evm384_native.tower.targets import resolve_target
     isa = resolve_target(target)
     group = G1_GROUP if kind == 1 else G2_GROUP
     asm = Assembler("cofactor", memory=isa.new_memory(), opcodes=isa.opcodes)

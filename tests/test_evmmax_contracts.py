@@ -23,7 +23,7 @@ from evm384_native.bls12_381.oracle import (blst_product_is_one, eip2537_input, 
                                             g1_off_subgroup, random_product_case)
 from evm384_native.tower.contract import assemble
 from evm384_native.tower.pairing import RESIDENT_CODE
-from evm384_native.tower.target import resolve_target
+from evm384_native.tower.targets import resolve_target
 from evm384_native.evm.transaction import calldata_gas
 
 VECTORS = pathlib.Path(__file__).resolve().parent / "vectors" / "eip2537"

@@ -148,7 +148,7 @@ def test_the_scaled_partial_rounds_keep_circomlibs_round_count():
 
 
 def test_evm384_is_not_a_target():
-    with pytest.raises(ValueError, match="EVMMAX only"):
+    with pytest.raises(ValueError, match="built for EVMMAX and EVM only"):
         build_contract("poseidon_t3", target="evm384")
 
 

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from evm384_native.contracts import CONTRACTS, EVMMAX_CONTRACTS, EVMMAX_ONLY
+from evm384_native.contracts import BUILT_FOR
 from evm384_native.evm import execute
 from evm384_native.evm.costs import EIP_6690, EvmmaxCosts, costs_from_table
 from evm384_native.pricing import Anchor, Fit, fit, fitted_costs, fitted_schedule, nnls, r_squared
@@ -186,11 +186,11 @@ def test_price_reprices_every_contract_on_every_target(quick_report):
     and ECRECOVER were left out), on each target it is built for, with its gas and its
     Mgas/s on the fast engine under each model of that target, in the JSON and the text."""
     report = quick_report
-    builds = {(name, "evm384") for name in CONTRACTS if name not in EVMMAX_ONLY} | \
-        {(name, "evmmax") for name in EVMMAX_CONTRACTS}
+    builds = {(name, target) for target, names in BUILT_FOR.items() for name in names}
     rows = {(row["contract"], row["target"]): row for row in report["contracts"]}
     assert len(rows) == len(report["contracts"]) and set(rows) == builds
-    models = {target: set(report[f"{target}_models"]) for target in ("evmmax", "evm384")}
+    models = {**{target: set(report[f"{target}_models"]) for target in ("evmmax", "evm384")},
+              "evm": {"mainnet"}}                  # plain EVM: mainnet's gas, one model
     for (name, target), row in rows.items():
         assert row["success"], (name, target)
         assert set(row["gas"]) == set(row["mgas_per_s"]) == models[target], (name, target)
@@ -198,8 +198,8 @@ def test_price_reprices_every_contract_on_every_target(quick_report):
         assert all(set(rates) == {"fast"} and rates["fast"] > 0
                    for rates in row["mgas_per_s"].values())
     text = render(report)
-    for target in ("evmmax", "evm384"):
-        section = text.split(f"contracts built for {target.upper()}")[1].split("\n\n")[0]
+    for target in ("evmmax", "evm384", "evm"):
+        section = text.split(f"contracts built for {target.upper()} on")[1].split("\n\n")[0]
         listed = {line.split()[0] for line in section.splitlines()[2:]}
         assert listed == {name for name, built in builds if built == target}, target
 

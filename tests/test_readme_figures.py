@@ -89,6 +89,18 @@ CLAIMS = [
             "23,568 bytes", *P256),
     _readme("13,482 gas under EIP-6690 and 18,418 under EIP-7747 (the precompile: 3,000), "
             "22,461 bytes", *ECRECOVER),
+    # "Plain EVM": its table's gas columns (its ratios: tests/test_target_evm.py)
+    _readme("| `bn254_add` | 7,236 | 1,649 | 150 |", "bn254_add", "--target", "all"),
+    _readme("| `bn254_mul` | 60,687 | 8,058 | 6,000 |", "bn254_mul", "--target", "all"),
+    _readme("| `bn254_pairing_check` | 1,888,185 | 147,479 | 113,000 |",
+            "bn254_pairing_check", "--target", "all"),
+    _readme("| `bn254_pairing_check_hinted` | 1,045,611 | 86,820 | 113,000 |",
+            "bn254_pairing_check_hinted", "--target", "all"),
+    _readme("| `poseidon_t3` | 16,335 | 3,806 |", "poseidon_t3", "--target", "all"),
+    _readme("| `poseidon_t5` | 32,936 | 7,097 |", "poseidon_t5", "--target", "all"),
+    _readme("| `p256verify` | 141,914 | 15,510 | 6,900 |", "p256verify", "--target", "all"),
+    _readme("| `ecrecover` | 100,420 | 13,482 | 3,000 |", "ecrecover", "--target", "all"),
+    _readme("16,335 gas for two inputs", "poseidon_t3", "--target", "evm"),
     # the command line's paragraph on `evm384 gas`
     _readme("(EIP-2929: the contract cold, 2,600)", *PAIRING_CHECKS),
     _readme("ECADD 150, ECMUL 6,000", *BN254),

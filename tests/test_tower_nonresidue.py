@@ -13,7 +13,7 @@ from evm384_native.asm import Fp2, Fp6, Fp12, raw
 from evm384_native.curves.bls12_377 import BLS12_377
 from evm384_native.tower import fp2, fp6, fp12
 from evm384_native.tower.contract import assemble
-from evm384_native.tower.target import resolve_target
+from evm384_native.tower.targets import resolve_target
 
 from bls12_377_reference import poly_mul, poly_pow
 

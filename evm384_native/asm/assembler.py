@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Type, Union
+from typing import (Callable, Dict, Iterator, List, Optional, Protocol, Sequence, Tuple, Type,
+                    TypeVar, Union)
 
 from ..evm.evm384 import pack_offsets
 from ..evm.opcodes import EVMMAX_BY_NAME, PACKED_OFFSET_OPCODES, lookup
@@ -29,6 +30,7 @@ Operand = Union[int, Slot]
 EVMMAX_VECTOR_MNEMONICS = ("ADDMODX", "SUBMODX", "MULMODX")
 EVMMAX_TRANSFER_MNEMONICS = ("SETMODX", "LOADX", "STOREX")
 Register = Union[int, Slot]       # a register index, or a slot in the register space
+B = TypeVar("B", bound="LateCode")
 
 
 class Label:
@@ -65,6 +67,21 @@ class _Vector(_Item):
     """An EVMMAX arithmetic op; its seven immediates resolve at link time."""
     code: int
     immediates: Callable[[], Tuple[int, ...]]
+
+
+@dataclass
+class _Late(_Item):
+    """Code with no jump targets in it, generated once memory is linked (its addresses
+    known): ``owner.segments()`` gives its bytes as (source path, bytes) pieces. The
+    owner is the open block of :meth:`Assembler.late_block` while it is the last item."""
+    key: object
+    owner: "LateCode"
+
+
+@dataclass
+class _Raw(_Item):
+    """Bytes of code laid out as they are (a piece of a :class:`_Late`)."""
+    blob: bytes
 
 
 @dataclass
@@ -159,6 +176,14 @@ def listing(program: Program) -> str:
     return "\n".join(lines)
 
 
+class LateCode(Protocol):
+    """Code compiled after linking (see :meth:`Assembler.late_block`); ``release``: the
+    slots' values are dead from here on (temporaries going out of scope)."""
+
+    def segments(self) -> List[Tuple[Tuple[str, ...], bytes]]: ...
+    def release(self, slots: Sequence[Slot]) -> None: ...
+
+
 class Subroutine:
     """Code emitted once and called from many places.
 
@@ -217,14 +242,23 @@ class Assembler:
         self._label_counts[name] = count + 1
         return Label(name if count == 0 else f"{name}_{count}")
 
+    @property
+    def path(self) -> Tuple[str, ...]:
+        """The scope path of the code emitted now."""
+        return tuple(self._path)
+
     # --- memory -------------------------------------------------------------------------
 
     @contextmanager
     def temps(self, *kinds: Type[Slot]) -> Iterator[List[Slot]]:
         """Temporary slots in the current frame, released at the end of the block."""
         with self.frame.scope():
-            yield [self.frame.alloc(kind, f"{'/'.join(self._path[1:]) or 'tmp'}#{i}")
-                   for i, kind in enumerate(kinds)]
+            slots = [self.frame.alloc(kind, f"{'/'.join(self._path[1:]) or 'tmp'}#{i}")
+                     for i, kind in enumerate(kinds)]
+            yield slots
+            last = self.items[-1] if self.items else None
+            if isinstance(last, _Late):            # the open block: nothing reads them after
+                last.owner.release(slots)
 
     # --- instructions -------------------------------------------------------------------
 
@@ -335,6 +369,17 @@ class Assembler:
             raise ValueError(f"{mnemonic} is not an EVMMAX transfer opcode")
         self.items.append(_Op(tuple(self._path), EVMMAX_BY_NAME[mnemonic].code))
 
+    def late_block(self, key: object, make: Callable[[], B]) -> B:
+        """The block of late code (:class:`LateCode`) made for ``key`` if it is the last
+        item of the code, else a new one (``make()``) appended: a target adds operations
+        to it until anything else is emitted."""
+        last = self.items[-1] if self.items else None
+        if isinstance(last, _Late) and last.key is key:
+            return last.owner  # type: ignore[return-value]
+        block = make()
+        self.items.append(_Late(tuple(self._path), key, block))
+        return block
+
     def data(self, blob: bytes, name: str = "data", label: Optional[Label] = None) -> Label:
         """Bytes appended after the code; the label gives their code offset (CODECOPY).
 
@@ -406,8 +451,14 @@ class Assembler:
         """Emit pending subroutines, link memory, lay out and encode the code."""
         self.emit_pending()
         self.memory.link()
-        code_items = [item for item in self.items if not isinstance(item, _Data)]
-        data_items = [item for item in self.items if isinstance(item, _Data)]
+        items: List[_Item] = []
+        for item in self.items:
+            if isinstance(item, _Late):
+                items += [_Raw(path, blob) for path, blob in item.owner.segments()]
+            else:
+                items.append(item)
+        code_items = [item for item in items if not isinstance(item, _Data)]
+        data_items = [item for item in items if isinstance(item, _Data)]
         ordered = code_items + data_items
         widths = {id(item): _static_width(item) for item in ordered if isinstance(item, _Push)}
         while True:
@@ -483,6 +534,8 @@ def _size(item: _Item, widths: Dict[int, int]) -> int:
         return 1
     if isinstance(item, _Vector):
         return 8
+    if isinstance(item, _Raw):
+        return len(item.blob)
     if isinstance(item, _Push):
         return 1 + widths[id(item)]
     if isinstance(item, _Place):
@@ -496,6 +549,8 @@ def _encode(item: _Item, widths: Dict[int, int]) -> bytes:
         return bytes([item.code])
     if isinstance(item, _Vector):
         return bytes([item.code, *item.immediates()])
+    if isinstance(item, _Raw):
+        return item.blob
     if isinstance(item, _Push):
         width = widths[id(item)]
         value = _value(item.value)

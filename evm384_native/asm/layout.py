@@ -171,6 +171,7 @@ class Region:
         self.base: Optional[int] = None
         self.allocations: List[Slot] = []
         self.released = False          # its bytes are dead: regions after it may reuse them
+        self.last = False              # linked after the other regions
 
     def base_offset(self) -> int:
         if self.base is None:
@@ -211,22 +212,30 @@ class Region:
 class Memory:
     """All regions of one program, linked in creation order."""
 
-    def __init__(self, base: int = 0, registers: Optional["RegisterSpace"] = None) -> None:
+    def __init__(self, base: int = 0, registers: Optional["RegisterSpace"] = None,
+                 registers_in_memory: bool = False) -> None:
         self.start = base
         self.registers = registers
         self.regions: List[Region] = []
         self.by_name: Dict[str, Region] = {}
+        # ``registers_in_memory`` (the plain-EVM target): the register space is a region of
+        # memory, one 32-byte word a register, placed first and sized when linked
+        self.register_file: Optional[Region] = (self.region("registers")
+                                                if registers_in_memory else None)
         self.end: Optional[int] = None
         self._names_key: Optional[Tuple[int, int]] = None
         self._names_table: List[Optional[Tuple[int, str]]] = []
 
-    def region(self, name: str, frame: bool = False, first: bool = False) -> Region:
+    def region(self, name: str, frame: bool = False, first: bool = False,
+               last: bool = False) -> Region:
         """A new region; ``frame``: a subroutine's temporaries (live only while it runs);
         ``first``: linked before every other region, at the memory's start (a table whose
-        offsets come from a mask needs no base added)."""
+        offsets come from a mask needs no base added); ``last``: after every other (words
+        a program may leave untouched cost no memory expansion there)."""
         if name in self.by_name:
             raise ValueError(f"memory region {name!r} already exists")
         region = Region(self, name, frame)
+        region.last = last
         if first:
             self.regions.insert(0, region)
         else:
@@ -245,8 +254,10 @@ class Memory:
         end of memory. A released region does not move the regions after it."""
         if self.registers is not None:
             self.registers.link()
+            if self.register_file is not None:
+                self.register_file.size = self.registers.count * WORD
         offset = top = self.start
-        for region in self.regions:
+        for region in sorted(self.regions, key=lambda region: region.last):
             region.base = offset
             size = -(-region.size // WORD) * WORD
             if region.released:
@@ -298,8 +309,9 @@ class RegisterSpace(Memory):
     each frame above the frames of everything that calls it, so frames never live at
     the same time share registers."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: Optional[int] = MAX_REGISTERS) -> None:
         super().__init__()
+        self.limit = limit            # None: as many as the program needs
         self.calls: Dict[str, Set[str]] = {}
 
     def link(self) -> int:
@@ -332,9 +344,9 @@ class RegisterSpace(Memory):
             return placed[name]
 
         self.end = max([bottom] + [top_of(region.name) for region in frames])
-        if self.count > MAX_REGISTERS:
+        if self.limit is not None and self.count > self.limit:
             raise RegisterOverflow(f"the program needs {self.count} EVMMAX registers; at most "
-                                   f"{MAX_REGISTERS} fit (255 indices, one left unused by "
+                                   f"{self.limit} fit (255 indices, one left unused by "
                                    "EIP-6690's bound on the allocation)")
         return self.end
 

@@ -10,7 +10,7 @@ import random
 from typing import Callable, Dict, List
 
 from ..curves.bls12_381 import BLS12_381
-from ..tower.target import TARGETS
+from ..tower.targets import TARGETS
 from ..usage import Usage
 from .calldata import EIP2537_FP_BYTES, EIP2537_PAIR_BYTES, Pair, encode_calldata
 from .contracts import build

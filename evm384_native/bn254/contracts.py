@@ -164,7 +164,7 @@ BUILDERS: Dict[str, Callable[[Emitter], None]] = {
     "bn254_pairing_check_hinted": _build_pairing_check_hinted,
 }
 CONTRACTS = tuple(BUILDERS)
-TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evm384", "evmmax") for name in CONTRACTS}
+TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evm384", "evmmax", "evm") for name in CONTRACTS}
 
 
 @lru_cache(maxsize=None)

@@ -52,7 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 NOTES = ("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384), ADDMODX + SUBMODX + "
-         "MULMODX (evmmax); `evm384 run`'s EVMMAX total also counts SETMODX, LOADX and STOREX\n"
+         "MULMODX (evmmax), ADDMOD + MULMOD (evm); `evm384 run`'s EVMMAX total also counts SETMODX, LOADX and STOREX\n"
          "schedule: the EVM384 schedule, or the EVMMAX cost model (evm.costs)\n"
          "gas: execution; calldata: EIP-2028's price of the bytes sent (a hint included); "
          "access: EIP-2929, the contract called cold (2,600), the precompile warm (100); "
@@ -68,7 +68,7 @@ GAS_LIMIT_NOTE = ("gas limit: {limit:,} a run (--gas); a run that fails shows "
 
 # The field arithmetic a target's runs count in the ops column (a target not here: none)
 _ARITHMETIC = {"evm384": EVM384_MNEMONICS, "evm768": EVM768_MNEMONICS,
-               "evmmax": EVMMAX_VECTOR_MNEMONICS}
+               "evmmax": EVMMAX_VECTOR_MNEMONICS, "evm": ("ADDMOD", "MULMOD")}
 # How a run is priced: the schedule column, and the pricing option of ``execute``
 Pricing = Tuple[str, Dict[str, Any]]
 

@@ -26,20 +26,23 @@ def build_parser() -> argparse.ArgumentParser:
     # The commands import the engine, which reads EVM384_NATIVE_IMPL: imported here, inside
     # main's error handling, so a bad value is one line too.
     from .. import __version__
-    from . import build, calldata, debug, disasm, gas, pairing, price, profile, run, trace
+    from . import (build, calldata, debug, disasm, fixtures, gas, groth16, pairing, price,
+                   profile, run, trace)
     from .inputs import FILE_RULES
     parser = Parser(prog="evm384", description="Run, trace, disassemble, profile and debug "
                                                 "EVM384 (or, --opcodes evmmax, EVMMAX; "
                                                 "--opcodes evm, today's EVM) "
                                                 "bytecode; build the BLS12-381 "
                                                 "and BN254 contracts, their calldata and "
-                                                "gas table; "
-                                                "fit gas prices from measured time.",
+                                                "gas table; Groth16 verifiers; "
+                                                "fit gas prices from measured time; "
+                                                "run the conformance fixtures.",
                      epilog=textwrap.fill(f"files: {FILE_RULES}.", 88) + "\n\n" + EXIT_CODES,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"evm384 {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (run, trace, disasm, profile, debug, build, gas, calldata, pairing, price):
+    for module in (run, trace, disasm, profile, debug, build, gas, calldata, groth16, pairing,
+                   price, fixtures):
         module.register(subparsers)
     return parser
 

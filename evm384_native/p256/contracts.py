@@ -50,7 +50,7 @@ from .reference import G, INPUT_BYTES, multiply
 
 NAME = "p256verify"
 CONTRACTS = (NAME,)
-TARGETS_OF = {NAME: ("evmmax",)}
+TARGETS_OF = {NAME: ("evmmax", "evm")}
 CURVE = P256
 P, N, B = CURVE.p, CURVE.r, CURVE.b
 WORD = 32

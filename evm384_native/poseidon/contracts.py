@@ -28,7 +28,7 @@ from typing import Callable, List, Optional, Tuple
 from ..asm import Fp, Label, Program, Slot, array, raw
 from ..asm.layout import FP_BYTES, WORD
 from ..tower import fp
-from ..tower.contract import least_gas_that_fits, return_slot, revert_here
+from ..tower.contract import CONTRACT_SIZE_LIMIT, least_gas_that_fits, return_slot, revert_here
 from ..tower.fp import Emitter
 from ..tower.target import Target
 from .params import FIELD, R, ROUNDS_F, ROUNDS_P, optimised
@@ -40,7 +40,7 @@ HALF = ROUNDS_F // 2
 BLOCKS = {2: 8, 3: 7, 4: 5, 5: 6}
 WIDTH_OF = {f"poseidon_t{t}": t for t in BLOCKS}
 CONTRACTS = tuple(WIDTH_OF)
-TARGETS_OF = {name: ("evmmax",) for name in CONTRACTS}
+TARGETS_OF = {name: ("evmmax", "evm") for name in CONTRACTS}
 
 
 @dataclass(frozen=True)
@@ -309,7 +309,7 @@ class _Poseidon:
         with e.asm.temps(array(Fp, t)) as (acc,):
             self._sbox_all(acc)
             # state[0] only: row 0 of the applied matrix, every t-th stored value
-            e.asm.evmmax("MULMODX", acc, self.m, self.state, t, (1, t, 1))
+            e.target.strided(e, "mul", acc, self.m, self.state, t, (1, t, 1))
             terms = acc.fps()
             fp.add(e, x0, terms[0], terms[1])
             for term in terms[2:]:
@@ -327,10 +327,18 @@ def _builder(t: int, block: int) -> Callable[[Emitter], None]:
 
 @lru_cache(maxsize=None)
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
-    """The assembled contract ``name`` (one of CONTRACTS; EVMMAX only: ``compact`` changes
-    nothing, nothing is shared)."""
-    return least_gas_that_fits(name, FIELD, isa, _builder(WIDTH_OF[name], BLOCKS[WIDTH_OF[name]]),
-                               compact=False)
+    """The assembled contract ``name`` (one of CONTRACTS; ``compact`` changes nothing,
+    nothing is shared). Where the width's block of partial rounds (:data:`BLOCKS`) makes
+    the code too large (plain EVM's t = 5: an operation there is ~5 bytes, 8 under EVMMAX
+    for a whole vector), smaller blocks, looped, until it fits."""
+    t = WIDTH_OF[name]
+    program = None
+    for block in sorted({BLOCKS[t], *range(1, BLOCKS[t])}, reverse=True):
+        program = least_gas_that_fits(name, FIELD, isa, _builder(t, block), compact=False)
+        if len(program.code) <= CONTRACT_SIZE_LIMIT:
+            break
+    assert program is not None
+    return program
 
 
 def hash_words(inputs: List[int]) -> bytes:

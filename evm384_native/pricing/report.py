@@ -8,7 +8,7 @@ import os
 import platform
 import random
 import time
-from typing import Any, Callable, Dict, List, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 from ..contracts import CONTRACTS, USAGE, build_contract, targets_of
 from ..evm.api import execute
@@ -67,8 +67,14 @@ def evm384_models(fitted: Evm384Schedule) -> Dict[str, Evm384Schedule]:
     return {**SCHEDULES, FITTED: fitted}
 
 
-def _model_options(target: str, model: Model) -> Dict[str, Any]:
+# Plain EVM has one model, mainnet's gas at the fork (Osaka): nothing to fit or choose.
+MAINNET = "mainnet"
+
+
+def _model_options(target: str, model: Optional[Model]) -> Dict[str, Any]:
     """execute()'s options for a model of ``target``."""
+    if model is None:
+        return {}
     return {"costs": model} if target == "evmmax" else {"schedule": model}
 
 
@@ -95,7 +101,7 @@ def _costs_json(costs: EvmmaxCosts) -> Dict[str, List[int]]:
 
 # --- contracts ---------------------------------------------------------------------------
 
-def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Model]],
+def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[Model]]],
                   anchor: Anchor, repeat: int, seed: int = 1) -> List[Dict[str, Any]]:
     """Each build of every registered contract (:mod:`..contracts`: each target it is built
     for) on its example input: its gas under each model of its target, its time on each
@@ -194,7 +200,8 @@ def price(engines: Sequence[str] = ("fast",), anchor: Anchor = Anchor(10.0),
     first = fits[engines[0]]
     costs = fitted_costs(first["evmmax"], anchor)
     schedule = fitted_schedule(first["evm384"], anchor)
-    models = {"evmmax": evmmax_models(costs), "evm384": evm384_models(schedule)}
+    models = {"evmmax": evmmax_models(costs), "evm384": evm384_models(schedule),
+              "evm": {MAINNET: None}}
     evm768 = evm768_models(fitted_op_costs(first["evm768"], anchor), models["evm384"])
     progress("timing the contracts")
     contracts = contract_rows(engines, models, anchor, settings.rounds * settings.repeat)
@@ -324,7 +331,7 @@ def render(report: Dict[str, Any]) -> str:
                  f"{report['seconds']:.0f} s"]]
     sections += [_fit_lines(engine, by) for engine, by in report["fits"].items()]
     sections.append(_gas_lines(report))
-    sections += [_contract_lines(report, target) for target in ("evmmax", "evm384")]
+    sections += [_contract_lines(report, target) for target in ("evmmax", "evm384", "evm")]
     sections.append(_adversarial_lines(report))
     sections.append([f"* below {anchor:g} Mgas/s: the model buys more time than the anchor "
                      "allows a gas (underpriced on that engine)"])

@@ -52,7 +52,7 @@ from .reference import CURVE as AFFINE
 
 NAME = "ecrecover"
 CONTRACTS = (NAME,)
-TARGETS_OF = {NAME: ("evmmax",)}
+TARGETS_OF = {NAME: ("evmmax", "evm")}
 CURVE = SECP256K1
 G1_GROUP = g1_group(CURVE)                         # y^2 = x^3 + 7
 P, N = CURVE.p, CURVE.r

@@ -38,27 +38,34 @@ def least_gas_that_fits(name: str, curve: Field, isa: Target,
     :data:`.pairing.RESIDENT_CODE` in turn (least gas first), each (with ``loops`` None)
     unrolled, then with run-time loops (less code, ~55 gas a digit more: less than the
     next resident build costs). With ``inline_powers`` (dense code only) each build is
-    first tried with its exponentiations written out (:class:`.fp.Emitter`). Where none of
-    these fits, the same again with shorter runs of cyclotomic squarings
+    first tried with its exponentiations written out (:class:`.fp.Emitter`). If none
+    fits, the same with the target's smaller variant (``isa.smaller``), compact. Where none
+    of these fits, all of it again with shorter runs of cyclotomic squarings
     (:data:`.pairing.CYCLOTOMIC_RUNS`, dense code only: BLS12-377's check, ~3.5 KB less for
     ~900 gas more)."""
     program = None
-    inline_choices = (True, False) if inline_powers and isa.dense_code else (False,)
-    runs = CYCLOTOMIC_RUNS if isa.dense_code else CYCLOTOMIC_RUNS[:1]
-    for cyclotomic_run in runs:
-        for resident_code in RESIDENT_CODE if isa.register_pairs else RESIDENT_CODE[:1]:
-            for use_loops, inline in [(use_loops, inline)
-                                      for use_loops in ((False, True) if loops is None
-                                                        else (loops,))
-                                      for inline in inline_choices]:
-                try:
-                    program = assemble(name, curve, isa, build, compact, use_loops,
-                                       isa.register_pairs, resident_code, inline,
-                                       cyclotomic_run)
-                except RegisterOverflow:               # a build that needs more registers
-                    continue
-                if len(program.code) <= CONTRACT_SIZE_LIMIT:
-                    return program
+    for cyclotomic_run in CYCLOTOMIC_RUNS:
+        variant: Optional[Target] = isa
+        variant_compact = compact
+        while variant is not None:
+            if variant.dense_code or cyclotomic_run == CYCLOTOMIC_RUNS[0]:
+                inline_choices = ((True, False) if inline_powers and variant.dense_code
+                                  else (False,))
+                resident_choices = (RESIDENT_CODE if variant.register_pairs
+                                    else RESIDENT_CODE[:1])
+                for resident_code in resident_choices:
+                    for use_loops in (False, True) if loops is None else (loops,):
+                        for inline in inline_choices:
+                            try:
+                                program = assemble(name, curve, variant, build,
+                                                   variant_compact, use_loops,
+                                                   variant.register_pairs, resident_code,
+                                                   inline, cyclotomic_run)
+                            except RegisterOverflow:   # a build that needs more registers
+                                continue
+                            if len(program.code) <= CONTRACT_SIZE_LIMIT:
+                                return program
+            variant, variant_compact = variant.smaller, True
     if program is None:
         raise RegisterOverflow(f"{name}: no build fits the EVMMAX register file")
     return program

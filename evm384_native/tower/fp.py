@@ -18,7 +18,8 @@ from ..asm import (Assembler, Fp, Label, Modulus, Region, Slot, Subroutine, arra
                    pack_offsets)
 from ..curves.model import Field
 from ..evm.kernels.montgomery import R_BITS, montgomery_inv, to_montgomery as montgomery_form
-from .target import TARGETS, Target
+from .target import Target
+from .targets import TARGETS
 
 ELEMENT = Fp      # the slot type of this field (curve code is written for Fp and Fp2 alike)
 

@@ -1,7 +1,7 @@
-"""Arithmetic mod a second modulus (a curve's group order n, ECDSA's scalars) in EVMMAX
-field context 1 beside the base field's context 0: SETMODX switches contexts by id (4
-pushes and 1 gas), so one inversion mod n and its products cost what they would in a
-contract of their own."""
+"""Arithmetic mod a second modulus (a curve's group order n, ECDSA's scalars) beside the
+base field's: an inversion mod n and its products, written by the target
+(:meth:`~.target.Target.products_mod`: under EVMMAX in field context 1, SETMODX switching
+contexts by id for 4 pushes and 1 gas; in plain EVM as stack code mod n)."""
 from __future__ import annotations
 
 from typing import Callable, Sequence
@@ -30,30 +30,8 @@ def inverse_products(e: Emitter, n: int, words: Slot, push_x: Callable[[], None]
         push()
         asm.push(at(1 + i))
         asm.op("MSTORE")
-    # context 1 registers: 0 x, 1 .. k the factors, then the plan's kept values, the power
     plan = min(power_plan(n - 2), window_plan(n - 2, INV_WINDOW), key=len)
-    kept = kept_values(plan)
-    where = {0: 0, **{value: k + 1 + i for i, value in enumerate(kept)}}
-    acc = k + 1 + len(kept)
-    asm.push(acc + 2)                              # alloc_count (the EIP's bound: one more)
-    asm.push(WORD)
-    asm.push(at(0))
-    asm.push(1)
-    asm.evmmax_op("SETMODX")
-    asm.push(k + 1)
-    asm.push(at(1))
-    asm.push(0)
-    asm.evmmax_op("STOREX")
-    for value, x, y in plan:
-        asm.evmmax("MULMODX", where.get(value, acc), where.get(x, acc), where.get(y, acc))
-    asm.evmmax("MULMODX", 1, 1, acc, k, (1, 1, 0))    # f_i w, in the factors' registers
-    asm.push(k)
-    asm.push(1)
-    asm.push(at(k + 2))
-    asm.evmmax_op("LOADX")
-    for _ in range(4):
-        asm.push(0)
-    asm.evmmax_op("SETMODX")                       # back to context 0 (mod p)
+    e.target.products_mod(e, words, k, plan, kept_values(plan))
     for i in range(k):
         asm.push(at(k + 2 + i))
         asm.op("MLOAD")

@@ -17,7 +17,7 @@ BLS12-381 blst's, so the result is the CUBE of the reduced pairing, byte for byt
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Sequence
 
 from ..asm import Fp6, Fp12, G1, G2, G2Jacobian, Label, Slot, Subroutine, raw, struct
 from ..asm.layout import FP_BYTES
@@ -62,7 +62,8 @@ class MillerLoop:
     def __init__(self, e: Emitter, f: Fp12, g1_may_be_infinity: bool = False,
                  calldata_tail: int = 0, infinity_flags: bool = False,
                  resident_all_finite: bool = False, square_in_step: bool = False,
-                 lines: Lines = JACOBIAN, hybrid: bool = False) -> None:
+                 lines: Lines = JACOBIAN, hybrid: bool = False,
+                 registers_only: bool = False) -> None:
         """``g1_may_be_infinity``: pair states may have P at infinity ((-2 P.x, 2 P.y) all
         zero; kept so that their Q can still be checked); their lines are not multiplied
         into f. ``calldata_tail``: bytes after the pairs in calldata (a hint), not pairs.
@@ -83,7 +84,9 @@ class MillerLoop:
         ``resident_all_finite``): with more pairs than registers hold, the first ones still
         in registers (if their P are finite) and only the others in the memory loop (~100
         gas a step less per pair in registers; ~1 KB more code: the loop over the digits
-        twice)."""
+        twice). ``registers_only`` (with ``resident_all_finite``): the caller guarantees
+        exactly ``e.register_pairs`` pairs, each with P finite, so no loop over pairs in
+        memory is emitted (less code); any other input halts (INVALID)."""
         self.e, self.f = e, f
         self.family = family_of(e.curve)
         self.digits = self.family.loop_digits(e.curve)
@@ -111,6 +114,10 @@ class MillerLoop:
             raise ValueError("hybrid keeps finite pairs in registers: it needs "
                              "resident_all_finite")
         self.hybrid = hybrid
+        if registers_only and (hybrid or not resident_all_finite or not self.resident):
+            raise ValueError("registers_only runs the pairs in registers alone: it needs "
+                             "resident_all_finite, register_pairs and no hybrid")
+        self.registers_only = registers_only
         # the states whose steps need no test of P at infinity
         self.own_slot = resident_all_finite and e.resident_code == "inline"
         self.finite = ({slot.name for slot in self.resident[0 if self.own_slot else 1:]}
@@ -157,7 +164,7 @@ class MillerLoop:
         Montgomery form, and jumps to ``skip`` for a pair that contributes 1; the default
         reads plain LE values and skips a pair with an all-zero G1 or G2 point (infinity,
         as in EIP-2537)."""
-        asm, work = self.e.asm, self.work
+        asm = self.e.asm
         with asm.scope("load_pairs"):
             require_calldata(asm, calldata_offset, pair_bytes, multiple=True,
                              tail=self.calldata_tail, allow_empty=allow_empty)
@@ -168,17 +175,7 @@ class MillerLoop:
                 self._jump_if_no_more_pairs(done)
             top, skip = asm.label("load_pair"), asm.new_label("skip_pair")
             (read or self._read_plain)(skip)
-            self.lines.prepare(self.e, work.px2, work.px2)
-            jacobian.from_affine(self.e, work.t, work.q)
-            self.e.target.copy_out(self.e, work, lambda: asm.op("DUP4"), grow=True)
-            if self.flags:                       # stack: ptr cd
-                push_field_is_zero(self.e, work.px2)
-                asm.op("DUP3")
-                asm.push(self.record_bytes(PairState.size))
-                asm.op("ADD")
-                asm.op("MSTORE")
-            asm.op("SWAP1"); asm.push(self.record_size()); asm.op("ADD")
-            asm.op("SWAP1")
+            self._store_work()
             asm.place(skip)
             asm.push(pair_bytes); asm.op("ADD")
             asm.op("DUP1"); asm.op("CALLDATASIZE")
@@ -191,6 +188,39 @@ class MillerLoop:
             asm.op("POP")
             asm.push(self.end)
             asm.op("MSTORE")                     # pairs_end = ptr
+
+    def load_each(self, fills: Sequence[Callable[[Label], None]]) -> None:
+        """Pair states from code rather than a loop over calldata: ``fills[i](skip)``
+        puts pair i into the work slot's q and px2 (Montgomery form, the stack kept), or
+        jumps to ``skip`` for a pair that contributes 1 (Q at infinity)."""
+        asm = self.e.asm
+        with asm.scope("load_pairs"):
+            asm.push(self.heap)                  # stack: ptr cd (no calldata offset: a
+            asm.push(0)                          # placeholder where _store_work expects it)
+            for fill in fills:
+                skip = asm.new_label("skip_pair")
+                fill(skip)
+                self._store_work()
+                asm.place(skip)
+            asm.op("POP")
+            asm.push(self.end)
+            asm.op("MSTORE")                     # pairs_end = ptr
+
+    def _store_work(self) -> None:
+        """The work slot's pair (q, px2 read) as the state at ptr (stack: ptr cd), its
+        infinity flag, ptr moved to the next record."""
+        asm, work = self.e.asm, self.work
+        self.lines.prepare(self.e, work.px2, work.px2)
+        jacobian.from_affine(self.e, work.t, work.q)
+        self.e.target.copy_out(self.e, work, lambda: asm.op("DUP4"), grow=True)
+        if self.flags:                           # stack: ptr cd
+            push_field_is_zero(self.e, work.px2)
+            asm.op("DUP3")
+            asm.push(self.record_bytes(PairState.size))
+            asm.op("ADD")
+            asm.op("MSTORE")
+        asm.op("SWAP1"); asm.push(self.record_size()); asm.op("ADD")
+        asm.op("SWAP1")
 
     def _jump_if_no_more_pairs(self, target: Label) -> None:
         """Stack: ptr cd: jump to ``target`` unless CALLDATASIZE - tail > cd."""
@@ -554,7 +584,10 @@ class MillerLoop:
             asm.jumpi(done)                         # every pair had a point at infinity: f = 1
             if self.resident:
                 self._resident_loop(bits_loop, first, memory_steps)
-            bits_loop(every_pair)
+            if self.registers_only:
+                asm.op("INVALID")                   # not the pairs the caller promised
+            else:
+                bits_loop(every_pair)
             if self.resident:
                 asm.place(self._finished)
             asm.place(done)

@@ -21,13 +21,16 @@ existed.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, Protocol, Sequence, Union
+from typing import Callable, Dict, List, Optional, Protocol, Sequence, Tuple
 
 from ..asm import Assembler, Fp, Label, Memory, Region, Slot, raw
 from ..asm.layout import FP_BYTES, RegisterSpace
 from ..curves.model import Field
 from ..evm.kernels.montgomery import to_montgomery
 from .words import bswap256, store_field_le
+
+WORD = 32
+PowerPlan = Sequence[Tuple[int, int, int]]     # (value, x, y): value = x * y, value 0 is x
 
 _OPS = {"add": ("ADDMOD384", "ADDMODX"), "sub": ("SUBMOD384", "SUBMODX"),
         "mul": ("MULMODMONT384", "MULMODX")}
@@ -65,6 +68,7 @@ class Target(Protocol):
     compact: bool
     register_pairs: int
     cheap_products: bool
+    smaller: Optional["Target"]   # a variant whose builds take less code, tried if none fits
 
     def new_memory(self) -> Memory: ...
     def encode(self, e: EmitterView, value: int) -> bytes: ...
@@ -72,7 +76,11 @@ class Target(Protocol):
     def release_constants(self, e: EmitterView) -> None: ...
     def finish(self, e: EmitterView) -> None: ...
     def arith(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot) -> None: ...
+    def strided(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot, count: int,
+                strides: Tuple[int, int, int]) -> None: ...
     def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None: ...
+    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
+                     kept: Sequence[int]) -> None: ...
     def copy_in(self, e: EmitterView, slot: Slot, source: Callable[[], None]) -> None: ...
     def copy_out(self, e: EmitterView, slot: Slot, dest: Callable[[], None],
                  grow: bool = False) -> None: ...
@@ -100,6 +108,7 @@ class EVM384:
     compact = True                # share cold routines by default: 24,576 bytes otherwise
     register_pairs = 0            # pair states live in memory anyway
     cheap_products = False        # a product costs as much as several additions
+    smaller = None
 
     def new_memory(self) -> Memory:
         return Memory()
@@ -126,9 +135,15 @@ class EVM384:
         """out = x op y value by value (x or y may be one Fp, used for every value)."""
         mnemonic = _OPS[op][0]
         values = out.fps()
-        xs, ys = _operand(x, len(values)), _operand(y, len(values))
+        xs, ys = broadcast(x, len(values)), broadcast(y, len(values))
         for o, a, b in zip(values, xs, ys):
             e.asm.evm384(mnemonic, o, a, b, e.p)
+
+    def strided(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot, count: int,
+                strides: Tuple[int, int, int]) -> None:
+        """``count`` results, the operands' values ``strides`` apart: value by value."""
+        for o, a, b in strided_values((out, x, y), count, strides):
+            self.arith(e, op, o, a, b)
 
     def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None:
         """MCOPY of a whole slot: cheaper than an EVM384 op for anything above one word."""
@@ -136,6 +151,11 @@ class EVM384:
         e.asm.push(src)
         e.asm.push(dst)
         e.asm.op("MCOPY")
+
+    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
+                     kept: Sequence[int]) -> None:
+        raise ValueError("EVM384's operations take one modulus, p: arithmetic mod a "
+                         "second one is built for EVMMAX and plain EVM")
 
     def copy_in(self, e: EmitterView, slot: Slot, source: Callable[[], None]) -> None:
         """slot = the values at the memory address ``source()`` pushes (a heap record
@@ -186,7 +206,7 @@ class EVM384:
         like the given one."""
         asm = e.asm
         if not little_endian:
-            _reverse_values(asm, given)
+            reverse_values(asm, given)
         for i, value in enumerate(out.fps()):
             self.arith(e, "add", value, given.part(Fp, FP_BYTES * i, f"v{i}"), e.zero)
         for slot in (given, out):                # keccak(given) == keccak(reduced)
@@ -272,6 +292,7 @@ class EVMMAX:
     compact = False               # inlined cold routines fit and save ~3% gas
     register_pairs = 2            # the pairing checks keep up to two pair states in registers
     cheap_products = True         # a product costs 2-3 additions (EIP-6690, up to 7 limbs)
+    smaller = None
 
     def new_memory(self) -> Memory:
         return Memory(registers=RegisterSpace())
@@ -334,9 +355,43 @@ class EVMMAX:
         strides = (1, 0 if _single(x, count) else 1, 0 if _single(y, count) else 1)
         e.asm.evmmax(_OPS[op][1], out, x, y, count, strides)
 
+    def strided(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot, count: int,
+                strides: Tuple[int, int, int]) -> None:
+        """``count`` results, the operands' values ``strides`` apart: one vector op."""
+        e.asm.evmmax(_OPS[op][1], out, x, y, count, strides)
+
     def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None:
         """dst = src + 0, one vector op (1 gas a value)."""
         e.asm.evmmax("ADDMODX", dst, src, e.zero, len(dst.fps()), (1, 1, 0))
+
+    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
+                     kept: Sequence[int]) -> None:
+        """The words at ``words`` hold n, x, f_1 .. f_k: write f_i x^e mod n after them,
+        x^e by ``plan`` (values it keeps: ``kept``), in field context 1 (registers: 0 x,
+        1 .. k the factors, then the kept values, the power); context 0 active after."""
+        asm = e.asm
+        at = lambda i: (lambda: int(words) + WORD * i)   # noqa: E731
+        where = {0: 0, **{value: k + 1 + i for i, value in enumerate(kept)}}
+        acc = k + 1 + len(kept)
+        asm.push(acc + 2)                              # alloc_count (the EIP's bound: one more)
+        asm.push(WORD)
+        asm.push(at(0))
+        asm.push(1)
+        asm.evmmax_op("SETMODX")
+        asm.push(k + 1)
+        asm.push(at(1))
+        asm.push(0)
+        asm.evmmax_op("STOREX")
+        for value, x, y in plan:
+            asm.evmmax("MULMODX", where.get(value, acc), where.get(x, acc), where.get(y, acc))
+        asm.evmmax("MULMODX", 1, 1, acc, k, (1, 1, 0))    # f_i x^e, in the factors' registers
+        asm.push(k)
+        asm.push(1)
+        asm.push(at(k + 2))
+        asm.evmmax_op("LOADX")
+        for _ in range(4):
+            asm.push(0)
+        asm.evmmax_op("SETMODX")                       # back to context 0 (mod p)
 
     def copy_in(self, e: EmitterView, slot: Slot, source: Callable[[], None]) -> None:
         asm = e.asm
@@ -361,14 +416,14 @@ class EVMMAX:
 
     def staging(self, e: EmitterView, slot: Slot) -> Slot:
         """A memory buffer of the slot's size (the registers are not memory)."""
-        return _buffer(e, f"staging.{slot.name}", self.memory_bytes(e, slot.size))
+        return scratch_buffer(e, f"staging.{slot.name}", self.memory_bytes(e, slot.size))
 
     def from_staging(self, e: EmitterView, slot: Slot, staging: Slot,
                      little_endian: bool) -> None:
         """STOREX converts canonical big-endian values; little-endian ones are byte
         reversed first, in place (two overlapping words a value)."""
         if little_endian:
-            _reverse_values(e.asm, staging)
+            reverse_values(e.asm, staging)
         self.copy_in(e, slot, lambda: e.asm.push(staging))
 
     def load_plain(self, e: EmitterView, out: Slot, given: Slot, fail: Label,
@@ -378,7 +433,7 @@ class EVMMAX:
         would halt instead)."""
         asm = e.asm
         if little_endian:
-            _reverse_values(asm, given)
+            reverse_values(asm, given)
         top, low = e.curve.p >> 128, e.curve.p & ((1 << 128) - 1)
         for i in range(len(out.fps())):         # v < p: top < p's, or equal and low < p's
             at = (lambda i=i: int(given) + FP_BYTES * i)
@@ -462,7 +517,7 @@ class EVMMAX:
         """LOADX ``slot`` into scratch buffer ``which`` (0 or 1); returns the buffer."""
         if slot.size > IMAGE_BYTES:
             raise ValueError(f"{slot!r} is larger than the scratch buffers")
-        buffer = _buffer(e, f"image{which}", self.memory_bytes(e, IMAGE_BYTES))
+        buffer = scratch_buffer(e, f"image{which}", self.memory_bytes(e, IMAGE_BYTES))
         image = raw(self.memory_bytes(e, slot.size))(buffer.region, buffer.rel,
                                                      f"{buffer.name}[{slot.name}]")
         self.copy_out(e, slot, lambda: e.asm.push(buffer))
@@ -492,7 +547,7 @@ def _encode_field(asm: Assembler) -> None:
     asm.ops("ADD", "MSTORE")
 
 
-def _reverse_values(asm: Assembler, values: Slot) -> None:
+def reverse_values(asm: Assembler, values: Slot) -> None:
     """Reverse each 48-byte value in memory in place: with a and b its first and last 32
     bytes, bswap(b) then bswap(a) 16 bytes further is the reversed value."""
     bswap = asm.subroutine("bswap256", bswap256)
@@ -507,7 +562,7 @@ def _reverse_values(asm: Assembler, values: Slot) -> None:
             asm.op("MSTORE")
 
 
-def _buffer(e: EmitterView, name: str, size: int) -> Slot:
+def scratch_buffer(e: EmitterView, name: str, size: int) -> Slot:
     """A memory buffer ``name`` (made once) in the region of scratch buffers."""
     buffers: Dict[str, Slot] = e.buffers
     if name not in buffers:
@@ -525,18 +580,14 @@ def _single(operand: Slot, count: int) -> bool:
     return count > 1 and operand.size == FP_BYTES
 
 
-def _operand(slot: Slot, count: int) -> Sequence[Fp]:
+def strided_values(slots: Sequence[Slot], count: int, strides: Tuple[int, int, int]
+                   ) -> List[Tuple[Fp, ...]]:
+    """The Fp operands of ``count`` strided operations on ``slots`` (out, x, y): value
+    i of each is its i * stride-th."""
+    return [tuple(Fp(slot.region, slot.rel + FP_BYTES * stride * i, f"{slot.name}[{stride * i}]")
+                  for slot, stride in zip(slots, strides)) for i in range(count)]
+
+
+def broadcast(slot: Slot, count: int) -> Sequence[Fp]:
+    """The values an operand gives ``count`` results: one Fp for all, or its own."""
     return [slot] * count if _single(slot, count) else slot.fps()  # type: ignore[list-item]
-
-
-TARGETS: Dict[str, Target] = {"evm384": EVM384(), "evmmax": EVMMAX()}
-
-
-def resolve_target(name: Union[str, Target]) -> Target:
-    """The target named ``name`` ("evm384" or "evmmax"); a target object as it is."""
-    if isinstance(name, (EVM384, EVMMAX)):
-        return name
-    found = TARGETS.get(name) if isinstance(name, str) else None
-    if found is None:
-        raise ValueError(f"unknown target {name!r}; choose one of {', '.join(sorted(TARGETS))}")
-    return found

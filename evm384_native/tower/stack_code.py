@@ -1,0 +1,631 @@
+"""Straight-line modular arithmetic on EVM words, compiled to stack code: how the plain-EVM
+target (:class:`.target_words.Words`) writes a field routine.
+
+The tower asks a target for one operation at a time (``out = x op y`` on field values in
+memory). Written one at a time in plain EVM, each would load its operands from memory and
+store its result (~31 gas a product). The target instead collects a run of operations with
+no other code between them (a *block*) and compiles it once memory is linked, with every
+address known:
+
+1. **Dataflow.** Each operation's result is a value (SSA); a copy renames a value; a
+   memory word read before the block writes it is an *entry* value (a constant if it lies
+   in the constant region); adding 0, multiplying by 1 fold away. What each address holds
+   at the end is the block's output: only those words are stored, and only if they changed.
+2. **Trees.** A value used by one operation only (``t`` in ``(a b) c``) is computed where
+   it is used, as an operand left on the stack: no DUP, no POP, no memory. Every other
+   value computed here is a *root*: computed in program order and kept on the stack until
+   its last use (DUP to use it), or, when more values are live than DUP reaches, written
+   to a scratch word and loaded again (Belady: the one used furthest ahead goes).
+3. **Memory.** Entry values are loaded at each use (PUSH MLOAD, 6 gas: cheaper than keeping
+   one on the stack for two or three uses). A result is stored to its address as soon as
+   the block no longer needs the address's entry value, else at the end.
+
+The modulus is on the stack under the block's values (DUP is 3 gas, as PUSH32 is, in one
+byte, not 33). Every operation keeps values canonical (< p): ADDMOD and MULMOD reduce;
+x - y is ADDMOD(x, p - y, p) and -y is (p - y) mod p, so -0 stays 0.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+
+Path = Tuple[str, ...]
+Segment = Tuple[Path, bytes]
+
+MAX_DEPTH = 16          # DUP16 / SWAP16 reach
+TREE_DEPTH = 14         # deepest a tree may grow before it is split (then again where the
+                        # block's values leave it less room: :meth:`_Compiler._split`)
+FRAME = 11              # values the block keeps on the stack (the modulus included) at most
+FAR = 24                # a value next read more than this many operations later: to scratch
+
+_DUP1, _SWAP1, _PUSH0, _PUSH1 = 0x80, 0x90, 0x5F, 0x60
+_POP, _MLOAD, _MSTORE = 0x50, 0x51, 0x52
+_ADD, _SUB, _MOD, _ADDMOD, _MULMOD = 0x01, 0x03, 0x06, 0x08, 0x09
+_UNREDUCED = {"addw": "add", "subw": "sub", "negw": "neg"}   # lazy kinds, reduced ones
+_MODULUS_USES = {"add": 1, "mul": 1, "sub": 2, "neg": 2, "addw": 0, "subw": 1, "negw": 1}
+_SMALL = 1 << 32        # constants below this are pushed; larger ones are loaded from memory
+
+
+@dataclass(frozen=True)
+class FieldOp:
+    """``out = x op y`` on words in memory (``op``: add, sub, mul; copy: out = x; kill:
+    the word at ``out`` is dead, its last value need not be stored)."""
+    op: str
+    out: int
+    x: int
+    y: int
+    path: Path
+
+
+@dataclass(frozen=True)
+class BlockMemory:
+    """Where the block's code finds the modulus, the constants (address -> value) and its
+    scratch words (for values that do not fit the stack); ``dead``: addresses the block
+    writes that nothing reads after it (their last values are not stored)."""
+    modulus_at: int
+    constants: Dict[int, int]
+    scratch_at: int
+    scratch_words: int
+    dead: FrozenSet[int] = frozenset()
+    # the largest h with h p < 2^256 whose multiples k p (k <= h) are the words from
+    # modulus_at on: sums and differences of up to h p need no reduction (lazy)
+    headroom: int = 1
+
+
+@dataclass
+class _Value:
+    kind: str                       # "entry", "const" or an operation
+    args: Tuple[int, ...] = ()      # operand value ids (operations)
+    address: int = -1               # entry: where it is read; const: where it is kept
+    constant: int = 0
+    path: Path = ()
+    uses: List[int] = field(default_factory=list)     # consumer ids (-1: stored at the end)
+    inline: bool = False
+    depth: int = 1
+    bound: int = 1                  # the value is below bound * p
+
+
+class BlockTooLarge(ValueError):
+    """A block needs more scratch words than the target reserved."""
+
+
+def compile_block(ops: Sequence[FieldOp], memory: BlockMemory) -> List[Segment]:
+    """The stack code of ``ops``, as (source path, bytes) segments in order."""
+    return _Compiler(memory).run(ops)
+
+
+def push_bytes(value: int) -> bytes:
+    """The shortest PUSH of ``value`` (PUSH0 for 0)."""
+    if value == 0:
+        return bytes([_PUSH0])
+    width = (value.bit_length() + 7) // 8
+    return bytes([_PUSH1 + width - 1]) + value.to_bytes(width, "big")
+
+
+class _Compiler:
+    def __init__(self, memory: BlockMemory) -> None:
+        self.memory = memory
+        self.values: List[_Value] = []
+        self.finals: Dict[int, int] = {}            # address -> value stored there at the end
+
+    # --- 1. dataflow ------------------------------------------------------------------
+
+    def _new(self, value: _Value) -> int:
+        self.values.append(value)
+        return len(self.values) - 1
+
+    def _dataflow(self, ops: Sequence[FieldOp]) -> None:
+        holds: Dict[int, int] = {}                  # address -> value it holds now
+        entries: Dict[int, int] = {}
+        killed: Set[int] = set()
+
+        def read(address: int) -> int:
+            if address not in holds:
+                if address in self.memory.constants:
+                    value = _Value("const", address=address,
+                                   constant=self.memory.constants[address])
+                else:
+                    value = _Value("entry", address=address)
+                holds[address] = entries[address] = self._new(value)
+            return holds[address]
+
+        for op in ops:
+            if op.op == "kill":
+                killed.add(op.out)
+                continue
+            killed.discard(op.out)
+            if op.op == "copy":
+                holds[op.out] = read(op.x)
+                continue
+            x, y = read(op.x), read(op.y)
+            holds[op.out] = self._operation(op.op, x, y, op.path)
+        self.finals = {address: value for address, value in holds.items()
+                       if entries.get(address) != value and address not in self.memory.dead
+                       and address not in killed}
+
+    def _constant_of(self, value: int) -> Optional[int]:
+        v = self.values[value]
+        return v.constant if v.kind == "const" else None
+
+    def _operation(self, op: str, x: int, y: int, path: Path) -> int:
+        """The value of ``x op y``, folded where an operand makes it trivial; a sum or a
+        difference is left unreduced (ADD, SUB from a multiple of p) while it stays below
+        ``headroom`` p."""
+        cx, cy = self._constant_of(x), self._constant_of(y)
+        bx, by = self.values[x].bound, self.values[y].bound
+        headroom = self.memory.headroom
+        if op in ("add", "sub") and cy == 0:
+            return x
+        if op == "add" and cx == 0:
+            return y
+        if op == "mul" and cy == 1:
+            return x
+        if op == "mul" and cx == 1:
+            return y
+        if op == "sub" and cx == 0:
+            lazy = by + 1 <= headroom               # k p - y is in (0, k p]
+            return self._new(_Value("negw" if lazy else "neg", (y,), path=path,
+                                    bound=by + 1 if lazy else 1))
+        if op in ("add", "sub") and bx + by <= headroom:
+            return self._new(_Value(op + "w", (x, y), path=path, bound=bx + by))
+        return self._new(_Value(op, (x, y), path=path))
+
+    # --- 2. trees ---------------------------------------------------------------------
+
+    def _plan(self) -> List[int]:
+        """Mark the values computed where they are used; return the roots in order."""
+        values = self.values
+        live = [False] * len(values)
+        for value in self.finals.values():
+            live[value] = True
+        for index in range(len(values) - 1, -1, -1):
+            if live[index]:
+                for arg in values[index].args:
+                    live[arg] = True
+        for index, value in enumerate(values):
+            if live[index]:
+                for arg in value.args:
+                    values[arg].uses.append(index)
+        for value in self.finals.values():
+            values[value].uses.append(-1)
+        for value in values:                        # stored only: reduce as it is made
+            if value.kind in _UNREDUCED and value.uses and set(value.uses) == {-1}:
+                value.kind, value.bound = _UNREDUCED[value.kind], 1
+        roots = []
+        for index, value in enumerate(values):
+            if not live[index] or value.kind in ("entry", "const"):
+                continue
+            for arg in value.args:                      # split a tree that grew too deep
+                child = values[arg]
+                if child.inline and self._depth_of(index) > TREE_DEPTH:
+                    child.inline = False
+                    roots.append(arg)
+            consumers = set(value.uses)
+            value.inline = len(consumers) == 1 and -1 not in consumers
+            if not value.inline:
+                roots.append(index)
+            value.depth = self._depth_of(index)
+        roots.sort()
+        return roots
+
+    def _leaf_depth(self, value: int) -> int:
+        v = self.values[value]
+        return v.depth if v.inline else 1
+
+    def _depth_of(self, index: int) -> int:
+        """Stack slots a tree needs above the block's values while it is computed."""
+        v = self.values[index]
+        if v.kind == "neg":
+            return max(1 + self._leaf_depth(v.args[0]), 3)
+        if v.kind == "negw":
+            return max(self._leaf_depth(v.args[0]), 2)
+        x, y = v.args
+        if v.kind == "sub":
+            return max(1 + self._leaf_depth(y), 3, 2 + self._leaf_depth(x))
+        if v.kind == "subw":
+            return max(self._leaf_depth(y), 2, 1 + self._leaf_depth(x))
+        base = 0 if v.kind == "addw" else 1         # the modulus under the operands
+        if x == y:
+            return base + max(self._leaf_depth(x), 2)
+        first, second = sorted((self._leaf_depth(x), self._leaf_depth(y)), reverse=True)
+        return base + max(first, 1 + second)
+
+    # --- 3. code ----------------------------------------------------------------------
+
+    def run(self, ops: Sequence[FieldOp]) -> List[Segment]:
+        self._dataflow(ops)
+        roots = self._plan()
+        self.roots = roots
+        self.segments: List[Segment] = []
+        self.code = bytearray()
+        self.stack: List[Optional[int]] = []        # bottom to top; None: a dead slot
+        self.scratch: Dict[int, int] = {}           # value -> scratch word index
+        self.stored: Set[int] = set()               # addresses whose entry value is gone
+        # uses[v]: the positions (root index; len(roots): the end) where v is read
+        self.position = {root: i for i, root in enumerate(roots)}
+        self.pending: Dict[int, List[int]] = {}
+        for value, v in enumerate(self.values):
+            if not v.inline:
+                self.pending[value] = sorted(self._positions(value, len(roots)))
+        self.entry_at = {v.address: value for value, v in enumerate(self.values)
+                         if v.kind == "entry"}
+        self.modulus_uses = sum(_MODULUS_USES[v.kind] + (v.bound > 1 and -1 in v.uses)
+                                for v in self.values if v.uses and v.kind in _MODULUS_USES)
+        path = ops[0].path if ops else ()
+        if self.modulus_uses > 1:
+            self._load_modulus()
+            self.stack.append(-2)                   # the modulus: never dead in the block
+        self._flush(path)
+        for i, root in enumerate(roots):
+            self._root(i, root)
+            self._flush(self.values[root].path)
+        self._finish()
+        self._flush(ops[-1].path if ops else ())
+        return self.segments
+
+    def _positions(self, value: int, end: int) -> List[int]:
+        """Where ``value`` is read: the root whose tree reads it, per use."""
+        found = []
+        for consumer in self.values[value].uses:
+            if consumer == -1:
+                found.append(end)
+                continue
+            while self.values[consumer].inline:
+                consumer = self.values[consumer].uses[0]
+                if consumer == -1:
+                    break
+            found.append(end if consumer == -1 else self.position[consumer])
+        return found
+
+    def _flush(self, path: Path) -> None:
+        if self.code:
+            self.segments.append((path, bytes(self.code)))
+            self.code = bytearray()
+
+    def _emit(self, *codes: int) -> None:
+        self.code.extend(codes)
+
+    def _push(self, value: int) -> None:
+        self.code += push_bytes(value)
+
+    def _load_modulus(self) -> None:
+        self._push(self.memory.modulus_at)
+        self._emit(_MLOAD)
+
+    # leaves and trees
+
+    def _dup(self, value: int, above: int) -> None:
+        index = max(i for i, v in enumerate(self.stack) if v == value)
+        depth = len(self.stack) - index + above
+        if depth > MAX_DEPTH:
+            raise AssertionError(f"value {value} is {depth} deep")
+        self._emit(_DUP1 + depth - 1)
+
+    def _leaf(self, value: int, above: int) -> None:
+        """Push ``value`` (``above``: slots the tree holds above the block's values)."""
+        v = self.values[value]
+        if v.inline:
+            self._tree(value, above)
+        elif value in self.stack:
+            self._dup(value, above)
+        elif value in self.scratch:
+            self._push(self.memory.scratch_at + 32 * self.scratch[value])
+            self._emit(_MLOAD)
+        elif v.kind == "const" and v.constant < _SMALL:
+            self._push(v.constant)
+        elif v.kind in ("entry", "const"):
+            assert v.address not in self.stored, "an entry value read after its store"
+            self._push(v.address)
+            self._emit(_MLOAD)
+        else:
+            raise AssertionError(f"value {value} is nowhere")
+
+    def _modulus(self, above: int) -> None:
+        if self.modulus_uses > 1:
+            self._dup(-2, above)
+        else:
+            self._load_modulus()
+
+    def _multiple(self, k: int, above: int) -> None:
+        """Push k p (k p's word, or the modulus for k = 1)."""
+        if k == 1:
+            self._modulus(above)
+        else:
+            self._push(self.memory.modulus_at + 32 * (k - 1))
+            self._emit(_MLOAD)
+
+    def _minus(self, y: int, above: int) -> None:
+        """Push k p - y, k = y's bound (so k p - y > 0)."""
+        self._leaf(y, above)
+        self._multiple(self.values[y].bound, above + 1)
+        self._emit(_SUB)
+
+    def _tree(self, index: int, above: int) -> None:
+        """The code leaving value ``index`` on top (``above`` slots under it are the tree's)."""
+        v = self.values[index]
+        if v.kind == "negw":                        # k p - y
+            self._minus(v.args[0], above)
+            return
+        if v.kind == "subw":                        # x + (k p - y)
+            self._minus(v.args[1], above)
+            self._leaf(v.args[0], above + 1)
+            self._emit(_ADD)
+            return
+        base = 0 if v.kind == "addw" else 1
+        if base:
+            self._modulus(above)
+        if v.kind == "neg":                         # (k p - y) mod p
+            self._minus(v.args[0], above + 1)
+            self._emit(_MOD)
+            return
+        x, y = v.args
+        if v.kind == "sub":                         # x + (k p - y) mod p
+            self._minus(y, above + 1)
+            self._leaf(x, above + 2)
+            self._emit(_ADDMOD)
+            return
+        opcode = {"add": _ADDMOD, "mul": _MULMOD, "addw": _ADD}[v.kind]
+        if x == y:
+            self._leaf(x, above + base)
+            self._emit(_DUP1, opcode)
+            return
+        if self._leaf_depth(y) < self._leaf_depth(x):
+            x, y = y, x                             # the deeper operand first
+        self._leaf(y, above + base)
+        self._leaf(x, above + base + 1)
+        self._emit(opcode)
+
+    def _consumable(self, i: int, root: int) -> Optional[int]:
+        """The value on top of the block's values, if ``root`` reads it for the last time,
+        as an operand of its own (not inside an operand's tree): ``root`` can take it
+        from there instead of a DUP of it now and a POP later."""
+        if not self.stack or self.stack[-1] in (None, -2):
+            return None
+        top = self.stack[-1]
+        v = self.values[root]
+        reads = self._leaves(root).count(top)
+        if top not in v.args or reads != v.args.count(top) or self.pending[top] != [i] * reads:
+            return None
+        if v.kind in ("sub", "subw") and v.args[0] == v.args[1]:
+            return None
+        return top
+
+    def _tree_on(self, index: int, top: int) -> None:
+        """:meth:`_tree` of the root ``index`` taking its operand ``top`` from the top of
+        the stack (one slot above the block's values): under the modulus by a SWAP where
+        the operation needs the modulus below its operands."""
+        v = self.values[index]
+        other = [a for a in v.args if a != top]
+        if v.kind in ("add", "mul", "sub", "neg"):
+            self._modulus(1)
+            self._emit(_SWAP1)                      # modulus, top
+            if v.kind == "neg":
+                self._multiple(self.values[top].bound, 2)
+                self._emit(_SUB, _MOD)
+            elif v.kind == "sub" and top == v.args[1]:
+                self._multiple(self.values[top].bound, 2)
+                self._emit(_SUB)
+                self._leaf(v.args[0], 2)
+                self._emit(_ADDMOD)
+            elif v.kind == "sub":                   # top is x: x + (k p - y)
+                self._minus(v.args[1], 2)
+                self._emit(_ADDMOD)
+            else:
+                opcode = _ADDMOD if v.kind == "add" else _MULMOD
+                if other:
+                    self._leaf(other[0], 2)
+                else:
+                    self._emit(_DUP1)
+                self._emit(opcode)
+            return
+        if v.kind == "negw":
+            self._multiple(self.values[top].bound, 1)
+            self._emit(_SUB)
+        elif v.kind == "subw" and top == v.args[1]:
+            self._multiple(self.values[top].bound, 1)
+            self._emit(_SUB)
+            self._leaf(v.args[0], 1)
+            self._emit(_ADD)
+        elif v.kind == "subw":
+            self._minus(v.args[1], 1)
+            self._emit(_ADD)
+        else:                                       # addw
+            if other:
+                self._leaf(other[0], 1)
+            else:
+                self._emit(_DUP1)
+            self._emit(_ADD)
+
+    def _reduce(self, value: int, above: int) -> None:
+        """The copy of ``value`` on top (``above`` slots over the block's values) made
+        canonical, if it may not be: MOD p."""
+        if self.values[value].bound > 1:
+            self._modulus(above)
+            self._emit(_SWAP1, _MOD)
+
+    # roots and the block's values on the stack
+
+    def _root(self, i: int, root: int) -> None:
+        while len(self.stack) + self.values[root].depth > MAX_DEPTH:
+            if not self._split(i, root):
+                self._evict(i)
+        top = self._consumable(i, root)
+        if top is None:
+            self._tree(root, 0)
+        else:
+            self.stack.pop()
+            self._tree_on(root, top)
+        self.stack.append(root)
+        self._consume(i, root)
+        self._store_early(root)
+        uses = self.pending[root]
+        if self.stack and self.stack[-1] == root and uses and self._distance(root, uses[0]) > FAR:
+            self._evict_value(root)                 # read again only much later: to scratch
+        self._compact()
+        while len([v for v in self.stack if v is not None]) > FRAME:
+            self._evict(i + 1)
+
+    def _distance(self, value: int, position: int) -> int:
+        """Operations from ``value`` to the root at ``position`` (the end: the last one)."""
+        later = self.roots[position] if position < len(self.roots) else len(self.values)
+        return later - value
+
+    def _split(self, i: int, root: int) -> bool:
+        """Compute the deepest operand tree of ``root`` on its own first (a root read once,
+        at ``i``), so that ``root``'s tree fits DUP's reach; False if it has none."""
+        v = self.values[root]
+        inline = [arg for arg in v.args if self.values[arg].inline]
+        if not inline:
+            return False
+        child = max(inline, key=lambda arg: self.values[arg].depth)
+        self.values[child].inline = False
+        self.pending[child] = [i] * v.args.count(child)
+        self._root(i, child)
+        v.depth = self._depth_of(root)
+        return True
+
+    def _consume(self, i: int, root: int) -> None:
+        """The reads at position ``i`` are done: values read for the last time die."""
+        for value in self._leaves(root):
+            uses = self.pending[value]
+            if uses and uses[0] == i:
+                uses.pop(0)
+            if not uses:
+                self._retire(value)
+
+    def _leaves(self, index: int) -> List[int]:
+        """The values a tree reads, once per read of the uses counted (an operand tree
+        is computed once, even where both operands are it: a square)."""
+        args = self.values[index].args
+        found: List[int] = []
+        for k, arg in enumerate(args):
+            if not self.values[arg].inline:
+                found.append(arg)
+            elif arg not in args[:k]:
+                found += self._leaves(arg)
+        return found
+
+    def _retire(self, value: int) -> None:
+        """``value`` has no reads left: its stack slot and scratch word are free, and an
+        address whose entry value it was may now be written."""
+        self.stack = [None if v == value else v for v in self.stack]
+        self.scratch.pop(value, None)
+        v = self.values[value]
+        if v.kind == "entry":
+            self._entry_gone(v.address)
+
+    def _entry_gone(self, address: int) -> None:
+        """The entry value at ``address`` is read no more: store its final value now if it
+        is computed already (on the stack or in scratch)."""
+        final = self.finals.get(address)
+        if final is None or address in self.stored:
+            return
+        if final in self.stack or final in self.scratch:
+            self._leaf(final, 0)
+            self._store_to(address, final)
+
+    def _store_to(self, address: int, value: int) -> None:
+        """The value on top (not in the stack's model) to ``address``, canonical; one read
+        of ``value`` done."""
+        self._reduce(value, 1)
+        self._push(address)
+        self._emit(_MSTORE)
+        self.stored.add(address)
+        del self.finals[address]
+        uses = self.pending[value]
+        uses.remove(uses[-1])                       # a store is read at the end
+        if not uses:
+            self._retire(value)
+
+    def _store_early(self, root: int) -> None:
+        """Store ``root`` (on top) to each address it ends in whose entry value is dead."""
+        for address in [a for a, v in self.finals.items() if v == root]:
+            entry = self.entry_at.get(address)
+            if entry is not None and self.pending[entry]:
+                continue
+            last = len(self.pending[root]) == 1
+            if not last:
+                self._emit(_DUP1)
+            else:
+                self.stack.pop()                    # consumed by the store
+            self._store_to(address, root)
+            if last:
+                return
+
+    def _compact(self) -> None:
+        """Remove dead slots: POP from the top, or SWAP the top value into a dead slot."""
+        while None in self.stack:
+            if self.stack[-1] is None:
+                self._emit(_POP)
+                self.stack.pop()
+                continue
+            index = max(i for i, v in enumerate(self.stack) if v is None)
+            distance = len(self.stack) - 1 - index
+            if distance > 16:
+                return
+            self._emit(_SWAP1 + distance - 1, _POP)
+            self.stack[index] = self.stack.pop()
+
+    def _evict(self, i: int) -> None:
+        """Move the stack value read furthest ahead (after position ``i``) to scratch."""
+        candidates = [v for v in self.stack if v is not None and v != -2]
+        if not candidates:
+            raise AssertionError("nothing to evict")
+        self._evict_value(max(candidates, key=lambda v: self.pending[v][0]
+                              if self.pending[v] else 1 << 30))
+
+    def _evict_value(self, value: int) -> None:
+        """Move ``value`` from the stack to a scratch word."""
+        free = sorted(set(range(self.memory.scratch_words)) - set(self.scratch.values()))
+        if not free:
+            raise BlockTooLarge(f"a block of field code needs more than "
+                                f"{self.memory.scratch_words} scratch words")
+        self.scratch[value] = free[0]
+        if self.stack[-1] == value:
+            self.stack.pop()
+        else:
+            self._dup(value, 0)
+            self.stack = [None if v == value else v for v in self.stack]
+        self._push(self.memory.scratch_at + 32 * free[0])
+        self._emit(_MSTORE)
+        self._compact()
+
+    # the end of the block
+
+    def _finish(self) -> None:
+        """Store what is left: first the entry values that move (they read memory that
+        other stores may write), then the values in scratch, then the stack's."""
+        moves = {a: self.values[v].address for a, v in self.finals.items()
+                 if self.values[v].kind == "entry"}
+        while moves:
+            ready = [a for a in moves if a not in moves.values()]
+            if not ready:                           # a cycle: hold one value on the stack
+                address = next(iter(moves))
+                value = self.finals[address]
+                self._leaf(value, 0)
+                self.stack.append(value)
+                del moves[address]
+                continue
+            for address in ready:
+                value = self.finals[address]
+                del moves[address]
+                self._leaf(value, 0)
+                self._store_to(address, value)
+        for address, value in list(self.finals.items()):
+            if value not in self.stack and address in self.finals:
+                self._leaf(value, 0)
+                self._store_to(address, value)
+        while self.stack:
+            top = self.stack[-1]
+            if top is not None and top != -2:
+                addresses = [a for a, v in self.finals.items() if v == top]
+                for address in addresses[:-1]:
+                    self._emit(_DUP1)
+                    self._store_to(address, top)
+                if addresses:
+                    self.stack.pop()
+                    self._store_to(addresses[-1], top)
+                    continue
+            self._emit(_POP)
+            self.stack.pop()
+        assert not self.finals, "a block's result was not stored"

@@ -1,0 +1,317 @@
+"""The plain-EVM target: field values of up to 256 bits as EVM words, the arithmetic in
+mainnet's instructions (ADDMOD, MULMOD, SUB, MOD), runs of it compiled to stack code.
+
+Values live in a register file in memory (the register space of :mod:`..asm.layout`, as
+EVMMAX's, but each register a 32-byte big-endian word of memory, canonical: no Montgomery
+form, since MULMOD reduces a full product itself). The tower's operations are collected into
+blocks and compiled once memory is linked (:mod:`.stack_code`): values stay on the stack
+between the operations of a block, and only what a block changes is written back. Outside
+the blocks, field values are plain memory words, so copies in and out are MCOPY, a
+comparison hashes the words themselves, and the calldata's big-endian words are stored
+where the values live.
+
+Fields wider than 256 bits (BLS12-381's) need multi-word arithmetic, which this target does
+not write: it refuses them when the emitter is made.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable, List, Optional, Sequence, Tuple, Type
+
+from ..asm import Assembler, Fp, Label, Memory, Region, Slot, raw
+from ..asm.layout import FP_BYTES, WORD, RegisterSpace
+from .stack_code import BlockMemory, FieldOp, Path, Segment, compile_block
+from .target import EmitterView, PowerPlan, broadcast, reverse_values, scratch_buffer, strided_values
+from .words import bswap256
+
+MAX_HEADROOM = 8
+SCRATCH_WORDS = 64          # words a block may spill values to (the largest needs ~20)
+
+
+def headroom(p: int) -> int:
+    """How many multiples of p fit a word (BN254's 5, P-256's 1): the unreduced sums and
+    differences the block compiler may leave (:class:`~.stack_code.BlockMemory`; at most
+    MAX_HEADROOM: more buys little and each is a word of data)."""
+    return min(((1 << 256) - 1) // p, MAX_HEADROOM)
+
+
+class WordView(Slot):
+    """The memory words of a field slot (its registers, 32 bytes each): what EVM code
+    reads and writes of it. Its address is known once memory is linked."""
+
+    def __init__(self, file: Region, source: Slot, rel: int = 0) -> None:
+        super().__init__(file, rel, f"{source.name}@memory")
+        self.source = source
+
+    @property
+    def offset(self) -> int:
+        return (self.region.base_offset() + self.source.offset // FP_BYTES * WORD
+                + self.rel)
+
+    def part(self, kind: Type[Slot], rel: int, name: str) -> Slot:  # type: ignore[override]
+        if rel < 0 or rel + kind.size > self.size:
+            raise ValueError(f"{name}: {kind.size} bytes at +{rel} are outside {self!r}")
+        return view_type(kind.size)(self.region, self.source, self.rel + rel)
+
+
+@lru_cache(maxsize=None)
+def view_type(size: int) -> Type[WordView]:
+    """The view type of ``size`` bytes of words."""
+    return type(f"Words{size}", (WordView,), {"size": size})
+
+
+def view(e: EmitterView, slot: Slot) -> WordView:
+    """The memory words of the field slot ``slot``."""
+    file = e.asm.memory.register_file
+    assert file is not None, "the memory was not made by the plain-EVM target"
+    return view_type(slot.size // FP_BYTES * WORD)(file, slot)
+
+
+Address = Callable[[], int]
+
+
+class _Block:
+    """Field operations on memory words (their addresses known once memory is linked),
+    compiled when the code is assembled; ``memory()`` gives the block's
+    :class:`~.stack_code.BlockMemory`."""
+
+    def __init__(self, e: EmitterView, memory: Callable[[], BlockMemory]) -> None:
+        self.e, self.asm, self.memory = e, e.asm, memory
+        self.ops: List[Tuple[str, Address, Address, Address, Path]] = []
+
+    def add(self, op: str, out: Address, x: Address, y: Address) -> None:
+        self.ops.append((op, out, x, y, self.asm.path))
+
+    def release(self, slots: Sequence[Slot]) -> None:
+        """Temporaries leaving scope: their last values need not reach memory."""
+        for slot in slots:
+            for value in slot.fps():
+                where = _at(self.e, value)
+                self.add("kill", where, where, where)
+
+    def segments(self) -> List[Segment]:
+        ops = [FieldOp(op, out(), x(), y(), path) for op, out, x, y, path in self.ops]
+        return compile_block(ops, self.memory())
+
+
+def _field_block(e: EmitterView) -> _Block:
+    """The open block of the emitter's field (its modulus, constants and scratch words)."""
+    def memory() -> BlockMemory:
+        first = int(view(e, e.zero))
+        constants = {first + WORD * i: int.from_bytes(e.blob[WORD * i:WORD * (i + 1)], "big")
+                     for i in range(len(e.blob) // WORD)}
+        return BlockMemory(int(e.buffers["modulus"]), constants,
+                           int(e.buffers["block_scratch"]), SCRATCH_WORDS,
+                           headroom=headroom(e.curve.p))
+    return e.asm.late_block(e, lambda: _Block(e, memory))
+
+
+def _at(e: EmitterView, slot: Slot) -> Address:
+    return lambda: int(view(e, slot))
+
+
+class Words:
+    """Values as memory words (up to 256 bits), runs of arithmetic as stack code.
+
+    ``dense_code`` (the default) inlines hot code: long blocks, the least gas. The variant
+    without it (``smaller``: calls instead, shorter blocks) is what a build falls back to
+    when the inlined code exceeds the size limit (the BN254 pairing check's)."""
+    name = "evm"
+    opcodes = "evm"
+    indexed_operands = False      # addresses are compiled into the blocks
+    compact = False
+    register_pairs = 2            # pair states in registers of their own (no copies)
+    cheap_products = True         # MULMOD costs what ADDMOD does; a subtraction more
+
+    def __init__(self, dense_code: bool = True) -> None:
+        self.dense_code = dense_code
+        self.smaller: Optional[Words] = Words(dense_code=False) if dense_code else None
+
+    def __repr__(self) -> str:
+        return "Words()" if self.dense_code else "Words(dense_code=False)"
+
+    def new_memory(self) -> Memory:
+        return Memory(registers=RegisterSpace(limit=None), registers_in_memory=True)
+
+    def encode(self, e: EmitterView, value: int) -> bytes:
+        """A constant as memory holds it: canonical, big-endian."""
+        return value.to_bytes(WORD, "big")
+
+    def value_bytes(self, e: EmitterView) -> int:
+        return WORD
+
+    def memory_bytes(self, e: EmitterView, rel: int) -> int:
+        """The memory size (or offset) of ``rel`` bytes of register slots."""
+        return rel // FP_BYTES * WORD
+
+    def setup(self, e: EmitterView) -> None:
+        """Refuse a field wider than a word; copy p's multiples (:func:`headroom`) and the
+        constants from the code."""
+        if e.curve.p >> 256:
+            raise ValueError(f"the plain-EVM target holds field values of up to 256 bits; "
+                             f"this field's p has {e.curve.p.bit_length()}")
+        asm = e.asm
+        multiples = WORD * headroom(e.curve.p)
+        modulus = scratch_buffer(e, "modulus", multiples)
+        memory = asm.memory
+        if "block_scratch" not in memory.by_name:      # one for the program's blocks, last
+            memory.region("block_scratch", last=True).alloc(raw(WORD * SCRATCH_WORDS), "words")
+        e.buffers["block_scratch"] = memory.by_name["block_scratch"].allocations[0]
+        asm.push(multiples)
+        asm.push(e.data_label)
+        asm.push(modulus)
+        asm.op("CODECOPY")
+        asm.push(lambda: len(e.blob))
+        asm.push(lambda: e.data_label.pc + multiples, width=2)     # code is below 64 KB
+        asm.push(lambda: int(view(e, e.zero)))
+        asm.op("CODECOPY")
+
+    def release_constants(self, e: EmitterView) -> None:
+        """The constants live in the register file for the whole program."""
+
+    def finish(self, e: EmitterView) -> None:
+        multiples = b"".join((k * e.curve.p).to_bytes(WORD, "big")
+                             for k in range(1, headroom(e.curve.p) + 1))
+        e.asm.data(multiples + bytes(e.blob), label=e.data_label)
+
+    def arith(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot) -> None:
+        """Add ``out = x op y`` (value by value; x or y may be one Fp for all) to the open
+        block."""
+        block = _field_block(e)
+        values = out.fps()
+        for o, a, b in zip(values, broadcast(x, len(values)), broadcast(y, len(values))):
+            block.add(op, _at(e, o), _at(e, a), _at(e, b))
+
+    def strided(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot, count: int,
+                strides: Tuple[int, int, int]) -> None:
+        """``count`` results, the operands' values ``strides`` apart, value by value."""
+        for o, a, b in strided_values((out, x, y), count, strides):
+            self.arith(e, op, o, a, b)
+
+    def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None:
+        block = _field_block(e)
+        for o, a in zip(dst.fps(), src.fps()):
+            block.add("copy", _at(e, o), _at(e, a), _at(e, a))
+
+    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
+                     kept: Sequence[int]) -> None:
+        """The words at ``words`` hold n, x, f_1 .. f_k: write f_i x^e mod n after them,
+        x^e by ``plan`` (its kept values and the power in scratch words, dead after), as
+        one block of stack code mod n."""
+        asm = e.asm
+        at = lambda i: (lambda: int(words) + WORD * i)   # noqa: E731
+        values = scratch_buffer(e, f"mod_n_values{len(kept) + 1}", WORD * (len(kept) + 1))
+        local = lambda i: (lambda: int(values) + WORD * i)   # noqa: E731
+        where = {0: at(1), **{value: local(i) for i, value in enumerate(kept)}}
+        power = local(len(kept))
+
+        def memory() -> BlockMemory:
+            return BlockMemory(int(words), {},
+                               int(e.buffers["block_scratch"]), SCRATCH_WORDS,
+                               dead=frozenset(int(values) + WORD * i
+                                              for i in range(len(kept) + 1)))
+        block = asm.late_block(object(), lambda: _Block(e, memory))
+        for value, x, y in plan:
+            block.add("mul", where.get(value, power), where.get(x, power),
+                      where.get(y, power))
+        for i in range(k):
+            block.add("mul", at(k + 2 + i), at(2 + i), power)
+
+    def copy_in(self, e: EmitterView, slot: Slot, source: Callable[[], None]) -> None:
+        """slot = the words at the memory address ``source()`` pushes (MCOPY)."""
+        asm = e.asm
+        asm.push(self.memory_bytes(e, slot.size))
+        source()
+        asm.push(view(e, slot))
+        asm.op("MCOPY")
+
+    def copy_out(self, e: EmitterView, slot: Slot, dest: Callable[[], None],
+                 grow: bool = False) -> None:
+        """The words of ``slot`` to the memory address ``dest()`` pushes (MCOPY grows
+        memory itself: ``grow`` needs nothing)."""
+        asm = e.asm
+        asm.push(self.memory_bytes(e, slot.size))
+        asm.push(view(e, slot))
+        dest()
+        asm.op("MCOPY")
+
+    def staging(self, e: EmitterView, slot: Slot) -> Slot:
+        """Values are staged where they live: the slot's own words."""
+        return view(e, slot)
+
+    def from_staging(self, e: EmitterView, slot: Slot, staging: Slot,
+                     little_endian: bool) -> None:
+        """Staged big-endian words are the values already; little-endian ones are byte
+        reversed in place."""
+        if little_endian:
+            bswap = e.asm.subroutine("bswap256", bswap256)
+            for i in range(len(slot.fps())):
+                at = (lambda i=i: int(staging) + WORD * i)
+                e.asm.push(at)
+                e.asm.op("MLOAD")
+                e.asm.call(bswap)
+                e.asm.push(at)
+                e.asm.op("MSTORE")
+
+    def load_plain(self, e: EmitterView, out: Slot, given: Slot, fail: Label,
+                   little_endian: bool = True) -> None:
+        """``out`` = the plain 48-byte values at ``given`` (memory; little-endian ones are
+        byte reversed in place); jump to ``fail`` unless each is below p (its first 16
+        bytes zero, the word after them below p)."""
+        asm = e.asm
+        if little_endian:
+            reverse_values(asm, given)
+        for i, value in enumerate(out.fps()):
+            at = (lambda i=i: int(given) + FP_BYTES * i)
+            asm.push(at)
+            asm.op("MLOAD")
+            asm.push(128)
+            asm.op("SHR")                        # the top 16 bytes: must be 0
+            asm.push(lambda at=at: at() + 16)
+            asm.op("MLOAD")
+            asm.op("DUP1")
+            asm.push(lambda value=value: int(view(e, value)))
+            asm.op("MSTORE")
+            asm.push(e.curve.p)
+            asm.op("GT")
+            asm.ops("ISZERO", "OR")
+            asm.jumpi(fail)
+
+    def store_decoded(self, asm: Assembler) -> None:
+        raise ValueError("EIP-2537's 64-byte field elements are BLS12-381's: the plain-EVM "
+                         "target holds values of up to 256 bits")
+
+    def store_word(self, e: EmitterView) -> None:
+        """Stack: word dest -> (consumed): the word is the value as memory keeps it."""
+        e.asm.op("MSTORE")
+
+    def words_out(self, e: EmitterView, values: Slot, dest: Slot) -> None:
+        """The values as 32-byte big-endian words at ``dest``: one MCOPY."""
+        self.copy_out(e, values, lambda: e.asm.push(dest))
+
+    def values_out(self, e: EmitterView, values: Slot, dest: Slot, width: int) -> None:
+        """The values as big-endian numbers of ``width`` (>= 32) bytes at ``dest``."""
+        if width < WORD:
+            raise ValueError(f"{width}-byte words cannot hold {WORD}-byte values")
+        asm = e.asm
+        for i, value in enumerate(values.fps()):
+            if width > WORD:
+                asm.push(0)
+                asm.push(lambda i=i: int(dest) + width * i)
+                asm.op("MSTORE")
+            asm.push(lambda value=value: int(view(e, value)))
+            asm.op("MLOAD")
+            asm.push(lambda i=i: int(dest) + width * i + width - WORD)
+            asm.op("MSTORE")
+
+    def push_parity(self, e: EmitterView, value: Fp) -> None:
+        """Push bit 0 of ``value`` (its word's last bit)."""
+        asm = e.asm
+        asm.push(lambda: int(view(e, value)))
+        asm.op("MLOAD")
+        asm.push(1)
+        asm.op("AND")
+
+    def memory_image(self, e: EmitterView, slot: Slot, which: int = 0) -> Slot:
+        """The slot's own words."""
+        return view(e, slot)

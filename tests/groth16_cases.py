@@ -1,0 +1,80 @@
+"""BN254 Groth16 keys and proofs made by an independent prover, groth16py (arkworks, from
+PyPI), for circuits with 1 to 8 public inputs, and its verifier as the oracle.
+
+The circuit with n public inputs: private w, public x[0..n-2], output
+y = w * x[0] * ... * x[n-2] (for n = 1, y = w * w); snarkjs's public signals are
+[y, x...]. Setup is single-party (groth16py's ``setup_circom``): fine for tests.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+import tempfile
+from typing import List, Tuple
+
+from evm384_native import groth16
+from evm384_native.curves.bn254 import BN254
+
+R = BN254.r
+
+
+def _circuit(n: int) -> str:
+    if n == 1:
+        return """pragma circom 2.0.0;
+template C() { signal input w; signal output y; y <== w * w; }
+component main = C();
+"""
+    body = "acc[0] <== w * x[0];\n" + "".join(
+        f"acc[{i}] <== acc[{i - 1}] * x[{i}];\n" for i in range(1, n - 1))
+    return f"""pragma circom 2.0.0;
+template C() {{
+  signal input w; signal input x[{n - 1}]; signal output y; signal acc[{n - 1}];
+  {body}  y <== acc[{n - 2}];
+}}
+component main {{public [x]}} = C();
+"""
+
+
+@lru_cache(maxsize=None)
+def setup(n: int):
+    """(groth16py proving key, its verifying key, our VerifyingKey) for n public inputs."""
+    import groth16py
+    folder = Path(tempfile.mkdtemp(prefix="groth16_case_"))
+    source = folder / f"c{n}.circom"
+    source.write_text(_circuit(n))
+    pk, vk = groth16py.setup_circom(str(source))
+    return pk, vk, groth16.VerifyingKey.from_snarkjs(__import__("json").loads(vk.to_json()))
+
+
+def proof_from_bytes(raw: bytes) -> groth16.Proof:
+    """groth16py's 256-byte proof: A.x, A.y, B.x.c1, B.x.c0, B.y.c1, B.y.c0, C.x, C.y."""
+    w = [int.from_bytes(raw[i:i + 32], "big") for i in range(0, 256, 32)]
+    return groth16.Proof(a=(w[0], w[1]), b=((w[3], w[2]), (w[5], w[4])), c=(w[6], w[7]))
+
+
+def proof_to_bytes(proof: groth16.Proof) -> bytes:
+    (bx0, bx1), (by0, by1) = proof.b
+    return b"".join(v.to_bytes(32, "big") for v in
+                    (*proof.a, bx1, bx0, by1, by0, *proof.c))
+
+
+def prove(n: int, w: int, xs: Tuple[int, ...] = ()) -> Tuple[groth16.Proof, List[int]]:
+    """A proof for witness w and public x's, and its public inputs [y, *xs]."""
+    import groth16py
+    pk, _, _ = setup(n)
+    inputs = {"w": w} if n == 1 else {"w": w, "x": list(xs)}
+    raw = groth16py.prove(pk, inputs)
+    y = w * w if n == 1 else w
+    for x in xs:
+        y = y * x % R
+    return proof_from_bytes(raw), [y % R, *xs]
+
+
+def oracle(n: int, proof: groth16.Proof, public: List[int]) -> bool:
+    """arkworks' answer (groth16py's Verifier); a proof it cannot decode is rejected."""
+    import groth16py
+    _, vk, _ = setup(n)
+    try:
+        return bool(groth16py.Verifier(vk).verify(proof_to_bytes(proof), public))
+    except Exception:                      # its encoding errors: not a valid proof
+        return False

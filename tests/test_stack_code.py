@@ -1,0 +1,180 @@
+"""The plain-EVM target's block compiler (evm384_native/tower/stack_code.py) against Python
+integers: random blocks of modular operations (copies, aliasing, constants, cycles of
+moves, more live values than DUP reaches) compiled, run on both engines, and the memory
+they leave compared word by word with the same operations done in Python."""
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from evm384_native import execute
+from evm384_native.tower.target_words import headroom as headroom_of
+from evm384_native.tower.stack_code import (BlockMemory, BlockTooLarge, FieldOp,
+                                            compile_block, push_bytes)
+
+P_BN254 = 0x30644E72E131A029B85045B68181585D97816D68719D2B6A9ABE2DA24E7B1F5B
+P_256 = 2**256 - 2**224 + 2**192 + 2**96 - 1
+MODULI = (P_BN254, P_256, 2**255 - 19, 7)       # headroom 5, 1, 2, 8 (unreduced sums)
+MODULUS_AT, SCRATCH_AT, SCRATCH_WORDS = 0, 256, 64
+FIRST = SCRATCH_AT + 32 * SCRATCH_WORDS             # the block's words start here
+
+
+def _simulate(ops, words, p):
+    """The words after ``ops``; a killed word (dead: its value may be anything) is None."""
+    words = dict(words)
+    for op in ops:
+        if op.op == "kill":
+            words[op.out] = None
+            continue
+        x, y = words[op.x], words[op.y]
+        words[op.out] = {"add": (x + y) % p, "sub": (x - y) % p, "mul": x * y % p,
+                         "copy": x}[op.op]
+    return words
+
+
+def _program(ops, words, p, dead=frozenset(), constants=None):
+    """Memory set up (p's multiples that fit a word, up to 8, the words), the block, then
+    the words returned."""
+    code = bytearray()
+    headroom = headroom_of(p)
+    multiples = [(MODULUS_AT + 32 * (k - 1), k * p) for k in range(1, headroom + 1)]
+    for address, value in [*multiples, *words.items()]:
+        code += push_bytes(value) + push_bytes(address) + bytes([0x52])
+    memory = BlockMemory(MODULUS_AT, constants or {}, SCRATCH_AT, SCRATCH_WORDS, dead,
+                         headroom)
+    for _, blob in compile_block(ops, memory):
+        code += blob
+    size = 32 * len(words)
+    code += push_bytes(size) + push_bytes(FIRST) + bytes([0xF3])
+    return bytes(code)
+
+
+def _run_and_compare(ops, words, p, dead=frozenset(), constants=None):
+    expected = _simulate(ops, words, p)
+    code = _program(ops, words, p, dead, constants)
+    for engine in ("python", "fast"):
+        result = execute(code, b"", opcodes="evm", engine=engine)
+        assert result.success, result.error
+        got = {FIRST + 32 * i: int.from_bytes(result.output[32 * i:32 * i + 32], "big")
+               for i in range(len(words))}
+        for address in words:
+            if address not in dead and expected[address] is not None:
+                assert got[address] == expected[address], (engine, address)
+    return result
+
+
+def _words(rng, count, p, constants=()):
+    words = {FIRST + 32 * i: rng.randrange(p) for i in range(count)}
+    for i, value in constants:
+        words[FIRST + 32 * i] = value
+    return words
+
+
+@st.composite
+def blocks(draw):
+    p = draw(st.sampled_from(MODULI))
+    count = draw(st.integers(2, 24))
+    n_ops = draw(st.integers(1, 80))
+    ops = []
+    killed = set()
+    for _ in range(n_ops):
+        kind = draw(st.sampled_from(["add", "sub", "mul", "mul", "copy", "kill"]))
+        out, x, y = (FIRST + 32 * draw(st.integers(0, count - 1)) for _ in range(3))
+        if kind != "kill" and {x, y} & killed:     # a dead word is not read
+            continue
+        if kind == "kill":
+            killed.add(out)
+        else:
+            killed.discard(out)
+        ops.append(FieldOp(kind, out, x, y if kind in ("add", "sub", "mul") else x, ()))
+    seed = draw(st.integers(0, 2**32))
+    return p, count, ops, seed
+
+
+@settings(max_examples=60, deadline=None)
+@given(blocks())
+def test_random_blocks_compute_what_python_does(block):
+    p, count, ops, seed = block
+    rng = random.Random(seed)
+    _run_and_compare(ops, _words(rng, count, p), p)
+
+
+@settings(max_examples=30, deadline=None)
+@given(blocks(), st.data())
+def test_constants_and_dead_words(block, data):
+    """Words declared constant are pushed (small) or loaded (large) and never written;
+    dead words' last values need not be stored (the others still are)."""
+    p, count, ops, seed = block
+    rng = random.Random(seed)
+    consts = {0: 0, 1: 1, 2: rng.randrange(p)}
+    constants = {FIRST + 32 * i: v % p for i, v in consts.items() if i < count}
+    ops = [op for op in ops if op.out not in constants]
+    dead = frozenset(FIRST + 32 * i for i in range(count)
+                     if data.draw(st.booleans()) and FIRST + 32 * i not in constants)
+    words = _words(rng, count, p, [(i, v % p) for i, v in consts.items() if i < count])
+    _run_and_compare(ops, words, p, dead, constants)
+
+
+def test_unreduced_sums_stay_below_the_headroom():
+    """Long chains of additions and subtractions of one value with itself and others: the
+    compiler leaves sums unreduced only while they stay below headroom * p < 2^256, and
+    stores canonical values."""
+    for p in MODULI:
+        rng = random.Random(p)
+        a, b, c = (FIRST + 32 * i for i in range(3))
+        ops = [FieldOp("add", a, a, a, ()), FieldOp("sub", b, b, a, ()),
+               FieldOp("add", a, a, b, ()), FieldOp("sub", c, a, b, ()),
+               FieldOp("sub", b, c, c, ()), FieldOp("add", c, c, a, ()),
+               FieldOp("sub", a, FIRST + 96, c, ()), FieldOp("mul", b, a, c, ())] * 4
+        words = {a: p - 1, b: p - 2, c: rng.randrange(p), FIRST + 96: 0}
+        _run_and_compare(ops, words, p)
+
+
+def test_folds_and_negation_of_zero():
+    """x + 0, 0 + x, x * 1 fold away; 0 - x is (p - x) mod p, so -0 is 0."""
+    p = P_BN254
+    zero, one, a, b = (FIRST + 32 * i for i in range(4))
+    ops = [FieldOp("sub", a, zero, a, ()), FieldOp("sub", b, zero, b, ()),
+           FieldOp("add", a, a, zero, ()), FieldOp("mul", b, one, b, ())]
+    _run_and_compare(ops, {zero: 0, one: 1, a: 0, b: 5}, p, constants={zero: 0, one: 1})
+
+
+def test_cycle_of_moves():
+    """A rotation of three words by copies: each store must not clobber a word still read."""
+    a, b, c = (FIRST + 32 * i for i in range(3))
+    ops = [FieldOp("copy", FIRST + 96, a, a, ()), FieldOp("copy", a, b, b, ()),
+           FieldOp("copy", b, c, c, ()), FieldOp("copy", c, FIRST + 96, FIRST + 96, ())]
+    _run_and_compare(ops, {a: 1, b: 2, c: 3, FIRST + 96: 4}, P_256)
+
+
+def test_many_live_values_spill_to_scratch():
+    """30 products all live until a final sum: more than DUP reaches, so some go to scratch
+    and come back."""
+    p, rng = P_256, random.Random(5)
+    inputs = [FIRST + 32 * i for i in range(30)]
+    temps = [FIRST + 32 * (30 + i) for i in range(30)]
+    ops = [FieldOp("mul", t, x, x, ()) for t, x in zip(temps, inputs)]
+    ops += [FieldOp("add", temps[0], temps[0], t, ()) for t in temps[1:]]
+    ops += [FieldOp("mul", inputs[0], temps[0], temps[i], ()) for i in range(1, 30, 7)]
+    words = {address: rng.randrange(p) for address in inputs + temps}
+    _run_and_compare(ops, words, p)
+
+
+def test_chains_of_products_stay_on_the_stack():
+    """A chain of squarings is a few trees: 14 gas a squaring (DUP the modulus, DUP1,
+    MULMOD), a DUP and a POP between trees, one load and one store for the whole chain
+    (where one load and store a squaring would be ~31)."""
+    p, x = P_BN254, FIRST
+    ops = [FieldOp("mul", x, x, x, ())] * 100
+    result = _run_and_compare(ops, {x: 3}, p)
+    setup = execute(_program([], {x: 3}, p), b"", opcodes="evm").gas_used
+    assert result.gas_used - setup < 100 * 16 + 20
+
+
+def test_too_many_spills_is_a_clear_error():
+    inputs = [FIRST + 32 * i for i in range(120)]
+    temps = [FIRST + 32 * (120 + i) for i in range(120)]
+    ops = [FieldOp("mul", t, x, x, ()) for t, x in zip(temps, inputs)]
+    ops += [FieldOp("add", temps[0], temps[0], t, ()) for t in reversed(temps[1:])]
+    with pytest.raises(BlockTooLarge, match="scratch words"):
+        compile_block(ops, BlockMemory(MODULUS_AT, {}, SCRATCH_AT, 4))
