@@ -16,7 +16,7 @@ from evm384_native.curves.bn254 import BN254
 from evm384_native.groth16 import msm
 from evm384_native.tower import fp, jacobian
 from evm384_native.tower.contract import assemble
-from evm384_native.tower.target import resolve_target
+from evm384_native.tower.targets import resolve_target
 
 R = BN254.r
 

@@ -38,7 +38,7 @@ from ..tower.fp import Emitter
 from ..tower.lines import PROJECTIVE
 from ..tower.pairing import MillerLoop, mul_by_one_plus
 from ..tower.residue import push_accepted
-from ..tower.target import resolve_target
+from ..tower.targets import resolve_target
 from .constants import miller_class
 from .keys import VerifyingKey
 from .msm import PLANS, MsmPlan, emit_msm, fixed_bases
