@@ -60,7 +60,7 @@ NOTES = ("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384), ADDMODX + S
          "not counted: the 21,000 of every transaction\n"
          "its gas / its calldata / its access / its total: the same for the precompile called "
          "with its own input for the same job\n"
-         "its 7904 gas: EIP-7904's measured gas for the precompile's job (its slowest client's "
+         "its EIP-7904 gas: EIP-7904's measured gas for the precompile's job (its slowest client's "
          "time at 100 Mgas/s; ECMUL, the MSMs, the maps: not measured there)\n")
 # a failed run's gas used is the limit, not a cost: the row shows why instead (the JSON row:
 # success false, error, no gas)
@@ -149,7 +149,7 @@ _COLUMNS = (("contract", "contract"), ("k", "k"), ("schedule", "schedule"),
             ("access", "access_gas"), ("total", "total_gas"), ("bytes", "bytes"),
             ("precompile", "precompile"), ("its gas", "precompile_gas"),
             ("its calldata", "precompile_calldata_gas"), ("its access", "precompile_access_gas"),
-            ("its total", "precompile_total_gas"), ("its 7904 gas", "precompile_measured_gas"))
+            ("its total", "precompile_total_gas"), ("its EIP-7904 gas", "precompile_measured_gas"))
 _LEFT = {"contract", "schedule", "target", "precompile"}
 
 
