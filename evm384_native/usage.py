@@ -21,8 +21,9 @@ class Usage:
     takes one input whatever ``k`` (a signature, two points to add), so ``example`` makes
     one and ``evm384 calldata`` refuses ``--random K`` above 1. ``precompile`` names the
     precompile doing the same job, ``precompile_input`` turns the contract's calldata into
-    that precompile's input for the same job (a hint dropped, values re-encoded), and
-    ``precompile_price`` prices such an input."""
+    that precompile's input for the same job (a hint dropped, values re-encoded),
+    ``precompile_price`` prices such an input, and ``measured_price`` gives EIP-7904's
+    measured gas for it (the slowest client's time at 100 Mgas/s), where EIP-7904 has it."""
     points: str                                      # what from_points takes, for messages
     from_points: Callable[[List[bytes]], bytes]
     example: Callable[[random.Random, int, bool], bytes]
@@ -32,6 +33,7 @@ class Usage:
     precompile: Optional[str] = None
     precompile_input: Callable[[bytes], bytes] = bytes
     precompile_price: Optional[Callable[[bytes], int]] = None
+    measured_price: Optional[Callable[[bytes], int]] = None
 
     def __post_init__(self) -> None:
         if self.one_input and self.example_k != 1:
@@ -44,6 +46,13 @@ class Usage:
         if self.precompile_price is None:
             return None
         return self.precompile_price(self.precompile_input(calldata))
+
+    def measured_gas(self, calldata: bytes) -> Optional[int]:
+        """EIP-7904's measured gas for the precompile's job of ``calldata`` (None where it
+        has no figure)."""
+        if self.measured_price is None:
+            return None
+        return self.measured_price(self.precompile_input(calldata))
 
 
 def words_input(names: Sequence[str], word: int = 32) -> Callable[[List[bytes]], bytes]:

@@ -262,3 +262,44 @@ def test_digit_loop_visits_every_digit_in_order(digits, width):
         value = value << width | digit
     assert int.from_bytes(output[:32], "big") == value
     assert int.from_bytes(output[32:], "big") == len(digits) + 1
+
+
+class _Recorder:
+    """Late code that records what it was told and emits PUSH1 n per operation."""
+
+    def __init__(self):
+        self.ops, self.released = [], []
+
+    def segments(self):
+        return [(("late",), b"".join(bytes([0x60, n]) for n in self.ops))]
+
+    def release(self, slots):
+        self.released += slots
+
+
+def test_late_blocks_collect_until_other_code_and_compile_after_linking():
+    asm = Assembler("t")
+    key = object()
+    first = asm.late_block(key, _Recorder)
+    assert asm.late_block(key, _Recorder) is first           # still the last item
+    assert asm.late_block(object(), _Recorder) is not first  # another key: a new block
+    asm.op("POP")
+    third = asm.late_block(key, _Recorder)
+    assert third is not first                                # any other item closes it
+    first.ops += [1, 2]
+    third.ops.append(3)
+    with asm.temps(Fp) as (t,):
+        block = asm.late_block(key, _Recorder)
+    assert block.released == [t]                             # temps leaving scope
+    asm.op("STOP")
+    program = asm.assemble()
+    assert program.code == bytes([0x60, 1, 0x60, 2, 0x50, 0x60, 3, 0x00])
+
+
+def test_a_region_made_last_is_linked_after_the_others():
+    memory = Memory()
+    tail = memory.region("tail", last=True)
+    tail.alloc(Fp, "x")
+    memory.region("head").alloc(Fp2, "y")
+    memory.link()
+    assert memory.by_name["head"].base == 0 and tail.base == 96

@@ -129,3 +129,20 @@ def test_usage_is_a_live_view_of_each_curves():
 def test_errors_name_every_contract_or_what_is_expected(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_eip7904_measured_gas_where_the_eip_has_it():
+    """EIP-7904's table (../shared/docs/eip-7904.md): the worst client's gas at 100 Mgas/s
+    for each precompile it measured, for the precompile's job of each contract's input."""
+    rng = random.Random(3)
+    usage = contracts.USAGE
+    expected = {"bn254_add": 108, "eip2537_g1add": 236, "eip2537_g2add": 277,
+                "eip2537_g1add_hinted": 236, "eip2537_g2add_hinted": 277,
+                "ecrecover": 841, "p256verify": 3_814}
+    for name, gas in expected.items():
+        assert usage[name].measured_gas(usage[name].example(rng, 1, True)) == gas, name
+    for name in ("bn254_pairing_check", "bn254_pairing_check_hinted"):
+        for k in (2, 3):
+            data = usage[name].example(rng, k, True)
+            assert usage[name].measured_gas(data) == 11_712 * k + 8_247, name
+    assert usage["bn254_mul"].measured_gas(usage["bn254_mul"].example(rng, 1, True)) is None

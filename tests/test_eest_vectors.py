@@ -11,7 +11,7 @@ vector under ``slow``. A precompile's failure is the contract's REVERT with empt
 import pytest
 
 from evm384_native import bls12_381, bn254
-from evm384_native.bls12_381.hinted import HINT_BYTES as BLS12_381_HINT_BYTES
+from evm384_native.ec.bls12_hinted import HINT_BYTES as BLS12_381_HINT_BYTES
 from peer_vectors import VECTORS, Vector, answer, cases, check_both_engines, load
 
 EEST = VECTORS / "eest"

@@ -13,9 +13,9 @@ from py_ecc.optimized_bls12_381 import (FQ2, curve_order as R_ORDER, is_inf, mul
                                         normalize)
 
 from evm384_native import execute
-from evm384_native.contracts import TARGETS
 from evm384_native.bls12_381 import (build_contract, eip2537_g1add, eip2537_g1msm, eip2537_g2add,
                                      eip2537_g2msm, eip2537_map_fp2_to_g2, eip2537_map_fp_to_g1)
+from evm384_native.contracts import targets_of
 from evm384_native.bls12_381.eip2537_oracle import (blst_msm, blst_point, encode_point,
                                                     arkworks_map, msm_input, py_ecc_map,
                                                     py_ecc_sum)
@@ -31,6 +31,7 @@ API = {"eip2537_g1add": eip2537_g1add, "eip2537_g2add": eip2537_g2add,
        "eip2537_map_fp_to_g1": eip2537_map_fp_to_g1,
        "eip2537_map_fp2_to_g2": eip2537_map_fp2_to_g2}
 POINT_BYTES = {1: 128, 2: 256}
+TARGETS = targets_of("eip2537_g1add")       # the targets EIP-2537's contracts are built for
 SCALARS = [0, 1, R_ORDER - 1, R_ORDER, R_ORDER + 1, (1 << 256) - 1]
 
 
@@ -40,7 +41,7 @@ def load(name):
 
 @pytest.fixture(params=TARGETS)
 def target(request):
-    """Every contract test runs on both instruction-set targets."""
+    """Every contract test runs on both targets EIP-2537's contracts are built for."""
     return request.param
 
 

@@ -72,6 +72,27 @@ def test_valid_and_invalid_statements(n, target):
         assert answer(code, data, target) == expected
 
 
+@pytest.mark.parametrize("n", [1, 2])
+def test_plain_evm_verifier(n):
+    """The same verifier in today's EVM (target "evm"): the oracle's answers, forged proofs
+    and hints rejected, both engines in agreement (its gas: docs/groth16.md)."""
+    key = cases.setup(n)[2]
+    code = groth16.build_verifier(key, target="evm")
+    proof, public = cases.prove(n, 3, tuple(range(7, 6 + n)))
+    other, _ = cases.prove(n, 5, tuple(range(7, 6 + n)))
+    data = groth16.encode_calldata(key, proof, public)
+    forged = bytearray(data)
+    forged[-1] ^= 1                                # the hint's last byte
+    inputs = [(data, 1), (groth16.encode_calldata(key, proof, [(public[0] + 1) % R,
+                                                               *public[1:]]), 0),
+              (bytes(forged), 0), (data[:256] + groth16.encode_calldata(key, other,
+                                                                         public)[256:], 0)]
+    for calldata, expected in inputs:
+        assert answer(code, calldata, "evm") == expected
+    fast, python = run(code, data, "evm"), run(code, data, "evm", "python")
+    assert (fast.output, fast.gas_used) == (python.output, python.gas_used)
+
+
 @pytest.mark.parametrize("engine", ["python", "fast"])
 def test_engines_agree(key3, code3, proofs3, engine):
     (proof, public), _, _ = proofs3

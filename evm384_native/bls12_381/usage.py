@@ -206,29 +206,31 @@ def _without_add_hint(name: str, calldata: bytes) -> bytes:
     return split_calldata(name, calldata)[0]
 
 
-# EIP-2537's additions: the precompile and its price per group
-_ADDITION_PRECOMPILES = {1: ("BLS12_G1ADD (0x0b)", 375), 2: ("BLS12_G2ADD (0x0d)", 600)}
+# EIP-2537's additions: the precompile, its price and EIP-7904's measured gas per group
+_ADDITION_PRECOMPILES = {1: ("BLS12_G1ADD (0x0b)", 375, 236), 2: ("BLS12_G2ADD (0x0d)", 600, 277)}
 
 
 def _addition(kind: int) -> Usage:
     """eip2537_g1add / eip2537_g2add: two points of G1 (kind 1) or G2 (kind 2)."""
-    precompile, price = _ADDITION_PRECOMPILES[kind]
+    precompile, price, measured = _ADDITION_PRECOMPILES[kind]
     return Usage(f"{_G[kind - 1]} {_G[kind - 1]}", _eip2537_points(kind, 2),
                  _random_points(kind, 2), example_k=1, one_input=True, relation=False,
                  precompile=precompile,
-                 precompile_price=lambda calldata: price)
+                 precompile_price=lambda calldata: price,
+                 measured_price=lambda calldata: measured)
 
 
 def _hinted_addition(kind: int) -> Usage:
     """The hinted addition of G1 or G2: the unhinted input, then the slope."""
     name = f"eip2537_g{kind}add_hinted"
-    precompile, price = _ADDITION_PRECOMPILES[kind]
+    precompile, price, measured = _ADDITION_PRECOMPILES[kind]
     return Usage(f"{_G[kind - 1]} {_G[kind - 1]}; the slope hint is computed and appended",
                  _with_add_hint(kind, _eip2537_points(kind, 2)),
                  _with_add_hint(kind, _random_points(kind, 2)), example_k=1,
                  one_input=True, relation=False, precompile=precompile,
                  precompile_input=lambda calldata: _without_add_hint(name, calldata),
-                 precompile_price=lambda calldata: price)
+                 precompile_price=lambda calldata: price,
+                 measured_price=lambda calldata: measured)
 
 
 def _raw_pairs(pairs: List[Pair]) -> bytes:

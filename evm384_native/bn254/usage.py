@@ -71,6 +71,11 @@ def _pairing_gas(data: bytes) -> int:
     return 34_000 * (len(data) // PAIR_BYTES) + 45_000
 
 
+def _measured_pairing_gas(data: bytes) -> int:
+    """EIP-7904's measured ECPAIRING gas at 100 Mgas/s, 11,712 k + 8,247."""
+    return 11_712 * (len(data) // PAIR_BYTES) + 8_247
+
+
 def _flat(price: int) -> Callable[[bytes], int]:
     return lambda data: price
 
@@ -78,17 +83,19 @@ def _flat(price: int) -> Callable[[bytes], int]:
 USAGE: Dict[str, Usage] = {
     "bn254_add": Usage(f"{_G1} {_G1}", lambda points: _sized(points, [G1_BYTES, G1_BYTES]),
                        _random_add, example_k=1, one_input=True, relation=False,
-                       precompile="ECADD (0x06)", precompile_price=_flat(150)),
+                       precompile="ECADD (0x06)", precompile_price=_flat(150),
+                       measured_price=_flat(108)),       # EIP-7904; ECMUL: not measured
     "bn254_mul": Usage(f"{_G1} SCALAR (32-byte big-endian)",
                        lambda points: _sized(points, [G1_BYTES, WORD]),
                        _random_mul, example_k=1, one_input=True, relation=False,
                        precompile="ECMUL (0x07)", precompile_price=_flat(6_000)),
     "bn254_pairing_check": Usage(_PAIRS, _pairs, _random_pairs,
-                                 precompile="ECPAIRING (0x08)", precompile_price=_pairing_gas),
+                                 precompile="ECPAIRING (0x08)", precompile_price=_pairing_gas,
+                                 measured_price=_measured_pairing_gas),
     "bn254_pairing_check_hinted": Usage(
         _PAIRS + "; the hint is computed and appended",
         lambda points: _hinted(_pairs(points)),
         lambda rng, k, true: _hinted(_random_pairs(rng, k, true)),
         precompile="ECPAIRING (0x08)", precompile_input=_without_hint,
-        precompile_price=_pairing_gas),
+        precompile_price=_pairing_gas, measured_price=_measured_pairing_gas),
 }

@@ -59,7 +59,9 @@ NOTES = ("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384), ADDMODX + S
          "total: their sum, or EIP-7623's floor (10 gas a calldata token) if higher; "
          "not counted: the 21,000 of every transaction\n"
          "its gas / its calldata / its access / its total: the same for the precompile called "
-         "with its own input for the same job\n")
+         "with its own input for the same job\n"
+         "its EIP-7904 gas: EIP-7904's measured gas for the precompile's job (its slowest client's "
+         "time at 100 Mgas/s; ECMUL, the MSMs, the maps: not measured there)\n")
 # a failed run's gas used is the limit, not a cost: the row shows why instead (the JSON row:
 # success false, error, no gas)
 GAS_LIMIT_NOTE = ("gas limit: {limit:,} a run (--gas); a run that fails shows "
@@ -102,9 +104,11 @@ def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",),
         usage = USAGE.get(name)
         calldata: Optional[bytes] = None
         precompile: Optional[CallCost] = None
+        measured: Optional[int] = None
         if usage is not None:
             calldata = example_calldata(name, random.Random(seed), usage.example_k, True)
             price = usage.precompile_gas(calldata)
+            measured = usage.measured_gas(calldata)
             if price is not None:
                 precompile = call_cost(price, usage.precompile_input(calldata), precompile=True)
         for target, (label, pricing) in _runs(name, list(targets), models):
@@ -116,7 +120,7 @@ def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",),
                 "error": None, "gas_limit": gas,
                 "calldata_gas": None, "access_gas": None, "floor_gas": None,
                 "total_gas": None, "precompile": usage.precompile if usage else None,
-                **_precompile_fields(precompile)}
+                **_precompile_fields(precompile), "precompile_measured_gas": measured}
             if calldata is not None:
                 result = execute(code, calldata, gas=gas, engine="fast", opcodes=target,
                                  **pricing)
@@ -145,7 +149,7 @@ _COLUMNS = (("contract", "contract"), ("k", "k"), ("schedule", "schedule"),
             ("access", "access_gas"), ("total", "total_gas"), ("bytes", "bytes"),
             ("precompile", "precompile"), ("its gas", "precompile_gas"),
             ("its calldata", "precompile_calldata_gas"), ("its access", "precompile_access_gas"),
-            ("its total", "precompile_total_gas"))
+            ("its total", "precompile_total_gas"), ("its EIP-7904 gas", "precompile_measured_gas"))
 _LEFT = {"contract", "schedule", "target", "precompile"}
 
 

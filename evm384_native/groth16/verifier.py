@@ -22,7 +22,7 @@ every proof. C = O, B = O and vk_x = O get the reference's answer.
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 from ..asm import Fp6, Fp12, G1, G1Jacobian, G2, Label, Program, raw
 from ..bn254 import hinted
@@ -38,6 +38,7 @@ from ..tower.fp import Emitter
 from ..tower.lines import PROJECTIVE
 from ..tower.pairing import MillerLoop, mul_by_one_plus
 from ..tower.residue import push_accepted
+from ..tower.target import Target
 from ..tower.targets import resolve_target
 from .constants import miller_class
 from .keys import VerifyingKey
@@ -45,7 +46,7 @@ from .msm import PLANS, MsmPlan, emit_msm, fixed_bases
 
 # the largest key whose verifier is built: the contract must fit EIP-170's limit
 MAX_INPUTS = 16
-TARGETS = ("evmmax", "evm384")
+TARGETS = ("evmmax", "evm384", "evm")
 PAIRS = 3                     # (-A, B), (C, delta), (vk_x, gamma): all in registers (EVMMAX)
 
 
@@ -201,7 +202,7 @@ def _build(vk: VerifyingKey, plan: MsmPlan, registers_only: bool
 
 
 def build_program(vk: VerifyingKey, target: str = "evmmax") -> Program:
-    """The assembled verifier for ``vk`` on ``target`` ("evmmax" or "evm384"): the
+    """The assembled verifier for ``vk`` on ``target`` ("evmmax", "evm384" or "evm"): the
     build with the least gas that fits EIP-170's limit, over the MSM's plans
     (:data:`.msm.PLANS`) and unrolled or looped Miller loops. The pairs in registers
     take the "inline" steps only (the others' memory loop answers 0 for true relations
@@ -211,19 +212,21 @@ def build_program(vk: VerifyingKey, target: str = "evmmax") -> Program:
                                f"for at most {MAX_INPUTS}")
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
-    isa = resolve_target(target)
+    isa: Optional[Target] = resolve_target(target)
     sizes = []
-    for plan in PLANS:
-        for loops in (False, True):
-            program = assemble(f"groth16_{vk.curve}", BN254, isa,
-                               _build(vk, plan, registers_only=bool(isa.register_pairs)),
-                               isa.compact, loops, PAIRS if isa.register_pairs else 0,
-                               "inline")
-            if len(program.code) <= CONTRACT_SIZE_LIMIT:
-                return program
-            sizes.append(len(program.code))
+    while isa is not None:                     # then the target's variant with less code
+        for plan in PLANS:
+            for loops in (False, True):
+                program = assemble(f"groth16_{vk.curve}", BN254, isa,
+                                   _build(vk, plan, registers_only=bool(isa.register_pairs)),
+                                   isa.compact, loops, PAIRS if isa.register_pairs else 0,
+                                   "inline")
+                if len(program.code) <= CONTRACT_SIZE_LIMIT:
+                    return program
+                sizes.append(len(program.code))
+        isa = isa.smaller
     raise ContractTooLarge(f"the verifier for this key is at least {min(sizes):,} bytes on "
-                           f"{isa.name}, above EIP-170's {CONTRACT_SIZE_LIMIT:,}")
+                           f"{target}, above EIP-170's {CONTRACT_SIZE_LIMIT:,}")
 
 
 def build_verifier(vk: VerifyingKey, target: str = "evmmax") -> bytes:

@@ -26,5 +26,6 @@ USAGE: Dict[str, Usage] = {
     NAME: Usage("H R S QX QY (32-byte big-endian words)", words_input(("h", "r", "s", "qx", "qy")),
                 lambda rng, k, true: random_signature(rng, true), example_k=1, one_input=True,
                 precompile="P256VERIFY (0x100)",
-                precompile_price=lambda data: PRECOMPILE_PRICE),
+                precompile_price=lambda data: PRECOMPILE_PRICE,
+                measured_price=lambda data: 3_814),                   # EIP-7904
 }

@@ -25,5 +25,6 @@ USAGE: Dict[str, Usage] = {
     NAME: Usage("H V R S (32-byte big-endian words)", words_input(("h", "v", "r", "s")),
                 lambda rng, k, true: random_signature(rng, true), example_k=1, one_input=True,
                 precompile="ECRECOVER (0x01)",
-                precompile_price=lambda data: PRECOMPILE_PRICE),
+                precompile_price=lambda data: PRECOMPILE_PRICE,
+                measured_price=lambda data: 841),                     # EIP-7904
 }
