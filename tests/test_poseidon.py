@@ -180,6 +180,6 @@ def test_the_command_line_builds_encodes_runs_and_prices_it(capsys):
     code, out = cli(capsys, "gas", "poseidon_t3", "--json", "--seed", 7)
     rows = json.loads(out)
     assert code == 0 and [(row["target"], row["schedule"]) for row in rows] == \
-        [("evmmax", "eip-6690"), ("evmmax", "eip-7747")]
+        [("evmmax", "eip-6690"), ("evmmax", "eip-7747"), ("evm", "-")]
     assert rows[0]["gas"] == run("poseidon_t3", calldata).gas_used
     assert rows[0]["precompile_gas"] is None
