@@ -9,8 +9,10 @@ eip-7823.md) and shares no code with ``evm384_native.modexp``: an input is made 
 (:func:`raw`), so that a length that lies about its value, a cut input or trailing bytes
 are as easy to make as a well-formed one. The answers come from tests/modexp_oracles.py.
 
-RSA-like moduli are products of two primes found by a seeded search (:func:`rsa_modulus`),
-tested with Miller-Rabin (:func:`is_probable_prime`), so that every run sees the same ones.
+RSA-like moduli are products of two primes found by a seeded search
+(:func:`search_rsa_factors`), tested with Miller-Rabin (:func:`is_probable_prime`); the
+search takes seconds, so vectors/modexp/rsa_factors.json keeps its result (checked by a
+slow test).
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import json
 import pathlib
 import random
 from functools import lru_cache
-from typing import List, NamedTuple, Optional
+from typing import List, NamedTuple, Optional, Tuple
 
 WORD = 32
 MAX_LENGTH = 1024                # EIP-7823: a longer base, exponent or modulus fails
@@ -129,11 +131,27 @@ def random_prime(rng: random.Random, bits: int) -> int:
             return candidate
 
 
-@lru_cache(maxsize=None)
-def rsa_modulus(bits: int, seed: int = 0) -> int:
-    """An RSA-like modulus of ``bits`` bits: the product of two seeded random primes."""
+def search_rsa_factors(bits: int, seed: int = 0) -> Tuple[int, int]:
+    """Two primes of ``bits`` / 2 bits from a seeded search: an RSA-like modulus' factors
+    (seconds for RSA-4096 in pure Python: RSA_FACTORS keeps seed 0's)."""
     rng = random.Random(f"rsa:{bits}:{seed}")
-    return random_prime(rng, bits // 2) * random_prime(rng, bits // 2)
+    return random_prime(rng, bits // 2), random_prime(rng, bits // 2)
+
+
+RSA_FACTORS_FILE = VECTOR_DIR / "rsa_factors.json"
+
+
+@lru_cache(maxsize=None)
+def rsa_factors(bits: int) -> Tuple[int, int]:
+    """search_rsa_factors(bits, 0), as RSA_FACTORS_FILE keeps it (a slow test checks)."""
+    entry = json.loads(RSA_FACTORS_FILE.read_text())["factors"][str(bits)]
+    return int(entry["p"], 16), int(entry["q"], 16)
+
+
+def rsa_modulus(bits: int) -> int:
+    """An RSA-like modulus of ``bits`` bits (2048 or 4096): the product of two primes."""
+    p, q = rsa_factors(bits)
+    return p * q
 
 
 # --- edge cases -------------------------------------------------------------------------------
