@@ -110,20 +110,21 @@ def _push(value: int) -> bytes:
     return bytes([0x5F + size]) + value.to_bytes(size, "big") if size else b"\x5f"
 
 
-# The driver's overhead between its two GAS readings, past the call itself: PUSH0 PUSH0
-# PUSH2 PUSH0 PUSHn (2 + 2 + 3 + 2 + 3), the second GAS (2) and the access (EIP-2929).
-_PUSHES_AND_GAS = 16
-WARM_ACCESS, COLD_ACCESS = 100, 2_600
+# The driver's overhead between its two GAS readings, past the callee's gas: PUSH0 PUSH0
+# PUSH2 PUSH0 PUSHn (2 + 2 + 3 + 2 + 3), the second GAS (2) and the warm access (EIP-2929:
+# the driver touches the callee first, since pyrevm keeps accounts warm across calls).
+CALL_OVERHEAD = 16 + 100
 
 
 def driver_code(data: bytes, target: int) -> bytes:
     """Bytecode that copies ``data`` (the bytes after the code) into memory, STATICCALLs
-    ``target`` with it and all its gas, and returns the callee's output followed by two
+    ``target`` with it and all its gas (the target warmed first), and returns the callee's output followed by two
     words: the call's success flag and the gas between GAS readings around the call."""
     if len(data) >= 2 ** 16:
         raise ValueError("the driver copies at most 65,535 bytes")
     size = b"\x61" + len(data).to_bytes(2, "big")                       # PUSH2 len(data)
-    body = (b"\x5a"                                                      # GAS (g1)
+    body = (_push(target) + b"\x3b\x50"                                  # EXTCODESIZE: warm
+            + b"\x5a"                                                    # GAS (g1)
             + b"\x5f\x5f" + size + b"\x5f" + _push(target) + b"\x5a\xfa"  # STATICCALL(gas, ..)
             + b"\x5a\x90"                                                # GAS (g2), SWAP1
             + b"\x3d\x5f\x5f\x3e"                       # RETURNDATACOPY(0, 0, RETURNDATASIZE)
@@ -142,13 +143,14 @@ class CallAnswer(NamedTuple):
     gas: int                            # the callee's gas: GAS readings less the overhead
 
 
-def _drive(target: int, access: int, data: bytes) -> CallAnswer:
+def call_from_bytecode(target: int, data: bytes) -> CallAnswer:
+    """What the driver (:func:`driver_code`) sees calling ``target`` with ``data`` in revm."""
     from pyrevm import AccountInfo
     evm = _revm()
     evm.insert_account_info(DRIVER, AccountInfo(code=driver_code(data, target)))
     out = bytes(evm.message_call(caller=CALLER, to=DRIVER, calldata=b"", gas=TRANSACTION_GAS))
     success = int.from_bytes(out[-2 * WORD:-WORD], "big")
-    gas = int.from_bytes(out[-WORD:], "big") - _PUSHES_AND_GAS - access
+    gas = int.from_bytes(out[-WORD:], "big") - CALL_OVERHEAD
     return CallAnswer(bool(success), out[:-2 * WORD], gas)
 
 
@@ -163,15 +165,15 @@ def revm_answer(data: bytes) -> PeerAnswer:
     about inputs within EIP-7823's bound only, module docstring)."""
     if not within_bounds(data):
         raise ValueError("revm here predates EIP-7823: ask it about inputs within the bound only")
-    answer = _drive(PRECOMPILE, WARM_ACCESS, data)
+    answer = call_from_bytecode(PRECOMPILE, data)
     return PeerAnswer(answer.output if answer.success else None, answer.gas)
 
 
 def revm_contract_answer(code: bytes, data: bytes) -> CallAnswer:
     """Contract ``code`` deployed at CALLEE and STATICCALLed from bytecode with ``data``, as
-    a caller would replace the precompile: its success, output and gas (its execution, the
-    cold access taken off; a failure consumes the 63/64 of the gas it was given)."""
+    a caller would replace the precompile: its success, output and gas (its execution; a
+    failure consumes the 63/64 of the gas it was given)."""
     from pyrevm import AccountInfo
     evm = _revm()
     evm.insert_account_info(CALLEE, AccountInfo(code=code))
-    return _drive(int(CALLEE, 16), COLD_ACCESS, data)
+    return call_from_bytecode(int(CALLEE, 16), data)

@@ -110,7 +110,7 @@ def test_the_peers_predate_eip_7823(revm):
     """pyrevm answers a 1,025-byte base (EIP-7823: a failure), so the tests ask the peers
     only about inputs within the bound, and refuse to ask otherwise."""
     data = next(c.data for c in cases.edge_cases() if c.name == "lengths 1025 with a body")
-    answer = oracles._drive(oracles.PRECOMPILE, oracles.WARM_ACCESS, data)
+    answer = oracles.call_from_bytecode(oracles.PRECOMPILE, data)
     assert answer.success and answer.output == bytes([pow(3, 5, 7)])
     assert reference.modexp(data) is None
     with pytest.raises(ValueError, match="EIP-7823"):
