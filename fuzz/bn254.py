@@ -14,15 +14,15 @@ Needs the test extras (py-evm, py_ecc; pyrevm for the second oracle).
 from __future__ import annotations
 
 import random
-import time
 from functools import lru_cache
-from typing import Callable, Dict, List, NamedTuple, Optional, TextIO, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, TextIO
 
 from tests import bn254_cases as cases
 
+from . import agreement
 from .eip2537 import _bit_flip
 
-RunResult = Tuple[bool, bytes]                     # (success, output), as a contract call ends
+RunResult = agreement.RunResult                     # (success, output), as a contract call ends
 Runner = Callable[[str, bytes], RunResult]         # (op, calldata) -> RunResult
 Oracle = Callable[[str, bytes], cases.Answer]      # (op, calldata) -> output or None (failure)
 WORD, PAIR = cases.WORD, cases.PAIR_SIZE
@@ -259,11 +259,6 @@ def fuzz_case(index: int, names: Optional[List[str]] = None) -> FuzzCase:
 
 # --- the loop ------------------------------------------------------------------------------------------
 
-class Mismatch(NamedTuple):
-    case: FuzzCase
-    answers: Dict[str, RunResult]        # "contract" and every oracle's
-
-
 def answers_of(case: FuzzCase, run: Runner, oracles: Dict[str, Oracle]) -> Dict[str, RunResult]:
     """Every oracle's answer and the contract's ("contract"), as (success, output)."""
     answers = {name: cases.as_run_result(oracle(case.op, case.data)) for name, oracle in oracles.items()}
@@ -271,39 +266,19 @@ def answers_of(case: FuzzCase, run: Runner, oracles: Dict[str, Oracle]) -> Dict[
     return answers
 
 
-def _describe(mismatch: Mismatch) -> str:
+def _describe(mismatch: agreement.Mismatch) -> str:
     case = mismatch.case
-    lines = [f"bn254: case {case.index} ({case.op}; {', '.join(case.mutations) or 'unmutated'}) "
-             f"MISMATCH"]
-    for name, (success, output) in mismatch.answers.items():
-        lines.append(f"  {name:>8}: {'output ' + output.hex() if success else 'fails (revert)'}")
-    lines.append(f"  input {case.data.hex()}")
-    return "\n".join(lines)
-
-
-class Report(NamedTuple):
-    cases: int
-    answered: int                       # all agreed on an output
-    rejected: int                       # all agreed that the input fails
-    mismatches: List[Mismatch]
+    return "\n".join([f"bn254: case {case.index} ({case.op}; "
+                      f"{', '.join(case.mutations) or 'unmutated'}) MISMATCH"]
+                     + agreement.describe_answers(mismatch.answers, "fails (revert)")
+                     + [f"  input {case.data.hex()}"])
 
 
 def fuzz_cases(seconds: float, seed: int, run: Runner, oracles: Dict[str, Oracle],
-               max_cases: Optional[int] = None) -> Report:
+               max_cases: Optional[int] = None) -> agreement.Report:
     """Cases seed * 1,000,000, ... until ``seconds`` pass (or ``max_cases`` ran)."""
-    deadline, index, count = time.monotonic() + seconds, seed * 1_000_000, 0
-    answered, rejected, mismatches = 0, 0, []
-    while time.monotonic() < deadline and (max_cases is None or count < max_cases):
-        case = fuzz_case(index)
-        answers = answers_of(case, run, oracles)
-        if len(set(answers.values())) > 1:
-            mismatches.append(Mismatch(case, answers))
-        elif answers["contract"][0]:
-            answered += 1
-        else:
-            rejected += 1
-        index, count = index + 1, count + 1
-    return Report(count, answered, rejected, mismatches)
+    return agreement.run_cases(seconds, seed, fuzz_case,
+                               lambda case: answers_of(case, run, oracles), max_cases)
 
 
 def fuzz(seconds: float, seed: int, log: TextIO, run: Optional[Runner] = None,
@@ -314,9 +289,4 @@ def fuzz(seconds: float, seed: int, log: TextIO, run: Optional[Runner] = None,
     run = run or contract_runner()
     oracles = oracles or default_oracles()
     report = fuzz_cases(seconds, seed, run, oracles, max_cases)
-    for mismatch in report.mismatches[:5]:
-        print(_describe(mismatch), file=log)
-    print(f"bn254: {report.cases} inputs, {len(report.mismatches)} mismatches; the agreeing "
-          f"{report.answered} answered, {report.rejected} rejected (oracles: "
-          f"{', '.join(oracles)})", file=log)
-    return 1 if report.mismatches else 0
+    return agreement.verdict("bn254", report, oracles, _describe, log)

@@ -16,17 +16,17 @@ repository root (as ``python -m fuzz`` is), where ``tests`` imports.
 from __future__ import annotations
 
 import random
-import time
-from typing import Callable, Dict, List, NamedTuple, Optional, TextIO, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, TextIO
 
 from evm384_native.modexp.reference import price_eip7883
 from tests import modexp_cases as cases
 from tests import modexp_oracles as oracles
 from tests import modexp_runs as runs
 
+from . import agreement
 from .eip2537 import _bit_flip as _flip_in
 
-RunResult = Tuple[bool, bytes]                    # (success, output), as a call ends
+RunResult = agreement.RunResult
 Runner = Callable[[bytes], RunResult]
 Oracle = Callable[[bytes], Optional[RunResult]]   # None: no answer for this input
 WORD = cases.WORD
@@ -208,11 +208,6 @@ def fuzz_case(index: int, names: Optional[List[str]] = None) -> FuzzCase:
 
 # --- the loop ---------------------------------------------------------------------------------
 
-class Mismatch(NamedTuple):
-    case: FuzzCase
-    answers: Dict[str, RunResult]                 # "contract" and every answering oracle's
-
-
 def answers_of(case: FuzzCase, run: Runner, oracles_: Dict[str, Oracle]) -> Dict[str, RunResult]:
     """The answering oracles' answers and the contract's ("contract")."""
     answers = {}
@@ -224,38 +219,18 @@ def answers_of(case: FuzzCase, run: Runner, oracles_: Dict[str, Oracle]) -> Dict
     return answers
 
 
-def _describe(mismatch: Mismatch) -> str:
+def _describe(mismatch: agreement.Mismatch) -> str:
     case = mismatch.case
-    lines = [f"modexp: case {case.index} ({', '.join(case.mutations) or 'unmutated'}) MISMATCH"]
-    for name, (success, output) in mismatch.answers.items():
-        lines.append(f"  {name:>8}: {'output ' + output.hex() if success else 'fails'}")
-    lines.append(f"  input {case.data.hex()}")
-    return "\n".join(lines)
-
-
-class Report(NamedTuple):
-    cases: int
-    answered: int                                 # all agreed on an output
-    rejected: int                                 # all agreed that the input fails
-    mismatches: List[Mismatch]
+    return "\n".join([f"modexp: case {case.index} ({', '.join(case.mutations) or 'unmutated'}) "
+                      "MISMATCH"] + agreement.describe_answers(mismatch.answers, "fails")
+                     + [f"  input {case.data.hex()}"])
 
 
 def fuzz_cases(seconds: float, seed: int, run: Runner, oracles_: Dict[str, Oracle],
-               max_cases: Optional[int] = None) -> Report:
+               max_cases: Optional[int] = None) -> agreement.Report:
     """Cases seed * 1,000,000, ... until ``seconds`` pass (or ``max_cases`` ran)."""
-    deadline, index, count = time.monotonic() + seconds, seed * 1_000_000, 0
-    answered, rejected, mismatches = 0, 0, []
-    while time.monotonic() < deadline and (max_cases is None or count < max_cases):
-        case = fuzz_case(index)
-        answers = answers_of(case, run, oracles_)
-        if len(set(answers.values())) > 1:
-            mismatches.append(Mismatch(case, answers))
-        elif answers["contract"][0]:
-            answered += 1
-        else:
-            rejected += 1
-        index, count = index + 1, count + 1
-    return Report(count, answered, rejected, mismatches)
+    return agreement.run_cases(seconds, seed, fuzz_case,
+                               lambda case: answers_of(case, run, oracles_), max_cases)
 
 
 def fuzz(seconds: float, seed: int, log: TextIO, run: Optional[Runner] = None,
@@ -266,9 +241,4 @@ def fuzz(seconds: float, seed: int, log: TextIO, run: Optional[Runner] = None,
     run = run or contract_runner()
     oracles_ = oracles_ or default_oracles()
     report = fuzz_cases(seconds, seed, run, oracles_, max_cases)
-    for mismatch in report.mismatches[:5]:
-        print(_describe(mismatch), file=log)
-    print(f"modexp: {report.cases} inputs, {len(report.mismatches)} mismatches; the agreeing "
-          f"{report.answered} answered, {report.rejected} rejected (oracles: "
-          f"{', '.join(oracles_)})", file=log)
-    return 1 if report.mismatches else 0
+    return agreement.verdict("modexp", report, oracles_, _describe, log)
