@@ -1,6 +1,6 @@
 """Every built-in contract by name, whatever its curve, derived from the list of contract
 families (:class:`~.family.Family`, one per package): BLS12-381's, BN254's, the Poseidon
-hashes over BN254's scalar field, P-256's P256VERIFY and secp256k1's ECRECOVER. The
+hashes over BN254's scalar field, P-256's P256VERIFY, secp256k1's ECRECOVER and MODEXP. The
 command line looks contracts up here only, so a contract a family adds appears in every
 ``evm384`` subcommand; which targets each is built for is its family's data."""
 from __future__ import annotations
@@ -14,6 +14,7 @@ from .bls12_381.family import FAMILY as BLS12_381
 from .bn254.family import FAMILY as BN254
 from .curves.model import Field
 from .family import Family
+from .modexp.family import FAMILY as MODEXP
 from .p256.family import FAMILY as P256
 from .poseidon.family import FAMILY as POSEIDON
 from .secp256k1.family import FAMILY as SECP256K1
@@ -21,7 +22,8 @@ from .tower.targets import TARGETS as TARGET_OBJECTS
 from .tower.target import Target
 from .usage import Usage
 
-FAMILIES: Tuple[Family, ...] = (BLS12_381, BN254, POSEIDON, P256, SECP256K1, BLS12_377)
+FAMILIES: Tuple[Family, ...] = (BLS12_381, BN254, POSEIDON, P256, SECP256K1, BLS12_377,
+                                MODEXP)
 _FAMILY_OF: Dict[str, Family] = {name: family for family in FAMILIES
                                  for name in family.contracts}
 CONTRACTS = tuple(_FAMILY_OF)
@@ -84,5 +86,8 @@ def run_contract(name: str, *args: Any, target: Union[str, Target, None] = None,
 def curve_of(name: str) -> Field:
     """The curve (or for Poseidon the field) whose arithmetic contract ``name`` does (its
     field's modulus is what the debugger's ``fp`` converts values out of Montgomery form
-    with)."""
-    return family_of(name).field
+    with); ValueError for a contract whose modulus comes with each call (``modexp``)."""
+    field = family_of(name).field
+    if field is None:
+        raise ValueError(f"{name} has no field of its own: its modulus comes with each call")
+    return field

@@ -33,7 +33,8 @@ class Family:
     precompile's price; the package's own dict, so what it registers shows at once);
     ``reference``, where the package has one, answers as the precompile does."""
     name: str
-    field: Field                  # the curve (or bare field) whose arithmetic it does
+    field: Optional[Field]        # the curve (or bare field) whose arithmetic it does;
+                                  # None where each call brings its own (MODEXP)
     targets: Mapping[str, Tuple[str, ...]]
     build: Builder
     encode_calldata: Callable[..., bytes]

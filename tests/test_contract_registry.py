@@ -4,7 +4,9 @@ import random
 
 import pytest
 
-from evm384_native import bls12_377, bls12_381, bn254, contracts, execute, p256, poseidon, secp256k1
+from evm384_native import (bls12_377, bls12_381, bn254, contracts, execute, p256, poseidon,
+                           secp256k1)
+from evm384_native.modexp import contracts as modexp_contracts, family as modexp_family
 from evm384_native.bls12_381 import usage as bls12_381_usage
 from evm384_native.curves import BLS12_381
 from evm384_native.curves.bn254 import BN254
@@ -14,9 +16,9 @@ from evm384_native.tower.targets import TARGETS
 
 def test_the_registry_is_the_families_in_order():
     assert contracts.FAMILIES == (bls12_381.FAMILY, bn254.FAMILY, poseidon.FAMILY, p256.FAMILY,
-                                  secp256k1.FAMILY, bls12_377.FAMILY)
+                                  secp256k1.FAMILY, bls12_377.FAMILY, modexp_family.FAMILY)
     assert contracts.CONTRACTS == bls12_381.CONTRACTS + bn254.CONTRACTS + poseidon.CONTRACTS + \
-        p256.CONTRACTS + secp256k1.CONTRACTS + bls12_377.CONTRACTS
+        p256.CONTRACTS + secp256k1.CONTRACTS + bls12_377.CONTRACTS + modexp_contracts.CONTRACTS
     assert contracts.TARGETS == ("evm384", "evmmax", "evm")
     # which contract builds for which target: each family's data, and nothing else
     for family in contracts.FAMILIES:
