@@ -5,7 +5,8 @@ on a sample, where it must also spend exactly the fast engine's gas). The expect
 come from reference.modexp, itself checked against pow, py-evm and revm
 (tests/test_modexp_reference.py). A failure of the precompile (a length above 1,024 bytes,
 EIP-7823) must be an exceptional halt that consumes all the gas, not a REVERT. And the
-contract deployed in revm (pyrevm) and called from bytecode answers as revm's precompile.
+contract deployed in revm (pyrevm) and called from bytecode answers as revm's precompile
+(where its path runs no CLZ, which pyrevm 0.3.7 lacks).
 
 Skipped, with the reason, until the contract is registered (tests/modexp_runs.py)."""
 import pytest
@@ -107,17 +108,9 @@ def test_the_contract_fits_eip_170(target):
 
 @pytest.fixture(scope="module")
 def revm_code():
-    """The plain-EVM build as revm (Prague) can run it."""
     from revm_oracle import require_revm
     require_revm()
-    code = runs.contract_or_skip("evm")
-    probe = cases.shapes()[0].data
-    if not runs.run_code(code, "evm", "fast", probe).success:
-        pytest.fail("the contract fails on BN254's inversion")
-    prague = execute(code, probe, opcodes="evm", engine="fast", fork="prague", gas=runs.GAS)
-    if not prague.success:
-        pytest.skip(f"the contract needs Osaka ({prague.error}: CLZ?); pyrevm 0.3.7 runs Prague")
-    return code
+    return runs.contract_or_skip("evm")
 
 
 def _revm_sample():
@@ -126,8 +119,19 @@ def _revm_sample():
     return inputs + cases.random_inputs(seed=13, count=REVM_SAMPLE)
 
 
+def _runs_without_clz(code: bytes, data: bytes) -> bool:
+    """Whether the contract answers ``data`` under Prague as under Osaka: pyrevm 0.3.7 has
+    no CLZ (0x1e, Osaka), so a path that runs it halts there (tests/revm_oracle.py)."""
+    prague = execute(code, data, opcodes="evm", engine="fast", fork="prague", gas=runs.GAS)
+    return prague.error is None or not prague.error.startswith("invalid opcode 0x1e")
+
+
 def test_called_from_bytecode_in_revm_it_answers_as_revms_precompile(revm_code):
-    for data in _revm_sample():
+    """On the sample's inputs whose paths run no CLZ (a fifth at least)."""
+    sample = _revm_sample()
+    compared = [data for data in sample if _runs_without_clz(revm_code, data)]
+    assert len(compared) >= len(sample) // 5
+    for data in compared:
         answer = oracles.revm_contract_answer(revm_code, data)
         if cases.within_bounds(data):
             precompile = oracles.revm_answer(data)
