@@ -1,6 +1,7 @@
 """Answers to a MODEXP input that do not come from ``evm384_native.modexp``: Python's ``pow``
-over the EIPs' rules (:func:`pow_answer`), py-evm's precompile (:func:`pyevm_answer`, and a
-whole message call, :func:`pyevm_message_call`) and revm's, called from bytecode in pyrevm
+over the EIPs' rules (:func:`pow_answer`), py-evm's precompile (:func:`pyevm_answer`; a
+whole message call, :func:`pyevm_message_call`; called from bytecode,
+:func:`pyevm_from_bytecode`) and revm's, called from bytecode in pyrevm
 (:func:`revm_answer`); and any contract called the same way (:func:`revm_contract_answer`),
 so that the contract is seen as a caller sees it. An answer is the output, or None where the
 precompile fails.
@@ -98,6 +99,17 @@ def pyevm_message_call(data: bytes) -> Optional[bytes]:
     return result.output if result.success else None
 
 
+def pyevm_from_bytecode(data: bytes) -> PeerAnswer:
+    """py-evm's precompile STATICCALLed by the driver (:func:`driver_code`) in a Prague
+    state: the answer and its gas as a calling contract sees them."""
+    from eth.vm.forks import PragueVM
+    from evm384_native.integrations.pyevm import execute_in_pyevm
+    result = execute_in_pyevm(driver_code(data, PRECOMPILE), gas=10 ** 9, vm_class=PragueVM)
+    assert result.success, result.error
+    answer = _driver_saw(result.output)
+    return PeerAnswer(answer.output if answer.success else None, answer.gas)
+
+
 # --- oracle 3: revm, called from bytecode -------------------------------------------------------
 
 def revm_available() -> bool:
@@ -143,15 +155,20 @@ class CallAnswer(NamedTuple):
     gas: int                            # the callee's gas: GAS readings less the overhead
 
 
+def _driver_saw(out: bytes) -> CallAnswer:
+    """The driver's output read back: the callee's output, success and gas."""
+    success = int.from_bytes(out[-2 * WORD:-WORD], "big")
+    gas = int.from_bytes(out[-WORD:], "big") - CALL_OVERHEAD
+    return CallAnswer(bool(success), out[:-2 * WORD], gas)
+
+
 def call_from_bytecode(target: int, data: bytes) -> CallAnswer:
     """What the driver (:func:`driver_code`) sees calling ``target`` with ``data`` in revm."""
     from pyrevm import AccountInfo
     evm = _revm()
     evm.insert_account_info(DRIVER, AccountInfo(code=driver_code(data, target)))
-    out = bytes(evm.message_call(caller=CALLER, to=DRIVER, calldata=b"", gas=TRANSACTION_GAS))
-    success = int.from_bytes(out[-2 * WORD:-WORD], "big")
-    gas = int.from_bytes(out[-WORD:], "big") - CALL_OVERHEAD
-    return CallAnswer(bool(success), out[:-2 * WORD], gas)
+    return _driver_saw(bytes(evm.message_call(caller=CALLER, to=DRIVER, calldata=b"",
+                                              gas=TRANSACTION_GAS)))
 
 
 @lru_cache(maxsize=None)

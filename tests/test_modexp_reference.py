@@ -87,10 +87,12 @@ def test_pyevm_gives_the_answer_and_eip_2565s_price():
     assert checked > 9_000
 
 
-def test_pyevms_stand_in_computation_is_its_message_call():
+def test_pyevms_stand_in_computation_is_its_message_call_and_its_call_from_bytecode():
     inputs = [c.data for c in cases.edge_cases()[:30]] + cases.random_inputs(7, 30)
     for data in _bounded(inputs):
-        assert oracles.pyevm_message_call(data) == oracles.pyevm_answer(data).output, data.hex()
+        answer = oracles.pyevm_answer(data)
+        assert oracles.pyevm_message_call(data) == answer.output, data.hex()
+        assert oracles.pyevm_from_bytecode(data) == answer, data.hex()
 
 
 def test_pyevm_answers_0_for_0_to_the_0_with_an_empty_base(revm):
