@@ -104,6 +104,20 @@ def test_the_contract_fits_eip_170(target):
     assert len(runs.contract_or_skip(target)) <= 24_576
 
 
+# Issue 50's gas targets ("Done when"): (shape, target) -> the most gas it may execute.
+GAS_TARGETS = {("BN254 p, E = p - 2", "evm"): 5_500, ("BN254 p, E = p - 2", "evmmax"): 3_000,
+               ("RSA-2048, E = 65537", "evm"): 130_000}
+
+
+@pytest.mark.parametrize("shape, build", sorted(GAS_TARGETS))
+def test_issue_50s_gas_targets(shape, build):
+    run = runs.contract_runner(build, "fast")
+    data = next(c.data for c in cases.shapes() if c.name == shape)
+    outcome = run(data)
+    check(outcome, data)
+    assert outcome.gas_used <= GAS_TARGETS[shape, build]
+
+
 # --- called from bytecode in revm ----------------------------------------------------------------
 
 @pytest.fixture(scope="module")
