@@ -21,6 +21,7 @@ FAST_RANDOM = 6_000                     # per target, fast engine
 PYTHON_RANDOM = 150                     # per target, python engine (the gas comparison too)
 PYTHON_MAX_LENGTH = 128                 # larger inputs run on the python engine when slow-marked
 REVM_SAMPLE = 300
+HEAVY_PRICE = 1_000_000                 # EIP-7883's gas: above it, the fast engine's runs are slow-marked
 
 
 def check(outcome: runs.Outcome, data: bytes, gas: int = runs.GAS) -> None:
@@ -51,9 +52,24 @@ def target(request):
 
 # --- outputs and failures ---------------------------------------------------------------------
 
+def _heavy(data: bytes) -> bool:
+    """Seconds on the fast engine too (RSA with a full exponent): slow-marked."""
+    return cases.within_bounds(data) and reference.price_eip7883(data) > HEAVY_PRICE
+
+
 def test_vectors_edges_and_shapes_on_the_fast_engine(target):
     run = runs.contract_runner(target, "fast")
     for name, data in _named_inputs():
+        if not _heavy(data):
+            check(run(data), data)
+
+
+@pytest.mark.slow
+def test_heavy_shapes_on_the_fast_engine(target):
+    run = runs.contract_runner(target, "fast")
+    heavy = [(name, data) for name, data in _named_inputs() if _heavy(data)]
+    assert len(heavy) >= 2
+    for name, data in heavy:
         check(run(data), data)
 
 
@@ -70,7 +86,7 @@ def test_cheap_vectors_and_edges_on_the_python_engine_spend_the_fast_engines_gas
 def test_large_vectors_edges_and_shapes_on_the_python_engine(target):
     fast, slow = runs.contract_runner(target, "fast"), runs.contract_runner(target, "python")
     for name, data in _named_inputs():
-        if not _cheap(data) and cases.within_bounds(data):
+        if not _cheap(data) and cases.within_bounds(data) and not _heavy(data):
             outcome = slow(data)
             check(outcome, data)
             assert outcome == fast(data), name
