@@ -18,7 +18,7 @@ from tests import modexp_oracles as oracles
 from tests import modexp_runs as runs
 
 FAST_RANDOM = 6_000                     # per target, fast engine
-PYTHON_RANDOM = 150                     # per target, python engine (the gas comparison too)
+PYTHON_RANDOM = 300                     # per target, python engine (the gas comparison too)
 PYTHON_MAX_LENGTH = 128                 # larger inputs run on the python engine when slow-marked
 REVM_SAMPLE = 300
 HEAVY_PRICE = 1_000_000                 # EIP-7883's gas: above it, the fast engine's runs are slow-marked
