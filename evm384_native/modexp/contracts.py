@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Optional, Tuple
 
 from ..asm import Assembler, Label, Program
+from ..asm.failure import HALT
 from ..asm.layout import Memory
 from ..tower.target import Target
 from . import chains, small
@@ -84,7 +85,7 @@ class _Modexp:
             asm.place(self.zero_modulus)                   # [M = 0, Msize]: Msize zeros
             asm.ops("POP", "MSIZE", "RETURN")
         asm.place(self.fail)
-        asm.op("INVALID")
+        asm.fail()
         if self.paths.native_words:
             with asm.scope("spill"):
                 self._spill()
@@ -355,7 +356,7 @@ def _load(asm: Assembler, slot: int) -> None:
 
 @lru_cache(maxsize=None)
 def _program(target_name: str, opcodes: str) -> Program:
-    asm = Assembler(NAME, memory=Memory(), opcodes=opcodes)
+    asm = Assembler(NAME, memory=Memory(), opcodes=opcodes, failure=HALT)
     _Modexp(asm, PATHS[target_name]).emit()
     return asm.assemble()
 
