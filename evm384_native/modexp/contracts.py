@@ -355,12 +355,14 @@ def _load(asm: Assembler, slot: int) -> None:
 
 
 @lru_cache(maxsize=None)
-def _program(target_name: str, opcodes: str) -> Program:
+def program_for(paths: Paths, opcodes: str) -> Program:
+    """The contract with ``paths`` for the opcode set ``opcodes`` (:data:`PATHS` holds each
+    target's; another choice measures what a path is worth)."""
     asm = Assembler(NAME, memory=Memory(), opcodes=opcodes, failure=HALT)
-    _Modexp(asm, PATHS[target_name]).emit()
+    _Modexp(asm, paths).emit()
     return asm.assemble()
 
 
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     """The assembled ``modexp`` for ``isa`` (``compact`` changes nothing: one layout)."""
-    return _program(isa.name, isa.opcodes)
+    return program_for(PATHS[isa.name], isa.opcodes)
