@@ -151,21 +151,21 @@ class _Modexp:
 
     def _spill(self) -> None:
         """[b, e, M, Msize] of the word path -> memory as :mod:`.layout` states it, for the
-        native path."""
+        native path: the values' words, the declared lengths copied from the header, and
+        the slots that are the same for every such call (one word each, at DATA_AT on)
+        copied from the code."""
         asm = self.asm
         asm.place(self.spill)
         for i in range(3):                                  # b, e, M at DATA_AT + 32 i
             _store(asm, DATA_AT + WORD * i)
-        for i, (length, words, at) in enumerate(_VALUE_SLOTS):
-            asm.push(WORD * i)
-            asm.op("CALLDATALOAD")
-            _store(asm, length)
-            asm.push(1)
-            _store(asm, words)
-            asm.push(DATA_AT + WORD * i)
-            _store(asm, at)
-        asm.push(DATA_AT + 3 * WORD)
-        _store(asm, FREE_AT_SLOT)
+        for copy, source, slots in (("CALLDATACOPY", lambda: asm.op("PUSH0"), _SPILLED_LENGTHS),
+                                    ("CODECOPY", lambda: asm.push(asm.data(
+                                        _words(_SPILLED_CONSTANTS), "modexp_spill")),
+                                     _SPILLED_CONSTANTS)):
+            asm.push(WORD * len(slots))
+            source()
+            asm.push(_first_of_run(slots))
+            asm.op(copy)
         asm.op("POP")
         asm.jump(self.native)
 
@@ -326,6 +326,26 @@ class _Modexp:
         if self.paths.native_words:
             from .evmmax_path import emit_native
             emit_native(self.asm, self.native)
+
+
+# What the spill copies at once: the header's lengths, and the slots every word-path call
+# shares (each a run of consecutive slots).
+_SPILLED_LENGTHS = {BASE_LENGTH_SLOT: None, EXP_LENGTH_SLOT: None, MOD_LENGTH_SLOT: None}
+_SPILLED_CONSTANTS = {BASE_WORDS_SLOT: 1, EXP_WORDS_SLOT: 1, MOD_WORDS_SLOT: 1,
+                      BASE_AT_SLOT: DATA_AT, EXP_AT_SLOT: DATA_AT + WORD,
+                      MOD_AT_SLOT: DATA_AT + 2 * WORD, FREE_AT_SLOT: DATA_AT + 3 * WORD}
+
+
+def _first_of_run(slots: dict) -> int:
+    """The first of ``slots`` (checked to be consecutive words)."""
+    first = min(slots)
+    if sorted(slots) != [first + WORD * i for i in range(len(slots))]:
+        raise ValueError(f"slots {sorted(slots)} are not consecutive words")
+    return first
+
+
+def _words(slots: dict) -> bytes:
+    return b"".join(slots[at].to_bytes(WORD, "big") for at in sorted(slots))
 
 
 _VALUE_SLOTS = ((BASE_LENGTH_SLOT, BASE_WORDS_SLOT, BASE_AT_SLOT),

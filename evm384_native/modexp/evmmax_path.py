@@ -8,22 +8,22 @@ This project's STOREX and LOADX convert to and from Montgomery form themselves (
 canonical values go in and out and no R**2 constant is computed here.
 
 Registers are named in immediates, so a window's value cannot pick one: the table
-T[i] = B^i mod M, i < 32, is built in registers (five vector MULMODX: T2, T3..T4, T5..T8,
-T9..T16, T17..T31), LOADXed to memory once, and each window STOREXes its entry from
-memory into a fixed register, then multiplies the accumulator by it. Per window that is
-the extraction (DUP, SHR, AND with the offset's scale folded into the shift and mask),
-PUSH1 1, PUSH0, STOREX (1 + one multiplication) and the MULMODX: 35 gas with 256-bit
-registers (2 gas a multiplication), 25 of them beyond the five squarings. Table entries
-stand ``STRIDE`` = 32 << (words - 1) bytes apart (a power of two: the offset is a shift
-and a mask), each entry's ``element_size`` bytes from its start.
+T[i] = B^i mod M, i < 32, is built in registers by vector MULMODX (doubling the run:
+T2, T3..T4, T5..T8, T9..T16, then T17..T31 in the registers of T2..T16 once those are
+out), LOADXed to memory, and each window STOREXes its entry from memory into a fixed
+register and multiplies the accumulator by it. Beyond its five squarings a window costs
+the extraction (DUP, SHR, AND: the offset's scale is folded into the shift and the
+mask), PUSH1 1, PUSH0, STOREX (1 + one multiplication), the MULMODX and the block's
+JUMPDEST: 26 gas with 256-bit registers (2 gas a multiplication), 36 with the squarings.
 
-The code is emitted once per modulus word count (1, 2, 3 words: stride 32, 64, 128): a
-32-entry table of 64 or 128 bytes would overwrite the slots and data, so there the
-exponent's words are first copied past the table, and the modulus's length is kept on
-the stack. A base of several words is reduced by Horner's rule in registers,
+Entries stand ``stride`` bytes apart (a power of two, so the offset is a shift and a
+mask), each entry's ``element_size`` bytes from its start: 32 for a one-word modulus
+(the table fills TABLE_AT..SLOTS_AT), 128 for two and three words (the table covers the
+slots and the data, so the exponent's words are first copied past it and the modulus's
+length waits on the stack). The base is reduced by Horner's rule in registers,
 r = r * (2**256 mod M) + w, each word w < M (EVM's MOD first where M is one word).
 The stack in the exponent's blocks: [e, next, end, element_size, Msize] (e the current
-exponent word, next and end the memory offsets of the exponent's next word and of its end).
+exponent word, next and end the memory offsets of the exponent's next word and its end).
 """
 from __future__ import annotations
 
@@ -33,54 +33,53 @@ from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, EXP_AT_SLOT, EXP_WORDS_SLOT,
 
 WINDOW = 5
 ENTRIES = 1 << WINDOW
+HALF = ENTRIES // 2
 TOP_WINDOW = 256 // WINDOW                 # 51: bit 255 alone, above 51 full windows
-REGISTERS = ENTRIES                        # T1..T31 in registers 0..30 (EIP-6690's bound
+REGISTERS = HALF + 1                       # T1..T16 in registers 0..15 (EIP-6690's bound
                                            # idx + stride * count < registers: one spare)
 TMP, ACC = 0, 1                            # once the table is in memory
 HORNER_TERM, HORNER_FACTOR = 2, 1          # registers while the base is reduced (r in 0)
 STAGE_AT, FACTOR_AT = 128, 256             # where values wait for STOREX (table room:
                                            # the table is written after them)
-MAX_WORDS = 3
 
 
 def emit_native(asm: Assembler, entry: Label) -> None:
     """The EVMMAX path: from ``entry`` (empty stack, memory as :mod:`.layout`) to RETURN."""
-    variants = [asm.new_label(f"modexp_x{words}") for words in range(1, MAX_WORDS + 1)]
+    one, more = asm.new_label("modexp_x_one_word"), asm.new_label("modexp_x_words")
     with asm.scope("evmmax_dispatch"):
         asm.place(entry)
-        asm.push(MOD_WORDS_SLOT)
-        asm.op("MLOAD")
-        for words, label in enumerate(variants[:-1], 1):
-            asm.op("DUP1")
-            asm.push(words)
-            asm.ops("EQ")
-            asm.jumpi(label)
-        asm.jump(variants[-1])
-    for words, label in enumerate(variants, 1):
-        with asm.scope(f"evmmax_{words}_words"):
-            _Variant(asm, words).emit(label)
+        _load(asm, MOD_WORDS_SLOT)
+        asm.push(1)
+        asm.op("EQ")
+        asm.jumpi(one)
+        asm.jump(more)
+    with asm.scope("evmmax_one_word"):
+        _Variant(asm, one_word=True).emit(one)
+    with asm.scope("evmmax_words"):
+        _Variant(asm, one_word=False).emit(more)
 
 
 class _Variant:
-    """The path for moduli of ``words`` words."""
+    """The path for one-word moduli (``one_word``: base words reduced by MOD, M = 1
+    possible, 32-byte table entries) or for two- and three-word ones (128-byte entries)."""
 
-    def __init__(self, asm: Assembler, words: int) -> None:
-        self.asm, self.words = asm, words
-        self.shift = 4 + words                       # log2 of the stride: 5, 6, 7
+    def __init__(self, asm: Assembler, one_word: bool) -> None:
+        self.asm, self.one_word = asm, one_word
+        self.shift = 5 if one_word else 7            # log2 of the stride
         self.stride = 1 << self.shift
         self.table_end = ENTRIES * self.stride       # the exponent's copy goes here
         self.copies_exponent = self.table_end > SLOTS_AT   # the table at 0 (TABLE_AT)
-        names = ("first", "tail", "more", "out", "e0", "m1", "top")
-        self.at = {n: asm.new_label(f"modexp_x{words}_{n}") for n in names}
-        self.blocks = [asm.new_label(f"modexp_x{words}_w{j}")
+        tag = "x1" if one_word else "xn"
+        names = ("tail", "more", "e0", "m1", "top")
+        self.at = {n: asm.new_label(f"modexp_{tag}_{n}") for n in names}
+        self.blocks = [asm.new_label(f"modexp_{tag}_w{j}")
                        for j in range(TOP_WINDOW - 1, -1, -1)]
 
     def emit(self, entry: Label) -> None:
         asm = self.asm
         asm.place(entry)
-        asm.op("POP")                                         # the word count
         _load(asm, MOD_LENGTH_SLOT)                           # [Msize]
-        if self.words == 1:
+        if self.one_word:
             self._modulus_one()
         self._element_size()                                  # [es, Msize]
         self._exponent_start()                                # [p, end, es, Msize]
@@ -98,8 +97,7 @@ class _Variant:
         for j, label in zip(range(TOP_WINDOW - 1, -1, -1), self.blocks):
             asm.place(label)
             self._block(j)
-        self._tail()
-        self._output()
+        self._tail()                                          # on into the output
         self._zero_exponent()
 
     # --- set-up ----------------------------------------------------------------------
@@ -117,13 +115,23 @@ class _Variant:
         """[Msize] -> [es, Msize]: the registers' bytes, 8 per 64 bits of M."""
         asm = self.asm
         _load(asm, MOD_AT_SLOT)
-        asm.ops("MLOAD", "CLZ")
-        asm.push(256 * self.words + 63)
-        asm.op("SUB")
+        asm.ops("MLOAD", "CLZ")                               # M's bits: 256 words - clz
+        self._modulus_words(8)
+        asm.push(63)
+        asm.ops("ADD", "SUB")
         asm.push(6)
         asm.op("SHR")
         asm.push(3)
         asm.op("SHL")
+
+    def _modulus_words(self, shift: int) -> None:
+        """Push the modulus's word count << shift (a constant for one word)."""
+        if self.one_word:
+            self.asm.push(1 << shift)
+            return
+        _load(self.asm, MOD_WORDS_SLOT)
+        self.asm.push(shift)
+        self.asm.op("SHL")
 
     def _exponent_start(self) -> None:
         """[es, Msize] -> [p, end, es, Msize]: p the exponent's first non-zero word (E = 0
@@ -162,16 +170,16 @@ class _Variant:
         """SETMODX(id 0, the modulus's words, REGISTERS registers)."""
         asm = self.asm
         asm.push(REGISTERS)
-        asm.push(WORD * self.words)
+        self._modulus_words(5)
         _load(asm, MOD_AT_SLOT)
         asm.op("PUSH0")
         asm.evmmax_op("SETMODX")
 
-    def _stage(self, at: int, register: int) -> None:
-        """[v, p, end, es, Msize] -> [p, end, es, Msize], register = v (v < M), through
-        memory at ``at`` (es bytes, big-endian: v's word ends there)."""
+    def _stage(self, at: int, register: int, es_depth: int) -> None:
+        """[v, ...] -> [...], register = v (v < M), through memory at ``at`` (es bytes,
+        big-endian: v's word ends there); es is at ``es_depth`` under v."""
         asm = self.asm
-        asm.op("DUP4")
+        asm.op(f"DUP{es_depth + 1}")
         asm.push(at - WORD)
         asm.ops("ADD", "MSTORE")
         asm.push(1)
@@ -179,80 +187,92 @@ class _Variant:
         asm.push(register)
         asm.evmmax_op("STOREX")
 
+    def _base_word(self, register: int) -> None:
+        """[q, qend, p, end, es, Msize] -> [q + 32, qend, ...], ``register`` = the word at
+        q (reduced mod M where M is one word; else it is below M)."""
+        asm = self.asm
+        asm.ops("DUP1", "MLOAD")                              # [w, q, qend, ...]
+        if self.one_word:
+            _load(asm, MOD_AT_SLOT)
+            asm.ops("MLOAD", "SWAP1", "MOD")
+        self._stage(STAGE_AT, register, 5)
+        asm.push(WORD)
+        asm.op("ADD")
+
     def _base(self) -> None:
-        """Register 0 = B mod M (Montgomery form), by Horner's rule over its words."""
+        """[p, end, es, Msize]: register 0 = B mod M (Montgomery form), by Horner's rule
+        over its words: r = r * (2**256 mod M) + w, the factor staged only for a second."""
         asm = self.asm
         loop, done = asm.new_label("modexp_x_base"), asm.new_label("modexp_x_based")
-        if self.words == 1:                                   # 2**256 mod M = (0 - M) mod M
-            _load(asm, MOD_AT_SLOT)
-            asm.ops("MLOAD", "DUP1", "PUSH0", "SUB", "MOD")
-            self._stage(FACTOR_AT, HORNER_FACTOR)
-        else:                                                 # 2**256 < M
-            asm.push(1)
-            asm.op("DUP4")
-            asm.push(FACTOR_AT - WORD - 1)
-            asm.ops("ADD", "MSTORE8")
-            asm.push(1)
-            asm.push(FACTOR_AT)
-            asm.push(HORNER_FACTOR)
-            asm.evmmax_op("STOREX")
         _load(asm, BASE_WORDS_SLOT)
         asm.push(5)
         asm.op("SHL")
         _load(asm, BASE_AT_SLOT)
         asm.op("ADD")
         _load(asm, BASE_AT_SLOT)                              # [q, qend, p, end, es, Msize]
-        asm.place(loop)
+        asm.ops("DUP2", "DUP2", "EQ")
+        asm.jumpi(done)                                       # no base: B = 0
+        self._base_word(0)
         asm.ops("DUP2", "DUP2", "EQ")
         asm.jumpi(done)
-        asm.evmmax("MULMODX", 0, 0, HORNER_FACTOR)
-        asm.ops("DUP1", "MLOAD")                              # [w, q, qend, ...]
-        if self.words == 1:
+        if self.one_word:                                     # 2**256 mod M = (0 - M) mod M
             _load(asm, MOD_AT_SLOT)
-            asm.ops("MLOAD", "SWAP1", "MOD")
-        asm.ops("SWAP2", "SWAP1")                             # [q, qend, w, p, ...]
-        asm.push(WORD)
-        asm.op("ADD")
-        asm.ops("SWAP2")                                      # [w, qend, q, p, ...]
-        asm.ops("DUP6")                                       # es
-        asm.push(STAGE_AT - WORD)
-        asm.ops("ADD", "MSTORE")                              # [qend, q, p, end, es, Msize]
-        asm.push(1)
-        asm.push(STAGE_AT)
-        asm.push(HORNER_TERM)
-        asm.evmmax_op("STOREX")
+            asm.ops("MLOAD", "DUP1", "PUSH0", "SUB", "MOD")
+            self._stage(FACTOR_AT, HORNER_FACTOR, 5)
+        else:                                                 # 2**256 < M
+            asm.push(1)
+            asm.op("DUP6")
+            asm.push(FACTOR_AT - WORD - 1)
+            asm.ops("ADD", "MSTORE8")
+            asm.push(1)
+            asm.push(FACTOR_AT)
+            asm.push(HORNER_FACTOR)
+            asm.evmmax_op("STOREX")
+        asm.place(loop)
+        asm.evmmax("MULMODX", 0, 0, HORNER_FACTOR)
+        self._base_word(HORNER_TERM)
         asm.evmmax("ADDMODX", 0, 0, HORNER_TERM)
-        asm.op("SWAP1")
-        asm.jump(loop)
+        asm.ops("DUP2", "DUP2", "LT")
+        asm.jumpi(loop)
         asm.place(done)
         asm.ops("POP", "POP")
 
     def _table(self) -> None:
-        """T1 in register 0 -> T1..T31 in registers 0..30 -> memory, T[i] at i * stride
-        (T[0] = 1 written directly)."""
+        """[p, end, es, Msize], T1 in register 0: T[i] at i * stride in memory, T[0] = 1
+        written directly, T1..T16 built in registers 0..15 and copied out, then T17..T31
+        in registers 1..15 (EIP-6690: a vector's operands are read before it writes);
+        one LOADX a half where es = stride, else one an entry."""
         asm = self.asm
-        ops = ((1, 0, 0, 1, (1, 1, 1)),                       # T2 = T1 T1
-               (2, 1, 0, 2, (1, 0, 1)),                       # T3, T4 = T2 (T1, T2)
-               (4, 3, 0, 4, (1, 0, 1)),                       # T5..T8 = T4 (T1..T4)
-               (8, 7, 0, 8, (1, 0, 1)),                       # T9..T16 = T8 (T1..T8)
-               (16, 15, 0, 15, (1, 0, 1)))                    # T17..T31 = T16 (T1..T15)
-        for out, x, y, count, strides in ops:
-            asm.evmmax("MULMODX", out, x, y, count, strides)
-        asm.push(1)
-        asm.op("DUP4")
-        asm.push(1)
-        asm.ops("SWAP1", "SUB", "MSTORE8")                    # T[0] = 1
         whole, done = asm.new_label("modexp_x_whole"), asm.new_label("modexp_x_tabled")
         asm.op("DUP3")
         asm.push(self.stride)
         asm.op("EQ")
         asm.jumpi(whole)
-        for i in range(1, ENTRIES):                           # es < stride: one by one
-            _loadx(asm, i * self.stride, i - 1, 1)
+        self._build_table(whole=False)
         asm.jump(done)
         asm.place(whole)
-        _loadx(asm, self.stride, 0, ENTRIES - 1)
+        self._build_table(whole=True)
         asm.place(done)
+        asm.push(1)
+        asm.op("DUP4")
+        asm.push(1)
+        asm.ops("SWAP1", "SUB", "MSTORE8")                    # T[0] = 1
+
+    def _build_table(self, whole: bool) -> None:
+        asm = self.asm
+        for count in (1, 2, 4, 8):                            # T(c+1..2c) = Tc T(1..c)
+            asm.evmmax("MULMODX", count, count - 1, 0, count, (1, 0, 1))
+        self._copy_out(1, 0, HALF, whole)                     # T1..T16
+        asm.evmmax("MULMODX", 1, HALF - 1, 0, HALF - 1, (1, 0, 1))  # T17..T31 = T16 T(1..15)
+        self._copy_out(HALF + 1, 1, HALF - 1, whole)
+
+    def _copy_out(self, entry: int, register: int, count: int, whole: bool) -> None:
+        """Entries entry.. from registers register.."""
+        if whole:
+            _loadx(self.asm, entry * self.stride, register, count)
+            return
+        for i in range(count):
+            _loadx(self.asm, (entry + i) * self.stride, register + i, 1)
 
     # --- the exponent ----------------------------------------------------------------
 
@@ -308,26 +328,13 @@ class _Variant:
         self._multiply_by_entry(WINDOW * j - self.shift, (ENTRIES - 1) << self.shift)
 
     def _tail(self) -> None:
-        """After a word: the next one, if any, else the output."""
+        """After a word: the next one, if any; else RETURN ACC right-aligned in Msize
+        bytes of fresh memory (LOADX writes es bytes ending at the output's end; where
+        es > Msize, the bytes below the output are the value's zeros, outside it)."""
         asm = self.asm
         asm.place(self.at["tail"])                            # [e, next, end, es, Msize]
         asm.ops("DUP3", "DUP3", "LT")
         asm.jumpi(self.at["more"])
-        asm.jump(self.at["out"])
-        asm.place(self.at["more"])
-        asm.ops("POP", "DUP1", "MLOAD", "SWAP1")
-        asm.push(WORD)
-        asm.ops("ADD", "SWAP1")
-        asm.jump(self.at["top"])
-
-    # --- the output ------------------------------------------------------------------
-
-    def _output(self) -> None:
-        """[e, next, end, es, Msize]: RETURN ACC right-aligned in Msize bytes of fresh
-        memory (LOADX writes es bytes ending at the end; where es > Msize the bytes below
-        the output are zeros of the value and lie outside it)."""
-        asm = self.asm
-        asm.place(self.at["out"])
         asm.ops("POP", "POP", "POP", "MSIZE")                 # [out, es, Msize]
         asm.ops("DUP3", "DUP2", "ADD")                        # [end, out, es, Msize]
         asm.op("PUSH0")
@@ -338,6 +345,11 @@ class _Variant:
         asm.ops("DUP5", "DUP4", "SUB")                        # [end - es, ACC, 1, end, ...]
         asm.evmmax_op("LOADX")
         asm.ops("POP", "SWAP1", "POP", "RETURN")
+        asm.place(self.at["more"])
+        asm.ops("POP", "DUP1", "MLOAD", "SWAP1")
+        asm.push(WORD)
+        asm.ops("ADD", "SWAP1")
+        asm.jump(self.at["top"])
 
     def _zero_exponent(self) -> None:
         """[p, end, es, Msize] with E = 0: 1 (M >= 3) in Msize bytes; and M = 1's zeros."""
@@ -348,7 +360,7 @@ class _Variant:
         asm.ops("DUP3", "DUP3", "ADD")
         asm.push(WORD)
         asm.ops("SWAP1", "SUB", "MSTORE", "RETURN")
-        if self.words == 1:
+        if self.one_word:
             asm.place(self.at["m1"])                          # [Msize]
             asm.ops("MSIZE", "RETURN")
 
