@@ -70,17 +70,15 @@ class _Variant:
         self.table_end = ENTRIES * self.stride       # the exponent's copy goes here
         self.copies_exponent = self.table_end > SLOTS_AT   # the table at 0 (TABLE_AT)
         tag = "x1" if one_word else "xn"
-        names = ("tail", "more", "e0", "m1", "top")
+        names = ("tail", "more", "e0", "m1", "top", "long_base", "based")
         self.at = {n: asm.new_label(f"modexp_{tag}_{n}") for n in names}
-        self.blocks = [asm.new_label(f"modexp_{tag}_w{j}")
+        self.blocks = [asm.new_label(f"modexp_{tag}_w{j}")     # windows 50, 49, .., 0
                        for j in range(TOP_WINDOW - 1, -1, -1)]
 
     def emit(self, entry: Label) -> None:
         asm = self.asm
         asm.place(entry)
         _load(asm, MOD_LENGTH_SLOT)                           # [Msize]
-        if self.one_word:
-            self._modulus_one()
         self._element_size()                                  # [es, Msize]
         self._exponent_start()                                # [p, end, es, Msize]
         self._setmodx()
@@ -92,30 +90,27 @@ class _Variant:
         asm.push(WORD)
         asm.ops("ADD", "SWAP1")                               # [e, next, end, es, Msize]
         self._first_word()
-        asm.place(self.at["top"])
         self._top_block()
-        for j, label in zip(range(TOP_WINDOW - 1, -1, -1), self.blocks):
-            asm.place(label)
+        for j in range(TOP_WINDOW - 1, -1, -1):
             self._block(j)
         self._tail()                                          # on into the output
         self._zero_exponent()
+        self._long_base()
 
     # --- set-up ----------------------------------------------------------------------
 
-    def _modulus_one(self) -> None:
-        """[Msize]: M = 1 (SETMODX takes M >= 3) answers Msize zero bytes."""
-        asm = self.asm
-        _load(asm, MOD_AT_SLOT)
-        asm.op("MLOAD")
-        asm.push(1)
-        asm.op("EQ")
-        asm.jumpi(self.at["m1"])
-
     def _element_size(self) -> None:
-        """[Msize] -> [es, Msize]: the registers' bytes, 8 per 64 bits of M."""
+        """[Msize] -> [es, Msize]: the registers' bytes, 8 per 64 bits of M (M = 1, which
+        SETMODX refuses, answers Msize zero bytes from here)."""
         asm = self.asm
         _load(asm, MOD_AT_SLOT)
-        asm.ops("MLOAD", "CLZ")                               # M's bits: 256 words - clz
+        asm.op("MLOAD")                                       # M's top word
+        if self.one_word:
+            asm.op("DUP1")
+            asm.push(1)
+            asm.op("EQ")
+            asm.jumpi(self.at["m1"])
+        asm.op("CLZ")                                         # M's bits: 256 words - clz
         self._modulus_words(8)
         asm.push(63)
         asm.ops("ADD", "SUB")
@@ -187,34 +182,48 @@ class _Variant:
         asm.push(register)
         asm.evmmax_op("STOREX")
 
+    def _reduce(self) -> None:
+        """[w, ...] -> [w mod M, ...] where M is one word (else w < 2**256 <= M already)."""
+        if self.one_word:
+            _load(self.asm, MOD_AT_SLOT)
+            self.asm.ops("MLOAD", "SWAP1", "MOD")
+
+    def _base(self) -> None:
+        """[p, end, es, Msize]: register 0 = B mod M (Montgomery form): one word (or none:
+        its word times 0) here, more by Horner's rule out of line (:meth:`_long_base`)."""
+        asm = self.asm
+        _load(asm, BASE_WORDS_SLOT)
+        asm.push(1)
+        asm.ops("DUP2", "GT")
+        asm.jumpi(self.at["long_base"])                       # [n, p, end, es, Msize]
+        _load(asm, BASE_AT_SLOT)
+        asm.ops("MLOAD", "MUL")
+        self._reduce()
+        self._stage(STAGE_AT, 0, 3)
+        asm.place(self.at["based"])
+
     def _base_word(self, register: int) -> None:
         """[q, qend, p, end, es, Msize] -> [q + 32, qend, ...], ``register`` = the word at
-        q (reduced mod M where M is one word; else it is below M)."""
+        q, reduced."""
         asm = self.asm
         asm.ops("DUP1", "MLOAD")                              # [w, q, qend, ...]
-        if self.one_word:
-            _load(asm, MOD_AT_SLOT)
-            asm.ops("MLOAD", "SWAP1", "MOD")
+        self._reduce()
         self._stage(STAGE_AT, register, 5)
         asm.push(WORD)
         asm.op("ADD")
 
-    def _base(self) -> None:
-        """[p, end, es, Msize]: register 0 = B mod M (Montgomery form), by Horner's rule
-        over its words: r = r * (2**256 mod M) + w, the factor staged only for a second."""
+    def _long_base(self) -> None:
+        """[n >= 2, p, end, es, Msize]: r = r * (2**256 mod M) + w over the base's words,
+        r in register 0, then back."""
         asm = self.asm
-        loop, done = asm.new_label("modexp_x_base"), asm.new_label("modexp_x_based")
-        _load(asm, BASE_WORDS_SLOT)
+        loop = asm.new_label("modexp_x_horner")
+        asm.place(self.at["long_base"])
         asm.push(5)
         asm.op("SHL")
         _load(asm, BASE_AT_SLOT)
         asm.op("ADD")
         _load(asm, BASE_AT_SLOT)                              # [q, qend, p, end, es, Msize]
-        asm.ops("DUP2", "DUP2", "EQ")
-        asm.jumpi(done)                                       # no base: B = 0
         self._base_word(0)
-        asm.ops("DUP2", "DUP2", "EQ")
-        asm.jumpi(done)
         if self.one_word:                                     # 2**256 mod M = (0 - M) mod M
             _load(asm, MOD_AT_SLOT)
             asm.ops("MLOAD", "DUP1", "PUSH0", "SUB", "MOD")
@@ -234,8 +243,8 @@ class _Variant:
         asm.evmmax("ADDMODX", 0, 0, HORNER_TERM)
         asm.ops("DUP2", "DUP2", "LT")
         asm.jumpi(loop)
-        asm.place(done)
         asm.ops("POP", "POP")
+        asm.jump(self.at["based"])
 
     def _table(self) -> None:
         """[p, end, es, Msize], T1 in register 0: T[i] at i * stride in memory, T[0] = 1
@@ -253,13 +262,17 @@ class _Variant:
         asm.place(whole)
         self._build_table(whole=True)
         asm.place(done)
-        asm.push(1)
-        asm.op("DUP4")
-        asm.push(1)
-        asm.ops("SWAP1", "SUB", "MSTORE8")                    # T[0] = 1
 
     def _build_table(self, whole: bool) -> None:
         asm = self.asm
+        asm.push(1)
+        if whole:                                             # T[0] = 1 (es known)
+            asm.push(self.stride - 1)
+        else:
+            asm.op("DUP4")
+            asm.push(1)
+            asm.ops("SWAP1", "SUB")
+        asm.op("MSTORE8")
         for count in (1, 2, 4, 8):                            # T(c+1..2c) = Tc T(1..c)
             asm.evmmax("MULMODX", count, count - 1, 0, count, (1, 0, 1))
         self._copy_out(1, 0, HALF, whole)                     # T1..T16
@@ -317,12 +330,14 @@ class _Variant:
         asm.evmmax("MULMODX", ACC, ACC, TMP)
 
     def _top_block(self) -> None:
-        """Window 51: bit 255 alone."""
+        """Window 51 of a word after the first: bit 255 alone."""
+        self.asm.place(self.at["top"])
         self.asm.evmmax("MULMODX", ACC, ACC, ACC)
         self._multiply_by_entry(255 - self.shift, 1 << self.shift)
 
     def _block(self, j: int) -> None:
         """Window j (bits 5j .. 5j + 4): five squarings, one multiplication by T[window]."""
+        self.asm.place(self.blocks[TOP_WINDOW - 1 - j])
         for _ in range(WINDOW):
             self.asm.evmmax("MULMODX", ACC, ACC, ACC)
         self._multiply_by_entry(WINDOW * j - self.shift, (ENTRIES - 1) << self.shift)
@@ -361,8 +376,8 @@ class _Variant:
         asm.push(WORD)
         asm.ops("SWAP1", "SUB", "MSTORE", "RETURN")
         if self.one_word:
-            asm.place(self.at["m1"])                          # [Msize]
-            asm.ops("MSIZE", "RETURN")
+            asm.place(self.at["m1"])                          # [M = 1, Msize]
+            asm.ops("POP", "MSIZE", "RETURN")
 
 
 def _load(asm: Assembler, slot: int) -> None:
