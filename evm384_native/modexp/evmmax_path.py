@@ -250,8 +250,12 @@ class _Variant:
         """[p, end, es, Msize], T1 in register 0: T[i] at i * stride in memory, T[0] = 1
         written directly, T1..T16 built in registers 0..15 and copied out, then T17..T31
         in registers 1..15 (EIP-6690: a vector's operands are read before it writes);
-        one LOADX a half where es = stride, else one an entry."""
+        one LOADX a half where es = stride (only one-word moduli of 193..256 bits), else
+        one an entry."""
         asm = self.asm
+        if not self.one_word:                                 # es <= 96 < stride
+            self._build_table(whole=False)
+            return
         whole, done = asm.new_label("modexp_x_whole"), asm.new_label("modexp_x_tabled")
         asm.op("DUP3")
         asm.push(self.stride)
