@@ -30,6 +30,7 @@ from __future__ import annotations
 from ..asm import Assembler, Label
 from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, EXP_AT_SLOT, EXP_WORDS_SLOT,
                      MOD_AT_SLOT, MOD_LENGTH_SLOT, MOD_WORDS_SLOT, SLOTS_AT, WORD)
+from .words import first_nonzero_word
 
 WINDOW = 5
 ENTRIES = 1 << WINDOW
@@ -80,7 +81,9 @@ class _Variant:
         asm.place(entry)
         _load(asm, MOD_LENGTH_SLOT)                           # [Msize]
         self._element_size()                                  # [es, Msize]
-        self._exponent_start()                                # [p, end, es, Msize]
+        first_nonzero_word(asm, EXP_AT_SLOT, EXP_WORDS_SLOT, self.at["e0"])
+                                                              # [p, end, es, Msize]; E = 0:
+                                                              # 1 at e0
         self._setmodx()
         self._base()
         if self.copies_exponent:                              # base and modulus are used
@@ -127,27 +130,6 @@ class _Variant:
         _load(self.asm, MOD_WORDS_SLOT)
         self.asm.push(shift)
         self.asm.op("SHL")
-
-    def _exponent_start(self) -> None:
-        """[es, Msize] -> [p, end, es, Msize]: p the exponent's first non-zero word (E = 0
-        answers 1 from here)."""
-        asm = self.asm
-        scan, found = self.asm.new_label("modexp_x_scan"), self.asm.new_label("modexp_x_e")
-        _load(asm, EXP_WORDS_SLOT)
-        asm.push(5)
-        asm.op("SHL")
-        _load(asm, EXP_AT_SLOT)
-        asm.op("ADD")
-        _load(asm, EXP_AT_SLOT)                               # [p, end, es, Msize]
-        asm.place(scan)
-        asm.ops("DUP2", "DUP2", "EQ")
-        asm.jumpi(self.at["e0"])
-        asm.ops("DUP1", "MLOAD")
-        asm.jumpi(found)
-        asm.push(WORD)
-        asm.op("ADD")
-        asm.jump(scan)
-        asm.place(found)
 
     def _copy_exponent(self) -> None:
         """[p, end, ...] -> [table_end, table_end + (end - p), ...]: the exponent's words
