@@ -81,9 +81,8 @@ class _Variant:
         asm.place(entry)
         _load(asm, MOD_LENGTH_SLOT)                           # [Msize]
         self._element_size()                                  # [es, Msize]
+        # [p, end, es, Msize], p the exponent's first non-zero word (E = 0: 1, at e0)
         first_nonzero_word(asm, EXP_AT_SLOT, EXP_WORDS_SLOT, self.at["e0"])
-                                                              # [p, end, es, Msize]; E = 0:
-                                                              # 1 at e0
         self._setmodx()
         self._base()
         if self.copies_exponent:                              # base and modulus are used
