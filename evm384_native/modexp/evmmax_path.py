@@ -113,9 +113,13 @@ class _Variant:
             asm.op("EQ")
             asm.jumpi(self.at["m1"])
         asm.op("CLZ")                                         # M's bits: 256 words - clz
-        self._modulus_words(8)
-        asm.push(63)
-        asm.ops("ADD", "SUB")
+        if self.one_word:
+            asm.push(256 + 63)
+        else:
+            self._modulus_words(8)
+            asm.push(63)
+            asm.op("ADD")
+        asm.op("SUB")
         asm.push(6)
         asm.op("SHR")
         asm.push(3)
@@ -335,16 +339,16 @@ class _Variant:
         asm.place(self.at["tail"])                            # [e, next, end, es, Msize]
         asm.ops("DUP3", "DUP3", "LT")
         asm.jumpi(self.at["more"])
-        asm.ops("POP", "POP", "POP", "MSIZE")                 # [out, es, Msize]
-        asm.ops("DUP3", "DUP2", "ADD")                        # [end, out, es, Msize]
+        asm.op("MSIZE")                                       # [out, e, next, end, es, Msize]
+        asm.ops("DUP6", "DUP2", "ADD")                        # [end', out, ...]
         asm.op("PUSH0")
         asm.push(1)
-        asm.ops("DUP3", "SUB", "MSTORE8")                     # memory reaches end
+        asm.ops("DUP3", "SUB", "MSTORE8")                     # memory reaches end'
         asm.push(1)
         asm.push(ACC)
-        asm.ops("DUP5", "DUP4", "SUB")                        # [end - es, ACC, 1, end, ...]
+        asm.ops("DUP8", "DUP4", "SUB")                        # [end' - es, ACC, 1, end', ...]
         asm.evmmax_op("LOADX")
-        asm.ops("POP", "SWAP1", "POP", "RETURN")
+        asm.ops("POP", "DUP6", "SWAP1", "RETURN")             # (out, Msize)
         asm.place(self.at["more"])
         asm.ops("POP", "DUP1", "MLOAD", "SWAP1")
         asm.push(WORD)
