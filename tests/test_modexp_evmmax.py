@@ -86,8 +86,8 @@ def test_engines_agree_on_output_and_gas(data):
 @pytest.mark.parametrize("words", (1, 2, 3))
 def test_every_top_window(words):
     """The first exponent word enters the window blocks by a computed jump at its top
-    non-zero window: every bit position as the top one, in the first word and after a
-    leading word whose bit 255 alone is set (the block of a later word's top bit)."""
+    non-zero window: every bit position as the top one, in the first word, and in a
+    second word after a first word 1 (a later word starts at the block of its bit 255)."""
     rng = random.Random(words)
     m = odd_modulus(rng, 32 * words - 7)
     b = rng.randrange(m)

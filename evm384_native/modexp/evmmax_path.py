@@ -20,8 +20,9 @@ Entries stand ``stride`` bytes apart (a power of two, so the offset is a shift a
 mask), each entry's ``element_size`` bytes from its start: 32 for a one-word modulus
 (the table fills TABLE_AT..SLOTS_AT), 128 for two and three words (the table covers the
 slots and the data, so the exponent's words are first copied past it and the modulus's
-length waits on the stack). The base is reduced by Horner's rule in registers,
-r = r * (2**256 mod M) + w, each word w < M (EVM's MOD first where M is one word).
+length waits on the stack). A base of one word goes straight into a register, a longer
+one through Horner's rule in registers, r = r * (2**256 mod M) + w, each word w < M
+(EVM's MOD first where M is one word).
 The stack in the exponent's blocks: [e, next, end, element_size, Msize] (e the current
 exponent word, next and end the memory offsets of the exponent's next word and its end).
 """
