@@ -5,20 +5,11 @@ from ..asm import Assembler, Label
 from .layout import WORD
 
 
-def first_nonzero_word(asm: Assembler, at_slot: int, words_slot: int, zero: Label) -> None:
-    """[...] -> [p, end, ...]: p the offset of the first non-zero word of the value whose
-    offset and word count the slots ``at_slot`` and ``words_slot`` hold, end the offset
-    past its words; at ``zero`` (the stack [end, end, ...]) when every word is zero."""
+def scan_words(asm: Assembler, zero: Label) -> None:
+    """[p, end, ...] -> [p', end, ...]: p' the first offset from p (a word at a time,
+    below end) whose word is not zero; at ``zero`` (the stack [end, end, ...]) when none
+    is."""
     scan, found = asm.new_label("modexp_scan"), asm.new_label("modexp_nonzero")
-    asm.push(words_slot)
-    asm.op("MLOAD")
-    asm.push(5)
-    asm.op("SHL")
-    asm.push(at_slot)
-    asm.op("MLOAD")
-    asm.op("ADD")
-    asm.push(at_slot)
-    asm.op("MLOAD")                                   # [p, end, ...]
     asm.place(scan)
     asm.ops("DUP2", "DUP2", "EQ")
     asm.jumpi(zero)
@@ -28,3 +19,19 @@ def first_nonzero_word(asm: Assembler, at_slot: int, words_slot: int, zero: Labe
     asm.op("ADD")
     asm.jump(scan)
     asm.place(found)
+
+
+def first_nonzero_word(asm: Assembler, at_slot: int, words_slot: int, zero: Label) -> None:
+    """[...] -> [p, end, ...]: p the offset of the first non-zero word of the value whose
+    offset and word count the slots ``at_slot`` and ``words_slot`` hold, end the offset
+    past its words; at ``zero`` (the stack [end, end, ...]) when every word is zero."""
+    asm.push(words_slot)
+    asm.op("MLOAD")
+    asm.push(5)
+    asm.op("SHL")
+    asm.push(at_slot)
+    asm.op("MLOAD")
+    asm.op("ADD")
+    asm.push(at_slot)
+    asm.op("MLOAD")                                   # [p, end, ...]
+    scan_words(asm, zero)
