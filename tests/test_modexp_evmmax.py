@@ -11,6 +11,8 @@ from hypothesis import given, settings, strategies as st
 from evm384_native import execute
 from evm384_native.contracts import build_contract
 from evm384_native.evm import StepHook
+from evm384_native.modexp.chains import KNOWN
+from evm384_native.modexp.evmmax_path import chain_steps
 from evm384_native.modexp.reference import encode, modexp
 
 CODE = build_contract("modexp", target="evmmax")
@@ -108,17 +110,55 @@ def test_each_element_size(bits):
             run(encode(rng.randrange(m), e, m, nbytes, nbytes, nbytes))
 
 
+def known_inputs(seed: int = 8200) -> list:
+    """The (modulus, exponent) pairs with chains (:data:`.chains.KNOWN`), with bases empty,
+    zero, one, M - 1, >= M, of several words; the exponent with leading zero bytes and
+    words; Msize above 32; and the same moduli with other exponents (the generic path:
+    E - 1, E + 2**256, E = 0, a two-word exponent whose low word is E)."""
+    rng = random.Random(seed)
+    cases = []
+    for m, e in KNOWN:
+        for b, bl in ((0, 0), (0, 32), (1, 1), (m - 1, 32), (m, 32), (2**256 - 1, 32),
+                      (rng.getrandbits(512), 64), (rng.getrandbits(8 * 100), 100)):
+            cases.append(encode(b, e, m, bl, 32, 32))
+        b = rng.randrange(m)
+        cases += [encode(b, e, m, 32, 40, 32), encode(b, e, m, 32, 96, 33),
+                  encode(b, e, m, 32, 32, 100), encode(b, e, m, 33, 32, 1024),
+                  encode(b, e - 1, m, 32, 32, 32), encode(b, e + 2**256, m, 32, 64, 32),
+                  encode(b, e, m, 32, 64, 32), encode(b, 1 << 256 | e, m, 32, 64, 32),
+                  encode(b, 0, m, 32, 32, 32), encode(b, e, m + 2, 32, 32, 32)]
+    return cases
+
+
+@pytest.mark.parametrize("data", known_inputs(), ids=lambda data: data[96:].hex()[-8:])
+def test_known_chains(data):
+    assert run(data, "python") == run(data, "fast")
+
+
+def test_chain_steps_compute_the_exponent():
+    """The windows a chain runs, replayed on integers, give its exponent."""
+    for _, exponent in KNOWN:
+        first, steps = chain_steps(exponent)
+        value = first
+        for step in steps:
+            value = value * 2 if step == "square" else value + step
+        assert value == exponent
+
+
 def test_the_native_path_runs():
     """The odd moduli of 1..96 bytes go through SETMODX (once), others do not reach it."""
-    def setmodx_count(data: bytes) -> int:
+    def counts(data: bytes) -> tuple:
         names = []
         execute(CODE, data, opcodes="evmmax", engine="python", gas=GAS,
                 tracer=StepHook(lambda step: names.append(step.name)))
-        return names.count("SETMODX")
-    assert setmodx_count(encode(3, 5, BN254_P)) == 1
-    assert setmodx_count(encode(3, 5, 2**768 - 1, 96, 1, 100)) == 1
-    assert setmodx_count(encode(3, 5, 1)) == 0
-    assert setmodx_count(encode(3, 5, BN254_P - 1)) == 0
+        return names.count("SETMODX"), names.count("STOREX")
+    assert counts(encode(3, 5, BN254_P))[0] == 1
+    assert counts(encode(3, 5, 2**768 - 1, 96, 1, 100))[0] == 1
+    assert counts(encode(3, 5, 1))[0] == 0
+    assert counts(encode(3, 5, BN254_P - 1))[0] == 0
+    # a known pair runs its chain (one STOREX: the base), another exponent the windows
+    assert counts(encode(3, BN254_P - 2, BN254_P, 32, 32, 32)) == (1, 1)
+    assert counts(encode(3, BN254_P - 3, BN254_P, 32, 32, 32))[1] > 50
 
 
 def test_target_gas_and_size():

@@ -28,9 +28,12 @@ exponent word, next and end the memory offsets of the exponent's next word and i
 """
 from __future__ import annotations
 
+from typing import Dict, List, Tuple
+
 from ..asm import Assembler, Label
 from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, EXP_AT_SLOT, EXP_WORDS_SLOT,
                      MOD_AT_SLOT, MOD_LENGTH_SLOT, MOD_WORDS_SLOT, SLOTS_AT, WORD)
+from .chains import KNOWN, SQUARE, sliding_windows
 from .words import first_nonzero_word
 
 WINDOW = 5
@@ -67,12 +70,16 @@ class _Variant:
 
     def __init__(self, asm: Assembler, one_word: bool) -> None:
         self.asm, self.one_word = asm, one_word
+        self.known: Dict[int, List[int]] = {}                # modulus -> exponents with chains
+        for modulus, exponent in (KNOWN if one_word else ()):
+            self.known.setdefault(modulus, []).append(exponent)
         self.shift = 5 if one_word else 7            # log2 of the stride
         self.stride = 1 << self.shift
         self.table_end = ENTRIES * self.stride       # the exponent's copy goes here
         self.copies_exponent = self.table_end > SLOTS_AT   # the table at 0 (TABLE_AT)
         tag = "x1" if one_word else "xn"
-        names = ("tail", "more", "e0", "m1", "top", "long_base", "based")
+        names = ("tail", "more", "e0", "m1", "top", "long_base", "based", "special", "es",
+                 "out")
         self.at = {n: asm.new_label(f"modexp_{tag}_{n}") for n in names}
         self.blocks = [asm.new_label(f"modexp_{tag}_w{j}")     # windows 50, 49, .., 0
                        for j in range(TOP_WINDOW - 1, -1, -1)]
@@ -85,7 +92,7 @@ class _Variant:
         # [p, end, es, Msize], p the exponent's first non-zero word (E = 0: 1, at e0)
         first_nonzero_word(asm, EXP_AT_SLOT, EXP_WORDS_SLOT, self.at["e0"])
         self._setmodx()
-        self._base()
+        self._base(self.at["long_base"], self.at["based"])
         if self.copies_exponent:                              # base and modulus are used
             self._copy_exponent()
         self._table()
@@ -98,13 +105,15 @@ class _Variant:
             self._block(j)
         self._tail()                                          # on into the output
         self._zero_exponent()
-        self._long_base()
+        self._long_base(self.at["long_base"], self.at["based"])
+        self._known_moduli()
 
     # --- set-up ----------------------------------------------------------------------
 
     def _element_size(self) -> None:
-        """[Msize] -> [es, Msize]: the registers' bytes, 8 per 64 bits of M (M = 1, which
-        SETMODX refuses, answers Msize zero bytes from here)."""
+        """[Msize] -> [es, Msize]: the registers' bytes, 8 per 64 bits of M. One-word
+        moduli first leave for :meth:`_known_moduli` where M = 1 (which SETMODX refuses)
+        or M has chains (back at ``es`` where the exponent is not theirs)."""
         asm = self.asm
         _load(asm, MOD_AT_SLOT)
         asm.op("MLOAD")                                       # M's top word
@@ -112,7 +121,13 @@ class _Variant:
             asm.op("DUP1")
             asm.push(1)
             asm.op("EQ")
-            asm.jumpi(self.at["m1"])
+            for modulus in self.known:
+                asm.op("DUP2")
+                asm.push(modulus)
+                asm.ops("EQ", "OR")
+            asm.jumpi(self.at["special"] if self.known else self.at["m1"])
+            if self.known:
+                asm.place(self.at["es"])
         asm.op("CLZ")                                         # M's bits: 256 words - clz
         if self.one_word:
             asm.push(256 + 63)
@@ -125,6 +140,68 @@ class _Variant:
         asm.op("SHR")
         asm.push(3)
         asm.op("SHL")
+
+    def _known_moduli(self) -> None:
+        """[M, Msize] at ``special``: M = 1 answers zeros; a modulus with chains runs the
+        chain of a one-word exponent it has, else goes back to the generic path."""
+        if not self.known:
+            return
+        asm = self.asm
+        labels = {m: asm.new_label("modexp_x_known") for m in self.known}
+        asm.place(self.at["special"])
+        asm.op("DUP1")
+        asm.push(1)
+        asm.op("EQ")
+        asm.jumpi(self.at["m1"])
+        for modulus, label in list(labels.items())[:-1]:
+            asm.op("DUP1")
+            asm.push(modulus)
+            asm.op("EQ")
+            asm.jumpi(label)
+        asm.jump(list(labels.values())[-1])
+        for modulus, label in labels.items():
+            asm.place(label)
+            first_nonzero_word(asm, EXP_AT_SLOT, EXP_WORDS_SLOT, self.at["e0"])
+            asm.ops("DUP2", "DUP2")
+            asm.push(WORD)
+            asm.ops("ADD", "EQ")                              # [one word, p, end, M, Msize]
+            chain_labels = {e: asm.new_label("modexp_x_chain") for e in self.known[modulus]}
+            for exponent, chain in chain_labels.items():
+                asm.ops("DUP2", "MLOAD")
+                asm.push(exponent)
+                asm.ops("EQ", "DUP2", "AND")
+                asm.jumpi(chain)
+            asm.ops("POP", "POP", "POP")
+            asm.jump(self.at["es"])
+            for exponent, chain in chain_labels.items():
+                asm.place(chain)
+                self._chain(modulus, exponent)
+
+    def _chain(self, modulus: int, exponent: int) -> None:
+        """[1, p, end, M, Msize]: B^exponent as a chain of MULMODX (:func:`chain_steps`),
+        the base and output as in the generic path."""
+        asm = self.asm
+        long_base, based = asm.new_label("modexp_x_chain_base"), asm.new_label("modexp_x_based")
+        asm.op("POP")
+        asm.push(element_size(modulus))
+        asm.ops("SWAP3", "POP")                               # [p, end, es, Msize]
+        self._setmodx()
+        self._base(long_base, based)
+        first, steps = chain_steps(exponent)
+        powers = max([first] + [s for s in steps if s != SQUARE]) // 2 + 1
+        odd = [0] + list(range(CHAIN_SQUARE + 1, CHAIN_SQUARE + powers))  # B^(2i+1) in odd[i]
+        asm.evmmax("MULMODX", CHAIN_SQUARE, 0, 0)             # B^2
+        for i in range(1, powers):
+            asm.evmmax("MULMODX", odd[i], odd[i - 1], CHAIN_SQUARE)
+        if steps[0] != SQUARE:
+            raise ValueError(f"a chain's first step is a squaring, not {steps[0]}")
+        asm.evmmax("MULMODX", ACC, odd[first >> 1], odd[first >> 1])   # the first squaring
+        for step in steps[1:]:
+            y = ACC if step == SQUARE else odd[step >> 1]
+            asm.evmmax("MULMODX", ACC, ACC, y)
+        asm.op("PUSH0")                                       # [e (unused), p, end, es, Msize]
+        asm.jump(self.at["out"])
+        self._long_base(long_base, based)
 
     def _modulus_words(self, shift: int) -> None:
         """Push the modulus's word count << shift (a constant for one word)."""
@@ -174,19 +251,19 @@ class _Variant:
             _load(self.asm, MOD_AT_SLOT)
             self.asm.ops("MLOAD", "SWAP1", "MOD")
 
-    def _base(self) -> None:
+    def _base(self, long_base: Label, based: Label) -> None:
         """[p, end, es, Msize]: register 0 = B mod M (Montgomery form): one word (or none:
         its word times 0) here, more by Horner's rule out of line (:meth:`_long_base`)."""
         asm = self.asm
         _load(asm, BASE_WORDS_SLOT)
         asm.push(1)
         asm.ops("DUP2", "GT")
-        asm.jumpi(self.at["long_base"])                       # [n, p, end, es, Msize]
+        asm.jumpi(long_base)                                  # [n, p, end, es, Msize]
         _load(asm, BASE_AT_SLOT)
         asm.ops("MLOAD", "MUL")
         self._reduce()
         self._stage(STAGE_AT, 0, 3)
-        asm.place(self.at["based"])
+        asm.place(based)
 
     def _base_word(self, register: int) -> None:
         """[q, qend, p, end, es, Msize] -> [q + 32, qend, ...], ``register`` = the word at
@@ -198,12 +275,12 @@ class _Variant:
         asm.push(WORD)
         asm.op("ADD")
 
-    def _long_base(self) -> None:
+    def _long_base(self, long_base: Label, based: Label) -> None:
         """[n >= 2, p, end, es, Msize]: r = r * (2**256 mod M) + w over the base's words,
         r in register 0, then back."""
         asm = self.asm
         loop = asm.new_label("modexp_x_horner")
-        asm.place(self.at["long_base"])
+        asm.place(long_base)
         asm.push(5)
         asm.op("SHL")
         _load(asm, BASE_AT_SLOT)
@@ -230,7 +307,7 @@ class _Variant:
         asm.ops("DUP2", "DUP2", "LT")
         asm.jumpi(loop)
         asm.ops("POP", "POP")
-        asm.jump(self.at["based"])
+        asm.jump(based)
 
     def _table(self) -> None:
         """[p, end, es, Msize], T1 in register 0: T[i] at i * stride in memory, T[0] = 1
@@ -340,6 +417,8 @@ class _Variant:
         asm.place(self.at["tail"])                            # [e, next, end, es, Msize]
         asm.ops("DUP3", "DUP3", "LT")
         asm.jumpi(self.at["more"])
+        if self.known:
+            asm.place(self.at["out"])                         # the chains' output
         asm.op("MSIZE")                                       # [out, e, next, end, es, Msize]
         asm.ops("DUP6", "DUP2", "ADD")                        # [end', out, ...]
         asm.op("PUSH0")
@@ -368,6 +447,24 @@ class _Variant:
         if self.one_word:
             asm.place(self.at["m1"])                          # [M = 1, Msize]
             asm.ops("POP", "MSIZE", "RETURN")
+
+
+CHAIN_SQUARE = 2                           # B^2 while a chain's odd powers are built
+CHAIN_POWERS = REGISTERS - 2 - CHAIN_SQUARE    # odd powers B^3.. in registers 3..15
+
+
+def element_size(modulus: int) -> int:
+    """EIP-6690's register bytes for ``modulus``: 8 per 64 bits."""
+    return 8 * -(-modulus.bit_length() // 64)
+
+
+def chain_steps(exponent: int) -> Tuple[int, list]:
+    """Sliding windows (:func:`.chains.sliding_windows`) for a chain of MULMODX, all of one
+    price: the width with the fewest operations whose odd powers fit the registers."""
+    def operations(width: int) -> int:
+        return len(sliding_windows(exponent, width)[1]) + (1 << (width - 1))
+    width = min((w for w in range(1, 8) if (1 << (w - 1)) - 1 <= CHAIN_POWERS), key=operations)
+    return sliding_windows(exponent, width)
 
 
 def _load(asm: Assembler, slot: int) -> None:
