@@ -25,6 +25,12 @@ one through Horner's rule in registers, r = r * (2**256 mod M) + w, each word w 
 (EVM's MOD first where M is one word).
 The stack in the exponent's blocks: [e, next, end, element_size, Msize] (e the current
 exponent word, next and end the memory offsets of the exponent's next word and its end).
+
+The (modulus, exponent) pairs of :data:`.chains.KNOWN` (SNARK verifiers' inversions and
+square roots modulo BN254's p and r, nearly all of MODEXP's calls: EIP-8200) skip the
+windows: their exponent is known at build time, so a chain of sliding windows written out
+as MULMODX names its odd powers' registers directly (no STOREX, no bit read at run time).
+One-word moduli are compared with them and with 1 at once, so other calls pay one test.
 """
 from __future__ import annotations
 
@@ -44,6 +50,8 @@ REGISTERS = HALF + 1                       # T1..T16 in registers 0..15 (EIP-669
                                            # idx + stride * count < registers: one spare)
 TMP, ACC = 0, 1                            # once the table is in memory
 HORNER_TERM, HORNER_FACTOR = 2, 1          # registers while the base is reduced (r in 0)
+CHAINS = KNOWN                             # (one-word modulus, exponent) pairs run as
+                                           # chains of MULMODX (some 2.7 KB of code each)
 STAGE_AT, FACTOR_AT = 128, 256             # where values wait for STOREX (table room:
                                            # the table is written after them)
 
@@ -71,7 +79,7 @@ class _Variant:
     def __init__(self, asm: Assembler, one_word: bool) -> None:
         self.asm, self.one_word = asm, one_word
         self.known: Dict[int, List[int]] = {}                # modulus -> exponents with chains
-        for modulus, exponent in (KNOWN if one_word else ()):
+        for modulus, exponent in (CHAINS if one_word else ()):
             self.known.setdefault(modulus, []).append(exponent)
         self.shift = 5 if one_word else 7            # log2 of the stride
         self.stride = 1 << self.shift
