@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Tuple
+from typing import Iterable, Optional, Tuple
 
 from ..asm import Assembler, Label, Program
 from ..asm.layout import Memory
@@ -168,14 +168,16 @@ class _Modexp:
         asm.place(self.spill)
         for i in range(3):                                  # b, e, M at DATA_AT + 32 i
             _store(asm, DATA_AT + WORD * i)
-        for copy, source, slots in (("CALLDATACOPY", lambda: asm.op("PUSH0"), _SPILLED_LENGTHS),
-                                    ("CODECOPY", lambda: asm.push(asm.data(
-                                        _words(_SPILLED_CONSTANTS), "modexp_spill")),
-                                     _SPILLED_CONSTANTS)):
-            asm.push(WORD * len(slots))
-            source()
-            asm.push(_first_of_run(slots))
-            asm.op(copy)
+        asm.push(HEADER)
+        asm.op("PUSH0")
+        asm.push(_first_of_run((BASE_LENGTH_SLOT, EXP_LENGTH_SLOT, MOD_LENGTH_SLOT)))
+        asm.op("CALLDATACOPY")                              # the lengths, from the header
+        constants = b"".join(_SPILLED_CONSTANTS[at].to_bytes(WORD, "big")
+                             for at in sorted(_SPILLED_CONSTANTS))
+        asm.push(len(constants))
+        asm.push(asm.data(constants, "modexp_spilled_slots"))
+        asm.push(_first_of_run(_SPILLED_CONSTANTS))
+        asm.op("CODECOPY")
         asm.op("POP")
         asm.jump(self.native)
 
@@ -338,24 +340,18 @@ class _Modexp:
             emit_native(self.asm, self.native)
 
 
-# What the spill copies at once: the header's lengths, and the slots every word-path call
-# shares (each a run of consecutive slots).
-_SPILLED_LENGTHS = {BASE_LENGTH_SLOT: None, EXP_LENGTH_SLOT: None, MOD_LENGTH_SLOT: None}
+# The slots that are the same for every call of the word path (for the spill's one copy).
 _SPILLED_CONSTANTS = {BASE_WORDS_SLOT: 1, EXP_WORDS_SLOT: 1, MOD_WORDS_SLOT: 1,
                       BASE_AT_SLOT: DATA_AT, EXP_AT_SLOT: DATA_AT + WORD,
                       MOD_AT_SLOT: DATA_AT + 2 * WORD, FREE_AT_SLOT: DATA_AT + 3 * WORD}
 
 
-def _first_of_run(slots: dict) -> int:
-    """The first of ``slots`` (checked to be consecutive words)."""
-    first = min(slots)
-    if sorted(slots) != [first + WORD * i for i in range(len(slots))]:
-        raise ValueError(f"slots {sorted(slots)} are not consecutive words")
-    return first
-
-
-def _words(slots: dict) -> bytes:
-    return b"".join(slots[at].to_bytes(WORD, "big") for at in sorted(slots))
+def _first_of_run(slots: Iterable[int]) -> int:
+    """The first of ``slots``, checked to be consecutive words (one copy fills them)."""
+    ordered = sorted(slots)
+    if ordered != [ordered[0] + WORD * i for i in range(len(ordered))]:
+        raise ValueError(f"slots {ordered} are not consecutive words")
+    return ordered[0]
 
 
 _VALUE_SLOTS = ((BASE_LENGTH_SLOT, BASE_WORDS_SLOT, BASE_AT_SLOT),
