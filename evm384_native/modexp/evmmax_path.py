@@ -86,24 +86,29 @@ class _Variant:
         self.table_end = ENTRIES * self.stride       # the exponent's copy goes here
         self.copies_exponent = self.table_end > SLOTS_AT   # the table at 0 (TABLE_AT)
         tag = "x1" if one_word else "xn"
-        names = ("tail", "more", "e0", "m1", "top", "long_base", "based", "special", "es",
+        names = ("tail", "more", "e0", "m1", "top", "tabled", "special", "es32", "small",
                  "out")
         self.at = {n: asm.new_label(f"modexp_{tag}_{n}") for n in names}
         self.blocks = [asm.new_label(f"modexp_{tag}_w{j}")     # windows 50, 49, .., 0
                        for j in range(TOP_WINDOW - 1, -1, -1)]
+        self.long_bases: List[Tuple[Label, Label]] = []    # each base's Horner, out of line
 
     def emit(self, entry: Label) -> None:
         asm = self.asm
         asm.place(entry)
         _load(asm, MOD_LENGTH_SLOT)                           # [Msize]
-        self._element_size()                                  # [es, Msize]
-        # [p, end, es, Msize], p the exponent's first non-zero word (E = 0: 1, at e0)
-        first_nonzero_word(asm, EXP_AT_SLOT, EXP_WORDS_SLOT, self.at["e0"])
-        self._setmodx()
-        self._base(self.at["long_base"], self.at["based"])
-        if self.copies_exponent:                              # base and modulus are used
-            self._copy_exponent()
-        self._table()
+        _load(asm, MOD_AT_SLOT)
+        asm.op("MLOAD")                                       # [M's top word, Msize]
+        if self.one_word:                                     # M >= 2**192: es = 32
+            self._filter()
+            asm.place(self.at["es32"])
+            asm.op("POP")
+            asm.push(self.stride)                             # [es, Msize]
+            self._prelude(whole=True)
+        else:
+            self._element_size()
+            self._prelude(whole=False)
+        asm.place(self.at["tabled"])
         asm.ops("DUP1", "MLOAD", "SWAP1")                     # [p, e, end, es, Msize]
         asm.push(WORD)
         asm.ops("ADD", "SWAP1")                               # [e, next, end, es, Msize]
@@ -113,47 +118,56 @@ class _Variant:
             self._block(j)
         self._tail()                                          # on into the output
         self._zero_exponent()
-        self._long_base(self.at["long_base"], self.at["based"])
-        self._known_moduli()
+        if self.one_word:
+            self._special()
+        for long_base, based in self.long_bases:
+            self._long_base(long_base, based)
+
+    def _prelude(self, whole: bool) -> None:
+        """[es, Msize] -> [p, end, es, Msize] with the table in memory: the exponent's
+        first non-zero word p (E = 0: 1, at e0), SETMODX, the base, the table."""
+        asm = self.asm
+        first_nonzero_word(asm, EXP_AT_SLOT, EXP_WORDS_SLOT, self.at["e0"])
+        self._setmodx()
+        self._base()
+        if self.copies_exponent:                              # base and modulus are used
+            self._copy_exponent()
+        self._build_table(whole)
 
     # --- set-up ----------------------------------------------------------------------
 
-    def _element_size(self) -> None:
-        """[Msize] -> [es, Msize]: the registers' bytes, 8 per 64 bits of M. One-word
-        moduli first leave for :meth:`_known_moduli` where M = 1 (which SETMODX refuses)
-        or M has chains (back at ``es`` where the exponent is not theirs)."""
+    def _filter(self) -> None:
+        """[M, Msize], M one word: to ``special`` where M = 1 (which SETMODX refuses), M
+        has chains or M < 2**192 (registers below 32 bytes), all in one test."""
         asm = self.asm
-        _load(asm, MOD_AT_SLOT)
-        asm.op("MLOAD")                                       # M's top word
-        if self.one_word:
-            asm.op("DUP1")
-            asm.push(1)
-            asm.op("EQ")
-            for modulus in self.known:
-                asm.op("DUP2")
-                asm.push(modulus)
-                asm.ops("EQ", "OR")
-            asm.jumpi(self.at["special"] if self.known else self.at["m1"])
-            if self.known:
-                asm.place(self.at["es"])
+        asm.op("DUP1")
+        asm.push(1)
+        asm.op("EQ")
+        for modulus in self.known:
+            asm.op("DUP2")
+            asm.push(modulus)
+            asm.ops("EQ", "OR")
+        asm.op("DUP2")
+        asm.push(192)
+        asm.ops("SHR", "ISZERO", "OR")
+        asm.jumpi(self.at["special"])
+
+    def _element_size(self) -> None:
+        """[M's top word, Msize] -> [es, Msize]: the registers' bytes, 8 per 64 bits."""
+        asm = self.asm
         asm.op("CLZ")                                         # M's bits: 256 words - clz
-        if self.one_word:
-            asm.push(256 + 63)
-        else:
-            self._modulus_words(8)
-            asm.push(63)
-            asm.op("ADD")
-        asm.op("SUB")
+        self._modulus_words(8)
+        asm.push(63)
+        asm.ops("ADD", "SUB")
         asm.push(6)
         asm.op("SHR")
         asm.push(3)
         asm.op("SHL")
 
-    def _known_moduli(self) -> None:
+    def _special(self) -> None:
         """[M, Msize] at ``special``: M = 1 answers zeros; a modulus with chains runs the
-        chain of a one-word exponent it has, else goes back to the generic path."""
-        if not self.known:
-            return
+        chain of a one-word exponent it has, else goes back to the generic path; a
+        modulus below 2**192 takes the generic path with its own element size."""
         asm = self.asm
         labels = {m: asm.new_label("modexp_x_known") for m in self.known}
         asm.place(self.at["special"])
@@ -161,12 +175,15 @@ class _Variant:
         asm.push(1)
         asm.op("EQ")
         asm.jumpi(self.at["m1"])
-        for modulus, label in list(labels.items())[:-1]:
+        for modulus, label in labels.items():
             asm.op("DUP1")
             asm.push(modulus)
             asm.op("EQ")
             asm.jumpi(label)
-        asm.jump(list(labels.values())[-1])
+        asm.place(self.at["small"])                           # M < 2**192
+        self._element_size()
+        self._prelude(whole=False)
+        asm.jump(self.at["tabled"])
         for modulus, label in labels.items():
             asm.place(label)
             first_nonzero_word(asm, EXP_AT_SLOT, EXP_WORDS_SLOT, self.at["e0"])
@@ -180,7 +197,7 @@ class _Variant:
                 asm.ops("EQ", "DUP2", "AND")
                 asm.jumpi(chain)
             asm.ops("POP", "POP", "POP")
-            asm.jump(self.at["es"])
+            asm.jump(self.at["es32" if element_size(modulus) == self.stride else "small"])
             for exponent, chain in chain_labels.items():
                 asm.place(chain)
                 self._chain(modulus, exponent)
@@ -189,12 +206,11 @@ class _Variant:
         """[1, p, end, M, Msize]: B^exponent as a chain of MULMODX (:func:`chain_steps`),
         the base and output as in the generic path."""
         asm = self.asm
-        long_base, based = asm.new_label("modexp_x_chain_base"), asm.new_label("modexp_x_based")
         asm.op("POP")
         asm.push(element_size(modulus))
         asm.ops("SWAP3", "POP")                               # [p, end, es, Msize]
         self._setmodx()
-        self._base(long_base, based)
+        self._base()
         first, steps = chain_steps(exponent)
         powers = max([first] + [s for s in steps if s != SQUARE]) // 2 + 1
         odd = [0] + list(range(CHAIN_SQUARE + 1, CHAIN_SQUARE + powers))  # B^(2i+1) in odd[i]
@@ -209,7 +225,6 @@ class _Variant:
             asm.evmmax("MULMODX", ACC, ACC, y)
         asm.op("PUSH0")                                       # [e (unused), p, end, es, Msize]
         asm.jump(self.at["out"])
-        self._long_base(long_base, based)
 
     def _modulus_words(self, shift: int) -> None:
         """Push the modulus's word count << shift (a constant for one word)."""
@@ -259,10 +274,12 @@ class _Variant:
             _load(self.asm, MOD_AT_SLOT)
             self.asm.ops("MLOAD", "SWAP1", "MOD")
 
-    def _base(self, long_base: Label, based: Label) -> None:
+    def _base(self) -> None:
         """[p, end, es, Msize]: register 0 = B mod M (Montgomery form): one word (or none:
         its word times 0) here, more by Horner's rule out of line (:meth:`_long_base`)."""
         asm = self.asm
+        long_base, based = asm.new_label("modexp_x_long_base"), asm.new_label("modexp_x_based")
+        self.long_bases.append((long_base, based))
         _load(asm, BASE_WORDS_SLOT)
         asm.push(1)
         asm.ops("DUP2", "GT")
@@ -317,28 +334,11 @@ class _Variant:
         asm.ops("POP", "POP")
         asm.jump(based)
 
-    def _table(self) -> None:
+    def _build_table(self, whole: bool) -> None:
         """[p, end, es, Msize], T1 in register 0: T[i] at i * stride in memory, T[0] = 1
         written directly, T1..T16 built in registers 0..15 and copied out, then T17..T31
         in registers 1..15 (EIP-6690: a vector's operands are read before it writes);
-        one LOADX a half where es = stride (only one-word moduli of 193..256 bits), else
-        one an entry."""
-        asm = self.asm
-        if not self.one_word:                                 # es <= 96 < stride
-            self._build_table(whole=False)
-            return
-        whole, done = asm.new_label("modexp_x_whole"), asm.new_label("modexp_x_tabled")
-        asm.op("DUP3")
-        asm.push(self.stride)
-        asm.op("EQ")
-        asm.jumpi(whole)
-        self._build_table(whole=False)
-        asm.jump(done)
-        asm.place(whole)
-        self._build_table(whole=True)
-        asm.place(done)
-
-    def _build_table(self, whole: bool) -> None:
+        one LOADX a half where es = stride (``whole``), else one an entry."""
         asm = self.asm
         asm.push(1)
         if whole:                                             # T[0] = 1 (es known)
