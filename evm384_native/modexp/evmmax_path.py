@@ -20,7 +20,10 @@ Entries stand ``stride`` bytes apart (a power of two, so the offset is a shift a
 mask), each entry's ``element_size`` bytes from its start: 32 for a one-word modulus
 (the table fills TABLE_AT..SLOTS_AT), 128 for two and three words (the table covers the
 slots and the data, so the exponent's words are first copied past it and the modulus's
-length waits on the stack). A base of one word goes straight into a register, a longer
+length waits on the stack). One-word moduli of 193..256 bits, the common case, have
+32-byte registers, the stride: their code knows the element size and copies the table
+out in two LOADX; M = 1, M < 2**192 and the chains' moduli (below) are sent aside by one
+test, and go back where they share the code. A base of one word goes straight into a register, a longer
 one through Horner's rule in registers, r = r * (2**256 mod M) + w, each word w < M
 (EVM's MOD first where M is one word).
 The stack in the exponent's blocks: [e, next, end, element_size, Msize] (e the current
@@ -30,16 +33,15 @@ The (modulus, exponent) pairs of :data:`.chains.KNOWN` (SNARK verifiers' inversi
 square roots modulo BN254's p and r, nearly all of MODEXP's calls: EIP-8200) skip the
 windows: their exponent is known at build time, so a chain of sliding windows written out
 as MULMODX names its odd powers' registers directly (no STOREX, no bit read at run time).
-One-word moduli are compared with them and with 1 at once, so other calls pay one test.
 """
 from __future__ import annotations
 
 from typing import Dict, List, Tuple
 
 from ..asm import Assembler, Label
+from .chains import KNOWN, SQUARE, sliding_windows
 from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, EXP_AT_SLOT, EXP_WORDS_SLOT,
                      MOD_AT_SLOT, MOD_LENGTH_SLOT, MOD_WORDS_SLOT, SLOTS_AT, WORD)
-from .chains import KNOWN, SQUARE, sliding_windows
 from .words import first_nonzero_word
 
 WINDOW = 5
@@ -217,8 +219,8 @@ class _Variant:
         asm.evmmax("MULMODX", CHAIN_SQUARE, 0, 0)             # B^2
         for i in range(1, powers):
             asm.evmmax("MULMODX", odd[i], odd[i - 1], CHAIN_SQUARE)
-        if steps[0] != SQUARE:
-            raise ValueError(f"a chain's first step is a squaring, not {steps[0]}")
+        if not steps or steps[0] != SQUARE:
+            raise ValueError(f"the chain of {exponent:#x} does not start with a squaring")
         asm.evmmax("MULMODX", ACC, odd[first >> 1], odd[first >> 1])   # the first squaring
         for step in steps[1:]:
             y = ACC if step == SQUARE else odd[step >> 1]
