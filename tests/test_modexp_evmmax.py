@@ -114,7 +114,8 @@ def known_inputs(seed: int = 8200) -> list:
     """The (modulus, exponent) pairs with chains (:data:`.chains.KNOWN`), with bases empty,
     zero, one, M - 1, >= M, of several words; the exponent with leading zero bytes and
     words; Msize above 32; and the same moduli with other exponents (the generic path:
-    E - 1, E + 2**256, E = 0, a two-word exponent whose low word is E)."""
+    E - 1, E + 2**256, E * 2**256 (E its first word), E = 0, empty, a two-word exponent
+    whose low word is E)."""
     rng = random.Random(seed)
     cases = []
     for m, e in KNOWN:
@@ -126,7 +127,9 @@ def known_inputs(seed: int = 8200) -> list:
                   encode(b, e, m, 32, 32, 100), encode(b, e, m, 33, 32, 1024),
                   encode(b, e - 1, m, 32, 32, 32), encode(b, e + 2**256, m, 32, 64, 32),
                   encode(b, e, m, 32, 64, 32), encode(b, 1 << 256 | e, m, 32, 64, 32),
-                  encode(b, 0, m, 32, 32, 32), encode(b, e, m + 2, 32, 32, 32)]
+                  encode(b, e << 256, m, 32, 64, 32), encode(b, e << 256 | e, m, 32, 64, 32),
+                  encode(b, 0, m, 32, 32, 32), encode(b, 0, m, 32, 0, 32),
+                  encode(b, e, m + 2, 32, 32, 32)]
     return cases
 
 

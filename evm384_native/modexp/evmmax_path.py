@@ -139,19 +139,16 @@ class _Variant:
     # --- set-up ----------------------------------------------------------------------
 
     def _filter(self) -> None:
-        """[M, Msize], M one word: to ``special`` where M = 1 (which SETMODX refuses), M
-        has chains or M < 2**192 (registers below 32 bytes), all in one test."""
+        """[M, Msize], M one word: to ``special`` where M < 2**192 (registers below 32
+        bytes, and M = 1, which SETMODX refuses) or M has chains, all in one test."""
         asm = self.asm
         asm.op("DUP1")
-        asm.push(1)
-        asm.op("EQ")
+        asm.push(192)
+        asm.ops("SHR", "ISZERO")
         for modulus in self.known:
             asm.op("DUP2")
             asm.push(modulus)
             asm.ops("EQ", "OR")
-        asm.op("DUP2")
-        asm.push(192)
-        asm.ops("SHR", "ISZERO", "OR")
         asm.jumpi(self.at["special"])
 
     def _element_size(self) -> None:
@@ -167,50 +164,55 @@ class _Variant:
         asm.op("SHL")
 
     def _special(self) -> None:
-        """[M, Msize] at ``special``: M = 1 answers zeros; a modulus with chains runs the
-        chain of a one-word exponent it has, else goes back to the generic path; a
+        """[M, Msize] at ``special``: a modulus with chains runs the chain of its exponent
+        (one word), else goes back to the generic path; M = 1 answers zeros; another
         modulus below 2**192 takes the generic path with its own element size."""
         asm = self.asm
         labels = {m: asm.new_label("modexp_x_known") for m in self.known}
         asm.place(self.at["special"])
-        asm.op("DUP1")
-        asm.push(1)
-        asm.op("EQ")
-        asm.jumpi(self.at["m1"])
         for modulus, label in labels.items():
             asm.op("DUP1")
             asm.push(modulus)
             asm.op("EQ")
             asm.jumpi(label)
+        asm.op("DUP1")
+        asm.push(1)
+        asm.op("EQ")
+        asm.jumpi(self.at["m1"])
         asm.place(self.at["small"])                           # M < 2**192
         self._element_size()
         self._prelude(whole=False)
         asm.jump(self.at["tabled"])
         for modulus, label in labels.items():
+            generic = asm.new_label("modexp_x_not_known")
+            chains = {e: asm.new_label("modexp_x_chain") for e in self.known[modulus]}
             asm.place(label)
-            first_nonzero_word(asm, EXP_AT_SLOT, EXP_WORDS_SLOT, self.at["e0"])
-            asm.ops("DUP2", "DUP2")
-            asm.push(WORD)
-            asm.ops("ADD", "EQ")                              # [one word, p, end, M, Msize]
-            chain_labels = {e: asm.new_label("modexp_x_chain") for e in self.known[modulus]}
-            for exponent, chain in chain_labels.items():
-                asm.ops("DUP2", "MLOAD")
+            _load(asm, EXP_AT_SLOT)
+            asm.op("MLOAD")                                   # [e's first word, M, Msize]
+            for exponent, chain in chains.items():
+                asm.op("DUP1")
                 asm.push(exponent)
-                asm.ops("EQ", "DUP2", "AND")
+                asm.op("EQ")
                 asm.jumpi(chain)
-            asm.ops("POP", "POP", "POP")
+            asm.place(generic)
+            asm.op("POP")
             asm.jump(self.at["es32" if element_size(modulus) == self.stride else "small"])
-            for exponent, chain in chain_labels.items():
+            for exponent, chain in chains.items():
                 asm.place(chain)
-                self._chain(modulus, exponent)
+                self._chain(modulus, exponent, generic)
 
-    def _chain(self, modulus: int, exponent: int) -> None:
-        """[1, p, end, M, Msize]: B^exponent as a chain of MULMODX (:func:`chain_steps`),
-        the base and output as in the generic path."""
+    def _chain(self, modulus: int, exponent: int, generic: Label) -> None:
+        """[e, M, Msize], e the exponent's first word (= ``exponent``; to ``generic``
+        unless it is the only word): B^exponent as a chain of MULMODX
+        (:func:`chain_steps`), the base and output as in the generic path."""
         asm = self.asm
-        asm.op("POP")
+        _load(asm, EXP_WORDS_SLOT)
+        asm.push(1)
+        asm.ops("EQ", "ISZERO")
+        asm.jumpi(generic)
+        asm.ops("POP", "POP")
         asm.push(element_size(modulus))
-        asm.ops("SWAP3", "POP")                               # [p, end, es, Msize]
+        asm.ops("PUSH0", "PUSH0")                             # [-, -, es, Msize]
         self._setmodx()
         self._base()
         first, steps = chain_steps(exponent)
@@ -225,7 +227,7 @@ class _Variant:
         for step in steps[1:]:
             y = ACC if step == SQUARE else odd[step >> 1]
             asm.evmmax("MULMODX", ACC, ACC, y)
-        asm.op("PUSH0")                                       # [e (unused), p, end, es, Msize]
+        asm.op("PUSH0")                                       # [-, -, -, es, Msize]
         asm.jump(self.at["out"])
 
     def _modulus_words(self, shift: int) -> None:
