@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Tuple
+from typing import Iterable, Optional, Tuple
 
 from ..asm import Assembler, Label, Program
 from ..asm.failure import HALT
@@ -162,21 +162,23 @@ class _Modexp:
 
     def _spill(self) -> None:
         """[b, e, M, Msize] of the word path -> memory as :mod:`.layout` states it, for the
-        native path."""
+        native path: the values' words, the declared lengths copied from the header, and
+        the slots that are the same for every such call (one word each, at DATA_AT on)
+        copied from the code."""
         asm = self.asm
         asm.place(self.spill)
         for i in range(3):                                  # b, e, M at DATA_AT + 32 i
             _store(asm, DATA_AT + WORD * i)
-        for i, (length, words, at) in enumerate(_VALUE_SLOTS):
-            asm.push(WORD * i)
-            asm.op("CALLDATALOAD")
-            _store(asm, length)
-            asm.push(1)
-            _store(asm, words)
-            asm.push(DATA_AT + WORD * i)
-            _store(asm, at)
-        asm.push(DATA_AT + 3 * WORD)
-        _store(asm, FREE_AT_SLOT)
+        asm.push(HEADER)
+        asm.op("PUSH0")
+        asm.push(_first_of_run((BASE_LENGTH_SLOT, EXP_LENGTH_SLOT, MOD_LENGTH_SLOT)))
+        asm.op("CALLDATACOPY")                              # the lengths, from the header
+        constants = b"".join(_SPILLED_CONSTANTS[at].to_bytes(WORD, "big")
+                             for at in sorted(_SPILLED_CONSTANTS))
+        asm.push(len(constants))
+        asm.push(asm.data(constants, "modexp_spilled_slots"))
+        asm.push(_first_of_run(_SPILLED_CONSTANTS))
+        asm.op("CODECOPY")
         asm.op("POP")
         asm.jump(self.native)
 
@@ -337,6 +339,20 @@ class _Modexp:
         if self.paths.native_words:
             from .evmmax_path import emit_native
             emit_native(self.asm, self.native)
+
+
+# The slots that are the same for every call of the word path (for the spill's one copy).
+_SPILLED_CONSTANTS = {BASE_WORDS_SLOT: 1, EXP_WORDS_SLOT: 1, MOD_WORDS_SLOT: 1,
+                      BASE_AT_SLOT: DATA_AT, EXP_AT_SLOT: DATA_AT + WORD,
+                      MOD_AT_SLOT: DATA_AT + 2 * WORD, FREE_AT_SLOT: DATA_AT + 3 * WORD}
+
+
+def _first_of_run(slots: Iterable[int]) -> int:
+    """The first of ``slots``, checked to be consecutive words (one copy fills them)."""
+    ordered = sorted(slots)
+    if ordered != [ordered[0] + WORD * i for i in range(len(ordered))]:
+        raise ValueError(f"slots {ordered} are not consecutive words")
+    return ordered[0]
 
 
 _VALUE_SLOTS = ((BASE_LENGTH_SLOT, BASE_WORDS_SLOT, BASE_AT_SLOT),
