@@ -31,6 +31,7 @@ from .layout import (BASE_AT_SLOT, BASE_LENGTH_SLOT, BASE_WORDS_SLOT, DATA_AT, E
                      EXP_END_SLOT, EXP_LENGTH_SLOT, EXP_NEXT_SLOT, EXP_WORDS_SLOT,
                      FREE_AT_SLOT, MOD_AT_SLOT, MOD_LENGTH_SLOT, MOD_WORDS_SLOT, WORD)
 from .reference import HEADER, MAX_LENGTH
+from .words import first_nonzero_word, scan_words
 
 NAME = "modexp"
 CONTRACTS = (NAME,)
@@ -230,23 +231,11 @@ class _Modexp:
         """[end, Msize], the modulus's words up to ``end``: drop its leading zero words,
         then the path of its size."""
         asm = self.asm
-        loop, found, zero = (asm.new_label(n) for n in ("modexp_strip", "modexp_top_word",
-                                                         "modexp_no_word"))
+        zero = asm.new_label("modexp_no_word")
         asm.op("DUP1")
         _store(asm, FREE_AT_SLOT)
         _load(asm, MOD_AT_SLOT)                             # [p, end, Msize]
-        asm.place(loop)
-        asm.ops("DUP2", "DUP2", "EQ")
-        asm.jumpi(zero)
-        asm.ops("DUP1", "MLOAD")
-        asm.jumpi(found)
-        asm.push(WORD)
-        asm.op("ADD")
-        asm.jump(loop)
-        asm.place(zero)                                     # M = 0
-        asm.op("POP")
-        asm.jump(self.zero_modulus)
-        asm.place(found)
+        scan_words(asm, zero)
         asm.op("DUP1")
         _store(asm, MOD_AT_SLOT)
         asm.ops("SWAP1", "SUB")
@@ -271,6 +260,9 @@ class _Modexp:
             asm.place(native)
             asm.ops("POP", "POP")
             asm.jump(self.native)
+        asm.place(zero)                                     # M = 0
+        asm.op("POP")
+        asm.jump(self.zero_modulus)
 
     def _small_general(self) -> None:
         """[words = 1, Msize]: the base reduced mod M word by word, the exponent's first
@@ -301,23 +293,8 @@ class _Modexp:
         asm.jump(loop)
         asm.place(done)
         asm.op("POP")                                       # [b, M, Msize]
-        _load(asm, EXP_WORDS_SLOT)
-        asm.push(5)
-        asm.op("SHL")
-        _load(asm, EXP_AT_SLOT)
-        asm.op("ADD")
-        _load(asm, EXP_AT_SLOT)                             # [p, end, b, M, Msize]
-        scan, found, none = (asm.new_label(n) for n in ("modexp_scan", "modexp_e_word",
-                                                         "modexp_e_zero"))
-        asm.place(scan)
-        asm.ops("DUP2", "DUP2", "EQ")
-        asm.jumpi(none)
-        asm.ops("DUP1", "MLOAD")
-        asm.jumpi(found)
-        asm.push(WORD)
-        asm.op("ADD")
-        asm.jump(scan)
-        asm.place(found)
+        none = asm.new_label("modexp_e_zero")
+        first_nonzero_word(asm, EXP_AT_SLOT, EXP_WORDS_SLOT, none)  # [p, end, b, M, Msize]
         asm.op("SWAP1")
         _store(asm, EXP_END_SLOT)                           # [p, b, M, Msize]
         asm.ops("DUP1", "MLOAD", "SWAP1")
