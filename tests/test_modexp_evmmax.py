@@ -14,6 +14,7 @@ from evm384_native.evm import StepHook
 from evm384_native.modexp.chains import KNOWN
 from evm384_native.modexp.evmmax_path import chain_steps
 from evm384_native.modexp.reference import encode, modexp
+from evm384_native.tower.word_power import SQUARE
 
 CODE = build_contract("modexp", target="evmmax")
 GAS = 10**7
@@ -144,7 +145,7 @@ def test_chain_steps_compute_the_exponent():
         first, steps = chain_steps(exponent)
         value = first
         for step in steps:
-            value = value * 2 if step == "square" else value + step
+            value = value * 2 if step == SQUARE else value + step
         assert value == exponent
 
 

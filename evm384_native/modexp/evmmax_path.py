@@ -39,7 +39,8 @@ from __future__ import annotations
 from typing import Dict, List, Tuple
 
 from ..asm import Assembler, Label
-from .chains import KNOWN, SQUARE, sliding_windows
+from ..tower.word_power import SQUARE, window_steps
+from .chains import KNOWN
 from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, EXP_AT_SLOT, EXP_WORDS_SLOT,
                      MOD_AT_SLOT, MOD_LENGTH_SLOT, MOD_WORDS_SLOT, SLOTS_AT, WORD)
 from .words import first_nonzero_word
@@ -471,12 +472,12 @@ def element_size(modulus: int) -> int:
 
 
 def chain_steps(exponent: int) -> Tuple[int, list]:
-    """Sliding windows (:func:`.chains.sliding_windows`) for a chain of MULMODX, all of one
+    """Sliding windows (:func:`..tower.word_power.window_steps`) for a chain of MULMODX, all of one
     price: the width with the fewest operations whose odd powers fit the registers."""
     def operations(width: int) -> int:
-        return len(sliding_windows(exponent, width)[1]) + (1 << (width - 1))
+        return len(window_steps(exponent, width)[1]) + (1 << (width - 1))
     width = min((w for w in range(1, 8) if (1 << (w - 1)) - 1 <= CHAIN_POWERS), key=operations)
-    return sliding_windows(exponent, width)
+    return window_steps(exponent, width)
 
 
 def _load(asm: Assembler, slot: int) -> None:
