@@ -7,7 +7,22 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, TextIO, Tuple
 
+from evm384_native.asm.failure import HALT
+
 RunResult = Tuple[bool, bytes]                    # (success, output), as a call ends
+
+
+def contract_answer(result: Any) -> RunResult:
+    """A contract's ExecutionResult as (success, output); any end but the precompile's
+    failure (INVALID, all gas consumed, no output) is a bug of the contract, not an
+    answer."""
+    if result.success:
+        return (True, result.output)
+    if not HALT.ended(result):
+        raise AssertionError(f"the contract halted with {result.error!r} "
+                             f"(output {result.output.hex()}) instead of failing as the "
+                             f"precompile does")
+    return (False, b"")
 
 
 class Mismatch(NamedTuple):

@@ -39,24 +39,12 @@ LENGTH_EDGES = (0, 1, 2, 31, 32, 33, 64, 255, 256, 1023, 1024, 1025, 2 ** 32, 2 
 
 # --- the contract and the oracles -------------------------------------------------------------
 
-def _answer_of(outcome: runs.Outcome, gas: int) -> RunResult:
-    """A contract's outcome as (success, output); a failure must be an exceptional halt
-    consuming all ``gas``: a REVERT, output or gas left is a bug, not an answer."""
-    if outcome.success:
-        return (True, outcome.output)
-    if outcome.error == "revert" or outcome.output or outcome.gas_used != gas:
-        raise AssertionError(f"the contract ended with {outcome.error!r} (gas used "
-                             f"{outcome.gas_used} of {gas}, output {outcome.output.hex()}) "
-                             "instead of an exceptional halt consuming all its gas")
-    return (False, b"")
-
-
 def contract_runner(target: str = "evm", engine: str = "fast") -> Runner:
     """Runs ``build_contract("modexp", target=target)`` on ``engine``."""
     code = runs.contract(target)
     if code is None:
         raise RuntimeError("the modexp contract (issue 50) is not registered on this branch")
-    return lambda data: _answer_of(runs.run_code(code, target, engine, data), runs.GAS)
+    return lambda data: agreement.contract_answer(runs.run_code(code, target, engine, data))
 
 
 def _as_result(output: Optional[bytes]) -> RunResult:

@@ -15,6 +15,7 @@ from typing import Callable, NamedTuple, Optional
 import pytest
 
 from evm384_native import execute
+from evm384_native.asm.failure import HALT
 
 TARGETS = ("evm", "evmmax")
 ENGINES = ("fast", "python")
@@ -24,9 +25,11 @@ GAS = 2 ** 32
 
 
 class Outcome(NamedTuple):
+    """An ExecutionResult's fields that a caller sees."""
     success: bool
     output: bytes
     gas_used: int
+    gas_left: int
     error: Optional[str]
 
 
@@ -51,7 +54,7 @@ def contract_or_skip(target: str) -> bytes:
 
 def run_code(code: bytes, target: str, engine: str, data: bytes, gas: int = GAS) -> Outcome:
     result = execute(code, data, opcodes=target, engine=engine, gas=gas)
-    return Outcome(result.success, result.output, result.gas_used, result.error)
+    return Outcome(result.success, result.output, result.gas_used, result.gas_left, result.error)
 
 
 def contract_runner(target: str, engine: str) -> Run:
@@ -65,5 +68,6 @@ def reference_outcome(data: bytes) -> Outcome:
     from evm384_native.modexp.reference import modexp, price_eip7883
     answer = modexp(data)
     if answer is None:
-        return Outcome(False, b"", GAS, "invalid opcode")
-    return Outcome(True, answer, price_eip7883(data), None)
+        return Outcome(False, b"", GAS, 0, HALT.error)
+    price = price_eip7883(data)
+    return Outcome(True, answer, price, GAS - price, None)

@@ -19,6 +19,7 @@ from ..asm import (Assembler, Fp, Label, Modulus, Region, Slot, Subroutine, arra
 from ..curves.model import Field
 from ..evm.kernels.montgomery import R_BITS, montgomery_inv, to_montgomery as montgomery_form
 from .target import Target
+from .word_power import sliding_window
 from .targets import TARGETS
 
 ELEMENT = Fp      # the slot type of this field (curve code is written for Fp and Fp2 alike)
@@ -154,30 +155,6 @@ INV_WINDOW = 5
 SQR_RUN = 16          # longest run of squarings one call into the squaring chain performs
 
 
-def sliding_window(exponent: int, width: int) -> List[Tuple[int, int]]:
-    """Steps (squarings, odd multiplier) of a left-to-right sliding-window power.
-
-    The first step's multiplier initialises the accumulator; a final multiplier 0 means
-    "square only".
-    """
-    bits = bin(exponent)[2:]
-    steps: List[Tuple[int, int]] = []
-    i, pending = 0, 0
-    while i < len(bits):
-        if bits[i] == "0":
-            pending += 1
-            i += 1
-            continue
-        j = min(i + width, len(bits))
-        while bits[j - 1] == "0":
-            j -= 1
-        steps.append((pending + (j - i), int(bits[i:j], 2)))
-        pending, i = 0, j
-    if pending:
-        steps.append((pending, 0))
-    return steps
-
-
 def _squaring_chain(e: Emitter, acc: Fp, name: str) -> Tuple[Subroutine, List[Label]]:
     """A subroutine of SQR_RUN squarings of ``acc`` (see :func:`squaring_chain`)."""
     return squaring_chain(e, name, SQR_RUN, lambda: sqr(e, acc, acc))
@@ -303,8 +280,11 @@ def inverse(e: Emitter, out: Fp, a: Fp) -> None:
 def inverse_inline(e: Emitter, out: Fp, a: Fp) -> None:
     """out = a**-1 as :func:`inverse`, emitted inline, every squaring in line (no calls:
     under EVMMAX a call into the squaring chain costs about as much as 10 squarings; for
-    BN254 ~2,500 bytes of code). ``out`` must not be ``a``."""
-    _power_steps(e, a, out, e.curve.p - 2, _squarings_in_line(e, out))
+    BN254 ~2,500 bytes of code), in the target's own form where it has one (plain EVM: one
+    run of stack code, :mod:`.word_power`). ``out`` must not be ``a``."""
+    exponent = e.curve.p - 2
+    e.target.power_inline(e, out, a, exponent, lambda: _power_steps(
+        e, a, out, exponent, _squarings_in_line(e, out)))
 
 
 LONG_RUN = 8          # runs of ones at least this long are one multiplication by a^(2^L - 1)

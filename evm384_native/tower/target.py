@@ -81,6 +81,8 @@ class Target(Protocol):
     def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None: ...
     def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
                      kept: Sequence[int]) -> None: ...
+    def power_inline(self, e: EmitterView, out: Fp, a: Fp, exponent: int,
+                     tower_steps: Callable[[], None]) -> None: ...
     def copy_in(self, e: EmitterView, slot: Slot, source: Callable[[], None]) -> None: ...
     def copy_out(self, e: EmitterView, slot: Slot, dest: Callable[[], None],
                  grow: bool = False) -> None: ...
@@ -151,6 +153,11 @@ class EVM384:
         e.asm.push(src)
         e.asm.push(dst)
         e.asm.op("MCOPY")
+
+    def power_inline(self, e: EmitterView, out: Fp, a: Fp, exponent: int,
+                     tower_steps: Callable[[], None]) -> None:
+        """out = a^exponent written out: the tower's own steps (``tower_steps()``)."""
+        tower_steps()
 
     def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
                      kept: Sequence[int]) -> None:
@@ -363,6 +370,11 @@ class EVMMAX:
     def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None:
         """dst = src + 0, one vector op (1 gas a value)."""
         e.asm.evmmax("ADDMODX", dst, src, e.zero, len(dst.fps()), (1, 1, 0))
+
+    def power_inline(self, e: EmitterView, out: Fp, a: Fp, exponent: int,
+                     tower_steps: Callable[[], None]) -> None:
+        """out = a^exponent written out: the tower's own steps (``tower_steps()``)."""
+        tower_steps()
 
     def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
                      kept: Sequence[int]) -> None:

@@ -22,6 +22,7 @@ from ..asm import Assembler, Fp, Label, Memory, Region, Slot, raw
 from ..asm.layout import FP_BYTES, WORD, RegisterSpace
 from .stack_code import BlockMemory, FieldOp, Path, Segment, compile_block
 from .target import EmitterView, PowerPlan, broadcast, reverse_values, scratch_buffer, strided_values
+from .word_power import emit_word_power
 from .words import bswap256
 
 MAX_HEADROOM = 8
@@ -192,6 +193,18 @@ class Words:
         block = _field_block(e)
         for o, a in zip(dst.fps(), src.fps()):
             block.add("copy", _at(e, o), _at(e, a), _at(e, a))
+
+    def power_inline(self, e: EmitterView, out: Fp, a: Fp, exponent: int,
+                     tower_steps: Callable[[], None]) -> None:
+        """out = a^exponent as one run of stack code (:mod:`.word_power`: 14 gas a squaring
+        or a multiplication, where the blocks' general code takes ~19)."""
+        asm = e.asm
+        asm.push(e.curve.p)
+        asm.push(view(e, a))
+        asm.op("MLOAD")
+        emit_word_power(asm, exponent)
+        asm.push(view(e, out))
+        asm.op("MSTORE")
 
     def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
                      kept: Sequence[int]) -> None:
