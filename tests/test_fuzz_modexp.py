@@ -1,8 +1,9 @@
 """The modexp fuzz mode (fuzz/modexp.py): its loop, run with the reference in the contract's
 place, finds no mismatch against py-evm and revm; with a deliberately wrong runner it finds
 them; oracles that disagree are a mismatch (a contract's end other than the precompile's
-failure is an error: tests/test_fuzz_bn254.py tests the shared rule); every mutation applies to every kind of input; and a short run of the real
-mode on the contract (skipped until it is registered)."""
+failure is an error: tests/test_fuzz_bn254.py tests the shared rule); every mutation applies
+to every kind of input; and a short run of the real mode on the contract (skipped until it
+is registered)."""
 import io
 import random
 
