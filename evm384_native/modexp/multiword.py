@@ -1,7 +1,839 @@
-"""Placeholder: the multi-word path is being written (issue 50)."""
+"""B^E mod M for a modulus of at least two words (M >= 2**256), in plain EVM words.
+
+Numbers live in memory as little-endian word arrays (word i at ``at + 32 i``), at fixed
+addresses past the parser's data (:mod:`.layout`: FREE_AT is at most BUFFERS_AT), each
+buffer STRIDE bytes (a modulus of at most 32 words, a carry word and a scratch word).
+Routines are entered with their return address on the stack and take their operands as
+pointers in variables (VAR_AT: the parser's free table area), so one copy of each serves
+every size: loops run over the run-time word count n.
+
+Odd M (word-level Montgomery arithmetic, R = 2**(256 n)):
+- ``mont_mul``: CIOS (a b + m M) / R, two interleaved passes per word of b. The 512-bit
+  product of two words: lo = MUL, hi = ADDMOD(MULMOD(x, y, 2**256 - 1), NOT lo, 2**256 - 1)
+  (x y = hi 2**256 + lo and 2**256 = 1 mod 2**256 - 1, so hi = mm - lo mod 2**256 - 1,
+  exact as hi <= 2**256 - 2); the result below 2 M, one conditional subtraction.
+- n' = -M0^-1 mod 2**256 by Newton's iteration from x = M0 (right to 3 bits), 7 steps.
+- R mod M: with s = CLZ of the top word, 2**(256 n - s) - M < M, then s doublings.
+  R**2 mod M from it: UNIT doublings give 2**UNIT in Montgomery form, then a ladder over
+  the bits of n (squaring doubles the exponent, UNIT doublings add UNIT), then TAIL
+  squarings: 2**(UNIT n 2**TAIL) = 2**(256 n) in Montgomery form, i.e. R**2 mod M.
+- the base (any number of words) into Montgomery form by Horner over chunks of n words
+  (A' = A R + c, i.e. mont(A, R**2) + mont(c, R**2)), so no division.
+- left-to-right fixed windows of K bits (K by the exponent's length), skipping the leading
+  zeros and multiplying only by non-zero windows; out of Montgomery form by mont(x, 1).
+
+Even M = 2**k q, q odd (CRT): X = B^E mod q by the odd path (none if q = 1), Y = B^E mod
+2**k by the same windows over truncated products (``mul_low``, mod 2**(256 kw), masked at
+the end), then the result X + q ((Y - X) q^-1 mod 2**k), q^-1 mod 2**(256 kw) by Newton's
+iteration on truncated products (from q0^-1 mod 2**256, doubling the words each step), the
+product q h < M taken mod 2**(256 MOD_WORDS). Cost: the odd path on q's words plus about
+half of it again on kw words (truncated products are half products).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
 from ..asm import Assembler, Label
+from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, DATA_AT, EXP_AT_SLOT, EXP_WORDS_SLOT,
+                     MOD_AT_SLOT, MOD_LENGTH_SLOT, MOD_WORDS_SLOT, SLOTS_AT, TABLE_AT, WORD)
+from .reference import MAX_LENGTH
+
+MAX_WORDS = MAX_LENGTH // WORD                     # 32
+STRIDE = WORD * (MAX_WORDS + 2)                    # a buffer: 32 words, a carry, a spare
+BUFFERS_AT = DATA_AT + 3 * MAX_LENGTH              # past the parser's data, whatever its size
+UNIT = 32                                          # doublings per step of R**2's ladder
+TAIL = 3                                           # its last squarings: 256 = UNIT 2**TAIL
+assert UNIT << TAIL == 256
+
+
+def _buffers(*names: str) -> dict:
+    return {name: BUFFERS_AT + WORD + STRIDE * i for i, name in enumerate(names)}
+
+
+# T has a writable word below it (CIOS's second pass stores t[j - 1] from j = 0).
+_B = _buffers("MOD", "T", "S", "ONE", "R2", "ACC", "X", "Y", "Q", "H", "U", "MLE", "RES",
+              "INT1", "INT2", "BASE", "BASE_HI")     # BASE: 64 words (BASE_HI its upper half)
+(MOD_BUF, T_BUF, S_BUF, ONE_BUF, R2_BUF, ACC_BUF, X_BUF, Y_BUF, Q_BUF, H_BUF, U_BUF, MLE_BUF,
+ RES_BUF, INT1_BUF, INT2_BUF, BASE_BUF) = (_B[n] for n in (
+    "MOD", "T", "S", "ONE", "R2", "ACC", "X", "Y", "Q", "H", "U", "MLE", "RES", "INT1", "INT2",
+    "BASE"))
+TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE bytes apart
+
+_VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
+              "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "ONEPTR", "BIT",
+              "COUNT2", "MW32", "E0")
+V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
+assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
+
+
+class _Code:
+    """Emission helpers over one assembler."""
+
+    def __init__(self, asm: Assembler) -> None:
+        self.asm = asm
+
+    def load(self, var: str) -> None:
+        self.asm.push(V[var])
+        self.asm.op("MLOAD")
+
+    def store(self, var: str) -> None:
+        """[value] -> []: the variable set."""
+        self.asm.push(V[var])
+        self.asm.op("MSTORE")
+
+    def set(self, var: str, value: int) -> None:
+        self.asm.push(value)
+        self.store(var)
+
+    def slot(self, at: int) -> None:
+        self.asm.push(at)
+        self.asm.op("MLOAD")
+
+    def call(self, routine: Label, **args: int) -> None:
+        """Set pointer arguments (DST, A, B), call ``routine``."""
+        for name, value in args.items():
+            self.set(name, value)
+        back = self.asm.new_label("mw_back")
+        self.asm.push(back)
+        self.asm.jump(routine)
+        self.asm.place(back)
+
+    def call_mul(self, **args: int) -> None:
+        """Call the multiplication in MUL (Montgomery or truncated)."""
+        for name, value in args.items():
+            self.set(name, value)
+        back = self.asm.new_label("mw_back")
+        self.asm.push(back)
+        self.load("MUL")
+        self.asm.op("JUMP")
+        self.asm.place(back)
+
+    def zero(self, at: int, words_var: str, extra_words: int) -> None:
+        """Zero ``32 * var + 32 * extra`` bytes at ``at`` (CALLDATACOPY past the end)."""
+        asm = self.asm
+        self.load(words_var)
+        if extra_words:
+            asm.push(WORD * extra_words)
+            asm.op("ADD")
+        asm.op("CALLDATASIZE")
+        asm.push(at)
+        asm.op("CALLDATACOPY")
+
+    def copy(self, dst: int, src: int, bytes_var: str) -> None:
+        self.load(bytes_var)
+        self.asm.push(src)
+        self.asm.push(dst)
+        self.asm.op("MCOPY")
+
+    def loop(self, body: Callable[[], None], end_var: str, step: int = WORD) -> None:
+        """[p] -> [end]: ``body`` ([p, ...] -> [p, ...]) for p, p + step, ... < END's value."""
+        asm = self.asm
+        top = asm.label("mw_loop")
+        body()
+        asm.push(step)
+        asm.op("ADD")
+        asm.op("DUP1")
+        self.load(end_var)
+        asm.op("GT")
+        asm.jumpi(top)
+
+
+def _product_step(c: _Code, store_offset: int) -> None:
+    """[p, C, y, d, N] -> [p + 32, C', y, d, N]: (C', t) = t[p] + x y + C with x at p + d,
+    t stored at p + store_offset."""
+    asm = c.asm
+    asm.ops("DUP4", "DUP2", "ADD", "MLOAD")             # [x, p, C, y, d, N]
+    asm.op("DUP4")                                      # [y, x, p, C, y, d, N]
+    asm.ops("DUP2", "DUP2", "MUL")                      # [lo, y, x, ...]
+    asm.ops("SWAP2", "DUP8", "SWAP2", "MULMOD")         # [mm, lo, p, C, y, d, N]
+    asm.ops("DUP7", "SWAP1", "DUP3", "NOT", "ADDMOD")   # [hi, lo, p, C, y, d, N]
+    asm.ops("DUP3", "MLOAD", "DUP3", "ADD")             # [s1 = lo + t, hi, lo, p, C, ...]
+    asm.ops("SWAP2", "DUP3", "LT", "ADD")               # [hi1, s1, p, C, ...]
+    asm.ops("SWAP3", "DUP2", "ADD")                     # [s2 = s1 + C, s1, p, hi1, ...]
+    asm.ops("SWAP1", "DUP2", "LT")                      # [c2, s2, p, hi1, ...]
+    asm.ops("SWAP1", "DUP3")                            # [p, s2, c2, p, hi1, ...]
+    if store_offset:
+        asm.push((store_offset) % (1 << 256))
+        asm.op("ADD")
+    asm.op("MSTORE")                                    # [c2, p, hi1, y, d, N]
+    asm.ops("DUP3", "ADD", "SWAP2", "POP")              # [p, C', y, d, N]
+    asm.push(WORD)
+    asm.op("ADD")
+
+
+def _product_loop(c: _Code, store_offset: int) -> None:
+    """[p, C, y, d, N] -> [END, C', y, d, N]: product steps until p = END."""
+    asm = c.asm
+    top = asm.label("mw_product")
+    _product_step(c, store_offset)
+    asm.op("DUP1")
+    c.load("END")
+    asm.op("GT")
+    asm.jumpi(top)
+
+
+class _Routines:
+    def __init__(self, asm: Assembler) -> None:
+        self.c = _Code(asm)
+        self.mont_mul = asm.new_label("mw_mont_mul")
+        self.mul_low = asm.new_label("mw_mul_low")
+        self.mod_add = asm.new_label("mw_mod_add")
+        self.reduce = asm.new_label("mw_reduce")
+        self.add = asm.new_label("mw_add")
+        self.sub = asm.new_label("mw_sub")
+
+    def emit(self) -> None:
+        with self.c.asm.scope("mont_mul"):
+            self._mont_mul()
+        with self.c.asm.scope("reduce"):
+            self._reduce()
+        with self.c.asm.scope("mod_add"):
+            self._mod_add()
+        with self.c.asm.scope("mul_low"):
+            self._mul_low()
+        with self.c.asm.scope("add_sub"):
+            self._add_sub(self.add, "ADD")
+            self._add_sub(self.sub, "SUB")
+
+    def _mont_mul(self) -> None:
+        """[ret] -> []: DST = A B / R mod M (A, B < M; or one of them < R, the other < M)."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.mont_mul)
+        c.zero(T_BUF, "N32", 2)
+        c.load("N32")
+        asm.push(T_BUF)
+        asm.op("ADD")
+        c.store("END")
+        asm.ops("PUSH0", "NOT", "PUSH0")                # [i32, N, ret]
+        outer = asm.label("mw_mont_word")
+        # first pass: t += a b_i
+        asm.op("DUP2")
+        asm.push(T_BUF)
+        c.load("A")
+        asm.op("SUB")                                   # [d, N, i32, N, ret]
+        asm.op("DUP3")
+        c.load("B")
+        asm.ops("ADD", "MLOAD")                         # [y, d, N, i32, N, ret]
+        asm.op("PUSH0")
+        asm.push(T_BUF)                                 # [p, C, y, d, N, i32, N, ret]
+        _product_loop(c, 0)
+        asm.ops("DUP1", "MLOAD", "DUP3", "ADD")         # [s, p, C, ...]: t_n + C
+        asm.ops("DUP3", "DUP2", "LT")                   # [carry, s, p, C, ...]
+        asm.op("DUP3")
+        asm.push(WORD)
+        asm.ops("ADD", "MSTORE")                        # t_(n+1) = carry
+        asm.ops("DUP2", "MSTORE")                       # t_n = s
+        asm.ops("POP", "POP", "POP", "POP")             # [N, i32, N, ret]
+        # second pass: t = (t + m M) / 2**256, m = t_0 n'
+        asm.push((MOD_BUF - T_BUF) % (1 << 256))
+        c.load("NP")
+        c.slot(T_BUF)
+        asm.op("MUL")                                   # [m, d, N, i32, N, ret]
+        asm.op("PUSH0")
+        asm.push(T_BUF)
+        _product_loop(c, -WORD)
+        asm.ops("DUP1", "MLOAD", "DUP3", "ADD")         # [s, p, C, ...]: t_n + C
+        asm.ops("DUP3", "DUP2", "LT")                   # [carry, s, p, C, ...]
+        asm.op("DUP3")
+        asm.push(WORD)
+        asm.ops("ADD", "MLOAD", "ADD")                  # [t_(n+1) + carry, s, p, C, ...]
+        asm.ops("DUP3", "MSTORE")                       # t_n
+        asm.push(WORD)
+        asm.ops("DUP3", "SUB", "MSTORE")                # t_(n-1) = s
+        asm.ops("POP", "POP", "POP", "POP", "POP")      # [i32, N, ret]
+        asm.push(WORD)
+        asm.ops("ADD", "DUP1")
+        c.load("N32")
+        asm.op("GT")
+        asm.jumpi(outer)
+        asm.ops("POP", "POP")
+        asm.jump(self.reduce)
+
+    def _reduce(self) -> None:
+        """[ret] -> []: DST = t mod M for t (n + 1 words at T) below 2 M."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.reduce)
+        c.load("N32")
+        asm.push(WORD)
+        asm.op("ADD")
+        c.store("END")
+        asm.ops("PUSH0", "PUSH0")                       # [j32, borrow, ret]
+
+        def step() -> None:
+            asm.op("DUP1")
+            asm.push(MOD_BUF)
+            asm.ops("ADD", "MLOAD")                     # [m, j, b]
+            asm.op("DUP2")
+            asm.push(T_BUF)
+            asm.ops("ADD", "MLOAD")                     # [t, m, j, b]
+            asm.ops("DUP2", "DUP2", "LT")               # [t < m, t, m, j, b]
+            asm.ops("SWAP2", "SWAP1", "SUB")            # [t - m, c1, j, b]
+            asm.ops("DUP4", "DUP2", "LT")               # [t - m < b, t - m, c1, j, b]
+            asm.ops("SWAP1", "DUP5", "SWAP1", "SUB")    # [d, c2, c1, j, b]
+            asm.op("DUP4")
+            asm.push(S_BUF)
+            asm.ops("ADD", "MSTORE")                    # [c2, c1, j, b]
+            asm.ops("OR", "SWAP2", "POP")               # [j, b']
+        c.loop(step, "END")
+        asm.op("POP")                                   # [borrow, ret]: 1 when t < M
+        asm.push((T_BUF - S_BUF) % (1 << 256))
+        asm.op("MUL")
+        asm.push(S_BUF)
+        asm.op("ADD")                                   # [src, ret]
+        c.load("N32")
+        asm.op("SWAP1")
+        c.load("DST")
+        asm.ops("MCOPY", "JUMP")
+
+    def _add_loop(self, op: str, bytes_var: str) -> None:
+        """T = A op B over ``bytes_var`` bytes, the carry (borrow) in the word after."""
+        c, asm = self.c, self.c.asm
+        c.load(bytes_var)
+        c.store("END")
+        asm.ops("PUSH0", "PUSH0")                       # [j, C]
+
+        def step() -> None:
+            asm.op("DUP1")
+            c.load("A")
+            asm.ops("ADD", "MLOAD")                     # [x, j, C]
+            asm.op("DUP2")
+            c.load("B")
+            asm.ops("ADD", "MLOAD")                     # [y, x, j, C]
+            if op == "ADD":
+                asm.ops("DUP2", "ADD")                  # [s1, x, j, C]
+                asm.ops("SWAP1", "DUP2", "LT")          # [c1, s1, j, C]
+                asm.ops("SWAP3", "DUP2", "ADD")         # [s, s1, j, c1]
+                asm.ops("SWAP1", "DUP2", "LT")          # [c2, s, j, c1]
+            else:
+                asm.ops("DUP1", "DUP3", "LT")           # [x < y, y, x, j, C]
+                asm.ops("SWAP2", "SUB")                 # [s1 = x - y, c1, j, C]
+                asm.ops("SWAP3", "DUP1", "DUP5", "LT")  # [s1 < C, C, c1, j, s1]
+                asm.ops("SWAP4", "SUB")                 # [s, c1, j, c2]
+                asm.ops("SWAP3", "SWAP1", "SWAP3", "SWAP1")  # [c2, s, j, c1]
+            asm.ops("SWAP1", "DUP3")
+            asm.push(T_BUF)
+            asm.ops("ADD", "MSTORE")                    # [c2, j, c1]
+            asm.ops("DUP3", "OR", "SWAP2", "POP")       # [j, C']
+        c.loop(step, "END")
+        asm.push(T_BUF)
+        asm.ops("ADD", "MSTORE")
+
+    def _mod_add(self) -> None:
+        """[ret] -> []: DST = A + B mod M (A, B < M)."""
+        asm = self.c.asm
+        asm.place(self.mod_add)
+        self._add_loop("ADD", "N32")
+        asm.jump(self.reduce)
+
+    def _add_sub(self, label: Label, op: str) -> None:
+        """[ret] -> []: DST = A op B mod 2**(8 W32)."""
+        c, asm = self.c, self.c.asm
+        asm.place(label)
+        self._add_loop(op, "W32")
+        c.load("W32")
+        c.asm.push(T_BUF)
+        c.load("DST")
+        asm.ops("MCOPY", "JUMP")
+
+    def _mul_low(self) -> None:
+        """[ret] -> []: DST = A B mod 2**(8 W32) (schoolbook, the lower half only)."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.mul_low)
+        c.zero(T_BUF, "W32", 1)
+        c.load("W32")
+        asm.push(T_BUF)
+        asm.op("ADD")
+        c.store("END")
+        asm.ops("PUSH0", "NOT", "PUSH0")                # [i32, N, ret]
+        outer = asm.label("mw_low_word")
+        asm.op("DUP2")                                  # [N, i32, N, ret]
+        asm.op("DUP2")
+        asm.push(T_BUF)
+        asm.op("ADD")                                   # [p0 = T + i32, N, i32, N, ret]
+        c.load("A")
+        asm.op("SUB")                                   # [d = A - p0, N, i32, N, ret]
+        asm.op("DUP3")
+        c.load("B")
+        asm.ops("ADD", "MLOAD")                         # [y = b_i, d, N, i32, N, ret]
+        asm.op("PUSH0")
+        asm.op("DUP5")
+        asm.push(T_BUF)
+        asm.op("ADD")                                   # [p0, 0, y, d, N, i32, N, ret]
+        _product_loop(c, 0)
+        asm.ops("POP", "POP", "POP", "POP", "POP")      # [i32, N, ret]
+        asm.push(WORD)
+        asm.ops("ADD", "DUP1")
+        c.load("W32")
+        asm.op("GT")
+        asm.jumpi(outer)
+        asm.ops("POP", "POP")
+        c.load("W32")
+        asm.push(T_BUF)
+        c.load("DST")
+        asm.ops("MCOPY", "JUMP")
+
+
+def _inverse_word(asm: Assembler) -> None:
+    """[x] -> [x^-1 mod 2**256] for odd x: Newton's iteration y = y (2 - x y) from y = x
+    (right to 3 bits: odd squares are 1 mod 8), doubling the right bits: 7 steps."""
+    asm.op("DUP1")
+    for _ in range(7):
+        asm.ops("DUP2", "DUP2", "MUL")
+        asm.push(2)
+        asm.ops("SUB", "MUL")
+    asm.ops("SWAP1", "POP")
+
+
+class _Driver:
+    """The multi-word path: the layout's values into buffers, the odd or the even method,
+    the output."""
+
+    def __init__(self, asm: Assembler, routines: _Routines) -> None:
+        self.asm, self.r, self.c = asm, routines, routines.c
+        self.odd_flow = asm.new_label("mw_odd")
+        self.exp_flow = asm.new_label("mw_exp")
+        self.output = asm.new_label("mw_output")
+
+    # --- helpers --------------------------------------------------------------------
+
+    def call(self, routine: Label, **args) -> None:
+        """Call ``routine`` with pointer arguments: ints, or names of variables."""
+        c = self.c
+        for name, value in args.items():
+            if isinstance(value, str):
+                c.load(value)
+                c.store(name)
+            else:
+                c.set(name, value)
+        back = self.asm.new_label("mw_back")
+        self.asm.push(back)
+        if routine is None:
+            c.load("MUL")
+            self.asm.op("JUMP")
+        else:
+            self.asm.jump(routine)
+        self.asm.place(back)
+
+    def repeat(self, var: str, body: Callable[[], None]) -> None:
+        """body() var's value times (var counts down to 0)."""
+        asm, c = self.asm, self.c
+        top, done = asm.new_label("mw_repeat"), asm.new_label("mw_repeated")
+        asm.place(top)
+        c.load(var)
+        asm.op("ISZERO")
+        asm.jumpi(done)
+        body()
+        c.load(var)
+        asm.push(1)
+        asm.ops("SWAP1", "SUB")
+        c.store(var)
+        asm.jump(top)
+        asm.place(done)
+
+    def reverse_words(self, at_slot: int, words_slot: int, dst: int) -> None:
+        """Copy the big-endian words at the layout's ``at_slot`` into ``dst`` little-endian
+        (nothing for zero words)."""
+        asm, c = self.asm, self.c
+        done = asm.new_label("mw_copied")
+        c.slot(words_slot)
+        asm.op("ISZERO")
+        asm.jumpi(done)
+        c.slot(words_slot)
+        asm.push(5)
+        asm.op("SHL")
+        asm.op("DUP1")
+        c.store("END")
+        c.slot(at_slot)
+        asm.op("ADD")
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB")
+        c.store("COUNT")                                # the last word's address
+        asm.op("PUSH0")
+
+        def body() -> None:
+            asm.op("DUP1")
+            c.load("COUNT")
+            asm.ops("SUB", "MLOAD", "DUP2")
+            asm.push(dst)
+            asm.ops("ADD", "MSTORE")
+        c.loop(body, "END")
+        asm.op("POP")
+        asm.place(done)
+
+    def doublings(self, target: int, count_var: str) -> None:
+        self.repeat(count_var, lambda: self.call(self.r.mod_add, DST=target, A=target,
+                                                 B=target))
+
+    # --- the flows ------------------------------------------------------------------
+
+    def emit(self, entry: Label) -> None:
+        with self.asm.scope("prepare"):
+            self._prepare(entry)
+        with self.asm.scope("odd_flow"):
+            self._odd_flow()
+        with self.asm.scope("exp_flow"):
+            self._exp_flow()
+        with self.asm.scope("even"):
+            self._even()
+        with self.asm.scope("output"):
+            self._output()
+
+    def _prepare(self, entry: Label) -> None:
+        """The modulus, the base little-endian; the exponent's first set bit; 1 and 2."""
+        asm, c = self.asm, self.c
+        asm.place(entry)
+        c.slot(MOD_WORDS_SLOT)
+        asm.push(5)
+        asm.op("SHL")
+        c.store("MW32")
+        self.reverse_words(MOD_AT_SLOT, MOD_WORDS_SLOT, MLE_BUF)
+        self.reverse_words(BASE_AT_SLOT, BASE_WORDS_SLOT, BASE_BUF)
+        asm.push(1)
+        asm.push(INT1_BUF)
+        asm.op("MSTORE")
+        asm.push(2)
+        asm.push(INT2_BUF)
+        asm.op("MSTORE")
+        # the exponent: E0 = its first set bit (bits from EXP_AT), PEND = its bits
+        c.slot(EXP_WORDS_SLOT)
+        asm.push(8)
+        asm.op("SHL")
+        asm.op("DUP1")
+        c.store("PEND")
+        c.store("E0")                                   # E = 0 unless a word is found
+        scan, found, done = (asm.new_label(n) for n in ("mw_scan", "mw_found", "mw_scanned"))
+        asm.op("PUSH0")                                 # [j]
+        asm.place(scan)
+        asm.op("DUP1")
+        c.slot(EXP_WORDS_SLOT)
+        asm.push(5)
+        asm.ops("SHL", "EQ")
+        asm.jumpi(done)
+        asm.op("DUP1")
+        c.slot(EXP_AT_SLOT)
+        asm.ops("ADD", "MLOAD", "DUP1")
+        asm.jumpi(found)
+        asm.op("POP")
+        asm.push(WORD)
+        asm.op("ADD")
+        asm.jump(scan)
+        asm.place(found)                                # [w, j]
+        asm.op("CLZ")
+        asm.op("SWAP1")
+        asm.push(3)
+        asm.ops("SHL", "ADD")
+        c.store("E0")
+        asm.push(0)                                     # balance the stack with done's [j]
+        asm.place(done)
+        asm.op("POP")
+        odd = asm.new_label("mw_odd_modulus")
+        c.slot(MLE_BUF)
+        asm.push(1)
+        asm.op("AND")
+        asm.jumpi(odd)
+        asm.jump(self.even)
+        asm.place(odd)
+        c.copy(MOD_BUF, MLE_BUF, "MW32")
+        c.load("MW32")
+        c.store("N32")
+        self.call(self.odd_flow)
+        asm.push(X_BUF)
+        asm.jump(self.output)
+
+    @property
+    def even(self) -> Label:
+        if not hasattr(self, "_even_label"):
+            self._even_label = self.asm.new_label("mw_even")
+        return self._even_label
+
+    def _odd_flow(self) -> None:
+        """[ret] -> []: X = B^E mod M for the odd modulus at MOD (N32 bytes)."""
+        asm, c, r = self.asm, self.c, self.r
+        asm.place(self.odd_flow)
+        c.slot(MOD_BUF)
+        _inverse_word(asm)
+        asm.op("PUSH0")
+        asm.op("SUB")
+        c.store("NP")
+        # R mod M: 2**(256 n - s) - M, then s doublings
+        c.zero(T_BUF, "N32", 2)
+        c.load("N32")
+        asm.push(MOD_BUF - WORD)
+        asm.ops("ADD", "MLOAD", "CLZ")                  # [s]
+        asm.ops("DUP1", "ISZERO")
+        c.load("N32")
+        asm.push(T_BUF)
+        asm.ops("ADD", "MSTORE")                        # t_n = (s = 0)
+        asm.op("DUP1")
+        asm.push(256)
+        asm.op("SUB")
+        asm.push(1)
+        asm.ops("SWAP1", "SHL")
+        c.load("N32")
+        asm.push(T_BUF - WORD)
+        asm.ops("ADD", "MSTORE")                        # t_(n-1) = 2**(256 - s) (0 if s = 0)
+        c.store("COUNT")
+        self.call(r.reduce, DST=ONE_BUF)
+        self.doublings(ONE_BUF, "COUNT")
+        # R**2 mod M: 2**(UNIT n 2**TAIL) in Montgomery form
+        c.copy(R2_BUF, ONE_BUF, "N32")
+        c.set("COUNT", UNIT)
+        self.doublings(R2_BUF, "COUNT")
+        c.load("N32")
+        asm.push(5)
+        asm.op("SHR")
+        asm.op("CLZ")
+        asm.push(255)
+        asm.op("SUB")
+        asm.push(1)
+        asm.ops("SWAP1", "SHL")
+        c.store("BIT")                                  # n's top bit
+        ladder, ladder_done, no_bit = (asm.new_label(n) for n in ("mw_ladder", "mw_laddered",
+                                                                   "mw_no_bit"))
+        asm.place(ladder)
+        c.load("BIT")
+        asm.push(1)
+        asm.op("SHR")
+        asm.op("DUP1")
+        c.store("BIT")
+        asm.op("ISZERO")
+        asm.jumpi(ladder_done)
+        self.call(r.mont_mul, DST=R2_BUF, A=R2_BUF, B=R2_BUF)
+        c.load("N32")
+        asm.push(5)
+        asm.op("SHR")
+        c.load("BIT")
+        asm.op("AND")
+        asm.op("ISZERO")
+        asm.jumpi(no_bit)
+        c.set("COUNT", UNIT)
+        self.doublings(R2_BUF, "COUNT")
+        asm.place(no_bit)
+        asm.jump(ladder)
+        asm.place(ladder_done)
+        c.set("COUNT", TAIL)
+        self.repeat("COUNT", lambda: self.call(r.mont_mul, DST=R2_BUF, A=R2_BUF, B=R2_BUF))
+        # the base in Montgomery form, Horner over chunks of n words from the top
+        c.load("N32")
+        c.store("TSTRIDE")
+        c.slot(BASE_WORDS_SLOT)
+        asm.push(5)
+        asm.op("SHL")
+        asm.ops("DUP1", "ISZERO", "ADD")                # base bytes, at least 32
+        asm.push(1)
+        asm.op("SWAP1")
+        asm.op("SUB")
+        c.load("N32")
+        asm.op("SWAP1")
+        asm.op("DIV")                                   # chunks - 1
+        c.load("N32")
+        asm.op("MUL")
+        asm.push(BASE_BUF)
+        asm.op("ADD")
+        asm.op("DUP1")
+        c.store("CHUNK")
+        c.store("A")
+        c.load("N32")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")
+        asm.op("DUP1")
+        c.store("DST")
+        c.store("BIT")                                  # BIT: T[1]'s address
+        self.call(r.mont_mul, B=R2_BUF)
+        horner, horner_done = asm.new_label("mw_horner"), asm.new_label("mw_horner_done")
+        asm.place(horner)
+        c.load("CHUNK")
+        asm.push(BASE_BUF)
+        asm.op("EQ")
+        asm.jumpi(horner_done)
+        c.load("N32")
+        c.load("CHUNK")
+        asm.op("SUB")
+        c.store("CHUNK")
+        self.call(r.mont_mul, DST="BIT", A="BIT", B=R2_BUF)
+        self.call(r.mont_mul, DST=U_BUF, A="CHUNK", B=R2_BUF)
+        self.call(r.mod_add, DST="BIT", A="BIT", B=U_BUF)
+        asm.jump(horner)
+        asm.place(horner_done)
+        # the power, out of Montgomery form
+        asm.push(r.mont_mul)
+        c.store("MUL")
+        c.set("ONEPTR", ONE_BUF)
+        self.call(self.exp_flow)
+        self.call(r.mont_mul, DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
+        asm.op("JUMP")
+
+    def _exp_flow(self) -> None:
+        """[ret] -> []: ACC = T[1]^E with MUL (table entries TSTRIDE bytes apart, T[1]
+        given; ONEPTR for E = 0)."""
+        asm, c = self.asm, self.c
+        asm.place(self.exp_flow)
+        nonzero = asm.new_label("mw_e_nonzero")
+        c.load("E0")
+        c.load("PEND")
+        asm.op("SUB")
+        asm.jumpi(nonzero)
+        c.load("TSTRIDE")
+        c.load("ONEPTR")
+        asm.push(ACC_BUF)
+        asm.ops("MCOPY", "JUMP")
+        asm.place(nonzero)
+        # K = 1 + 2 (bits > 32) + (bits > 128) + (bits > 768)
+        c.load("E0")
+        c.load("PEND")
+        asm.op("SUB")                                   # [bits]
+        asm.push(1)
+        for bound, weight in ((32, 2), (128, 1), (768, 1)):
+            asm.push(bound)
+            asm.op("DUP3")
+            asm.op("GT")
+            if weight > 1:
+                asm.push(weight)
+                asm.op("MUL")
+            asm.op("ADD")
+        asm.op("SWAP1")
+        asm.op("POP")
+        c.store("K")
+        # the table: T[i] = T[i - 1] T[1] for 2 <= i < 2**K
+        c.load("TSTRIDE")
+        asm.push(1)
+        asm.op("SHL")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")
+        c.store("CHUNK")
+        table, table_done = asm.new_label("mw_table"), asm.new_label("mw_table_done")
+        asm.place(table)
+        c.load("TSTRIDE")
+        asm.push(1)
+        c.load("K")
+        asm.op("SHL")
+        asm.op("MUL")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")
+        c.load("CHUNK")
+        asm.op("LT")
+        asm.op("ISZERO")
+        asm.jumpi(table_done)
+        c.load("TSTRIDE")
+        c.load("CHUNK")
+        asm.op("SUB")
+        c.store("A")
+        c.load("TSTRIDE")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")
+        c.store("B")
+        c.load("CHUNK")
+        c.store("DST")
+        self.call(None)
+        c.load("TSTRIDE")
+        c.load("CHUNK")
+        asm.op("ADD")
+        c.store("CHUNK")
+        asm.jump(table)
+        asm.place(table_done)
+        # the windows
+        c.load("E0")
+        c.store("P")
+        c.set("STARTED", 0)
+        window, no_squares, zero_window, first, next_window = (
+            asm.new_label(n) for n in ("mw_window", "mw_no_squares", "mw_zero_window",
+                                       "mw_first", "mw_next_window"))
+        asm.place(window)
+        c.load("P")
+        c.load("PEND")
+        asm.op("SUB")                                   # [r]
+        c.load("K")                                     # [K, r]
+        asm.ops("DUP2", "DUP2", "GT")                   # [r < K, K, r]
+        asm.ops("DUP3", "DUP3", "SUB", "MUL")           # [(K - r) (r < K), K, r]
+        asm.ops("SWAP1", "SUB", "SWAP1", "POP")         # [min(K, r)]
+        c.store("WIDTH")
+        c.load("STARTED")
+        asm.op("ISZERO")
+        asm.jumpi(no_squares)
+        c.load("WIDTH")
+        c.store("COUNT")
+        self.repeat("COUNT", lambda: self.call(None, DST=ACC_BUF, A=ACC_BUF, B=ACC_BUF))
+        asm.place(no_squares)
+        c.load("WIDTH")
+        asm.push(256)
+        asm.op("SUB")
+        c.load("P")
+        asm.push(7)
+        asm.op("AND")
+        c.load("P")
+        asm.push(3)
+        asm.op("SHR")
+        c.slot(EXP_AT_SLOT)
+        asm.ops("ADD", "MLOAD", "SWAP1", "SHL")         # [bits from P on, 256 - WIDTH]
+        asm.ops("SWAP1", "SHR")                         # [window]
+        asm.ops("DUP1", "ISZERO")
+        asm.jumpi(zero_window)
+        c.load("TSTRIDE")
+        asm.op("MUL")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")                                   # [entry]
+        c.load("STARTED")
+        asm.op("ISZERO")
+        asm.jumpi(first)
+        c.store("B")
+        self.call(None, DST=ACC_BUF, A=ACC_BUF)
+        asm.jump(next_window)
+        asm.place(first)                                # [entry]
+        c.load("TSTRIDE")
+        asm.op("SWAP1")
+        asm.push(ACC_BUF)
+        asm.op("MCOPY")
+        c.set("STARTED", 1)
+        asm.jump(next_window)
+        asm.place(zero_window)
+        asm.op("POP")
+        asm.place(next_window)
+        c.load("WIDTH")
+        c.load("P")
+        asm.op("ADD")
+        asm.op("DUP1")
+        c.store("P")
+        c.load("PEND")
+        asm.op("GT")
+        asm.jumpi(window)
+        asm.op("JUMP")
+
+    def _output(self) -> None:
+        """[src]: RETURN the MW32 bytes at src (little-endian words) right-aligned in
+        MOD_LENGTH bytes of fresh memory."""
+        asm, c = self.asm, self.c
+        asm.place(self.output)
+        asm.push(MAX_LENGTH)
+        asm.op("MSIZE")
+        asm.op("ADD")                                   # [out, src]
+        c.slot(MOD_LENGTH_SLOT)
+        asm.op("DUP2")
+        asm.op("ADD")                                   # [out + ML, out, src]
+        c.load("MW32")
+        c.store("END")
+        asm.op("PUSH0")                                 # [j, end, out, src]
+
+        def body() -> None:
+            asm.ops("DUP4", "DUP2", "ADD", "MLOAD")     # [w_j, j, end, ...]
+            asm.ops("DUP2", "DUP4", "SUB")
+            asm.push(WORD)
+            asm.ops("SWAP1", "SUB", "MSTORE")           # at end - j - 32
+        c.loop(body, "END")
+        asm.ops("POP", "POP")
+        c.slot(MOD_LENGTH_SLOT)
+        asm.op("SWAP1")
+        asm.op("RETURN")
+
+    def _even(self) -> None:
+        asm = self.asm
+        asm.place(self.even)
+        asm.op("INVALID")
 
 
 def emit_multiword(asm: Assembler, entry: Label) -> None:
-    asm.place(entry)
-    asm.op("INVALID")
+    """The multi-word path at ``entry`` (see the module's docstring)."""
+    routines = _Routines(asm)
+    driver = _Driver(asm, routines)
+    with asm.scope("multiword"):
+        driver.emit(entry)
+        routines.emit()
