@@ -41,9 +41,6 @@ from .reference import MAX_LENGTH
 MAX_WORDS = MAX_LENGTH // WORD                     # 32
 STRIDE = WORD * (MAX_WORDS + 2)                    # a buffer: 32 words, a carry, a spare
 BUFFERS_AT = DATA_AT + 3 * MAX_LENGTH              # past the parser's data, whatever its size
-UNIT = 32                                          # doublings per step of R**2's ladder
-TAIL = 3                                           # its last squarings: 256 = UNIT 2**TAIL
-assert UNIT << TAIL == 256
 
 
 def _buffers(*names: str) -> dict:
@@ -51,17 +48,19 @@ def _buffers(*names: str) -> dict:
 
 
 # T has a writable word below it (CIOS's second pass stores t[j - 1] from j = 0).
-_B = _buffers("MOD", "T", "S", "ONE", "R2", "ACC", "X", "Y", "Q", "H", "U", "MLE", "RES",
-              "INT1", "INT2", "BASE", "BASE_HI")     # BASE: 64 words (BASE_HI its upper half)
-(MOD_BUF, T_BUF, S_BUF, ONE_BUF, R2_BUF, ACC_BUF, X_BUF, Y_BUF, Q_BUF, H_BUF, U_BUF, MLE_BUF,
- RES_BUF, INT1_BUF, INT2_BUF, BASE_BUF) = (_B[n] for n in (
-    "MOD", "T", "S", "ONE", "R2", "ACC", "X", "Y", "Q", "H", "U", "MLE", "RES", "INT1", "INT2",
-    "BASE"))
+# ZERO is never written (so the word below XS stays zero: XS's word -1).
+_B = _buffers("MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES",
+              "INT1", "INT2", "ZERO", "XS", "BASE", "BASE_HI")  # BASE: 64 words
+(MOD_BUF, T_BUF, S_BUF, ONE_BUF, R2_BUF, ACC_BUF, X_BUF, NM_BUF, Q_BUF, H_BUF, U_BUF, MLE_BUF,
+ RES_BUF, INT1_BUF, INT2_BUF, ZERO_BUF, XS_BUF, BASE_BUF) = (_B[n] for n in (
+    "MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES", "INT1", "INT2",
+    "ZERO", "XS", "BASE"))
+DIGIT = 1 << 128                                   # the division steps' digit
 TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE bytes apart
 
 _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
               "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "ONEPTR", "BIT",
-              "COUNT2", "MW32", "E0")
+              "COUNT2", "MW32", "E0", "S", "V1")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
 assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
 
@@ -460,10 +459,6 @@ class _Driver:
         asm.op("POP")
         asm.place(done)
 
-    def doublings(self, target: int, count_var: str) -> None:
-        self.repeat(count_var, lambda: self.call(self.r.mod_add, DST=target, A=target,
-                                                 B=target))
-
     # --- the flows ------------------------------------------------------------------
 
     def emit(self, entry: Label) -> None:
@@ -555,64 +550,7 @@ class _Driver:
         asm.op("PUSH0")
         asm.op("SUB")
         c.store("NP")
-        # R mod M: 2**(256 n - s) - M, then s doublings
-        c.zero(T_BUF, "N32", 2)
-        c.load("N32")
-        asm.push(MOD_BUF - WORD)
-        asm.ops("ADD", "MLOAD", "CLZ")                  # [s]
-        asm.ops("DUP1", "ISZERO")
-        c.load("N32")
-        asm.push(T_BUF)
-        asm.ops("ADD", "MSTORE")                        # t_n = (s = 0)
-        asm.op("DUP1")
-        asm.push(256)
-        asm.op("SUB")
-        asm.push(1)
-        asm.ops("SWAP1", "SHL")
-        c.load("N32")
-        asm.push(T_BUF - WORD)
-        asm.ops("ADD", "MSTORE")                        # t_(n-1) = 2**(256 - s) (0 if s = 0)
-        c.store("COUNT")
-        self.call(r.reduce, DST=ONE_BUF)
-        self.doublings(ONE_BUF, "COUNT")
-        # R**2 mod M: 2**(UNIT n 2**TAIL) in Montgomery form
-        c.copy(R2_BUF, ONE_BUF, "N32")
-        c.set("COUNT", UNIT)
-        self.doublings(R2_BUF, "COUNT")
-        c.load("N32")
-        asm.push(5)
-        asm.op("SHR")
-        asm.op("CLZ")
-        asm.push(255)
-        asm.op("SUB")
-        asm.push(1)
-        asm.ops("SWAP1", "SHL")
-        c.store("BIT")                                  # n's top bit
-        ladder, ladder_done, no_bit = (asm.new_label(n) for n in ("mw_ladder", "mw_laddered",
-                                                                   "mw_no_bit"))
-        asm.place(ladder)
-        c.load("BIT")
-        asm.push(1)
-        asm.op("SHR")
-        asm.op("DUP1")
-        c.store("BIT")
-        asm.op("ISZERO")
-        asm.jumpi(ladder_done)
-        self.call(r.mont_mul, DST=R2_BUF, A=R2_BUF, B=R2_BUF)
-        c.load("N32")
-        asm.push(5)
-        asm.op("SHR")
-        c.load("BIT")
-        asm.op("AND")
-        asm.op("ISZERO")
-        asm.jumpi(no_bit)
-        c.set("COUNT", UNIT)
-        self.doublings(R2_BUF, "COUNT")
-        asm.place(no_bit)
-        asm.jump(ladder)
-        asm.place(ladder_done)
-        c.set("COUNT", TAIL)
-        self.repeat("COUNT", lambda: self.call(r.mont_mul, DST=R2_BUF, A=R2_BUF, B=R2_BUF))
+        self._powers_of_two()
         # the base in Montgomery form, Horner over chunks of n words from the top
         c.load("N32")
         c.store("TSTRIDE")
@@ -662,6 +600,117 @@ class _Driver:
         self.call(self.exp_flow)
         self.call(r.mont_mul, DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
         asm.op("JUMP")
+
+    def _powers_of_two(self) -> None:
+        """ONE = R mod M and R2 = R**2 mod M: x = 2**(128 i) mod M for i = 1 .. 4 n, each
+        from the last by one step of long division in 128-bit digits: the quotient digit of
+        x 2**128 over M estimated from the top two digits of x 2**128 and the top digit of
+        M, both shifted left by s = CLZ(M's top word) (Knuth's normalization, D3), at most
+        2 too large (Theorem 4.3.1B), so x 2**128 - q M is x' - j M, j <= 2: M added while
+        negative. The subtraction adds q (2**(256 (n + 1)) - M), NM, over n + 1 words."""
+        asm, c, r = self.asm, self.c, self.r
+        c.load("N32")
+        asm.push(MOD_BUF - WORD)
+        asm.ops("ADD", "MLOAD", "DUP1", "CLZ", "DUP1")
+        c.store("S")                                    # [s, m_top]
+        asm.op("SHL")
+        c.load("N32")
+        asm.push(MOD_BUF - 2 * WORD)
+        asm.ops("ADD", "MLOAD")
+        c.load("S")
+        asm.push(256)
+        asm.ops("SUB", "SHR", "OR")                     # M's top 256 bits, normalized
+        asm.push(128)
+        asm.op("SHR")
+        c.store("V1")
+        c.load("N32")
+        asm.push(WORD)
+        asm.op("ADD")
+        c.store("W32")
+        self.call(r.sub, DST=NM_BUF, A=ZERO_BUF, B=MOD_BUF)
+        c.zero(XS_BUF, "N32", 1)
+        asm.push(1)
+        asm.push(XS_BUF)
+        asm.op("MSTORE")
+        c.load("N32")
+        asm.push(3)
+        asm.op("SHR")
+        c.store("COUNT2")                               # 4 n steps
+        step, negative, positive, done = (asm.new_label(n) for n in (
+            "mw_two_step", "mw_two_negative", "mw_two_positive", "mw_two_not_half"))
+        asm.place(step)
+        c.load("N32")
+        asm.push(WORD)
+        asm.op("ADD")
+        c.store("END")
+        asm.op("PUSH0")                                 # T = XS 2**128
+
+        def shift() -> None:
+            asm.op("DUP1")
+            asm.push(XS_BUF)
+            asm.ops("ADD", "MLOAD")
+            asm.push(128)
+            asm.op("SHL")
+            asm.op("DUP2")
+            asm.push(XS_BUF - WORD)
+            asm.ops("ADD", "MLOAD")
+            asm.push(128)
+            asm.ops("SHR", "OR", "DUP2")
+            asm.push(T_BUF)
+            asm.ops("ADD", "MSTORE")
+        c.loop(shift, "END")
+        asm.op("POP")
+        c.load("V1")                                    # the quotient digit estimate
+        c.load("N32")
+        asm.push(XS_BUF - 2 * WORD)
+        asm.ops("ADD", "MLOAD")
+        c.load("S")
+        asm.push(256)
+        asm.ops("SUB", "SHR")
+        c.load("N32")
+        asm.push(XS_BUF - WORD)
+        asm.ops("ADD", "MLOAD")
+        c.load("S")
+        asm.ops("SHL", "OR", "DIV")                     # [u / v1]
+        asm.push(DIGIT - 1)
+        asm.ops("DUP2", "DUP2", "LT")                   # [b - 1 < q, b - 1, q]
+        asm.ops("DUP3", "DUP3", "SWAP1", "SUB", "MUL")  # [(q - b + 1) (b - 1 < q), b - 1, q]
+        asm.ops("SWAP1", "POP", "SWAP1", "SUB")         # [min(q, b - 1)]
+        c.load("N32")
+        asm.push(T_BUF + WORD)
+        asm.op("ADD")
+        c.store("END")
+        asm.ops("PUSH0", "NOT")
+        asm.push((NM_BUF - T_BUF) % (1 << 256))
+        asm.ops("DUP3", "PUSH0")
+        asm.push(T_BUF)                                 # [p, 0, q, d, N, q]
+        _product_loop(c, 0)
+        asm.ops("POP", "POP", "POP", "POP", "POP", "POP")
+        asm.place(negative)                             # add M while T < 0
+        c.load("N32")
+        asm.push(T_BUF)
+        asm.ops("ADD", "MLOAD")
+        asm.push(255)
+        asm.op("SHR")
+        asm.op("ISZERO")
+        asm.jumpi(positive)
+        self.call(r.add, DST=T_BUF, A=T_BUF, B=MOD_BUF)
+        asm.jump(negative)
+        asm.place(positive)
+        c.copy(XS_BUF, T_BUF, "N32")
+        c.load("COUNT2")
+        asm.push(1)
+        asm.ops("SWAP1", "SUB", "DUP1")
+        c.store("COUNT2")                               # [count]
+        asm.op("DUP1")
+        c.load("N32")
+        asm.push(4)
+        asm.ops("SHR", "EQ", "ISZERO")
+        asm.jumpi(done)
+        c.copy(ONE_BUF, XS_BUF, "N32")                  # halfway, 2 n steps: R mod M
+        asm.place(done)
+        asm.jumpi(step)
+        c.copy(R2_BUF, XS_BUF, "N32")
 
     def _exp_flow(self) -> None:
         """[ret] -> []: ACC = T[1]^E with MUL (table entries TSTRIDE bytes apart, T[1]
@@ -907,15 +956,6 @@ class _Driver:
         asm.jump(strip)
         asm.place(stripped)
         asm.op("POP")
-        # kw = ceil(k / 256) words for the power of two
-        c.load("KBITS")
-        asm.push(255)
-        asm.op("ADD")
-        asm.push(8)
-        asm.op("SHR")
-        asm.push(5)
-        asm.op("SHL")
-        c.store("W32")
         # X = B^E mod q (0 when q = 1)
         q_is_one = asm.new_label("mw_q_one")
         c.load("N32")
@@ -927,6 +967,15 @@ class _Driver:
         asm.jumpi(q_is_one)
         self.call(self.odd_flow)
         asm.place(q_is_one)
+        # kw = ceil(k / 256) words for the power of two
+        c.load("KBITS")
+        asm.push(255)
+        asm.op("ADD")
+        asm.push(8)
+        asm.op("SHR")
+        asm.push(5)
+        asm.op("SHL")
+        c.store("W32")
         # Y = B^E mod 2**(256 kw) by truncated products, then mod 2**k
         asm.push(r.mul_low)
         c.store("MUL")
