@@ -39,6 +39,7 @@ from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, DATA_AT, EXP_AT_SLOT, EXP_WO
 from .reference import MAX_LENGTH
 
 MAX_WORDS = MAX_LENGTH // WORD                     # 32
+UNROLL = 8                                         # product steps per turn of their loop
 STRIDE = WORD * (MAX_WORDS + 2)                    # a buffer: 32 words, a carry, a spare
 BUFFERS_AT = DATA_AT + 3 * MAX_LENGTH              # past the parser's data, whatever its size
 
@@ -161,14 +162,27 @@ def _product_step(c: _Code, store_offset: int) -> None:
 
 
 def _product_loop(c: _Code, store_offset: int) -> None:
-    """[p, C, y, d, N] -> [END, C', y, d, N]: product steps until p = END."""
+    """[p, C, y, d, N, end] -> [end, C', y, d, N, end]: product steps until p = end (at
+    least one). UNROLL steps a turn; the first turn enters its block at the step that
+    leaves a whole number of turns (Duff's device: the steps are one size)."""
     asm = c.asm
-    top = asm.label("mw_product")
-    _product_step(c, store_offset)
-    asm.op("DUP1")
-    c.load("END")
-    asm.op("GT")
-    asm.jumpi(top)
+    steps = [asm.new_label("mw_step") for _ in range(UNROLL)]
+    test = asm.new_label("mw_steps_test")
+    asm.ops("DUP1", "DUP7", "SUB")
+    asm.push(5)
+    asm.op("SHR")
+    asm.push(UNROLL - 1)
+    asm.op("AND")                                       # [steps before the test, ...]
+    asm.push(lambda: steps[1].pc - steps[0].pc, width=1)
+    asm.op("MUL")
+    asm.push(test)
+    asm.ops("SUB", "JUMP")
+    for label in steps:
+        asm.place(label)
+        _product_step(c, store_offset)
+    asm.place(test)
+    asm.ops("DUP1", "DUP7", "GT")
+    asm.jumpi(steps[0])
 
 
 class _Routines:
@@ -199,22 +213,20 @@ class _Routines:
         c, asm = self.c, self.c.asm
         asm.place(self.mont_mul)
         c.zero(T_BUF, "N32", 2)
+        asm.op("PUSH0")
         c.load("N32")
         asm.push(T_BUF)
-        asm.op("ADD")
-        c.store("END")
-        asm.ops("PUSH0", "NOT", "PUSH0")                # [i32, N, ret]
+        asm.ops("ADD", "PUSH0", "NOT")                  # [N, end, i32, ret]
         outer = asm.label("mw_mont_word")
         # first pass: t += a b_i
-        asm.op("DUP2")
         asm.push(T_BUF)
         c.load("A")
-        asm.op("SUB")                                   # [d, N, i32, N, ret]
-        asm.op("DUP3")
+        asm.op("SUB")                                   # [d, N, end, i32, ret]
+        asm.op("DUP4")
         c.load("B")
-        asm.ops("ADD", "MLOAD")                         # [y, d, N, i32, N, ret]
+        asm.ops("ADD", "MLOAD")                         # [y, d, N, end, i32, ret]
         asm.op("PUSH0")
-        asm.push(T_BUF)                                 # [p, C, y, d, N, i32, N, ret]
+        asm.push(T_BUF)                                 # [p, C, y, d, N, end, i32, ret]
         _product_loop(c, 0)
         asm.ops("DUP1", "MLOAD", "DUP3", "ADD")         # [s, p, C, ...]: t_n + C
         asm.ops("DUP3", "DUP2", "LT")                   # [carry, s, p, C, ...]
@@ -222,12 +234,12 @@ class _Routines:
         asm.push(WORD)
         asm.ops("ADD", "MSTORE")                        # t_(n+1) = carry
         asm.ops("DUP2", "MSTORE")                       # t_n = s
-        asm.ops("POP", "POP", "POP", "POP")             # [N, i32, N, ret]
+        asm.ops("POP", "POP", "POP", "POP")             # [N, end, i32, ret]
         # second pass: t = (t + m M) / 2**256, m = t_0 n'
         asm.push((MOD_BUF - T_BUF) % (1 << 256))
         c.load("NP")
         c.slot(T_BUF)
-        asm.op("MUL")                                   # [m, d, N, i32, N, ret]
+        asm.op("MUL")                                   # [m, d, N, end, i32, ret]
         asm.op("PUSH0")
         asm.push(T_BUF)
         _product_loop(c, -WORD)
@@ -239,13 +251,14 @@ class _Routines:
         asm.ops("DUP3", "MSTORE")                       # t_n
         asm.push(WORD)
         asm.ops("DUP3", "SUB", "MSTORE")                # t_(n-1) = s
-        asm.ops("POP", "POP", "POP", "POP", "POP")      # [i32, N, ret]
+        asm.ops("POP", "POP", "POP", "POP")             # [N, end, i32, ret]
+        asm.op("DUP3")
         asm.push(WORD)
-        asm.ops("ADD", "DUP1")
+        asm.ops("ADD", "SWAP3", "POP", "DUP3")          # [i32 + 32, N, end, i32 + 32, ret]
         c.load("N32")
         asm.op("GT")
         asm.jumpi(outer)
-        asm.ops("POP", "POP")
+        asm.ops("POP", "POP", "POP")
         asm.jump(self.reduce)
 
     def _reduce(self) -> None:
@@ -339,33 +352,32 @@ class _Routines:
         c, asm = self.c, self.c.asm
         asm.place(self.mul_low)
         c.zero(T_BUF, "W32", 1)
+        asm.op("PUSH0")
         c.load("W32")
         asm.push(T_BUF)
-        asm.op("ADD")
-        c.store("END")
-        asm.ops("PUSH0", "NOT", "PUSH0")                # [i32, N, ret]
+        asm.ops("ADD", "PUSH0", "NOT")                  # [N, end, i32, ret]
         outer = asm.label("mw_low_word")
-        asm.op("DUP2")                                  # [N, i32, N, ret]
-        asm.op("DUP2")
-        asm.push(T_BUF)
-        asm.op("ADD")                                   # [p0 = T + i32, N, i32, N, ret]
-        c.load("A")
-        asm.op("SUB")                                   # [d = A - p0, N, i32, N, ret]
         asm.op("DUP3")
-        c.load("B")
-        asm.ops("ADD", "MLOAD")                         # [y = b_i, d, N, i32, N, ret]
-        asm.op("PUSH0")
-        asm.op("DUP5")
         asm.push(T_BUF)
-        asm.op("ADD")                                   # [p0, 0, y, d, N, i32, N, ret]
+        asm.op("ADD")                                   # [p0 = T + i32, N, end, i32, ret]
+        c.load("A")
+        asm.op("SUB")                                   # [d = A - p0, N, end, i32, ret]
+        asm.op("DUP4")
+        c.load("B")
+        asm.ops("ADD", "MLOAD")                         # [y = b_i, d, N, end, i32, ret]
+        asm.op("PUSH0")
+        asm.op("DUP6")
+        asm.push(T_BUF)
+        asm.op("ADD")                                   # [p0, 0, y, d, N, end, i32, ret]
         _product_loop(c, 0)
-        asm.ops("POP", "POP", "POP", "POP", "POP")      # [i32, N, ret]
+        asm.ops("POP", "POP", "POP", "POP")             # [N, end, i32, ret]
+        asm.op("DUP3")
         asm.push(WORD)
-        asm.ops("ADD", "DUP1")
+        asm.ops("ADD", "SWAP3", "POP", "DUP3")          # [i32 + 32, N, end, i32 + 32, ret]
         c.load("W32")
         asm.op("GT")
         asm.jumpi(outer)
-        asm.ops("POP", "POP")
+        asm.ops("POP", "POP", "POP")
         c.load("W32")
         asm.push(T_BUF)
         c.load("DST")
@@ -678,14 +690,13 @@ class _Driver:
         asm.ops("SWAP1", "POP", "SWAP1", "SUB")         # [min(q, b - 1)]
         c.load("N32")
         asm.push(T_BUF + WORD)
-        asm.op("ADD")
-        c.store("END")
+        asm.op("ADD")                                   # [end, q]
         asm.ops("PUSH0", "NOT")
         asm.push((NM_BUF - T_BUF) % (1 << 256))
-        asm.ops("DUP3", "PUSH0")
-        asm.push(T_BUF)                                 # [p, 0, q, d, N, q]
+        asm.ops("DUP4", "PUSH0")
+        asm.push(T_BUF)                                 # [p, 0, q, d, N, end, q]
         _product_loop(c, 0)
-        asm.ops("POP", "POP", "POP", "POP", "POP", "POP")
+        asm.ops("POP", "POP", "POP", "POP", "POP", "POP", "POP")
         asm.place(negative)                             # add M while T < 0
         c.load("N32")
         asm.push(T_BUF)
