@@ -262,9 +262,28 @@ class _Routines:
         asm.jump(self.reduce)
 
     def _reduce(self) -> None:
-        """[ret] -> []: DST = t mod M for t (n + 1 words at T) below 2 M."""
+        """[ret] -> []: DST = t mod M for t (n + 1 words at T) below 2 M: t itself when
+        its top words show it below M (t_n = 0 and t_(n-1) < M_(n-1): the common case),
+        else t - M if that does not borrow."""
         c, asm = self.c, self.c.asm
         asm.place(self.reduce)
+        subtract = asm.new_label("mw_reduce_subtract")
+        c.load("N32")
+        asm.push(T_BUF)
+        asm.ops("ADD", "MLOAD")
+        asm.jumpi(subtract)
+        c.load("N32")
+        asm.ops("DUP1")
+        asm.push(MOD_BUF - WORD)
+        asm.ops("ADD", "MLOAD", "SWAP1")
+        asm.push(T_BUF - WORD)
+        asm.ops("ADD", "MLOAD", "LT", "ISZERO")         # t_(n-1) >= M_(n-1)
+        asm.jumpi(subtract)
+        c.load("N32")
+        asm.push(T_BUF)
+        c.load("DST")
+        asm.ops("MCOPY", "JUMP")
+        asm.place(subtract)
         c.load("N32")
         asm.push(WORD)
         asm.op("ADD")
