@@ -40,6 +40,8 @@ from .reference import MAX_LENGTH
 
 MAX_WORDS = MAX_LENGTH // WORD                     # 32
 UNROLL = 8                                         # product steps per turn of their loop
+SQR_WORDS = 10                                     # mont_sqr for squarings from this size
+assert SQR_WORDS >= 2                              # (its rows of cross products need two)
 STRIDE = WORD * (MAX_WORDS + 2)                    # a buffer: 32 words, a carry, a spare
 BUFFERS_AT = DATA_AT + 3 * MAX_LENGTH              # past the parser's data, whatever its size
 
@@ -50,8 +52,10 @@ def _buffers(*names: str) -> dict:
 
 # T has a writable word below it (CIOS's second pass stores t[j - 1] from j = 0).
 # ZERO is never written (so the word below XS stays zero: XS's word -1).
+# SQ, DIAG and BASE are 64 words (their _HI halves); the word below SQ (XS's spare) is zero.
 _B = _buffers("MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES",
-              "INT1", "INT2", "ZERO", "XS", "BASE", "BASE_HI")  # BASE: 64 words
+              "INT1", "INT2", "ZERO", "XS", "SQ", "SQ_HI", "DIAG", "DIAG_HI", "BASE", "BASE_HI")
+SQ_BUF, DIAG_BUF = _B["SQ"], _B["DIAG"]
 (MOD_BUF, T_BUF, S_BUF, ONE_BUF, R2_BUF, ACC_BUF, X_BUF, NM_BUF, Q_BUF, H_BUF, U_BUF, MLE_BUF,
  RES_BUF, INT1_BUF, INT2_BUF, ZERO_BUF, XS_BUF, BASE_BUF) = (_B[n] for n in (
     "MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES", "INT1", "INT2",
@@ -61,7 +65,7 @@ TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE byt
 
 _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
               "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "ONEPTR", "BIT",
-              "COUNT2", "MW32", "E0", "S", "V1")
+              "COUNT2", "MW32", "E0", "S", "V1", "SQR", "SQW")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
 assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
 
@@ -189,6 +193,7 @@ class _Routines:
     def __init__(self, asm: Assembler) -> None:
         self.c = _Code(asm)
         self.mont_mul = asm.new_label("mw_mont_mul")
+        self.mont_sqr = asm.new_label("mw_mont_sqr")
         self.mul_low = asm.new_label("mw_mul_low")
         self.mod_add = asm.new_label("mw_mod_add")
         self.reduce = asm.new_label("mw_reduce")
@@ -198,6 +203,8 @@ class _Routines:
     def emit(self) -> None:
         with self.c.asm.scope("mont_mul"):
             self._mont_mul()
+        with self.c.asm.scope("mont_sqr"):
+            self._mont_sqr()
         with self.c.asm.scope("reduce"):
             self._reduce()
         with self.c.asm.scope("mod_add"):
@@ -261,6 +268,147 @@ class _Routines:
         asm.ops("POP", "POP", "POP")
         asm.jump(self.reduce)
 
+    def _mont_sqr(self) -> None:
+        """[ret] -> []: DST = A**2 / R mod M (A < M), by separated operand scanning: the
+        square in 2 n words at SQ from n (n - 1) / 2 cross products (doubled) and the n
+        diagonal ones, then n rows adding m_i M 2**(256 i), each m_i zeroing word i; the
+        top n + 1 words (below 2 M) reduced as mont_mul's."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.mont_sqr)
+        c.load("N32")
+        asm.ops("DUP1", "ADD")
+        asm.push(2 * WORD)
+        asm.ops("ADD", "CALLDATASIZE")
+        asm.push(SQ_BUF)
+        asm.op("CALLDATACOPY")                          # SQ = 0 (2 n + 2 words)
+        # the cross products a_i a_j, i < j: row i from word 2 i + 1 up to word i + n - 1
+        asm.op("PUSH0")                                 # [i32, ret] (n >= 2: rows 0 .. n - 2)
+        row = asm.label("mw_sqr_row")
+        asm.ops("DUP1")
+        c.load("N32")
+        asm.op("ADD")
+        asm.push(SQ_BUF)
+        asm.op("ADD")                                   # [end = SQ + i32 + N32, i32, ret]
+        asm.ops("PUSH0", "NOT")
+        asm.push(SQ_BUF)
+        c.load("A")
+        asm.op("SUB")
+        asm.ops("DUP4", "SWAP1", "SUB")                 # [d = A - SQ - i32, N, end, i32, ret]
+        asm.op("DUP4")
+        c.load("A")
+        asm.ops("ADD", "MLOAD", "PUSH0")                # [0, a_i, d, N, end, i32, ret]
+        asm.ops("DUP6", "DUP1", "ADD")
+        asm.push(SQ_BUF + WORD)
+        asm.op("ADD")                                   # [p = SQ + 64 i + 32, 0, a_i, ...]
+        _product_loop(c, 0)
+        asm.ops("DUP2", "DUP2", "MSTORE")               # word i + n = C
+        asm.ops("POP", "POP", "POP", "POP", "POP", "POP")
+        asm.push(WORD)
+        asm.ops("ADD", "DUP1")
+        c.load("N32")
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB", "GT")
+        asm.jumpi(row)
+        asm.op("POP")
+        # doubled, top word first (the word below SQ is zero)
+        c.load("N32")
+        asm.ops("DUP1", "ADD")
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB")                         # [j = 2 N32 - 32, ret]
+        double, doubled = asm.label("mw_sqr_double"), asm.new_label("mw_sqr_doubled")
+        asm.op("DUP1")
+        asm.push(SQ_BUF)
+        asm.ops("ADD", "MLOAD")
+        asm.push(1)
+        asm.op("SHL")
+        asm.op("DUP2")
+        asm.push(SQ_BUF - WORD)
+        asm.ops("ADD", "MLOAD")
+        asm.push(255)
+        asm.ops("SHR", "OR", "DUP2")
+        asm.push(SQ_BUF)
+        asm.ops("ADD", "MSTORE")
+        asm.ops("DUP1", "ISZERO")
+        asm.jumpi(doubled)
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB")
+        asm.jump(double)
+        asm.place(doubled)
+        asm.op("POP")
+        # the diagonal a_i**2 at words 2 i, 2 i + 1 of DIAG, added to SQ
+        c.load("N32")
+        c.store("END")
+        asm.op("PUSH0")
+
+        def diagonal() -> None:
+            asm.op("DUP1")
+            c.load("A")
+            asm.ops("ADD", "MLOAD", "DUP1", "DUP1", "MUL")  # [lo, a, i]
+            asm.ops("PUSH0", "NOT", "DUP1", "DUP4", "DUP1", "MULMOD")  # [mm, N, lo, a, i]
+            asm.ops("DUP3", "NOT", "ADDMOD")            # [hi, lo, a, i]
+            asm.ops("DUP4", "DUP1", "ADD")
+            asm.push(DIAG_BUF + WORD)
+            asm.ops("ADD", "MSTORE")
+            asm.ops("DUP3", "DUP1", "ADD")
+            asm.push(DIAG_BUF)
+            asm.ops("ADD", "MSTORE", "POP")
+        c.loop(diagonal, "END")
+        asm.op("POP")
+        c.load("A")                                     # A kept for the caller's next use
+        c.set("A", SQ_BUF)
+        c.set("B", DIAG_BUF)
+        c.load("N32")
+        asm.ops("DUP1", "ADD")
+        c.store("SQW")
+        self._add_loop("ADD", "SQW", SQ_BUF)
+        c.store("A")
+        # the reduction rows: word i zeroed by m_i = SQ_i n', carries rippled up
+        asm.op("PUSH0")                                 # [i32, ret]
+        reduce_row = asm.label("mw_sqr_reduce")
+        asm.op("DUP1")
+        c.load("N32")
+        asm.op("ADD")
+        asm.push(SQ_BUF)
+        asm.op("ADD")                                   # [end, i32, ret]
+        asm.ops("PUSH0", "NOT")
+        asm.push((MOD_BUF - SQ_BUF) % (1 << 256))
+        asm.ops("DUP4", "SWAP1", "SUB")                 # [d, N, end, i32, ret]
+        c.load("NP")
+        asm.op("DUP5")
+        asm.push(SQ_BUF)
+        asm.ops("ADD", "MLOAD", "MUL", "PUSH0")         # [0, m, d, N, end, i32, ret]
+        asm.op("DUP6")
+        asm.push(SQ_BUF)
+        asm.op("ADD")                                   # [p, 0, m, d, N, end, i32, ret]
+        _product_loop(c, 0)
+        ripple, rippled = asm.label("mw_sqr_ripple"), asm.new_label("mw_sqr_rippled")
+        asm.ops("DUP1", "MLOAD", "DUP3", "ADD")         # [s, p, C, ...]
+        asm.ops("DUP3", "DUP2", "LT")                   # [c, s, p, C, ...]
+        asm.ops("SWAP1", "DUP3", "MSTORE")              # [c, p, C, ...]
+        asm.ops("SWAP2", "POP")                         # [p, c, ...]
+        asm.push(WORD)
+        asm.ops("ADD", "SWAP1", "DUP1", "ISZERO")
+        asm.jumpi(rippled)
+        asm.op("SWAP1")
+        asm.jump(ripple)
+        asm.place(rippled)                              # [0, p, y, d, N, end, i32, ret]
+        asm.ops("POP", "POP", "POP", "POP", "POP", "POP")
+        asm.push(WORD)
+        asm.ops("ADD", "DUP1")
+        c.load("N32")
+        asm.op("GT")
+        asm.jumpi(reduce_row)
+        asm.op("POP")
+        c.load("N32")
+        asm.push(WORD)
+        asm.op("ADD")
+        c.load("N32")
+        asm.push(SQ_BUF)
+        asm.op("ADD")
+        asm.push(T_BUF)
+        asm.op("MCOPY")                                 # T = SQ's words n .. 2 n
+        asm.jump(self.reduce)
+
     def _reduce(self) -> None:
         """[ret] -> []: DST = t mod M for t (n + 1 words at T) below 2 M: t itself when
         its top words show it below M (t_n = 0 and t_(n-1) < M_(n-1): the common case),
@@ -316,8 +464,9 @@ class _Routines:
         c.load("DST")
         asm.ops("MCOPY", "JUMP")
 
-    def _add_loop(self, op: str, bytes_var: str) -> None:
-        """T = A op B over ``bytes_var`` bytes, the carry (borrow) in the word after."""
+    def _add_loop(self, op: str, bytes_var: str, into: int = T_BUF) -> None:
+        """``into`` = A op B over ``bytes_var`` bytes, the carry (borrow) in the word
+        after (A may be ``into``)."""
         c, asm = self.c, self.c.asm
         c.load(bytes_var)
         c.store("END")
@@ -342,11 +491,11 @@ class _Routines:
                 asm.ops("SWAP4", "SUB")                 # [s, c1, j, c2]
                 asm.ops("SWAP3", "SWAP1", "SWAP3", "SWAP1")  # [c2, s, j, c1]
             asm.ops("SWAP1", "DUP3")
-            asm.push(T_BUF)
+            asm.push(into)
             asm.ops("ADD", "MSTORE")                    # [c2, j, c1]
             asm.ops("DUP3", "OR", "SWAP2", "POP")       # [j, C']
         c.loop(step, "END")
-        asm.push(T_BUF)
+        asm.push(into)
         asm.ops("ADD", "MSTORE")
 
     def _mod_add(self) -> None:
@@ -437,8 +586,8 @@ class _Driver:
                 c.set(name, value)
         back = self.asm.new_label("mw_back")
         self.asm.push(back)
-        if routine is None:
-            c.load("MUL")
+        if routine is None or isinstance(routine, str):
+            c.load(routine or "MUL")
             self.asm.op("JUMP")
         else:
             self.asm.jump(routine)
@@ -627,6 +776,13 @@ class _Driver:
         # the power, out of Montgomery form
         asm.push(r.mont_mul)
         c.store("MUL")
+        asm.push(r.mont_mul)                            # squarings: mont_sqr from SQR_WORDS
+        asm.push(r.mont_sqr)
+        c.load("N32")
+        asm.push(WORD * SQR_WORDS - 1)
+        asm.op("LT")                                    # [n > SQR_WORDS - 1, sqr, mul]
+        asm.ops("SWAP1", "DUP3", "SWAP1", "SUB", "MUL", "ADD")
+        c.store("SQR")
         c.set("ONEPTR", ONE_BUF)
         self.call(self.exp_flow)
         self.call(r.mont_mul, DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
@@ -831,7 +987,7 @@ class _Driver:
         asm.jumpi(no_squares)
         c.load("WIDTH")
         c.store("COUNT")
-        self.repeat("COUNT", lambda: self.call(None, DST=ACC_BUF, A=ACC_BUF, B=ACC_BUF))
+        self.repeat("COUNT", lambda: self.call("SQR", DST=ACC_BUF, A=ACC_BUF, B=ACC_BUF))
         asm.place(no_squares)
         c.load("WIDTH")
         asm.push(256)
@@ -1008,7 +1164,9 @@ class _Driver:
         c.store("W32")
         # Y = B^E mod 2**(256 kw) by truncated products, then mod 2**k
         asm.push(r.mul_low)
+        asm.op("DUP1")
         c.store("MUL")
+        c.store("SQR")
         c.load("W32")
         c.store("TSTRIDE")
         c.set("ONEPTR", INT1_BUF)
