@@ -8,15 +8,17 @@ pointers in variables (VAR_AT: the parser's free table area), so one copy of eac
 every size: loops run over the run-time word count n.
 
 Odd M (word-level Montgomery arithmetic, R = 2**(256 n)):
-- ``mont_mul``: CIOS (a b + m M) / R, two interleaved passes per word of b. The 512-bit
-  product of two words: lo = MUL, hi = ADDMOD(MULMOD(x, y, 2**256 - 1), NOT lo, 2**256 - 1)
-  (x y = hi 2**256 + lo and 2**256 = 1 mod 2**256 - 1, so hi = mm - lo mod 2**256 - 1,
-  exact as hi <= 2**256 - 2); the result below 2 M, one conditional subtraction.
+- ``mont_mul``: CIOS (a b + m M) / R, two passes per word of b, each an unrolled loop of
+  UNROLL product steps entered Duff's way. The 512-bit product of two words: lo = MUL,
+  hi = ADDMOD(MULMOD(x, y, 2**256 - 1), NOT lo, 2**256 - 1) (x y = hi 2**256 + lo and
+  2**256 = 1 mod 2**256 - 1, so hi = mm - lo mod 2**256 - 1, exact as hi <= 2**256 - 2).
+  The result is below 2 M: ``reduce`` subtracts M unless the top words show t < M.
+- ``mont_sqr`` (n >= SQR_WORDS, below that it costs more than it saves): the square from
+  n (n - 1) / 2 cross products, doubled, plus the diagonal, then n reduction rows.
 - n' = -M0^-1 mod 2**256 by Newton's iteration from x = M0 (right to 3 bits), 7 steps.
-- R mod M: with s = CLZ of the top word, 2**(256 n - s) - M < M, then s doublings.
-  R**2 mod M from it: UNIT doublings give 2**UNIT in Montgomery form, then a ladder over
-  the bits of n (squaring doubles the exponent, UNIT doublings add UNIT), then TAIL
-  squarings: 2**(UNIT n 2**TAIL) = 2**(256 n) in Montgomery form, i.e. R**2 mod M.
+- R mod M and R**2 mod M: 2**(128 i) mod M for i up to 4 n, each from the last by one
+  step of long division in 128-bit digits (Knuth's D3: the quotient digit from the top
+  digits, at most 2 too large, then M added back), about 2 mont_mul's worth in all.
 - the base (any number of words) into Montgomery form by Horner over chunks of n words
   (A' = A R + c, i.e. mont(A, R**2) + mont(c, R**2)), so no division.
 - left-to-right fixed windows of K bits (K by the exponent's length), skipping the leading
@@ -64,7 +66,7 @@ DIGIT = 1 << 128                                   # the division steps' digit
 TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE bytes apart
 
 _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
-              "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "ONEPTR", "BIT",
+              "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "ONEPTR", "T1",
               "COUNT2", "MW32", "E0", "S", "V1", "SQR", "SQW")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
 assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
@@ -93,25 +95,6 @@ class _Code:
         self.asm.push(at)
         self.asm.op("MLOAD")
 
-    def call(self, routine: Label, **args: int) -> None:
-        """Set pointer arguments (DST, A, B), call ``routine``."""
-        for name, value in args.items():
-            self.set(name, value)
-        back = self.asm.new_label("mw_back")
-        self.asm.push(back)
-        self.asm.jump(routine)
-        self.asm.place(back)
-
-    def call_mul(self, **args: int) -> None:
-        """Call the multiplication in MUL (Montgomery or truncated)."""
-        for name, value in args.items():
-            self.set(name, value)
-        back = self.asm.new_label("mw_back")
-        self.asm.push(back)
-        self.load("MUL")
-        self.asm.op("JUMP")
-        self.asm.place(back)
-
     def zero(self, at: int, words_var: str, extra_words: int) -> None:
         """Zero ``32 * var + 32 * extra`` bytes at ``at`` (CALLDATACOPY past the end)."""
         asm = self.asm
@@ -130,7 +113,8 @@ class _Code:
         self.asm.op("MCOPY")
 
     def loop(self, body: Callable[[], None], end_var: str, step: int = WORD) -> None:
-        """[p] -> [end]: ``body`` ([p, ...] -> [p, ...]) for p, p + step, ... < END's value."""
+        """[p, ...] -> [END, ...]: ``body`` ([p, ...] -> [p, ...]) for p, p + step, ...
+        below END's value (at least once)."""
         asm = self.asm
         top = asm.label("mw_loop")
         body()
@@ -756,7 +740,7 @@ class _Driver:
         asm.op("ADD")
         asm.op("DUP1")
         c.store("DST")
-        c.store("BIT")                                  # BIT: T[1]'s address
+        c.store("T1")                                   # T[1]'s address
         self.call(r.mont_mul, B=R2_BUF)
         horner, horner_done = asm.new_label("mw_horner"), asm.new_label("mw_horner_done")
         asm.place(horner)
@@ -768,9 +752,9 @@ class _Driver:
         c.load("CHUNK")
         asm.op("SUB")
         c.store("CHUNK")
-        self.call(r.mont_mul, DST="BIT", A="BIT", B=R2_BUF)
+        self.call(r.mont_mul, DST="T1", A="T1", B=R2_BUF)
         self.call(r.mont_mul, DST=U_BUF, A="CHUNK", B=R2_BUF)
-        self.call(r.mod_add, DST="BIT", A="BIT", B=U_BUF)
+        self.call(r.mod_add, DST="T1", A="T1", B=U_BUF)
         asm.jump(horner)
         asm.place(horner_done)
         # the power, out of Montgomery form
