@@ -87,6 +87,12 @@ class _Code:
         self.asm.push(V[var])
         self.asm.op("MSTORE")
 
+    def word(self, var: str, base: int) -> None:
+        """[] -> [the word at base + the variable's value]."""
+        self.load(var)
+        self.asm.push(base % (1 << 256))
+        self.asm.ops("ADD", "MLOAD")
+
     def set(self, var: str, value: int) -> None:
         self.asm.push(value)
         self.store(var)
@@ -124,6 +130,22 @@ class _Code:
         self.load(end_var)
         asm.op("GT")
         asm.jumpi(top)
+
+
+def _shift_word(asm: Assembler, src: int, dst: int, bits: int) -> None:
+    """[j] -> [j]: word j of (the words at src) << bits, to dst + j (src's word -1 read)."""
+    asm.op("DUP1")
+    asm.push(src)
+    asm.ops("ADD", "MLOAD")
+    asm.push(bits)
+    asm.op("SHL")
+    asm.op("DUP2")
+    asm.push(src - WORD)
+    asm.ops("ADD", "MLOAD")
+    asm.push(256 - bits)
+    asm.ops("SHR", "OR", "DUP2")
+    asm.push(dst)
+    asm.ops("ADD", "MSTORE")
 
 
 def _product_step(c: _Code, store_offset: int) -> None:
@@ -199,15 +221,34 @@ class _Routines:
             self._add_sub(self.add, "ADD")
             self._add_sub(self.sub, "SUB")
 
+    def _rows_start(self, bytes_var: str, spare_words: int) -> None:
+        """[ret] -> [N = 2**256 - 1, end = T + the variable, i32 = 0, ret], T zeroed up to
+        ``spare_words`` words past the end."""
+        c, asm = self.c, self.c.asm
+        c.zero(T_BUF, bytes_var, spare_words)
+        asm.op("PUSH0")
+        c.load(bytes_var)
+        asm.push(T_BUF)
+        asm.ops("ADD", "PUSH0", "NOT")
+
+    def _rows_next(self, outer: Label, bytes_var: str) -> None:
+        """[p, C, y, d, N, end, i32, ret] after a row -> the next row at ``outer`` with
+        [N, end, i32 + 32, ret] while i32 + 32 is below the variable, else [ret]."""
+        c, asm = self.c, self.c.asm
+        asm.ops("POP", "POP", "POP", "POP")             # [N, end, i32, ret]
+        asm.op("DUP3")
+        asm.push(WORD)
+        asm.ops("ADD", "SWAP3", "POP", "DUP3")          # [i32 + 32, N, end, i32 + 32, ret]
+        c.load(bytes_var)
+        asm.op("GT")
+        asm.jumpi(outer)
+        asm.ops("POP", "POP", "POP")
+
     def _mont_mul(self) -> None:
         """[ret] -> []: DST = A B / R mod M (A, B < M; or one of them < R, the other < M)."""
         c, asm = self.c, self.c.asm
         asm.place(self.mont_mul)
-        c.zero(T_BUF, "N32", 2)
-        asm.op("PUSH0")
-        c.load("N32")
-        asm.push(T_BUF)
-        asm.ops("ADD", "PUSH0", "NOT")                  # [N, end, i32, ret]
+        self._rows_start("N32", 2)                      # [N, end, i32, ret]
         outer = asm.label("mw_mont_word")
         # first pass: t += a b_i
         asm.push(T_BUF)
@@ -242,14 +283,7 @@ class _Routines:
         asm.ops("DUP3", "MSTORE")                       # t_n
         asm.push(WORD)
         asm.ops("DUP3", "SUB", "MSTORE")                # t_(n-1) = s
-        asm.ops("POP", "POP", "POP", "POP")             # [N, end, i32, ret]
-        asm.op("DUP3")
-        asm.push(WORD)
-        asm.ops("ADD", "SWAP3", "POP", "DUP3")          # [i32 + 32, N, end, i32 + 32, ret]
-        c.load("N32")
-        asm.op("GT")
-        asm.jumpi(outer)
-        asm.ops("POP", "POP", "POP")
+        self._rows_next(outer, "N32")
         asm.jump(self.reduce)
 
     def _mont_sqr(self) -> None:
@@ -300,18 +334,7 @@ class _Routines:
         asm.push(WORD)
         asm.ops("SWAP1", "SUB")                         # [j = 2 N32 - 32, ret]
         double, doubled = asm.label("mw_sqr_double"), asm.new_label("mw_sqr_doubled")
-        asm.op("DUP1")
-        asm.push(SQ_BUF)
-        asm.ops("ADD", "MLOAD")
-        asm.push(1)
-        asm.op("SHL")
-        asm.op("DUP2")
-        asm.push(SQ_BUF - WORD)
-        asm.ops("ADD", "MLOAD")
-        asm.push(255)
-        asm.ops("SHR", "OR", "DUP2")
-        asm.push(SQ_BUF)
-        asm.ops("ADD", "MSTORE")
+        _shift_word(asm, SQ_BUF, SQ_BUF, 1)
         asm.ops("DUP1", "ISZERO")
         asm.jumpi(doubled)
         asm.push(WORD)
@@ -400,17 +423,12 @@ class _Routines:
         c, asm = self.c, self.c.asm
         asm.place(self.reduce)
         subtract = asm.new_label("mw_reduce_subtract")
-        c.load("N32")
-        asm.push(T_BUF)
-        asm.ops("ADD", "MLOAD")
-        asm.jumpi(subtract)
-        c.load("N32")
-        asm.ops("DUP1")
-        asm.push(MOD_BUF - WORD)
-        asm.ops("ADD", "MLOAD", "SWAP1")
-        asm.push(T_BUF - WORD)
-        asm.ops("ADD", "MLOAD", "LT", "ISZERO")         # t_(n-1) >= M_(n-1)
-        asm.jumpi(subtract)
+        c.word("N32", T_BUF)
+        asm.jumpi(subtract)                             # t_n != 0
+        c.word("N32", MOD_BUF - WORD)
+        c.word("N32", T_BUF - WORD)
+        asm.ops("LT", "ISZERO")
+        asm.jumpi(subtract)                             # t_(n-1) >= M_(n-1)
         c.load("N32")
         asm.push(T_BUF)
         c.load("DST")
@@ -503,11 +521,7 @@ class _Routines:
         """[ret] -> []: DST = A B mod 2**(8 W32) (schoolbook, the lower half only)."""
         c, asm = self.c, self.c.asm
         asm.place(self.mul_low)
-        c.zero(T_BUF, "W32", 1)
-        asm.op("PUSH0")
-        c.load("W32")
-        asm.push(T_BUF)
-        asm.ops("ADD", "PUSH0", "NOT")                  # [N, end, i32, ret]
+        self._rows_start("W32", 1)                      # [N, end, i32, ret]
         outer = asm.label("mw_low_word")
         asm.op("DUP3")
         asm.push(T_BUF)
@@ -522,14 +536,7 @@ class _Routines:
         asm.push(T_BUF)
         asm.op("ADD")                                   # [p0, 0, y, d, N, end, i32, ret]
         _product_loop(c, 0)
-        asm.ops("POP", "POP", "POP", "POP")             # [N, end, i32, ret]
-        asm.op("DUP3")
-        asm.push(WORD)
-        asm.ops("ADD", "SWAP3", "POP", "DUP3")          # [i32 + 32, N, end, i32 + 32, ret]
-        c.load("W32")
-        asm.op("GT")
-        asm.jumpi(outer)
-        asm.ops("POP", "POP", "POP")
+        self._rows_next(outer, "W32")
         c.load("W32")
         asm.push(T_BUF)
         c.load("DST")
@@ -780,14 +787,11 @@ class _Driver:
         2 too large (Theorem 4.3.1B), so x 2**128 - q M is x' - j M, j <= 2: M added while
         negative. The subtraction adds q (2**(256 (n + 1)) - M), NM, over n + 1 words."""
         asm, c, r = self.asm, self.c, self.r
-        c.load("N32")
-        asm.push(MOD_BUF - WORD)
-        asm.ops("ADD", "MLOAD", "DUP1", "CLZ", "DUP1")
+        c.word("N32", MOD_BUF - WORD)
+        asm.ops("DUP1", "CLZ", "DUP1")
         c.store("S")                                    # [s, m_top]
         asm.op("SHL")
-        c.load("N32")
-        asm.push(MOD_BUF - 2 * WORD)
-        asm.ops("ADD", "MLOAD")
+        c.word("N32", MOD_BUF - 2 * WORD)
         c.load("S")
         asm.push(256)
         asm.ops("SUB", "SHR", "OR")                     # M's top 256 bits, normalized
@@ -816,31 +820,14 @@ class _Driver:
         c.store("END")
         asm.op("PUSH0")                                 # T = XS 2**128
 
-        def shift() -> None:
-            asm.op("DUP1")
-            asm.push(XS_BUF)
-            asm.ops("ADD", "MLOAD")
-            asm.push(128)
-            asm.op("SHL")
-            asm.op("DUP2")
-            asm.push(XS_BUF - WORD)
-            asm.ops("ADD", "MLOAD")
-            asm.push(128)
-            asm.ops("SHR", "OR", "DUP2")
-            asm.push(T_BUF)
-            asm.ops("ADD", "MSTORE")
-        c.loop(shift, "END")
+        c.loop(lambda: _shift_word(asm, XS_BUF, T_BUF, 128), "END")
         asm.op("POP")
         c.load("V1")                                    # the quotient digit estimate
-        c.load("N32")
-        asm.push(XS_BUF - 2 * WORD)
-        asm.ops("ADD", "MLOAD")
+        c.word("N32", XS_BUF - 2 * WORD)
         c.load("S")
         asm.push(256)
         asm.ops("SUB", "SHR")
-        c.load("N32")
-        asm.push(XS_BUF - WORD)
-        asm.ops("ADD", "MLOAD")
+        c.word("N32", XS_BUF - WORD)
         c.load("S")
         asm.ops("SHL", "OR", "DIV")                     # [u / v1]
         asm.push(DIGIT - 1)
@@ -857,9 +844,7 @@ class _Driver:
         _product_loop(c, 0)
         asm.ops("POP", "POP", "POP", "POP", "POP", "POP", "POP")
         asm.place(negative)                             # add M while T < 0
-        c.load("N32")
-        asm.push(T_BUF)
-        asm.ops("ADD", "MLOAD")
+        c.word("N32", T_BUF)
         asm.push(255)
         asm.op("SHR")
         asm.op("ISZERO")
