@@ -24,8 +24,8 @@ def code() -> bytes:
     return build_contract("modexp", target="evm")
 
 
-def _run(code: bytes, data: bytes, engine: str = "fast"):
-    result = execute(code, data, opcodes="evm", engine=engine, gas=GAS)
+def _run(code: bytes, data: bytes, engine: str = "fast", opcodes: str = "evm"):
+    result = execute(code, data, opcodes=opcodes, engine=engine, gas=GAS)
     assert result.success, result.error
     bl, el, ml = reference.lengths(data)
     parsed = reference.parse(data)
@@ -102,6 +102,14 @@ def test_engines_agree(code, modulus):
     data = encode(7, 2**130 + 12345, modulus, 64, 32, 80)
     python, fast = _run(code, data, "python"), _run(code, data, "fast")
     assert python.gas_used == fast.gas_used
+
+
+def test_evmmax_target():
+    """The EVMMAX build sends even moduli to the same code."""
+    code = build_contract("modexp", target="evmmax")
+    for modulus in (2**256, 2**300 * 3, 2 * ((1 << 2047) + 1), 2**256 * _ones(1)):
+        for exponent in (0, 65537, 2**200 + 1):
+            _run(code, encode(5, exponent, modulus), "fast", "evmmax")
 
 
 @settings(max_examples=40, deadline=None)
