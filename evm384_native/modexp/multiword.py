@@ -43,6 +43,7 @@ from .reference import MAX_LENGTH
 MAX_WORDS = MAX_LENGTH // WORD                     # 32
 UNROLL = 8                                         # product steps per turn of their loop
 SQR_WORDS = 10                                     # mont_sqr for squarings from this size
+FIXED_WORDS = (1, 2, 3, 4)                         # sizes with a straight-line mont_mul
 assert SQR_WORDS >= 2                              # (its rows of cross products need two)
 STRIDE = WORD * (MAX_WORDS + 2)                    # a buffer: 32 words, a carry, a spare
 BUFFERS_AT = DATA_AT + 3 * MAX_LENGTH              # past the parser's data, whatever its size
@@ -56,8 +57,9 @@ def _buffers(*names: str) -> dict:
 # ZERO is never written (so the word below XS stays zero: XS's word -1).
 # SQ, DIAG and BASE are 64 words (their _HI halves); the word below SQ (XS's spare) is zero.
 _B = _buffers("MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES",
-              "INT1", "INT2", "ZERO", "XS", "SQ", "SQ_HI", "DIAG", "DIAG_HI", "BASE", "BASE_HI")
-SQ_BUF, DIAG_BUF = _B["SQ"], _B["DIAG"]
+              "INT1", "INT2", "ZERO", "XS", "SQ", "SQ_HI", "DIAG", "DIAG_HI", "AF", "BASE",
+              "BASE_HI")
+SQ_BUF, DIAG_BUF, AF_BUF = _B["SQ"], _B["DIAG"], _B["AF"]
 (MOD_BUF, T_BUF, S_BUF, ONE_BUF, R2_BUF, ACC_BUF, X_BUF, NM_BUF, Q_BUF, H_BUF, U_BUF, MLE_BUF,
  RES_BUF, INT1_BUF, INT2_BUF, ZERO_BUF, XS_BUF, BASE_BUF) = (_B[n] for n in (
     "MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES", "INT1", "INT2",
@@ -132,6 +134,11 @@ class _Code:
         asm.jumpi(top)
 
 
+def _select(asm: Assembler) -> None:
+    """[flag, a, b] -> [a if flag else b] (flag 0 or 1)."""
+    asm.ops("SWAP1", "DUP3", "SWAP1", "SUB", "MUL", "ADD")
+
+
 def _shift_word(asm: Assembler, src: int, dst: int, bits: int) -> None:
     """[j] -> [j]: word j of (the words at src) << bits, to dst + j (src's word -1 read)."""
     asm.op("DUP1")
@@ -200,6 +207,7 @@ class _Routines:
         self.c = _Code(asm)
         self.mont_mul = asm.new_label("mw_mont_mul")
         self.mont_sqr = asm.new_label("mw_mont_sqr")
+        self.fixed = {n: asm.new_label(f"mw_mont_mul_{n}") for n in FIXED_WORDS}
         self.mul_low = asm.new_label("mw_mul_low")
         self.mod_add = asm.new_label("mw_mod_add")
         self.reduce = asm.new_label("mw_reduce")
@@ -211,6 +219,9 @@ class _Routines:
             self._mont_mul()
         with self.c.asm.scope("mont_sqr"):
             self._mont_sqr()
+        for n in FIXED_WORDS:
+            with self.c.asm.scope(f"mont_mul_{n}"):
+                self._mont_mul_fixed(n)
         with self.c.asm.scope("reduce"):
             self._reduce()
         with self.c.asm.scope("mod_add"):
@@ -284,6 +295,68 @@ class _Routines:
         asm.push(WORD)
         asm.ops("DUP3", "SUB", "MSTORE")                # t_(n-1) = s
         self._rows_next(outer, "N32")
+        asm.jump(self.reduce)
+
+    def _fixed_step(self, x_at: int, t_at: int, store_at: int) -> None:
+        """[C, y, N] -> [C', y, N]: (C', t) = t[t_at] + x[x_at] y + C, t to store_at."""
+        asm = self.c.asm
+        asm.push(x_at)
+        asm.ops("MLOAD", "DUP3")                        # [y, x, C, y, N]
+        asm.ops("DUP2", "DUP2", "MUL")                  # [lo, y, x, C, y, N]
+        asm.ops("SWAP2", "DUP6", "SWAP2", "MULMOD")     # [mm, lo, C, y, N]
+        asm.ops("DUP5", "SWAP1", "DUP3", "NOT", "ADDMOD")  # [hi, lo, C, y, N]
+        asm.push(t_at)
+        asm.ops("MLOAD", "DUP3", "ADD")                 # [s1, hi, lo, C, y, N]
+        asm.ops("SWAP2", "DUP3", "LT", "ADD")           # [hi1, s1, C, y, N]
+        asm.ops("SWAP2", "DUP2", "ADD")                 # [s2, s1, hi1, y, N]
+        asm.ops("SWAP1", "DUP2", "LT")                  # [c2, s2, hi1, y, N]
+        asm.op("SWAP1")
+        asm.push(store_at)
+        asm.ops("MSTORE", "ADD")                        # [C', y, N]
+
+    def _mont_mul_fixed(self, n: int) -> None:
+        """[ret] -> []: mont_mul for n words, straight-line: constant addresses, A copied
+        to AF first (it may be any buffer), no loops."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.fixed[n])
+        asm.push(WORD * (n + 2))
+        asm.op("CALLDATASIZE")
+        asm.push(T_BUF)
+        asm.op("CALLDATACOPY")
+        asm.push(WORD * n)
+        c.load("A")
+        asm.push(AF_BUF)
+        asm.op("MCOPY")
+        asm.ops("PUSH0", "NOT")                         # [N, ret]
+        top, carry = T_BUF + WORD * n, T_BUF + WORD * (n + 1)
+        for i in range(n):
+            c.load("B")
+            asm.push(WORD * i)
+            asm.ops("ADD", "MLOAD", "PUSH0")            # [0, b_i, N, ret]
+            for j in range(n):
+                self._fixed_step(AF_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * j)
+            asm.push(top)
+            asm.ops("MLOAD", "DUP2", "ADD")             # [s, C, y, N]
+            asm.ops("SWAP1", "DUP2", "LT")              # [carry, s, y, N]
+            asm.push(carry)
+            asm.op("MSTORE")
+            asm.push(top)
+            asm.ops("MSTORE", "POP")                    # [N, ret]
+            c.load("NP")
+            c.slot(T_BUF)
+            asm.ops("MUL", "PUSH0")                     # [0, m, N, ret]
+            for j in range(n):
+                self._fixed_step(MOD_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * (j - 1))
+            asm.push(top)
+            asm.ops("MLOAD", "DUP2", "ADD")             # [s, C, m, N]
+            asm.ops("SWAP1", "DUP2", "LT")              # [carry, s, m, N]
+            asm.push(carry)
+            asm.ops("MLOAD", "ADD")
+            asm.push(top)
+            asm.op("MSTORE")                            # t_n = t_(n+1) + carry
+            asm.push(top - WORD)
+            asm.ops("MSTORE", "POP")                    # t_(n-1) = s; [N, ret]
+        asm.op("POP")
         asm.jump(self.reduce)
 
     def _mont_sqr(self) -> None:
@@ -765,14 +838,22 @@ class _Driver:
         asm.jump(horner)
         asm.place(horner_done)
         # the power, out of Montgomery form
-        asm.push(r.mont_mul)
-        c.store("MUL")
         asm.push(r.mont_mul)                            # squarings: mont_sqr from SQR_WORDS
         asm.push(r.mont_sqr)
         c.load("N32")
         asm.push(WORD * SQR_WORDS - 1)
         asm.op("LT")                                    # [n > SQR_WORDS - 1, sqr, mul]
-        asm.ops("SWAP1", "DUP3", "SWAP1", "SUB", "MUL", "ADD")
+        _select(asm)
+        asm.push(r.mont_mul)                            # [mul, sqr]
+        for n, label in r.fixed.items():                # the straight-line ones if n fits
+            for _ in range(2):
+                asm.push(label)
+                c.load("N32")
+                asm.push(WORD * n)
+                asm.op("EQ")
+                _select(asm)
+                asm.op("SWAP1")
+        c.store("MUL")
         c.store("SQR")
         c.set("ONEPTR", ONE_BUF)
         self.call(self.exp_flow)
