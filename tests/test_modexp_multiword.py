@@ -104,6 +104,11 @@ def test_engines_agree(code, modulus):
     assert python.gas_used == fast.gas_used
 
 
+@pytest.mark.parametrize("target", ["evm", "evmmax"])
+def test_contract_size(target):
+    assert len(build_contract("modexp", target=target)) <= 24_576      # EIP-170
+
+
 def test_evmmax_target():
     """The EVMMAX build sends even moduli to the same code."""
     code = build_contract("modexp", target="evmmax")

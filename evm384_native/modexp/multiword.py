@@ -43,7 +43,7 @@ from .reference import MAX_LENGTH
 MAX_WORDS = MAX_LENGTH // WORD                     # 32
 UNROLL = 8                                         # product steps per turn of their loop
 SQR_WORDS = 10                                     # mont_sqr for squarings from this size
-FIXED_WORDS = (1, 2, 3, 4)                         # sizes with a straight-line mont_mul
+FIXED_WORDS = (1, 2, 3, 4, 8)                         # sizes with a straight-line mont_mul
 assert SQR_WORDS >= 2                              # (its rows of cross products need two)
 STRIDE = WORD * (MAX_WORDS + 2)                    # a buffer: 32 words, a carry, a spare
 BUFFERS_AT = DATA_AT + 3 * MAX_LENGTH              # past the parser's data, whatever its size
