@@ -16,9 +16,10 @@ Odd M (word-level Montgomery arithmetic, R = 2**(256 n)):
 - ``mont_sqr`` (n >= SQR_WORDS, below that it costs more than it saves): the square from
   n (n - 1) / 2 cross products, doubled, plus the diagonal, then n reduction rows.
 - n' = -M0^-1 mod 2**256 by Newton's iteration from x = M0 (right to 3 bits), 7 steps.
-- R mod M and R**2 mod M: 2**(128 i) mod M for i up to 4 n, each from the last by one
+- R mod M and R**2 mod M: 2**(128 i) mod M for i up to 3 n, each from the last by one
   step of long division in 128-bit digits (Knuth's D3: the quotient digit from the top
-  digits, at most 2 too large, then M added back), about 2 mont_mul's worth in all.
+  digits, at most 2 too large, then M added back), then one Montgomery squaring.
+- ``mont_mul_n`` for n in FIXED_WORDS: the same CIOS straight-line (constant addresses).
 - the base (any number of words) into Montgomery form by Horner over chunks of n words
   (A' = A R + c, i.e. mont(A, R**2) + mont(c, R**2)), so no division.
 - left-to-right fixed windows of K bits (K by the exponent's length), skipping the leading
@@ -794,6 +795,24 @@ class _Driver:
         asm.op("PUSH0")
         asm.op("SUB")
         c.store("NP")
+        # the products for this size: MUL, and SQR for squarings (mont_sqr from SQR_WORDS)
+        asm.push(r.mont_mul)
+        asm.push(r.mont_sqr)
+        c.load("N32")
+        asm.push(WORD * SQR_WORDS - 1)
+        asm.op("LT")                                    # [n > SQR_WORDS - 1, sqr, mul]
+        _select(asm)
+        asm.push(r.mont_mul)                            # [mul, sqr]
+        for n, label in r.fixed.items():                # the straight-line ones if n fits
+            for _ in range(2):
+                asm.push(label)
+                c.load("N32")
+                asm.push(WORD * n)
+                asm.op("EQ")
+                _select(asm)
+                asm.op("SWAP1")
+        c.store("MUL")
+        c.store("SQR")
         self._powers_of_two()
         # the base in Montgomery form, Horner over chunks of n words from the top
         c.load("N32")
@@ -821,7 +840,7 @@ class _Driver:
         asm.op("DUP1")
         c.store("DST")
         c.store("T1")                                   # T[1]'s address
-        self.call(r.mont_mul, B=R2_BUF)
+        self.call("MUL", B=R2_BUF)
         horner, horner_done = asm.new_label("mw_horner"), asm.new_label("mw_horner_done")
         asm.place(horner)
         c.load("CHUNK")
@@ -832,41 +851,25 @@ class _Driver:
         c.load("CHUNK")
         asm.op("SUB")
         c.store("CHUNK")
-        self.call(r.mont_mul, DST="T1", A="T1", B=R2_BUF)
-        self.call(r.mont_mul, DST=U_BUF, A="CHUNK", B=R2_BUF)
+        self.call("MUL", DST="T1", A="T1", B=R2_BUF)
+        self.call("MUL", DST=U_BUF, A="CHUNK", B=R2_BUF)
         self.call(r.mod_add, DST="T1", A="T1", B=U_BUF)
         asm.jump(horner)
         asm.place(horner_done)
         # the power, out of Montgomery form
-        asm.push(r.mont_mul)                            # squarings: mont_sqr from SQR_WORDS
-        asm.push(r.mont_sqr)
-        c.load("N32")
-        asm.push(WORD * SQR_WORDS - 1)
-        asm.op("LT")                                    # [n > SQR_WORDS - 1, sqr, mul]
-        _select(asm)
-        asm.push(r.mont_mul)                            # [mul, sqr]
-        for n, label in r.fixed.items():                # the straight-line ones if n fits
-            for _ in range(2):
-                asm.push(label)
-                c.load("N32")
-                asm.push(WORD * n)
-                asm.op("EQ")
-                _select(asm)
-                asm.op("SWAP1")
-        c.store("MUL")
-        c.store("SQR")
         c.set("ONEPTR", ONE_BUF)
         self.call(self.exp_flow)
-        self.call(r.mont_mul, DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
+        self.call("MUL", DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
         asm.op("JUMP")
 
     def _powers_of_two(self) -> None:
-        """ONE = R mod M and R2 = R**2 mod M: x = 2**(128 i) mod M for i = 1 .. 4 n, each
+        """ONE = R mod M and R2 = R**2 mod M: x = 2**(128 i) mod M for i = 1 .. 3 n, each
         from the last by one step of long division in 128-bit digits: the quotient digit of
         x 2**128 over M estimated from the top two digits of x 2**128 and the top digit of
         M, both shifted left by s = CLZ(M's top word) (Knuth's normalization, D3), at most
         2 too large (Theorem 4.3.1B), so x 2**128 - q M is x' - j M, j <= 2: M added while
-        negative. The subtraction adds q (2**(256 (n + 1)) - M), NM, over n + 1 words."""
+        negative. The subtraction adds q (2**(256 (n + 1)) - M), NM, over n + 1 words.
+        ONE after 2 n steps; R2 from the last x = 2**(1.5 L) mod M as x x / R."""
         asm, c, r = self.asm, self.c, self.r
         c.word("N32", MOD_BUF - WORD)
         asm.ops("DUP1", "CLZ", "DUP1")
@@ -889,9 +892,11 @@ class _Driver:
         asm.push(XS_BUF)
         asm.op("MSTORE")
         c.load("N32")
-        asm.push(3)
+        asm.push(5)
         asm.op("SHR")
-        c.store("COUNT2")                               # 4 n steps
+        asm.push(3)
+        asm.op("MUL")
+        c.store("COUNT2")                               # 3 n steps
         step, negative, positive, done = (asm.new_label(n) for n in (
             "mw_two_step", "mw_two_negative", "mw_two_positive", "mw_two_not_half"))
         asm.place(step)
@@ -940,13 +945,13 @@ class _Driver:
         c.store("COUNT2")                               # [count]
         asm.op("DUP1")
         c.load("N32")
-        asm.push(4)
+        asm.push(5)
         asm.ops("SHR", "EQ", "ISZERO")
         asm.jumpi(done)
-        c.copy(ONE_BUF, XS_BUF, "N32")                  # halfway, 2 n steps: R mod M
+        c.copy(ONE_BUF, XS_BUF, "N32")                  # after 2 n steps: R mod M
         asm.place(done)
-        asm.jumpi(step)
-        c.copy(R2_BUF, XS_BUF, "N32")
+        asm.jumpi(step)                                 # XS = 2**(1.5 L) mod M, L = 256 n
+        self.call("MUL", DST=R2_BUF, A=XS_BUF, B=XS_BUF)  # its square / R: 2**(2 L) mod M
 
     def _exp_flow(self) -> None:
         """[ret] -> []: ACC = T[1]^E with MUL (table entries TSTRIDE bytes apart, T[1]
