@@ -9,6 +9,7 @@ from collections import ChainMap
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 from .asm import Program
+from .asm.failure import Failure
 from .bls12_377.family import FAMILY as BLS12_377
 from .bls12_381.family import FAMILY as BLS12_381
 from .bn254.family import FAMILY as BN254
@@ -45,6 +46,12 @@ def family_of(name: str) -> Family:
     if family is None:
         raise ValueError(f"unknown contract {name!r}; choose one of {', '.join(CONTRACTS)}")
     return family
+
+
+def failure_of(name: str) -> Failure:
+    """How contract ``name`` fails on invalid input (:mod:`.asm.failure`): an exceptional
+    halt where it has a precompile's interface (as the precompile fails), else REVERT."""
+    return family_of(name).failure_of(name)
 
 
 def targets_of(name: str) -> Tuple[str, ...]:

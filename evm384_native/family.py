@@ -7,10 +7,11 @@ The target is resolved here, once, from its name (:func:`~.tower.target.resolve_
 and the family's builder receives it as a :class:`~.tower.target.Target`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field as dataclass_field
 from typing import Any, Callable, Mapping, Optional, Tuple, Union
 
 from .asm import Program
+from .asm.failure import REVERT, Failure
 from .curves.model import Field
 from .tower.target import Target
 from .tower.targets import resolve_target
@@ -40,6 +41,8 @@ class Family:
     encode_calldata: Callable[..., bytes]
     usage: Mapping[str, Usage]
     reference: Optional[Reference] = None
+    # how each contract fails on invalid input (:mod:`.asm.failure`; absent: REVERT)
+    failures: Mapping[str, Failure] = dataclass_field(default_factory=dict)
 
     def __repr__(self) -> str:
         return f"Family({self.name!r}: {', '.join(self.contracts)})"
@@ -47,6 +50,12 @@ class Family:
     @property
     def contracts(self) -> Tuple[str, ...]:
         return tuple(self.targets)
+
+    def failure_of(self, name: str) -> Failure:
+        """How contract ``name`` fails on invalid input: as its precompile (an exceptional
+        halt) where it has a precompile's interface, else REVERT."""
+        self.targets_of(name)
+        return self.failures.get(name, REVERT)
 
     def targets_of(self, name: str) -> Tuple[str, ...]:
         """The targets contract ``name`` is built for; ValueError for another name."""

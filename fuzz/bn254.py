@@ -1,7 +1,8 @@
 """The BN254 contracts (bn254_add, bn254_mul, bn254_pairing_check) against the precompiles
 they mimic, ECADD 0x06, ECMUL 0x07 and ECPAIRING 0x08, on random and mutated inputs: py-evm's
 precompile functions and revm's (pyrevm, where installed) must agree with each other, and the
-contract must return their output where they succeed and revert (no output) where they fail.
+contract must return their output where they succeed and fail as they do (INVALID: an
+exceptional halt consuming the gas, no output) where they fail.
 
 Like the eip2537 mode, the contract runs as ``build_contract(name, target=...)`` on one of
 the engines; :func:`fuzz` takes the runner as an argument, so that the loop can be tested
@@ -18,6 +19,7 @@ import time
 from functools import lru_cache
 from typing import Callable, Dict, List, NamedTuple, Optional, TextIO, Tuple
 
+from evm384_native.asm.failure import HALT
 from tests import bn254_cases as cases
 
 from .eip2537 import _bit_flip
@@ -34,13 +36,15 @@ GAS = 30_000_000
 # --- the contract runner -------------------------------------------------------------------------
 
 def _answer_of(result) -> RunResult:
-    """A contract's ExecutionResult as (success, output); any halt but a REVERT with no
-    output is a bug of the contract, not an answer."""
+    """A contract's ExecutionResult as (success, output); any end but the precompile's
+    failure (INVALID, all gas consumed, no output) is a bug of the contract, not an
+    answer."""
     if result.success:
         return (True, result.output)
-    if result.error != "revert" or result.output:
+    if not HALT.ended(result):
         raise AssertionError(f"the contract halted with {result.error!r} "
-                             f"(output {result.output.hex()}) instead of reverting")
+                             f"(output {result.output.hex()}) instead of failing as the "
+                             f"precompile does")
     return (False, b"")
 
 
@@ -276,7 +280,7 @@ def _describe(mismatch: Mismatch) -> str:
     lines = [f"bn254: case {case.index} ({case.op}; {', '.join(case.mutations) or 'unmutated'}) "
              f"MISMATCH"]
     for name, (success, output) in mismatch.answers.items():
-        lines.append(f"  {name:>8}: {'output ' + output.hex() if success else 'fails (revert)'}")
+        lines.append(f"  {name:>8}: {'output ' + output.hex() if success else 'fails'}")
     lines.append(f"  input {case.data.hex()}")
     return "\n".join(lines)
 

@@ -604,7 +604,7 @@ def test_calldata_random_relations(capsys, monkeypatch, name, true):
 ONE_INPUT = ["pairing", "eip2537_g1add", "eip2537_g2add", "eip2537_g1add_hinted",
              "eip2537_g2add_hinted", "eip2537_map_fp_to_g1", "eip2537_map_fp2_to_g2",
              "bn254_add", "bn254_mul", "poseidon_t2", "poseidon_t3", "poseidon_t4",
-             "poseidon_t5", "p256verify", "ecrecover"]
+             "poseidon_t5", "p256verify", "ecrecover", "modexp"]
 
 
 @pytest.mark.parametrize("name", ONE_INPUT)

@@ -30,7 +30,7 @@ def test_the_registry_is_the_families_in_order():
             for target in contracts.TARGETS:
                 assert (name in contracts.BUILT_FOR[target]) == (target in targets)
     assert contracts.BUILT_FOR["evm"] == bn254.CONTRACTS + poseidon.CONTRACTS + \
-        p256.CONTRACTS + secp256k1.CONTRACTS
+        p256.CONTRACTS + secp256k1.CONTRACTS + modexp_contracts.CONTRACTS
     assert [contracts.targets_of(name) for name in ("pairing", "bn254_add", "poseidon_t3")] == \
         [("evm384",), ("evm384", "evmmax", "evm"), ("evmmax", "evm")]
     # each declares its usage (as a set: a test that takes a usage out and puts it back,
@@ -114,7 +114,7 @@ def test_usage_is_a_live_view_of_each_curves():
 @pytest.mark.parametrize("call, message", [
     (lambda: contracts.build_contract("nope"), "unknown contract 'nope'; choose one of "
                                                "miller_loop, .*, bn254_pairing_check_hinted, .*poseidon_t5, p256verify, "
-                                               "ecrecover, bls12_377_pairing_check, bls12_377_pairing_check_hinted$"),
+                                               "ecrecover, bls12_377_pairing_check, bls12_377_pairing_check_hinted, modexp$"),
     (lambda: contracts.encode_calldata("nope"), "unknown contract 'nope'"),
     (lambda: contracts.targets_of("nope"), "unknown contract 'nope'"),
     (lambda: contracts.build_program("pairing", target="evmmax"),

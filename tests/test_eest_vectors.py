@@ -6,8 +6,9 @@ the hinted pairing checks too.
 
 Every vector runs on the fast engine on every target; the python engine must give the same
 output and gas on a sample by default (a few vectors a contract, the cheapest) and on every
-vector under ``slow``. A precompile's failure is the contract's REVERT with empty output
-(P256VERIFY's is empty output: tests/peer_vectors.py)."""
+vector under ``slow``. A precompile's failure is the contract's (an exceptional halt that
+consumes the gas; the hinted checks REVERT; P256VERIFY's is empty output:
+tests/peer_vectors.py)."""
 import pytest
 
 from evm384_native import bls12_381, bn254

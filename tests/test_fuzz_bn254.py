@@ -69,13 +69,16 @@ def test_oracles_that_disagree_are_a_mismatch_too():
     assert report.mismatches
 
 
-def test_a_halt_other_than_revert_is_an_error_not_an_answer():
-    assert bn254._answer_of(SimpleNamespace(success=False, error="revert", output=b"")) == (False, b"")
+def test_a_failure_other_than_the_precompiles_is_an_error_not_an_answer():
+    halt = SimpleNamespace(success=False, error="invalid opcode: INVALID", output=b"", gas_left=0)
+    assert bn254._answer_of(halt) == (False, b"")
     assert bn254._answer_of(SimpleNamespace(success=True, error=None, output=b"x")) == (True, b"x")
-    with pytest.raises(AssertionError, match="instead of reverting"):
-        bn254._answer_of(SimpleNamespace(success=False, error="out of gas", output=b""))
-    with pytest.raises(AssertionError):
-        bn254._answer_of(SimpleNamespace(success=False, error="revert", output=b"\x01"))
+    for other in (SimpleNamespace(success=False, error="out of gas", output=b"", gas_left=0),
+                  SimpleNamespace(success=False, error="revert", output=b"", gas_left=5),
+                  SimpleNamespace(success=False, error="invalid opcode: INVALID", output=b"",
+                                  gas_left=1)):
+        with pytest.raises(AssertionError, match="instead of failing as the precompile"):
+            bn254._answer_of(other)
 
 
 @pytest.mark.parametrize("engine", ["fast", "python"])

@@ -2,7 +2,8 @@
 core/vm/testdata/precompiles that a contract here stands for: tests/vectors/geth, SOURCE.md
 there) and its G2 MSM vectors, through the matching contracts on every target they build for.
 
-Each failure vector must make its contract REVERT with empty output, on both engines (they
+Each failure vector must make its contract fail as the precompile does (INVALID, all gas
+consumed, no output), on both engines (they
 fail early: cheap), and for the reason go-ethereum names where the contract's source map
 tells it (the pairing check's validation scopes, tests/test_eip2537_contract.py). The G2 MSM
 vectors (153, up to 1,024 pairs) run on the fast engine on every target; the python engine

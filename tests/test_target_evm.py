@@ -1,6 +1,6 @@
 """The plain-EVM target (target="evm", opcodes="evm"): every contract built for it answers as
 its EVMMAX build on random valid inputs, false relations and malformed input (the same
-output, the same REVERTs), on both engines with the same gas; Poseidon's hashes against the
+output, the same failures), on both engines with the same gas; Poseidon's hashes against the
 reference and circomlib's published values; what it refuses. The contracts' own suites run
 it against the independent oracles too (tests/test_bn254_contracts.py: go-ethereum's
 vectors, py-evm, revm, py_ecc; tests/test_wycheproof_ecdsa.py and tests/test_p256.py:

@@ -24,6 +24,7 @@ from typing import (Callable, Dict, Iterator, List, Optional, Protocol, Sequence
 from ..evm.evm384 import pack_offsets
 from ..evm.opcodes import EVMMAX_BY_NAME, PACKED_OFFSET_OPCODES, lookup
 from .disasm import disassemble
+from .failure import REVERT, Failure
 from .layout import FP_BYTES, Memory, Region, Slot
 
 Operand = Union[int, Slot]
@@ -215,9 +216,10 @@ class Assembler:
     """Collects code; see the module docstring."""
 
     def __init__(self, name: str = "main", memory: Optional[Memory] = None,
-                 opcodes: str = "evm384") -> None:
+                 opcodes: str = "evm384", failure: Failure = REVERT) -> None:
         self.memory = memory if memory is not None else Memory()
         self.opcodes = opcodes
+        self.failure = failure
         self.items: List[_Item] = []
         self._path: List[str] = [name]
         self._label_counts: Dict[str, int] = {}
@@ -287,6 +289,14 @@ class Assembler:
         if width is not None and not 1 <= width <= 32:
             raise ValueError(f"PUSH width must be 1..32, not {width}")
         self.items.append(_Push(tuple(self._path), value, width))
+
+    def fail(self) -> None:
+        """The contract's failure (:mod:`.failure`): REVERT, or an exceptional halt."""
+        for mnemonic in self.failure.mnemonics:
+            if mnemonic.startswith("PUSH "):
+                self.push(int(mnemonic.split()[1]))
+            else:
+                self.op(mnemonic)
 
     def place(self, label: Label, jumpdest: bool = True) -> Label:
         """Put ``label`` here (with a JUMPDEST unless it only marks a position)."""

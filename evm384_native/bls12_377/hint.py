@@ -16,7 +16,7 @@ from ..curves.bls12_377 import BLS12_377
 from ..ec import eip2537_input
 from ..ec.bls12_hinted import Hint
 from ..tower import fp
-from ..tower.contract import revert_here
+from ..tower.contract import fail_here
 from ..tower.fp import Emitter
 from ..tower.residue import emit_prover, run_prover
 from .points import PAIR_BYTES
@@ -37,7 +37,7 @@ def build_prover() -> Program:
     fail = asm.new_label("invalid_input")
     emit_prover(e, lambda loop: eip2537_input.load(e, loop, fail), Hint,
                 lambda t, out: _write_out(e, t, out), g1_may_be_infinity=True)
-    revert_here(e, fail)
+    fail_here(e, fail)
     e.finish()
     return asm.assemble()
 

@@ -47,11 +47,12 @@ from functools import lru_cache
 from typing import Callable, Dict, Optional, Tuple
 
 from ..asm import Fp12, Program
+from ..asm.failure import HALT, REVERT
 from ..curves.bls12_381 import BLS12_381
 from ..tower.compare import push_equal
 from ..tower.control import require_calldata
 from ..tower.fp import Emitter
-from ..tower.contract import least_gas_that_fits, return_slot, return_word, return_word_or_revert
+from ..tower.contract import least_gas_that_fits, return_slot, return_word, return_word_or_fail
 from ..tower.pairing import FinalExponentiation, MillerLoop
 from ..tower.target import Target
 from ..ec import bls12_hinted as hinted
@@ -92,17 +93,17 @@ def _build_pairing_product_is_one(e: Emitter, f: Fp12) -> None:
 
 
 def _build_eip2537_pairing_check(e: Emitter, f: Fp12) -> None:
-    return_word_or_revert(e, lambda: _push_is_one(e, f), eip2537.emit(e, f))
+    return_word_or_fail(e, lambda: _push_is_one(e, f), eip2537.emit(e, f))
 
 
 def _build_pairing_check_hinted(e: Emitter, f: Fp12) -> None:
     fail, push_answer = hinted.emit(e, f)
-    return_word_or_revert(e, push_answer, fail)
+    return_word_or_fail(e, push_answer, fail)
 
 
 def _build_eip2537_pairing_check_hinted(e: Emitter, f: Fp12) -> None:
     fail, push_answer = hinted.emit(e, f, validate=True)
-    return_word_or_revert(e, push_answer, fail)
+    return_word_or_fail(e, push_answer, fail)
 
 
 def _push_is_one(e: Emitter, f: Fp12) -> None:
@@ -141,6 +142,10 @@ TARGETS_OF: Dict[str, Tuple[str, ...]] = {
 }
 assert set(TARGETS_OF) == set(_BUILDERS) | set(_PRECOMPILE_BUILDERS) | set(hinted_add.CONTRACTS)
 CONTRACTS = tuple(TARGETS_OF)
+# EIP-2537's interfaces fail as its precompiles do (an exceptional halt); the others, which
+# no precompile defines, REVERT.
+FAILURE_OF = {name: HALT if name == "eip2537_pairing_check" or name in _PRECOMPILE_BUILDERS
+              else REVERT for name in CONTRACTS}
 EVMMAX_PAIRING_CHECKS = tuple(name for name in _BUILDERS if "evmmax" in TARGETS_OF[name])
 
 
@@ -161,7 +166,8 @@ def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     compact = isa.compact if compact is None else compact
     return least_gas_that_fits(name, BLS12_381, isa, lambda e: _build(name, e), compact,
                                loops=name in _LOOPED,
-                               inline_powers=name in _PRECOMPILE_BUILDERS)
+                               inline_powers=name in _PRECOMPILE_BUILDERS,
+                               failure=FAILURE_OF[name])
 
 
 def _build(name: str, e: Emitter) -> None:

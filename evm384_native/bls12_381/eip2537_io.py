@@ -54,12 +54,10 @@ def return_point(e: Emitter, group: Group, point: Slot) -> None:
     asm.op("RETURN")
 
 
-def revert_at(asm: Assembler, fail: Label) -> None:
-    """Place ``fail``: the precompile's error, REVERT with empty output."""
+def fail_at(asm: Assembler, fail: Label) -> None:
+    """Place ``fail``: the contract's failure (the precompile's: an exceptional halt)."""
     asm.place(fail)
-    asm.push(0)
-    asm.op("DUP1")
-    asm.op("REVERT")
+    asm.fail()
 
 
 def load_jacobian(e: Emitter, group: Group, point: Slot, infinity: Label, fail: Label) -> None:

@@ -26,7 +26,7 @@ from ..tower.control import require_calldata
 from ..tower.fp import Emitter
 from . import map_to_curve
 from .eip2537_io import (FIELD_BYTES, decode_fields, load_jacobian, point_bytes, return_point,
-                          revert_at)
+                          fail_at)
 from .msm import Msm
 from .groups import G1_GROUP, G2_GROUP
 
@@ -50,7 +50,7 @@ def _build_add(e: Emitter, group: Group) -> None:
     asm.place(output)
     asm.op("POP")
     return_point(e, group, acc)
-    revert_at(asm, fail)
+    fail_at(asm, fail)
 
 
 def _build_msm(e: Emitter, group: Group) -> None:
@@ -58,7 +58,7 @@ def _build_msm(e: Emitter, group: Group) -> None:
     msm = Msm(e, group, fail)
     msm.build()
     return_point(e, group, msm.acc)
-    revert_at(e.asm, fail)
+    fail_at(e.asm, fail)
 
 
 def _build_map(e: Emitter, group: Group) -> None:
@@ -76,7 +76,7 @@ def _build_map(e: Emitter, group: Group) -> None:
     asm.op("POP")
     map_to_curve.map_to_curve(e, group, out, u)
     return_point(e, group, out)
-    revert_at(asm, fail)
+    fail_at(asm, fail)
 
 
 BUILDERS: Dict[str, Callable[[Emitter], None]] = {

@@ -71,7 +71,7 @@ from ..asm import Assembler, Program
 from ..curves.bls12_381 import BLS12_381
 from .add_program import COORDINATES, Program as FieldProgram, addition, special_cases
 from .add_registers import AllocationError, fewest_registers
-from .eip2537_io import revert_at
+from .eip2537_io import fail_at
 
 P = BLS12_381.p
 FIELD, VALUE, PAD = 64, 48, 16                     # EIP-2537's field encoding
@@ -377,7 +377,7 @@ class _Contract:
         self.exact_range_check()
         self.body(fast=False)
         self.special_cases()
-        revert_at(asm, self.fail)
+        fail_at(asm, self.fail)
         return asm.assemble()
 
 

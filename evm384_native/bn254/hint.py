@@ -10,7 +10,7 @@ from typing import Any
 
 from ..asm import Assembler, Program, raw
 from ..curves.bn254 import BN254
-from ..tower.contract import revert_here
+from ..tower.contract import fail_here
 from ..tower.fp import Emitter
 from ..tower.residue import emit_prover, run_prover
 from .contracts import load_pairs
@@ -27,7 +27,7 @@ def build_prover() -> Program:
     fail = asm.new_label("invalid_input")
     emit_prover(e, lambda loop: load_pairs(e, loop, fail), raw(HINT_BYTES),
                 lambda t, out: e.target.words_out(e, t, out), g1_may_be_infinity=True)
-    revert_here(e, fail)
+    fail_here(e, fail)
     e.finish()
     return asm.assemble()
 

@@ -14,7 +14,7 @@ from ..bn254.contracts import load_pairs
 from ..curves.bn254 import BN254
 from ..curves.points import Affine
 from ..tower import fp6
-from ..tower.contract import revert_here
+from ..tower.contract import fail_here
 from ..tower.fp import Emitter
 from ..tower.pairing import MillerLoop
 
@@ -42,7 +42,7 @@ def _miller_program() -> Program:
     asm.push(out.size)
     asm.push(out)
     asm.op("RETURN")
-    revert_here(e, fail)
+    fail_here(e, fail)
     e.finish()
     return asm.assemble()
 

@@ -10,6 +10,8 @@ The parser picks a path by the modulus, once:
   leading zero words dropped; a zero modulus answers Msize zero bytes, Msize = 0 nothing;
 - a modulus below 2**256: :mod:`.small` (MULMOD, windows), the base first reduced word by
   word (Horner: r = r * 2**256 + w mod M) and the exponent's leading zero words skipped;
+  on plain EVM, the word path's inversions and square roots modulo BN254's p and r as
+  chains written out at build time (:mod:`.chains`);
 - a larger one: :mod:`.multiword` (word-level Montgomery arithmetic for odd moduli, and
   the even ones' method), or on EVMMAX an odd modulus of at most 768 bits through one
   SETMODX (:mod:`.evmmax_path`).
@@ -18,12 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import Optional, Tuple
 
 from ..asm import Assembler, Label, Program
+from ..asm.failure import HALT
 from ..asm.layout import Memory
 from ..tower.target import Target
-from . import small
+from . import chains, small
 from .layout import (BASE_AT_SLOT, BASE_LENGTH_SLOT, BASE_WORDS_SLOT, DATA_AT, EXP_AT_SLOT,
                      EXP_END_SLOT, EXP_LENGTH_SLOT, EXP_NEXT_SLOT, EXP_WORDS_SLOT,
                      FREE_AT_SLOT, MOD_AT_SLOT, MOD_LENGTH_SLOT, MOD_WORDS_SLOT, WORD)
@@ -36,12 +39,14 @@ TARGETS_OF = {NAME: ("evmmax", "evm")}
 
 @dataclass(frozen=True)
 class Paths:
-    """What a target's build does beyond plain EVM: odd moduli of at most
-    ``native_words`` words go to its own arithmetic (0: none)."""
+    """What a target's build does beyond the generic plain-EVM paths: odd moduli of at
+    most ``native_words`` words go to its own arithmetic (0: none); ``known`` (modulus,
+    exponent) pairs run as written-out chains (:mod:`.chains`)."""
     native_words: int = 0
+    known: Tuple[Tuple[int, int], ...] = ()
 
 
-PATHS = {"evm": Paths(), "evmmax": Paths(native_words=3)}
+PATHS = {"evm": Paths(known=chains.KNOWN), "evmmax": Paths(native_words=3)}
 
 
 class _Modexp:
@@ -54,6 +59,7 @@ class _Modexp:
         self.spill = asm.new_label("modexp_spill")        # [b, e, M, Msize]
         self.fail = asm.new_label("modexp_fail")
         self.small_general = asm.new_label("modexp_small_general")
+        self.chains = {known: asm.new_label("modexp_chain") for known in paths.known}
 
     def emit(self) -> None:
         asm = self.asm
@@ -68,6 +74,8 @@ class _Modexp:
             self._general_path()
         after_table = asm.new_label("modexp_exponent")
         small.emit(asm, self.small, after_table)
+        for (_, exponent), entry in self.chains.items():
+            chains.emit_chain(asm, exponent, entry, self.small.out)
         with asm.scope("exponent"):
             asm.place(after_table)                         # [e, M, Msize]
             asm.op("DUP1")
@@ -77,7 +85,7 @@ class _Modexp:
             asm.place(self.zero_modulus)                   # [M = 0, Msize]: Msize zeros
             asm.ops("POP", "MSIZE", "RETURN")
         asm.place(self.fail)
-        asm.op("INVALID")
+        asm.fail()
         if self.paths.native_words:
             with asm.scope("spill"):
                 self._spill()
@@ -134,7 +142,10 @@ class _Modexp:
             asm.push(1)
             asm.ops("DUP4", "AND")                         # M odd: the native path
             asm.jumpi(self.spill)
-        asm.jump(self.small.table)
+        if self.chains:
+            chains.emit_dispatch(asm, self.chains, self.small.table)
+        else:
+            asm.jump(self.small.table)
 
     def _calldata_value(self, push_offset, length_at: int) -> None:
         """Push the value whose calldata offset ``push_offset()`` pushes and whose length
@@ -344,12 +355,14 @@ def _load(asm: Assembler, slot: int) -> None:
 
 
 @lru_cache(maxsize=None)
-def _program(target_name: str, opcodes: str) -> Program:
-    asm = Assembler(NAME, memory=Memory(), opcodes=opcodes)
-    _Modexp(asm, PATHS[target_name]).emit()
+def program_for(paths: Paths, opcodes: str) -> Program:
+    """The contract with ``paths`` for the opcode set ``opcodes`` (:data:`PATHS` holds each
+    target's; another choice measures what a path is worth)."""
+    asm = Assembler(NAME, memory=Memory(), opcodes=opcodes, failure=HALT)
+    _Modexp(asm, paths).emit()
     return asm.assemble()
 
 
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     """The assembled ``modexp`` for ``isa`` (``compact`` changes nothing: one layout)."""
-    return _program(isa.name, isa.opcodes)
+    return program_for(PATHS[isa.name], isa.opcodes)

@@ -4,7 +4,8 @@ from typing import Optional
 
 from ..family import Family
 from .calldata import encode_calldata
-from .contracts import TARGETS_OF, build
+from ..asm.failure import HALT
+from .contracts import NAME, TARGETS_OF, build
 from .reference import modexp
 from .usage import USAGE
 
@@ -14,4 +15,5 @@ def reference(name: str, data: bytes) -> Optional[bytes]:
     return modexp(data)
 
 
-FAMILY = Family("modexp", None, TARGETS_OF, build, encode_calldata, USAGE, reference)
+FAMILY = Family("modexp", None, TARGETS_OF, build, encode_calldata, USAGE, reference,
+                failures={NAME: HALT})

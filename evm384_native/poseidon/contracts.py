@@ -28,7 +28,7 @@ from typing import Callable, List, Optional, Tuple
 from ..asm import Fp, Label, Program, Slot, array, raw
 from ..asm.layout import FP_BYTES, WORD
 from ..tower import fp
-from ..tower.contract import CONTRACT_SIZE_LIMIT, least_gas_that_fits, return_slot, revert_here
+from ..tower.contract import CONTRACT_SIZE_LIMIT, least_gas_that_fits, return_slot, fail_here
 from ..tower.fp import Emitter
 from ..tower.target import Target
 from .params import FIELD, R, ROUNDS_F, ROUNDS_P, optimised
@@ -289,7 +289,7 @@ class _Poseidon:
             self.e.target.copy_out(self.e, self.state.fps()[0],
                                    lambda: self.e.asm.push(self.buffer))
             return_slot(self.e.asm, self.buffer.part(raw(WORD), 0, "hash"))
-            revert_here(self.e, fail)
+            fail_here(self.e, fail)
         self.e.asm.data(bytes(self.blob), label=self.data)
 
     def _permutation(self) -> None:

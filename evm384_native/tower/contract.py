@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ..asm import Assembler, Label, Program, Slot, raw
+from ..asm.failure import REVERT, Failure
 from ..asm.layout import RegisterOverflow
 from ..curves.model import Field
 from .fp import Emitter
@@ -18,9 +19,10 @@ CONTRACT_SIZE_LIMIT = 24_576                       # EIP-170
 def assemble(name: str, curve: Field, isa: Target, build: Callable[[Emitter], None],
              compact: bool, loops: bool = False, register_pairs: int = 0,
              resident_code: str = "inline", inline_powers: bool = False,
-             cyclotomic_run: Optional[int] = None) -> Program:
-    """The program ``build(e)`` emits, with the emitter's constants after the code."""
-    asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes)
+             cyclotomic_run: Optional[int] = None, failure: Failure = REVERT) -> Program:
+    """The program ``build(e)`` emits, with the emitter's constants after the code; its
+    failure sites as ``failure`` says (:mod:`..asm.failure`)."""
+    asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes, failure=failure)
     e = Emitter(asm, curve, compact=compact, loops=loops, target=isa,
                 register_pairs=register_pairs, resident_code=resident_code,
                 inline_powers=inline_powers, cyclotomic_run=cyclotomic_run)
@@ -31,8 +33,8 @@ def assemble(name: str, curve: Field, isa: Target, build: Callable[[Emitter], No
 
 def least_gas_that_fits(name: str, curve: Field, isa: Target,
                         build: Callable[[Emitter], None], compact: bool,
-                        loops: Optional[bool] = None, inline_powers: bool = False
-                        ) -> Program:
+                        loops: Optional[bool] = None, inline_powers: bool = False,
+                        failure: Failure = REVERT) -> Program:
     """The build with the least gas within the size limit and the register file (else the
     last one tried): where the target keeps pair states in registers, the builds of
     :data:`.pairing.RESIDENT_CODE` in turn (least gas first), each (with ``loops`` None)
@@ -60,7 +62,7 @@ def least_gas_that_fits(name: str, curve: Field, isa: Target,
                                 program = assemble(name, curve, variant, build,
                                                    variant_compact, use_loops,
                                                    variant.register_pairs, resident_code,
-                                                   inline, cyclotomic_run)
+                                                   inline, cyclotomic_run, failure)
                             except RegisterOverflow:   # a build that needs more registers
                                 continue
                             if len(program.code) <= CONTRACT_SIZE_LIMIT:
@@ -87,16 +89,14 @@ def return_word(e: Emitter, push_answer: Callable[[], None]) -> None:
     return_slot(asm, word)
 
 
-def revert_here(e: Emitter, fail: Label) -> None:
-    """Place ``fail``: REVERT with empty output (a precompile's error)."""
+def fail_here(e: Emitter, fail: Label) -> None:
+    """Place ``fail``: the contract's failure (REVERT, or as its precompile an exceptional
+    halt: :mod:`..asm.failure`)."""
     e.asm.place(fail)
-    e.asm.push(0)
-    e.asm.op("DUP1")
-    e.asm.op("REVERT")
+    e.asm.fail()
 
 
-def return_word_or_revert(e: Emitter, push_answer: Callable[[], None], fail: Label) -> None:
-    """Return the 0/1 word ``push_answer`` pushes; invalid input jumps to ``fail``: REVERT
-    (the precompile's error)."""
+def return_word_or_fail(e: Emitter, push_answer: Callable[[], None], fail: Label) -> None:
+    """Return the 0/1 word ``push_answer`` pushes; invalid input jumps to ``fail``."""
     return_word(e, push_answer)
-    revert_here(e, fail)
+    fail_here(e, fail)

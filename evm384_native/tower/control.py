@@ -161,7 +161,7 @@ def is_zero(asm: Assembler, slot: Slot) -> None:
 
 def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = False,
                      tail: int = 0, allow_empty: bool = False) -> None:
-    """REVERT unless the calldata after ``offset`` is ``size`` bytes (or a positive multiple
+    """Fail (the contract's failure) unless the calldata after ``offset`` is ``size`` bytes (or a positive multiple
     of ``size``, or with ``allow_empty`` any multiple), followed by ``tail`` more bytes
     (only with ``multiple``)."""
     ok = asm.new_label("calldata_ok")
@@ -191,7 +191,5 @@ def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = Fa
         asm.push(size)
         asm.op("EQ")
     asm.jumpi(ok)
-    asm.push(0)
-    asm.op("DUP1")
-    asm.op("REVERT")
+    asm.fail()
     asm.place(ok)
