@@ -13,13 +13,14 @@ Odd M (word-level Montgomery arithmetic, R = 2**(256 n)):
   hi = ADDMOD(MULMOD(x, y, 2**256 - 1), NOT lo, 2**256 - 1) (x y = hi 2**256 + lo and
   2**256 = 1 mod 2**256 - 1, so hi = mm - lo mod 2**256 - 1, exact as hi <= 2**256 - 2).
   The result is below 2 M: ``reduce`` subtracts M unless the top words show t < M.
-- ``mont_sqr`` (n >= SQR_WORDS, below that it costs more than it saves): the square from
-  n (n - 1) / 2 cross products, doubled, plus the diagonal, then n reduction rows.
+- ``mont_sqr`` (from ``Sizes.sqr_words``, below that it costs more than it saves): the
+  square from n (n - 1) / 2 cross products, doubled, plus the diagonal, then n rows.
 - n' = -M0^-1 mod 2**256 by Newton's iteration from x = M0 (right to 3 bits), 7 steps.
 - R mod M and R**2 mod M: 2**(128 i) mod M for i up to 3 n, each from the last by one
   step of long division in 128-bit digits (Knuth's D3: the quotient digit from the top
   digits, at most 2 too large, then M added back), then one Montgomery squaring.
-- ``mont_mul_n`` for n in FIXED_WORDS: the same CIOS straight-line (constant addresses).
+- ``mont_mul_n`` for n in ``Sizes.fixed_words``: the same CIOS straight-line (constant
+  addresses). Which of these a build has is its opcode set's ``SIZES`` entry.
 - the base (any number of words) into Montgomery form by Horner over chunks of n words
   (A' = A R + c, i.e. mont(A, R**2) + mont(c, R**2)), so no division.
 - left-to-right fixed windows of K bits (K by the exponent's length), skipping the leading
@@ -34,7 +35,7 @@ half of it again on kw words (truncated products are half products).
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NamedTuple, Optional, Tuple
 
 from ..asm import Assembler, Label
 from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, DATA_AT, EXP_AT_SLOT, EXP_WORDS_SLOT,
@@ -43,9 +44,22 @@ from .reference import MAX_LENGTH
 
 MAX_WORDS = MAX_LENGTH // WORD                     # 32
 UNROLL = 8                                         # product steps per turn of their loop
-SQR_WORDS = 10                                     # mont_sqr for squarings from this size
-FIXED_WORDS = (1, 2, 3, 4, 8)                         # sizes with a straight-line mont_mul
-assert SQR_WORDS >= 2                              # (its rows of cross products need two)
+
+
+class Sizes(NamedTuple):
+    """The code an opcode set's build spends on speed: straight-line Montgomery products
+    for some word counts (~0.3 to 5.5 KB each), ``mont_sqr`` for squarings from
+    ``sqr_words`` words (~1.2 KB; None: none). EVMMAX's build leaves them out: its own
+    path takes the small odd moduli, and its contract must stay below EIP-170's bound
+    with that path's code."""
+    fixed_words: Tuple[int, ...]
+    sqr_words: Optional[int]
+
+
+SIZES = {"evm": Sizes(fixed_words=(1, 2, 3, 4, 8), sqr_words=10),
+         "evmmax": Sizes(fixed_words=(), sqr_words=None)}
+assert all(size.sqr_words is None or size.sqr_words >= 2   # mont_sqr's rows need two words
+           for size in SIZES.values())
 STRIDE = WORD * (MAX_WORDS + 2)                    # a buffer: 32 words, a carry, a spare
 BUFFERS_AT = DATA_AT + 3 * MAX_LENGTH              # past the parser's data, whatever its size
 
@@ -204,11 +218,11 @@ def _product_loop(c: _Code, store_offset: int) -> None:
 
 
 class _Routines:
-    def __init__(self, asm: Assembler) -> None:
-        self.c = _Code(asm)
+    def __init__(self, asm: Assembler, sizes: Sizes) -> None:
+        self.c, self.sizes = _Code(asm), sizes
         self.mont_mul = asm.new_label("mw_mont_mul")
         self.mont_sqr = asm.new_label("mw_mont_sqr")
-        self.fixed = {n: asm.new_label(f"mw_mont_mul_{n}") for n in FIXED_WORDS}
+        self.fixed = {n: asm.new_label(f"mw_mont_mul_{n}") for n in sizes.fixed_words}
         self.mul_low = asm.new_label("mw_mul_low")
         self.mod_add = asm.new_label("mw_mod_add")
         self.reduce = asm.new_label("mw_reduce")
@@ -218,9 +232,10 @@ class _Routines:
     def emit(self) -> None:
         with self.c.asm.scope("mont_mul"):
             self._mont_mul()
-        with self.c.asm.scope("mont_sqr"):
-            self._mont_sqr()
-        for n in FIXED_WORDS:
+        if self.sizes.sqr_words is not None:
+            with self.c.asm.scope("mont_sqr"):
+                self._mont_sqr()
+        for n in self.fixed:
             with self.c.asm.scope(f"mont_mul_{n}"):
                 self._mont_mul_fixed(n)
         with self.c.asm.scope("reduce"):
@@ -795,13 +810,14 @@ class _Driver:
         asm.op("PUSH0")
         asm.op("SUB")
         c.store("NP")
-        # the products for this size: MUL, and SQR for squarings (mont_sqr from SQR_WORDS)
+        # the products for this size: MUL, and SQR for squarings (mont_sqr from sqr_words)
         asm.push(r.mont_mul)
-        asm.push(r.mont_sqr)
-        c.load("N32")
-        asm.push(WORD * SQR_WORDS - 1)
-        asm.op("LT")                                    # [n > SQR_WORDS - 1, sqr, mul]
-        _select(asm)
+        if r.sizes.sqr_words is not None:
+            asm.push(r.mont_sqr)
+            c.load("N32")
+            asm.push(WORD * r.sizes.sqr_words - 1)
+            asm.op("LT")                                # [n >= sqr_words, sqr, mul]
+            _select(asm)
         asm.push(r.mont_mul)                            # [mul, sqr]
         for n, label in r.fixed.items():                # the straight-line ones if n fits
             for _ in range(2):
@@ -1268,7 +1284,7 @@ class _Driver:
 
 def emit_multiword(asm: Assembler, entry: Label) -> None:
     """The multi-word path at ``entry`` (see the module's docstring)."""
-    routines = _Routines(asm)
+    routines = _Routines(asm, SIZES[asm.opcodes])
     driver = _Driver(asm, routines)
     with asm.scope("multiword"):
         driver.emit(entry)
