@@ -58,6 +58,18 @@ def test_moduli_and_exponents(code, modulus, exponent):
     _run(code, encode(base, exponent, modulus))
 
 
+@pytest.mark.parametrize("words", range(2, 18))
+def test_every_size_of_product(code, words):
+    """Each word count from 2 to 17 (the straight-line products' sizes, the loops' and the
+    squaring's), odd moduli with all-ones and random words and even ones with odd parts of
+    the same sizes."""
+    rng = random.Random(words)
+    for modulus in (_ones(words), rng.getrandbits(256 * words) | 1 << (256 * words - 1) | 1,
+                    (rng.getrandbits(256 * words - 3) | 1 << (256 * words - 4) | 1) << 3):
+        for exponent in (65537, rng.getrandbits(300)):
+            _run(code, encode(rng.getrandbits(256 * words + 8), exponent, modulus))
+
+
 @pytest.mark.parametrize("modulus", [2**256 + 1, P381, 2**256, 2**300 * 3, _ones(8)], ids=_name)
 def test_bases(code, modulus):
     """Bases shorter and longer than the modulus (up to 1,024 bytes), zero, M, M - 1, k M."""

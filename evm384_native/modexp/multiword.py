@@ -44,6 +44,7 @@ from .reference import MAX_LENGTH
 
 MAX_WORDS = MAX_LENGTH // WORD                     # 32
 UNROLL = 8                                         # product steps per turn of their loop
+UNROLLED_ROWS = 4                                  # straight-line products: all rows written out
 
 
 class Sizes(NamedTuple):
@@ -56,7 +57,7 @@ class Sizes(NamedTuple):
     sqr_words: Optional[int]
 
 
-SIZES = {"evm": Sizes(fixed_words=(1, 2, 3, 4, 8), sqr_words=10),
+SIZES = {"evm": Sizes(fixed_words=(1, 2, 3, 4, 5, 6, 8, 12, 16), sqr_words=10),
          "evmmax": Sizes(fixed_words=(), sqr_words=None)}
 assert all(size.sqr_words is None or size.sqr_words >= 2   # mont_sqr's rows need two words
            for size in SIZES.values())
@@ -331,8 +332,9 @@ class _Routines:
         asm.ops("MSTORE", "ADD")                        # [C', y, N]
 
     def _mont_mul_fixed(self, n: int) -> None:
-        """[ret] -> []: mont_mul for n words, straight-line: constant addresses, A copied
-        to AF first (it may be any buffer), no loops."""
+        """[ret] -> []: mont_mul for n words, each row's steps straight-line (constant
+        addresses; A copied to AF first, it may be any buffer): the rows written out up to
+        UNROLLED_ROWS words, else a loop over them."""
         c, asm = self.c, self.c.asm
         asm.place(self.fixed[n])
         asm.push(WORD * (n + 2))
@@ -343,37 +345,56 @@ class _Routines:
         c.load("A")
         asm.push(AF_BUF)
         asm.op("MCOPY")
-        asm.ops("PUSH0", "NOT")                         # [N, ret]
-        top, carry = T_BUF + WORD * n, T_BUF + WORD * (n + 1)
-        for i in range(n):
-            c.load("B")
-            asm.push(WORD * i)
-            asm.ops("ADD", "MLOAD", "PUSH0")            # [0, b_i, N, ret]
-            for j in range(n):
-                self._fixed_step(AF_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * j)
-            asm.push(top)
-            asm.ops("MLOAD", "DUP2", "ADD")             # [s, C, y, N]
-            asm.ops("SWAP1", "DUP2", "LT")              # [carry, s, y, N]
-            asm.push(carry)
-            asm.op("MSTORE")
-            asm.push(top)
-            asm.ops("MSTORE", "POP")                    # [N, ret]
-            c.load("NP")
-            c.slot(T_BUF)
-            asm.ops("MUL", "PUSH0")                     # [0, m, N, ret]
-            for j in range(n):
-                self._fixed_step(MOD_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * (j - 1))
-            asm.push(top)
-            asm.ops("MLOAD", "DUP2", "ADD")             # [s, C, m, N]
-            asm.ops("SWAP1", "DUP2", "LT")              # [carry, s, m, N]
-            asm.push(carry)
-            asm.ops("MLOAD", "ADD")
-            asm.push(top)
-            asm.op("MSTORE")                            # t_n = t_(n+1) + carry
-            asm.push(top - WORD)
-            asm.ops("MSTORE", "POP")                    # t_(n-1) = s; [N, ret]
-        asm.op("POP")
+        asm.ops("PUSH0", "PUSH0", "NOT")                # [N, i32, ret]
+        if n <= UNROLLED_ROWS:
+            for i in range(n):
+                self._fixed_row(n, i)                   # (i32 stays 0: i is a constant)
+        else:
+            row = asm.label(f"mw_fixed_row_{n}")
+            self._fixed_row(n)
+            asm.op("SWAP1")
+            asm.push(WORD)
+            asm.ops("ADD", "SWAP1", "DUP2")             # [i32 + 32, N, i32 + 32, ret]
+            asm.push(WORD * n)
+            asm.op("GT")
+            asm.jumpi(row)
+        asm.ops("POP", "POP")
         asm.jump(self.reduce)
+
+    def _fixed_row(self, n: int, i: Optional[int] = None) -> None:
+        """[N, i32, ret] -> [N, i32, ret]: CIOS's two passes for word i of B (word i32 / 32
+        when ``i`` is None)."""
+        c, asm = self.c, self.c.asm
+        top, carry = T_BUF + WORD * n, T_BUF + WORD * (n + 1)
+        if i is None:
+            asm.op("DUP2")
+        else:
+            asm.push(WORD * i)
+        c.load("B")
+        asm.ops("ADD", "MLOAD", "PUSH0")                # [0, b_i, N, i32, ret]
+        for j in range(n):
+            self._fixed_step(AF_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * j)
+        asm.push(top)
+        asm.ops("MLOAD", "DUP2", "ADD")                 # [s, C, y, N, i32, ret]
+        asm.ops("SWAP1", "DUP2", "LT")                  # [carry, s, y, N, i32, ret]
+        asm.push(carry)
+        asm.op("MSTORE")
+        asm.push(top)
+        asm.ops("MSTORE", "POP")                        # [N, i32, ret]
+        c.load("NP")
+        c.slot(T_BUF)
+        asm.ops("MUL", "PUSH0")                         # [0, m, N, i32, ret]
+        for j in range(n):
+            self._fixed_step(MOD_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * (j - 1))
+        asm.push(top)
+        asm.ops("MLOAD", "DUP2", "ADD")                 # [s, C, m, N, i32, ret]
+        asm.ops("SWAP1", "DUP2", "LT")                  # [carry, s, m, N, i32, ret]
+        asm.push(carry)
+        asm.ops("MLOAD", "ADD")
+        asm.push(top)
+        asm.op("MSTORE")                                # t_n = t_(n+1) + carry
+        asm.push(top - WORD)
+        asm.ops("MSTORE", "POP")                        # t_(n-1) = s; [N, i32, ret]
 
     def _mont_sqr(self) -> None:
         """[ret] -> []: DST = A**2 / R mod M (A < M), by separated operand scanning: the
