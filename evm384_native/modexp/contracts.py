@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Tuple
+from typing import Iterable, Optional, Tuple
 
 from ..asm import Assembler, Label, Program
 from ..asm.failure import HALT
@@ -31,6 +31,7 @@ from .layout import (BASE_AT_SLOT, BASE_LENGTH_SLOT, BASE_WORDS_SLOT, DATA_AT, E
                      EXP_END_SLOT, EXP_LENGTH_SLOT, EXP_NEXT_SLOT, EXP_WORDS_SLOT,
                      FREE_AT_SLOT, MOD_AT_SLOT, MOD_LENGTH_SLOT, MOD_WORDS_SLOT, WORD)
 from .reference import HEADER, MAX_LENGTH
+from .words import first_nonzero_word, scan_words
 
 NAME = "modexp"
 CONTRACTS = (NAME,)
@@ -162,21 +163,23 @@ class _Modexp:
 
     def _spill(self) -> None:
         """[b, e, M, Msize] of the word path -> memory as :mod:`.layout` states it, for the
-        native path."""
+        native path: the values' words, the declared lengths copied from the header, and
+        the slots that are the same for every such call (one word each, at DATA_AT on)
+        copied from the code."""
         asm = self.asm
         asm.place(self.spill)
         for i in range(3):                                  # b, e, M at DATA_AT + 32 i
             _store(asm, DATA_AT + WORD * i)
-        for i, (length, words, at) in enumerate(_VALUE_SLOTS):
-            asm.push(WORD * i)
-            asm.op("CALLDATALOAD")
-            _store(asm, length)
-            asm.push(1)
-            _store(asm, words)
-            asm.push(DATA_AT + WORD * i)
-            _store(asm, at)
-        asm.push(DATA_AT + 3 * WORD)
-        _store(asm, FREE_AT_SLOT)
+        asm.push(HEADER)
+        asm.op("PUSH0")
+        asm.push(_first_of_run((BASE_LENGTH_SLOT, EXP_LENGTH_SLOT, MOD_LENGTH_SLOT)))
+        asm.op("CALLDATACOPY")                              # the lengths, from the header
+        constants = b"".join(_SPILLED_CONSTANTS[at].to_bytes(WORD, "big")
+                             for at in sorted(_SPILLED_CONSTANTS))
+        asm.push(len(constants))
+        asm.push(asm.data(constants, "modexp_spilled_slots"))
+        asm.push(_first_of_run(_SPILLED_CONSTANTS))
+        asm.op("CODECOPY")
         asm.op("POP")
         asm.jump(self.native)
 
@@ -228,23 +231,11 @@ class _Modexp:
         """[end, Msize], the modulus's words up to ``end``: drop its leading zero words,
         then the path of its size."""
         asm = self.asm
-        loop, found, zero = (asm.new_label(n) for n in ("modexp_strip", "modexp_top_word",
-                                                         "modexp_no_word"))
+        zero = asm.new_label("modexp_no_word")
         asm.op("DUP1")
         _store(asm, FREE_AT_SLOT)
         _load(asm, MOD_AT_SLOT)                             # [p, end, Msize]
-        asm.place(loop)
-        asm.ops("DUP2", "DUP2", "EQ")
-        asm.jumpi(zero)
-        asm.ops("DUP1", "MLOAD")
-        asm.jumpi(found)
-        asm.push(WORD)
-        asm.op("ADD")
-        asm.jump(loop)
-        asm.place(zero)                                     # M = 0
-        asm.op("POP")
-        asm.jump(self.zero_modulus)
-        asm.place(found)
+        scan_words(asm, zero)
         asm.op("DUP1")
         _store(asm, MOD_AT_SLOT)
         asm.ops("SWAP1", "SUB")
@@ -269,6 +260,9 @@ class _Modexp:
             asm.place(native)
             asm.ops("POP", "POP")
             asm.jump(self.native)
+        asm.place(zero)                                     # M = 0
+        asm.op("POP")
+        asm.jump(self.zero_modulus)
 
     def _small_general(self) -> None:
         """[words = 1, Msize]: the base reduced mod M word by word, the exponent's first
@@ -299,23 +293,8 @@ class _Modexp:
         asm.jump(loop)
         asm.place(done)
         asm.op("POP")                                       # [b, M, Msize]
-        _load(asm, EXP_WORDS_SLOT)
-        asm.push(5)
-        asm.op("SHL")
-        _load(asm, EXP_AT_SLOT)
-        asm.op("ADD")
-        _load(asm, EXP_AT_SLOT)                             # [p, end, b, M, Msize]
-        scan, found, none = (asm.new_label(n) for n in ("modexp_scan", "modexp_e_word",
-                                                         "modexp_e_zero"))
-        asm.place(scan)
-        asm.ops("DUP2", "DUP2", "EQ")
-        asm.jumpi(none)
-        asm.ops("DUP1", "MLOAD")
-        asm.jumpi(found)
-        asm.push(WORD)
-        asm.op("ADD")
-        asm.jump(scan)
-        asm.place(found)
+        none = asm.new_label("modexp_e_zero")
+        first_nonzero_word(asm, EXP_AT_SLOT, EXP_WORDS_SLOT, none)  # [p, end, b, M, Msize]
         asm.op("SWAP1")
         _store(asm, EXP_END_SLOT)                           # [p, b, M, Msize]
         asm.ops("DUP1", "MLOAD", "SWAP1")
@@ -337,6 +316,20 @@ class _Modexp:
         if self.paths.native_words:
             from .evmmax_path import emit_native
             emit_native(self.asm, self.native)
+
+
+# The slots that are the same for every call of the word path (for the spill's one copy).
+_SPILLED_CONSTANTS = {BASE_WORDS_SLOT: 1, EXP_WORDS_SLOT: 1, MOD_WORDS_SLOT: 1,
+                      BASE_AT_SLOT: DATA_AT, EXP_AT_SLOT: DATA_AT + WORD,
+                      MOD_AT_SLOT: DATA_AT + 2 * WORD, FREE_AT_SLOT: DATA_AT + 3 * WORD}
+
+
+def _first_of_run(slots: Iterable[int]) -> int:
+    """The first of ``slots``, checked to be consecutive words (one copy fills them)."""
+    ordered = sorted(slots)
+    if ordered != [ordered[0] + WORD * i for i in range(len(ordered))]:
+        raise ValueError(f"slots {ordered} are not consecutive words")
+    return ordered[0]
 
 
 _VALUE_SLOTS = ((BASE_LENGTH_SLOT, BASE_WORDS_SLOT, BASE_AT_SLOT),
