@@ -19,8 +19,11 @@ Odd M (word-level Montgomery arithmetic, R = 2**(256 n)):
 - R mod M and R**2 mod M: 2**(128 i) mod M for i up to 3 n, each from the last by one
   step of long division in 128-bit digits (Knuth's D3: the quotient digit from the top
   digits, at most 2 too large, then M added back), then one Montgomery squaring.
-- ``mont_mul_n`` for n in ``Sizes.fixed_words``: the same CIOS straight-line (constant
-  addresses). Which of these a build has is its opcode set's ``SIZES`` entry.
+- ``mont_mul_n`` for n in ``Sizes.fixed_words``: the same CIOS, each row straight-line
+  (constant addresses); ``mont_sqr_n`` for ``Sizes.fixed_sqr_words`` (RSA-2048's 8): the
+  cross products, doubling and diagonal written out, then looped reduction rows on a
+  window at T that takes the square's next word after each row. Which of these a build
+  has is its opcode set's ``SIZES`` entry.
 - the base (any number of words) into Montgomery form by Horner over chunks of n words
   (A' = A R + c, i.e. mont(A, R**2) + mont(c, R**2)), so no division.
 - left-to-right fixed windows of K bits (K by the exponent's length), skipping the leading
@@ -49,16 +52,19 @@ UNROLLED_ROWS = 4                                  # straight-line products: all
 
 class Sizes(NamedTuple):
     """The code an opcode set's build spends on speed: straight-line Montgomery products
-    for some word counts (~0.3 to 5.5 KB each), ``mont_sqr`` for squarings from
-    ``sqr_words`` words (~1.2 KB; None: none). EVMMAX's build leaves them out: its own
+    for some word counts (~80 bytes a word, rows up to UNROLLED_ROWS words written out),
+    ``mont_sqr`` for squarings from ``sqr_words`` words (~1.2 KB; None: none), and
+    straight-line squarings for ``fixed_sqr_words`` (~2.4 KB for 8 words). EVMMAX's build leaves them out: its own
     path takes the small odd moduli, and its contract must stay below EIP-170's bound
     with that path's code."""
     fixed_words: Tuple[int, ...]
     sqr_words: Optional[int]
+    fixed_sqr_words: Tuple[int, ...]
 
 
-SIZES = {"evm": Sizes(fixed_words=(1, 2, 3, 4, 5, 6, 8, 12, 16), sqr_words=10),
-         "evmmax": Sizes(fixed_words=(), sqr_words=None)}
+SIZES = {"evm": Sizes(fixed_words=(1, 2, 3, 4, 5, 6, 8, 12, 16), sqr_words=10,
+                      fixed_sqr_words=(8,)),
+         "evmmax": Sizes(fixed_words=(), sqr_words=None, fixed_sqr_words=())}
 assert all(size.sqr_words is None or size.sqr_words >= 2   # mont_sqr's rows need two words
            for size in SIZES.values())
 STRIDE = WORD * (MAX_WORDS + 2)                    # a buffer: 32 words, a carry, a spare
@@ -224,6 +230,7 @@ class _Routines:
         self.mont_mul = asm.new_label("mw_mont_mul")
         self.mont_sqr = asm.new_label("mw_mont_sqr")
         self.fixed = {n: asm.new_label(f"mw_mont_mul_{n}") for n in sizes.fixed_words}
+        self.fixed_sqr = {n: asm.new_label(f"mw_mont_sqr_{n}") for n in sizes.fixed_sqr_words}
         self.mul_low = asm.new_label("mw_mul_low")
         self.mod_add = asm.new_label("mw_mod_add")
         self.reduce = asm.new_label("mw_reduce")
@@ -239,6 +246,9 @@ class _Routines:
         for n in self.fixed:
             with self.c.asm.scope(f"mont_mul_{n}"):
                 self._mont_mul_fixed(n)
+        for n in self.fixed_sqr:
+            with self.c.asm.scope(f"mont_sqr_{n}"):
+                self._mont_sqr_fixed(n)
         with self.c.asm.scope("reduce"):
             self._reduce()
         with self.c.asm.scope("mod_add"):
@@ -352,14 +362,19 @@ class _Routines:
         else:
             row = asm.label(f"mw_fixed_row_{n}")
             self._fixed_row(n)
-            asm.op("SWAP1")
-            asm.push(WORD)
-            asm.ops("ADD", "SWAP1", "DUP2")             # [i32 + 32, N, i32 + 32, ret]
-            asm.push(WORD * n)
-            asm.op("GT")
-            asm.jumpi(row)
+            self._next_row(row, n)
         asm.ops("POP", "POP")
         asm.jump(self.reduce)
+
+    def _next_row(self, row: Label, n: int) -> None:
+        """[N, i32, ret] -> [N, i32 + 32, ret] at ``row`` while i32 + 32 < 32 n."""
+        asm = self.c.asm
+        asm.op("SWAP1")
+        asm.push(WORD)
+        asm.ops("ADD", "SWAP1", "DUP2")                 # [i32 + 32, N, i32 + 32, ret]
+        asm.push(WORD * n)
+        asm.op("GT")
+        asm.jumpi(row)
 
     def _fixed_row(self, n: int, i: Optional[int] = None) -> None:
         """[N, i32, ret] -> [N, i32, ret]: CIOS's two passes for word i of B (word i32 / 32
@@ -381,6 +396,12 @@ class _Routines:
         asm.op("MSTORE")
         asm.push(top)
         asm.ops("MSTORE", "POP")                        # [N, i32, ret]
+        self._fixed_reduction_row(n)
+
+    def _fixed_reduction_row(self, n: int) -> None:
+        """[N, ...] -> [N, ...]: t = (t + m M) / 2**256 over T's n + 2 words, m = t_0 n'."""
+        c, asm = self.c, self.c.asm
+        top, carry = T_BUF + WORD * n, T_BUF + WORD * (n + 1)
         c.load("NP")
         c.slot(T_BUF)
         asm.ops("MUL", "PUSH0")                         # [0, m, N, i32, ret]
@@ -395,6 +416,90 @@ class _Routines:
         asm.op("MSTORE")                                # t_n = t_(n+1) + carry
         asm.push(top - WORD)
         asm.ops("MSTORE", "POP")                        # t_(n-1) = s; [N, i32, ret]
+
+    def _add_word(self, at: int) -> None:
+        """[v, c] -> [c']: the word at ``at`` += v + c (c <= 1), c' its carry."""
+        asm = self.c.asm
+        asm.push(at)
+        asm.ops("MLOAD", "DUP2", "ADD")                 # [s1, v, c]
+        asm.ops("SWAP1", "DUP2", "LT")                  # [c1, s1, c]
+        asm.ops("SWAP1", "DUP3", "ADD")                 # [s, c1, c]
+        asm.ops("SWAP2", "DUP3", "LT", "OR")            # [c', s]
+        asm.op("SWAP1")
+        asm.push(at)
+        asm.op("MSTORE")
+
+    def _mont_sqr_fixed(self, n: int) -> None:
+        """[ret] -> []: DST = A**2 / R mod M for n words, straight-line: the cross products
+        a_i a_j (i < j) into SQ, doubled, the diagonal added, then the reduction rows on a
+        window of n + 2 words at T that takes SQ's next word after each row."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.fixed_sqr[n])
+        asm.push(WORD * (2 * n + 2))
+        asm.op("CALLDATASIZE")
+        asm.push(SQ_BUF)
+        asm.op("CALLDATACOPY")
+        asm.push(WORD * n)
+        c.load("A")
+        asm.push(AF_BUF)
+        asm.op("MCOPY")
+        asm.ops("PUSH0", "NOT")                         # [N, ret]
+        for i in range(n - 1):
+            asm.push(AF_BUF + WORD * i)
+            asm.ops("MLOAD", "PUSH0")                   # [0, a_i, N, ret]
+            for j in range(i + 1, n):
+                at = SQ_BUF + WORD * (i + j)
+                self._fixed_step(AF_BUF + WORD * j, at, at)
+            asm.push(SQ_BUF + WORD * (i + n))
+            asm.ops("MSTORE", "POP")                    # word i + n = C; [N, ret]
+        for w in range(2 * n - 1, -1, -1):              # doubled, the top word first
+            asm.push(SQ_BUF + WORD * w)
+            asm.op("MLOAD")
+            asm.push(1)
+            asm.op("SHL")
+            if w:
+                asm.push(SQ_BUF + WORD * (w - 1))
+                asm.op("MLOAD")
+                asm.push(255)
+                asm.ops("SHR", "OR")
+            asm.push(SQ_BUF + WORD * w)
+            asm.op("MSTORE")
+        asm.op("PUSH0")                                 # [c, N, ret]
+        for i in range(n):                              # + a_i**2 at words 2 i, 2 i + 1
+            asm.push(AF_BUF + WORD * i)
+            asm.ops("MLOAD", "DUP1", "DUP1", "MUL")     # [lo, a, c, N, ret]
+            asm.ops("PUSH0", "NOT", "DUP1", "DUP4", "DUP1", "MULMOD")  # [mm, N, lo, a, c]
+            asm.ops("DUP3", "NOT", "ADDMOD")            # [hi, lo, a, c, N, ret]
+            asm.ops("SWAP2", "POP")                     # [lo, hi, c, N, ret]
+            asm.ops("SWAP1", "SWAP2", "SWAP1")          # [lo, c, hi, N, ret]
+            self._add_word(SQ_BUF + WORD * 2 * i)       # [c', hi, N, ret]
+            asm.op("SWAP1")
+            self._add_word(SQ_BUF + WORD * (2 * i + 1))  # [c'', N, ret]
+        asm.op("POP")                                   # (0: the square has 2 n words)
+        asm.push(WORD * (n + 1))
+        asm.push(SQ_BUF)
+        asm.push(T_BUF)
+        asm.op("MCOPY")                                 # T = SQ's words 0 .. n
+        asm.op("PUSH0")
+        asm.push(T_BUF + WORD * (n + 1))
+        asm.op("MSTORE")
+        asm.op("PUSH0")
+        asm.op("SWAP1")                                 # [N, i32, ret]
+        row = asm.label(f"mw_fixed_sqr_row_{n}")
+        self._fixed_reduction_row(n)
+        asm.op("DUP2")                                  # then SQ's word n + 1 + i in
+        asm.push(SQ_BUF + WORD * (n + 1))
+        asm.ops("ADD", "MLOAD")                         # [u, N, i32, ret]
+        asm.push(T_BUF + WORD * n)
+        asm.ops("MLOAD", "DUP2", "ADD")                 # [s, u, N, i32, ret]
+        asm.ops("SWAP1", "DUP2", "LT")                  # [carry, s, N, i32, ret]
+        asm.push(T_BUF + WORD * (n + 1))
+        asm.op("MSTORE")
+        asm.push(T_BUF + WORD * n)
+        asm.op("MSTORE")                                # [N, i32, ret]
+        self._next_row(row, n)
+        asm.ops("POP", "POP")
+        asm.jump(self.reduce)
 
     def _mont_sqr(self) -> None:
         """[ret] -> []: DST = A**2 / R mod M (A < M), by separated operand scanning: the
@@ -848,8 +953,15 @@ class _Driver:
                 asm.op("EQ")
                 _select(asm)
                 asm.op("SWAP1")
-        c.store("MUL")
+        asm.op("SWAP1")                                 # [sqr, mul]
+        for n, label in r.fixed_sqr.items():            # the straight-line squarings
+            asm.push(label)
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.op("EQ")
+            _select(asm)
         c.store("SQR")
+        c.store("MUL")
         self._powers_of_two()
         # the base in Montgomery form, Horner over chunks of n words from the top
         c.load("N32")
