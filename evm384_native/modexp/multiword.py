@@ -1,7 +1,1424 @@
-"""Placeholder: the multi-word path is being written (issue 50)."""
+"""B^E mod M for a modulus of at least two words (M >= 2**256), in plain EVM words.
+
+Numbers live in memory as little-endian word arrays (word i at ``at + 32 i``), at fixed
+addresses past the parser's data (:mod:`.layout`: FREE_AT is at most BUFFERS_AT), each
+buffer STRIDE bytes (a modulus of at most 32 words, a carry word and a scratch word).
+Routines are entered with their return address on the stack and take their operands as
+pointers in variables (VAR_AT: the parser's free table area), so one copy of each serves
+every size: loops run over the run-time word count n.
+
+Odd M (word-level Montgomery arithmetic, R = 2**(256 n)):
+- ``mont_mul``: CIOS (a b + m M) / R, two passes per word of b, each an unrolled loop of
+  UNROLL product steps entered Duff's way. The 512-bit product of two words: lo = MUL,
+  hi = ADDMOD(MULMOD(x, y, 2**256 - 1), NOT lo, 2**256 - 1) (x y = hi 2**256 + lo and
+  2**256 = 1 mod 2**256 - 1, so hi = mm - lo mod 2**256 - 1, exact as hi <= 2**256 - 2).
+  The result is below 2 M: ``reduce`` subtracts M unless the top words show t < M.
+- ``mont_sqr`` (from ``Sizes.sqr_words``, below that it costs more than it saves): the
+  square from n (n - 1) / 2 cross products, doubled, plus the diagonal, then n rows.
+- n' = -M0^-1 mod 2**256 by Newton's iteration from x = M0 (right to 3 bits), 7 steps.
+- R mod M and R**2 mod M: 2**(128 i) mod M for i up to 3 n, each from the last by one
+  step of long division in 128-bit digits (Knuth's D3: the quotient digit from the top
+  digits, at most 2 too large, then M added back), then one Montgomery squaring.
+- ``mont_mul_n`` for n in ``Sizes.fixed_words``: the same CIOS, each row straight-line
+  (constant addresses); ``mont_sqr_n`` for ``Sizes.fixed_sqr_words`` (RSA-2048's 8): the
+  cross products, doubling and diagonal written out, then looped reduction rows on a
+  window at T that takes the square's next word after each row. Which of these a build
+  has is its opcode set's ``SIZES`` entry.
+- the base (any number of words) into Montgomery form by Horner over chunks of n words
+  (A' = A R + c, i.e. mont(A, R**2) + mont(c, R**2)), so no division.
+- left-to-right fixed windows of K bits (K by the exponent's length), skipping the leading
+  zeros and multiplying only by non-zero windows; out of Montgomery form by mont(x, 1).
+
+Even M = 2**k q, q odd (CRT): X = B^E mod q by the odd path (none if q = 1), Y = B^E mod
+2**k by the same windows over truncated products (``mul_low``, mod 2**(256 kw), masked at
+the end), then the result X + q ((Y - X) q^-1 mod 2**k), q^-1 mod 2**(256 kw) by Newton's
+iteration on truncated products (from q0^-1 mod 2**256, doubling the words each step), the
+product q h < M taken mod 2**(256 MOD_WORDS). Cost: the odd path on q's words plus about
+half of it again on kw words (truncated products are half products).
+"""
+from __future__ import annotations
+
+from typing import Callable, NamedTuple, Optional, Tuple
+
 from ..asm import Assembler, Label
+from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, DATA_AT, EXP_AT_SLOT, EXP_WORDS_SLOT,
+                     MOD_AT_SLOT, MOD_LENGTH_SLOT, MOD_WORDS_SLOT, SLOTS_AT, TABLE_AT, WORD)
+from .reference import MAX_LENGTH
+
+MAX_WORDS = MAX_LENGTH // WORD                     # 32
+UNROLL = 8                                         # product steps per turn of their loop
+UNROLLED_ROWS = 4                                  # straight-line products: all rows written out
+
+
+class Sizes(NamedTuple):
+    """The code an opcode set's build spends on speed: straight-line Montgomery products
+    for some word counts (~80 bytes a word, rows up to UNROLLED_ROWS words written out),
+    ``mont_sqr`` for squarings from ``sqr_words`` words (~1.2 KB; None: none), and
+    straight-line squarings for ``fixed_sqr_words`` (~2.4 KB for 8 words). EVMMAX's build leaves them out: its own
+    path takes the small odd moduli, and its contract must stay below EIP-170's bound
+    with that path's code."""
+    fixed_words: Tuple[int, ...]
+    sqr_words: Optional[int]
+    fixed_sqr_words: Tuple[int, ...]
+
+
+SIZES = {"evm": Sizes(fixed_words=(1, 2, 3, 4, 5, 6, 8, 12, 16), sqr_words=10,
+                      fixed_sqr_words=(8,)),
+         "evmmax": Sizes(fixed_words=(), sqr_words=None, fixed_sqr_words=())}
+assert all(size.sqr_words is None or size.sqr_words >= 2   # mont_sqr's rows need two words
+           for size in SIZES.values())
+STRIDE = WORD * (MAX_WORDS + 2)                    # a buffer: 32 words, a carry, a spare
+BUFFERS_AT = DATA_AT + 3 * MAX_LENGTH              # past the parser's data, whatever its size
+
+
+def _buffers(*names: str) -> dict:
+    return {name: BUFFERS_AT + WORD + STRIDE * i for i, name in enumerate(names)}
+
+
+# T has a writable word below it (CIOS's second pass stores t[j - 1] from j = 0).
+# ZERO is never written (so the word below XS stays zero: XS's word -1).
+# SQ, DIAG and BASE are 64 words (their _HI halves); the word below SQ (XS's spare) is zero.
+_B = _buffers("MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES",
+              "INT1", "INT2", "ZERO", "XS", "SQ", "SQ_HI", "DIAG", "DIAG_HI", "AF", "BASE",
+              "BASE_HI")
+SQ_BUF, DIAG_BUF, AF_BUF = _B["SQ"], _B["DIAG"], _B["AF"]
+(MOD_BUF, T_BUF, S_BUF, ONE_BUF, R2_BUF, ACC_BUF, X_BUF, NM_BUF, Q_BUF, H_BUF, U_BUF, MLE_BUF,
+ RES_BUF, INT1_BUF, INT2_BUF, ZERO_BUF, XS_BUF, BASE_BUF) = (_B[n] for n in (
+    "MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES", "INT1", "INT2",
+    "ZERO", "XS", "BASE"))
+DIGIT = 1 << 128                                   # the division steps' digit
+TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE bytes apart
+
+_VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
+              "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "ONEPTR", "T1",
+              "COUNT2", "MW32", "E0", "S", "V1", "SQR", "SQW")
+V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
+assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
+
+
+class _Code:
+    """Emission helpers over one assembler."""
+
+    def __init__(self, asm: Assembler) -> None:
+        self.asm = asm
+
+    def load(self, var: str) -> None:
+        self.asm.push(V[var])
+        self.asm.op("MLOAD")
+
+    def store(self, var: str) -> None:
+        """[value] -> []: the variable set."""
+        self.asm.push(V[var])
+        self.asm.op("MSTORE")
+
+    def word(self, var: str, base: int) -> None:
+        """[] -> [the word at base + the variable's value]."""
+        self.load(var)
+        self.asm.push(base % (1 << 256))
+        self.asm.ops("ADD", "MLOAD")
+
+    def set(self, var: str, value: int) -> None:
+        self.asm.push(value)
+        self.store(var)
+
+    def slot(self, at: int) -> None:
+        self.asm.push(at)
+        self.asm.op("MLOAD")
+
+    def zero(self, at: int, words_var: str, extra_words: int) -> None:
+        """Zero ``32 * var + 32 * extra`` bytes at ``at`` (CALLDATACOPY past the end)."""
+        asm = self.asm
+        self.load(words_var)
+        if extra_words:
+            asm.push(WORD * extra_words)
+            asm.op("ADD")
+        asm.op("CALLDATASIZE")
+        asm.push(at)
+        asm.op("CALLDATACOPY")
+
+    def copy(self, dst: int, src: int, bytes_var: str) -> None:
+        self.load(bytes_var)
+        self.asm.push(src)
+        self.asm.push(dst)
+        self.asm.op("MCOPY")
+
+    def loop(self, body: Callable[[], None], end_var: str, step: int = WORD) -> None:
+        """[p, ...] -> [END, ...]: ``body`` ([p, ...] -> [p, ...]) for p, p + step, ...
+        below END's value (at least once)."""
+        asm = self.asm
+        top = asm.label("mw_loop")
+        body()
+        asm.push(step)
+        asm.op("ADD")
+        asm.op("DUP1")
+        self.load(end_var)
+        asm.op("GT")
+        asm.jumpi(top)
+
+
+def _select(asm: Assembler) -> None:
+    """[flag, a, b] -> [a if flag else b] (flag 0 or 1)."""
+    asm.ops("SWAP1", "DUP3", "SWAP1", "SUB", "MUL", "ADD")
+
+
+def _shift_word(asm: Assembler, src: int, dst: int, bits: int) -> None:
+    """[j] -> [j]: word j of (the words at src) << bits, to dst + j (src's word -1 read)."""
+    asm.op("DUP1")
+    asm.push(src)
+    asm.ops("ADD", "MLOAD")
+    asm.push(bits)
+    asm.op("SHL")
+    asm.op("DUP2")
+    asm.push(src - WORD)
+    asm.ops("ADD", "MLOAD")
+    asm.push(256 - bits)
+    asm.ops("SHR", "OR", "DUP2")
+    asm.push(dst)
+    asm.ops("ADD", "MSTORE")
+
+
+def _product_step(c: _Code, store_offset: int) -> None:
+    """[p, C, y, d, N] -> [p + 32, C', y, d, N]: (C', t) = t[p] + x y + C with x at p + d,
+    t stored at p + store_offset."""
+    asm = c.asm
+    asm.ops("DUP4", "DUP2", "ADD", "MLOAD")             # [x, p, C, y, d, N]
+    asm.op("DUP4")                                      # [y, x, p, C, y, d, N]
+    asm.ops("DUP2", "DUP2", "MUL")                      # [lo, y, x, ...]
+    asm.ops("SWAP2", "DUP8", "SWAP2", "MULMOD")         # [mm, lo, p, C, y, d, N]
+    asm.ops("DUP7", "SWAP1", "DUP3", "NOT", "ADDMOD")   # [hi, lo, p, C, y, d, N]
+    asm.ops("DUP3", "MLOAD", "DUP3", "ADD")             # [s1 = lo + t, hi, lo, p, C, ...]
+    asm.ops("SWAP2", "DUP3", "LT", "ADD")               # [hi1, s1, p, C, ...]
+    asm.ops("SWAP3", "DUP2", "ADD")                     # [s2 = s1 + C, s1, p, hi1, ...]
+    asm.ops("SWAP1", "DUP2", "LT")                      # [c2, s2, p, hi1, ...]
+    asm.ops("SWAP1", "DUP3")                            # [p, s2, c2, p, hi1, ...]
+    if store_offset:
+        asm.push((store_offset) % (1 << 256))
+        asm.op("ADD")
+    asm.op("MSTORE")                                    # [c2, p, hi1, y, d, N]
+    asm.ops("DUP3", "ADD", "SWAP2", "POP")              # [p, C', y, d, N]
+    asm.push(WORD)
+    asm.op("ADD")
+
+
+def _product_loop(c: _Code, store_offset: int) -> None:
+    """[p, C, y, d, N, end] -> [end, C', y, d, N, end]: product steps until p = end (at
+    least one). UNROLL steps a turn; the first turn enters its block at the step that
+    leaves a whole number of turns (Duff's device: the steps are one size)."""
+    asm = c.asm
+    steps = [asm.new_label("mw_step") for _ in range(UNROLL)]
+    test = asm.new_label("mw_steps_test")
+    asm.ops("DUP1", "DUP7", "SUB")
+    asm.push(5)
+    asm.op("SHR")
+    asm.push(UNROLL - 1)
+    asm.op("AND")                                       # [steps before the test, ...]
+    asm.push(lambda: steps[1].pc - steps[0].pc, width=1)
+    asm.op("MUL")
+    asm.push(test)
+    asm.ops("SUB", "JUMP")
+    for label in steps:
+        asm.place(label)
+        _product_step(c, store_offset)
+    asm.place(test)
+    asm.ops("DUP1", "DUP7", "GT")
+    asm.jumpi(steps[0])
+
+
+class _Routines:
+    def __init__(self, asm: Assembler, sizes: Sizes) -> None:
+        self.c, self.sizes = _Code(asm), sizes
+        self.mont_mul = asm.new_label("mw_mont_mul")
+        self.mont_sqr = asm.new_label("mw_mont_sqr")
+        self.fixed = {n: asm.new_label(f"mw_mont_mul_{n}") for n in sizes.fixed_words}
+        self.fixed_sqr = {n: asm.new_label(f"mw_mont_sqr_{n}") for n in sizes.fixed_sqr_words}
+        self.mul_low = asm.new_label("mw_mul_low")
+        self.mod_add = asm.new_label("mw_mod_add")
+        self.reduce = asm.new_label("mw_reduce")
+        self.add = asm.new_label("mw_add")
+        self.sub = asm.new_label("mw_sub")
+
+    def emit(self) -> None:
+        with self.c.asm.scope("mont_mul"):
+            self._mont_mul()
+        if self.sizes.sqr_words is not None:
+            with self.c.asm.scope("mont_sqr"):
+                self._mont_sqr()
+        for n in self.fixed:
+            with self.c.asm.scope(f"mont_mul_{n}"):
+                self._mont_mul_fixed(n)
+        for n in self.fixed_sqr:
+            with self.c.asm.scope(f"mont_sqr_{n}"):
+                self._mont_sqr_fixed(n)
+        with self.c.asm.scope("reduce"):
+            self._reduce()
+        with self.c.asm.scope("mod_add"):
+            self._mod_add()
+        with self.c.asm.scope("mul_low"):
+            self._mul_low()
+        with self.c.asm.scope("add_sub"):
+            self._add_sub(self.add, "ADD")
+            self._add_sub(self.sub, "SUB")
+
+    def _rows_start(self, bytes_var: str, spare_words: int) -> None:
+        """[ret] -> [N = 2**256 - 1, end = T + the variable, i32 = 0, ret], T zeroed up to
+        ``spare_words`` words past the end."""
+        c, asm = self.c, self.c.asm
+        c.zero(T_BUF, bytes_var, spare_words)
+        asm.op("PUSH0")
+        c.load(bytes_var)
+        asm.push(T_BUF)
+        asm.ops("ADD", "PUSH0", "NOT")
+
+    def _rows_next(self, outer: Label, bytes_var: str) -> None:
+        """[p, C, y, d, N, end, i32, ret] after a row -> the next row at ``outer`` with
+        [N, end, i32 + 32, ret] while i32 + 32 is below the variable, else [ret]."""
+        c, asm = self.c, self.c.asm
+        asm.ops("POP", "POP", "POP", "POP")             # [N, end, i32, ret]
+        asm.op("DUP3")
+        asm.push(WORD)
+        asm.ops("ADD", "SWAP3", "POP", "DUP3")          # [i32 + 32, N, end, i32 + 32, ret]
+        c.load(bytes_var)
+        asm.op("GT")
+        asm.jumpi(outer)
+        asm.ops("POP", "POP", "POP")
+
+    def _mont_mul(self) -> None:
+        """[ret] -> []: DST = A B / R mod M (A, B < M; or one of them < R, the other < M)."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.mont_mul)
+        self._rows_start("N32", 2)                      # [N, end, i32, ret]
+        outer = asm.label("mw_mont_word")
+        # first pass: t += a b_i
+        asm.push(T_BUF)
+        c.load("A")
+        asm.op("SUB")                                   # [d, N, end, i32, ret]
+        asm.op("DUP4")
+        c.load("B")
+        asm.ops("ADD", "MLOAD")                         # [y, d, N, end, i32, ret]
+        asm.op("PUSH0")
+        asm.push(T_BUF)                                 # [p, C, y, d, N, end, i32, ret]
+        _product_loop(c, 0)
+        asm.ops("DUP1", "MLOAD", "DUP3", "ADD")         # [s, p, C, ...]: t_n + C
+        asm.ops("DUP3", "DUP2", "LT")                   # [carry, s, p, C, ...]
+        asm.op("DUP3")
+        asm.push(WORD)
+        asm.ops("ADD", "MSTORE")                        # t_(n+1) = carry
+        asm.ops("DUP2", "MSTORE")                       # t_n = s
+        asm.ops("POP", "POP", "POP", "POP")             # [N, end, i32, ret]
+        # second pass: t = (t + m M) / 2**256, m = t_0 n'
+        asm.push((MOD_BUF - T_BUF) % (1 << 256))
+        c.load("NP")
+        c.slot(T_BUF)
+        asm.op("MUL")                                   # [m, d, N, end, i32, ret]
+        asm.op("PUSH0")
+        asm.push(T_BUF)
+        _product_loop(c, -WORD)
+        asm.ops("DUP1", "MLOAD", "DUP3", "ADD")         # [s, p, C, ...]: t_n + C
+        asm.ops("DUP3", "DUP2", "LT")                   # [carry, s, p, C, ...]
+        asm.op("DUP3")
+        asm.push(WORD)
+        asm.ops("ADD", "MLOAD", "ADD")                  # [t_(n+1) + carry, s, p, C, ...]
+        asm.ops("DUP3", "MSTORE")                       # t_n
+        asm.push(WORD)
+        asm.ops("DUP3", "SUB", "MSTORE")                # t_(n-1) = s
+        self._rows_next(outer, "N32")
+        asm.jump(self.reduce)
+
+    def _fixed_step(self, x_at: int, t_at: int, store_at: int) -> None:
+        """[C, y, N] -> [C', y, N]: (C', t) = t[t_at] + x[x_at] y + C, t to store_at."""
+        asm = self.c.asm
+        asm.push(x_at)
+        asm.ops("MLOAD", "DUP3")                        # [y, x, C, y, N]
+        asm.ops("DUP2", "DUP2", "MUL")                  # [lo, y, x, C, y, N]
+        asm.ops("SWAP2", "DUP6", "SWAP2", "MULMOD")     # [mm, lo, C, y, N]
+        asm.ops("DUP5", "SWAP1", "DUP3", "NOT", "ADDMOD")  # [hi, lo, C, y, N]
+        asm.push(t_at)
+        asm.ops("MLOAD", "DUP3", "ADD")                 # [s1, hi, lo, C, y, N]
+        asm.ops("SWAP2", "DUP3", "LT", "ADD")           # [hi1, s1, C, y, N]
+        asm.ops("SWAP2", "DUP2", "ADD")                 # [s2, s1, hi1, y, N]
+        asm.ops("SWAP1", "DUP2", "LT")                  # [c2, s2, hi1, y, N]
+        asm.op("SWAP1")
+        asm.push(store_at)
+        asm.ops("MSTORE", "ADD")                        # [C', y, N]
+
+    def _mont_mul_fixed(self, n: int) -> None:
+        """[ret] -> []: mont_mul for n words, each row's steps straight-line (constant
+        addresses; A copied to AF first, it may be any buffer): the rows written out up to
+        UNROLLED_ROWS words, else a loop over them."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.fixed[n])
+        asm.push(WORD * (n + 2))
+        asm.op("CALLDATASIZE")
+        asm.push(T_BUF)
+        asm.op("CALLDATACOPY")
+        asm.push(WORD * n)
+        c.load("A")
+        asm.push(AF_BUF)
+        asm.op("MCOPY")
+        asm.ops("PUSH0", "PUSH0", "NOT")                # [N, i32, ret]
+        if n <= UNROLLED_ROWS:
+            for i in range(n):
+                self._fixed_row(n, i)                   # (i32 stays 0: i is a constant)
+        else:
+            row = asm.label(f"mw_fixed_row_{n}")
+            self._fixed_row(n)
+            self._next_row(row, n)
+        asm.ops("POP", "POP")
+        asm.jump(self.reduce)
+
+    def _next_row(self, row: Label, n: int) -> None:
+        """[N, i32, ret] -> [N, i32 + 32, ret] at ``row`` while i32 + 32 < 32 n."""
+        asm = self.c.asm
+        asm.op("SWAP1")
+        asm.push(WORD)
+        asm.ops("ADD", "SWAP1", "DUP2")                 # [i32 + 32, N, i32 + 32, ret]
+        asm.push(WORD * n)
+        asm.op("GT")
+        asm.jumpi(row)
+
+    def _fixed_row(self, n: int, i: Optional[int] = None) -> None:
+        """[N, i32, ret] -> [N, i32, ret]: CIOS's two passes for word i of B (word i32 / 32
+        when ``i`` is None)."""
+        c, asm = self.c, self.c.asm
+        top, carry = T_BUF + WORD * n, T_BUF + WORD * (n + 1)
+        if i is None:
+            asm.op("DUP2")
+        else:
+            asm.push(WORD * i)
+        c.load("B")
+        asm.ops("ADD", "MLOAD", "PUSH0")                # [0, b_i, N, i32, ret]
+        for j in range(n):
+            self._fixed_step(AF_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * j)
+        asm.push(top)
+        asm.ops("MLOAD", "DUP2", "ADD")                 # [s, C, y, N, i32, ret]
+        asm.ops("SWAP1", "DUP2", "LT")                  # [carry, s, y, N, i32, ret]
+        asm.push(carry)
+        asm.op("MSTORE")
+        asm.push(top)
+        asm.ops("MSTORE", "POP")                        # [N, i32, ret]
+        self._fixed_reduction_row(n)
+
+    def _fixed_reduction_row(self, n: int) -> None:
+        """[N, ...] -> [N, ...]: t = (t + m M) / 2**256 over T's n + 2 words, m = t_0 n'."""
+        c, asm = self.c, self.c.asm
+        top, carry = T_BUF + WORD * n, T_BUF + WORD * (n + 1)
+        c.load("NP")
+        c.slot(T_BUF)
+        asm.ops("MUL", "PUSH0")                         # [0, m, N, i32, ret]
+        for j in range(n):
+            self._fixed_step(MOD_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * (j - 1))
+        asm.push(top)
+        asm.ops("MLOAD", "DUP2", "ADD")                 # [s, C, m, N, i32, ret]
+        asm.ops("SWAP1", "DUP2", "LT")                  # [carry, s, m, N, i32, ret]
+        asm.push(carry)
+        asm.ops("MLOAD", "ADD")
+        asm.push(top)
+        asm.op("MSTORE")                                # t_n = t_(n+1) + carry
+        asm.push(top - WORD)
+        asm.ops("MSTORE", "POP")                        # t_(n-1) = s; [N, i32, ret]
+
+    def _add_word(self, at: int) -> None:
+        """[v, c] -> [c']: the word at ``at`` += v + c (c <= 1), c' its carry."""
+        asm = self.c.asm
+        asm.push(at)
+        asm.ops("MLOAD", "DUP2", "ADD")                 # [s1, v, c]
+        asm.ops("SWAP1", "DUP2", "LT")                  # [c1, s1, c]
+        asm.ops("SWAP1", "DUP3", "ADD")                 # [s, c1, c]
+        asm.ops("SWAP2", "DUP3", "LT", "OR")            # [c', s]
+        asm.op("SWAP1")
+        asm.push(at)
+        asm.op("MSTORE")
+
+    def _mont_sqr_fixed(self, n: int) -> None:
+        """[ret] -> []: DST = A**2 / R mod M for n words, straight-line: the cross products
+        a_i a_j (i < j) into SQ, doubled, the diagonal added, then the reduction rows on a
+        window of n + 2 words at T that takes SQ's next word after each row."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.fixed_sqr[n])
+        asm.push(WORD * (2 * n + 2))
+        asm.op("CALLDATASIZE")
+        asm.push(SQ_BUF)
+        asm.op("CALLDATACOPY")
+        asm.push(WORD * n)
+        c.load("A")
+        asm.push(AF_BUF)
+        asm.op("MCOPY")
+        asm.ops("PUSH0", "NOT")                         # [N, ret]
+        for i in range(n - 1):
+            asm.push(AF_BUF + WORD * i)
+            asm.ops("MLOAD", "PUSH0")                   # [0, a_i, N, ret]
+            for j in range(i + 1, n):
+                at = SQ_BUF + WORD * (i + j)
+                self._fixed_step(AF_BUF + WORD * j, at, at)
+            asm.push(SQ_BUF + WORD * (i + n))
+            asm.ops("MSTORE", "POP")                    # word i + n = C; [N, ret]
+        for w in range(2 * n - 1, -1, -1):              # doubled, the top word first
+            asm.push(SQ_BUF + WORD * w)
+            asm.op("MLOAD")
+            asm.push(1)
+            asm.op("SHL")
+            if w:
+                asm.push(SQ_BUF + WORD * (w - 1))
+                asm.op("MLOAD")
+                asm.push(255)
+                asm.ops("SHR", "OR")
+            asm.push(SQ_BUF + WORD * w)
+            asm.op("MSTORE")
+        asm.op("PUSH0")                                 # [c, N, ret]
+        for i in range(n):                              # + a_i**2 at words 2 i, 2 i + 1
+            asm.push(AF_BUF + WORD * i)
+            asm.ops("MLOAD", "DUP1", "DUP1", "MUL")     # [lo, a, c, N, ret]
+            asm.ops("PUSH0", "NOT", "DUP1", "DUP4", "DUP1", "MULMOD")  # [mm, N, lo, a, c]
+            asm.ops("DUP3", "NOT", "ADDMOD")            # [hi, lo, a, c, N, ret]
+            asm.ops("SWAP2", "POP")                     # [lo, hi, c, N, ret]
+            asm.ops("SWAP1", "SWAP2", "SWAP1")          # [lo, c, hi, N, ret]
+            self._add_word(SQ_BUF + WORD * 2 * i)       # [c', hi, N, ret]
+            asm.op("SWAP1")
+            self._add_word(SQ_BUF + WORD * (2 * i + 1))  # [c'', N, ret]
+        asm.op("POP")                                   # (0: the square has 2 n words)
+        asm.push(WORD * (n + 1))
+        asm.push(SQ_BUF)
+        asm.push(T_BUF)
+        asm.op("MCOPY")                                 # T = SQ's words 0 .. n
+        asm.op("PUSH0")
+        asm.push(T_BUF + WORD * (n + 1))
+        asm.op("MSTORE")
+        asm.op("PUSH0")
+        asm.op("SWAP1")                                 # [N, i32, ret]
+        row = asm.label(f"mw_fixed_sqr_row_{n}")
+        self._fixed_reduction_row(n)
+        asm.op("DUP2")                                  # then SQ's word n + 1 + i in
+        asm.push(SQ_BUF + WORD * (n + 1))
+        asm.ops("ADD", "MLOAD")                         # [u, N, i32, ret]
+        asm.push(T_BUF + WORD * n)
+        asm.ops("MLOAD", "DUP2", "ADD")                 # [s, u, N, i32, ret]
+        asm.ops("SWAP1", "DUP2", "LT")                  # [carry, s, N, i32, ret]
+        asm.push(T_BUF + WORD * (n + 1))
+        asm.op("MSTORE")
+        asm.push(T_BUF + WORD * n)
+        asm.op("MSTORE")                                # [N, i32, ret]
+        self._next_row(row, n)
+        asm.ops("POP", "POP")
+        asm.jump(self.reduce)
+
+    def _mont_sqr(self) -> None:
+        """[ret] -> []: DST = A**2 / R mod M (A < M), by separated operand scanning: the
+        square in 2 n words at SQ from n (n - 1) / 2 cross products (doubled) and the n
+        diagonal ones, then n rows adding m_i M 2**(256 i), each m_i zeroing word i; the
+        top n + 1 words (below 2 M) reduced as mont_mul's."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.mont_sqr)
+        c.load("N32")
+        asm.ops("DUP1", "ADD")
+        asm.push(2 * WORD)
+        asm.ops("ADD", "CALLDATASIZE")
+        asm.push(SQ_BUF)
+        asm.op("CALLDATACOPY")                          # SQ = 0 (2 n + 2 words)
+        # the cross products a_i a_j, i < j: row i from word 2 i + 1 up to word i + n - 1
+        asm.op("PUSH0")                                 # [i32, ret] (n >= 2: rows 0 .. n - 2)
+        row = asm.label("mw_sqr_row")
+        asm.ops("DUP1")
+        c.load("N32")
+        asm.op("ADD")
+        asm.push(SQ_BUF)
+        asm.op("ADD")                                   # [end = SQ + i32 + N32, i32, ret]
+        asm.ops("PUSH0", "NOT")
+        asm.push(SQ_BUF)
+        c.load("A")
+        asm.op("SUB")
+        asm.ops("DUP4", "SWAP1", "SUB")                 # [d = A - SQ - i32, N, end, i32, ret]
+        asm.op("DUP4")
+        c.load("A")
+        asm.ops("ADD", "MLOAD", "PUSH0")                # [0, a_i, d, N, end, i32, ret]
+        asm.ops("DUP6", "DUP1", "ADD")
+        asm.push(SQ_BUF + WORD)
+        asm.op("ADD")                                   # [p = SQ + 64 i + 32, 0, a_i, ...]
+        _product_loop(c, 0)
+        asm.ops("DUP2", "DUP2", "MSTORE")               # word i + n = C
+        asm.ops("POP", "POP", "POP", "POP", "POP", "POP")
+        asm.push(WORD)
+        asm.ops("ADD", "DUP1")
+        c.load("N32")
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB", "GT")
+        asm.jumpi(row)
+        asm.op("POP")
+        # doubled, top word first (the word below SQ is zero)
+        c.load("N32")
+        asm.ops("DUP1", "ADD")
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB")                         # [j = 2 N32 - 32, ret]
+        double, doubled = asm.label("mw_sqr_double"), asm.new_label("mw_sqr_doubled")
+        _shift_word(asm, SQ_BUF, SQ_BUF, 1)
+        asm.ops("DUP1", "ISZERO")
+        asm.jumpi(doubled)
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB")
+        asm.jump(double)
+        asm.place(doubled)
+        asm.op("POP")
+        # the diagonal a_i**2 at words 2 i, 2 i + 1 of DIAG, added to SQ
+        c.load("N32")
+        c.store("END")
+        asm.op("PUSH0")
+
+        def diagonal() -> None:
+            asm.op("DUP1")
+            c.load("A")
+            asm.ops("ADD", "MLOAD", "DUP1", "DUP1", "MUL")  # [lo, a, i]
+            asm.ops("PUSH0", "NOT", "DUP1", "DUP4", "DUP1", "MULMOD")  # [mm, N, lo, a, i]
+            asm.ops("DUP3", "NOT", "ADDMOD")            # [hi, lo, a, i]
+            asm.ops("DUP4", "DUP1", "ADD")
+            asm.push(DIAG_BUF + WORD)
+            asm.ops("ADD", "MSTORE")
+            asm.ops("DUP3", "DUP1", "ADD")
+            asm.push(DIAG_BUF)
+            asm.ops("ADD", "MSTORE", "POP")
+        c.loop(diagonal, "END")
+        asm.op("POP")
+        c.load("A")                                     # A kept for the caller's next use
+        c.set("A", SQ_BUF)
+        c.set("B", DIAG_BUF)
+        c.load("N32")
+        asm.ops("DUP1", "ADD")
+        c.store("SQW")
+        self._add_loop("ADD", "SQW", SQ_BUF)
+        c.store("A")
+        # the reduction rows: word i zeroed by m_i = SQ_i n', carries rippled up
+        asm.op("PUSH0")                                 # [i32, ret]
+        reduce_row = asm.label("mw_sqr_reduce")
+        asm.op("DUP1")
+        c.load("N32")
+        asm.op("ADD")
+        asm.push(SQ_BUF)
+        asm.op("ADD")                                   # [end, i32, ret]
+        asm.ops("PUSH0", "NOT")
+        asm.push((MOD_BUF - SQ_BUF) % (1 << 256))
+        asm.ops("DUP4", "SWAP1", "SUB")                 # [d, N, end, i32, ret]
+        c.load("NP")
+        asm.op("DUP5")
+        asm.push(SQ_BUF)
+        asm.ops("ADD", "MLOAD", "MUL", "PUSH0")         # [0, m, d, N, end, i32, ret]
+        asm.op("DUP6")
+        asm.push(SQ_BUF)
+        asm.op("ADD")                                   # [p, 0, m, d, N, end, i32, ret]
+        _product_loop(c, 0)
+        ripple, rippled = asm.label("mw_sqr_ripple"), asm.new_label("mw_sqr_rippled")
+        asm.ops("DUP1", "MLOAD", "DUP3", "ADD")         # [s, p, C, ...]
+        asm.ops("DUP3", "DUP2", "LT")                   # [c, s, p, C, ...]
+        asm.ops("SWAP1", "DUP3", "MSTORE")              # [c, p, C, ...]
+        asm.ops("SWAP2", "POP")                         # [p, c, ...]
+        asm.push(WORD)
+        asm.ops("ADD", "SWAP1", "DUP1", "ISZERO")
+        asm.jumpi(rippled)
+        asm.op("SWAP1")
+        asm.jump(ripple)
+        asm.place(rippled)                              # [0, p, y, d, N, end, i32, ret]
+        asm.ops("POP", "POP", "POP", "POP", "POP", "POP")
+        asm.push(WORD)
+        asm.ops("ADD", "DUP1")
+        c.load("N32")
+        asm.op("GT")
+        asm.jumpi(reduce_row)
+        asm.op("POP")
+        c.load("N32")
+        asm.push(WORD)
+        asm.op("ADD")
+        c.load("N32")
+        asm.push(SQ_BUF)
+        asm.op("ADD")
+        asm.push(T_BUF)
+        asm.op("MCOPY")                                 # T = SQ's words n .. 2 n
+        asm.jump(self.reduce)
+
+    def _reduce(self) -> None:
+        """[ret] -> []: DST = t mod M for t (n + 1 words at T) below 2 M: t itself when
+        its top words show it below M (t_n = 0 and t_(n-1) < M_(n-1): the common case),
+        else t - M if that does not borrow."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.reduce)
+        subtract = asm.new_label("mw_reduce_subtract")
+        c.word("N32", T_BUF)
+        asm.jumpi(subtract)                             # t_n != 0
+        c.word("N32", MOD_BUF - WORD)
+        c.word("N32", T_BUF - WORD)
+        asm.ops("LT", "ISZERO")
+        asm.jumpi(subtract)                             # t_(n-1) >= M_(n-1)
+        c.load("N32")
+        asm.push(T_BUF)
+        c.load("DST")
+        asm.ops("MCOPY", "JUMP")
+        asm.place(subtract)
+        c.load("N32")
+        asm.push(WORD)
+        asm.op("ADD")
+        c.store("END")
+        asm.ops("PUSH0", "PUSH0")                       # [j32, borrow, ret]
+
+        def step() -> None:
+            asm.op("DUP1")
+            asm.push(MOD_BUF)
+            asm.ops("ADD", "MLOAD")                     # [m, j, b]
+            asm.op("DUP2")
+            asm.push(T_BUF)
+            asm.ops("ADD", "MLOAD")                     # [t, m, j, b]
+            asm.ops("DUP2", "DUP2", "LT")               # [t < m, t, m, j, b]
+            asm.ops("SWAP2", "SWAP1", "SUB")            # [t - m, c1, j, b]
+            asm.ops("DUP4", "DUP2", "LT")               # [t - m < b, t - m, c1, j, b]
+            asm.ops("SWAP1", "DUP5", "SWAP1", "SUB")    # [d, c2, c1, j, b]
+            asm.op("DUP4")
+            asm.push(S_BUF)
+            asm.ops("ADD", "MSTORE")                    # [c2, c1, j, b]
+            asm.ops("OR", "SWAP2", "POP")               # [j, b']
+        c.loop(step, "END")
+        asm.op("POP")                                   # [borrow, ret]: 1 when t < M
+        asm.push((T_BUF - S_BUF) % (1 << 256))
+        asm.op("MUL")
+        asm.push(S_BUF)
+        asm.op("ADD")                                   # [src, ret]
+        c.load("N32")
+        asm.op("SWAP1")
+        c.load("DST")
+        asm.ops("MCOPY", "JUMP")
+
+    def _add_loop(self, op: str, bytes_var: str, into: int = T_BUF) -> None:
+        """``into`` = A op B over ``bytes_var`` bytes, the carry (borrow) in the word
+        after (A may be ``into``)."""
+        c, asm = self.c, self.c.asm
+        c.load(bytes_var)
+        c.store("END")
+        asm.ops("PUSH0", "PUSH0")                       # [j, C]
+
+        def step() -> None:
+            asm.op("DUP1")
+            c.load("A")
+            asm.ops("ADD", "MLOAD")                     # [x, j, C]
+            asm.op("DUP2")
+            c.load("B")
+            asm.ops("ADD", "MLOAD")                     # [y, x, j, C]
+            if op == "ADD":
+                asm.ops("DUP2", "ADD")                  # [s1, x, j, C]
+                asm.ops("SWAP1", "DUP2", "LT")          # [c1, s1, j, C]
+                asm.ops("SWAP3", "DUP2", "ADD")         # [s, s1, j, c1]
+                asm.ops("SWAP1", "DUP2", "LT")          # [c2, s, j, c1]
+            else:
+                asm.ops("DUP1", "DUP3", "LT")           # [x < y, y, x, j, C]
+                asm.ops("SWAP2", "SUB")                 # [s1 = x - y, c1, j, C]
+                asm.ops("SWAP3", "DUP1", "DUP5", "LT")  # [s1 < C, C, c1, j, s1]
+                asm.ops("SWAP4", "SUB")                 # [s, c1, j, c2]
+                asm.ops("SWAP3", "SWAP1", "SWAP3", "SWAP1")  # [c2, s, j, c1]
+            asm.ops("SWAP1", "DUP3")
+            asm.push(into)
+            asm.ops("ADD", "MSTORE")                    # [c2, j, c1]
+            asm.ops("DUP3", "OR", "SWAP2", "POP")       # [j, C']
+        c.loop(step, "END")
+        asm.push(into)
+        asm.ops("ADD", "MSTORE")
+
+    def _mod_add(self) -> None:
+        """[ret] -> []: DST = A + B mod M (A, B < M)."""
+        asm = self.c.asm
+        asm.place(self.mod_add)
+        self._add_loop("ADD", "N32")
+        asm.jump(self.reduce)
+
+    def _add_sub(self, label: Label, op: str) -> None:
+        """[ret] -> []: DST = A op B mod 2**(8 W32)."""
+        c, asm = self.c, self.c.asm
+        asm.place(label)
+        self._add_loop(op, "W32")
+        c.load("W32")
+        c.asm.push(T_BUF)
+        c.load("DST")
+        asm.ops("MCOPY", "JUMP")
+
+    def _mul_low(self) -> None:
+        """[ret] -> []: DST = A B mod 2**(8 W32) (schoolbook, the lower half only)."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.mul_low)
+        self._rows_start("W32", 1)                      # [N, end, i32, ret]
+        outer = asm.label("mw_low_word")
+        asm.op("DUP3")
+        asm.push(T_BUF)
+        asm.op("ADD")                                   # [p0 = T + i32, N, end, i32, ret]
+        c.load("A")
+        asm.op("SUB")                                   # [d = A - p0, N, end, i32, ret]
+        asm.op("DUP4")
+        c.load("B")
+        asm.ops("ADD", "MLOAD")                         # [y = b_i, d, N, end, i32, ret]
+        asm.op("PUSH0")
+        asm.op("DUP6")
+        asm.push(T_BUF)
+        asm.op("ADD")                                   # [p0, 0, y, d, N, end, i32, ret]
+        _product_loop(c, 0)
+        self._rows_next(outer, "W32")
+        c.load("W32")
+        asm.push(T_BUF)
+        c.load("DST")
+        asm.ops("MCOPY", "JUMP")
+
+
+def _inverse_word(asm: Assembler) -> None:
+    """[x] -> [x^-1 mod 2**256] for odd x: Newton's iteration y = y (2 - x y) from y = x
+    (right to 3 bits: odd squares are 1 mod 8), doubling the right bits: 7 steps."""
+    asm.op("DUP1")
+    for _ in range(7):
+        asm.ops("DUP2", "DUP2", "MUL")
+        asm.push(2)
+        asm.ops("SUB", "MUL")
+    asm.ops("SWAP1", "POP")
+
+
+class _Driver:
+    """The multi-word path: the layout's values into buffers, the odd or the even method,
+    the output."""
+
+    def __init__(self, asm: Assembler, routines: _Routines) -> None:
+        self.asm, self.r, self.c = asm, routines, routines.c
+        self.odd_flow = asm.new_label("mw_odd")
+        self.exp_flow = asm.new_label("mw_exp")
+        self.output = asm.new_label("mw_output")
+
+    # --- helpers --------------------------------------------------------------------
+
+    def call(self, routine: Label, **args) -> None:
+        """Call ``routine`` with pointer arguments: ints, or names of variables."""
+        c = self.c
+        for name, value in args.items():
+            if isinstance(value, str):
+                c.load(value)
+                c.store(name)
+            else:
+                c.set(name, value)
+        back = self.asm.new_label("mw_back")
+        self.asm.push(back)
+        if routine is None or isinstance(routine, str):
+            c.load(routine or "MUL")
+            self.asm.op("JUMP")
+        else:
+            self.asm.jump(routine)
+        self.asm.place(back)
+
+    def repeat(self, var: str, body: Callable[[], None]) -> None:
+        """body() var's value times (var counts down to 0)."""
+        asm, c = self.asm, self.c
+        top, done = asm.new_label("mw_repeat"), asm.new_label("mw_repeated")
+        asm.place(top)
+        c.load(var)
+        asm.op("ISZERO")
+        asm.jumpi(done)
+        body()
+        c.load(var)
+        asm.push(1)
+        asm.ops("SWAP1", "SUB")
+        c.store(var)
+        asm.jump(top)
+        asm.place(done)
+
+    def reverse_words(self, at_slot: int, words_slot: int, dst: int) -> None:
+        """Copy the big-endian words at the layout's ``at_slot`` into ``dst`` little-endian
+        (nothing for zero words)."""
+        asm, c = self.asm, self.c
+        done = asm.new_label("mw_copied")
+        c.slot(words_slot)
+        asm.op("ISZERO")
+        asm.jumpi(done)
+        c.slot(words_slot)
+        asm.push(5)
+        asm.op("SHL")
+        asm.op("DUP1")
+        c.store("END")
+        c.slot(at_slot)
+        asm.op("ADD")
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB")
+        c.store("COUNT")                                # the last word's address
+        asm.op("PUSH0")
+
+        def body() -> None:
+            asm.op("DUP1")
+            c.load("COUNT")
+            asm.ops("SUB", "MLOAD", "DUP2")
+            asm.push(dst)
+            asm.ops("ADD", "MSTORE")
+        c.loop(body, "END")
+        asm.op("POP")
+        asm.place(done)
+
+    # --- the flows ------------------------------------------------------------------
+
+    def emit(self, entry: Label) -> None:
+        with self.asm.scope("prepare"):
+            self._prepare(entry)
+        with self.asm.scope("odd_flow"):
+            self._odd_flow()
+        with self.asm.scope("exp_flow"):
+            self._exp_flow()
+        with self.asm.scope("even"):
+            self._even()
+        with self.asm.scope("output"):
+            self._output()
+
+    def _prepare(self, entry: Label) -> None:
+        """The modulus, the base little-endian; the exponent's first set bit; 1 and 2."""
+        asm, c = self.asm, self.c
+        asm.place(entry)
+        c.slot(MOD_WORDS_SLOT)
+        asm.push(5)
+        asm.op("SHL")
+        c.store("MW32")
+        self.reverse_words(MOD_AT_SLOT, MOD_WORDS_SLOT, MLE_BUF)
+        self.reverse_words(BASE_AT_SLOT, BASE_WORDS_SLOT, BASE_BUF)
+        asm.push(1)
+        asm.push(INT1_BUF)
+        asm.op("MSTORE")
+        asm.push(2)
+        asm.push(INT2_BUF)
+        asm.op("MSTORE")
+        # the exponent: E0 = its first set bit (bits from EXP_AT), PEND = its bits
+        c.slot(EXP_WORDS_SLOT)
+        asm.push(8)
+        asm.op("SHL")
+        asm.op("DUP1")
+        c.store("PEND")
+        c.store("E0")                                   # E = 0 unless a word is found
+        scan, found, done = (asm.new_label(n) for n in ("mw_scan", "mw_found", "mw_scanned"))
+        asm.op("PUSH0")                                 # [j]
+        asm.place(scan)
+        asm.op("DUP1")
+        c.slot(EXP_WORDS_SLOT)
+        asm.push(5)
+        asm.ops("SHL", "EQ")
+        asm.jumpi(done)
+        asm.op("DUP1")
+        c.slot(EXP_AT_SLOT)
+        asm.ops("ADD", "MLOAD", "DUP1")
+        asm.jumpi(found)
+        asm.op("POP")
+        asm.push(WORD)
+        asm.op("ADD")
+        asm.jump(scan)
+        asm.place(found)                                # [w, j]
+        asm.op("CLZ")
+        asm.op("SWAP1")
+        asm.push(3)
+        asm.ops("SHL", "ADD")
+        c.store("E0")
+        asm.push(0)                                     # balance the stack with done's [j]
+        asm.place(done)
+        asm.op("POP")
+        odd = asm.new_label("mw_odd_modulus")
+        c.slot(MLE_BUF)
+        asm.push(1)
+        asm.op("AND")
+        asm.jumpi(odd)
+        asm.jump(self.even)
+        asm.place(odd)
+        c.copy(MOD_BUF, MLE_BUF, "MW32")
+        c.load("MW32")
+        c.store("N32")
+        self.call(self.odd_flow)
+        asm.push(X_BUF)
+        asm.jump(self.output)
+
+    @property
+    def even(self) -> Label:
+        if not hasattr(self, "_even_label"):
+            self._even_label = self.asm.new_label("mw_even")
+        return self._even_label
+
+    def _odd_flow(self) -> None:
+        """[ret] -> []: X = B^E mod M for the odd modulus at MOD (N32 bytes)."""
+        asm, c, r = self.asm, self.c, self.r
+        asm.place(self.odd_flow)
+        c.slot(MOD_BUF)
+        _inverse_word(asm)
+        asm.op("PUSH0")
+        asm.op("SUB")
+        c.store("NP")
+        # the products for this size: MUL, and SQR for squarings (mont_sqr from sqr_words)
+        asm.push(r.mont_mul)
+        if r.sizes.sqr_words is not None:
+            asm.push(r.mont_sqr)
+            c.load("N32")
+            asm.push(WORD * r.sizes.sqr_words - 1)
+            asm.op("LT")                                # [n >= sqr_words, sqr, mul]
+            _select(asm)
+        asm.push(r.mont_mul)                            # [mul, sqr]
+        for n, label in r.fixed.items():                # the straight-line ones if n fits
+            for _ in range(2):
+                asm.push(label)
+                c.load("N32")
+                asm.push(WORD * n)
+                asm.op("EQ")
+                _select(asm)
+                asm.op("SWAP1")
+        asm.op("SWAP1")                                 # [sqr, mul]
+        for n, label in r.fixed_sqr.items():            # the straight-line squarings
+            asm.push(label)
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.op("EQ")
+            _select(asm)
+        c.store("SQR")
+        c.store("MUL")
+        self._powers_of_two()
+        # the base in Montgomery form, Horner over chunks of n words from the top
+        c.load("N32")
+        c.store("TSTRIDE")
+        c.slot(BASE_WORDS_SLOT)
+        asm.push(5)
+        asm.op("SHL")
+        asm.ops("DUP1", "ISZERO", "ADD")                # base bytes, at least 32
+        asm.push(1)
+        asm.op("SWAP1")
+        asm.op("SUB")
+        c.load("N32")
+        asm.op("SWAP1")
+        asm.op("DIV")                                   # chunks - 1
+        c.load("N32")
+        asm.op("MUL")
+        asm.push(BASE_BUF)
+        asm.op("ADD")
+        asm.op("DUP1")
+        c.store("CHUNK")
+        c.store("A")
+        c.load("N32")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")
+        asm.op("DUP1")
+        c.store("DST")
+        c.store("T1")                                   # T[1]'s address
+        self.call("MUL", B=R2_BUF)
+        horner, horner_done = asm.new_label("mw_horner"), asm.new_label("mw_horner_done")
+        asm.place(horner)
+        c.load("CHUNK")
+        asm.push(BASE_BUF)
+        asm.op("EQ")
+        asm.jumpi(horner_done)
+        c.load("N32")
+        c.load("CHUNK")
+        asm.op("SUB")
+        c.store("CHUNK")
+        self.call("MUL", DST="T1", A="T1", B=R2_BUF)
+        self.call("MUL", DST=U_BUF, A="CHUNK", B=R2_BUF)
+        self.call(r.mod_add, DST="T1", A="T1", B=U_BUF)
+        asm.jump(horner)
+        asm.place(horner_done)
+        # the power, out of Montgomery form
+        c.set("ONEPTR", ONE_BUF)
+        self.call(self.exp_flow)
+        self.call("MUL", DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
+        asm.op("JUMP")
+
+    def _powers_of_two(self) -> None:
+        """ONE = R mod M and R2 = R**2 mod M: x = 2**(128 i) mod M for i = 1 .. 3 n, each
+        from the last by one step of long division in 128-bit digits: the quotient digit of
+        x 2**128 over M estimated from the top two digits of x 2**128 and the top digit of
+        M, both shifted left by s = CLZ(M's top word) (Knuth's normalization, D3), at most
+        2 too large (Theorem 4.3.1B), so x 2**128 - q M is x' - j M, j <= 2: M added while
+        negative. The subtraction adds q (2**(256 (n + 1)) - M), NM, over n + 1 words.
+        ONE after 2 n steps; R2 from the last x = 2**(1.5 L) mod M as x x / R."""
+        asm, c, r = self.asm, self.c, self.r
+        c.word("N32", MOD_BUF - WORD)
+        asm.ops("DUP1", "CLZ", "DUP1")
+        c.store("S")                                    # [s, m_top]
+        asm.op("SHL")
+        c.word("N32", MOD_BUF - 2 * WORD)
+        c.load("S")
+        asm.push(256)
+        asm.ops("SUB", "SHR", "OR")                     # M's top 256 bits, normalized
+        asm.push(128)
+        asm.op("SHR")
+        c.store("V1")
+        c.load("N32")
+        asm.push(WORD)
+        asm.op("ADD")
+        c.store("W32")
+        self.call(r.sub, DST=NM_BUF, A=ZERO_BUF, B=MOD_BUF)
+        c.zero(XS_BUF, "N32", 1)
+        asm.push(1)
+        asm.push(XS_BUF)
+        asm.op("MSTORE")
+        c.load("N32")
+        asm.push(5)
+        asm.op("SHR")
+        asm.push(3)
+        asm.op("MUL")
+        c.store("COUNT2")                               # 3 n steps
+        step, negative, positive, done = (asm.new_label(n) for n in (
+            "mw_two_step", "mw_two_negative", "mw_two_positive", "mw_two_not_half"))
+        asm.place(step)
+        c.load("N32")
+        asm.push(WORD)
+        asm.op("ADD")
+        c.store("END")
+        asm.op("PUSH0")                                 # T = XS 2**128
+
+        c.loop(lambda: _shift_word(asm, XS_BUF, T_BUF, 128), "END")
+        asm.op("POP")
+        c.load("V1")                                    # the quotient digit estimate
+        c.word("N32", XS_BUF - 2 * WORD)
+        c.load("S")
+        asm.push(256)
+        asm.ops("SUB", "SHR")
+        c.word("N32", XS_BUF - WORD)
+        c.load("S")
+        asm.ops("SHL", "OR", "DIV")                     # [u / v1]
+        asm.push(DIGIT - 1)
+        asm.ops("DUP2", "DUP2", "LT")                   # [b - 1 < q, b - 1, q]
+        asm.ops("DUP3", "DUP3", "SWAP1", "SUB", "MUL")  # [(q - b + 1) (b - 1 < q), b - 1, q]
+        asm.ops("SWAP1", "POP", "SWAP1", "SUB")         # [min(q, b - 1)]
+        c.load("N32")
+        asm.push(T_BUF + WORD)
+        asm.op("ADD")                                   # [end, q]
+        asm.ops("PUSH0", "NOT")
+        asm.push((NM_BUF - T_BUF) % (1 << 256))
+        asm.ops("DUP4", "PUSH0")
+        asm.push(T_BUF)                                 # [p, 0, q, d, N, end, q]
+        _product_loop(c, 0)
+        asm.ops("POP", "POP", "POP", "POP", "POP", "POP", "POP")
+        asm.place(negative)                             # add M while T < 0
+        c.word("N32", T_BUF)
+        asm.push(255)
+        asm.op("SHR")
+        asm.op("ISZERO")
+        asm.jumpi(positive)
+        self.call(r.add, DST=T_BUF, A=T_BUF, B=MOD_BUF)
+        asm.jump(negative)
+        asm.place(positive)
+        c.copy(XS_BUF, T_BUF, "N32")
+        c.load("COUNT2")
+        asm.push(1)
+        asm.ops("SWAP1", "SUB", "DUP1")
+        c.store("COUNT2")                               # [count]
+        asm.op("DUP1")
+        c.load("N32")
+        asm.push(5)
+        asm.ops("SHR", "EQ", "ISZERO")
+        asm.jumpi(done)
+        c.copy(ONE_BUF, XS_BUF, "N32")                  # after 2 n steps: R mod M
+        asm.place(done)
+        asm.jumpi(step)                                 # XS = 2**(1.5 L) mod M, L = 256 n
+        self.call("MUL", DST=R2_BUF, A=XS_BUF, B=XS_BUF)  # its square / R: 2**(2 L) mod M
+
+    def _exp_flow(self) -> None:
+        """[ret] -> []: ACC = T[1]^E with MUL (table entries TSTRIDE bytes apart, T[1]
+        given; ONEPTR for E = 0)."""
+        asm, c = self.asm, self.c
+        asm.place(self.exp_flow)
+        nonzero = asm.new_label("mw_e_nonzero")
+        c.load("E0")
+        c.load("PEND")
+        asm.op("SUB")
+        asm.jumpi(nonzero)
+        c.load("TSTRIDE")
+        c.load("ONEPTR")
+        asm.push(ACC_BUF)
+        asm.ops("MCOPY", "JUMP")
+        asm.place(nonzero)
+        # K = 1 + 2 (bits > 32) + (bits > 128) + (bits > 768)
+        c.load("E0")
+        c.load("PEND")
+        asm.op("SUB")                                   # [bits]
+        asm.push(1)
+        for bound, weight in ((32, 2), (128, 1), (768, 1)):
+            asm.push(bound)
+            asm.op("DUP3")
+            asm.op("GT")
+            if weight > 1:
+                asm.push(weight)
+                asm.op("MUL")
+            asm.op("ADD")
+        asm.op("SWAP1")
+        asm.op("POP")
+        c.store("K")
+        # the table: T[i] = T[i - 1] T[1] for 2 <= i < 2**K
+        c.load("TSTRIDE")
+        asm.push(1)
+        asm.op("SHL")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")
+        c.store("CHUNK")
+        table, table_done = asm.new_label("mw_table"), asm.new_label("mw_table_done")
+        asm.place(table)
+        c.load("TSTRIDE")
+        asm.push(1)
+        c.load("K")
+        asm.op("SHL")
+        asm.op("MUL")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")
+        c.load("CHUNK")
+        asm.op("LT")
+        asm.op("ISZERO")
+        asm.jumpi(table_done)
+        c.load("TSTRIDE")
+        c.load("CHUNK")
+        asm.op("SUB")
+        c.store("A")
+        c.load("TSTRIDE")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")
+        c.store("B")
+        c.load("CHUNK")
+        c.store("DST")
+        self.call(None)
+        c.load("TSTRIDE")
+        c.load("CHUNK")
+        asm.op("ADD")
+        c.store("CHUNK")
+        asm.jump(table)
+        asm.place(table_done)
+        # the windows
+        c.load("E0")
+        c.store("P")
+        c.set("STARTED", 0)
+        window, no_squares, zero_window, first, next_window = (
+            asm.new_label(n) for n in ("mw_window", "mw_no_squares", "mw_zero_window",
+                                       "mw_first", "mw_next_window"))
+        asm.place(window)
+        c.load("P")
+        c.load("PEND")
+        asm.op("SUB")                                   # [r]
+        c.load("K")                                     # [K, r]
+        asm.ops("DUP2", "DUP2", "GT")                   # [r < K, K, r]
+        asm.ops("DUP3", "DUP3", "SUB", "MUL")           # [(K - r) (r < K), K, r]
+        asm.ops("SWAP1", "SUB", "SWAP1", "POP")         # [min(K, r)]
+        c.store("WIDTH")
+        c.load("STARTED")
+        asm.op("ISZERO")
+        asm.jumpi(no_squares)
+        c.load("WIDTH")
+        c.store("COUNT")
+        self.repeat("COUNT", lambda: self.call("SQR", DST=ACC_BUF, A=ACC_BUF, B=ACC_BUF))
+        asm.place(no_squares)
+        c.load("WIDTH")
+        asm.push(256)
+        asm.op("SUB")
+        c.load("P")
+        asm.push(7)
+        asm.op("AND")
+        c.load("P")
+        asm.push(3)
+        asm.op("SHR")
+        c.slot(EXP_AT_SLOT)
+        asm.ops("ADD", "MLOAD", "SWAP1", "SHL")         # [bits from P on, 256 - WIDTH]
+        asm.ops("SWAP1", "SHR")                         # [window]
+        asm.ops("DUP1", "ISZERO")
+        asm.jumpi(zero_window)
+        c.load("TSTRIDE")
+        asm.op("MUL")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")                                   # [entry]
+        c.load("STARTED")
+        asm.op("ISZERO")
+        asm.jumpi(first)
+        c.store("B")
+        self.call(None, DST=ACC_BUF, A=ACC_BUF)
+        asm.jump(next_window)
+        asm.place(first)                                # [entry]
+        c.load("TSTRIDE")
+        asm.op("SWAP1")
+        asm.push(ACC_BUF)
+        asm.op("MCOPY")
+        c.set("STARTED", 1)
+        asm.jump(next_window)
+        asm.place(zero_window)
+        asm.op("POP")
+        asm.place(next_window)
+        c.load("WIDTH")
+        c.load("P")
+        asm.op("ADD")
+        asm.op("DUP1")
+        c.store("P")
+        c.load("PEND")
+        asm.op("GT")
+        asm.jumpi(window)
+        asm.op("JUMP")
+
+    def _output(self) -> None:
+        """[src]: RETURN the MW32 bytes at src (little-endian words) right-aligned in
+        MOD_LENGTH bytes of fresh memory."""
+        asm, c = self.asm, self.c
+        asm.place(self.output)
+        asm.push(MAX_LENGTH)
+        asm.op("MSIZE")
+        asm.op("ADD")                                   # [out, src]
+        c.slot(MOD_LENGTH_SLOT)
+        asm.op("DUP2")
+        asm.op("ADD")                                   # [out + ML, out, src]
+        c.load("MW32")
+        c.store("END")
+        asm.op("PUSH0")                                 # [j, end, out, src]
+
+        def body() -> None:
+            asm.ops("DUP4", "DUP2", "ADD", "MLOAD")     # [w_j, j, end, ...]
+            asm.ops("DUP2", "DUP4", "SUB")
+            asm.push(WORD)
+            asm.ops("SWAP1", "SUB", "MSTORE")           # at end - j - 32
+        c.loop(body, "END")
+        asm.ops("POP", "POP")
+        c.slot(MOD_LENGTH_SLOT)
+        asm.op("SWAP1")
+        asm.op("RETURN")
+
+    def _mask_top(self, at: int) -> None:
+        """The word at ``at + W32 - 32`` masked to its low KBITS - 8 (W32 - 32) bits."""
+        asm, c = self.asm, self.c
+        c.load("W32")
+        asm.push(3)
+        asm.op("SHL")
+        c.load("KBITS")
+        asm.push(256)
+        asm.ops("ADD", "SUB")                           # [bits kept in the top word]
+        asm.push(1)
+        asm.ops("SWAP1", "SHL")
+        asm.push(1)
+        asm.ops("SWAP1", "SUB")                         # [mask]
+        c.load("W32")
+        asm.push(at - WORD)
+        asm.ops("ADD", "DUP1", "MLOAD", "DUP3", "AND", "SWAP1", "MSTORE", "POP")
+
+    def _even(self) -> None:
+        """M = 2**k q, q odd: X = B^E mod q, Y = B^E mod 2**k, then the CRT."""
+        asm, c, r = self.asm, self.c, self.r
+        asm.place(self.even)
+        # k: the trailing zero words (j bytes) and bits (z) of M
+        scan, found = asm.new_label("mw_zero_words"), asm.new_label("mw_low_word")
+        asm.op("PUSH0")                                 # [j]
+        asm.place(scan)
+        asm.op("DUP1")
+        asm.push(MLE_BUF)
+        asm.ops("ADD", "MLOAD")
+        asm.jumpi(found)
+        asm.push(WORD)
+        asm.op("ADD")
+        asm.jump(scan)
+        asm.place(found)
+        asm.op("DUP1")
+        asm.push(MLE_BUF)
+        asm.ops("ADD", "MLOAD", "DUP1", "PUSH0", "SUB", "AND", "CLZ")
+        asm.push(255)
+        asm.op("SUB")                                   # [z, j]
+        asm.op("DUP2")
+        asm.push(3)
+        asm.ops("SHL", "DUP2", "ADD")
+        c.store("KBITS")                                # k = 8 j + z
+        # q = M >> k, word i from words j/32 + i and the next
+        asm.op("DUP2")
+        c.load("MW32")
+        asm.op("SUB")
+        asm.op("DUP1")
+        c.store("N32")
+        c.store("END")
+        asm.op("PUSH0")                                 # [i, z, j]
+
+        def shift_word() -> None:
+            asm.ops("DUP3", "DUP2", "ADD")
+            asm.push(MLE_BUF)
+            asm.op("ADD")                               # [at, i, z, j]
+            asm.op("DUP1")
+            asm.push(WORD)
+            asm.ops("ADD", "MLOAD")
+            asm.op("DUP4")
+            asm.push(256)
+            asm.ops("SUB", "SHL")                       # [hi part, at, i, z, j]
+            asm.ops("SWAP1", "MLOAD", "DUP4", "SHR", "OR")
+            asm.op("DUP2")
+            asm.push(MOD_BUF)
+            asm.ops("ADD", "MSTORE")
+        c.loop(shift_word, "END")
+        asm.ops("POP", "POP", "POP")
+        strip, stripped = asm.new_label("mw_strip_q"), asm.new_label("mw_stripped_q")
+        asm.place(strip)                                # q's top zero words off (q >= 1)
+        c.load("N32")
+        asm.push(WORD)
+        asm.ops("DUP2", "EQ")
+        asm.jumpi(stripped)                             # [n32]
+        asm.ops("DUP1")
+        asm.push(MOD_BUF - WORD)
+        asm.ops("ADD", "MLOAD")
+        asm.jumpi(stripped)
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB")
+        c.store("N32")
+        asm.jump(strip)
+        asm.place(stripped)
+        asm.op("POP")
+        # X = B^E mod q (0 when q = 1)
+        q_is_one = asm.new_label("mw_q_one")
+        c.load("N32")
+        asm.push(WORD)
+        asm.op("EQ")
+        c.slot(MOD_BUF)
+        asm.push(1)
+        asm.ops("EQ", "AND")
+        asm.jumpi(q_is_one)
+        self.call(self.odd_flow)
+        asm.place(q_is_one)
+        # kw = ceil(k / 256) words for the power of two
+        c.load("KBITS")
+        asm.push(255)
+        asm.op("ADD")
+        asm.push(8)
+        asm.op("SHR")
+        asm.push(5)
+        asm.op("SHL")
+        c.store("W32")
+        # Y = B^E mod 2**(256 kw) by truncated products, then mod 2**k
+        asm.push(r.mul_low)
+        asm.op("DUP1")
+        c.store("MUL")
+        c.store("SQR")
+        c.load("W32")
+        c.store("TSTRIDE")
+        c.set("ONEPTR", INT1_BUF)
+        c.load("W32")
+        asm.push(BASE_BUF)
+        c.load("W32")
+        asm.push(TABLE_BUF)
+        asm.ops("ADD", "MCOPY")                         # T[1] = B mod 2**(256 kw)
+        self.call(self.exp_flow)
+        self._mask_top(ACC_BUF)
+        # q^-1 mod 2**(256 kw): from q0^-1, Newton's steps Q = Q (2 - q Q)
+        c.slot(MOD_BUF)
+        _inverse_word(asm)
+        asm.push(Q_BUF)
+        asm.op("MSTORE")
+        c.set("COUNT", WORD)                            # bytes of Q right so far
+        newton, newton_done = asm.new_label("mw_newton"), asm.new_label("mw_newton_done")
+        asm.place(newton)
+        c.load("W32")
+        c.load("COUNT")
+        asm.op("LT")
+        asm.op("ISZERO")
+        asm.jumpi(newton_done)
+        self.call(r.mul_low, DST=U_BUF, A=MOD_BUF, B=Q_BUF)
+        self.call(r.sub, DST=U_BUF, A=INT2_BUF, B=U_BUF)
+        self.call(r.mul_low, DST=Q_BUF, A=Q_BUF, B=U_BUF)
+        c.load("COUNT")
+        asm.push(1)
+        asm.op("SHL")
+        c.store("COUNT")
+        asm.jump(newton)
+        asm.place(newton_done)
+        # h = (Y - X) q^-1 mod 2**k; the result X + q h (< M: a product mod 2**(256 mw))
+        self.call(r.sub, DST=H_BUF, A=ACC_BUF, B=X_BUF)
+        self.call(r.mul_low, DST=H_BUF, A=H_BUF, B=Q_BUF)
+        self._mask_top(H_BUF)
+        c.load("MW32")
+        c.store("W32")
+        self.call(r.mul_low, DST=RES_BUF, A=MOD_BUF, B=H_BUF)
+        self.call(r.add, DST=RES_BUF, A=RES_BUF, B=X_BUF)
+        asm.push(RES_BUF)
+        asm.jump(self.output)
 
 
 def emit_multiword(asm: Assembler, entry: Label) -> None:
-    asm.place(entry)
-    asm.op("INVALID")
+    """The multi-word path at ``entry`` (see the module's docstring)."""
+    routines = _Routines(asm, SIZES[asm.opcodes])
+    driver = _Driver(asm, routines)
+    with asm.scope("multiword"):
+        driver.emit(entry)
+        routines.emit()

@@ -21,15 +21,19 @@ def require_equal(e: Emitter, a: Slot, b: Slot, fail: Label) -> None:
 
 def push_equal(e: Emitter, a: Slot, b: Slot) -> None:
     """Push 1 if the values of ``a`` and ``b`` are equal, else 0 (keccak of their memory
-    images: values are canonical, so equal bytes are equal values)."""
+    images: values are canonical, so equal bytes are equal values; where the target keeps
+    values as words of memory, a few words are compared one by one)."""
     if a.size != b.size:
         raise ValueError(f"comparing slots of different sizes: {a!r}, {b!r}")
-    for which, slot in enumerate((a, b)):
-        image = e.target.memory_image(e, slot, which)
-        e.asm.push(image.size)
-        e.asm.push(image)
-        e.asm.op("KECCAK256")
-    e.asm.op("EQ")
+
+    def hashed() -> None:
+        for which, slot in enumerate((a, b)):
+            image = e.target.memory_image(e, slot, which)
+            e.asm.push(image.size)
+            e.asm.push(image)
+            e.asm.op("KECCAK256")
+        e.asm.op("EQ")
+    e.target.push_equal(e, a, b, hashed)
 
 
 def push_is_zero(e: Emitter, values: Sequence[Slot], value_bytes: int = FP_BYTES) -> None:

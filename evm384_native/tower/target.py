@@ -83,6 +83,8 @@ class Target(Protocol):
                      kept: Sequence[int]) -> None: ...
     def power_inline(self, e: EmitterView, out: Fp, a: Fp, exponent: int,
                      tower_steps: Callable[[], None]) -> None: ...
+    def push_equal(self, e: EmitterView, a: Slot, b: Slot, hashed: Callable[[], None]
+                   ) -> None: ...
     def copy_in(self, e: EmitterView, slot: Slot, source: Callable[[], None]) -> None: ...
     def copy_out(self, e: EmitterView, slot: Slot, dest: Callable[[], None],
                  grow: bool = False) -> None: ...
@@ -158,6 +160,12 @@ class EVM384:
                      tower_steps: Callable[[], None]) -> None:
         """out = a^exponent written out: the tower's own steps (``tower_steps()``)."""
         tower_steps()
+
+    def push_equal(self, e: EmitterView, a: Slot, b: Slot, hashed: Callable[[], None]
+                   ) -> None:
+        """Push whether ``a`` and ``b`` hold equal values: ``hashed()``, the keccak of their
+        memory images (:func:`.compare.push_equal`)."""
+        hashed()
 
     def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
                      kept: Sequence[int]) -> None:
@@ -375,6 +383,12 @@ class EVMMAX:
                      tower_steps: Callable[[], None]) -> None:
         """out = a^exponent written out: the tower's own steps (``tower_steps()``)."""
         tower_steps()
+
+    def push_equal(self, e: EmitterView, a: Slot, b: Slot, hashed: Callable[[], None]
+                   ) -> None:
+        """Push whether ``a`` and ``b`` hold equal values: ``hashed()``, the keccak of their
+        memory images (:func:`.compare.push_equal`)."""
+        hashed()
 
     def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
                      kept: Sequence[int]) -> None:

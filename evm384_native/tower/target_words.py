@@ -27,6 +27,7 @@ from .words import bswap256
 
 MAX_HEADROOM = 8
 SCRATCH_WORDS = 64          # words a block may spill values to (the largest needs ~20)
+COMPARED_WORDS = 8          # values of at most this many words compare word by word
 
 
 def headroom(p: int) -> int:
@@ -202,9 +203,26 @@ class Words:
         asm.push(e.curve.p)
         asm.push(view(e, a))
         asm.op("MLOAD")
-        emit_word_power(asm, exponent)
-        asm.push(view(e, out))
-        asm.op("MSTORE")
+        emit_word_power(asm, exponent, lambda: (asm.push(view(e, out)), asm.op("MSTORE")))
+
+    def push_equal(self, e: EmitterView, a: Slot, b: Slot, hashed: Callable[[], None]
+                   ) -> None:
+        """Push whether ``a`` and ``b`` hold equal values: up to COMPARED_WORDS words
+        compared one by one (MLOAD, MLOAD, EQ: 15 gas a word, AND between them), larger
+        values by ``hashed()`` (two KECCAK256: 72 gas and 12 a word)."""
+        left, right = view(e, a), view(e, b)
+        words = left.size // WORD
+        if words > COMPARED_WORDS:
+            hashed()
+            return
+        asm = e.asm
+        for i in range(words):
+            for side in (left, right):
+                asm.push(lambda side=side, i=i: int(side) + WORD * i)
+                asm.op("MLOAD")
+            asm.op("EQ")
+            if i:
+                asm.op("AND")
 
     def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
                      kept: Sequence[int]) -> None:

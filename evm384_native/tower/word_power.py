@@ -13,7 +13,7 @@ gas (:func:`power_gas`).
 """
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from ..asm import Assembler
 
@@ -73,15 +73,19 @@ def best_width(exponent: int) -> int:
     return min(range(1, 5), key=lambda width: power_gas(exponent, width))
 
 
-def emit_word_power(asm: Assembler, exponent: int) -> None:
-    """[x, m] -> [x^exponent mod m] (exponent >= 1; any x < 2^256, m > 0)."""
+def emit_word_power(asm: Assembler, exponent: int,
+                    take_result: Optional[Callable[[], None]] = None) -> None:
+    """[x, m] -> [x^exponent mod m] (exponent >= 1; any x < 2^256, m > 0); with
+    ``take_result``, that consumes the result from the top of [x^e mod m, ..] instead (a
+    SWAP less) and the stack ends as it began without x and m."""
     if exponent < 1:
         raise ValueError("the exponent must be at least 1")
     width = best_width(exponent)
     count = 1 << (width - 1)                        # odd powers x^1 .. x^(2 count - 1)
     first, ops = window_steps(exponent, width)
     with asm.scope("word_power"):
-        asm.ops("DUP2", "SWAP1", "MOD")             # [x mod m, m]
+        if exponent == 1:                           # else the result comes out of a MULMOD
+            asm.ops("DUP2", "SWAP1", "MOD")         # [x mod m, m]
         if count > 1:
             asm.ops("DUP2", "DUP2", "DUP1", "MULMOD")   # [x^2, x, m]
             for built in range(1, count):           # [x^2, x^(2 built - 1), .., x, m]
@@ -101,5 +105,8 @@ def emit_word_power(asm: Assembler, exponent: int) -> None:
             for left, odd in zip(range(len(steps), 0, -1), steps):
                 asm.op("DUP1" if odd == SQUARE else f"DUP{depth(odd, 1 + left)}")
                 asm.op("MULMOD")
-        asm.op(f"SWAP{count + 1}")
+        if take_result is None:
+            asm.op(f"SWAP{count + 1}")
+        else:
+            take_result()
         asm.ops(*["POP"] * (count + 1))
