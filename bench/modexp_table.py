@@ -16,8 +16,7 @@ on the fast engine beside GMP's ``powmod`` (gmpy2: the arithmetic a client runs,
 already parsed), medians of interleaved rounds in one process, and the Mgas/s each makes:
 the contract's gas over its time, and EIP-7883's price over GMP's time.
 
-Until the contract is registered its columns read "-" (the rest is measured); a build that
-halts on a row (a path not written yet) reads "halts" there; a wrong answer stops the run.
+A build that halts or answers wrong stops the run.
 """
 from __future__ import annotations
 
@@ -43,7 +42,6 @@ from tests.modexp_runs import TARGETS, contract  # noqa: E402
 OUT = ROOT / "bench" / "results" / "modexp.md"
 GAS = 2 ** 32
 BATCH_SECONDS = 0.01          # a timed batch repeats a fast call to last at least this long
-HALTS = "halts"               # the cell of a build that halts on the row (a wrong answer raises)
 
 
 class Row(NamedTuple):
@@ -105,14 +103,8 @@ def measure(selected: List[Row], rounds: int) -> List[Dict[str, object]]:
                                     "eip2565": price_eip2565(row.data)}
         entry["precompile_total"] = call_cost(entry["eip7883"], row.data, precompile=True).total
         for target, code in codes.items():
-            if code is None:
-                entry[target] = None
-                continue
             result = execute(code, row.data, opcodes=target, engine="fast", gas=GAS)
-            if not result.success:                    # a path still missing: no time
-                entry[target] = HALTS
-                continue
-            assert result.output == modexp(row.data), (row.name, target)
+            assert result.success and result.output == modexp(row.data), (row.name, target)
             entry[target] = result.gas_used
             entry[f"{target}_total"] = call_cost(result.gas_used, row.data).total
             jobs[target] = _contract_job(code, target, row.data)
@@ -126,18 +118,11 @@ def measure(selected: List[Row], rounds: int) -> List[Dict[str, object]]:
     return measured
 
 
-def _gas(value: Optional[object]) -> str:
-    return "-" if value is None else value if value == HALTS else f"{value:,}"
-
-
 def _ms(entry: Dict[str, object], label: str) -> str:
-    seconds = entry.get(f"{label}_seconds")
-    return "-" if seconds is None else f"{seconds * 1e3:.3f}"
+    return f"{entry[f'{label}_seconds'] * 1e3:.3f}"
 
 
-def _mgas(gas: Optional[object], seconds: Optional[object]) -> str:
-    if not isinstance(gas, int) or seconds is None:
-        return "-"
+def _mgas(gas: object, seconds: object) -> str:
     return f"{gas / seconds / 1e6:,.0f}"
 
 
@@ -155,17 +140,12 @@ def render(measured: List[Dict[str, object]], rounds: int, quick: bool) -> str:
     for e in measured:
         bl, el, ml = e["lengths"]
         lines.append(
-            f"| {e['name']} | {bl}/{el}/{ml} | {_gas(e['evm'])} | {_gas(e['evmmax'])} | "
-            f"{e['eip7883']:,} | {e['eip2565']:,} | {_gas(e.get('evm_total'))} | "
-            f"{_gas(e.get('evmmax_total'))} | {e['precompile_total']:,} | {_ms(e, 'evm')} | "
-            f"{_ms(e, 'evmmax')} | {_ms(e, 'gmp')} | {_mgas(e['evm'], e.get('evm_seconds'))} | "
-            f"{_mgas(e['evmmax'], e.get('evmmax_seconds'))} | "
+            f"| {e['name']} | {bl}/{el}/{ml} | {e['evm']:,} | {e['evmmax']:,} | "
+            f"{e['eip7883']:,} | {e['eip2565']:,} | {e['evm_total']:,} | "
+            f"{e['evmmax_total']:,} | {e['precompile_total']:,} | {_ms(e, 'evm')} | "
+            f"{_ms(e, 'evmmax')} | {_ms(e, 'gmp')} | {_mgas(e['evm'], e['evm_seconds'])} | "
+            f"{_mgas(e['evmmax'], e['evmmax_seconds'])} | "
             f"{_mgas(e['eip7883'], e['gmp_seconds'])} |")
-    if any(HALTS in (e["evm"], e["evmmax"]) for e in measured):
-        lines += ["", "\"halts\": the build halts on that input (a path not written yet)."]
-    if all(e["evm"] is None for e in measured):
-        lines += ["", "The modexp contract is not registered in this checkout: its columns "
-                  "read \"-\"."]
     return "\n".join(lines) + "\n"
 
 

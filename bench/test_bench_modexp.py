@@ -1,5 +1,5 @@
 """A smoke run of bench/modexp_table.py (the MODEXP table, issue 50): two rows, one round,
-rendered and written; the contract's columns are filled where it is registered."""
+rendered and written."""
 import pytest
 
 import modexp_table  # bench/modexp_table.py
@@ -16,7 +16,7 @@ def test_the_table_measures_renders_and_writes(tmp_path):
     assert all(e["gmp_seconds"] > 0 for e in measured)
     text = modexp_table.render(measured, 1, quick=True)
     assert all(name in text for name in SMOKE_ROWS) and "| 32/32/32 |" in text
-    assert all((e["evm"] is None) == (modexp_table.contract("evm") is None) for e in measured)
+    assert all(e["evm"] > 0 and e["evmmax"] > 0 and e["evm_seconds"] > 0 for e in measured)
 
 
 def test_the_command_line_writes_its_table(tmp_path, monkeypatch):

@@ -65,11 +65,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                                               target=_target(parser, args, "bn254")))
     if args.mode == "modexp":
         from .modexp import contract_runner as modexp_runner, fuzz as fuzz_modexp
-        try:
-            run = modexp_runner(target=_target(parser, args, "modexp"), engine=args.engine)
-        except RuntimeError as error:
-            parser.exit(2, f"python -m fuzz modexp: {error}\n")
-        return fuzz_modexp(args.seconds, args.seed, sys.stderr, run=run)
+        return fuzz_modexp(args.seconds, args.seed, sys.stderr,
+                           run=modexp_runner(target=_target(parser, args, "modexp"),
+                                             engine=args.engine))
     from .differential import fuzz, problems_of, problems_with_pyevm
     limits = Limits(max_gas=args.max_gas)
     return fuzz(args.seconds, args.seed, limits, args.out, sys.stderr, only_case=args.case,

@@ -1,18 +1,13 @@
-"""The modexp contract (issue 50) as its tests and the fuzzer run it: built with
-``build_contract("modexp", target=...)`` and executed on an engine with the precompile's
-input as calldata; the outcome is what a caller sees (success, output, gas used, the halt).
-
-Until the contract is registered (``evm384_native.modexp.contracts``, family "modexp"),
-:func:`contract_or_skip` skips the calling test with the reason, and
-:func:`reference_outcome` stands in for it (the reference's answer, a failure consuming all
-the gas) so that the tests and the fuzz loop can be run before it exists.
+"""The modexp contract (issue 50) as its tests, the fuzzer and the benchmark run it: built
+with ``build_contract("modexp", target=...)`` and executed on an engine with the
+precompile's input as calldata; the outcome is what a caller sees (success, output, gas
+used and left, the halt). :func:`reference_outcome` is the reference's answer in the same
+shape, a stand-in for the contract where the fuzz loop itself is tested.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import Callable, NamedTuple, Optional
-
-import pytest
 
 from evm384_native import execute
 from evm384_native.asm.failure import HALT
@@ -37,19 +32,10 @@ Run = Callable[[bytes], Outcome]
 
 
 @lru_cache(maxsize=None)
-def contract(target: str) -> Optional[bytes]:
-    """The contract's bytecode for ``target``; None while it is not registered."""
-    from evm384_native.contracts import CONTRACTS, build_contract
-    if "modexp" not in CONTRACTS:
-        return None
+def contract(target: str) -> bytes:
+    """The contract's bytecode for ``target``."""
+    from evm384_native.contracts import build_contract
     return build_contract("modexp", target=target)
-
-
-def contract_or_skip(target: str) -> bytes:
-    code = contract(target)
-    if code is None:
-        pytest.skip("the modexp contract (issue 50) is not registered on this branch yet")
-    return code
 
 
 def run_code(code: bytes, target: str, engine: str, data: bytes, gas: int = GAS) -> Outcome:
@@ -58,13 +44,14 @@ def run_code(code: bytes, target: str, engine: str, data: bytes, gas: int = GAS)
 
 
 def contract_runner(target: str, engine: str) -> Run:
-    """Runs the contract for ``target`` on ``engine`` (skips the caller if it is missing)."""
-    code = contract_or_skip(target)
+    """Runs the contract for ``target`` on ``engine``."""
+    code = contract(target)
     return lambda data: run_code(code, target, engine, data)
 
 
 def reference_outcome(data: bytes) -> Outcome:
-    """The stand-in: the reference's answer; a failure halts consuming all GAS."""
+    """The reference's answer as the contract's outcome would be (a failure halts consuming
+    all GAS): a stand-in for the contract in the tests of the fuzz loop."""
     from evm384_native.modexp.reference import modexp, price_eip7883
     answer = modexp(data)
     if answer is None:

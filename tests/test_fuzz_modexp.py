@@ -2,8 +2,7 @@
 place, finds no mismatch against py-evm and revm; with a deliberately wrong runner it finds
 them; oracles that disagree are a mismatch (a contract's end other than the precompile's
 failure is an error: tests/test_fuzz_bn254.py tests the shared rule); every mutation applies
-to every kind of input; and a short run of the real mode on the contract (skipped until it
-is registered)."""
+to every kind of input; and a short run of the real mode on the contract."""
 import io
 import random
 
@@ -103,7 +102,6 @@ def test_the_command_line_offers_the_mode(capsys):
 @pytest.mark.parametrize("target", runs.TARGETS)
 def test_the_contract_agrees_with_the_precompile(target):
     """A short run of the real mode on the contract."""
-    runs.contract_or_skip(target)
     log = io.StringIO()
     run = modexp.contract_runner(target=target)
     assert modexp.fuzz(60, seed=4, log=log, run=run, max_cases=QUICK_CASES) == 0, log.getvalue()

@@ -6,9 +6,7 @@ come from reference.modexp, itself checked against pow, py-evm and revm
 (tests/test_modexp_reference.py). A failure of the precompile (a length above 1,024 bytes,
 EIP-7823) must be an exceptional halt that consumes all the gas, not a REVERT. And the
 contract deployed in revm (pyrevm) and called from bytecode answers as revm's precompile
-(where its path runs no CLZ, which pyrevm 0.3.7 lacks).
-
-Skipped, with the reason, until the contract is registered (tests/modexp_runs.py)."""
+(where its path runs no CLZ, which pyrevm 0.3.7 lacks)."""
 import pytest
 
 from evm384_native import execute
@@ -46,7 +44,6 @@ def _named_inputs():
 
 @pytest.fixture(params=runs.TARGETS)
 def target(request):
-    runs.contract_or_skip(request.param)
     return request.param
 
 
@@ -108,7 +105,7 @@ def test_random_inputs_on_the_python_engine_spend_the_fast_engines_gas(target):
 
 
 def test_a_failure_consumes_whatever_gas_it_is_given(target):
-    code = runs.contract_or_skip(target)
+    code = runs.contract(target)
     failing = [c.data for c in cases.edge_cases() if not cases.within_bounds(c.data)]
     for gas in (30_000, 1_000_000, 123_457):
         for engine in runs.ENGINES:
@@ -117,7 +114,7 @@ def test_a_failure_consumes_whatever_gas_it_is_given(target):
 
 
 def test_the_contract_fits_eip_170(target):
-    assert len(runs.contract_or_skip(target)) <= 24_576
+    assert len(runs.contract(target)) <= 24_576
 
 
 # Issue 50's gas targets ("Done when"): the most gas each shape may execute on a target.
@@ -146,7 +143,7 @@ def test_issue_50s_gas_targets(shape, build, most):
 def revm_code():
     from revm_oracle import require_revm
     require_revm()
-    return runs.contract_or_skip("evm")
+    return runs.contract("evm")
 
 
 def _revm_sample():
