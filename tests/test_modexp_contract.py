@@ -18,9 +18,9 @@ from tests import modexp_runs as runs
 
 FAST_RANDOM = 6_000                     # per target, fast engine
 PYTHON_RANDOM = 300                     # per target, python engine (the gas comparison too)
-PYTHON_MAX_LENGTH = 128                 # larger inputs run on the python engine when slow-marked
+PYTHON_MAX_LENGTH = 128                 # larger inputs run on the python engine in a test of their own
 REVM_SAMPLE = 300
-HEAVY_PRICE = 1_000_000                 # EIP-7883's gas: above it, the fast engine's runs are slow-marked
+HEAVY_PRICE = 1_000_000                 # EIP-7883's gas: above it, a run takes seconds
 
 
 def check(outcome: runs.Outcome, data: bytes, gas: int = runs.GAS) -> None:
@@ -33,7 +33,8 @@ def check(outcome: runs.Outcome, data: bytes, gas: int = runs.GAS) -> None:
 
 
 def _cheap(data: bytes) -> bool:
-    """Small enough for the python engine in the default suite."""
+    """Small enough for the python engine beside the fast one on every named input (the
+    larger run in a test of their own)."""
     return max(cases.declared_lengths(data)) <= PYTHON_MAX_LENGTH
 
 
@@ -50,7 +51,8 @@ def target(request):
 # --- outputs and failures ---------------------------------------------------------------------
 
 def _heavy(data: bytes) -> bool:
-    """Seconds on the fast engine too (RSA with a full exponent): slow-marked."""
+    """Seconds on the fast engine (RSA with a full exponent): run alone, never on the
+    python engine."""
     return cases.within_bounds(data) and reference.price_eip7883(data) > HEAVY_PRICE
 
 
@@ -61,7 +63,6 @@ def test_vectors_edges_and_shapes_on_the_fast_engine(target):
             check(run(data), data)
 
 
-@pytest.mark.slow
 def test_heavy_shapes_on_the_fast_engine(target):
     run = runs.contract_runner(target, "fast")
     heavy = [(name, data) for name, data in _named_inputs() if _heavy(data)]
@@ -79,7 +80,6 @@ def test_cheap_vectors_and_edges_on_the_python_engine_spend_the_fast_engines_gas
             assert outcome == fast(data), name
 
 
-@pytest.mark.slow
 def test_large_vectors_edges_and_shapes_on_the_python_engine(target):
     fast, slow = runs.contract_runner(target, "fast"), runs.contract_runner(target, "python")
     for name, data in _named_inputs():
