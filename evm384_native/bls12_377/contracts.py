@@ -60,11 +60,14 @@ TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evm384", "evmmax") for name in
 FAILURE_OF = {name: REVERT if name.endswith("_hinted") else HALT for name in CONTRACTS}
 
 
-@lru_cache(maxsize=None)
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     """The assembled contract ``name`` (one of CONTRACTS) for a resolved target;
     ``compact`` as for the BLS12-381 contracts (None: the target's)."""
-    compact = isa.compact if compact is None else compact
+    return _build(name, isa.compact if compact is None else compact, isa)
+
+
+@lru_cache(maxsize=None)
+def _build(name: str, compact: bool, isa: Target) -> Program:
     return least_gas_that_fits(name, BLS12_377, isa, BUILDERS[name], compact,
                                loops=True if name in _LOOPED else None,
                                failure=FAILURE_OF[name])

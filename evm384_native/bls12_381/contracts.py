@@ -149,7 +149,6 @@ FAILURE_OF = {name: HALT if name == "eip2537_pairing_check" or name in _PRECOMPI
 EVMMAX_PAIRING_CHECKS = tuple(name for name in _BUILDERS if "evmmax" in TARGETS_OF[name])
 
 
-@lru_cache(maxsize=None)
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     """The assembled contract for a target it is built for (:data:`TARGETS_OF`; the
     family, :mod:`.family`, checks that), with its source map and memory layout.
@@ -162,8 +161,17 @@ def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     The hinted additions are laid out by hand: no compact choice.
     """
     if name in hinted_add.CONTRACTS:
-        return hinted_add.build_program(name)
-    compact = isa.compact if compact is None else compact
+        return _hinted_add(name)
+    return _assembled(name, isa.compact if compact is None else compact, isa)
+
+
+@lru_cache(maxsize=None)
+def _hinted_add(name: str) -> Program:
+    return hinted_add.build_program(name)
+
+
+@lru_cache(maxsize=None)
+def _assembled(name: str, compact: bool, isa: Target) -> Program:
     return least_gas_that_fits(name, BLS12_381, isa, lambda e: _build(name, e), compact,
                                loops=name in _LOOPED,
                                inline_powers=name in _PRECOMPILE_BUILDERS,

@@ -172,10 +172,13 @@ FAILURE_OF = {name: REVERT if name == "bn254_pairing_check_hinted" else HALT
               for name in CONTRACTS}
 
 
-@lru_cache(maxsize=None)
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     """The assembled contract ``name`` (one of CONTRACTS) for a resolved target;
     ``compact`` as for the BLS12-381 contracts (None: the target's)."""
-    compact = isa.compact if compact is None else compact
+    return _build(name, isa.compact if compact is None else compact, isa)
+
+
+@lru_cache(maxsize=None)
+def _build(name: str, compact: bool, isa: Target) -> Program:
     return least_gas_that_fits(name, BN254, isa, BUILDERS[name], compact,
                                failure=FAILURE_OF[name])

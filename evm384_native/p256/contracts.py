@@ -428,7 +428,11 @@ class _Verify:
             asm.op("STOP")
 
 
-@lru_cache(maxsize=None)
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
-    """The assembled ``p256verify`` (EVMMAX only: ``compact`` changes nothing)."""
+    """The assembled ``p256verify`` (``compact`` changes nothing: one build serves all)."""
+    return _build(name, isa)
+
+
+@lru_cache(maxsize=None)
+def _build(name: str, isa: Target) -> Program:
     return assemble(name, CURVE, isa, lambda e: _Verify(e).emit(), compact=False)

@@ -325,12 +325,17 @@ def _builder(t: int, block: int) -> Callable[[Emitter], None]:
     return lambda e: _Poseidon(e, schedule(t, block)).emit()
 
 
-@lru_cache(maxsize=None)
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     """The assembled contract ``name`` (one of CONTRACTS; ``compact`` changes nothing,
-    nothing is shared). Where the width's block of partial rounds (:data:`BLOCKS`) makes
-    the code too large (plain EVM's t = 5: an operation there is ~5 bytes, 8 under EVMMAX
-    for a whole vector), smaller blocks, looped, until it fits."""
+    nothing is shared: one build serves every value of it). Where the width's block of
+    partial rounds (:data:`BLOCKS`) makes the code too large (plain EVM's t = 5: an
+    operation there is ~5 bytes, 8 under EVMMAX for a whole vector), smaller blocks,
+    looped, until it fits."""
+    return _build(name, isa)
+
+
+@lru_cache(maxsize=None)
+def _build(name: str, isa: Target) -> Program:
     t = WIDTH_OF[name]
     program = None
     for block in sorted({BLOCKS[t], *range(1, BLOCKS[t])}, reverse=True):

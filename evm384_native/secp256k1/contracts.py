@@ -309,7 +309,11 @@ def _inverse(e: Emitter, out: Fp, a: Fp) -> None:
     fp.power_chain(e, out, a, P - 2)
 
 
-@lru_cache(maxsize=None)
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
-    """The assembled ``ecrecover`` (EVMMAX only: ``compact`` changes nothing)."""
+    """The assembled ``ecrecover`` (``compact`` changes nothing: one build serves all)."""
+    return _build(name, isa)
+
+
+@lru_cache(maxsize=None)
+def _build(name: str, isa: Target) -> Program:
     return assemble(name, CURVE, isa, lambda e: _Recover(e).emit(), compact=False)
