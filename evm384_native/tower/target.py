@@ -103,7 +103,23 @@ class Target(Protocol):
     def memory_image(self, e: EmitterView, slot: Slot, which: int = 0) -> Slot: ...
 
 
-class EVM384:
+class _TowerSteps:
+    """What EVM384 and EVMMAX write with the tower's generic code: powers as its steps,
+    equality as the keccak of two memory images."""
+
+    def power_inline(self, e: EmitterView, out: Fp, a: Fp, exponent: int,
+                     tower_steps: Callable[[], None]) -> None:
+        """out = a^exponent written out: the tower's own steps (``tower_steps()``)."""
+        tower_steps()
+
+    def push_equal(self, e: EmitterView, a: Slot, b: Slot, hashed: Callable[[], None]
+                   ) -> None:
+        """Push whether ``a`` and ``b`` hold equal values: ``hashed()``, the keccak of their
+        memory images (:func:`.compare.push_equal`)."""
+        hashed()
+
+
+class EVM384(_TowerSteps):
     """Values in memory, one PUSH16 + op per Fp value."""
     name = "evm384"
     opcodes = "evm384"
@@ -155,17 +171,6 @@ class EVM384:
         e.asm.push(src)
         e.asm.push(dst)
         e.asm.op("MCOPY")
-
-    def power_inline(self, e: EmitterView, out: Fp, a: Fp, exponent: int,
-                     tower_steps: Callable[[], None]) -> None:
-        """out = a^exponent written out: the tower's own steps (``tower_steps()``)."""
-        tower_steps()
-
-    def push_equal(self, e: EmitterView, a: Slot, b: Slot, hashed: Callable[[], None]
-                   ) -> None:
-        """Push whether ``a`` and ``b`` hold equal values: ``hashed()``, the keccak of their
-        memory images (:func:`.compare.push_equal`)."""
-        hashed()
 
     def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
                      kept: Sequence[int]) -> None:
@@ -296,7 +301,7 @@ class EVM384:
         return slot
 
 
-class EVMMAX:
+class EVMMAX(_TowerSteps):
     """Values in the registers of field context 0 (modulus p), vector ops."""
     name = "evmmax"
     opcodes = "evmmax"
@@ -378,17 +383,6 @@ class EVMMAX:
     def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None:
         """dst = src + 0, one vector op (1 gas a value)."""
         e.asm.evmmax("ADDMODX", dst, src, e.zero, len(dst.fps()), (1, 1, 0))
-
-    def power_inline(self, e: EmitterView, out: Fp, a: Fp, exponent: int,
-                     tower_steps: Callable[[], None]) -> None:
-        """out = a^exponent written out: the tower's own steps (``tower_steps()``)."""
-        tower_steps()
-
-    def push_equal(self, e: EmitterView, a: Slot, b: Slot, hashed: Callable[[], None]
-                   ) -> None:
-        """Push whether ``a`` and ``b`` hold equal values: ``hashed()``, the keccak of their
-        memory images (:func:`.compare.push_equal`)."""
-        hashed()
 
     def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
                      kept: Sequence[int]) -> None:
