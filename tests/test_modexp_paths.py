@@ -62,3 +62,29 @@ def test_the_gas_docs_modexp_quotes():
     windows = {w: 29 * -(-253 // w) + 26 * (2**w - 2) for w in range(1, 9)}
     assert 253 * 14 == 3_542 and min(windows.values()) == windows[4] == 2_220
     assert windows[5] == 2_259 and 3_542 + 2_220 == 5_762
+
+
+def test_the_shapes_table_of_the_readme():
+    """README's MODEXP table: each row's gas on both targets and both prices, recomputed
+    from tests/modexp_cases.py's shapes (the inputs bench/modexp_table.py measures)."""
+    from pathlib import Path
+
+    import modexp_cases
+    from evm384_native.contracts import build_contract
+    from evm384_native.modexp.reference import price_eip2565, price_eip7883
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## MODEXP")[1].split("\n## ")[0]
+    rows = {cells[0]: cells[1:] for cells in (
+        [cell.strip() for cell in line.strip("|").split("|")]
+        for line in section.splitlines() if line.startswith("| ") and "---" not in line)
+        if cells[0] != "input"}
+    shapes = {case.name: case.data for case in modexp_cases.shapes()}
+    assert set(rows) == set(shapes)
+    for name, (_, plain, evmmax, eip7883, eip2565) in rows.items():
+        data = shapes[name]
+        gas = [execute(build_contract("modexp", target=t), data, opcodes=t, engine="fast",
+                       gas=2**32) for t in ("evm", "evmmax")]
+        assert all(result.output == modexp(data) for result in gas), name
+        assert [f"{value:,}" for value in (gas[0].gas_used, gas[1].gas_used,
+                                           price_eip7883(data), price_eip2565(data))] == \
+            [plain, evmmax, eip7883, eip2565], name
