@@ -2,7 +2,8 @@
 by how many there are, and found without hashing the whole code.
 
 Decoded code grows while it runs (blocks decode when execution first reaches them), so
-each value's size is asked again whenever an entry is added; the least recently used
+whenever an entry is added, the sizes of the values used since the last addition are asked
+again (only those: a value grows only while its code runs) and the least recently used
 entries go until the total fits. A value larger than the whole budget is not kept.
 
 A lookup runs on every execution, so it must cost less than the smallest run. CPython
@@ -19,23 +20,25 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Callable, Dict, Generic, Hashable, Optional, Tuple, TypeVar
+from typing import Callable, Dict, Generic, Hashable, List, Optional, Tuple, TypeVar
 
 V = TypeVar("V")
 
 SMALL_CODE = 256        # bytes: hashing code this short costs less than sampling it
 SAMPLES = 64
 MAX_ALIKE = 8
+TOUCHED = 256           # entries hit between two insertions, re-measured at the next (more: all)
 
 
 class _Entry(Generic[V]):
     """One cached value; hashed by identity, so the LRU order costs no hashing of codes."""
-    __slots__ = ("code", "value", "key")
+    __slots__ = ("code", "value", "key", "size")
 
-    def __init__(self, code: bytes, value: V, key: Hashable) -> None:
+    def __init__(self, code: bytes, value: V, key: Hashable, size: int) -> None:
         self.code = code
         self.value = value
         self.key = key          # its index key: (context, content key or the code itself)
+        self.size = size        # the value's size when last measured
 
 
 class SizedCache(Generic[V]):
@@ -51,6 +54,13 @@ class SizedCache(Generic[V]):
         self._index: Dict[Hashable, Tuple[_Entry[V], ...]] = {}
         self._recent: "OrderedDict[_Entry[V], None]" = OrderedDict()  # least recent first
         self._lock = threading.Lock()
+        # The kept values' sizes, as last measured. A value grows only while its code runs,
+        # so an insertion re-measures the entries used since the last one (their list is
+        # appended without the lock; past TOUCHED of them, every entry is re-measured):
+        # each insertion costs what was used meanwhile, not the whole cache.
+        self._total = 0
+        self._touched: List[_Entry[V]] = []
+        self._remeasure_all = False
 
     def get(self, code: bytes, context: Tuple[Hashable, ...], make: Callable[..., V]) -> V:
         # the content key (see the module docstring), inline: this runs on every execution
@@ -71,27 +81,48 @@ class SizedCache(Generic[V]):
             self._recent.move_to_end(entry)
         except KeyError:                        # evicted meanwhile by another thread
             pass
+        touched = self._touched
+        if len(touched) < TOUCHED:
+            touched.append(entry)
+        else:
+            self._remeasure_all = True
         return entry.value
 
     def _add(self, key: Hashable, code: bytes, context: Tuple[Hashable, ...],
              make: Callable[..., V]) -> V:
         value = make(code, *context)          # outside the lock: threads decode in parallel
-        if self.size_of(value) > self.budget:
+        size = self.size_of(value)
+        if size > self.budget:
             return value
         with self._lock:
             found = self._find(key, code)       # another thread made it meanwhile: share it
             if found is not None:
                 return found.value
-            entry = _Entry(code, value, key)
+            self._remeasure()
+            entry = _Entry(code, value, key, size)
             self._index[key] = self._index.get(key, ()) + (entry,)
             self._recent[entry] = None
-            # over a copy (made in one C call): hits reorder the dict without the lock
-            total = sum(self.size_of(kept.value) for kept in tuple(self._recent))
-            while self._recent and total > self.budget:
+            self._total += size
+            self._touched.append(entry)         # it runs now, and may grow
+            while self._recent and self._total > self.budget:
                 evicted, _ = self._recent.popitem(last=False)
                 self._forget(evicted)
-                total -= self.size_of(evicted.value)
+                self._total -= evicted.size
         return value
+
+    def _remeasure(self) -> None:
+        """Bring the running total up to date with the entries used since the last
+        insertion (under the lock)."""
+        touched, self._touched = self._touched, []
+        if self._remeasure_all:
+            self._remeasure_all = False
+            # over a copy (made in one C call): hits reorder the dict without the lock
+            touched = list(tuple(self._recent))
+        for kept in dict.fromkeys(touched):     # identity-hashed: each once
+            if kept in self._recent:            # not evicted since
+                size = self.size_of(kept.value)
+                self._total += size - kept.size
+                kept.size = size
 
     def _find(self, key: Hashable, code: bytes) -> Optional[_Entry[V]]:
         for entry in self._index.get(key, ()):
@@ -107,11 +138,16 @@ class SizedCache(Generic[V]):
             del self._index[entry.key]
 
     def total(self) -> int:
-        """Bytes the cached values hold now (estimated by ``size_of``)."""
+        """Bytes the cached values hold now (estimated by ``size_of``), every entry
+        measured again."""
         with self._lock:
-            return sum(self.size_of(entry.value) for entry in tuple(self._recent))
+            self._remeasure_all = True
+            self._remeasure()
+            return self._total
 
     def clear(self) -> None:
         with self._lock:
             self._index.clear()
             self._recent.clear()
+            self._touched = []
+            self._total = 0
