@@ -9,6 +9,7 @@ from typing import Collection, Iterable, List, Sequence, Union
 from ..asm import Assembler, Label
 
 REACH = 16
+Operand = Union[str, int]         # a value's name, or a constant to push
 COMMUTATIVE = frozenset({"ADD", "MUL", "AND", "OR", "XOR", "EQ"})
 
 
@@ -39,26 +40,33 @@ class NamedStack:
         self.asm.op(f"DUP{self._depth(name)}")
         self._add(copy)
 
-    def apply(self, opcode: str, operands: Sequence[str], result: str,
+    def apply(self, opcode: str, operands: Sequence[Operand], result: str,
               consume: Collection[str] = ()) -> None:
         """``result`` = ``opcode`` of ``operands``, listed as the opcode pops them (the
-        first is its top: ``apply("SUB", ["a", "b"], "d")`` is d = a - b). Operands are
-        copied (DUP) unless named in ``consume`` (their last use) and already in place
-        on top of the stack; consumed operands are gone after."""
+        first is its top: ``apply("SUB", ["a", "b"], "d")`` is d = a - b); an int operand
+        is pushed. Operands named in ``consume`` (their last use) are gone after: used in
+        place when they are on top already, the deepest one moved up by a SWAP, the
+        others copied and their originals removed."""
         orders = [list(operands)]
         if opcode in COMMUTATIVE and len(operands) == 2:
             orders.append(list(reversed(operands)))
         layout = max((list(reversed(order)) for order in orders),
                      key=lambda wanted: self._in_place(wanted, consume))
         in_place = self._in_place(layout, consume)
-        for i, name in enumerate(layout[in_place:]):
-            self.dup(name, f"{result}#{i}")
+        for i, operand in enumerate(layout[in_place:]):
+            if isinstance(operand, int):
+                self.push(operand, f"{result}#{i}")
+            elif i == 0 and in_place == 0 and operand in consume:
+                if self._depth(operand) > 1:           # the deepest: moved, not copied
+                    self._swap(self._depth(operand) - 1)
+            else:
+                self.dup(operand, f"{result}#{i}")
         self.asm.op(opcode)
         del self.names[len(self.names) - len(operands):]
         self._add(result)
         self.drop(*[name for name in consume if name in self.names])
 
-    def _in_place(self, layout: Sequence[str], consume: Collection[str]) -> int:
+    def _in_place(self, layout: Sequence[Operand], consume: Collection[str]) -> int:
         """How many of the operands ``layout`` wants deepest first are on top already, in
         that order, and consumed."""
         count = 0

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Collection, Tuple
 
 from ..asm import Assembler
-from .named_stack import NamedStack
+from .named_stack import NamedStack, Operand
 
 WORD_MASK = (1 << 256) - 1
 ENTRY = ("ret", "out", "y", "x")
@@ -78,13 +78,10 @@ def _subtract_p_unless_below(s: NamedStack, h: str, low: str, p: int) -> None:
     A negative difference has its top bit set: h < 2**129 and p's high word < 2**128."""
     p_high, p_low = split(p)
     asm = s.asm
-    s.push(p_low, "pl")
-    s.apply("SUB", [low, "pl"], "dl")
-    s.apply("LT", [low, "pl"], "borrow")
-    s.push(p_high, "ph")
-    s.apply("ADD", ["ph", "borrow"], "sub_h")
-    s.apply("SUB", [h, "sub_h"], "dh")
-    s.drop("pl", "borrow", "ph", "sub_h")
+    s.apply("SUB", [low, p_low], "dl")
+    s.apply("LT", [low, p_low], "borrow")
+    s.apply("ADD", [p_high, "borrow"], "sub_h", consume=["borrow"])
+    s.apply("SUB", [h, "sub_h"], "dh", consume=["sub_h"])
     s.keep("ret", "out", low, h, "dl", "dh")
     keep, store = asm.new_label("keep"), asm.new_label("store")
     s.dup("dh", "sign")
@@ -132,10 +129,8 @@ def emit_sub(asm: Assembler, p: int) -> None:
     asm.op("ISZERO")
     asm.jumpi(done)
     s.names.pop()
-    s.push(p_low, "pl")
-    _add_with_carry(s, "l", "pl", "rl", "c")
-    s.push(p_high, "ph")
-    s.apply("ADD", ["h", "ph"], "rh0")
+    _add_with_carry(s, "l", p_low, "rl", "c")
+    s.apply("ADD", ["h", p_high], "rh0")
     s.apply("ADD", ["rh0", "c"], "rh")            # wraps back below 2**128
     s.keep("ret", "out", "rl", "rh")
     s.rename("rl", "l")
@@ -144,22 +139,21 @@ def emit_sub(asm: Assembler, p: int) -> None:
     _store(s, "h", "l")
 
 
-def _product(s: NamedStack, a: str, b: str, lo: str, hi: str,
+def _product(s: NamedStack, a: str, b: Operand, lo: str, hi: str,
              consume: Collection[str] = ()) -> None:
     """The 512-bit product of words a and b as (lo, hi); ``consume`` a and/or b."""
-    s.apply("MULMOD", [a, b, "ones"], f"{hi}.mm")
+    s.apply("MULMOD", [a, b, WORD_MASK], f"{hi}.mm")
     s.apply("MUL", [a, b], lo, consume=consume)
     s.apply("SUB", [f"{hi}.mm", lo], f"{hi}.d")
     s.apply("GT", [lo, f"{hi}.mm"], f"{hi}.below", consume=[f"{hi}.mm"])
     s.apply("SUB", [f"{hi}.d", f"{hi}.below"], hi, consume=[f"{hi}.d", f"{hi}.below"])
 
 
-def _high_of_row(s: NamedStack, t0: str, m: str, p_low: str, hi: str) -> None:
+def _high_of_row(s: NamedStack, t0: str, m: str, p_low: int, hi: str) -> None:
     """The high word of m p_low where m p_low = -t0 mod 2**256 (its low word known: no
     MUL); ``m`` consumed."""
-    s.apply("MULMOD", [m, p_low, "ones"], f"{hi}.mm", consume=[m])
-    s.push(0, f"{hi}.0")
-    s.apply("SUB", [f"{hi}.0", t0], f"{hi}.lo", consume=[f"{hi}.0"])
+    s.apply("MULMOD", [m, p_low, WORD_MASK], f"{hi}.mm", consume=[m])
+    s.apply("SUB", [0, t0], f"{hi}.lo")
     s.apply("SUB", [f"{hi}.mm", f"{hi}.lo"], f"{hi}.d")
     s.apply("GT", [f"{hi}.lo", f"{hi}.mm"], f"{hi}.below", consume=[f"{hi}.lo", f"{hi}.mm"])
     s.apply("SUB", [f"{hi}.d", f"{hi}.below"], hi, consume=[f"{hi}.d", f"{hi}.below"])
@@ -181,8 +175,6 @@ def emit_mul(asm: Assembler, p: int) -> None:
     _load(s, "x", "x")
     _load(s, "y", "y")
     s.drop("y", "x")
-    s.push(0, "ones")
-    asm.op("NOT")
     # T = x y: T0 = lo(x.l y.l); T1 = hi(x.l y.l) + lo(x.l y.h) + lo(x.h y.l);
     # T2 = hi(x.l y.h) + hi(x.h y.l) + x.h y.h + carries (x.h, y.h < 2**128); T3 = carry
     _product(s, "x.l", "y.l", "t0", "a1")
@@ -194,28 +186,27 @@ def emit_mul(asm: Assembler, p: int) -> None:
     _add_with_carry(s, "t2a", "k1", "t2", "k2b", consume=["t2a", "k1"])
     s.apply("ADD", ["k2a", "k2b"], "t3", consume=["k2a", "k2b"])
     # row 1: m = t0 n'; (T + m p) / 2**256 = (u1, u2, u3)
-    s.push(n_prime, "np")
-    s.push(p_low, "pl")
-    s.push(p_high, "ph")
-    _row(s, "t0", "t1", "t2", "u1", "u2", "k")
+    constants = (n_prime, p_low, p_high)
+    _row(s, constants, "t0", "t1", "t2", "u1", "u2", "k")
     s.apply("ADD", ["t3", "k"], "u3", consume=["t3", "k"])
     # row 2: m = u1 n'; (U + m p) / 2**256 = (r.l, r.h), below 2 p
-    _row(s, "u1", "u2", "u3", "r.l", "r.h", "k2")
+    _row(s, constants, "u1", "u2", "u3", "r.l", "r.h", "k2")
     s.keep("ret", "out", "r.l", "r.h")
     _subtract_p_unless_below(s, "r.h", "r.l", p)
 
 
-def _row(s: NamedStack, w0: str, w1: str, w2: str, out1: str, out2: str,
-         carry: str) -> None:
+def _row(s: NamedStack, constants: Tuple[int, int, int], w0: str, w1: str, w2: str,
+         out1: str, out2: str, carry: str) -> None:
     """One reduction row: m = w0 n' mod 2**256, (w0, w1, w2) + m p over 2**256 as (out1,
     out2) and the carry out of out2 (w0, w1, w2 consumed): m p's low word is -w0, so the
     lowest position carries w0 != 0."""
-    s.apply("MUL", [w0, "np"], "m")
+    n_prime, p_low, p_high = constants
+    s.apply("MUL", [w0, n_prime], "m")
     s.dup("m", "m.copy")
-    _high_of_row(s, w0, "m.copy", "pl", "e1")
+    _high_of_row(s, w0, "m.copy", p_low, "e1")
     s.apply("ISZERO", [w0], "w0z", consume=[w0])
     s.apply("ISZERO", ["w0z"], "g", consume=["w0z"])
-    _product(s, "m", "ph", "f0", "f1", consume=["m"])
+    _product(s, "m", p_high, "f0", "f1", consume=["m"])
     _sum3(s, w1, "e1", "f0", "s1", "ka")
     _add_with_carry(s, "s1", "g", out1, "kb", consume=["s1", "g"])
     s.apply("ADD", ["ka", "kb"], "k", consume=["ka", "kb"])
