@@ -11,10 +11,10 @@ from .tables import BELOW
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; font-size: 12px; margin: 0.5em 0; }
-th, td { border: 1px solid #ccc; padding: 2px 6px; white-space: nowrap; }
+table { border-collapse: collapse; font-size: 11px; margin: 0.5em 0; }
+th, td { border: 1px solid #ccc; padding: 2px 6px; }
 th { background: #f2f2f2; position: sticky; top: 0; }
-td.number { text-align: right; font-variant-numeric: tabular-nums; }
+td.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.below { color: #b00; font-weight: bold; }
 figure { margin: 1em 0; overflow-x: auto; }
 p.note { font-size: 12px; color: #555; max-width: 70em; }
@@ -36,8 +36,7 @@ def _cell(text: str) -> str:
 
 def _table(table: Table) -> List[str]:
     lines = [f"<h{table.level}>{escape(table.title)}</h{table.level}>", "<table>"]
-    if any(table.header):
-        lines.append("<tr>" + "".join(f"<th>{escape(h)}</th>" for h in table.header) + "</tr>")
+    lines.append("<tr>" + "".join(f"<th>{escape(h)}</th>" for h in table.header) + "</tr>")
     lines += ["<tr>" + "".join(_cell(cell) for cell in row) + "</tr>" for row in table.rows]
     lines.append("</table>")
     if table.notes:
@@ -51,8 +50,7 @@ def _block(block: Block) -> List[str]:
     if isinstance(block, Text):
         return [f"<p>{_inline(block.text)}</p>"]
     if isinstance(block, Figure):
-        return ["<figure>", block.svg.strip(),
-                f"<figcaption>{escape(block.caption)}</figcaption>", "</figure>"]
+        return ["<figure>", block.svg.strip(), "</figure>"]     # the SVG has its own title
     return _table(block)
 
 

@@ -12,7 +12,7 @@ def _escape(cell: str) -> str:
 
 
 def _table(table: Table) -> List[str]:
-    header = [_escape(h) or " " for h in table.header]
+    header = [_escape(h) for h in table.header]
     lines = ["#" * table.level + f" {table.title}", "", "| " + " | ".join(header) + " |",
              "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(_escape(cell) for cell in row) + " |" for row in table.rows]

@@ -103,4 +103,4 @@ def about(report: Dict[str, Any]) -> Table:
         *(("command", command) for command in report["commands"])]
     if report["quick"]:
         rows.append(("--quick", report["quick_drops"]))
-    return Table("How this page was made", ("", ""), rows, level=2)
+    return Table("How this page was made", ("what", "value"), rows, level=2)
