@@ -319,3 +319,29 @@ def test_bad_input_is_one_line(argv, message, tmp_path, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("evm384: error: ") and message in err
+
+
+# --- the figure's answers ----------------------------------------------------------------
+
+FIGURE_TWO = collect_module.Settings(rounds=1, figure_rounds=1, slow_peers=False,
+                                     figure_contracts=("pairing_product_is_one",
+                                                       "pairing_check_hinted"))
+
+
+def test_figure_runs_each_contract_on_its_own_input():
+    """Two contracts of different calldata in one figure: each answers one on its own."""
+    bars = collect_module.figure(SEED, FIGURE_TWO)
+    labels = {bar["label"] for bar in bars if bar["kind"] == "ours" and bar["ns"]}
+    assert {f"{name}, {target.upper()}, {engine} engine"
+            for name in FIGURE_TWO.figure_contracts for target in targets_of(name)
+            for engine in ("fast", "python")} == labels
+
+
+def test_figure_refuses_a_wrong_answer(monkeypatch):
+    """A false relation (the product is not one) makes the figure fail, not a bar."""
+    def false_example(name, seed):
+        usage = USAGE[name]
+        return usage.example(random.Random(seed), usage.example_k, False)
+    monkeypatch.setattr(collect_module, "_example", false_example)
+    with pytest.raises(collect_module.WrongAnswer, match="did not answer one"):
+        collect_module.figure(SEED, FIGURE_TWO)

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from ..report import html, markdown
-from ..report.collect import DEFAULT, QUICK, QUICK_DROPS, collect
-from .errors import CliError
+from ..report.collect import DEFAULT, QUICK, QUICK_DROPS, WrongAnswer, collect
+from .errors import CliError, RunFailed
 
 BAR_WIDTH = 30
 
@@ -60,10 +60,18 @@ def _directory(path: str) -> Path:
 
 def command(args: argparse.Namespace) -> int:
     out = _directory(args.out)                 # before the measuring, not after
-    report = collect(args.seed, QUICK if args.quick else DEFAULT, args.quick, progress_bar)
+    try:
+        report = collect(args.seed, QUICK if args.quick else DEFAULT, args.quick, progress_bar)
+    except WrongAnswer as error:
+        raise RunFailed(str(error)) from None
     files = {"report.html": html.render(report), "report.md": markdown.render(report),
              "report.json": json.dumps(report, indent=1) + "\n", **markdown.figures(report)}
     for name, text in files.items():
         (out / name).write_text(text)
     print(out / "report.html")
+    # as `evm384 gas`: a failed run is on the page ("failed: ..."), and the exit code is 1
+    failed = [row for row in report["gas"] if row["success"] is False]
+    if failed:
+        raise RunFailed(f"{len(failed)} example runs failed, first {failed[0]['contract']} "
+                        f"({failed[0]['schedule']}): {failed[0]['error']}")
     return 0

@@ -33,6 +33,10 @@ FIGURE_CONTRACT = "pairing_product_is_one"          # the design notes' two-pair
 FLAME_PRICING = {"evm384": {"schedule": "update5-A"}, "evmmax": {"costs": "eip-6690"}}
 
 
+class WrongAnswer(RuntimeError):
+    """An implementation in the figure did not answer that the product is one."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """How much a report measures: ``rounds`` (each time is the fastest of that many
@@ -105,8 +109,8 @@ def _figure_jobs(seed: int, settings: Settings) -> Dict[str, Tuple[str, Callable
             code = build_contract(name, target=target)
             for engine in ("fast", "python"):
                 jobs[f"{name}, {target.upper()}, {engine} engine"] = ("ours", (
-                    lambda c=code, t=target, e=engine: _answers_one(
-                        execute(c, data, engine=e, opcodes=t))))
+                    lambda c=code, d=data, t=target, e=engine: _answers_one(
+                        execute(c, d, engine=e, opcodes=t))))
     pairs = eip2537_pairs(USAGE[FIGURE_CONTRACT].precompile_input(_example(FIGURE_CONTRACT, seed)))
     for label, check in PEER_CHECKS.items():
         if label == PY_ECC and not settings.slow_peers:
@@ -130,7 +134,7 @@ def figure(seed: int, settings: Settings) -> List[Dict[str, Any]]:
     times, answers = best_times([run for _, run in timed], settings.figure_rounds)
     wrong = [label for (label, _), answer in zip(timed, answers) if answer is not True]
     if wrong:
-        raise RuntimeError(f"the two-pairing check did not answer one: {', '.join(wrong)}")
+        raise WrongAnswer(f"the two-pairing check did not answer one: {', '.join(wrong)}")
     ns = dict(zip((label for label, _ in timed), times))
     return [{"label": label, "kind": kind, "ns": ns.get(label),
              "status": "measured" if label in ns else NOT_INSTALLED}
