@@ -6,6 +6,8 @@ every implementation, and its flame graph.
 - :mod:`.collect`: the measurements, from the commands' own code (a JSON-ready dict);
 - :mod:`.natives`: the native library doing each precompile's job; :mod:`.peers`: the
   BLS12-381 libraries' pairing checks;
+- :mod:`.commit`: the commit it was made at;
 - :mod:`.tables`: the page's tables as cells; :mod:`.charts`: its charts, drawn by
-  :mod:`.svg`; :mod:`.html`, :mod:`.markdown`: the two renderings.
+  :mod:`.svg`; :mod:`.page`: the blocks in order; :mod:`.html`, :mod:`.markdown`: the two
+  renderings.
 """

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import datetime
 import random
-import subprocess
 from dataclasses import asdict, dataclass
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .. import __version__, execute
@@ -25,6 +23,7 @@ from ..evm.gas import DEFAULT_GAS, SCHEDULES
 from ..pricing.anchor import DEFAULT_MGAS_PER_S, Anchor
 from ..pricing.measure import best_times
 from ..pricing.report import MAINNET, contract_rows, machine
+from .commit import commit
 from .natives import NO_LIBRARY, NOT_INSTALLED, eip2537_pairs, installed, native_of
 from .peers import PEER_CHECKS, PY_ECC
 
@@ -62,19 +61,6 @@ QUICK_DROPS = ("5 timing rounds instead of 30 and 3 instead of 15 for the figure
 
 def _quiet(done: int, steps: int, what: str) -> None:
     pass
-
-
-def _commit() -> str:
-    """The checkout's commit (marked when the package differs from it), or "unknown"."""
-    root = Path(__file__).resolve().parents[2]
-    try:
-        rev = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--",
-                                "evm384_native"], capture_output=True, text=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return f"unknown (evm384_native {__version__}, not a git checkout)"
-    return rev + (" (evm384_native modified)" if dirty.strip() else "")
 
 
 def _example(name: str, seed: int) -> bytes:
@@ -180,7 +166,7 @@ def collect(seed: int, settings: Settings = DEFAULT, quick: bool = False,
         "seed": seed, "quick": quick, "settings": asdict(settings),
         "quick_drops": QUICK_DROPS if quick else None,
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": _commit(), "version": __version__, "machine": machine(),
+        "commit": commit(), "version": __version__, "machine": machine(),
         "commands": [f"evm384 report --seed {seed}{quick_flag}",
                      f"evm384 gas --json --seed {seed}",
                      "evm384 price --json (its \"contracts\": time and Mgas/s)"],
