@@ -345,3 +345,12 @@ def test_figure_refuses_a_wrong_answer(monkeypatch):
     monkeypatch.setattr(collect_module, "_example", false_example)
     with pytest.raises(collect_module.WrongAnswer, match="did not answer one"):
         collect_module.figure(SEED, FIGURE_TWO)
+
+
+def test_a_missing_peer_says_not_installed(monkeypatch):
+    def missing(pairs):
+        raise ImportError("no module named 'nothing'")
+    monkeypatch.setattr(collect_module, "PEER_CHECKS", {"nothing": missing})
+    bars = {bar["label"]: bar for bar in collect_module.figure(SEED, FIGURE_TWO)}
+    assert bars["nothing"] == {"label": "nothing", "kind": "library", "ns": None,
+                               "status": "not installed"}

@@ -86,9 +86,13 @@ def natives(seed: int, rounds: int) -> Dict[str, Dict[str, Any]]:
     return found
 
 
-def _figure_jobs(seed: int, settings: Settings) -> Dict[str, Tuple[str, Callable[[], bool]]]:
-    """Label -> (kind, a call returning True when the check answered "one")."""
-    jobs: Dict[str, Tuple[str, Callable[[], bool]]] = {}
+Check = Optional[Callable[[], bool]]
+
+
+def _figure_jobs(seed: int, settings: Settings) -> Dict[str, Tuple[str, Check]]:
+    """Label -> (kind, a call returning True when the check answered "one"; None for a
+    library not installed)."""
+    jobs: Dict[str, Tuple[str, Check]] = {}
     for name in settings.figure_contracts:
         data = _example(name, seed)
         for target in targets_of(name):
@@ -104,7 +108,7 @@ def _figure_jobs(seed: int, settings: Settings) -> Dict[str, Tuple[str, Callable
         try:
             jobs[label] = ("library", check(pairs))
         except ImportError:
-            jobs[label] = ("library", None)            # type: ignore[assignment]
+            jobs[label] = ("library", None)
     return jobs
 
 
