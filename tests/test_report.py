@@ -354,3 +354,12 @@ def test_a_missing_peer_says_not_installed(monkeypatch):
     bars = {bar["label"]: bar for bar in collect_module.figure(SEED, FIGURE_TWO)}
     assert bars["nothing"] == {"label": "nothing", "kind": "library", "ns": None,
                                "status": "not installed"}
+
+
+@pytest.mark.parametrize("name", ["eip2537_g1add", "eip2537_g2add", "eip2537_g1msm",
+                                  "eip2537_g2msm", "eip2537_map_fp_to_g1",
+                                  "eip2537_map_fp2_to_g2", "eip2537_g2add_hinted"])
+def test_arkworks_is_the_contracts_answer(name):
+    require("py_arkworks_bls12381", "test", since=(3, 11))
+    from evm384_native.bls12_381.eip2537_oracle import arkworks_encode
+    assert arkworks_encode(_job(name)()) == _output(name, "evmmax")

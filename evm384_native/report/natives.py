@@ -50,6 +50,50 @@ def _blst_pairing_check(data: bytes) -> Job:
     return blst_check(eip2537_pairs(data))
 
 
+def _unpadded(data: bytes) -> bytes:
+    """EIP-2537's 64-byte field elements as 48-byte ones (the 16 zero bytes off)."""
+    return b"".join(data[i + 16:i + 64] for i in range(0, len(data), 64))
+
+
+def _arkworks_group(kind: int):
+    import py_arkworks_bls12381 as ark
+    return ark.G1Point if kind == 1 else ark.G2Point
+
+
+def _arkworks_add(kind: int) -> Callable[[bytes], Job]:
+    """py_arkworks_bls12381: the sum of the input's two points (as the precompile, no
+    subgroup check)."""
+    def prepare(data: bytes) -> Job:
+        group, half = _arkworks_group(kind), len(data) // 2
+        p, q = (group.from_xy_bytes_unchecked_be(_unpadded(data[i:i + half]))
+                for i in (0, half))
+        return lambda: p + q
+    return prepare
+
+
+def _arkworks_msm(kind: int) -> Callable[[bytes], Job]:
+    """py_arkworks_bls12381: the multi-scalar multiplication of (point, 32-byte scalar)
+    pairs, the points checked on decoding as the precompile checks them."""
+    def prepare(data: bytes) -> Job:
+        import py_arkworks_bls12381 as ark
+        group, point = _arkworks_group(kind), 128 * kind
+        pairs = [data[i:i + point + 32] for i in range(0, len(data), point + 32)]
+        points = [group.from_xy_bytes_be(_unpadded(pair[:point])) for pair in pairs]
+        scalars = [ark.Scalar.from_be_bytes_mod_order(pair[point:]) for pair in pairs]
+        return lambda: group.multiexp_unchecked(points, scalars)
+    return prepare
+
+
+def _arkworks_map(kind: int) -> Callable[[bytes], Job]:
+    """py_arkworks_bls12381: the map of a field element (G1) or an Fp2 element (G2) to the
+    curve, cofactor cleared."""
+    def prepare(data: bytes) -> Job:
+        group, element = _arkworks_group(kind), _unpadded(data)
+        mapped = group.map_from_fp_be if kind == 1 else group.map_from_fp2_be
+        return lambda: mapped(element)
+    return prepare
+
+
 def _coincurve_recover(data: bytes) -> Job:
     """coincurve (libsecp256k1): the public key from (h, v, r, s)."""
     import coincurve
@@ -93,15 +137,23 @@ def _revm_call(address: int) -> Callable[[bytes], Job]:
     return prepare
 
 
-# The precompiles whose job a library here does, by address (a precompile not here: none;
-# pyblst, the wheel's, has no point addition, MSM or map, pyrevm 0.3.7 no EIP-2537).
+# The precompiles whose job a library here does, by address (a precompile not here: none).
+# pyblst, the wheel's, has no point addition, MSM or map, and pyrevm 0.3.7 no EIP-2537:
+# arkworks does those (its wheels: Python 3.11+).
+ARKWORKS = "py_arkworks_bls12381 (arkworks)"
 NATIVES: Dict[int, Native] = {
     0x01: Native("coincurve (libsecp256k1)", "coincurve", _coincurve_recover),
     0x05: Native("gmpy2 (GMP)", "gmpy2", _gmp_powmod),
     0x06: Native("pyrevm (revm, a call)", "pyrevm", _revm_call(0x06)),
     0x07: Native("pyrevm (revm, a call)", "pyrevm", _revm_call(0x07)),
     0x08: Native("pyrevm (revm, a call)", "pyrevm", _revm_call(0x08)),
+    0x0b: Native(ARKWORKS, "py_arkworks_bls12381", _arkworks_add(1)),
+    0x0c: Native(ARKWORKS, "py_arkworks_bls12381", _arkworks_msm(1)),
+    0x0d: Native(ARKWORKS, "py_arkworks_bls12381", _arkworks_add(2)),
+    0x0e: Native(ARKWORKS, "py_arkworks_bls12381", _arkworks_msm(2)),
     0x0f: Native("pyblst (blst)", "pyblst", _blst_pairing_check),
+    0x10: Native(ARKWORKS, "py_arkworks_bls12381", _arkworks_map(1)),
+    0x11: Native(ARKWORKS, "py_arkworks_bls12381", _arkworks_map(2)),
     0x100: Native("cryptography (OpenSSL)", "cryptography", _cryptography_verify),
 }
 
