@@ -13,6 +13,7 @@ tests/peer_vectors.py)."""
 import pytest
 
 from evm384_native import bls12_381, bn254
+from evm384_native.bls12_381.usage import USAGE as BLS12_381_USAGE
 from evm384_native.ec.bls12_hinted import HINT_BYTES as BLS12_381_HINT_BYTES
 from evm384_native.modexp import reference as modexp_reference
 from peer_vectors import VECTORS, Vector, answer, cases, check_both_engines, load, read_json
@@ -26,6 +27,7 @@ FILES = {  # file -> the contract that stands for its precompile
     "eip2537/bls12_pairing_check": "eip2537_pairing_check",
     "eip2537/bls12_map_fp_to_g1": "eip2537_map_fp_to_g1",
     "eip2537/bls12_map_fp2_to_g2": "eip2537_map_fp2_to_g2",
+    "eip2537/msm_G2_bls_sample": "eip2537_g2msm",
     "p256/p256verify": "p256verify", "modexp/modexp": "modexp",
 }
 # (vectors, failures) a file holds (SOURCE.md says where each comes from)
@@ -34,7 +36,8 @@ COUNTS = {"bn254/ecadd": (41, 18), "bn254/ecmul": (21, 10), "bn254/ecpairing": (
           "eip2537/bls12_g1add": (74, 46), "eip2537/bls12_g2add": (81, 52),
           "eip2537/bls12_g1msm": (262, 78), "eip2537/bls12_g2msm": (113, 82),
           "eip2537/bls12_pairing_check": (74, 53), "eip2537/bls12_map_fp_to_g1": (33, 17),
-          "eip2537/bls12_map_fp2_to_g2": (30, 22), "p256/p256verify": (377, 0),
+          "eip2537/bls12_map_fp2_to_g2": (30, 22), "eip2537/msm_G2_bls_sample": (17, 0),
+          "p256/p256verify": (377, 0),
           "modexp/modexp": (184, 37)}
 VECTORS_OF = {file: load(EEST / f"{file}.json.gz", contract) for file, contract in FILES.items()}
 ALL = [v for vectors in VECTORS_OF.values() for v in vectors]
@@ -109,6 +112,15 @@ def test_hinted_pairing_checks_fast_engine(vector: Vector, target: str):
     hint = HINT_OF[vector.contract](vector.data)
     output, _ = answer(vector.contract, target, vector.data + hint, "fast")
     assert output == vector.expected
+
+
+def test_g2_msm_sample_gas_is_the_precompiles_price():
+    """msm_G2_bls.json's "Gas" (EIP-2537's price: the discount table) is what the tools
+    price the G2 MSM precompile at."""
+    entries = read_json(EEST / "eip2537/msm_G2_bls_sample.json.gz")
+    for entry in entries:
+        data = bytes.fromhex(entry["Input"])
+        assert BLS12_381_USAGE["eip2537_g2msm"].precompile_gas(data) == entry["Gas"], entry["Name"]
 
 
 # --- MODEXP: the Python model and the prices -----------------------------------------------
