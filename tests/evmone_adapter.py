@@ -98,7 +98,7 @@ class _Widths:
         tail = [bytes([op])] if op == STOREX else []     # LOADX runs inside its routine
         return [Ref(back), Ref(routine), bytes([JUMP]), back] + tail
 
-    def _slot_of(self, index_depth: int) -> bytes:
+    def _scratch_word(self, index_depth: int) -> bytes:
         """[i, ...] -> [the word address whose low ``element`` bytes are value i, i, ...]"""
         return bytes([DUP1 + index_depth - 1, PUSH1, self.element, MUL, PUSH2,
                       *(self.scratch - (32 - self.element)).to_bytes(2, "big"), ADD])
@@ -113,7 +113,7 @@ class _Widths:
             bytes([DUP1, ISZERO]), Ref(widen_done), bytes([JUMPI]),  # clears the 32 - e bytes
             bytes([PUSH1, 1, SWAP1, SUB]),                # below its value, the ones done next
             bytes([DUP1, PUSH1, w, MUL, DUP5, ADD, MLOAD, PUSH1, shift, SHR]),  # [v, i, ...]
-            self._slot_of(2), bytes([MSTORE]),            # [i, ret, slot, p, n]
+            self._scratch_word(2), bytes([MSTORE]),            # [i, ret, slot, p, n]
             Ref(widen_loop), bytes([JUMP]),
             widen_done,
             bytes([POP, SWAP2, POP, PUSH2, *self.scratch.to_bytes(2, "big"), SWAP2]),
@@ -130,7 +130,7 @@ class _Widths:
             narrow_loop,
             bytes([DUP1, ISZERO]), Ref(narrow_done), bytes([JUMPI]),
             bytes([PUSH1, 1, SWAP1, SUB]),
-            self._slot_of(1), bytes([MLOAD]),             # [v, i, ret, p, slot, n]
+            self._scratch_word(1), bytes([MLOAD]),             # [v, i, ret, p, slot, n]
             *copy,
             bytes([POP]), Ref(narrow_loop), bytes([JUMP]),
             narrow_done,
