@@ -29,6 +29,7 @@ FILES = {  # file -> the contract that stands for its precompile
     "eip2537/bls12_map_fp2_to_g2": "eip2537_map_fp2_to_g2",
     "eip2537/msm_G2_bls_sample": "eip2537_g2msm",
     "p256/p256verify": "p256verify", "modexp/modexp": "modexp",
+    "modexp/static": "modexp",
 }
 # (vectors, failures) a file holds (SOURCE.md says where each comes from)
 COUNTS = {"bn254/ecadd": (41, 18), "bn254/ecmul": (21, 10), "bn254/ecpairing": (8, 3),
@@ -38,7 +39,7 @@ COUNTS = {"bn254/ecadd": (41, 18), "bn254/ecmul": (21, 10), "bn254/ecpairing": (
           "eip2537/bls12_pairing_check": (74, 53), "eip2537/bls12_map_fp_to_g1": (33, 17),
           "eip2537/bls12_map_fp2_to_g2": (30, 22), "eip2537/msm_G2_bls_sample": (17, 0),
           "p256/p256verify": (377, 0),
-          "modexp/modexp": (184, 37)}
+          "modexp/modexp": (184, 37), "modexp/static": (128, 0)}
 VECTORS_OF = {file: load(EEST / f"{file}.json.gz", contract) for file, contract in FILES.items()}
 ALL = [v for vectors in VECTORS_OF.values() for v in vectors]
 # the python engine's default sample: the shortest inputs of each file, a valid one and a
@@ -131,7 +132,7 @@ MODEXP_FILE = EEST / "modexp/modexp.json.gz"
 def test_modexp_reference_gives_every_expected_output():
     """reference.modexp (the contract's own model) answers each vector as EEST expects; a
     failure is a declared length above EIP-7823's 1,024 bytes, and only that."""
-    for vector in VECTORS_OF["modexp/modexp"]:
+    for vector in VECTORS_OF["modexp/modexp"] + VECTORS_OF["modexp/static"]:
         assert modexp_reference.modexp(vector.data) == vector.expected, vector.name
         over = max(modexp_reference.lengths(vector.data)) > modexp_reference.MAX_LENGTH
         assert over == (vector.expected is None), vector.name
