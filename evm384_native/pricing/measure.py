@@ -64,16 +64,17 @@ def best_times(jobs: Sequence[Callable[[], ExecutionResult]], repeat: int
     """The fewest ns each job took in ``repeat`` rounds over all of them, after a first
     round (it decodes the code, which is cached after) whose results are returned. A job
     whose first run takes longer than JOB_BUDGET_NS / repeat joins only as many rounds as
-    fit that budget, at least one (its own time is then long against the machine's noise;
-    BLS12-381's plain-EVM builds run for seconds on the python engine). The garbage
-    collector is off meanwhile: its pauses would land on random programs."""
-    results, rounds = [], []
+    fit that budget, and one that takes longer than the budget none: its first run's time
+    is its measurement (long against the machine's noise and the decoding; BLS12-381's
+    plain-EVM builds run for seconds on the python engine). The garbage collector is off
+    meanwhile: its pauses would land on random programs."""
+    results, rounds, best = [], [], []
     for job in jobs:
         start = time.perf_counter_ns()
         results.append(job())
         first = time.perf_counter_ns() - start
-        rounds.append(max(1, min(repeat, JOB_BUDGET_NS // max(first, 1))))
-    best = [2**63] * len(jobs)
+        rounds.append(min(repeat, JOB_BUDGET_NS // max(first, 1)))
+        best.append(2**63 if rounds[-1] else first)
     was_enabled = gc.isenabled()
     gc.disable()
     try:
