@@ -488,7 +488,8 @@ def test_gas_table_and_json(capsys, monkeypatch):
     assert all(line.startswith("pairing ") for line in rows_shown)
     assert [note.split(":")[0] for note in notes] == ["arith ops", "schedule", "gas",
                                                      "its gas / its calldata / its access / "
-                                                     "its total", "its EIP-7904 gas", "gas limit"]
+                                                     "its total", "its EIP-7904 gas", "*",
+                                                     "gas limit"]
 
 
 def test_gas_out_of_gas_rows_say_so(capsys, monkeypatch):

@@ -33,6 +33,12 @@ API = {"eip2537_g1add": eip2537_g1add, "eip2537_g2add": eip2537_g2add,
        "eip2537_map_fp2_to_g2": eip2537_map_fp2_to_g2}
 POINT_BYTES = {1: 128, 2: 256}
 TARGETS = targets_of("eip2537_g1add")       # the targets EIP-2537's contracts are built for
+# the targets whose runs are traced (which path an input took; the command line's trace and
+# profile): the paths are the same code on every target, and plain EVM's millions of steps
+# take a minute a test through the Python tracer (its answers are checked by every other
+# test here, and its command line by tests/test_target_evm.py's contracts)
+TRACED = ("evm384", "evmmax")
+GAS = 1 << 34                               # plain EVM's MSMs take more than a block's gas
 SCALARS = [0, 1, R_ORDER - 1, R_ORDER, R_ORDER + 1, (1 << 256) - 1]
 
 
@@ -48,6 +54,7 @@ def target(request):
 
 def run(name, data, target, **options):
     options.setdefault("engine", "fast")
+    options.setdefault("gas", GAS)
     return execute(build_contract(name, target=target), data, schedule="update5-A",
                    opcodes=target, **options)
 
@@ -189,6 +196,7 @@ def test_a_zero_coordinate_is_not_infinity(kind, target):
 # --- MSM ------------------------------------------------------------------------------------
 
 def check_msm(kind, pairs, target, **options):
+    options.setdefault("gas", GAS)
     expected = blst_msm(kind, pairs)
     assert API[MSM[kind]](msm_input(kind, pairs), engine="fast", target=target, **options) == expected
     return expected
@@ -232,7 +240,7 @@ def complete_path_ran(kind, data, target):
     from evm384_native.bls12_381 import build_program
     program = build_program(MSM[kind], target=target)
     gas = GasByPc()
-    result = execute(program.code, data, opcodes=target, tracer=gas)
+    result = execute(program.code, data, opcodes=target, tracer=gas, gas=GAS)
     assert result.success
     completes = [pc for name, pc in program.labels.items() if name.startswith("msm_complete")]
     return any(pc in gas.by_pc for pc in completes), result.output
@@ -271,6 +279,7 @@ def fast_loop_scalar(s):
     return (s % R_ORDER) | 1
 
 
+@pytest.mark.parametrize("target", TRACED)
 @pytest.mark.parametrize("kind", [1, 2])
 def test_msm_fast_loop_and_its_complete_fallback(kind, target):
     """The fast loop's accumulator starts at G and ends at [2^b] G + S' (S' the sum with
@@ -476,6 +485,7 @@ def test_map_more_random_inputs(target):
         check_map(2, (rng.randrange(P), rng.randrange(P)), target)
 
 
+@pytest.mark.parametrize("target", TRACED)
 def test_command_line_runs_traces_and_profiles_the_contracts(capsys, tmp_path, target):
     """``contract:NAME`` in the CLI: run (with the output), an EIP-3155 trace that ends with
     the same output and gas, a profile by routine, for each new contract."""
@@ -517,7 +527,7 @@ def cofactor_program(kind, target):
     from evm384_native.curves.bls12_381 import BLS12_381
     from evm384_native.tower.fp import Emitter
     from evm384_native.tower.targets import resolve_target
-    isa = resolve_target(target)
+    isa = resolve_target(target).for_field(BLS12_381)
     group = G1_GROUP if kind == 1 else G2_GROUP
     asm = Assembler("cofactor", memory=isa.new_memory(), opcodes=isa.opcodes)
     e = Emitter(asm, BLS12_381, target=isa, inline_powers=True)
@@ -543,7 +553,7 @@ def clear_cofactor(kind, point, target):
     values = [c for v in point for c in ((int(v),) if kind == 1 else (int(x) for x in v.coeffs))]
     gas = GasByPc()
     result = execute(program.code, b"".join(v.to_bytes(48, "big") for v in values),
-                     opcodes=target, engine="fast", tracer=gas)
+                     opcodes=target, engine="fast", tracer=gas, gas=GAS)
     assert result.success, result.error
     return result.output, program.labels.get("cofactor_complete") in gas.by_pc
 
@@ -559,6 +569,7 @@ def scaled(point, z):
 
 
 @pytest.mark.parametrize("kind", [1, 2])
+@pytest.mark.parametrize("target", TRACED)
 def test_cofactor_clearing_fast_path_and_fallback(kind, target):
     """Every answer is py_ecc's [h_eff] P, also for Jacobian inputs with Z != 1. G1 has no
     second path (an exceptional case means [h_eff] P = O). G2: points of small order and
