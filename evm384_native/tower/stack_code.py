@@ -37,7 +37,7 @@ MAX_DEPTH = 16          # DUP16 / SWAP16 reach
 TREE_DEPTH = 14         # deepest a tree may grow before it is split (then again where the
                         # block's values leave it less room: :meth:`_Compiler._split`)
 FRAME = 11              # values the block keeps on the stack (the modulus included) at most
-COMPACT_AT = 12      # slots (dead ones included) above which dead slots are removed
+COMPACT_AT = 12          # slots (dead ones included) above which dead slots are removed
 FAR = 24                # a value next read more than this many operations later: to scratch
 
 _DUP1, _SWAP1, _PUSH0, _PUSH1 = 0x80, 0x90, 0x5F, 0x60
