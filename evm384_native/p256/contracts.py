@@ -12,7 +12,10 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    u2 = r w, LOADXed back to memory; then context 0 (modulus p) again.
 3. R = [u1] G + [u2] Q by Straus' joint multiplication (:meth:`_Verify._windowed`): both
    scalars in regular signed 5-bit digits (odd, never 0: no branch per window), G's
-   32 records [-31] G .. [31] G affine constants in the code, Q's computed at run time
+   32 records [-31] G .. [31] G affine constants in the code (where the code fits, plain
+   EVM: :data:`G_DIGITS`, G's digits are 8 bits, 32 additions instead of 51, from its
+   128 odd multiples in the code, the sign applied at run time:
+   :class:`..ec.windows.CodeTable`; the positions from :func:`steps`), Q's computed at run time
    by co-Z additions on one Z = Z_T (:func:`..ec.odd_multiples.odd_multiples`), affine
    without an inversion on the isomorphic curve y^2 = x^3 - 3 Z_T^4 x + b Z_T^6, where
    the loop runs: 255 doublings scaled by 1/2 that carry W = Z_T^4 Z^4
@@ -42,9 +45,9 @@ from ..curves.p256 import P256
 from ..ec import a_minus_3
 from ..ec.a_minus_3 import EmittedOps
 from ..ec.odd_multiples import odd_multiples
-from ..ec.windows import RECORDS, WINDOW, next_turn
+from ..ec.windows import RECORDS, WINDOW, CodeTable, joint_steps, next_turn
 from ..tower import fp, modn
-from ..tower.contract import CONTRACT_SIZE_LIMIT, assemble
+from ..tower.contract import first_that_fits
 from ..tower.fp import Emitter
 from ..tower.target import Target
 from ..tower.words import push_calldata_word, push_in_open_range
@@ -92,20 +95,9 @@ G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8)), GDigits(WINDOW, False, 12 * WINDOW
 
 
 def steps(top: int, bottom: int, g_window: int) -> List[Tuple[int, int, Tuple[str, ...]]]:
-    """Bits top - 1 .. bottom as (doublings, bit, digits added there) for the joint loop:
-    G's digit at every bit that is a multiple of ``g_window``, Q's at every multiple of
-    WINDOW (``bottom`` a multiple of both: no doubling left over)."""
-    out: List[Tuple[int, int, Tuple[str, ...]]] = []
-    doublings = 0
-    for bit in range(top - 1, bottom - 1, -1):
-        doublings += 1
-        adds = tuple(name for name, width in (("g", g_window), ("q", WINDOW))
-                     if bit % width == 0)
-        if adds:
-            out.append((doublings, bit, adds))
-            doublings = 0
-    assert doublings == 0
-    return out
+    """The joint loop's bits top - 1 .. bottom: G's digits every ``g_window`` bits, Q's
+    every WINDOW (:func:`..ec.windows.joint_steps`)."""
+    return joint_steps(top, bottom, {"g": g_window, "q": WINDOW})
 
 
 def _xyz(point: G1Jacobian) -> Sequence[Fp]:
@@ -250,60 +242,12 @@ class _Verify:
 
     def _g_lookup(self, dest: G1, depth: int, shift: Optional[int]) -> None:
         """dest = [d] G for u1's digit at bit ``shift`` of the word at DUP ``depth``
-        (None: the top digit, +-1), from the records in memory, else :meth:`_g_code`."""
+        (None: the top digit, +-1), from the records in memory, else from the code's."""
         if self.g_table is None:
             assert shift is not None
-            self._g_code(dest, depth, shift)
+            CodeTable(self.e, self.g_data, self.g_digits.window).load(dest, depth, shift)
         else:
             self._lookup(dest, depth, shift, self.g_table, self.g_digits.window)
-
-    def _g_code(self, dest: G1, depth: int, shift: int) -> None:
-        """dest = [d] G for the digit u at bit ``shift`` of the word at DUP ``depth``
-        (:meth:`_recode`: d = 2u + 1 - 2^window, odd, never 0): record |d| >> 1 of the
-        code's table (u's top bit 1: u minus it, else its complement below it), copied
-        from the code, and y = p - y where u's top bit is 0 (d < 0)."""
-        asm, e = self.asm, self.e
-        window = self.g_digits.window
-        staging = e.target.staging(e, dest)
-        y_at = (lambda: int(staging) + WORD)
-        asm.op(f"DUP{depth}")
-        asm.push(shift)
-        asm.op("SHR")                              # t: u in its low bits
-        asm.op("DUP1")
-        asm.push(window - 1)
-        asm.op("SHR")
-        asm.push(1)
-        asm.op("AND")                              # top: d > 0
-        asm.op("SWAP1")
-        asm.push(1)
-        asm.op("DUP3")
-        asm.op("SUB")                              # top - 1: 0, or all ones (d < 0)
-        asm.op("XOR")
-        asm.push(self.g_digits.records - 1)
-        asm.op("AND")                              # stack: top record
-        asm.push(6)
-        asm.op("SHL")
-        asm.push(self.g_data)
-        asm.op("ADD")
-        asm.push(self.affine_record)
-        asm.op("SWAP1")
-        asm.push(staging)
-        asm.op("CODECOPY")                         # stack: top
-        asm.push(y_at)
-        asm.op("MLOAD")
-        asm.op("DUP1")
-        asm.push(P)
-        asm.op("SUB")                              # stack: top y p-y
-        asm.op("DUP1")
-        asm.op("DUP3")
-        asm.op("XOR")
-        asm.op("DUP4")
-        asm.op("MUL")
-        asm.op("XOR")                              # top ? y : p - y
-        asm.push(y_at)
-        asm.op("MSTORE")
-        asm.ops("POP", "POP")
-        e.target.from_staging(e, dest, staging, False)
 
     def _q_table(self) -> None:
         """Q's records in memory, records u = 0 .. 31 holding [2u - 31] Q, affine on the
@@ -551,11 +495,5 @@ def build(name: str, compact: Optional[bool], isa: Target) -> Program:
 
 @lru_cache(maxsize=None)
 def _build(name: str, isa: Target) -> Program:
-    program = None
-    for digits in G_DIGITS:
-        program = assemble(name, CURVE, isa, lambda e: _Verify(e, digits).emit(),
-                           compact=False)
-        if len(program.code) <= CONTRACT_SIZE_LIMIT:
-            break
-    assert program is not None
-    return program
+    return first_that_fits(name, CURVE, isa, [
+        lambda e, digits=digits: _Verify(e, digits).emit() for digits in G_DIGITS])
