@@ -177,7 +177,8 @@ def adversarial_rows(programs: Sequence[AdversarialProgram], engines: Sequence[s
 
 # --- a whole run -------------------------------------------------------------------------
 
-def _machine() -> Dict[str, Any]:
+def machine() -> Dict[str, Any]:
+    """The CPU, its cores, the load average and the Python version, for a report."""
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as info:
@@ -195,7 +196,7 @@ def price(engines: Sequence[str] = ("fast",), anchor: Anchor = Anchor(10.0),
     """Measure, fit, derive the cost table at ``anchor`` and reprice: the whole report.
     The table is priced from the first engine's fits; the others are reported beside."""
     start = time.perf_counter()
-    machine = _machine()
+    machine_info = machine()
     fits = measure_fits(engines, settings, progress)
     first = fits[engines[0]]
     costs = fitted_costs(first["evmmax"], anchor)
@@ -212,7 +213,7 @@ def price(engines: Sequence[str] = ("fast",), anchor: Anchor = Anchor(10.0),
         "anchor": {"mgas_per_s": anchor.mgas_per_s, "ns_per_gas": anchor.ns_per_gas},
         "engines": list(engines), "priced_on": engines[0],
         "settings": {**dataclasses.asdict(settings), "quick": quick},
-        "machine": machine,
+        "machine": machine_info,
         "fits": {engine: {"evmmax": [_fit_json(by["evmmax"][n]) for n in LIMB_COUNTS],
                           **{opcodes: _fit_json(by[opcodes]) for opcodes in PACKED_FEATURES}}
                  for engine, by in fits.items()},
