@@ -19,8 +19,8 @@ from ..evm.opcodes import EVM768_MNEMONICS
 from .adversarial import Program as AdversarialProgram
 from .adversarial import evmmax_corpus
 from .anchor import FITTED, Anchor, fitted_costs, fitted_op_costs, fitted_schedule, throughput
-from .measure import (DEFAULT, INTERCEPT, LIMB_COUNTS, Fit, Settings, best_times, measure,
-                      plan_evm384, plan_evmmax)
+from .measure import (DEFAULT, INTERCEPT, LIMB_COUNTS, RUN_GAS, Fit, Settings, best_times,
+                      measure, plan_evm384, plan_evmmax)
 from .programs import EVMMAX_FEATURES, PACKED_FEATURES
 
 Model = Union[EvmmaxCosts, Evm384Schedule]
@@ -114,7 +114,8 @@ def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[M
                                 usage.example(random.Random(seed), usage.example_k, True))
     times = {}
     for engine in engines:
-        jobs = [lambda c=code, d=data, t=target, e=engine: execute(c, d, engine=e, opcodes=t)
+        jobs = [lambda c=code, d=data, t=target, e=engine: execute(c, d, engine=e, opcodes=t,
+                                                                 gas=RUN_GAS)
                 for (_, target), (code, data) in inputs.items()]
         times[engine] = best_times(jobs, repeat)[0]
     rows = []
@@ -122,7 +123,7 @@ def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[M
         gas = {}
         success = True
         for label, model in models[target].items():
-            result = execute(code, data, engine="fast", opcodes=target,
+            result = execute(code, data, engine="fast", opcodes=target, gas=RUN_GAS,
                              **_model_options(target, model))
             gas[label] = result.gas_used
             success = success and result.success

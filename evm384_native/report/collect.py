@@ -16,10 +16,10 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .. import __version__, execute
 from ..asm.flamegraph import CallPathGas, svg
-from ..cli.gas import rows as gas_rows
+from ..cli.gas import TABLE_GAS, rows as gas_rows
 from ..contracts import CONTRACTS, TARGETS, USAGE, build_contract, build_program, targets_of
 from ..evm.costs import COST_MODELS
-from ..evm.gas import DEFAULT_GAS, SCHEDULES
+from ..evm.gas import SCHEDULES
 from ..pricing.anchor import DEFAULT_MGAS_PER_S, Anchor
 from ..pricing.measure import best_times
 from ..pricing.report import MAINNET, contract_rows, machine
@@ -29,6 +29,8 @@ from .peers import PEER_CHECKS, PY_ECC
 
 Progress = Callable[[int, int, str], None]          # step done, steps, what runs now
 FIGURE_CONTRACT = "pairing_product_is_one"          # the design notes' two-pairing check
+# the builds whose flame graph the page shows, and their pricing: the plain-EVM build's
+# 16 million steps would take minutes through the profiler's Python tracer
 FLAME_PRICING = {"evm384": {"schedule": "update5-A"}, "evmmax": {"costs": "eip-6690"}}
 
 
@@ -100,7 +102,7 @@ def _figure_jobs(seed: int, settings: Settings) -> Dict[str, Tuple[str, Check]]:
             for engine in ("fast", "python"):
                 jobs[f"{name}, {target.upper()}, {engine} engine"] = ("ours", (
                     lambda c=code, d=data, t=target, e=engine: _answers_one(
-                        execute(c, d, engine=e, opcodes=t))))
+                        execute(c, d, engine=e, opcodes=t, gas=TABLE_GAS))))
     pairs = eip2537_pairs(USAGE[FIGURE_CONTRACT].precompile_input(_example(FIGURE_CONTRACT, seed)))
     for label, check in PEER_CHECKS.items():
         if label == PY_ECC and not settings.slow_peers:
@@ -132,13 +134,13 @@ def figure(seed: int, settings: Settings) -> List[Dict[str, Any]]:
 
 
 def flame_graphs(seed: int) -> Dict[str, Dict[str, Any]]:
-    """The two-pairing check's gas by call path on each target (the profiler's tracer)."""
+    """The two-pairing check's gas by call path on the targets of FLAME_PRICING (the
+    profiler's tracer)."""
     data = _example(FIGURE_CONTRACT, seed)
     found = {}
-    for target in targets_of(FIGURE_CONTRACT):
+    for target, options in FLAME_PRICING.items():
         program = build_program(FIGURE_CONTRACT, target=target)
         paths = CallPathGas(program)
-        options = FLAME_PRICING.get(target, {})
         result = execute(program.code, data, tracer=paths, opcodes=target, **options)
         pricing = next(iter(options.values()), "mainnet")
         found[target] = {"pricing": pricing, "gas": result.gas_used, "svg": svg(
@@ -153,7 +155,7 @@ def collect(seed: int, settings: Settings = DEFAULT, quick: bool = False,
     found: List[Dict[str, Any]] = []
     for i, name in enumerate(CONTRACTS):
         progress(i, steps, f"gas of {name}")
-        found += gas_rows([name], seed, TARGETS, tuple(COST_MODELS.values()), DEFAULT_GAS)
+        found += gas_rows([name], seed, TARGETS, tuple(COST_MODELS.values()), TABLE_GAS)
     anchor = Anchor.from_mgas_per_s(DEFAULT_MGAS_PER_S)
     progress(len(CONTRACTS), steps, "the fast engine's time of every build")
     models = {"evmmax": dict(COST_MODELS), "evm384": dict(SCHEDULES), "evm": {MAINNET: None}}
