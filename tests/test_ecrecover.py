@@ -15,7 +15,9 @@ from evm384_native.curves import weierstrass
 from evm384_native.curves.secp256k1 import SECP256K1
 from evm384_native.ec import glv
 from evm384_native.evm.keccak import keccak256
+from evm384_native.ec.windows import joint_steps
 from evm384_native.secp256k1 import build_contract, recover
+from evm384_native.secp256k1 import contracts as ecrecover_contracts
 from evm384_native.secp256k1.reference import (CURVE, INPUT_BYTES, PRECOMPILE_PRICE,
                                                address, encode, sign, words)
 from evm384_native.secp256k1.usage import USAGE, random_signature
@@ -174,17 +176,18 @@ def test_short_and_long_input(code, coincurve, coincurve_recover):
     assert answers(code, short[:INPUT_BYTES - 2]) == coincurve_recover(short)
 
 
-def _exceptional(rng, final):
+def _exceptional(rng, final, digits=ecrecover_contracts.G_DIGITS[-1]):
     """Inputs the windowed loop cannot finish (R = G, so every sum is a known multiple of
     G): Q = infinity (h = s r^-1 ... u1 = -u2), or (``final``) window 0's last addition,
-    of [d] phi(G), meeting acc = [d] phi(G) (Q = [2 d lam] G)."""
+    of [d] phi(G), meeting acc = [d] phi(G) (Q = [2 d lam] G), for G's ``digits``."""
     r, y = G
     v = 27 + (y & 1)
     u1 = rng.randrange(1, N)
     if final:
         k2 = glv.split(u1, GLV, N)[1]
-        u = (k2 + 2**glv.HALF_BITS - 1) // 2
-        d = 2 * (u & 31) - 31                    # k2's digit 0
+        u = (k2 + 2**digits.half_bits - 1) // 2
+        mask = (1 << digits.window) - 1
+        d = 2 * (u & mask) - mask                # k2's digit 0
         u2 = (2 * d * GLV.lam - u1) % N
     else:
         u2 = -u1 % N
@@ -200,6 +203,41 @@ def test_the_complete_path(code, coincurve_recover):
         assert result.output == recover(data) == coincurve_recover(data)
         assert (result.output != b"") == final
         assert result.gas_used > usual           # the loop ran, then the complete path
+
+
+def test_the_complete_path_of_the_plain_evm_build(coincurve_recover):
+    """The plain-EVM build reads G's digits 7 bits at a time (G_DIGITS[0]): its exceptional
+    inputs, made for that window, also end in the complete path, right."""
+    plain = build_contract("ecrecover", target="evm")
+    rng = random.Random(12)
+    usual = run(plain, random_signature(rng), target="evm").gas_used
+    for final in (False, True):
+        data = _exceptional(rng, final, ecrecover_contracts.G_DIGITS[0])
+        result = run(plain, data, target="evm")
+        assert result.output == recover(data) == coincurve_recover(data)
+        assert (result.output != b"") == final
+        assert result.gas_used > usual
+
+
+@pytest.mark.parametrize("digits", ecrecover_contracts.G_DIGITS, ids=lambda d: f"w{d.window}")
+def test_the_joint_loop_doubles_every_bit_and_adds_every_digit(digits):
+    """The loop's schedule: from the top digit (G's or R's), the inline bits, then one
+    turn run loop_top / turn_bits times: every bit below the top doubled once, G's digits
+    at the multiples of its window up to its span, R's at the multiples of 5 up to 125."""
+    top, turn, widths = digits.top, digits.turn_bits, {"g": digits.window, "r": 5}
+    lead = joint_steps(top, digits.loop_top, widths)
+    body = joint_steps(digits.loop_top, digits.loop_top - turn, widths)
+    assert digits.loop_top % turn == 0
+    assert sum(d for d, _, _ in lead) + digits.loop_top // turn * sum(
+        d for d, _, _ in body) == top
+    added = [(top, name) for name, width in widths.items() if top % width == 0]
+    added += [(bit, name) for _, bit, adds in lead for name in adds]
+    added += [(bit - turn * k, name) for k in range(digits.loop_top // turn)
+              for _, bit, adds in body for name in adds]
+    assert sorted(b for b, n in added if n == "g") == list(
+        range(0, digits.half_bits, digits.window))
+    assert sorted(b for b, n in added if n == "r") == list(range(0, glv.HALF_BITS, 5))
+    assert glv.bound(GLV, N) < 2**glv.HALF_BITS <= 2**digits.half_bits
 
 
 @settings(max_examples=25, deadline=None)

@@ -14,6 +14,7 @@ from evm384_native.contracts import build_contract as registry_build, encode_cal
 from evm384_native.curves.p256 import P256
 from evm384_native.ec import a_minus_3
 from evm384_native.p256 import build_contract
+from evm384_native.p256 import contracts as p256_contracts
 from evm384_native.p256.reference import (PRECOMPILE_PRICE, G, add, encode, multiply, on_curve,
                                           sign, verify)
 from evm384_native.p256.usage import USAGE, random_signature
@@ -316,3 +317,24 @@ def test_the_point_formulas_against_the_reference():
         x, y, zz = (c.v for c in out)
         got = None if zz == 0 else (x * pow(zz, -1, P) % P, y * pow(zz, -1, P) % P)
         assert got == add(p1, p2)
+
+
+@pytest.mark.parametrize("digits", p256_contracts.G_DIGITS, ids=lambda d: f"w{d.window}")
+def test_the_joint_loop_doubles_every_bit_and_adds_every_digit(digits):
+    """The loop's schedule (the inline bits, then one turn, run loop_top / turn_bits
+    times at positions shifted by a turn each time): 255 doublings in all, G's digits at
+    the multiples of its window (plus bit 255's +-1 where the window does not divide
+    256), Q's at the multiples of 5, each once."""
+    top, turn = digits.loop_top, digits.turn_bits
+    lead = p256_contracts.steps(255, top, digits.window)
+    body = p256_contracts.steps(top, top - turn, digits.window)
+    doublings = sum(d for d, _, _ in lead) + top // turn * sum(d for d, _, _ in body)
+    assert doublings == 255
+    added = [(bit, name) for _, bit, adds in lead for name in adds]
+    added += [(bit - turn * k, name) for k in range(top // turn)
+              for _, bit, adds in body for name in adds]
+    g_bits = sorted(bit for bit, name in added if name == "g")
+    q_bits = sorted(bit for bit, name in added if name == "q")
+    assert g_bits == list(range(0, 255, digits.window))
+    assert q_bits == list(range(0, 255, 5))
+    assert digits.top_digit == (256 % digits.window != 0)

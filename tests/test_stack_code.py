@@ -1,5 +1,6 @@
 """The plain-EVM target's block compiler (evm384_native/tower/stack_code.py) against Python
-integers: random blocks of modular operations (copies, aliasing, constants, cycles of
+integers: random blocks of modular operations (copies, aliasing, constants, immediates
+set in the block, cycles of
 moves, more live values than DUP reaches) compiled, run on both engines, and the memory
 they leave compared word by word with the same operations done in Python."""
 import random
@@ -25,6 +26,9 @@ def _simulate(ops, words, p):
     for op in ops:
         if op.op == "kill":
             words[op.out] = None
+            continue
+        if op.op == "set":
+            words[op.out] = op.x
             continue
         x, y = words[op.x], words[op.y]
         words[op.out] = {"add": (x + y) % p, "sub": (x - y) % p, "mul": x * y % p,
@@ -78,9 +82,12 @@ def blocks(draw):
     ops = []
     killed = set()
     for _ in range(n_ops):
-        kind = draw(st.sampled_from(["add", "sub", "mul", "mul", "copy", "kill"]))
+        kind = draw(st.sampled_from(["add", "sub", "mul", "mul", "copy", "kill", "set"]))
         out, x, y = (FIRST + 32 * draw(st.integers(0, count - 1)) for _ in range(3))
-        if kind != "kill" and {x, y} & killed:     # a dead word is not read
+        if kind == "set":                          # an immediate: 0, 1 (folds) or any
+            value = draw(st.sampled_from([0, 1, p - 1, None]))
+            x = y = value if value is not None else draw(st.integers(0, p - 1))
+        elif kind != "kill" and {x, y} & killed:   # a dead word is not read
             continue
         if kind == "kill":
             killed.add(out)

@@ -81,9 +81,12 @@ def bound(glv: Glv, r: int) -> int:
     return max(-(-num * (abs(a1) + abs(a2)) // den), -(-num * (abs(b1) + abs(b2)) // den))
 
 
-def push_digit_words(e: Emitter, glv: Glv, pre_shift: int) -> None:
-    """Stack: k -> A1 A2, A_i = (k_i + 2^130 - 1) << (pre_shift - 1) (or >> 1 for
-    pre_shift 0), k1, k2 from :func:`split` (as words: k1 may be negative)."""
+def push_digit_words(e: Emitter, glv: Glv, pre_shift: int, half_bits: int = HALF_BITS
+                     ) -> None:
+    """Stack: k -> A1 A2, A_i = (k_i + 2^half_bits - 1) << (pre_shift - 1) (or >> 1 for
+    pre_shift 0), k1, k2 from :func:`split` (as words: k1 may be negative): U_i's digits
+    of any width w dividing ``half_bits`` (>= 130, beyond the halves' bound)."""
+    assert half_bits >= HALF_BITS
     asm = e.asm
     g1, g2 = rounding_multipliers(glv, e.curve.r)
     (a1, b1), (a2, b2) = glv.basis
@@ -105,7 +108,7 @@ def push_digit_words(e: Emitter, glv: Glv, pre_shift: int) -> None:
     asm.push(b2 % WORD)
     asm.op("MUL")
     asm.op("ADD")                                  # stack: k q2 q1 k2
-    _to_digit_word(e, pre_shift)
+    _to_digit_word(e, pre_shift, half_bits)
     asm.op("SWAP2")                                # stack: k A2 q1 q2
     asm.push(a2 % WORD)
     asm.op("MUL")
@@ -115,16 +118,16 @@ def push_digit_words(e: Emitter, glv: Glv, pre_shift: int) -> None:
     asm.op("ADD")
     asm.op("DUP3")
     asm.op("ADD")                                  # stack: k A2 k1
-    _to_digit_word(e, pre_shift)
+    _to_digit_word(e, pre_shift, half_bits)
     asm.op("SWAP2")
     asm.op("POP")                                  # stack: A1 A2
 
 
-def _to_digit_word(e: Emitter, pre_shift: int) -> None:
+def _to_digit_word(e: Emitter, pre_shift: int, half_bits: int) -> None:
     """Stack: k_i -> A_i (:func:`push_digit_words`)."""
     asm = e.asm
-    asm.push((1 << HALF_BITS) - 1)
-    asm.op("ADD")                                  # 2 U: even, below 2^131
+    asm.push((1 << half_bits) - 1)
+    asm.op("ADD")                                  # 2 U: even, below 2^(half_bits + 1)
     if pre_shift > 1:
         asm.push(pre_shift - 1)
         asm.op("SHL")

@@ -8,7 +8,7 @@ digit u_j picks its record (:class:`Lookup`); the records of the odd multiples a
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Dict, List, Sequence, Tuple
 
 from ..asm import Assembler, Label, Slot
 from ..tower.fp import Emitter
@@ -74,3 +74,77 @@ def next_turn(asm: Assembler, depths: Sequence[int], bits: int, loop: Label) -> 
     asm.op("ADD")                                  # turns left - 1
     asm.op("DUP1")
     asm.jumpi(loop)
+
+
+class CodeTable:
+    """Odd multiples [1] P .. [2^window - 1] P of a fixed point, affine (64 bytes a record:
+    x, y as words), in the code; :meth:`load` reads a regular signed digit's point from it
+    (the sign applied at run time: half the records of a table with both signs)."""
+
+    def __init__(self, e: Emitter, data: Label, window: int) -> None:
+        self.e, self.data, self.window = e, data, window
+        self.records = 1 << (window - 1)
+
+    def load(self, dest: Slot, depth: int, shift: int) -> None:
+        """dest (x, y) = [d] P for the digit u at bit ``shift`` of the word at DUP
+        ``depth`` (d = 2u + 1 - 2^window, odd, never 0): record |d| >> 1 (u's top bit 1:
+        u less it, else its complement below it) copied from the code, and y = p - y
+        where u's top bit is 0 (d < 0), branchless."""
+        asm, e = self.e.asm, self.e
+        staging = e.target.staging(e, dest)
+        y_at = (lambda: int(staging) + 32)
+        asm.op(f"DUP{depth}")
+        asm.push(shift)
+        asm.op("SHR")                              # t: u in its low bits
+        asm.op("DUP1")
+        asm.push(self.window - 1)
+        asm.op("SHR")
+        asm.push(1)
+        asm.op("AND")                              # top: d > 0
+        asm.op("SWAP1")
+        asm.push(1)
+        asm.op("DUP3")
+        asm.op("SUB")                              # top - 1: 0, or all ones (d < 0)
+        asm.op("XOR")
+        asm.push(self.records - 1)
+        asm.op("AND")                              # stack: top record
+        asm.push(6)
+        asm.op("SHL")
+        asm.push(self.data)
+        asm.op("ADD")
+        asm.push(64)
+        asm.op("SWAP1")
+        asm.push(staging)
+        asm.op("CODECOPY")                         # stack: top
+        asm.push(y_at)
+        asm.op("MLOAD")
+        asm.op("DUP1")
+        asm.push(e.curve.p)
+        asm.op("SUB")                              # stack: top y p-y
+        asm.op("DUP1")
+        asm.op("DUP3")
+        asm.op("XOR")
+        asm.op("DUP4")
+        asm.op("MUL")
+        asm.op("XOR")                              # top ? y : p - y
+        asm.push(y_at)
+        asm.op("MSTORE")
+        asm.ops("POP", "POP")
+        e.target.from_staging(e, dest, staging, False)
+
+
+def joint_steps(top: int, bottom: int, widths: Dict[str, int]
+                ) -> List[Tuple[int, int, Tuple[str, ...]]]:
+    """Bits top - 1 .. bottom of a joint (Straus) loop as (doublings, bit, the digits
+    added there): the digit named n at every bit that is a multiple of widths[n]
+    (``bottom`` a multiple of them all: no doubling left over)."""
+    out: List[Tuple[int, int, Tuple[str, ...]]] = []
+    doublings = 0
+    for bit in range(top - 1, bottom - 1, -1):
+        doublings += 1
+        adds = tuple(name for name, width in widths.items() if bit % width == 0)
+        if adds:
+            out.append((doublings, bit, adds))
+            doublings = 0
+    assert doublings == 0
+    return out

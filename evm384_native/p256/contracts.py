@@ -12,7 +12,10 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    u2 = r w, LOADXed back to memory; then context 0 (modulus p) again.
 3. R = [u1] G + [u2] Q by Straus' joint multiplication (:meth:`_Verify._windowed`): both
    scalars in regular signed 5-bit digits (odd, never 0: no branch per window), G's
-   32 records [-31] G .. [31] G affine constants in the code, Q's computed at run time
+   32 records [-31] G .. [31] G affine constants in the code (where the code fits, plain
+   EVM: :data:`G_DIGITS`, G's digits are 8 bits, 32 additions instead of 51, from its
+   128 odd multiples in the code, the sign applied at run time:
+   :class:`..ec.windows.CodeTable`; the positions from :func:`steps`), Q's computed at run time
    by co-Z additions on one Z = Z_T (:func:`..ec.odd_multiples.odd_multiples`), affine
    without an inversion on the isomorphic curve y^2 = x^3 - 3 Z_T^4 x + b Z_T^6, where
    the loop runs: 255 doublings scaled by 1/2 that carry W = Z_T^4 Z^4
@@ -32,17 +35,19 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Optional, Sequence, Tuple
+from math import lcm
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
 from ..curves.p256 import P256
 from ..ec import a_minus_3
 from ..ec.a_minus_3 import EmittedOps
 from ..ec.odd_multiples import odd_multiples
-from ..ec.windows import ENTRIES, RECORDS, WINDOW, next_turn
+from ..ec.windows import RECORDS, WINDOW, CodeTable, joint_steps, next_turn
 from ..tower import fp, modn
-from ..tower.contract import assemble
+from ..tower.contract import first_that_fits
 from ..tower.fp import Emitter
 from ..tower.target import Target
 from ..tower.words import push_calldata_word, push_in_open_range
@@ -55,11 +60,44 @@ CURVE = P256
 P, N, B = CURVE.p, CURVE.r, CURVE.b
 WORD = 32
 H, R, S, QX, QY = (WORD * i for i in range(5))      # calldata offsets
-DIGITS = 255 // WINDOW                              # digits below the top one (+-1)
-# digits 50 .. 0: the first LEAD inline, then turns of TURN windows (a turn costs ~45
-# gas of control; ~900 bytes a window: 3 + 12 is 23.6 KB of code, 6 + 15 would be 29 KB,
-# over EIP-170's 24,576 bytes)
-LEAD, TURN = 3, 12
+
+
+@dataclass(frozen=True)
+class GDigits:
+    """How u1's digits (G's) are read: ``window`` bits each (Q's, whose table is made at
+    run time, are WINDOW = 5); G's records ``in_code`` (the odd multiples [1] G ..
+    [2^window - 1] G, copied from the code at each lookup, the sign applied at run time)
+    or both signs in memory (2^window records, a mask picks one); ``turn_bits`` a turn of
+    the loop (both digits' positions repeat; a turn costs ~45 gas of control); bits 254
+    down to the loop's top are inline."""
+    window: int
+    in_code: bool
+    turn_bits: int
+
+    @property
+    def records(self) -> int:
+        return 1 << (self.window - 1) if self.in_code else 1 << self.window
+
+    @property
+    def loop_top(self) -> int:
+        return 255 // self.turn_bits * self.turn_bits
+
+    @property
+    def top_digit(self) -> bool:
+        """Whether bit 255 of u1's word is a digit of its own (+-1: :meth:`_Verify._recode`)."""
+        return 256 % self.window != 0
+
+
+# Tried in turn, the first build that fits 24,576 bytes: 8-bit digits (32 additions of G
+# where 5-bit ones take 51, ~7,000 gas less on plain EVM; 8 KB of records), else 5-bit
+# ones in memory (EVMMAX's: its code is larger, and its additions cheap)
+G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8)), GDigits(WINDOW, False, 12 * WINDOW))
+
+
+def steps(top: int, bottom: int, g_window: int) -> List[Tuple[int, int, Tuple[str, ...]]]:
+    """The joint loop's bits top - 1 .. bottom: G's digits every ``g_window`` bits, Q's
+    every WINDOW (:func:`..ec.windows.joint_steps`)."""
+    return joint_steps(top, bottom, {"g": g_window, "q": WINDOW})
 
 
 def _xyz(point: G1Jacobian) -> Sequence[Fp]:
@@ -67,8 +105,8 @@ def _xyz(point: G1Jacobian) -> Sequence[Fp]:
 
 
 class _Verify:
-    def __init__(self, e: Emitter) -> None:
-        self.e, self.asm = e, e.asm
+    def __init__(self, e: Emitter, g_digits: GDigits) -> None:
+        self.e, self.asm, self.g_digits = e, e.asm, g_digits
         self.ops = EmittedOps(e)
         memory = e.asm.memory
         # words: n, s, h mod n, r (STOREXed into context 1), then u1, u2 (LOADXed back)
@@ -77,12 +115,13 @@ class _Verify:
         self.record = e.target.memory_bytes(e, G1Jacobian.size)
         self.affine_record = e.target.memory_bytes(e, G1.size)
         assert self.affine_record == 1 << 6        # a digit's record offset is a mask
-        self.g_table = memory.region("p256_g_table", first=True).alloc(
-            raw(RECORDS * self.affine_record), "g_table")
-        self.q_table = memory.region("p256_q_table").alloc(
+        self.q_table = memory.region("p256_q_table", first=True).alloc(
             raw(RECORDS * self.affine_record), "q_table")
-        # the complete path's table, over G's (no longer read when that path runs)
-        self.table = self.g_table.part(raw(4 * self.record), 0, "complete_table")
+        # the complete path's table, over Q's (no longer read when that path runs)
+        self.table = self.q_table.part(raw(4 * self.record), 0, "complete_table")
+        self.g_data = e.asm.new_label("p256_g_data")
+        self.g_table = None if g_digits.in_code else memory.region("p256_g_table").alloc(
+            raw(g_digits.records * self.affine_record), "g_table")
         self.b = e.fp_const("b", B)
         self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
         self.z_table = memory.region("p256_z_table").alloc(Fp, "z_table")   # Q's table's Z
@@ -190,13 +229,25 @@ class _Verify:
         asm.op("POP")
 
     def _g_data(self) -> bytes:
-        """G's records, affine: [2u - 31] G for u = 0 .. 31."""
+        """G's records, affine: [2u + 1] G for u = 0 .. records - 1 (``in_code``), else
+        [2u + 1 - records] G (both signs)."""
         out = b""
-        for u in range(RECORDS):
-            point = multiply(G, (2 * u - (RECORDS - 1)) % N)
+        records = self.g_digits.records
+        low = 0 if self.g_digits.in_code else -records
+        for u in range(records):
+            point = multiply(G, (2 * u + 1 + low) % N)
             assert point is not None
             out += b"".join(v.to_bytes(WORD, "big") for v in point)
         return out
+
+    def _g_lookup(self, dest: G1, depth: int, shift: Optional[int]) -> None:
+        """dest = [d] G for u1's digit at bit ``shift`` of the word at DUP ``depth``
+        (None: the top digit, +-1), from the records in memory, else from the code's."""
+        if self.g_table is None:
+            assert shift is not None
+            CodeTable(self.e, self.g_data, self.g_digits.window).load(dest, depth, shift)
+        else:
+            self._lookup(dest, depth, shift, self.g_table, self.g_digits.window)
 
     def _q_table(self) -> None:
         """Q's records in memory, records u = 0 .. 31 holding [2u - 31] Q, affine on the
@@ -222,54 +273,58 @@ class _Verify:
             odd_multiples(e, q, self.q_table, self.affine_record, self.z_table,
                           self.three_halves, double)
 
-    def _lookup(self, dest: Slot, depth: int, shift: Optional[int], table: Slot) -> None:
-        """dest = the record (affine, 64 bytes) in ``table`` of the digit at bit ``shift``
-        of the word at DUP ``depth``: a mask gives the record's offset (G's table is at
-        memory 0, Q's base is added); shift None: the top digit's, record 15 + bit 255
-        (-1 or +1)."""
+    def _lookup(self, dest: Slot, depth: int, shift: Optional[int], table: Slot,
+                window: int = WINDOW) -> None:
+        """dest = the record (affine, 64 bytes) in ``table`` (both signs) of the
+        ``window``-bit digit at bit ``shift`` of the word at DUP ``depth``: a mask gives
+        the record's offset (Q's table is at memory 0, another's base is added); shift
+        None: the top digit's, record 2^(window - 1) - 1 + bit 255 (-1 or +1)."""
         asm = self.asm
-        checked = (lambda v: self._at_zero(v)) if table is self.g_table else (lambda v: v)
+        checked = self._at_zero if table is self.q_table else (lambda v: v)
 
         def source() -> None:                      # above the count copy_in pushed
             asm.op(f"DUP{depth + 1}")
             if shift is None:
                 asm.push(255)
                 asm.op("SHR")
-                asm.push(checked(ENTRIES - 1))
+                asm.push(checked((1 << (window - 1)) - 1))
                 asm.op("ADD")
                 asm.push(6)
                 asm.op("SHL")
             else:
                 asm.push(shift - 6)
                 asm.op("SHR")
-                asm.push(checked((RECORDS - 1) << 6))
+                asm.push(checked(((1 << window) - 1) << 6))
                 asm.op("AND")
-            if table is not self.g_table:
+            if table is not self.q_table:
                 asm.push(table)
                 asm.op("ADD")
         self.e.target.copy_in(self.e, dest, source)
 
     def _at_zero(self, value: int) -> Callable[[], int]:
-        """``value``, pushed once G's table is known to be linked at memory offset 0."""
+        """``value``, pushed once Q's table is known to be linked at memory offset 0."""
         def checked() -> int:
-            if int(self.g_table) != 0:
-                raise AssertionError("G's table must be linked at memory offset 0")
+            if int(self.q_table) != 0:
+                raise AssertionError("Q's table must be linked at memory offset 0")
             return value
         return checked
 
     def _windowed(self, acc: G1Jacobian) -> None:
         """Stack: u1 u2 (kept); acc = [u1] G + [u2] Q, Jacobian, by Straus' joint
-        multiplication with signed 5-bit digits: 255 doublings and 103 additions, no
-        branch. An addition that meets acc = +-T (H = 0) leaves Z = 0, which every later
-        step keeps (Z3 = Z1 H, 2 Y1 Z1); so does infinity. A final Z = 0 therefore sends
-        the input to :meth:`_complete`, which handles every case."""
-        asm, e = self.asm, self.e
+        multiplication with signed digits, 5 bits for Q and ``g_digits.window`` for G
+        (:func:`steps`): 255 doublings, 51 additions of Q and 32 (8-bit digits) or 52 of
+        G, no branch. An addition that
+        meets acc = +-T (H = 0) leaves Z = 0, which every later step keeps (Z3 = Z1 H,
+        2 Y1 Z1); so does infinity. A final Z = 0 therefore sends the input to
+        :meth:`_complete`, which handles every case."""
+        asm, e, digits = self.asm, self.e, self.g_digits
         with asm.scope("tables"):
-            data = asm.data(self._g_data(), "p256_g_data")
-            asm.push(RECORDS * self.affine_record)
-            asm.push(data)
-            asm.push(self.g_table)
-            asm.op("CODECOPY")
+            asm.data(self._g_data(), label=self.g_data)
+            if self.g_table is not None:
+                asm.push(digits.records * self.affine_record)
+                asm.push(self.g_data)
+                asm.push(self.g_table)
+                asm.op("CODECOPY")
             self._q_table()
         with asm.scope("recode"):
             asm.op("DUP2")
@@ -279,27 +334,31 @@ class _Verify:
         with asm.scope("windows"), asm.temps(G1, Fp, *[Fp] * 4) as (g, w, *t):
             self._lookup(acc.part(G1, 0, "acc.xy"), 1, None, self.q_table)   # +-Q
             fp.copy(e, acc.z, e.one)               # on Q's table's curve
-            self._lookup(g, 2, None, self.g_table)                           # +-G
-            a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t, self.z_table)
-
-            def window(shift: int, depth: int) -> None:
-                a_minus_3.weight(self.ops, w, acc.z, self.z_table)
-                for i in range(WINDOW):
-                    a_minus_3.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves, t,
-                                           update=i < WINDOW - 1)
-                self._lookup(g, depth + 1, shift, self.g_table)
+            if digits.top_digit:
+                self._g_lookup(g, 2, None)                                    # +-G
                 a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t, self.z_table)
-                self._lookup(g, depth, shift, self.q_table)
-                a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t)
-            for i in range(LEAD):
-                window(WINDOW * (DIGITS - 1 - i), 1)
-            turns = (DIGITS - LEAD) // TURN
-            assert LEAD + turns * TURN == DIGITS
-            asm.push(turns)                        # stack: u1 u2 U1 U2 turns-left
+
+            def run(top: int, bottom: int, offset: int, depth: int) -> None:
+                """Bits top - 1 .. bottom, the digits at bit b of the words at b + offset
+                (U2 at DUP ``depth``, U1 under it)."""
+                for doublings, bit, adds in steps(top, bottom, digits.window):
+                    a_minus_3.weight(self.ops, w, acc.z, self.z_table)
+                    for i in range(doublings):
+                        a_minus_3.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves,
+                                               t, update=i < doublings - 1)
+                    if "g" in adds:
+                        self._g_lookup(g, depth + 1, bit + offset)
+                        a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t,
+                                            self.z_table)
+                    if "q" in adds:
+                        self._lookup(g, depth, bit + offset, self.q_table)
+                        a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t)
+            top, turn = digits.loop_top, digits.turn_bits
+            run(255, top, 0, 1)
+            asm.push(top // turn)                  # stack: u1 u2 U1 U2 turns-left
             loop = asm.label("windows")
-            for i in range(TURN):                  # digits at fixed bits; the words move
-                window(WINDOW * (DIGITS - 1 - LEAD - i), 2)   # up a turn's bits each turn
-            next_turn(asm, (2, 3), WINDOW * TURN, loop)   # U2, then U1, up a turn's bits
+            run(top, top - turn, 0, 2)             # the turn's digits at fixed bits: the
+            next_turn(asm, (2, 3), turn, loop)     # words move up a turn's bits each turn
             asm.ops("POP", "POP", "POP")           # stack: u1 u2
         e.target.copy_out(e, acc.z, lambda: asm.push(self.words))
         asm.push(self.words)
@@ -429,10 +488,12 @@ class _Verify:
 
 
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
-    """The assembled ``p256verify`` (``compact`` changes nothing: one build serves all)."""
+    """The assembled ``p256verify`` (``compact`` changes nothing: one build serves all):
+    the first of :data:`G_DIGITS` that fits EIP-170's limit."""
     return _build(name, isa)
 
 
 @lru_cache(maxsize=None)
 def _build(name: str, isa: Target) -> Program:
-    return assemble(name, CURVE, isa, lambda e: _Verify(e).emit(), compact=False)
+    return first_that_fits(name, CURVE, isa, [
+        lambda e, digits=digits: _Verify(e, digits).emit() for digits in G_DIGITS])

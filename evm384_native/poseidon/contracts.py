@@ -153,12 +153,17 @@ class _Poseidon:
                                   lambda: asm.push(self.buffer))
 
     def _load_constant(self, dest: Slot, values: Tuple[int, ...]) -> None:
-        """``values`` into the registers from ``dest`` on, a buffer's worth a load."""
-        offset, size = self._append(values), self.plan.load
-        for start in range(0, len(values), size):
-            count = min(size, len(values) - start)
-            self._load(_span(dest, start, count, "part"), count,
-                       lambda start=start: self._push_data(offset + start * WORD))
+        """``values`` into the registers from ``dest`` on as the target takes constants
+        (:meth:`~..tower.target.Target.load_values`): from the code's data, a buffer's
+        worth a load, or as immediates of the code that reads them."""
+        def load() -> None:
+            offset, size = self._append(values), self.plan.load
+            for start in range(0, len(values), size):
+                count = min(size, len(values) - start)
+                self._load(_span(dest, start, count, "part"), count,
+                           lambda start=start: self._push_data(offset + start * WORD))
+        self.e.target.load_values(self.e, _span(dest, 0, len(values), "values"), values,
+                                  load)
 
     def _push_data(self, offset: int) -> None:
         """PUSH the code offset of the constant data's byte ``offset`` (known once laid
@@ -215,14 +220,13 @@ class _Poseidon:
             for j, term in enumerate(terms):
                 fp.add(e, x[0] if j == len(terms) - 1 else head, head, term)
 
-    def _partial_block(self, rounds: int, push_source: Callable[[], None],
+    def _partial_block(self, rounds: int, load: Callable[[], None],
                        last: bool = False) -> None:
-        """One load of ``rounds`` partial rounds' constants, then those rounds; ``last``:
-        they end the partial rounds."""
-        size = 2 * self.t - 1
-        self._load(self.window, rounds * size, push_source)
+        """One load of ``rounds`` partial rounds' constants (``load()``), then those
+        rounds; ``last``: they end the partial rounds."""
+        load()
         for i in range(rounds):
-            self._partial_round(i * size, last and i == rounds - 1)
+            self._partial_round(i * (2 * self.t - 1), last and i == rounds - 1)
 
     def _partial_rounds(self) -> None:
         """Blocks of ``plan.block`` rounds (the last may be shorter), unrolled, or
@@ -230,15 +234,18 @@ class _Poseidon:
         next block's constants."""
         asm, plan = self.e.asm, self.plan
         size = 2 * self.t - 1
-        offset = self._append(tuple(v for r in plan.rounds for v in r))
         count = -(-len(plan.rounds) // plan.block)
         block_bytes = plan.block * size * WORD
         looped = count - 1 if self.e.loops else 0    # the last ends with the corner
-        if looped > 1:
+        looped = looped if looped > 1 else 0
+        if looped:                                  # one code for every looped block: the
+            offset = self._append(tuple(v for r in plan.rounds[:looped * plan.block]
+                                        for v in r))   # constants are data it copies
             with asm.scope("loop"):
                 self._push_data(offset)                              # stack: source
                 top = asm.label("partial_block")
-            self._partial_block(plan.block, lambda: asm.op("DUP2"))  # under the size
+            self._partial_block(plan.block, lambda: self._load(     # under the size
+                self.window, plan.block * size, lambda: asm.op("DUP2")))
             with asm.scope("loop"):
                 asm.push(block_bytes)
                 asm.op("ADD")
@@ -247,11 +254,11 @@ class _Poseidon:
                 asm.op("GT")
                 asm.jumpi(top)
                 asm.op("POP")
-        for b in range(looped if looped > 1 else 0, count):
-            start = offset + b * block_bytes
-            rounds = min(plan.block, len(plan.rounds) - b * plan.block)
-            self._partial_block(rounds, lambda start=start: self._push_data(start),
-                                b == count - 1)
+        for b in range(looped, count):
+            rounds = plan.rounds[b * plan.block:(b + 1) * plan.block]
+            values = tuple(v for r in rounds for v in r)
+            self._partial_block(len(rounds), lambda values=values: self._load_constant(
+                self.window, values), b == count - 1)
 
     # --- the contract -------------------------------------------------------------------
 

@@ -20,7 +20,11 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
    inversion); G's 32 records [-31] G .. [31] G are affine constants of the code on the
    curve itself, which an addition reads with Z1 Z_T in place of Z1 (one multiplication:
    :func:`..tower.jacobian.jacobian_add_affine_hmv`'s ``z_factor``); phi's images are
-   x times beta.
+   x times beta. Where the code fits (plain EVM: :data:`G_DIGITS`), G's halves are read
+   in 7-bit digits instead (38 additions, not 52; 19 digits each, the first at bit 126:
+   the loop starts there, G's record taken onto R's table's curve), from G's 64 odd
+   multiples in the code, the sign applied at run time (:class:`..ec.windows.CodeTable`);
+   the digits' positions from :func:`..ec.windows.joint_steps`.
 5. Exceptional cases: R is chosen by the signer, so its discrete logarithm may be known
    and any partial sum may meet a record (acc = +-T): there a mixed addition has H = 0
    and leaves Z = 0, which every later step keeps (Z3 = Z1 H, Y Z), and so does
@@ -32,19 +36,21 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
+from math import lcm
 from typing import Optional
 
 from ..asm import Fp, G1, G1Jacobian, Program, raw
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
-from ..ec.glv import DIGITS, push_digit_words
+from ..ec.glv import HALF_BITS, push_digit_words
 from ..ec.groups import add, affine_view, g1_group
 from ..ec.odd_multiples import odd_multiples
-from ..ec.windows import RECORDS, WINDOW, Lookup, next_turn
+from ..ec.windows import RECORDS, WINDOW, CodeTable, Lookup, joint_steps, next_turn
 from ..tower import fp, jacobian, modn
 from ..tower.compare import push_field_is_zero
-from ..tower.contract import assemble, return_slot
+from ..tower.contract import first_that_fits, return_slot
 from ..tower.fp import Emitter
 from ..tower.target import Target
 from ..tower.words import push_calldata_word, push_in_open_range
@@ -59,14 +65,48 @@ P, N = CURVE.p, CURVE.r
 WORD = 32
 H, V, R, S = (WORD * i for i in range(4))          # calldata offsets
 ADDRESS_MASK = (1 << 160) - 1
-# digits 24 .. 1 below the top one in turns of TURN windows, then digit 0 (a turn costs
-# ~60 gas of control; each window is ~1,200 bytes of code: 8 a turn would not fit)
-TURN = 6
+
+
+@dataclass(frozen=True)
+class GDigits:
+    """How u1's GLV halves (G's and phi(G)'s digits) are read: ``window`` bits each (R's,
+    whose table is made at run time, are WINDOW = 5); G's records ``in_code`` (the odd
+    multiples [1] G .. [2^window - 1] G, copied from the code at each lookup, the sign
+    applied at run time) or both signs in memory (2^window records, a mask picks one);
+    ``turn_bits`` a turn of the loop (both digits' positions repeat; a turn costs ~60 gas
+    of control); from the top digit down to the loop's top inline."""
+    window: int
+    in_code: bool
+    turn_bits: int
+
+    @property
+    def half_bits(self) -> int:
+        """The digits' span: the halves' (< 2^HALF_BITS) rounded up to whole digits."""
+        return -(-HALF_BITS // self.window) * self.window
+
+    @property
+    def records(self) -> int:
+        return 1 << (self.window - 1) if self.in_code else 1 << self.window
+
+    @property
+    def top(self) -> int:
+        """The bit of the loop's first digits (the highest of G's and R's)."""
+        return max(self.half_bits - self.window, HALF_BITS - WINDOW)
+
+    @property
+    def loop_top(self) -> int:
+        return self.top // self.turn_bits * self.turn_bits
+
+
+# Tried in turn, the first build that fits 24,576 bytes: 7-bit digits of G (38 additions
+# where 5-bit ones take 52; 4 KB of records; 8-bit ones, 34 additions, take 25,310 bytes
+# on plain EVM), else 5-bit ones in memory (EVMMAX's: its code is larger)
+G_DIGITS = (GDigits(7, True, lcm(WINDOW, 7)), GDigits(WINDOW, False, 6 * WINDOW))
 
 
 class _Recover:
-    def __init__(self, e: Emitter) -> None:
-        self.e, self.asm = e, e.asm
+    def __init__(self, e: Emitter, g_digits: GDigits) -> None:
+        self.e, self.asm, self.g_digits = e, e.asm, g_digits
         memory = e.asm.memory
         self.record = e.target.memory_bytes(e, G1.size)
         self.r_table = memory.region("scalar_table", first=True).alloc(
@@ -77,8 +117,9 @@ class _Recover:
         self.words = self.r_table.part(raw(6 * WORD), 0, "words")
         self.stage = self.words.part(raw(2 * WORD), 0, "stage")
         self.key = self.words.part(raw(2 * WORD), 0, "key")
-        self.g_table = memory.region("ecrecover_g_table").alloc(
-            raw(RECORDS * self.record), "g_table")
+        self.g_table = None if g_digits.in_code else memory.region(
+            "ecrecover_g_table").alloc(raw(g_digits.records * self.record), "g_table")
+        self.g_data = e.asm.new_label("ecrecover_g_data")
         self.r_point = memory.region("ecrecover_r").alloc(G1Jacobian, "r_point")
         self.z_table = memory.region("ecrecover_z_table").alloc(Fp, "z_table")
         self.acc = memory.region("ecrecover_acc").alloc(G1Jacobian, "acc")
@@ -165,72 +206,105 @@ class _Recover:
     # --- 4. the joint multiplication ---------------------------------------------------
 
     def _g_data(self) -> bytes:
-        """G's records, affine: [2u - 31] G for u = 0 .. 31."""
+        """G's records, affine: [2u + 1] G for u = 0 .. records - 1 (``in_code``), else
+        [2u + 1 - records] G (both signs)."""
         out = b""
-        for u in range(RECORDS):
-            point = weierstrass.multiply(AFFINE, CURVE.g1, (2 * u - (RECORDS - 1)) % N)
+        records = self.g_digits.records
+        low = 0 if self.g_digits.in_code else -records
+        for u in range(records):
+            point = weierstrass.multiply(AFFINE, CURVE.g1, (2 * u + 1 + low) % N)
             assert point is not None
             out += b"".join(v.to_bytes(WORD, "big") for v in point)
         return out
 
-    def _additions(self, shift: int, above: int) -> None:
-        """acc += the records of the four digits at bit ``shift`` of the words (under
-        ``above`` stack items; stack: G1 G2 R1 R2, R2 on top): [d3] R, [d4] phi(R),
-        [d1] G, [d2] phi(G)."""
+    def _g_load(self, dest: G1, depth: int, shift: int) -> None:
+        """dest = G's record for u1's digit at bit ``shift`` of the word at DUP ``depth``."""
+        if self.g_table is None:
+            CodeTable(self.e, self.g_data, self.g_digits.window).load(dest, depth, shift)
+        else:
+            Lookup(self.e, self.g_table, self.record, at_zero=False).load(dest, depth, shift)
+
+    def _load_g(self, dest: G1) -> None:
+        """dest = G: its record in memory, else in the code."""
+        asm, e = self.asm, self.e
+        if self.g_table is not None:              # [1] G: record records / 2
+            e.target.copy_in(e, dest, lambda: asm.push(
+                lambda: int(self.g_table) + self.g_digits.records // 2 * self.record))
+            return
+        staging = e.target.staging(e, dest)       # [1] G: record 0
+        asm.push(self.record)
+        asm.push(self.g_data)
+        asm.push(staging)
+        asm.op("CODECOPY")
+        e.target.from_staging(e, dest, staging, False)
+
+    def _additions(self, adds: tuple, shift: int, above: int, start: bool = False) -> None:
+        """acc += the records of the digits at bit ``shift`` of the words (under ``above``
+        stack items; stack: G1 G2 R1 R2, R2 on top): for "r" [d3] R and [d4] phi(R), for
+        "g" [d1] G and [d2] phi(G). ``start``: the first of them sets acc (a record of G,
+        on the curve itself, taken onto R's table's curve: x Z_T^2, y Z_T^3)."""
         e, acc = self.e, self.acc
+        records = [(2, "r", None, None), (1, "r", self.beta, None),
+                   (4, "g", None, self.z_table), (3, "g", self.beta, self.z_table)]
         with self.asm.temps(G1) as (record,):
-            for depth, lookup, x_factor, z_factor in (
-                    (2, self.r_lookup, None, None), (1, self.r_lookup, self.beta, None),
-                    (4, self.g_lookup, None, self.z_table),
-                    (3, self.g_lookup, self.beta, self.z_table)):
-                lookup.load(record, depth + above, shift)
-                jacobian.jacobian_add_affine_hmv(e, fp, acc, record, x_factor, z_factor)
+            for depth, name, x_factor, z_factor in records:
+                if name not in adds:
+                    continue
+                dest = affine_view(acc, G1_GROUP) if start else record
+                if name == "r":
+                    self.r_lookup.load(dest, depth + above, shift)
+                else:
+                    self._g_load(dest, depth + above, shift)
+                if not start:
+                    jacobian.jacobian_add_affine_hmv(e, fp, acc, record, x_factor, z_factor)
+                    continue
+                start = False
+                fp.copy(e, acc.z, e.one)
+                if z_factor is not None:          # G onto the curve of Z_T
+                    with self.asm.temps(Fp) as (t,):
+                        fp.sqr(e, t, self.z_table)
+                        fp.mul(e, acc.x, acc.x, t)
+                        fp.mul(e, t, t, self.z_table)
+                        fp.mul(e, acc.y, acc.y, t)
 
     def windowed(self) -> None:
         """Stack: u1 u2 (kept); acc = [u1] G + [u2] R on the curve (module doc, 4), or a
         jump to the complete path with the stack as it was."""
-        asm, e, acc = self.asm, self.e, self.acc
+        asm, e, acc, digits = self.asm, self.e, self.acc, self.g_digits
         with asm.scope("tables"):
             odd_multiples(e, self.r_point, self.r_table, self.record, self.z_table,
                           self.three_halves)
-            data = asm.data(self._g_data(), "ecrecover_g_data")
-            asm.push(RECORDS * self.record)
-            asm.push(data)
-            asm.push(self.g_table)
-            asm.op("CODECOPY")
+            asm.data(self._g_data(), label=self.g_data)
+            if self.g_table is not None:
+                asm.push(digits.records * self.record)
+                asm.push(self.g_data)
+                asm.push(self.g_table)
+                asm.op("CODECOPY")
         self.r_lookup = Lookup(e, self.r_table, self.record)
-        self.g_lookup = Lookup(e, self.g_table, self.record, at_zero=False)
         pre_shift = self.r_lookup.pre_shift
         with asm.scope("recode"):
-            for dup in ("DUP2", "DUP3"):           # u1's words, then u2's
-                asm.op(dup)
-                push_digit_words(e, CURVE.glv, pre_shift)   # stack: u1 u2 G1 G2 (R1 R2)
+            asm.op("DUP2")                         # u1's words, then u2's
+            push_digit_words(e, CURVE.glv, pre_shift if self.g_table is not None else 0,
+                             digits.half_bits)
+            asm.op("DUP3")
+            push_digit_words(e, CURVE.glv, pre_shift)   # stack: u1 u2 G1 G2 R1 R2
+        widths = {"g": digits.window, "r": WINDOW}
         with asm.scope("windows"):
-            top = WINDOW * (DIGITS - 1)
-            self.r_lookup.load(affine_view(acc, G1_GROUP), 2, top)
-            fp.copy(e, acc.z, e.one)
-            with asm.temps(G1) as (record,):
-                self.r_lookup.load(record, 1, top)
-                jacobian.jacobian_add_affine_hmv(e, fp, acc, record, self.beta)
-                for depth, x_factor in ((4, None), (3, self.beta)):
-                    self.g_lookup.load(record, depth, top)
-                    jacobian.jacobian_add_affine_hmv(e, fp, acc, record, x_factor,
-                                                     self.z_table)
-            turns, rest = divmod(DIGITS - 1, TURN)
+            top, turn = digits.top, digits.turn_bits
+            self._additions(tuple(n for n, w in widths.items() if top % w == 0), top, 0,
+                            start=True)
 
-            def window(t: int, above: int) -> None:
-                for _ in range(WINDOW):
-                    jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
-                self._additions(top - WINDOW * (t + 1), above)
-            asm.push(turns)                        # stack: u1 u2 G1 G2 R1 R2 turns-left
+            def run(high: int, low: int, above: int) -> None:
+                for doublings, bit, adds in joint_steps(high, low, widths):
+                    for _ in range(doublings):
+                        jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
+                    self._additions(adds, bit, above)
+            run(top, digits.loop_top, 0)
+            asm.push(digits.loop_top // turn)     # stack: u1 u2 G1 G2 R1 R2 turns-left
             loop = asm.label("windows")
-            for t in range(TURN):                  # the turn's digits at fixed bits: the
-                window(t, 1)                       # words move up a turn's bits each turn
-            next_turn(asm, range(2, 6), WINDOW * TURN, loop)   # R2 .. G1 up a turn's bits
-            asm.op("POP")
-            for t in range(rest):                  # the last windows, where a turn's first
-                window(t, 0)                       # ones are
-            asm.ops("POP", "POP", "POP", "POP")    # stack: u1 u2
+            run(digits.loop_top, digits.loop_top - turn, 1)   # digits at fixed bits: the
+            next_turn(asm, range(2, 6), turn, loop)   # words move up a turn's bits a turn
+            asm.ops("POP", "POP", "POP", "POP", "POP")   # stack: u1 u2
         push_field_is_zero(e, acc.z)               # Z = 0: an exceptional case, or infinity
         asm.jumpi(self.complete_path)
         asm.ops("POP", "POP")
@@ -248,8 +322,7 @@ class _Recover:
         def double() -> None:
             jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
         with asm.temps(G1Jacobian) as (g,):        # G: record 16 of its table, [1] G
-            e.target.copy_in(e, affine_view(g, G1_GROUP), lambda: asm.push(
-                lambda: int(self.g_table) + (RECORDS // 2) * self.record))
+            self._load_g(affine_view(g, G1_GROUP))
             fp.copy(e, g.z, e.one)
             fp.copy(e, acc.z, e.zero)              # infinity
             asm.push(256)                          # stack: u1 u2 bits-left
@@ -310,10 +383,12 @@ def _inverse(e: Emitter, out: Fp, a: Fp) -> None:
 
 
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
-    """The assembled ``ecrecover`` (``compact`` changes nothing: one build serves all)."""
+    """The assembled ``ecrecover`` (``compact`` changes nothing: one build serves all):
+    the first of :data:`G_DIGITS` that fits EIP-170's limit."""
     return _build(name, isa)
 
 
 @lru_cache(maxsize=None)
 def _build(name: str, isa: Target) -> Program:
-    return assemble(name, CURVE, isa, lambda e: _Recover(e).emit(), compact=False)
+    return first_that_fits(name, CURVE, isa, [
+        lambda e, digits=digits: _Recover(e, digits).emit() for digits in G_DIGITS])

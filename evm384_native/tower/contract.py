@@ -3,7 +3,7 @@ code, the constants after it; the build that fits EIP-170's size limit with the 
 and the ways a contract answers (a slot, a 0/1 word, REVERT on invalid input)."""
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from ..asm import Assembler, Label, Program, Slot, raw
 from ..asm.failure import REVERT, Failure
@@ -72,6 +72,19 @@ def least_gas_that_fits(name: str, curve: Field, isa: Target,
             variant, variant_compact = variant.smaller, True
     if program is None:
         raise RegisterOverflow(f"{name}: no build fits the EVMMAX register file")
+    return program
+
+
+def first_that_fits(name: str, curve: Field, isa: Target,
+                    builds: Sequence[Callable[[Emitter], None]]) -> Program:
+    """The first of ``builds`` (in order of preference: least gas first) whose code fits
+    EIP-170's limit, else the last."""
+    program = None
+    for build in builds:
+        program = assemble(name, curve, isa, build, compact=False)
+        if len(program.code) <= CONTRACT_SIZE_LIMIT:
+            break
+    assert program is not None
     return program
 
 

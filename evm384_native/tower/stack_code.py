@@ -9,7 +9,8 @@ address known:
 
 1. **Dataflow.** Each operation's result is a value (SSA); a copy renames a value; a
    memory word read before the block writes it is an *entry* value (a constant if it lies
-   in the constant region); adding 0, multiplying by 1 fold away. What each address holds
+   in the constant region; a set word holds an immediate, pushed where it is read);
+   adding 0, multiplying by 1 fold away. What each address holds
    at the end is the block's output: only those words are stored, and only if they changed.
 2. **Trees.** A value used by one operation only (``t`` in ``(a b) c``) is computed where
    it is used, as an operand left on the stack: no DUP, no POP, no memory. Every other
@@ -36,6 +37,7 @@ MAX_DEPTH = 16          # DUP16 / SWAP16 reach
 TREE_DEPTH = 14         # deepest a tree may grow before it is split (then again where the
                         # block's values leave it less room: :meth:`_Compiler._split`)
 FRAME = 11              # values the block keeps on the stack (the modulus included) at most
+COMPACT_AT = 12          # slots (dead ones included) above which dead slots are removed
 FAR = 24                # a value next read more than this many operations later: to scratch
 
 _DUP1, _SWAP1, _PUSH0, _PUSH1 = 0x80, 0x90, 0x5F, 0x60
@@ -49,7 +51,8 @@ _SMALL = 1 << 32        # constants below this are pushed; larger ones are loade
 @dataclass(frozen=True)
 class FieldOp:
     """``out = x op y`` on words in memory (``op``: add, sub, mul; copy: out = x; kill:
-    the word at ``out`` is dead, its last value need not be stored)."""
+    the word at ``out`` is dead, its last value need not be stored; set: ``out`` holds the
+    constant ``x`` from here on, pushed where it is read, as code)."""
     op: str
     out: int
     x: int
@@ -74,7 +77,7 @@ class BlockMemory:
 
 @dataclass
 class _Value:
-    kind: str                       # "entry", "const" or an operation
+    kind: str                       # "entry", "const", "imm" (set) or an operation
     args: Tuple[int, ...] = ()      # operand value ids (operations)
     address: int = -1               # entry: where it is read; const: where it is kept
     constant: int = 0
@@ -134,6 +137,9 @@ class _Compiler:
                 killed.add(op.out)
                 continue
             killed.discard(op.out)
+            if op.op == "set":
+                holds[op.out] = self._new(_Value("imm", constant=op.x))
+                continue
             if op.op == "copy":
                 holds[op.out] = read(op.x)
                 continue
@@ -145,7 +151,7 @@ class _Compiler:
 
     def _constant_of(self, value: int) -> Optional[int]:
         v = self.values[value]
-        return v.constant if v.kind == "const" else None
+        return v.constant if v.kind in ("const", "imm") else None
 
     def _operation(self, op: str, x: int, y: int, path: Path) -> int:
         """The value of ``x op y``, folded where an operand makes it trivial; a sum or a
@@ -193,7 +199,7 @@ class _Compiler:
                 value.kind, value.bound = _UNREDUCED[value.kind], 1
         roots = []
         for index, value in enumerate(values):
-            if not live[index] or value.kind in ("entry", "const"):
+            if not live[index] or value.kind in ("entry", "const", "imm"):
                 continue
             for arg in value.args:                      # split a tree that grew too deep
                 child = values[arg]
@@ -311,7 +317,7 @@ class _Compiler:
         elif value in self.scratch:
             self._push(self.memory.scratch_at + 32 * self.scratch[value])
             self._emit(_MLOAD)
-        elif v.kind == "const" and v.constant < _SMALL:
+        elif v.kind == "imm" or (v.kind == "const" and v.constant < _SMALL):
             self._push(v.constant)
         elif v.kind in ("entry", "const"):
             assert v.address not in self.stored, "an entry value read after its store"
@@ -447,6 +453,9 @@ class _Compiler:
 
     def _root(self, i: int, root: int) -> None:
         while len(self.stack) + self.values[root].depth > MAX_DEPTH:
+            if None in self.stack:
+                self._compact(force=True)
+                continue
             if not self._split(i, root):
                 self._evict(i)
         top = self._consumable(i, root)
@@ -552,13 +561,18 @@ class _Compiler:
             if last:
                 return
 
-    def _compact(self) -> None:
-        """Remove dead slots: POP from the top, or SWAP the top value into a dead slot."""
+    def _compact(self, force: bool = False) -> None:
+        """Remove dead slots: POP from the top; SWAP the top value into a dead slot (SWAP,
+        POP: 5 gas) only while the stack holds more than COMPACT_AT slots, or ``force``d
+        where a tree needs the room (a dead slot costs nothing until then, and is POPped
+        for 2 once it is on top)."""
         while None in self.stack:
             if self.stack[-1] is None:
                 self._emit(_POP)
                 self.stack.pop()
                 continue
+            if not force and len(self.stack) <= COMPACT_AT:
+                return
             index = max(i for i, v in enumerate(self.stack) if v is None)
             distance = len(self.stack) - 1 - index
             if distance > 16:

@@ -63,6 +63,7 @@ class EmitterView(Protocol):
     raw_one: Fp
     buffers: Dict[str, Slot]
     const_image: Region
+    loops: bool                   # a build with run-time loops: less code
 
 
 class Target(Protocol):
@@ -114,11 +115,19 @@ class Target(Protocol):
     def values_out(self, e: EmitterView, values: Slot, dest: Slot, width: int) -> None: ...
     def push_parity(self, e: EmitterView, value: Fp) -> None: ...
     def memory_image(self, e: EmitterView, slot: Slot, which: int = 0) -> Slot: ...
+    def load_values(self, e: EmitterView, dest: Slot, values: Sequence[int],
+                    load: Callable[[], None]) -> None: ...
 
 
 class _TowerSteps:
     """What EVM384 and EVMMAX write with the tower's generic code: powers as its steps,
-    equality as the keccak of two memory images."""
+    equality as the keccak of two memory images, constants copied from the code."""
+
+    def load_values(self, e: EmitterView, dest: Slot, values: Sequence[int],
+                    load: Callable[[], None]) -> None:
+        """``dest`` = the constants ``values``: ``load()``, the caller's code that copies
+        them from the code's data into the registers."""
+        load()
 
     def power_inline(self, e: EmitterView, out: Fp, a: Fp, exponent: int,
                      tower_steps: Callable[[], None]) -> None:

@@ -203,6 +203,19 @@ class Words:
         for o, a, b in strided_values((out, x, y), count, strides):
             self.arith(e, op, o, a, b)
 
+    def load_values(self, e: EmitterView, dest: Slot, values: Sequence[int],
+                    load: Callable[[], None]) -> None:
+        """``dest`` = the constants ``values``, as the open block's immediates: pushed where
+        they are read (PUSH32, 3 gas), where a copy from the code's data into memory and a
+        load at each read take ~12. A build with loops (less code) takes ``load()``, the
+        copy: a PUSH32 is 29 bytes more than a load at each read."""
+        if e.loops:
+            load()
+            return
+        block = _field_block(e)
+        for slot, value in zip(dest.fps(), values):
+            block.add("set", _at(e, slot), (lambda value=value: value), _at(e, slot))
+
     def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None:
         block = _field_block(e)
         for o, a in zip(dst.fps(), src.fps()):
