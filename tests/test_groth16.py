@@ -366,23 +366,11 @@ class Trapdoor:
     def arkworks(self, proof, public):
         """arkworks' answer for this key (groth16py reads the key's snarkjs JSON)."""
         import groth16py
-        vk = groth16py.VerifyingKey.from_snarkjs(json.dumps(_snarkjs_key(self.key)))
+        vk = groth16py.VerifyingKey.from_snarkjs(json.dumps(self.key.to_snarkjs()))
         try:
             return bool(groth16py.Verifier(vk).verify(cases.proof_to_bytes(proof), public))
         except Exception:
             return False
-
-
-def _snarkjs_key(key):
-    def g1(p):
-        return [str(p[0]), str(p[1]), "1" if p != (0, 0) else "0"]
-
-    def g2(p):
-        return [[str(v) for v in p[0]], [str(v) for v in p[1]], ["1", "0"]]
-    return {"protocol": "groth16", "curve": "bn128", "nPublic": key.inputs,
-            "vk_alpha_1": g1(key.alpha), "vk_beta_2": g2(key.beta),
-            "vk_gamma_2": g2(key.gamma), "vk_delta_2": g2(key.delta),
-            "IC": [g1(p) for p in key.ic]}
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -1,12 +1,18 @@
-"""A verifying key, proof and public inputs published by snarkjs itself
-(tests/vectors/groth16/snarkjs/SOURCE.md): accepted on both targets and engines, as
-arkworks accepts them (tests/test_groth16.py::test_arkworks_accepts_the_snarkjs_fixture);
-a changed input or proof rejected."""
+"""Verifying keys, proofs and public inputs published by real projects: snarkjs's own
+fixture (tests/vectors/groth16/snarkjs/SOURCE.md) and RISC Zero's on-chain verifier with
+a receipt from its tests (tests/vectors/groth16/risc0/SOURCE.md): accepted on both
+targets and engines, as arkworks accepts them
+(tests/test_groth16.py::test_arkworks_accepts_the_snarkjs_fixture and below); a changed
+input or proof rejected."""
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from pathlib import Path
 
 import pytest
+from optional import require
 
 from evm384_native import execute, groth16
 from evm384_native.cli.main import main
@@ -41,3 +47,133 @@ def test_snarkjs_fixture(target):
 def test_cli_verifies_the_fixture(capsys):
     assert main(["groth16", "verify", str(KEY), str(PROOF), str(PUBLIC)]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "answer: 1 (accepted)"
+
+
+# --- RISC Zero's on-chain verifier: its key and a receipt from its tests ---------------------
+
+RISC0 = Path(__file__).parent / "vectors" / "groth16" / "risc0"
+
+
+def _sha256(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+def _tagged(tag: str, down, data: bytes = b"") -> bytes:
+    """RISC Zero's tagged struct digest (StructHash.sol): sha256(sha256(tag) || down ||
+    data || len(down) as a little-endian u16)."""
+    return _sha256(_sha256(tag.encode()) + b"".join(down) + data
+                   + len(down).to_bytes(2, "little"))
+
+
+def _hex_constant(path: Path, name: str) -> bytes:
+    return bytes.fromhex(re.search(name + r'\s*=\s*hex"([0-9a-f]*)"', path.read_text()).group(1))
+
+
+def _split_digest(digest: bytes):
+    """RiscZeroGroth16Verifier.splitDigest: the digest's bytes reversed as a uint256, low
+    128 bits first."""
+    return int.from_bytes(digest[:16], "little"), int.from_bytes(digest[16:], "little")
+
+
+def _risc0_public_inputs(image_id: bytes, journal: bytes):
+    """The five public inputs RiscZeroGroth16Verifier passes to verifyProof for
+    ReceiptClaimLib.ok(image_id, sha256(journal)): CONTROL_ROOT's halves, the claim
+    digest's halves, BN254_CONTROL_ID as a uint256."""
+    state_zero = _tagged("risc0.SystemState", [bytes(32)], bytes(4))
+    output = _tagged("risc0.Output", [_sha256(journal), bytes(32)])
+    claim = _tagged("risc0.ReceiptClaim", [bytes(32), image_id, state_zero, output], bytes(8))
+    root = _hex_constant(RISC0 / "ControlID.sol", "CONTROL_ROOT")
+    control_id = _hex_constant(RISC0 / "ControlID.sol", "BN254_CONTROL_ID")
+    return [*_split_digest(root), *_split_digest(claim), int.from_bytes(control_id, "big")]
+
+
+def _risc0_seal():
+    """TestReceipt.SEAL: a 4-byte selector, then abi.encode(a, b, c), b as
+    EIP-197 orders G2 (x.c1, x.c0, y.c1, y.c0)."""
+    seal = _hex_constant(RISC0 / "TestReceiptV5_0.sol", "SEAL")
+    w = [int.from_bytes(seal[4 + 32 * i:36 + 32 * i], "big") for i in range(8)]
+    return seal[:4], groth16.Proof(a=(w[0], w[1]), b=((w[3], w[2]), (w[5], w[4])),
+                                   c=(w[6], w[7]))
+
+
+@pytest.fixture(scope="module")
+def risc0():
+    key = groth16.VerifyingKey.from_snarkjs_solidity(RISC0 / "Groth16Verifier.sol")
+    receipt = RISC0 / "TestReceiptV5_0.sol"
+    public = _risc0_public_inputs(_hex_constant(receipt, "IMAGE_ID"),
+                                  _hex_constant(receipt, "JOURNAL"))
+    return key, _risc0_seal()[1], public
+
+
+def test_the_solidity_key_is_risc0s(risc0):
+    """The key read from Groth16Verifier.sol's constants is the one the receipt's selector
+    commits to: the selector recomputed from the parsed key (verifier_key_digest in
+    RiscZeroGroth16Verifier.sol, G2 words in EIP-197's order) equals the seal's first 4
+    bytes."""
+    key, _, _ = risc0
+    assert key.curve == "bn254" and key.inputs == 5
+
+    def words(*values):
+        return _sha256(b"".join(v.to_bytes(32, "big") for v in values))
+
+    def g2(point):
+        (x0, x1), (y0, y1) = point
+        return words(x1, x0, y1, y0)
+    ic = bytes(32)
+    for point in reversed(key.ic):
+        ic = _tagged("risc0_groth16.VerifyingKey.IC", [words(*point), ic])
+    key_digest = _tagged("risc0_groth16.VerifyingKey", [words(*key.alpha), g2(key.beta),
+                                                        g2(key.gamma), g2(key.delta), ic])
+    control = RISC0 / "ControlID.sol"
+    selector = _tagged("risc0.Groth16ReceiptVerifierParameters", [
+        _hex_constant(control, "CONTROL_ROOT"),
+        _hex_constant(control, "BN254_CONTROL_ID")[::-1], key_digest])[:4]
+    assert selector == _risc0_seal()[0]
+
+
+def test_arkworks_accepts_the_risc0_receipt(risc0):
+    require("groth16py", "test")
+    import groth16py
+    from groth16_cases import proof_to_bytes
+    key, proof, public = risc0
+    verifier = groth16py.Verifier(groth16py.VerifyingKey.from_snarkjs(
+        json.dumps(key.to_snarkjs())))
+    assert verifier.verify(proof_to_bytes(proof), public)
+    assert not verifier.verify(proof_to_bytes(proof), [*public[:2], public[2] ^ 1, *public[3:]])
+
+
+@pytest.mark.parametrize("target", ["evmmax", "evm384"])
+def test_risc0_receipt(risc0, target):
+    """RISC Zero's test receipt is accepted on both engines; another journal's claim, a
+    proof element from the snarkjs fixture, or the valid hint beside a changed proof: 0."""
+    key, proof, public = risc0
+    code = groth16.build_verifier(key, target=target)
+    data = groth16.encode_calldata(key, proof, public)
+    assert answer(code, data, target) == 1
+    assert answer(code, data, target, engine="python") == 1
+    receipt = RISC0 / "TestReceiptV5_0.sol"
+    other_journal = _risc0_public_inputs(_hex_constant(receipt, "IMAGE_ID"), b"another")
+    assert answer(code, groth16.encode_calldata(key, proof, other_journal), target) == 0
+    hint = data[-192:]
+    stranger = groth16.Proof.from_snarkjs(PROOF)
+    for forged in (groth16.Proof(stranger.a, proof.b, proof.c),
+                   groth16.Proof(proof.a, proof.b, stranger.c),
+                   groth16.Proof(proof.c, proof.b, proof.a)):
+        assert answer(code, groth16.encode_calldata(key, forged, public, hint), target) == 0
+
+
+def test_solidity_key_errors(tmp_path):
+    text = (RISC0 / "Groth16Verifier.sol").read_text()
+    for name, changed, message in [
+            ("no_delta.sol", re.sub(r"uint256 constant deltay2[^;]*;", "", text),
+             "no constant deltay2"),
+            ("other_q.sol", text.replace("constant q = 2188", "constant q = 1188"),
+             "no Groth16 curve has base field modulus"),
+            ("off_curve.sol", text.replace("alphay = 9", "alphay = 8"),
+             "alpha is not a point")]:
+        path = tmp_path / name
+        path.write_text(changed)
+        with pytest.raises(ValueError, match=message):
+            groth16.VerifyingKey.from_snarkjs_solidity(path)
+    with pytest.raises(ValueError, match="cannot read"):
+        groth16.VerifyingKey.from_snarkjs_solidity(tmp_path / "absent.sol")

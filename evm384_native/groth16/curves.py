@@ -20,6 +20,7 @@ class Groth16Curve:
     bytes (infinity: all zero); ``pairing_hint``: the hinted check's hint for pairs
     encoded as its prover reads them (``encode_g1(P) + encode_g2(Q)`` each)."""
     name: str
+    snarkjs_name: str                              # its "curve" in snarkjs's JSON
     aliases: Tuple[str, ...]
     curve: PairingCurve
     g1: Group
@@ -66,7 +67,7 @@ def _values(point: Tuple) -> Sequence[int]:
 
 
 _BN254_G1, _BN254_G2 = pairing_groups(BN254)
-BN254_GROTH16 = Groth16Curve("bn254", ("bn254", "bn128", "alt_bn128"), BN254, _BN254_G1,
+BN254_GROTH16 = Groth16Curve("bn254", "bn128", ("bn254", "bn128", "alt_bn128"), BN254, _BN254_G1,
                              _BN254_G2, bn254_encode_g1, bn254_encode_g2, bn254_pairing_hint,
                              BN254_HINT_BYTES, 32)
 
@@ -82,3 +83,11 @@ def resolve_curve(name: str) -> Groth16Curve:
     if spec is None:
         raise ValueError(f"unknown curve {name!r}; choose one of {', '.join(sorted(CURVES))}")
     return spec
+
+
+def curve_of_base_field(p: int) -> Groth16Curve:
+    """The curve whose base field has modulus ``p``."""
+    for spec in CURVES.values():
+        if spec.curve.p == p:
+            return spec
+    raise ValueError(f"no Groth16 curve has base field modulus {p}")
