@@ -16,6 +16,8 @@ from typing import List, Tuple
 
 from evm384_native import groth16
 from evm384_native.curves.bn254 import BN254
+from evm384_native.curves.bls12_381 import BLS12_381 as BLS
+from evm384_native.curves.fields import sqrt
 from evm384_native.groth16.curves import resolve_curve
 
 R = BN254.r
@@ -119,3 +121,49 @@ class Trapdoor:
         a, b, c = exponents
         return a * b % self.r == (self.alpha * self.beta + self.x(public) * self.gamma
                                   + c * self.delta) % self.r
+
+
+# --- BLS12-381 points outside the order-r subgroups ------------------------------------------
+
+def g1_point(seed: int):
+    """A point of BLS12-381's y^2 = x^3 + 4 over Fp (any order)."""
+    rng = random.Random(seed)
+    while True:
+        x = rng.randrange(BLS.p)
+        y = sqrt((x ** 3 + BLS.b) % BLS.p, BLS.p)
+        if y is not None:
+            return x, y
+
+
+def g2_point(seed: int):
+    """A point of the twist y^2 = x^3 + 4 (1 + u) over Fp2 (any order)."""
+    fp2, p = BLS.fp2, BLS.p
+    rng = random.Random(seed)
+    while True:
+        x = (rng.randrange(p), rng.randrange(p))
+        rhs = fp2.mul(fp2.mul(x, x), x)
+        y = fp2.sqrt(((rhs[0] + BLS.twist_b[0]) % p, (rhs[1] + BLS.twist_b[1]) % p))
+        if y is not None:
+            return x, y
+
+
+def torsion(group, make_point, order: int, q: int):
+    """A point of small prime order q (q divides the cofactor): the q-part of the first
+    point P = make_point(seed) that has one ([order / q^e] P, q^e the power of q in the
+    order, multiplied by q while that is not O)."""
+    rest = order
+    while rest % q == 0:
+        rest //= q
+    for seed in range(100):
+        point = group.multiply(make_point(seed), rest)
+        if point is not None:
+            while group.multiply(point, q) is not None:
+                point = group.multiply(point, q)
+            return point
+    raise AssertionError(f"no point of order {q}")
+
+
+# the groups' orders: #E(Fp) = p - x (the trace is x + 1); #E'(Fp2) = h2 r
+G1_ORDER = BLS.p - BLS.x
+G2_ORDER = BLS.r * (BLS.x ** 8 - 4 * BLS.x ** 7 + 5 * BLS.x ** 6 - 4 * BLS.x ** 4
+                    + 6 * BLS.x ** 3 - 4 * BLS.x ** 2 - 4 * BLS.x + 13) // 9

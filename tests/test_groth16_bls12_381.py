@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from groth16_cases import Trapdoor
+from groth16_cases import G1_ORDER, G2_ORDER, Trapdoor, g1_point, g2_point, torsion
 from evm384_native import execute, groth16
 from evm384_native.curves.bls12_381 import BLS12_381
-from evm384_native.curves.fields import sqrt
 from evm384_native.groth16 import calldata as calldata_module
 from evm384_native.groth16.curves import BLS12_381_GROTH16 as SPEC
 
@@ -116,52 +115,6 @@ def test_true_and_false_statements(door, proofs):
                       target) == 0
 
 
-def _g1_point(seed):
-    """A point of y^2 = x^3 + 4 over Fp (any order)."""
-    rng = random.Random(seed)
-    while True:
-        x = rng.randrange(P)
-        y = sqrt((x ** 3 + BLS12_381.b) % P, P)
-        if y is not None:
-            return x, y
-
-
-def _g2_point(seed):
-    """A point of the twist y^2 = x^3 + 4 (1 + u) over Fp2 (any order)."""
-    fp2 = BLS12_381.fp2
-    rng = random.Random(seed)
-    while True:
-        x = (rng.randrange(P), rng.randrange(P))
-        rhs = fp2.mul(fp2.mul(x, x), x)
-        rhs = ((rhs[0] + BLS12_381.twist_b[0]) % P, (rhs[1] + BLS12_381.twist_b[1]) % P)
-        y = fp2.sqrt(rhs)
-        if y is not None:
-            return x, y
-
-
-def _torsion(group, make_point, order, q):
-    """A point of small prime order q (q divides the cofactor): the q-part of the first
-    point P = make_point(seed) that has one ([order / q^e] P, q^e the power of q in the
-    order, multiplied by q while that is not O)."""
-    rest = order
-    while rest % q == 0:
-        rest //= q
-    for seed in range(100):
-        torsion = group.multiply(make_point(seed), rest)
-        if torsion is not None:
-            while group.multiply(torsion, q) is not None:
-                torsion = group.multiply(torsion, q)
-            return torsion
-    raise AssertionError(f"no point of order {q}")
-
-
-# the groups' orders: #E(Fp) = p - x (trace x + 1), #E'(Fp2) = h2 r
-G1_ORDER = P - BLS12_381.x
-G2_ORDER = R * (BLS12_381.x ** 8 - 4 * BLS12_381.x ** 7 + 5 * BLS12_381.x ** 6
-                - 4 * BLS12_381.x ** 4 + 6 * BLS12_381.x ** 3 - 4 * BLS12_381.x ** 2
-                - 4 * BLS12_381.x + 13) // 9
-
-
 def _forgeries(trap, proof, exponents, second):
     """(name, forged proof, whether the reference accepts it): the exponent equation for
     points of the order-r subgroups, 0 for any other point."""
@@ -179,8 +132,8 @@ def _forgeries(trap, proof, exponents, second):
                          ("B from another proof", groth16.Proof(proof.a, second.b, proof.c)),
                          ("C from another proof", groth16.Proof(proof.a, proof.b, second.c))):
         yield name, forged, None                   # the equation fails (checked below)
-    outside_g1, outside_g2 = _g1_point(13), _g2_point(17)
-    t3, t13 = _torsion(g1, _g1_point, G1_ORDER, 3), _torsion(g2, _g2_point, G2_ORDER, 13)
+    outside_g1, outside_g2 = g1_point(13), g2_point(17)
+    t3, t13 = torsion(g1, g1_point, G1_ORDER, 3), torsion(g2, g2_point, G2_ORDER, 13)
     for name, forged in (
             ("A outside G1's subgroup", groth16.Proof(outside_g1, proof.b, proof.c)),
             ("C outside G1's subgroup", groth16.Proof(proof.a, proof.b, outside_g1)),
@@ -233,7 +186,7 @@ def test_torsion_forgeries_satisfy_the_pairing_equation(door, proofs):
     the ate pairing is bilinear on the order-r subgroup of the twist only.)"""
     trap, _ = door
     (proof, _, public), _, _ = proofs
-    t3 = _torsion(SPEC.g1, _g1_point, G1_ORDER, 3)
+    t3 = torsion(SPEC.g1, g1_point, G1_ORDER, 3)
     for forged in (groth16.Proof(SPEC.g1.add(proof.a, t3), proof.b, proof.c),
                    groth16.Proof(proof.a, proof.b, SPEC.g1.add(proof.c, t3))):
         assert pairing_product_is_one(trap.key, forged, public)
