@@ -122,6 +122,22 @@ class Trapdoor:
         return a * b % self.r == (self.alpha * self.beta + self.x(public) * self.gamma
                                   + c * self.delta) % self.r
 
+    def infinity_cases(self, public, rng: random.Random):
+        """(name, proof, inputs, the reference's answer): a finite proof, one with C = O
+        and one with B = O for ``public``, each with those inputs (accepted) and with the
+        first one changed (rejected): the equation in the exponents, for which O is 0."""
+        a = rng.randrange(1, self.r)
+        b_for_c_zero = (self.alpha * self.beta + self.x(public) * self.gamma) \
+            * pow(a, -1, self.r) % self.r
+        for name, (pa, pb) in {"finite": (a, rng.randrange(1, self.r)),
+                               "C = O": (a, b_for_c_zero), "B = O": (a, 0)}.items():
+            proof, c = self.proof(pa, pb, public)
+            assert (c == 0) == (name == "C = O")
+            for inputs in (public, [public[0] + 1]):
+                expected = self.holds((pa, pb, c), inputs)
+                assert expected == (inputs == public)
+                yield name, proof, inputs, expected
+
 
 # --- BLS12-381 points outside the order-r subgroups ------------------------------------------
 

@@ -200,20 +200,11 @@ def test_points_at_infinity():
     for ic, public in (([rng.randrange(1, R), k], [5]), ([R - k, k], [1])):
         trap = Trapdoor("bls12_381", ic, seed=9)
         code = {target: groth16.build_verifier(trap.key, target=target) for target in TARGETS}
-        a = rng.randrange(1, R)
-        b_for_c_zero = (trap.alpha * trap.beta + trap.x(public) * trap.gamma) \
-            * pow(a, -1, R) % R
-        for name, (pa, pb) in {"finite": (a, rng.randrange(1, R)), "C = O": (a, b_for_c_zero),
-                               "B = O": (a, 0)}.items():
-            proof, c = trap.proof(pa, pb, public)
-            assert (c == 0) == (name == "C = O")
-            for inputs in (public, [public[0] + 1]):
-                expected = trap.holds((pa, pb, c), inputs)
-                assert expected == (inputs == public)
-                data = groth16.encode_calldata(trap.key, proof, inputs)
-                for target in TARGETS:
-                    assert answer(code[target], data, target) == expected, \
-                        (ic, name, inputs, target)
+        for name, proof, inputs, expected in trap.infinity_cases(public, rng):
+            data = groth16.encode_calldata(trap.key, proof, inputs)
+            for target in TARGETS:
+                assert answer(code[target], data, target) == expected, \
+                    (ic, name, inputs, target)
 
 
 def test_hints_of_other_proofs_and_forged(door, proofs):
@@ -261,3 +252,32 @@ def test_encodings_out_of_range(door, proofs):
             result = execute(code[target], data, opcodes=target, engine="fast",
                              gas=30_000_000)
             assert not result.success and result.output == b""
+
+
+def test_cli_builds_and_encodes_the_published_key(capsys, fixture):
+    from evm384_native.cli.main import main
+    key, proof, public, code = fixture
+    files = [str(FIXTURE / name) for name in ("verification_key.json", "proof.json",
+                                               "public.json")]
+    assert main(["groth16", "build", files[0]]) == 0
+    assert bytes.fromhex(capsys.readouterr().out.strip()) == code["evmmax"]
+    assert main(["groth16", "calldata", *files]) == 0
+    assert bytes.fromhex(capsys.readouterr().out.strip()) == \
+        groth16.encode_calldata(key, proof, public)
+    assert main(["groth16", "build", files[0], "--target", "evm"]) == 2
+    assert "unknown target 'evm' for bls12_381" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_sixteen_inputs_fit_both_targets():
+    """A key with 16 public inputs (groth16.MAX_INPUTS): both targets' verifiers fit
+    EIP-170's limit (MSM plans with less code) and accept a true statement."""
+    rng = random.Random(16)
+    trap = Trapdoor("bls12_381", [rng.randrange(1, R) for _ in range(17)], seed=16)
+    public = [rng.randrange(R) for _ in range(16)]
+    proof, _ = trap.proof(rng.randrange(1, R), rng.randrange(1, R), public)
+    data = groth16.encode_calldata(trap.key, proof, public)
+    for target in TARGETS:
+        code = groth16.build_verifier(trap.key, target=target)
+        assert len(code) <= 24_576
+        assert answer(code, data, target) == 1

@@ -6,13 +6,15 @@ targets and engines, as arkworks accepts them
 input or proof rejected."""
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
 
 import pytest
+
+import risc0_receipt
 from optional import require
+from risc0_receipt import tagged
 
 from evm384_native import execute, groth16
 from evm384_native.cli.main import main
@@ -51,58 +53,9 @@ def test_cli_verifies_the_fixture(capsys):
 
 # --- RISC Zero's on-chain verifier: its key and a receipt from its tests ---------------------
 
-RISC0 = Path(__file__).parent / "vectors" / "groth16" / "risc0"
-
-
-def _sha256(data: bytes) -> bytes:
-    return hashlib.sha256(data).digest()
-
-
-def _tagged(tag: str, down, data: bytes = b"") -> bytes:
-    """RISC Zero's tagged struct digest (StructHash.sol): sha256(sha256(tag) || down ||
-    data || len(down) as a little-endian u16)."""
-    return _sha256(_sha256(tag.encode()) + b"".join(down) + data
-                   + len(down).to_bytes(2, "little"))
-
-
-def _hex_constant(path: Path, name: str) -> bytes:
-    return bytes.fromhex(re.search(name + r'\s*=\s*hex"([0-9a-f]*)"', path.read_text()).group(1))
-
-
-def _split_digest(digest: bytes):
-    """RiscZeroGroth16Verifier.splitDigest: the digest's bytes reversed as a uint256, low
-    128 bits first."""
-    return int.from_bytes(digest[:16], "little"), int.from_bytes(digest[16:], "little")
-
-
-def _risc0_public_inputs(image_id: bytes, journal: bytes):
-    """The five public inputs RiscZeroGroth16Verifier passes to verifyProof for
-    ReceiptClaimLib.ok(image_id, sha256(journal)): CONTROL_ROOT's halves, the claim
-    digest's halves, BN254_CONTROL_ID as a uint256."""
-    state_zero = _tagged("risc0.SystemState", [bytes(32)], bytes(4))
-    output = _tagged("risc0.Output", [_sha256(journal), bytes(32)])
-    claim = _tagged("risc0.ReceiptClaim", [bytes(32), image_id, state_zero, output], bytes(8))
-    root = _hex_constant(RISC0 / "ControlID.sol", "CONTROL_ROOT")
-    control_id = _hex_constant(RISC0 / "ControlID.sol", "BN254_CONTROL_ID")
-    return [*_split_digest(root), *_split_digest(claim), int.from_bytes(control_id, "big")]
-
-
-def _risc0_seal():
-    """TestReceipt.SEAL: a 4-byte selector, then abi.encode(a, b, c), b as
-    EIP-197 orders G2 (x.c1, x.c0, y.c1, y.c0)."""
-    seal = _hex_constant(RISC0 / "TestReceiptV5_0.sol", "SEAL")
-    w = [int.from_bytes(seal[4 + 32 * i:36 + 32 * i], "big") for i in range(8)]
-    return seal[:4], groth16.Proof(a=(w[0], w[1]), b=((w[3], w[2]), (w[5], w[4])),
-                                   c=(w[6], w[7]))
-
-
 @pytest.fixture(scope="module")
 def risc0():
-    key = groth16.VerifyingKey.from_snarkjs_solidity(RISC0 / "Groth16Verifier.sol")
-    receipt = RISC0 / "TestReceiptV5_0.sol"
-    public = _risc0_public_inputs(_hex_constant(receipt, "IMAGE_ID"),
-                                  _hex_constant(receipt, "JOURNAL"))
-    return key, _risc0_seal()[1], public
+    return risc0_receipt.key(), risc0_receipt.seal()[1], risc0_receipt.public_inputs()
 
 
 def test_the_solidity_key_is_risc0s(risc0):
@@ -114,21 +67,21 @@ def test_the_solidity_key_is_risc0s(risc0):
     assert key.curve == "bn254" and key.inputs == 5
 
     def words(*values):
-        return _sha256(b"".join(v.to_bytes(32, "big") for v in values))
+        return risc0_receipt.sha256(b"".join(v.to_bytes(32, "big") for v in values))
 
     def g2(point):
         (x0, x1), (y0, y1) = point
         return words(x1, x0, y1, y0)
     ic = bytes(32)
     for point in reversed(key.ic):
-        ic = _tagged("risc0_groth16.VerifyingKey.IC", [words(*point), ic])
-    key_digest = _tagged("risc0_groth16.VerifyingKey", [words(*key.alpha), g2(key.beta),
+        ic = tagged("risc0_groth16.VerifyingKey.IC", [words(*point), ic])
+    key_digest = tagged("risc0_groth16.VerifyingKey", [words(*key.alpha), g2(key.beta),
                                                         g2(key.gamma), g2(key.delta), ic])
-    control = RISC0 / "ControlID.sol"
-    selector = _tagged("risc0.Groth16ReceiptVerifierParameters", [
-        _hex_constant(control, "CONTROL_ROOT"),
-        _hex_constant(control, "BN254_CONTROL_ID")[::-1], key_digest])[:4]
-    assert selector == _risc0_seal()[0]
+    control = risc0_receipt.CONTROL
+    selector = tagged("risc0.Groth16ReceiptVerifierParameters", [
+        risc0_receipt.hex_constant(control, "CONTROL_ROOT"),
+        risc0_receipt.hex_constant(control, "BN254_CONTROL_ID")[::-1], key_digest])[:4]
+    assert selector == risc0_receipt.seal()[0]
 
 
 def test_arkworks_accepts_the_risc0_receipt(risc0):
@@ -151,8 +104,7 @@ def test_risc0_receipt(risc0, target):
     data = groth16.encode_calldata(key, proof, public)
     assert answer(code, data, target) == 1
     assert answer(code, data, target, engine="python") == 1
-    receipt = RISC0 / "TestReceiptV5_0.sol"
-    other_journal = _risc0_public_inputs(_hex_constant(receipt, "IMAGE_ID"), b"another")
+    other_journal = risc0_receipt.public_inputs(journal=b"another")
     assert answer(code, groth16.encode_calldata(key, proof, other_journal), target) == 0
     hint = data[-192:]
     stranger = groth16.Proof.from_snarkjs(PROOF)
@@ -163,7 +115,7 @@ def test_risc0_receipt(risc0, target):
 
 
 def test_solidity_key_errors(tmp_path):
-    text = (RISC0 / "Groth16Verifier.sol").read_text()
+    text = (risc0_receipt.FOLDER / "Groth16Verifier.sol").read_text()
     for name, changed, message in [
             ("no_delta.sol", re.sub(r"uint256 constant deltay2[^;]*;", "", text),
              "no constant deltay2"),

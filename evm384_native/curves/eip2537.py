@@ -17,11 +17,9 @@ def _fields(*values: int) -> bytes:
 
 def encode_g1(point: Affine) -> bytes:
     """128 bytes: x, y; infinity as zeros."""
-    x, y = point or (0, 0)
-    return _fields(x, y)
+    return _fields(*point) if point else bytes(G1_BYTES)
 
 
 def encode_g2(point: Affine) -> bytes:
     """256 bytes: x.c0, x.c1, y.c0, y.c1; infinity as zeros."""
-    (x0, x1), (y0, y1) = point or ((0, 0), (0, 0))
-    return _fields(x0, x1, y0, y1)
+    return _fields(*point[0], *point[1]) if point else bytes(G2_BYTES)

@@ -26,6 +26,7 @@ from ..asm import Assembler
 from ..evm.keccak import keccak256
 from ..curves.bls12_381 import BLS12_381
 from .keys import Proof, VerifyingKey
+from .verifier import return_zero
 
 G1MSM, G1ADD, PAIRING_CHECK = 0x0C, 0x0B, 0x0F
 SELECTOR_BYTES = 4
@@ -123,13 +124,7 @@ def build_eip2537_verifier(vk: VerifyingKey) -> bytes:
     asm.push(32)
     asm.push(0)
     asm.op("RETURN")
-    asm.place(zero)
-    asm.push(0)
-    asm.op("DUP1")
-    asm.op("MSTORE")
-    asm.push(32)
-    asm.push(0)
-    asm.op("RETURN")
+    return_zero(asm, zero)
     asm.place(fail)
     asm.push(0)
     asm.op("DUP1")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..asm import Fp6, Fp12, G1, G1Jacobian, G2, Label, Program, raw
+from ..asm import Assembler, Fp6, Fp12, G1, G1Jacobian, G2, Label, Program, raw
 from ..bn254.io import WORD, constant, push_words_zero
 from ..ec.groups import g1_group, g2_group
 from ..tower import fp, jacobian
@@ -58,9 +58,8 @@ def calldata_bytes(vk: VerifyingKey) -> int:
     return spec.proof_bytes + spec.scalar_bytes * vk.inputs + spec.hint_bytes
 
 
-def _return_zero(e: Emitter, zero: Label) -> None:
+def return_zero(asm: Assembler, zero: Label) -> None:
     """Place ``zero``: RETURN a 32-byte 0 (an input of the right length that fails)."""
-    asm = e.asm
     asm.place(zero)
     asm.push(0)
     asm.op("DUP1")
@@ -213,7 +212,7 @@ def _build(vk: VerifyingKey, plan: MsmPlan, registers_only: bool,
                 asm.op("POP")
             fp.copy(e, hint.t, saved)
         return_word(e, lambda: push_accepted(e, f, hint.t))
-        _return_zero(e, zero)
+        return_zero(asm, zero)
     return build
 
 
