@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import platform
 import subprocess
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from evm384_native.report.commit import commit as git_revision  # noqa: F401  (the tables' commit)
 
 
 def cpu_model() -> str:
@@ -19,15 +18,3 @@ def cpu_model() -> str:
     except (OSError, subprocess.CalledProcessError):
         pass
     return platform.processor() or "unknown"
-
-
-def git_revision() -> str:
-    """The short commit, marked when the package's files differ from it."""
-    try:
-        rev = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--",
-                                "evm384_native"], capture_output=True, text=True).stdout.strip()
-        return rev + (" (evm384_native modified)" if dirty else "")
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"

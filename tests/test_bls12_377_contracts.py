@@ -19,7 +19,10 @@ import bls12_377_reference as ref
 
 NAME = "bls12_377_pairing_check"
 HINTED = "bls12_377_pairing_check_hinted"
-TARGETS = ("evmmax", "evm384")
+TARGETS = ("evmmax", "evm384", "evm")
+# plain EVM's runs take tens of millions of gas: seconds each on the python engine, which
+# runs them under ``slow`` (test_python_engine_on_plain_evm)
+ENGINES = {"evmmax": ("fast", "python"), "evm384": ("fast", "python"), "evm": ("fast",)}
 P = BLS12_377.p
 
 
@@ -34,7 +37,8 @@ def check(target, data, engine="fast", hint=None):
     check, or with a ``hint`` the hinted one."""
     name, args = (NAME, (data,)) if hint is None else (HINTED, (data, hint))
     code = build_contract(name, target=target)
-    result = execute(code, encode_calldata(name, *args), opcodes=target, engine=engine)
+    result = execute(code, encode_calldata(name, *args), opcodes=target, engine=engine,
+                     gas=1 << 32)
     if not result.success:
         assert failure_of(name).ended(result), result
         return "revert"
@@ -61,7 +65,7 @@ def test_a_true_and_a_false_product_of_two(target):
     true = [(g1(a), g2(b)), (ref.neg(ref.FP, g1(a * b)), ref.G2)]
     false = [(g1(a), g2(b)), (ref.neg(ref.FP, g1(a * b + 1)), ref.G2)]
     assert ref.pairing_product_is_one(true) and not ref.pairing_product_is_one(false)
-    for engine in ("fast", "python"):
+    for engine in ENGINES[target]:
         assert check(target, pairs_data(true), engine) is True
         assert check(target, pairs_data(false), engine) is False
 
@@ -181,7 +185,7 @@ def test_every_build_fits_the_size_limit(target, name):
 def test_gas_beside_the_precompile(target):
     code = build_contract(NAME, target=target)
     data = random_pairs(random.Random(2), 2, True)
-    result = execute(code, data, opcodes=target, engine="fast")
+    result = execute(code, data, opcodes=target, engine="fast", gas=1 << 32)
     assert result.success and result.output[-1] == 1
     assert USAGE[NAME].precompile_gas(data) == 55_000 * 2 + 65_000
 
@@ -206,7 +210,7 @@ def test_hinted_true_and_false_on_both_engines(target, seed):
     for pairs, answer in ((true, True), (false, False)):
         data = pairs_data(pairs)
         hint = pairing_hint(data)
-        for engine in ("fast", "python"):
+        for engine in ENGINES[target]:
             assert check_hinted(target, data, hint, engine) is answer
 
 
@@ -247,5 +251,15 @@ def test_hinted_usage_examples(target, k):
     for true in (True, False):
         calldata = USAGE[HINTED].example(random.Random(k), k, true)
         code = build_contract(HINTED, target=target)
-        result = execute(code, calldata, opcodes=target, engine="fast")
+        result = execute(code, calldata, opcodes=target, engine="fast", gas=1 << 32)
         assert result.success and result.output[31] == true
+
+
+@pytest.mark.slow
+def test_python_engine_on_plain_evm():
+    a, b = 1234567, 7654321
+    true = [(g1(a), g2(b)), (ref.neg(ref.FP, g1(a * b)), ref.G2)]
+    data = pairs_data(true)
+    for name_hint in (None, pairing_hint(data)):
+        runs = [check("evm", data, engine, name_hint) for engine in ("fast", "python")]
+        assert runs == [True, True]

@@ -29,8 +29,12 @@ def test_the_registry_is_the_families_in_order():
             assert (name in contracts.EVMMAX_CONTRACTS) == ("evmmax" in targets)
             for target in contracts.TARGETS:
                 assert (name in contracts.BUILT_FOR[target]) == (target in targets)
-    assert contracts.BUILT_FOR["evm"] == bn254.CONTRACTS + poseidon.CONTRACTS + \
-        p256.CONTRACTS + secp256k1.CONTRACTS + modexp_contracts.CONTRACTS
+    assert contracts.BUILT_FOR["evm"] == (
+        "pairing_product_is_one", "eip2537_pairing_check", "pairing_check_hinted",
+        "eip2537_pairing_check_hinted", "eip2537_g1add", "eip2537_g2add", "eip2537_g1msm",
+        "eip2537_g2msm", "eip2537_map_fp_to_g1", "eip2537_map_fp2_to_g2") + \
+        bn254.CONTRACTS + poseidon.CONTRACTS + p256.CONTRACTS + secp256k1.CONTRACTS + \
+        bls12_377.CONTRACTS + modexp_contracts.CONTRACTS
     assert [contracts.targets_of(name) for name in ("pairing", "bn254_add", "poseidon_t3")] == \
         [("evm384",), ("evm384", "evmmax", "evm"), ("evmmax", "evm")]
     # each declares its usage (as a set: a test that takes a usage out and puts it back,

@@ -1,7 +1,8 @@
-"""evmone's EVMMAX vectors and its Poseidon bytecode (tests/vectors/evmone, SOURCE.md there)
-through the adapter for its SETMODX variant (tests/evmone_adapter.py), on both engines: each
-gives evmone's expected output, the engines agree on output and gas, and the Poseidon hash is
-also the package's pure-Python Poseidon's and the ``poseidon_t3`` contract's. Then the vectors
+"""evmone's EVMMAX vectors, its NTT tests and its Poseidon bytecode, legacy and EOF
+(tests/vectors/evmone, SOURCE.md there) through the adapter for its SETMODX variant and value
+width (tests/evmone_adapter.py; EOF through tests/eof_legacy.py), on both engines: each gives
+evmone's expected output, the engines agree on output and gas, and the Poseidon hash is also
+the package's pure-Python Poseidon's and the ``poseidon_t3`` contract's. Then the vectors
 of evmone's EVMMAX precompiles (BN254 ECADD, ECMUL; ECRECOVER) through this project's
 contracts, on every target they build for and both engines."""
 import pytest
@@ -10,29 +11,32 @@ from evm384_native import execute
 from evm384_native.contracts import run_contract
 from evm384_native.evm.kernels.modx_reference import FieldContext
 from evm384_native.poseidon.reference import poseidon
-from evmone_adapter import SETMODX, adapt
+from eof_legacy import MAGIC
+from evmone_adapter import SETMODX, adapt, spare_last_register
 from peer_vectors import VECTORS, Vector, cases, check_both_engines, read_json
 
 EVMONE = read_json(VECTORS / "evmone" / "evmmax.json")
 POSEIDON = [v for v in EVMONE if "poseidon" in v["Name"]]
-# Vectors no rewrite can carry: a 32-byte SETMODX size for the modulus 7. Both evmone branches
-# size the values from the declared size (32 bytes); EIP-6690 as read here from the modulus's
-# value (8 bytes, docs/evmmax.md "Element size"), so STOREX reads other bytes as the values.
-DIVERGENT = {"test/unittests/evmmax_instructions_test.cpp::evmmax_32bytes_modulus_test"}
+EOF = [v for v in EVMONE if v["Code"].startswith(MAGIC.hex())]
+# the vectors whose values evmone moves in another width than this project's registers
+WIDENED = [v for v in EVMONE if "Widths" in v]
+GAS = 10 ** 8                       # the NTT: ~1.1 million here
 
 
-def run(vector, engine):
-    code = adapt(bytes.fromhex(vector["Code"]), vector["Variant"])
-    return execute(code, bytes.fromhex(vector["Input"]), opcodes="evmmax", engine=engine)
+def run(vector, engine, widths=True):
+    code = adapt(bytes.fromhex(vector["Code"]), vector["Variant"],
+                 widths=tuple(vector["Widths"]) if widths and "Widths" in vector else None)
+    return execute(code, bytes.fromhex(vector["Input"]), opcodes="evmmax", engine=engine,
+                   gas=GAS)
 
 
 def test_every_vector_is_read():
-    assert len(EVMONE) == 6 and len(POSEIDON) == 2
+    assert (len(EVMONE), len(POSEIDON), len(EOF), len(WIDENED)) == (13, 4, 5, 7)
     assert {v["Variant"] for v in EVMONE} == {"evmmax-poseidon", "evmmax-vectorized"}
+    assert sum("ntt" in v["Name"] for v in EVMONE) == 3
 
 
-@pytest.mark.parametrize("vector", [v for v in EVMONE if v["Name"] not in DIVERGENT],
-                         ids=lambda v: f"{v['Variant']}:{v['Name']}")
+@pytest.mark.parametrize("vector", EVMONE, ids=lambda v: f"{v['Variant']}:{v['Name']}")
 def test_evmone_vectors_on_both_engines(vector):
     fast, python = run(vector, "fast"), run(vector, "python")
     assert fast.success, fast.error
@@ -40,13 +44,23 @@ def test_evmone_vectors_on_both_engines(vector):
     assert (python.output, python.gas_used, python.success) == (fast.output, fast.gas_used, True)
 
 
-@pytest.mark.parametrize("vector", [v for v in EVMONE if v["Name"] in DIVERGENT],
-                         ids=lambda v: v["Variant"])
-def test_the_divergent_vectors_differ_by_the_value_width(vector):
-    """The width here is 8 bytes for the modulus 7 whatever SETMODX's size, so STOREX reads
-    the zero bytes before each 32-byte word's value: the result is 0, not evmone's 6."""
-    assert FieldContext.from_bytes((7).to_bytes(32, "big")).element_size == 8
-    result = run(vector, "fast")
+@pytest.mark.parametrize("vector", WIDENED, ids=lambda v: f"{v['Variant']}:{v['Name']}")
+def test_the_widths_are_the_registers_and_the_rewrite_is_needed(vector):
+    """This project's width is its register's (8 * limbs of the modulus's value); without the
+    width rewrite evmone's values are read in other bytes: another output, or a halt (a
+    value not below the modulus)."""
+    evmone_width, width = vector["Widths"]
+    modulus = bytes.fromhex(vector["Modulus"])
+    assert FieldContext.from_bytes(modulus).element_size == width != evmone_width
+    result = run(vector, "fast", widths=False)
+    assert not result.success or result.output.hex() != vector["Expected"]
+
+
+def test_the_32_byte_modulus_7_without_the_rewrite_reads_zeros():
+    """The modulus 7 declared in 32 bytes: unrewritten, STOREX reads the zero bytes before
+    each 32-byte word's value, so the result is 0, not evmone's 6."""
+    vector = next(v for v in WIDENED if v["Name"].endswith("evmmax_32bytes_modulus_test"))
+    result = run(vector, "fast", widths=False)
     assert result.success and result.output == bytes(32) != bytes.fromhex(vector["Expected"])
 
 
@@ -108,3 +122,45 @@ def test_every_precompile_vector_is_read():
 @pytest.mark.parametrize("vector,target", cases(PRECOMPILES))
 def test_evmone_precompile_vectors(vector, target):
     check_both_engines(vector, target)
+
+
+# --- the last register: evmone's NTT writes register 255 of 256 --------------------------
+
+def test_the_bound_read_here_forbids_writing_the_last_register():
+    """SUBMODX 255 (one element, out stride 1) on 256 registers: refused by the EIP's bound
+    as read here, which is why the adapter renames evmone's register 255."""
+    code = bytes.fromhex("6007600053"            # MSTORE8(0, 7)
+                         "610100" "6001" "6000" "6000" "c0"   # SETMODX(id 0, at 0, 1 byte, 256)
+                         "c4ff01ff00ff0001" "00")            # SUBMODX 255,1,255,0,255,0,1
+    result = execute(code, b"", opcodes="evmmax", engine="fast")
+    assert not result.success and "must be below the 256 registers" in result.error
+
+
+def test_the_ntt_renames_register_255_to_a_register_it_never_touches():
+    vector = next(v for v in EVMONE if v["Name"].endswith("nttfw.json"))
+    code = bytes.fromhex(vector["Code"])
+    renamed = spare_last_register(code)
+    changed = [i for i in range(len(code)) if code[i] != renamed[i]]
+    assert len(renamed) == len(code) and changed
+    assert {code[i] for i in changed} == {255} and len({renamed[i] for i in changed}) == 1
+    assert spare_last_register(renamed) == renamed          # 255 no longer written
+
+
+# evmone-style legacy code writing register 255 (one element), with what makes renaming
+# unknowable or impossible
+WRITES_255 = bytes.fromhex("c4ff00ff00ff0001")                 # SUBMODX 255,0,255,0,255,0,1
+
+
+@pytest.mark.parametrize("before,message", [
+    (bytes.fromhex("6001" "6000" "36" "c2"), r"without pushed operands at \[5\]"),  # slot: CALLDATASIZE
+    (bytes.fromhex("c3fd010001000103"), r"255 inside a range at \[0\]"),  # out 253, 254, 255
+    (bytes.fromhex("60ff" "6000" "6000" "c2"), "0 registers free"),  # 255 values from slot 0
+])
+def test_renaming_register_255_refuses_what_it_cannot_rename(before, message):
+    with pytest.raises(ValueError, match=message):
+        spare_last_register(before + WRITES_255)
+
+
+def test_code_that_does_not_write_register_255_is_unchanged():
+    code = bytes.fromhex("60ff" "6001" "6000" "c2" "c3fe01ff00ff0001")   # reads 255 only
+    assert spare_last_register(code) == code

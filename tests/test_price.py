@@ -3,10 +3,12 @@ timings, the anchor's arithmetic, the fitted model on both engines, the command'
 its --plot without matplotlib."""
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -222,3 +224,23 @@ def test_price_bad_anchor_is_one_line(capsys):
     assert main(["price", "--mgas-per-s", "100", "--ns-per-gas", "10"]) == 2
     errors = capsys.readouterr().err.splitlines()
     assert len(errors) == 2 and all(e.startswith("evm384: error: ") for e in errors)
+
+
+def test_best_times_gives_a_long_job_only_its_budget(monkeypatch):
+    """A job that runs longer than its budget is timed by its first run alone; a short one
+    joins every round; one between joins as many rounds as the budget holds."""
+    measure = importlib.import_module("evm384_native.pricing.measure")
+    monkeypatch.setattr(measure, "JOB_BUDGET_NS", 40_000_000)          # 40 ms a job
+    calls = {"short": 0, "middle": 0, "long": 0}
+
+    def job(name, seconds):
+        def run():
+            calls[name] += 1
+            time.sleep(seconds)
+            return name
+        return run
+    times, results = measure.best_times([job("short", 0), job("middle", 0.012),
+                                         job("long", 0.05)], 6)
+    assert results == ["short", "middle", "long"]
+    assert calls == {"short": 7, "middle": 1 + 3, "long": 1}
+    assert times[2] >= 50_000_000 and times[1] >= 12_000_000

@@ -421,17 +421,22 @@ class Assembler:
         self._subroutines[name] = sub
         return sub
 
-    def call(self, sub: Subroutine, at: Optional[Label] = None) -> None:
+    def call(self, sub: Subroutine, at: Optional[Label] = None,
+             arguments: Optional[Callable[[], None]] = None) -> None:
         """Call ``sub``: the return address goes on the stack, the body jumps back to it.
 
         ``at`` enters the body at one of its own labels instead of the start (a body can
-        offer several entry points, e.g. into a run of repeated steps).
+        offer several entry points, e.g. into a run of repeated steps); ``arguments()``
+        emits code between the return address's push and the jump (the arguments the body
+        takes over its return address).
         """
         if self.memory.registers is not None:      # frames on one call chain must not share
             self.memory.registers.calls.setdefault(self.frame.name, set()).add(
                 f"{sub.name}.frame")
         back = self.new_label(f"ret_{sub.name}")
         self.push(back)
+        if arguments is not None:
+            arguments()
         self.jump(at if at is not None else sub.entry)
         self.place(back)
         if not sub.emitted:

@@ -54,7 +54,8 @@ BUILDERS: Dict[str, Callable[[Emitter], None]] = {
 # Built with run-time loops: its validation would not fit the size limit unrolled
 _LOOPED = frozenset({"bls12_377_pairing_check"})
 CONTRACTS = tuple(BUILDERS)
-TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evm384", "evmmax") for name in CONTRACTS}
+TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evm384", "evmmax", "evm")
+                                          for name in CONTRACTS}
 # EIP-2539's pairing interface fails as its precompile would (an exceptional halt); the
 # hinted check, which no precompile defines, REVERTs.
 FAILURE_OF = {name: REVERT if name.endswith("_hinted") else HALT for name in CONTRACTS}
@@ -63,6 +64,7 @@ FAILURE_OF = {name: REVERT if name.endswith("_hinted") else HALT for name in CON
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     """The assembled contract ``name`` (one of CONTRACTS) for a resolved target;
     ``compact`` as for the BLS12-381 contracts (None: the target's)."""
+    isa = isa.for_field(BLS12_377)
     return _build(name, isa.compact if compact is None else compact, isa)
 
 

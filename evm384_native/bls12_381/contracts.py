@@ -130,14 +130,14 @@ _PRECOMPILE_BUILDERS: Dict[str, Callable[[Emitter], None]] = eip2537_ops.BUILDER
 # fit the 24,576-byte limit otherwise.
 _LOOPED = frozenset({"eip2537_pairing_check"})
 
-BOTH = ("evm384", "evmmax")
+ALL = ("evm384", "evmmax", "evm")
 # Each contract and the targets it is built for: the pairing checks and the other EIP-2537
 # precompiles for EVMMAX (EIP-6690) as well; the hinted additions for EVMMAX only.
 TARGETS_OF: Dict[str, Tuple[str, ...]] = {
     "miller_loop": ("evm384",), "final_exponentiation": ("evm384",), "pairing": ("evm384",),
-    "pairing_product_is_one": BOTH, "eip2537_pairing_check": BOTH,
-    "pairing_check_hinted": BOTH, "eip2537_pairing_check_hinted": BOTH,
-    **{name: BOTH for name in _PRECOMPILE_BUILDERS},
+    "pairing_product_is_one": ALL, "eip2537_pairing_check": ALL,
+    "pairing_check_hinted": ALL, "eip2537_pairing_check_hinted": ALL,
+    **{name: ALL for name in _PRECOMPILE_BUILDERS},
     **{name: ("evmmax",) for name in hinted_add.CONTRACTS},
 }
 assert set(TARGETS_OF) == set(_BUILDERS) | set(_PRECOMPILE_BUILDERS) | set(hinted_add.CONTRACTS)
@@ -162,6 +162,7 @@ def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     """
     if name in hinted_add.CONTRACTS:
         return _hinted_add(name)
+    isa = isa.for_field(BLS12_381)
     return _assembled(name, isa.compact if compact is None else compact, isa)
 
 

@@ -18,7 +18,8 @@ from .. import execute
 from ..asm.assembler import EVMMAX_VECTOR_MNEMONICS
 from ..contracts import CONTRACTS, TARGETS, USAGE, build_contract, targets_of
 from ..evm.costs import COST_MODELS, EvmmaxCosts
-from ..evm.gas import DEFAULT_GAS, SCHEDULES
+from ..evm.forks import OSAKA_TRANSACTION_GAS_CAP
+from ..evm.gas import SCHEDULES
 from ..evm.opcode_sets import OPCODE_SETS
 from ..evm.opcodes import EVM384_MNEMONICS, EVM768_MNEMONICS
 from ..evm.transaction import CallCost, call_cost
@@ -45,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="EVMMAX cost model to price with: a name "
                              f"({', '.join(COST_MODELS)}) or a JSON table file; repeat for "
                              "several (default: every named model)")
-    add_gas_argument(parser, DEFAULT_GAS)
+    add_gas_argument(parser, TABLE_GAS)
     parser.add_argument("--json", action="store_true", help="one JSON list of rows")
     parser.add_argument("--out", metavar="FILE", help="write to FILE (default stdout)")
     parser.set_defaults(func=command)
@@ -61,9 +62,14 @@ NOTES = ("arith ops: ADDMOD384 + SUBMOD384 + MULMODMONT384 (evm384), ADDMODX + S
          "its gas / its calldata / its access / its total: the same for the precompile called "
          "with its own input for the same job\n"
          "its EIP-7904 gas: EIP-7904's measured gas for the precompile's job (its slowest client's "
-         "time at 100 Mgas/s; ECMUL, the MSMs, the maps: not measured there)\n")
+         "time at 100 Mgas/s; ECMUL, the MSMs, the maps: not measured there)\n"
+         f"*: above EIP-7825's per-transaction cap ({OSAKA_TRANSACTION_GAS_CAP:,} gas from "
+         "Osaka): no transaction can run it\n")
 # a failed run's gas used is the limit, not a cost: the row shows why instead (the JSON row:
 # success false, error, no gas)
+# every build's example runs to its end: BLS12-381's plain-EVM builds take tens of millions
+# of gas, above a block's and EIP-7825's per-transaction cap (the rows say so)
+TABLE_GAS = 1 << 32
 GAS_LIMIT_NOTE = ("gas limit: {limit:,} a run (--gas); a run that fails shows "
                   "\"failed: ...\" in the gas column and has no total\n")
 
@@ -95,7 +101,7 @@ def _runs(name: str, targets: List[str], models: Sequence[EvmmaxCosts]
 
 def rows(names: List[str], seed: int, targets: Sequence[str] = ("evm384",),
          models: Sequence[EvmmaxCosts] = tuple(COST_MODELS.values()),
-         gas: int = DEFAULT_GAS) -> List[Dict[str, Any]]:
+         gas: int = TABLE_GAS) -> List[Dict[str, Any]]:
     """One row per contract, target and schedule (EVMMAX: per cost model in ``models``),
     each run with the gas limit ``gas``; a contract without a declared example input: its
     size only. A failed run's row has its ``error`` and no gas, counts or total."""
@@ -153,12 +159,14 @@ _COLUMNS = (("contract", "contract"), ("k", "k"), ("schedule", "schedule"),
 _LEFT = {"contract", "schedule", "target", "precompile"}
 
 
-def table(found: List[Dict[str, Any]], gas: int = DEFAULT_GAS) -> str:
+def table(found: List[Dict[str, Any]], gas: int = TABLE_GAS) -> str:
     """The rows as a text table, then the notes (``gas``: the runs' gas limit)."""
     def cell(row: Dict[str, Any], key: str) -> str:
         value = row[key]
         if key == "gas" and row["success"] is False:
             value = f"failed: {row['error']}"
+        elif key == "gas" and value is not None and value > OSAKA_TRANSACTION_GAS_CAP:
+            return f"{value:,}*"
         return "-" if value is None else f"{value:,}" if isinstance(value, int) else str(value)
     header = tuple(title for title, _ in _COLUMNS)
     lines = [header] + [tuple(cell(row, key) for _, key in _COLUMNS) for row in found]

@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     # main's error handling, so a bad value is one line too.
     from .. import __version__
     from . import (build, calldata, debug, disasm, fixtures, gas, groth16, pairing, price,
-                   profile, run, trace)
+                   profile, report, run, trace)
     from .inputs import FILE_RULES
     parser = Parser(prog="evm384", description="Run, trace, disassemble, profile and debug "
                                                 "EVM384 (or, --opcodes evmmax, EVMMAX; "
@@ -42,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"evm384 {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in (run, trace, disasm, profile, debug, build, gas, calldata, groth16, pairing,
-                   price, fixtures):
+                   price, report, fixtures):
         module.register(subparsers)
     return parser
 

@@ -19,8 +19,8 @@ from ..evm.opcodes import EVM768_MNEMONICS
 from .adversarial import Program as AdversarialProgram
 from .adversarial import evmmax_corpus
 from .anchor import FITTED, Anchor, fitted_costs, fitted_op_costs, fitted_schedule, throughput
-from .measure import (DEFAULT, INTERCEPT, LIMB_COUNTS, Fit, Settings, best_times, measure,
-                      plan_evm384, plan_evmmax)
+from .measure import (DEFAULT, INTERCEPT, LIMB_COUNTS, RUN_GAS, Fit, Settings, best_times,
+                      measure, plan_evm384, plan_evmmax)
 from .programs import EVMMAX_FEATURES, PACKED_FEATURES
 
 Model = Union[EvmmaxCosts, Evm384Schedule]
@@ -114,7 +114,8 @@ def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[M
                                 usage.example(random.Random(seed), usage.example_k, True))
     times = {}
     for engine in engines:
-        jobs = [lambda c=code, d=data, t=target, e=engine: execute(c, d, engine=e, opcodes=t)
+        jobs = [lambda c=code, d=data, t=target, e=engine: execute(c, d, engine=e, opcodes=t,
+                                                                 gas=RUN_GAS)
                 for (_, target), (code, data) in inputs.items()]
         times[engine] = best_times(jobs, repeat)[0]
     rows = []
@@ -122,7 +123,7 @@ def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[M
         gas = {}
         success = True
         for label, model in models[target].items():
-            result = execute(code, data, engine="fast", opcodes=target,
+            result = execute(code, data, engine="fast", opcodes=target, gas=RUN_GAS,
                              **_model_options(target, model))
             gas[label] = result.gas_used
             success = success and result.success
@@ -177,7 +178,8 @@ def adversarial_rows(programs: Sequence[AdversarialProgram], engines: Sequence[s
 
 # --- a whole run -------------------------------------------------------------------------
 
-def _machine() -> Dict[str, Any]:
+def machine() -> Dict[str, Any]:
+    """The CPU, its cores, the load average and the Python version, for a report."""
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as info:
@@ -195,7 +197,7 @@ def price(engines: Sequence[str] = ("fast",), anchor: Anchor = Anchor(10.0),
     """Measure, fit, derive the cost table at ``anchor`` and reprice: the whole report.
     The table is priced from the first engine's fits; the others are reported beside."""
     start = time.perf_counter()
-    machine = _machine()
+    machine_info = machine()
     fits = measure_fits(engines, settings, progress)
     first = fits[engines[0]]
     costs = fitted_costs(first["evmmax"], anchor)
@@ -212,7 +214,7 @@ def price(engines: Sequence[str] = ("fast",), anchor: Anchor = Anchor(10.0),
         "anchor": {"mgas_per_s": anchor.mgas_per_s, "ns_per_gas": anchor.ns_per_gas},
         "engines": list(engines), "priced_on": engines[0],
         "settings": {**dataclasses.asdict(settings), "quick": quick},
-        "machine": machine,
+        "machine": machine_info,
         "fits": {engine: {"evmmax": [_fit_json(by["evmmax"][n]) for n in LIMB_COUNTS],
                           **{opcodes: _fit_json(by[opcodes]) for opcodes in PACKED_FEATURES}}
                  for engine, by in fits.items()},

@@ -22,6 +22,7 @@ def assemble(name: str, curve: Field, isa: Target, build: Callable[[Emitter], No
              cyclotomic_run: Optional[int] = None, failure: Failure = REVERT) -> Program:
     """The program ``build(e)`` emits, with the emitter's constants after the code; its
     failure sites as ``failure`` says (:mod:`..asm.failure`)."""
+    isa = isa.for_field(curve)
     asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes, failure=failure)
     e = Emitter(asm, curve, compact=compact, loops=loops, target=isa,
                 register_pairs=register_pairs, resident_code=resident_code,
@@ -46,6 +47,7 @@ def least_gas_that_fits(name: str, curve: Field, isa: Target,
     (:data:`.pairing.CYCLOTOMIC_RUNS`, dense code only: BLS12-377's check, ~3.5 KB less for
     ~900 gas more)."""
     program = None
+    isa = isa.for_field(curve)
     for cyclotomic_run in CYCLOTOMIC_RUNS:
         variant: Optional[Target] = isa
         variant_compact = compact

@@ -14,10 +14,8 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from ..asm import (Assembler, Fp, Label, Modulus, Region, Slot, Subroutine, array,
-                   pack_offsets)
+from ..asm import Assembler, Fp, Label, Modulus, Region, Slot, Subroutine, array
 from ..curves.model import Field
-from ..evm.kernels.montgomery import R_BITS, montgomery_inv, to_montgomery as montgomery_form
 from .target import Target
 from .word_power import sliding_window
 from .targets import TARGETS
@@ -68,15 +66,14 @@ class Emitter:
         self.blob = bytearray()
         self._by_value: Dict[tuple, Slot] = {}
         self.data_label = asm.new_label("constants")
-        if self.target.name == "evm384":        # MULMODMONT384 reads p and its constant
-            self.p: Slot = self._alloc(Modulus, "p", curve.p.to_bytes(48, "little") +
-                                       montgomery_inv(curve.p).to_bytes(8, "little"))
+        montgomery = self.target.montgomery_constants(curve.p)
+        if montgomery is not None and montgomery.modulus is not None:
+            self.p: Slot = self._alloc(Modulus, "p", montgomery.modulus)
         self.zero: Fp = self.fp_const("zero", 0)
         self.one: Fp = self.fp_const("one", 1)
-        if self.target.name == "evm384":        # EVMMAX's STOREX/LOADX convert themselves
-            self.r2: Fp = self._alloc(Fp, "r2", montgomery_form(1 << R_BITS, curve.p)
-                                      .to_bytes(48, "little"))
-            self.raw_one: Fp = self._alloc(Fp, "raw_one", (1).to_bytes(48, "little"))
+        if montgomery is not None:              # EVMMAX's STOREX/LOADX convert themselves
+            self.r2: Fp = self._alloc(Fp, "r2", montgomery.r2)
+            self.raw_one: Fp = self._alloc(Fp, "raw_one", montgomery.raw_one)
         self.target.setup(self)
 
     def _alloc(self, kind: type, name: str, blob: bytes) -> Slot:
@@ -222,18 +219,6 @@ def _power_steps(e: Emitter, a: Fp, out: Fp, exponent: int,
 NIBBLE = 4
 
 
-def table_op(e: Emitter, mnemonic: str, out: Fp, x: Fp, y: Fp, index_step: Tuple[int, int, int]
-            ) -> None:
-    """An EVM384 op whose offsets move with the number on top of the stack (consumed):
-    out, x, y advance by ``index_step`` bytes per unit, so a loop can walk a table."""
-    step = pack_offsets(*index_step, 0)
-    e.asm.push(step)
-    e.asm.op("MUL")
-    e.asm.push(lambda: pack_offsets(int(out), int(x), int(y), int(e.p)))
-    e.asm.op("ADD")
-    e.asm.op(mnemonic)
-
-
 def _power_body_loops(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> None:
     """a^exponent (< 2^384) with 4-bit windows read at run time: a table of a^0..a^15,
     then per nibble four squarings and one product by the table entry (~490 products,
@@ -243,13 +228,13 @@ def _power_body_loops(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> N
     copy(e, table.e0, e.one)
     copy(e, table.e1, a)
     asm.digit_loop(list(range(1, (1 << NIBBLE) - 1)), NIBBLE,   # e[i+1] = e[i] a
-                   lambda: table_op(e, "MULMODMONT384", table.e1, table.e0, a, (48, 48, 0)))
+                   lambda: e.target.indexed_op(e, "mul", table.e1, table.e0, a, (48, 48, 0)))
 
     def step(asm: Assembler) -> None:           # stack: digit, return address
         asm.op("SWAP1")
         for _ in range(NIBBLE):
             sqr(e, out, out)
-        table_op(e, "MULMODMONT384", out, out, table.e0, (0, 0, 48))
+        e.target.indexed_op(e, "mul", out, out, table.e0, (0, 0, 48))
     window = asm.subroutine(f"{name}_window", step)
     nibbles = [int(d, 16) for d in f"{exponent:096x}"]
     copy(e, out, e.one)

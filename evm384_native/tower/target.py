@@ -21,12 +21,12 @@ existed.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Protocol, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
-from ..asm import Assembler, Fp, Label, Memory, Region, Slot, raw
+from ..asm import Assembler, Fp, Label, Memory, Region, Slot, pack_offsets, raw
 from ..asm.layout import FP_BYTES, RegisterSpace
 from ..curves.model import Field
-from ..evm.kernels.montgomery import to_montgomery
+from ..evm.kernels.montgomery import R_BITS, montgomery_inv, to_montgomery
 from .words import bswap256, store_field_le
 
 WORD = 32
@@ -35,6 +35,15 @@ PowerPlan = Sequence[Tuple[int, int, int]]     # (value, x, y): value = x * y, v
 _OPS = {"add": ("ADDMOD384", "ADDMODX"), "sub": ("SUBMOD384", "SUBMODX"),
         "mul": ("MULMODMONT384", "MULMODX")}
 IMAGE_BYTES = 12 * FP_BYTES            # the largest value EVM code inspects: an Fp12
+
+
+class MontgomeryConstants(NamedTuple):
+    """The memory constants of a target whose slots hold Montgomery forms: the modulus slot
+    its operations read (p and its constant; None: none), R^2 mod p and a plain 1, as the
+    slots hold them."""
+    modulus: Optional[bytes]
+    r2: bytes
+    raw_one: bytes
 
 
 class EmitterView(Protocol):
@@ -70,6 +79,8 @@ class Target(Protocol):
     cheap_products: bool
     smaller: Optional["Target"]   # a variant whose builds take less code, tried if none fits
 
+    def for_field(self, curve: Field) -> "Target": ...
+    def montgomery_constants(self, p: int) -> Optional[MontgomeryConstants]: ...
     def new_memory(self) -> Memory: ...
     def encode(self, e: EmitterView, value: int) -> bytes: ...
     def setup(self, e: EmitterView) -> None: ...
@@ -78,6 +89,8 @@ class Target(Protocol):
     def arith(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot) -> None: ...
     def strided(self, e: EmitterView, op: str, out: Slot, x: Slot, y: Slot, count: int,
                 strides: Tuple[int, int, int]) -> None: ...
+    def indexed_op(self, e: EmitterView, op: str, out: Fp, x: Fp, y: Fp,
+                   index_step: Tuple[int, int, int]) -> None: ...
     def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None: ...
     def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
                      kept: Sequence[int]) -> None: ...
@@ -130,6 +143,16 @@ class EVM384(_TowerSteps):
     cheap_products = False        # a product costs as much as several additions
     smaller = None
 
+    def for_field(self, curve: Field) -> Target:
+        """The target for ``curve``'s field: this one (48-byte slots hold any of them)."""
+        return self
+
+    def montgomery_constants(self, p: int) -> Optional[MontgomeryConstants]:
+        """p and its constant (MULMODMONT384 reads them), R^2 mod p and 1, little-endian."""
+        return MontgomeryConstants(
+            p.to_bytes(48, "little") + montgomery_inv(p).to_bytes(8, "little"),
+            to_montgomery(1 << R_BITS, p).to_bytes(48, "little"), (1).to_bytes(48, "little"))
+
     def new_memory(self) -> Memory:
         return Memory()
 
@@ -164,6 +187,18 @@ class EVM384(_TowerSteps):
         """``count`` results, the operands' values ``strides`` apart: value by value."""
         for o, a, b in strided_values((out, x, y), count, strides):
             self.arith(e, op, o, a, b)
+
+    def indexed_op(self, e: EmitterView, op: str, out: Fp, x: Fp, y: Fp,
+                   index_step: Tuple[int, int, int]) -> None:
+        """An op whose operands move with the number on top of the stack (consumed): out,
+        x, y advance by ``index_step`` bytes per unit, so a loop can walk a table (for
+        targets with ``indexed_operands``)."""
+        step = pack_offsets(*index_step, 0)
+        e.asm.push(step)
+        e.asm.op("MUL")
+        e.asm.push(lambda: pack_offsets(int(out), int(x), int(y), int(e.p)))
+        e.asm.op("ADD")
+        e.asm.op(_OPS[op][0])
 
     def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None:
         """MCOPY of a whole slot: cheaper than an EVM384 op for anything above one word."""
@@ -313,6 +348,14 @@ class EVMMAX(_TowerSteps):
     register_pairs = 2            # the pairing checks keep up to two pair states in registers
     cheap_products = True         # a product costs 2-3 additions (EIP-6690, up to 7 limbs)
     smaller = None
+
+    def for_field(self, curve: Field) -> Target:
+        """The target for ``curve``'s field: this one (SETMODX takes any odd modulus)."""
+        return self
+
+    def montgomery_constants(self, p: int) -> Optional[MontgomeryConstants]:
+        """None: STOREX and LOADX convert to and from Montgomery form themselves."""
+        return None
 
     def new_memory(self) -> Memory:
         return Memory(registers=RegisterSpace())

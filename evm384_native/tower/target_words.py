@@ -10,8 +10,8 @@ the blocks, field values are plain memory words, so copies in and out are MCOPY,
 comparison hashes the words themselves, and the calldata's big-endian words are stored
 where the values live.
 
-Fields wider than 256 bits (BLS12-381's) need multi-word arithmetic, which this target does
-not write: it refuses them when the emitter is made.
+Fields wider than 256 bits (BLS12-381's) are held as two words: ``for_field`` gives such a
+field :class:`.target_wide.WideWords` (the same name, ``"evm"``).
 """
 from __future__ import annotations
 
@@ -20,11 +20,15 @@ from typing import Callable, List, Optional, Sequence, Tuple, Type
 
 from ..asm import Assembler, Fp, Label, Memory, Region, Slot, raw
 from ..asm.layout import FP_BYTES, WORD, RegisterSpace
+from ..curves.model import Field
 from .stack_code import BlockMemory, FieldOp, Path, Segment, compile_block
-from .target import EmitterView, PowerPlan, broadcast, reverse_values, scratch_buffer, strided_values
+from .target import (EmitterView, MontgomeryConstants, PowerPlan, Target, broadcast,
+                     reverse_values, scratch_buffer, strided_values)
+from .target_wide import WideWords
 from .word_power import emit_word_power
 from .words import bswap256
 
+WIDE = WideWords()
 MAX_HEADROOM = 8
 SCRATCH_WORDS = 64          # words a block may spill values to (the largest needs ~20)
 COMPARED_WORDS = 8          # values of at most this many words compare word by word
@@ -131,6 +135,15 @@ class Words:
 
     def __repr__(self) -> str:
         return "Words()" if self.dense_code else "Words(dense_code=False)"
+
+    def for_field(self, curve: Field) -> Target:
+        """The target for ``curve``'s field: this one for a word, else plain EVM's two-word
+        form (:class:`.target_wide.WideWords`)."""
+        return self if curve.p >> 256 == 0 else WIDE
+
+    def montgomery_constants(self, p: int) -> Optional[MontgomeryConstants]:
+        """None: words hold canonical values (MULMOD reduces a full product itself)."""
+        return None
 
     def new_memory(self) -> Memory:
         return Memory(registers=RegisterSpace(limit=None), registers_in_memory=True)
