@@ -85,3 +85,36 @@ def test_keys_with_points_at_infinity():
         for scalars in ([5, 7], [R - 1, 1])[:1 + (len(points) > 1)]:
             scalars = scalars[:len(points)]
             assert run(code, scalars, "evmmax") == expected(offset, points, scalars)
+
+
+@pytest.mark.parametrize("plan", [msm.PLANS[0], msm.PLANS[3]])
+@pytest.mark.parametrize("target", ["evmmax", "evm384"])
+def test_bls12_381(plan, target):
+    """The same MSM over BLS12-381's G1 (48-byte values): random scalars, 0 and r - 1."""
+    from evm384_native.asm import raw
+    from evm384_native.groth16.curves import BLS12_381_GROTH16 as spec
+    group, r = spec.g1, spec.curve.r
+    rng = random.Random(str(plan) + target)
+    points = [group.generator_multiple(rng.randrange(1, r)) for _ in range(2)]
+    offset = group.generator_multiple(rng.randrange(1, r))
+    tables = msm.fixed_bases(group, offset, points, r, plan)
+
+    def build(e):
+        region = e.asm.memory.region("test")
+        acc, out = region.alloc(G1Jacobian, "acc"), region.alloc(G1, "out")
+        words = region.alloc(raw(128), "words")
+        msm.emit_msm(e, acc, tables, [0, 32])
+        jacobian.to_affine(e, fp, out, acc)
+        e.target.values_out(e, out, words, 64)
+        e.asm.push(128)
+        e.asm.push(words)
+        e.asm.op("RETURN")
+    code = assemble("msm", spec.curve, resolve_target(target), build, False).code
+    for scalars in ([rng.randrange(r), rng.randrange(r)], [0, 0], [r - 1, 1]):
+        result = execute(code, b"".join(s.to_bytes(32, "big") for s in scalars),
+                         opcodes=target, engine="fast", gas=10_000_000)
+        expected = offset
+        for point, s in zip(points, scalars):
+            expected = group.add(expected, group.multiply(point, s))
+        assert (int.from_bytes(result.output[:64], "big"),
+                int.from_bytes(result.output[64:], "big")) == (expected or (0, 0)), scalars

@@ -69,8 +69,9 @@ def psi_constants(curve: PairingCurve) -> Tuple[Fp2Int, Fp2Int]:
 
 def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label,
                            double: Callable[[Emitter, ModuleType, Slot], None] =
-                           jacobian.jacobian_dbl) -> None:
-    """phi(P) = [-x^2] P, i.e. [x^2] P = (beta P.x, -P.y); ``double`` emits a doubling."""
+                           jacobian.jacobian_dbl, run: int = G1_DBL_RUN) -> None:
+    """phi(P) = [-x^2] P, i.e. [x^2] P = (beta P.x, -P.y); ``double`` emits a doubling;
+    ``run``: the longest run of doublings one call performs where code is dense."""
     asm = e.asm
     with asm.scope("g1_subgroup"):
         region = asm.memory.region("g1_subgroup")
@@ -79,15 +80,22 @@ def require_g1_in_subgroup(e: Emitter, p: G1, fail: Label,
         add = asm.subroutine("g1_add", lambda a: jacobian.jacobian_add_affine(e, fp, acc, p))
         jacobian.from_affine(e, acc, p)
         double_and_add(e, "g1_dbl", bin(e.curve.x ** 2)[3:],
-                       lambda: double(e, fp, acc), lambda: asm.call(add),
-                       G1_DBL_RUN)
+                       lambda: double(e, fp, acc), lambda: asm.call(add), run)
         fp.mul(e, expect.x, p.x, e.fp_const("beta", g1_beta(e.curve)))
         fp.neg(e, expect.y, p.y)
         require_jacobian_is(e, fp, acc, expect, fail)
 
 
-def require_g2_in_subgroup(e: Emitter, q: G2, t: G2Jacobian, fail: Label) -> None:
-    """psi(Q) = [x] Q, given T = [|x|] Q (the Miller loop's): T = sign(x) psi(Q)."""
+def _require_jacobian_is(e: Emitter, t: Slot, expect: G2, fail: Label) -> None:
+    require_jacobian_is(e, fp2, t, expect, fail)
+
+
+def require_g2_in_subgroup(e: Emitter, q: G2, t: G2Jacobian, fail: Label,
+                           require_is: Callable[[Emitter, Slot, G2, Label], None] =
+                           _require_jacobian_is) -> None:
+    """psi(Q) = [x] Q, given T = [|x|] Q (the Miller loop's): T = sign(x) psi(Q);
+    ``require_is(e, t, expect, fail)`` compares T in its coordinates (Jacobian unless
+    the loop's lines keep others: :attr:`..tower.lines.Lines.require_is`)."""
     gx, gy = psi_constants(e.curve)
     p = e.curve.p
     negative = e.curve.x < 0
@@ -95,4 +103,4 @@ def require_g2_in_subgroup(e: Emitter, q: G2, t: G2Jacobian, fail: Label) -> Non
         fp2.mul_const(e, expect.x, q.x, gx, "psi_x", conjugate=True)
         fp2.mul_const(e, expect.y, q.y, (-gy[0] % p, -gy[1] % p) if negative else gy,
                       "-psi_y" if negative else "psi_y", conjugate=True)
-        require_jacobian_is(e, fp2, t, expect, fail)
+        require_is(e, t, expect, fail)

@@ -136,8 +136,10 @@ def _part(staged: Slot, part: Slot, whole: Slot) -> Slot:
 
 
 def check_g2_subgroup(e: Emitter, loop: MillerLoop, fail: Label) -> None:
-    """After the Miller loop: every pair state's T must be sign(x) psi(Q)."""
-    loop.check_each_pair(lambda: require_g2_in_subgroup(e, loop.work.q, loop.work.t, fail))
+    """After the Miller loop: every pair state's T must be sign(x) psi(Q) (compared in
+    the coordinates of the loop's lines)."""
+    loop.check_each_pair(lambda: require_g2_in_subgroup(e, loop.work.q, loop.work.t, fail,
+                                                        loop.lines.require_is))
 
 
 def emit(e: Emitter, f: Fp12) -> Label:

@@ -8,15 +8,17 @@ A G1 point is ``(x, y)``; a G2 point ``((x0, x1), (y0, y1))``, each Fp2 value as
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, List, Sequence, Tuple, Union
 
-from .curves import Groth16Curve, resolve_curve
+from .curves import Groth16Curve, curve_of_base_field, resolve_curve
 
 G1Point = Tuple[int, int]
 G2Point = Tuple[Tuple[int, int], Tuple[int, int]]
 JsonSource = Union[str, Path, dict, list]
+_SOLIDITY_CONSTANT = re.compile(r"uint256\s+constant\s+(\w+)\s*=\s*(\d+)\s*;")
 
 
 def _load_json(source: JsonSource) -> Any:
@@ -112,6 +114,48 @@ class VerifyingKey:
         if "nPublic" in data and _int(data["nPublic"], "nPublic") != key.inputs:
             raise ValueError(f"nPublic is {data['nPublic']} but IC has {len(key.ic)} points")
         return key
+
+    @classmethod
+    def from_snarkjs_solidity(cls, source: Union[str, Path]) -> "VerifyingKey":
+        """From the Solidity verifier snarkjs exports (``snarkjs zkey export
+        solidityverifier``; RISC Zero's ``Groth16Verifier.sol`` is one), a file's path:
+        its ``uint256 constant`` lines alphax, alphay, betax1 .. deltay2, IC0x, IC0y, ...;
+        the curve is the one whose base field is its ``q``. Its G2 constants are in
+        EIP-197's order: betax1 is x.c1, betax2 x.c0 (snarkjs's template)."""
+        try:
+            text = Path(source).read_text()
+        except OSError as error:
+            raise ValueError(f"cannot read {source}: {error.strerror}") from None
+        values = {name: int(value) for name, value in _SOLIDITY_CONSTANT.findall(text)}
+        missing = [name for name in ("q", "alphax", "alphay", *(
+            f"{point}{axis}{i}" for point in ("beta", "gamma", "delta") for axis in "xy"
+            for i in (1, 2)), "IC0x", "IC0y") if name not in values]
+        if missing:
+            raise ValueError(f"{source} is not a snarkjs Groth16 verifier: no constant "
+                             f"{', '.join(missing)}")
+        spec = curve_of_base_field(values["q"])
+
+        def g2(name: str) -> G2Point:
+            return ((values[f"{name}x2"], values[f"{name}x1"]),
+                    (values[f"{name}y2"], values[f"{name}y1"]))
+        ic = []
+        while f"IC{len(ic)}x" in values:
+            ic.append((values[f"IC{len(ic)}x"], values[f"IC{len(ic)}y"]))
+        return cls(curve=spec.name, alpha=(values["alphax"], values["alphay"]),
+                   beta=g2("beta"), gamma=g2("gamma"), delta=g2("delta"), ic=ic)
+
+    def to_snarkjs(self) -> dict:
+        """The key as snarkjs's ``verification_key.json`` (decimal strings, projective
+        with z = 1; a point at infinity has z = 0)."""
+        def g1(p: G1Point) -> List[str]:
+            return [str(p[0]), str(p[1]), "0" if p == (0, 0) else "1"]
+
+        def g2(p: G2Point) -> List[List[str]]:
+            return [[str(v) for v in p[0]], [str(v) for v in p[1]], ["1", "0"]]
+        return {"protocol": "groth16", "curve": self.spec.snarkjs_name,
+                "nPublic": self.inputs, "vk_alpha_1": g1(self.alpha),
+                "vk_beta_2": g2(self.beta), "vk_gamma_2": g2(self.gamma),
+                "vk_delta_2": g2(self.delta), "IC": [g1(p) for p in self.ic]}
 
 
 @dataclass(frozen=True)
