@@ -170,12 +170,16 @@ class EVM384(_TowerSteps):
         return to_montgomery(value, e.curve.p).to_bytes(FP_BYTES, "little")
 
     def setup(self, e: EmitterView) -> None:
-        """Fill the constant region from the code's data section."""
+        """Fill the constant region, from its first slot, from the code's data section."""
         asm = e.asm
         asm.push(lambda: len(e.blob))
         asm.push(e.data_label)
-        asm.push(e.p)
+        asm.push(self._first_constant(e))
         asm.op("CODECOPY")
+
+    def _first_constant(self, e: EmitterView) -> Slot:
+        """The constant region's first slot: the modulus slot MULMODMONT384 reads."""
+        return e.p
 
     def release_constants(self, e: EmitterView) -> None:
         """Constants stay in memory slots for the whole program: nothing to release."""

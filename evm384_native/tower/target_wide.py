@@ -20,7 +20,6 @@ from typing import Callable, Tuple
 
 from ..asm import Assembler, Fp, Label, Slot, Subroutine
 from ..asm.layout import FP_BYTES
-from ..curves.model import Field
 from . import two_words
 from .target import EVM384, EmitterView, MontgomeryConstants, broadcast, reverse_values
 
@@ -44,21 +43,14 @@ class WideWords(EVM384):
     def __repr__(self) -> str:
         return "WideWords()"
 
-    def for_field(self, curve: Field) -> "WideWords":
-        return self
-
     def montgomery_constants(self, p: int) -> MontgomeryConstants:
         """No modulus slot (the routines hold p); R^2 mod p and a plain 1, big-endian."""
         return MontgomeryConstants(None, pow(2, 2 * R_BITS, p).to_bytes(FP_BYTES, "big"),
                                    (1).to_bytes(FP_BYTES, "big"))
 
-    def setup(self, e: EmitterView) -> None:
-        """Fill the constant region (from its first slot, zero) from the code's data."""
-        asm = e.asm
-        asm.push(lambda: len(e.blob))
-        asm.push(e.data_label)
-        asm.push(e.zero)
-        asm.op("CODECOPY")
+    def _first_constant(self, e: EmitterView) -> Slot:
+        """The constant region's first slot: zero (no modulus slot here)."""
+        return e.zero
 
     def encode(self, e: EmitterView, value: int) -> bytes:
         """A constant as a slot holds it: Montgomery form (R = 2**512), big-endian."""

@@ -66,7 +66,14 @@ def _store(s: NamedStack, h: str, low: str) -> None:
     asm.ops("ADD", "MSTORE")
 
 
-def _add_with_carry(s: NamedStack, a: str, b: str, total: str, carry: str,
+def _push_sign(s: NamedStack, value: str) -> None:
+    """Push the top bit of ``value`` (named "sign"): set for a negative two-word result."""
+    s.dup(value, "sign")
+    s.asm.push(255)
+    s.asm.op("SHR")
+
+
+def _add_with_carry(s: NamedStack, a: str, b: Operand, total: str, carry: str,
                     consume: Collection[str] = ()) -> None:
     """total = a + b mod 2**256, carry = its wrap (a > total)."""
     s.apply("ADD", [a, b], total, consume=[n for n in consume if n != a])
@@ -74,7 +81,7 @@ def _add_with_carry(s: NamedStack, a: str, b: str, total: str, carry: str,
 
 
 def _subtract_p_unless_below(s: NamedStack, h: str, low: str, p: int) -> None:
-    """(h, low) minus p if that is not negative, else as it is; then store and return.
+    """(h, low) minus p if that is not negative, else as it is; then stored at ``out``.
     A negative difference has its top bit set: h < 2**129 and p's high word < 2**128."""
     p_high, p_low = split(p)
     asm = s.asm
@@ -84,10 +91,7 @@ def _subtract_p_unless_below(s: NamedStack, h: str, low: str, p: int) -> None:
     s.apply("SUB", [h, "sub_h"], "dh", consume=["sub_h"])
     s.keep("ret", "out", low, h, "dl", "dh")
     keep, store = asm.new_label("keep"), asm.new_label("store")
-    s.dup("dh", "sign")
-    s.push(255, "255")
-    asm.op("SHR")
-    s.names.pop()
+    _push_sign(s, "dh")
     asm.jumpi(keep)
     s.names.pop()
     asm.ops("SWAP2", "POP", "SWAP2", "POP")      # ret out dl dh
@@ -122,10 +126,7 @@ def emit_sub(asm: Assembler, p: int) -> None:
     s.apply("SUB", ["hd", "borrow"], "h")
     s.keep("ret", "out", "l", "h")
     done = asm.new_label("difference")
-    s.dup("h", "sign")
-    s.push(255, "255")
-    asm.op("SHR")
-    s.names.pop()
+    _push_sign(s, "h")
     asm.op("ISZERO")
     asm.jumpi(done)
     s.names.pop()
