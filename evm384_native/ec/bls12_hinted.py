@@ -38,7 +38,7 @@ bytes. Each curve's ``hint`` module computes it.
 """
 from __future__ import annotations
 
-from typing import Callable, Tuple
+from typing import Any, Callable, Tuple
 
 from ..asm import Fp6, Fp12, Label, raw, struct
 from ..tower.fp import Emitter
@@ -67,14 +67,16 @@ def read_hint(e: Emitter, fail: Label) -> Hint:
     return hint
 
 
-def emit(e: Emitter, f: Fp12, validate: bool = False) -> Tuple[Label, Callable[[], None]]:
+def emit(e: Emitter, f: Fp12, validate: bool = False, **loop_options: Any
+         ) -> Tuple[Label, Callable[[], None]]:
     """The hinted check of the pairs in calldata, given a hint after them. ``validate``:
     EIP-2537 input, decoded and validated exactly as ``eip2537_pairing_check`` does
     (:mod:`.eip2537_input`); else the raw pairs of ``pairing_product_is_one``. Returns the label
     that invalid input (a bad point, a hint value >= p) jumps to (the caller places it and
     REVERTs there) and what pushes the answer (1 iff the relation holds)."""
     fail = e.asm.new_label("invalid_input")
-    loop = MillerLoop(e, f, g1_may_be_infinity=validate, calldata_tail=HINT_BYTES)
+    loop = MillerLoop(e, f, g1_may_be_infinity=validate, calldata_tail=HINT_BYTES,
+                      **loop_options)
     if validate:
         eip2537.load(e, loop, fail)
     else:

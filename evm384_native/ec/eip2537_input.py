@@ -20,11 +20,13 @@ anyway (its T), so it runs after the loop, on every pair state (:mod:`.bls12_sub
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..asm import Assembler, Fp12, Label, Slot
 from ..tower.control import is_zero
 from ..tower.fp import Emitter
 from ..tower.pairing import FinalExponentiation, MillerLoop
-from .bls12_subgroups import require_g1_in_subgroup, require_g2_in_subgroup
+from .bls12_subgroups import G1_DBL_RUN, require_g1_in_subgroup, require_g2_in_subgroup
 from .groups import g1_group, g2_group
 
 FP_BYTES = 64                                     # 16 zero bytes, then 48 bytes big-endian
@@ -105,9 +107,10 @@ def _decode(e: Emitter, staged: Slot, fail: Label) -> None:
         asm.digit_loop(READ_ORDER, 3, one)
 
 
-def load(e: Emitter, loop: MillerLoop, fail: Label) -> None:
+def load(e: Emitter, loop: MillerLoop, fail: Label, g1_run: int = G1_DBL_RUN) -> None:
     """Decode and validate every pair; pairs with Q at infinity are dropped (after P is
-    validated), pairs with P at infinity are kept (px2 = 0) for the G2 subgroup test."""
+    validated), pairs with P at infinity are kept (px2 = 0) for the G2 subgroup test.
+    ``g1_run``: the G1 subgroup test's longest run of doublings in one call."""
     work = loop.work
     g1, g2 = g1_group(e.curve), g2_group(e.curve)
 
@@ -122,7 +125,7 @@ def load(e: Emitter, loop: MillerLoop, fail: Label) -> None:
         is_zero(asm, _part(staged, work.px2, work))
         asm.jumpi(g1_done)
         g1.require_on_curve(e, work.px2, fail)
-        require_g1_in_subgroup(e, work.px2, fail)
+        require_g1_in_subgroup(e, work.px2, fail, run=g1_run)
         asm.place(g1_done)
         is_zero(asm, _part(staged, work.q, work))
         asm.jumpi(skip)
@@ -142,13 +145,18 @@ def check_g2_subgroup(e: Emitter, loop: MillerLoop, fail: Label) -> None:
                                                         loop.lines.require_is))
 
 
-def emit(e: Emitter, f: Fp12) -> Label:
+def emit(e: Emitter, f: Fp12, shared_inverse: bool = False, g1_run: int = G1_DBL_RUN,
+         **loop_options: Any) -> Label:
     """f = the product of the pairings of the validated input; returns the label that
-    invalid input jumps to (the caller places it and REVERTs there)."""
+    invalid input jumps to (the caller places it and REVERTs there). ``loop_options``:
+    the Miller loop's (:class:`.MillerLoop`), beside ``g1_may_be_infinity``;
+    ``shared_inverse`` the final exponentiation's (:class:`.FinalExponentiation`);
+    ``g1_run`` as :func:`load` takes it (less code for more gas: room for faster steps
+    elsewhere)."""
     fail = e.asm.new_label("invalid_input")
-    loop = MillerLoop(e, f, g1_may_be_infinity=True)
-    load(e, loop, fail)
+    loop = MillerLoop(e, f, g1_may_be_infinity=True, **loop_options)
+    load(e, loop, fail, g1_run)
     loop.emit()
     check_g2_subgroup(e, loop, fail)
-    FinalExponentiation(e).emit(f)
+    FinalExponentiation(e, shared_inverse=shared_inverse).emit(f)
     return fail

@@ -4,8 +4,8 @@ for beta = -1; an Fp2 slot is c0‖c1).
 For u^2 = -1 (BN254, BLS12-381) products use schoolbook formulas: with MULMODMONT384 only
 three times as expensive as an addition, 4 mul + 2 add beats Karatsuba's 3 mul + 5 add in
 ops and in gas, and the engines run that product as one step (:mod:`..fp2_shape`). Another
-beta (BLS12-377's -5) takes Karatsuba's product and squaring with one product by the
-constant beta (:func:`_times_nonresidue`).
+beta (BLS12-377's -5) adds one product by the constant beta (:func:`_times_nonresidue`);
+where a product costs several additions (EVM384) its product is Karatsuba's.
 """
 from __future__ import annotations
 
@@ -38,13 +38,17 @@ def _times_nonresidue(e: Emitter, out: Fp, a: Fp) -> None:
 
 
 def mul(e: Emitter, out: Fp2, a: Fp2, b: Fp2, scratch: Scratch = None) -> None:
-    """For u^2 = -1 (a0 b0 - a1 b1) + (a0 b1 + a1 b0) u; 4 mul, 2 add/sub. ``scratch``:
+    """(a0 b0 + beta a1 b1) + (a0 b1 + a1 b0) u; 4 mul, 2 add/sub for u^2 = -1, and one
+    product by beta more for another beta where products are cheap (EVMMAX, plain EVM:
+    as much gas as Karatsuba's, two operations less). ``scratch``:
     three Fp slots for the temporaries t0, t1, t2 (apart from a, b and out), else fresh
     ones. The engines run the product as one step only where its temporaries are provably
     overwritten before they are read (:mod:`..evm.fp2_products`), so a routine whose
     last product ends a run of straight-line code hands it slots that the code after it
-    writes first. Another beta: :func:`_mul_karatsuba` (``scratch`` unused)."""
-    if e.curve.fp2_nonresidue != -1:
+    writes first. Another beta where products are dear (EVM384): :func:`_mul_karatsuba`
+    (``scratch`` unused)."""
+    minus_one = e.curve.fp2_nonresidue == -1
+    if not minus_one and not e.target.cheap_products:
         _mul_karatsuba(e, out, a, b)
         return
     with e.asm.scope("fp2_mul"), e.asm.temps(*([] if scratch else [Fp] * 3)) as fresh:
@@ -54,7 +58,11 @@ def mul(e: Emitter, out: Fp2, a: Fp2, b: Fp2, scratch: Scratch = None) -> None:
         fp.mul(e, t2, a.c0, b.c1)
         fp.mul(e, out.c1, a.c1, b.c0)           # last read of a and b
         fp.add(e, out.c1, out.c1, t2)
-        fp.sub(e, out.c0, t0, t1)
+        if minus_one:
+            fp.sub(e, out.c0, t0, t1)
+        else:
+            _times_nonresidue(e, t1, t1)
+            fp.add(e, out.c0, t0, t1)
 
 
 def _mul_karatsuba(e: Emitter, out: Fp2, a: Fp2, b: Fp2) -> None:
@@ -74,9 +82,9 @@ def _mul_karatsuba(e: Emitter, out: Fp2, a: Fp2, b: Fp2) -> None:
 
 def sqr(e: Emitter, out: Fp2, a: Fp2) -> None:
     """For u^2 = -1 (a0 + a1)(a0 - a1) + 2 a0 a1 u; 2 mul, 3 add/sub. Another beta:
-    :func:`_sqr_karatsuba`."""
+    :func:`_sqr_schoolbook`."""
     if e.curve.fp2_nonresidue != -1:
-        _sqr_karatsuba(e, out, a)
+        _sqr_schoolbook(e, out, a)
         return
     with e.asm.scope("fp2_sqr"), e.asm.temps(Fp, Fp) as (t0, t1):
         fp.add(e, t0, a.c0, a.c1)
@@ -86,16 +94,15 @@ def sqr(e: Emitter, out: Fp2, a: Fp2) -> None:
         fp.mul(e, out.c0, t0, t1)
 
 
-def _sqr_karatsuba(e: Emitter, out: Fp2, a: Fp2) -> None:
-    """(a0^2 + beta a1^2) + ((a0 + a1)^2 - a0^2 - a1^2) u; 3 squarings, a product by beta,
-    4 add/sub."""
-    with e.asm.scope("fp2_sqr"), e.asm.temps(Fp, Fp, Fp) as (t0, t1, s):
-        fp.add(e, s, a.c0, a.c1)
+def _sqr_schoolbook(e: Emitter, out: Fp2, a: Fp2) -> None:
+    """(a0^2 + beta a1^2) + 2 a0 a1 u: 3 products, one by beta, 2 add (Karatsuba's
+    (a0 + a1)^2 - a0^2 - a1^2 saves no product where a squaring costs a product, and
+    takes two more additions)."""
+    with e.asm.scope("fp2_sqr"), e.asm.temps(Fp, Fp) as (t0, t1):
         fp.sqr(e, t0, a.c0)
-        fp.sqr(e, t1, a.c1)                     # last read of a
-        fp.sqr(e, s, s)
-        fp.sub(e, out.c1, s, t0)
-        fp.sub(e, out.c1, out.c1, t1)
+        fp.sqr(e, t1, a.c1)
+        fp.mul(e, out.c1, a.c0, a.c1)           # last read of a
+        fp.dbl(e, out.c1, out.c1)
         _times_nonresidue(e, t1, t1)
         fp.add(e, out.c0, t0, t1)
 
