@@ -1,7 +1,8 @@
 """The tower over a curve whose Fp2 non-residue is not -1: BLS12-377 (curves/bls12_377.py,
 EIP-2539's constants: p = 1 mod 4, Fp2 = Fp[u]/(u^2 + 5), xi = u, a D-type twist). Its Python Fp2 (curves/fields.py) against the EIP's twist constant and
-generators; its emitted Fp2, Fp6 and Fp12 code (tower/fp2.py's Karatsuba products and
-squarings with a product by beta, mul_by_xi for xi = u) on both targets against plain
+generators; its emitted Fp2, Fp6 and Fp12 code (tower/fp2.py's products and squarings
+with a product by beta: schoolbook under EVMMAX, Karatsuba's product under EVM384;
+mul_by_xi for xi = u; tower/fp12.py's Fp4 squarings over Fp for xi = u) on both targets against plain
 integers: Fp12 = Fp[w]/(w^12 + 5), since w^2 = v, v^3 = xi = u and u^2 = -5."""
 import random
 from dataclasses import replace

@@ -45,6 +45,7 @@ from ..tower.fp import Emitter
 from ..tower.pairing import MillerLoop
 from ..tower.residue import push_accepted
 from . import eip2537_input as eip2537
+from .bls12_subgroups import G1_DBL_RUN
 
 Hint = struct("Hint", ("t", Fp6))                 # c^-1 = 1 + t w
 HINT_BYTES = Hint.size                            # 288
@@ -67,18 +68,20 @@ def read_hint(e: Emitter, fail: Label) -> Hint:
     return hint
 
 
-def emit(e: Emitter, f: Fp12, validate: bool = False, **loop_options: Any
-         ) -> Tuple[Label, Callable[[], None]]:
+def emit(e: Emitter, f: Fp12, validate: bool = False, g1_run: int = G1_DBL_RUN,
+         **loop_options: Any) -> Tuple[Label, Callable[[], None]]:
     """The hinted check of the pairs in calldata, given a hint after them. ``validate``:
     EIP-2537 input, decoded and validated exactly as ``eip2537_pairing_check`` does
     (:mod:`.eip2537_input`); else the raw pairs of ``pairing_product_is_one``. Returns the label
     that invalid input (a bad point, a hint value >= p) jumps to (the caller places it and
-    REVERTs there) and what pushes the answer (1 iff the relation holds)."""
+    REVERTs there) and what pushes the answer (1 iff the relation holds). ``g1_run``:
+    as :func:`.eip2537_input.load` takes it; ``loop_options``: the Miller loop's
+    (:class:`.MillerLoop`)."""
     fail = e.asm.new_label("invalid_input")
     loop = MillerLoop(e, f, g1_may_be_infinity=validate, calldata_tail=HINT_BYTES,
                       **loop_options)
     if validate:
-        eip2537.load(e, loop, fail)
+        eip2537.load(e, loop, fail, g1_run)
     else:
         loop.load()
     hint = read_hint(e, fail)
