@@ -10,7 +10,7 @@ from ..asm.failure import REVERT, Failure
 from ..asm.layout import RegisterOverflow
 from ..curves.model import Field
 from .fp import Emitter
-from .pairing import CYCLOTOMIC_RUNS, RESIDENT_CODE
+from .pairing import CYCLOTOMIC_RUNS, RESIDENT_CODE, UnavailableBuild
 from .target import Target
 
 CONTRACT_SIZE_LIMIT = 24_576                       # EIP-170
@@ -65,7 +65,8 @@ def least_gas_that_fits(name: str, curve: Field, isa: Target,
                                                    variant_compact, use_loops,
                                                    variant.register_pairs, resident_code,
                                                    inline, cyclotomic_run, failure)
-                            except RegisterOverflow:   # a build that needs more registers
+                            except (RegisterOverflow,   # needs more registers
+                                    UnavailableBuild):  # options this build cannot honour
                                 continue
                             if len(program.code) <= CONTRACT_SIZE_LIMIT:
                                 return program

@@ -29,6 +29,11 @@ from .families import family_of, non_adjacent_form
 from .lines import JACOBIAN, Lines
 from .fp import Emitter
 
+class UnavailableBuild(ValueError):
+    """Options a contract asks of the Miller loop that the emitter's build cannot honour
+    (:func:`.contract.least_gas_that_fits` goes on to its next build)."""
+
+
 PAIR_INPUT_BYTES = 6 * FP_BYTES          # per pair in calldata: G1 x‖y, G2 x.c0‖x.c1‖y.c0‖y.c1
 # How the Miller loop's steps of pairs kept in registers (Emitter.register_pairs) are
 # emitted, least gas first: every pair's inline; the first pair's shared with the loop over
@@ -120,6 +125,11 @@ class MillerLoop:
         self.registers_only = registers_only
         # the states whose steps need no test of P at infinity
         self.own_slot = resident_all_finite and e.resident_code == "inline"
+        if hybrid and self.resident and not self.own_slot:
+            # the memory loop would work in the first resident pair's registers, which
+            # hybrid keeps live across the memory loop's steps
+            raise UnavailableBuild(f"hybrid needs the resident pairs' steps inline, not "
+                                   f"{e.resident_code!r}")
         self.finite = ({slot.name for slot in self.resident[0 if self.own_slot else 1:]}
                        if resident_all_finite else set())
         self.flags: Dict[str, Slot] = {}
