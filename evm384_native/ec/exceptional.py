@@ -61,19 +61,24 @@ class Exceptions:
         self._handlers: Dict[Tuple[str, ...], Subroutine] = {}
 
     def add(self, addend: Addend) -> None:
-        """acc += addend, its exceptional cases handled (module doc): the handler, a
-        subroutine (one per kind of record), runs where Z3 = 0."""
+        """acc += addend, its exceptional cases handled (module doc): where Z3 = 0 a jump
+        to a detour after the code (this addition's own: it pushes the return address and
+        jumps on) into the handler, a subroutine (one per kind of record); the usual path
+        pays the test and a JUMPI, no ISZERO and no push of a return address."""
         asm = self.e.asm
         self._add(addend)
-        normal = asm.new_label("addition_normal")
-        push_field_is_zero(self.e, self.acc.z)
-        asm.op("ISZERO")
-        asm.jumpi(normal)
         if addend.key not in self._handlers:
             self._handlers[addend.key] = asm.subroutine(
                 "exceptional_" + "_".join(addend.key), lambda asm: self._handle(addend))
-        asm.call(self._handlers[addend.key])
-        asm.place(normal)
+        handler = self._handlers[addend.key]
+        back = asm.new_label("addition_normal")
+        detour = asm.subroutine(asm.new_label("exceptional_detour").name,
+                                lambda asm: (asm.push(back), asm.push(handler.entry)))
+        push_field_is_zero(self.e, self.acc.z)
+        asm.jumpi(detour.entry)
+        asm.place(back)
+        asm.schedule(detour)
+        asm.schedule(handler)
 
     def _handle(self, addend: Addend) -> None:
         asm, e, flag = self.e.asm, self.e, self.flag
