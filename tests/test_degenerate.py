@@ -118,29 +118,28 @@ def _k1_degenerate(rng, target):
     return out
 
 
+def _p256_verdict(openssl, data):
+    """P256VERIFY's output by OpenSSL's verdict."""
+    h, r, s, qx, qy = (int.from_bytes(data[i:i + 32], "big") for i in range(0, 160, 32))
+    return ONE if openssl("secp256r1", (qx, qy), h, r, s) else b""
+
+
+SIGNATURES = {"p256verify": (p256_random, _p256_degenerate),
+              "ecrecover": (k1_random, _k1_degenerate)}
+
+
+@pytest.mark.parametrize("name", SIGNATURES)
 @pytest.mark.parametrize("target", TARGETS)
-def test_p256verify_degenerate_inputs(target, openssl):
-    code = build_contract("p256verify", target=target)
-    figure = _figure("p256verify", target, p256_random)
-    rng = random.Random(7)
-    for label, data in _p256_degenerate(rng, target):
-        h, r, s, qx, qy = (int.from_bytes(data[i:i + 32], "big") for i in range(0, 160, 32))
-        expected = ONE if openssl("secp256r1", (qx, qy), h, r, s) else b""
-        assert answers(code, data, target) == expected, label
+def test_signature_degenerate_inputs(name, target, openssl, coincurve_recover):
+    random_input, degenerate = SIGNATURES[name]
+    oracle = {"p256verify": lambda data: _p256_verdict(openssl, data),
+              "ecrecover": coincurve_recover}[name]
+    code = build_contract(name, target=target)
+    figure = _figure(name, target, random_input)
+    for label, data in degenerate(random.Random(7), target):
+        assert answers(code, data, target) == oracle(data), label
         gas = run(code, data, target=target).gas_used
         assert gas <= LIMIT * figure, (label, gas, figure)
-
-
-@pytest.mark.parametrize("target", TARGETS)
-def test_ecrecover_degenerate_inputs(target, coincurve_recover):
-    code = build_contract("ecrecover", target=target)
-    figure = _figure("ecrecover", target, k1_random)
-    rng = random.Random(8)
-    for label, data in _k1_degenerate(rng, target):
-        assert answers(code, data, target) == coincurve_recover(data), label
-        gas = run(code, data, target=target).gas_used
-        assert gas <= LIMIT * figure, (label, gas, figure)
-
 
 def _bn254_degenerate(name):
     """bn254_mul: window 0's additions meeting acc = +-T (k = j d lam, ec/glv_multiply.py's
