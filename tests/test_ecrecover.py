@@ -32,7 +32,7 @@ P, N, G = SECP256K1.p, SECP256K1.r, SECP256K1.g1
 GLV = SECP256K1.glv
 # Execution gas of a valid signature (either y parity: one SUBMODX apart), EIP-6690 /
 # EIP-7747 (issue 24's target, 7,500 = 2.5 x the precompile's 3,000, is not met)
-GAS = {"eip-6690": 13_482, "eip-7747": 18_418}
+GAS = {"eip-6690": 17_111, "eip-7747": 22_150}
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +194,9 @@ def _exceptional(rng, final, digits=ecrecover_contracts.G_DIGITS[-1]):
     return encode(-u1 * r % N, v, r, u2 * r % N)
 
 
-def test_the_complete_path(code, coincurve_recover):
+def test_the_exceptional_cases(code, coincurve_recover):
+    """Handled where they happen (ec/exceptional.py): right, and about as dear as any
+    input (tests/test_degenerate.py: within 1.5x of the figure)."""
     rng = random.Random(11)
     usual = run(code, random_signature(rng)).gas_used
     for final in (False, True):
@@ -202,12 +204,12 @@ def test_the_complete_path(code, coincurve_recover):
         result = run(code, data)
         assert result.output == recover(data) == coincurve_recover(data)
         assert (result.output != b"") == final
-        assert result.gas_used > usual           # the loop ran, then the complete path
+        assert result.gas_used < 1.5 * usual
 
 
-def test_the_complete_path_of_the_plain_evm_build(coincurve_recover):
+def test_the_exceptional_cases_of_the_plain_evm_build(coincurve_recover):
     """The plain-EVM build reads G's digits 7 bits at a time (G_DIGITS[0]): its exceptional
-    inputs, made for that window, also end in the complete path, right."""
+    inputs, made for that window, are handled too."""
     plain = build_contract("ecrecover", target="evm")
     rng = random.Random(12)
     usual = run(plain, random_signature(rng), target="evm").gas_used
@@ -216,7 +218,7 @@ def test_the_complete_path_of_the_plain_evm_build(coincurve_recover):
         result = run(plain, data, target="evm")
         assert result.output == recover(data) == coincurve_recover(data)
         assert (result.output != b"") == final
-        assert result.gas_used > usual
+        assert result.gas_used < 1.5 * usual
 
 
 @pytest.mark.parametrize("digits", ecrecover_contracts.G_DIGITS, ids=lambda d: f"w{d.window}")

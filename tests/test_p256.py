@@ -26,7 +26,7 @@ from test_cli import cli
 VECTORS = Path(__file__).parent / "vectors" / "secp" / "p256Verify.json"
 # Execution gas of a valid signature, EIP-6690 / EIP-7747 (issue 24's
 # target, 10,350 = 1.5 x the precompile's 6,900 under EIP-6690, is not met)
-GAS = {"eip-6690": 15_510, "eip-7747": 22_038}
+GAS = {"eip-6690": 19_136, "eip-7747": 25_765}
 P, N, B = P256.p, P256.r, P256.b
 
 
@@ -303,20 +303,14 @@ def test_the_point_formulas_against_the_reference():
     for other, expected in ((b, add(a, b)), (a, None), ((a[0], P - a[1]), None)):
         acc = jacobian(a, z)
         a_minus_3.add_mixed(_IntOps(), acc, [_Cell(v) for v in other], cells(4))
-        assert affine(acc) == expected          # equal or opposite: Z = 0, the fallback's cue
+        assert affine(acc) == expected          # equal or opposite: Z = 0, the handler's cue
+        if expected is None:                    # X3 = R^2: 0 iff equal (ec/exceptional.py)
+            assert (acc[0].v == 0) == (other == a)
         u = rng.randrange(2, P)                 # acc on the curve of u, other on the curve
         acc = jacobian(a, z)
         acc[2].v = z * pow(u, -1, P) % P
         a_minus_3.add_mixed(_IntOps(), acc, [_Cell(v) for v in other], cells(4), _Cell(u))
         assert affine(acc[:2] + [_Cell(acc[2].v * u)]) == expected
-    for p1, p2 in ((a, b), (a, a), (a, (a[0], P - a[1])), (None, a), (a, None)):
-        proj = lambda pt: [_Cell(0), _Cell(1), _Cell(0)] if pt is None else \
-            [_Cell(pt[0] * z), _Cell(pt[1] * z), _Cell(z)]          # noqa: E731
-        out = cells(3)
-        a_minus_3.add_complete(_IntOps(), out, proj(p1), proj(p2), _Cell(B), cells(5))
-        x, y, zz = (c.v for c in out)
-        got = None if zz == 0 else (x * pow(zz, -1, P) % P, y * pow(zz, -1, P) % P)
-        assert got == add(p1, p2)
 
 
 @pytest.mark.parametrize("digits", p256_contracts.G_DIGITS, ids=lambda d: f"w{d.window}")

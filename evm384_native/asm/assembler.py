@@ -430,15 +430,21 @@ class Assembler:
         emits code between the return address's push and the jump (the arguments the body
         takes over its return address).
         """
-        if self.memory.registers is not None:      # frames on one call chain must not share
-            self.memory.registers.calls.setdefault(self.frame.name, set()).add(
-                f"{sub.name}.frame")
         back = self.new_label(f"ret_{sub.name}")
         self.push(back)
         if arguments is not None:
             arguments()
         self.jump(at if at is not None else sub.entry)
         self.place(back)
+        self.schedule(sub)
+
+    def schedule(self, sub: Subroutine) -> None:
+        """Emit ``sub``'s body with the called ones, as called from here (its frame apart
+        from this one's), for code that jumps into it without :meth:`call` (e.g. with a
+        return address it pushed itself, out of the hot path)."""
+        if self.memory.registers is not None:      # frames on one call chain must not share
+            self.memory.registers.calls.setdefault(self.frame.name, set()).add(
+                f"{sub.name}.frame")
         if not sub.emitted:
             sub.emitted = True
             self._pending.append(sub)

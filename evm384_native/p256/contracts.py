@@ -22,12 +22,13 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    (:func:`..ec.a_minus_3.dbl_weighted`: 9 products and 5 additions, the last of a window 8;
    W made once a window, 3 products), per window two mixed additions (11 products, 7
    additions), of G's record (on the curve itself: Z Z_T in place of Z, one product
-   more) and of Q's. An exceptional case (an addition meeting acc = +-T) or
-   infinity leaves Z = 0, and then the input is run again through a bit-by-bit loop of
-   complete additions (:meth:`_Verify._complete`: Renes, Costello and Batina's, every
-   case; ~78,000 gas, for inputs such as u1 G = -u2 Q).
+   more) and of Q's. An exceptional case (an addition meeting acc = +-T, or acc at
+   infinity: inputs such as u1 G = -u2 Q, for a key whose logarithm its maker knows)
+   leaves Z = 0, which a test after each addition finds and handles there
+   (:class:`..ec.exceptional.Exceptions`: 2T, infinity or T), so such inputs cost about
+   what others do.
 4. The x-coordinate test mod n without an inversion: R finite (Z != 0) and
-   X = r' (Z Z_T)^2 (Jacobian, back on the curve; Z on the complete path, projective) for r' = r or, when
+   X = r' (Z Z_T)^2 (Jacobian, back on the curve) for r' = r or, when
    r + n < p, r' = r + n. That condition is tested as r < p - n: r + n itself can pass 2^256
    (r < n), and a wrapped sum would stand for an x that R' does not have. Each of the two
    differences X - r' (Z Z_T)^2 is tested for 0 on its own: their product as a word is 0 mod
@@ -44,6 +45,7 @@ from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
 from ..curves.p256 import P256
 from ..ec import a_minus_3
 from ..ec.a_minus_3 import EmittedOps
+from ..ec.exceptional import Addend, Exceptions
 from ..ec.odd_multiples import odd_multiples
 from ..ec.windows import RECORDS, WINDOW, CodeTable, joint_steps, next_turn
 from ..tower import fp, modn
@@ -112,22 +114,19 @@ class _Verify:
         # words: n, s, h mod n, r (STOREXed into context 1), then u1, u2 (LOADXed back)
         self.words = memory.region("p256_words").alloc(raw(6 * WORD), "words")
         self.answer = memory.region("p256_answer").alloc(raw(WORD), "answer")
-        self.record = e.target.memory_bytes(e, G1Jacobian.size)
         self.affine_record = e.target.memory_bytes(e, G1.size)
         assert self.affine_record == 1 << 6        # a digit's record offset is a mask
         self.q_table = memory.region("p256_q_table", first=True).alloc(
             raw(RECORDS * self.affine_record), "q_table")
-        # the complete path's table, over Q's (no longer read when that path runs)
-        self.table = self.q_table.part(raw(4 * self.record), 0, "complete_table")
         self.g_data = e.asm.new_label("p256_g_data")
         self.g_table = None if g_digits.in_code else memory.region("p256_g_table").alloc(
             raw(g_digits.records * self.affine_record), "g_table")
-        self.b = e.fp_const("b", B)
         self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
         self.z_table = memory.region("p256_z_table").alloc(Fp, "z_table")   # Q's table's Z
+        record = memory.region("p256_record").alloc(G1, "record")   # a record added
+        self.g_addend = Addend(record, z_factor=self.z_table)         # on the curve
+        self.q_addend = Addend(record)                                # on Q's table's
         self.scale = memory.region("p256_scale").alloc(Fp, "scale")   # Z, or Z^2
-        self.complete = e.asm.new_label("complete")
-        self.compare = e.asm.new_label("compare")
         self.fail = e.asm.new_label("invalid")
 
     # --- 1. validation --------------------------------------------------------------
@@ -313,10 +312,8 @@ class _Verify:
         """Stack: u1 u2 (kept); acc = [u1] G + [u2] Q, Jacobian, by Straus' joint
         multiplication with signed digits, 5 bits for Q and ``g_digits.window`` for G
         (:func:`steps`): 255 doublings, 51 additions of Q and 32 (8-bit digits) or 52 of
-        G, no branch. An addition that
-        meets acc = +-T (H = 0) leaves Z = 0, which every later step keeps (Z3 = Z1 H,
-        2 Y1 Z1); so does infinity. A final Z = 0 therefore sends the input to
-        :meth:`_complete`, which handles every case."""
+        G, a test of Z after each addition (its exceptional cases handled there:
+        :class:`..ec.exceptional.Exceptions`). A final Z = 0 is R = infinity."""
         asm, e, digits = self.asm, self.e, self.g_digits
         with asm.scope("tables"):
             asm.data(self._g_data(), label=self.g_data)
@@ -331,97 +328,54 @@ class _Verify:
             self._recode()
             asm.op("DUP2")
             self._recode()                         # stack: u1 u2 U1 U2
-        with asm.scope("windows"), asm.temps(G1, Fp, *[Fp] * 4) as (g, w, *t):
+        g, q = self.g_addend, self.q_addend
+
+        def add(addend: Addend) -> None:
+            """acc += the record, its temporaries dead before the exceptions' test."""
+            record = addend.record
+            with asm.temps(*[Fp] * 4) as t:
+                a_minus_3.add_mixed(self.ops, _xyz(acc), (record.x, record.y), t,
+                                    addend.z_factor)
+        exceptions = Exceptions(e, acc, add, lambda: self._double_record(acc))
+        with asm.scope("windows"):
             self._lookup(acc.part(G1, 0, "acc.xy"), 1, None, self.q_table)   # +-Q
             fp.copy(e, acc.z, e.one)               # on Q's table's curve
             if digits.top_digit:
-                self._g_lookup(g, 2, None)                                    # +-G
-                a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t, self.z_table)
+                self._g_lookup(g.record, 2, None)                             # +-G
+                exceptions.add(g)
 
             def run(top: int, bottom: int, offset: int, depth: int) -> None:
                 """Bits top - 1 .. bottom, the digits at bit b of the words at b + offset
                 (U2 at DUP ``depth``, U1 under it)."""
                 for doublings, bit, adds in steps(top, bottom, digits.window):
-                    a_minus_3.weight(self.ops, w, acc.z, self.z_table)
-                    for i in range(doublings):
-                        a_minus_3.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves,
-                                               t, update=i < doublings - 1)
+                    with asm.temps(Fp, *[Fp] * 4) as (w, *t):
+                        a_minus_3.weight(self.ops, w, acc.z, self.z_table)
+                        for i in range(doublings):
+                            a_minus_3.dbl_weighted(self.ops, _xyz(acc), w,
+                                                   self.three_halves, t,
+                                                   update=i < doublings - 1)
                     if "g" in adds:
-                        self._g_lookup(g, depth + 1, bit + offset)
-                        a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t,
-                                            self.z_table)
+                        self._g_lookup(g.record, depth + 1, bit + offset)
+                        exceptions.add(g)
                     if "q" in adds:
-                        self._lookup(g, depth, bit + offset, self.q_table)
-                        a_minus_3.add_mixed(self.ops, _xyz(acc), (g.x, g.y), t)
+                        self._lookup(q.record, depth, bit + offset, self.q_table)
+                        exceptions.add(q)
             top, turn = digits.loop_top, digits.turn_bits
             run(255, top, 0, 1)
             asm.push(top // turn)                  # stack: u1 u2 U1 U2 turns-left
             loop = asm.label("windows")
             run(top, top - turn, 0, 2)             # the turn's digits at fixed bits: the
             next_turn(asm, (2, 3), turn, loop)     # words move up a turn's bits each turn
-            asm.ops("POP", "POP", "POP")           # stack: u1 u2
-        e.target.copy_out(e, acc.z, lambda: asm.push(self.words))
-        asm.push(self.words)
-        asm.op("MLOAD")
-        asm.op("ISZERO")                           # Z = 0: the complete path
-        asm.jumpi(self.complete)
-        asm.ops("POP", "POP")
+            asm.ops("POP", "POP", "POP", "POP", "POP")
         fp.mul(e, self.scale, acc.z, self.z_table)  # Z on the curve itself
         fp.mul(e, self.scale, self.scale, self.scale)   # x = X / Z^2
-        asm.jump(self.compare)
 
-    # --- 3b. the complete path --------------------------------------------------------
-
-    def _complete_data(self) -> bytes:
-        """Records (X, Y, Z): infinity, G, infinity, then (qx, qy, 1) from the calldata."""
-        words = [0, 1, 0, *G, 1, 0, 1, 0, 0, 0, 1]
-        return b"".join(v.to_bytes(WORD, "big") for v in words)
-
-    def _complete(self, acc: G1Jacobian) -> None:
-        """Stack: u1 u2 -> (consumed); acc = [u1] G + [u2] Q, projective, for every input
-        (the path the windowed one falls back to): bit by bit from the top,
-        acc = 2 acc + [bit] G + [bit] Q with complete additions (the tables hold infinity
-        and the point)."""
-        asm, e = self.asm, self.e
-        data = asm.data(self._complete_data(), "p256_complete_data")
-        asm.push(4 * self.record)
-        asm.push(data)
-        asm.push(self.table)
-        asm.op("CODECOPY")
-        asm.push(2 * WORD)
-        asm.push(QX)
-        asm.push(lambda: int(self.table) + 3 * self.record)
-        asm.op("CALLDATACOPY")
-        for value in (acc.x, acc.z):               # infinity (0 : 1 : 0)
-            fp.copy(e, value, e.zero)
-        fp.copy(e, acc.y, e.one)
-        with asm.temps(G1Jacobian, G1Jacobian, *[Fp] * 5) as (out, t, *temps):
-            asm.push(256)                          # stack: u1 u2 bits-left
-            top = asm.label("bit")
-            a_minus_3.add_complete(self.ops, _xyz(out), _xyz(acc), _xyz(acc), self.b, temps)
-            for depth, base in ((3, 0), (2, 2)):   # u1's bit: G; u2's bit: Q
-                def source(depth: int = depth, base: int = base) -> None:
-                    asm.op(f"DUP{depth + 1}")      # above the count copy_in pushed
-                    asm.push(255)
-                    asm.op("SHR")
-                    asm.push(self.record)
-                    asm.op("MUL")
-                    asm.push(lambda: int(self.table) + base * self.record)
-                    asm.op("ADD")
-                e.target.copy_in(e, t, source)
-                a_minus_3.add_complete(self.ops, _xyz(acc), _xyz(out), _xyz(t), self.b, temps)
-                fp.copy(e, out, acc)
-            for depth in (3, 2):                   # the words up a bit
-                asm.op(f"SWAP{depth - 1}")
-                asm.push(1)
-                asm.op("SHL")
-                asm.op(f"SWAP{depth - 1}")
-            asm.push(1)
-            asm.op("SWAP1")
-            asm.op("SUB")
-            asm.op("DUP1")
-            asm.jumpi(top)
-            asm.ops("POP", "POP", "POP")
+    def _double_record(self, acc: G1Jacobian) -> None:
+        """acc = 2 acc for acc a record (Z = 1) on Q's table's curve (W = Z_T^4)."""
+        with self.asm.temps(Fp, *[Fp] * 4) as (w, *t):
+            a_minus_3.weight(self.ops, w, acc.z, self.z_table)
+            a_minus_3.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves, t,
+                                   update=False)
 
     # --- 4. the x-coordinate test ---------------------------------------------------
 
@@ -429,7 +383,6 @@ class _Verify:
         """Return 1 iff Z != 0 and X = r' scale for r' = r or r + n (< p), scale = Z
         (projective) or Z^2 (Jacobian)."""
         asm, e = self.asm, self.e
-        asm.place(self.compare)
         with asm.temps(array(Fp, 2)) as (rs,):
             self._word(R)                          # words[0..1] = r, r + n if < p else r
             asm.op("DUP1")
@@ -477,10 +430,6 @@ class _Verify:
         acc = asm.memory.region("p256_acc").alloc(G1Jacobian, "acc")
         with asm.scope("double_scalar"):
             self._windowed(acc)
-        with asm.scope("complete"):
-            asm.place(self.complete)
-            self._complete(acc)
-            fp.copy(self.e, self.scale, acc.z)     # x = X / Z
         with asm.scope("check"):
             self.check(acc)
             asm.place(self.fail)                   # any failure: empty output, no revert

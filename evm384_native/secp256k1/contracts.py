@@ -27,11 +27,10 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
    the digits' positions from :func:`..ec.windows.joint_steps`.
 5. Exceptional cases: R is chosen by the signer, so its discrete logarithm may be known
    and any partial sum may meet a record (acc = +-T): there a mixed addition has H = 0
-   and leaves Z = 0, which every later step keeps (Z3 = Z1 H, Y Z), and so does
-   infinity; without one, Z stays non-zero and every addition was a valid one. A final
-   Z = 0 therefore sends the input to :meth:`_Recover.complete`, a bit-by-bit double and
-   add with additions handling every case (:func:`..ec.groups.add`), which also
-   finds Q = infinity (then empty output).
+   and leaves Z = 0, and so does acc at infinity: a test of Z after each addition finds
+   them and handles them there (:class:`..ec.exceptional.Exceptions`: 2T, infinity or T),
+   so such inputs cost about what others do. A final Z = 0 is Q = infinity (empty
+   output).
 6. Q affine (one inversion), LOADXed as x || y, KECCAK256, the low 20 bytes returned.
 """
 from __future__ import annotations
@@ -45,7 +44,8 @@ from ..asm import Fp, G1, G1Jacobian, Program, raw
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
 from ..ec.glv import HALF_BITS, push_digit_words
-from ..ec.groups import add, affine_view, g1_group
+from ..ec.exceptional import Addend, Exceptions
+from ..ec.groups import affine_view, g1_group
 from ..ec.odd_multiples import odd_multiples
 from ..ec.windows import RECORDS, WINDOW, CodeTable, Lookup, joint_steps, next_turn
 from ..tower import fp, jacobian, modn
@@ -125,8 +125,17 @@ class _Recover:
         self.acc = memory.region("ecrecover_acc").alloc(G1Jacobian, "acc")
         self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
         self.beta = e.fp_const("glv_beta", CURVE.glv.beta)
+        record = memory.region("ecrecover_record").alloc(G1, "record")   # a record added
+        # (stack depth of the digit word, its name, the record): [d3] R, [d4] phi(R), then
+        # [d1] G, [d2] phi(G), both on the curve itself
+        self.addends = [
+            (depth, name, Addend(record, x_factor, z_factor))
+            for depth, name, x_factor, z_factor in (
+                (2, "r", None, None), (1, "r", self.beta, None),
+                (4, "g", None, self.z_table), (3, "g", self.beta, self.z_table))]
+        self.exceptions = Exceptions(e, self.acc, self._add, lambda: (
+            jacobian.jacobian_dbl_halved(e, fp, self.acc, self.three_halves)))
         self.fail = e.asm.new_label("invalid")
-        self.complete_path = e.asm.new_label("complete")
         self.finish = e.asm.new_label("affine")
 
     # --- 1. validation --------------------------------------------------------------
@@ -224,52 +233,39 @@ class _Recover:
         else:
             Lookup(self.e, self.g_table, self.record, at_zero=False).load(dest, depth, shift)
 
-    def _load_g(self, dest: G1) -> None:
-        """dest = G: its record in memory, else in the code."""
-        asm, e = self.asm, self.e
-        if self.g_table is not None:              # [1] G: record records / 2
-            e.target.copy_in(e, dest, lambda: asm.push(
-                lambda: int(self.g_table) + self.g_digits.records // 2 * self.record))
-            return
-        staging = e.target.staging(e, dest)       # [1] G: record 0
-        asm.push(self.record)
-        asm.push(self.g_data)
-        asm.push(staging)
-        asm.op("CODECOPY")
-        e.target.from_staging(e, dest, staging, False)
-
     def _additions(self, adds: tuple, shift: int, above: int, start: bool = False) -> None:
         """acc += the records of the digits at bit ``shift`` of the words (under ``above``
         stack items; stack: G1 G2 R1 R2, R2 on top): for "r" [d3] R and [d4] phi(R), for
         "g" [d1] G and [d2] phi(G). ``start``: the first of them sets acc (a record of G,
         on the curve itself, taken onto R's table's curve: x Z_T^2, y Z_T^3)."""
         e, acc = self.e, self.acc
-        records = [(2, "r", None, None), (1, "r", self.beta, None),
-                   (4, "g", None, self.z_table), (3, "g", self.beta, self.z_table)]
-        with self.asm.temps(G1) as (record,):
-            for depth, name, x_factor, z_factor in records:
-                if name not in adds:
-                    continue
-                dest = affine_view(acc, G1_GROUP) if start else record
-                if name == "r":
-                    self.r_lookup.load(dest, depth + above, shift)
-                else:
-                    self._g_load(dest, depth + above, shift)
-                if not start:
-                    jacobian.jacobian_add_affine_hmv(e, fp, acc, record, x_factor, z_factor)
-                    continue
-                start = False
-                fp.copy(e, acc.z, e.one)
-                if z_factor is not None:          # G onto the curve of Z_T
-                    with self.asm.temps(Fp) as (t,):
-                        fp.sqr(e, t, self.z_table)
-                        fp.mul(e, acc.x, acc.x, t)
-                        fp.mul(e, t, t, self.z_table)
-                        fp.mul(e, acc.y, acc.y, t)
+        for depth, name, addend in self.addends:
+            if name not in adds:
+                continue
+            dest = affine_view(acc, G1_GROUP) if start else addend.record
+            if name == "r":
+                self.r_lookup.load(dest, depth + above, shift)
+            else:
+                self._g_load(dest, depth + above, shift)
+            if not start:
+                self.exceptions.add(addend)
+                continue
+            start = False
+            fp.copy(e, acc.z, e.one)
+            if addend.z_factor is not None:       # G onto the curve of Z_T
+                with self.asm.temps(Fp) as (t,):
+                    fp.sqr(e, t, self.z_table)
+                    fp.mul(e, acc.x, acc.x, t)
+                    fp.mul(e, t, t, self.z_table)
+                    fp.mul(e, acc.y, acc.y, t)
+
+    def _add(self, addend: Addend) -> None:
+        jacobian.jacobian_add_affine_hmv(self.e, fp, self.acc, addend.record,
+                                         addend.x_factor, addend.z_factor)
 
     def windowed(self) -> None:
-        """Stack: u1 u2 (kept); acc = [u1] G + [u2] R on the curve (module doc, 4), or a
-        jump to the complete path with the stack as it was."""
+        """Stack: u1 u2 -> (consumed); acc = [u1] G + [u2] R on the curve (module doc, 4
+        and 5), or a jump to the failure for Q = infinity."""
         asm, e, acc, digits = self.asm, self.e, self.acc, self.g_digits
         with asm.scope("tables"):
             odd_multiples(e, self.r_point, self.r_table, self.record, self.z_table,
@@ -305,42 +301,11 @@ class _Recover:
             run(digits.loop_top, digits.loop_top - turn, 1)   # digits at fixed bits: the
             next_turn(asm, range(2, 6), turn, loop)   # words move up a turn's bits a turn
             asm.ops("POP", "POP", "POP", "POP", "POP")   # stack: u1 u2
-        push_field_is_zero(e, acc.z)               # Z = 0: an exceptional case, or infinity
-        asm.jumpi(self.complete_path)
         asm.ops("POP", "POP")
+        push_field_is_zero(e, acc.z)               # Z = 0: Q = infinity (module doc, 5)
+        asm.jumpi(self.fail)
         fp.mul(e, acc.z, acc.z, self.z_table)      # back from y^2 = x^3 + 7 Z_T^6
         asm.jump(self.finish)
-
-    # --- 5. the complete path ---------------------------------------------------------
-
-    def complete(self) -> None:
-        """Stack: u1 u2 -> (consumed); acc = [u1] G + [u2] R for every input, bit by bit
-        from the top with additions that handle every case; Q = infinity fails."""
-        asm, e, acc = self.asm, self.e, self.acc
-        asm.place(self.complete_path)
-
-        def double() -> None:
-            jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
-        with asm.temps(G1Jacobian) as (g,):        # G: record 16 of its table, [1] G
-            self._load_g(affine_view(g, G1_GROUP))
-            fp.copy(e, g.z, e.one)
-            fp.copy(e, acc.z, e.zero)              # infinity
-            asm.push(256)                          # stack: u1 u2 bits-left
-            top = asm.label("bit")
-            double()                               # Z = 0 stays 0
-            for depth, point in ((3, g), (2, self.r_point)):
-                skip = asm.new_label("no_bit")
-                asm.op(f"DUP{depth}")
-                asm.push(255)
-                asm.op("SHR")
-                asm.op("ISZERO")
-                asm.jumpi(skip)
-                add(e, G1_GROUP, acc, point, double)
-                asm.place(skip)
-            next_turn(asm, (3, 2), 1, top)         # the words up a bit
-            asm.ops("POP", "POP", "POP")
-        push_field_is_zero(e, acc.z)
-        asm.jumpi(self.fail)                       # Q = infinity
 
     # --- 6. the address -----------------------------------------------------------------
 
@@ -369,8 +334,6 @@ class _Recover:
             self.scalars()
         with asm.scope("double_scalar"):
             self.windowed()
-        with asm.scope("complete"):
-            self.complete()
         with asm.scope("address"):
             self.address()
             asm.place(self.fail)                   # any failure: empty output, no revert
