@@ -78,19 +78,19 @@ def _buffers(*names: str) -> dict:
 # T has a writable word below it (CIOS's second pass stores t[j - 1] from j = 0).
 # ZERO is never written (so the word below XS stays zero: XS's word -1).
 # SQ, DIAG and BASE are 64 words (their _HI halves); the word below SQ (XS's spare) is zero.
-_B = _buffers("MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES",
+_B = _buffers("MOD", "T", "S", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES",
               "INT1", "INT2", "ZERO", "XS", "SQ", "SQ_HI", "DIAG", "DIAG_HI", "AF", "BASE",
               "BASE_HI")
 SQ_BUF, DIAG_BUF, AF_BUF = _B["SQ"], _B["DIAG"], _B["AF"]
-(MOD_BUF, T_BUF, S_BUF, ONE_BUF, R2_BUF, ACC_BUF, X_BUF, NM_BUF, Q_BUF, H_BUF, U_BUF, MLE_BUF,
+(MOD_BUF, T_BUF, S_BUF, R2_BUF, ACC_BUF, X_BUF, NM_BUF, Q_BUF, H_BUF, U_BUF, MLE_BUF,
  RES_BUF, INT1_BUF, INT2_BUF, ZERO_BUF, XS_BUF, BASE_BUF) = (_B[n] for n in (
-    "MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES", "INT1", "INT2",
+    "MOD", "T", "S", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES", "INT1", "INT2",
     "ZERO", "XS", "BASE"))
 DIGIT = 1 << 128                                   # the division steps' digit
 TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE bytes apart
 
 _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
-              "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "ONEPTR", "T1",
+              "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "T1",
               "COUNT2", "MW32", "E0", "S", "V1", "SQR", "SQW")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
 assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
@@ -777,6 +777,7 @@ class _Driver:
         self.asm, self.r, self.c = asm, routines, routines.c
         self.odd_flow = asm.new_label("mw_odd")
         self.exp_flow = asm.new_label("mw_exp")
+        self.divide = asm.new_label("mw_divide")
         self.output = asm.new_label("mw_output")
 
     # --- helpers --------------------------------------------------------------------
@@ -852,6 +853,8 @@ class _Driver:
             self._prepare(entry)
         with self.asm.scope("odd_flow"):
             self._odd_flow()
+        with self.asm.scope("divide"):
+            self._divide()
         with self.asm.scope("exp_flow"):
             self._exp_flow()
         with self.asm.scope("even"):
@@ -931,6 +934,14 @@ class _Driver:
         """[ret] -> []: X = B^E mod M for the odd modulus at MOD (N32 bytes)."""
         asm, c, r = self.asm, self.c, self.r
         asm.place(self.odd_flow)
+        nonzero = asm.new_label("mw_odd_e_nonzero")     # E = 0: 1 (M > 1), nothing else
+        c.load("E0")
+        c.load("PEND")
+        asm.op("SUB")
+        asm.jumpi(nonzero)
+        c.copy(X_BUF, INT1_BUF, "N32")
+        asm.op("JUMP")
+        asm.place(nonzero)
         c.slot(MOD_BUF)
         _inverse_word(asm)
         asm.op("PUSH0")
@@ -962,10 +973,33 @@ class _Driver:
             _select(asm)
         c.store("SQR")
         c.store("MUL")
-        self._powers_of_two()
-        # the base in Montgomery form, Horner over chunks of n words from the top
+        self._division_setup()
         c.load("N32")
         c.store("TSTRIDE")
+        c.load("N32")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")
+        c.store("T1")                                   # T[1]'s address
+        # B < M (the common case): B R mod M straight from B by 2 n division steps
+        horner_path, power = asm.new_label("mw_horner_path"), asm.new_label("mw_power")
+        self._below_modulus(BASE_BUF, horner_path)
+        c.zero(XS_BUF, "N32", 1)
+        c.copy(XS_BUF, BASE_BUF, "N32")
+        self._divide_steps(2)
+        c.load("N32")
+        asm.push(XS_BUF)
+        c.load("T1")
+        asm.op("MCOPY")
+        asm.jump(power)
+        # else R**2 mod M = (2**(1.5 L) mod M)**2 / R, L = 256 n, then the base in
+        # Montgomery form by Horner over chunks of n words from the top
+        asm.place(horner_path)
+        c.zero(XS_BUF, "N32", 1)
+        asm.push(1)
+        asm.push(XS_BUF)
+        asm.op("MSTORE")
+        self._divide_steps(3)
+        self.call("MUL", DST=R2_BUF, A=XS_BUF, B=XS_BUF)
         c.slot(BASE_WORDS_SLOT)
         asm.push(5)
         asm.op("SHL")
@@ -983,19 +1017,15 @@ class _Driver:
         asm.op("DUP1")
         c.store("CHUNK")
         c.store("A")
-        c.load("N32")
-        asm.push(TABLE_BUF)
-        asm.op("ADD")
-        asm.op("DUP1")
+        c.load("T1")
         c.store("DST")
-        c.store("T1")                                   # T[1]'s address
         self.call("MUL", B=R2_BUF)
-        horner, horner_done = asm.new_label("mw_horner"), asm.new_label("mw_horner_done")
+        horner = asm.new_label("mw_horner")
         asm.place(horner)
         c.load("CHUNK")
         asm.push(BASE_BUF)
         asm.op("EQ")
-        asm.jumpi(horner_done)
+        asm.jumpi(power)
         c.load("N32")
         c.load("CHUNK")
         asm.op("SUB")
@@ -1004,21 +1034,14 @@ class _Driver:
         self.call("MUL", DST=U_BUF, A="CHUNK", B=R2_BUF)
         self.call(r.mod_add, DST="T1", A="T1", B=U_BUF)
         asm.jump(horner)
-        asm.place(horner_done)
-        # the power, out of Montgomery form
-        c.set("ONEPTR", ONE_BUF)
+        asm.place(power)                                # the power, out of Montgomery form
         self.call(self.exp_flow)
         self.call("MUL", DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
         asm.op("JUMP")
 
-    def _powers_of_two(self) -> None:
-        """ONE = R mod M and R2 = R**2 mod M: x = 2**(128 i) mod M for i = 1 .. 3 n, each
-        from the last by one step of long division in 128-bit digits: the quotient digit of
-        x 2**128 over M estimated from the top two digits of x 2**128 and the top digit of
-        M, both shifted left by s = CLZ(M's top word) (Knuth's normalization, D3), at most
-        2 too large (Theorem 4.3.1B), so x 2**128 - q M is x' - j M, j <= 2: M added while
-        negative. The subtraction adds q (2**(256 (n + 1)) - M), NM, over n + 1 words.
-        ONE after 2 n steps; R2 from the last x = 2**(1.5 L) mod M as x x / R."""
+    def _division_setup(self) -> None:
+        """What ``divide``'s steps read: S = CLZ(M's top word), V1 = M's top 128 bits
+        normalized, NM = 2**(256 (n + 1)) - M, W32 = 32 (n + 1)."""
         asm, c, r = self.asm, self.c, self.r
         c.word("N32", MOD_BUF - WORD)
         asm.ops("DUP1", "CLZ", "DUP1")
@@ -1036,18 +1059,62 @@ class _Driver:
         asm.op("ADD")
         c.store("W32")
         self.call(r.sub, DST=NM_BUF, A=ZERO_BUF, B=MOD_BUF)
-        c.zero(XS_BUF, "N32", 1)
-        asm.push(1)
-        asm.push(XS_BUF)
-        asm.op("MSTORE")
+
+    def _below_modulus(self, at: int, otherwise: Label) -> None:
+        """Go on if the number at ``at`` (BASE_WORDS words, zeros above) is below M, else
+        jump to ``otherwise``."""
+        asm, c = self.asm, self.c
+        differ, top = asm.new_label("mw_below_differ"), asm.new_label("mw_below_word")
+        below = asm.new_label("mw_below")
+        c.slot(BASE_WORDS_SLOT)
+        asm.push(5)
+        asm.op("SHL")
+        c.load("N32")
+        asm.op("LT")
+        asm.jumpi(otherwise)                            # more words than M
+        c.load("N32")                                   # [j + 32], from the top word
+        asm.place(top)
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB")                         # [j]
+        asm.op("DUP1")
+        asm.push(MOD_BUF)
+        asm.ops("ADD", "MLOAD", "DUP2")
+        asm.push(at)
+        asm.ops("ADD", "MLOAD")                         # [x_j, m_j, j]
+        asm.ops("DUP2", "DUP2", "EQ", "ISZERO")
+        asm.jumpi(differ)
+        asm.ops("POP", "POP", "DUP1")
+        asm.jumpi(top)
+        asm.op("POP")                                   # equal: not below
+        asm.jump(otherwise)
+        asm.place(differ)
+        asm.ops("LT", "SWAP1", "POP")                   # [x_j < m_j]
+        asm.jumpi(below)
+        asm.jump(otherwise)
+        asm.place(below)
+
+    def _divide_steps(self, per_word: int) -> None:
+        """XS = XS 2**(128 per_word n) mod M (XS < M, n + 1 words)."""
+        asm, c = self.asm, self.c
         c.load("N32")
         asm.push(5)
         asm.op("SHR")
-        asm.push(3)
+        asm.push(per_word)
         asm.op("MUL")
-        c.store("COUNT2")                               # 3 n steps
-        step, negative, positive, done = (asm.new_label(n) for n in (
-            "mw_two_step", "mw_two_negative", "mw_two_positive", "mw_two_not_half"))
+        c.store("COUNT2")
+        self.call(self.divide)
+
+    def _divide(self) -> None:
+        """[ret] -> []: XS = XS 2**(128 COUNT2) mod M (XS < M, n + 1 words; COUNT2 >= 1),
+        COUNT2 steps of long division in 128-bit digits: the quotient digit of XS 2**128
+        over M estimated from the top two digits of XS 2**128 and the top digit of M, both
+        shifted left by s = CLZ(M's top word) (Knuth's normalization, D3), at most 2 too
+        large (Theorem 4.3.1B), so XS 2**128 - q M is x' - j M, j <= 2: M added while
+        negative. The subtraction adds q NM over n + 1 words (``_division_setup``)."""
+        asm, c, r = self.asm, self.c, self.r
+        asm.place(self.divide)
+        step, negative, positive = (asm.new_label(n) for n in (
+            "mw_two_step", "mw_two_negative", "mw_two_positive"))
         asm.place(step)
         c.load("N32")
         asm.push(WORD)
@@ -1092,19 +1159,12 @@ class _Driver:
         asm.push(1)
         asm.ops("SWAP1", "SUB", "DUP1")
         c.store("COUNT2")                               # [count]
-        asm.op("DUP1")
-        c.load("N32")
-        asm.push(5)
-        asm.ops("SHR", "EQ", "ISZERO")
-        asm.jumpi(done)
-        c.copy(ONE_BUF, XS_BUF, "N32")                  # after 2 n steps: R mod M
-        asm.place(done)
-        asm.jumpi(step)                                 # XS = 2**(1.5 L) mod M, L = 256 n
-        self.call("MUL", DST=R2_BUF, A=XS_BUF, B=XS_BUF)  # its square / R: 2**(2 L) mod M
+        asm.jumpi(step)
+        asm.op("JUMP")
 
     def _exp_flow(self) -> None:
         """[ret] -> []: ACC = T[1]^E with MUL (table entries TSTRIDE bytes apart, T[1]
-        given; ONEPTR for E = 0)."""
+        given; 1 for E = 0: the power of two in the even path)."""
         asm, c = self.asm, self.c
         asm.place(self.exp_flow)
         nonzero = asm.new_label("mw_e_nonzero")
@@ -1113,7 +1173,7 @@ class _Driver:
         asm.op("SUB")
         asm.jumpi(nonzero)
         c.load("TSTRIDE")
-        c.load("ONEPTR")
+        asm.push(INT1_BUF)
         asm.push(ACC_BUF)
         asm.ops("MCOPY", "JUMP")
         asm.place(nonzero)
@@ -1373,7 +1433,6 @@ class _Driver:
         c.store("SQR")
         c.load("W32")
         c.store("TSTRIDE")
-        c.set("ONEPTR", INT1_BUF)
         c.load("W32")
         asm.push(BASE_BUF)
         c.load("W32")
