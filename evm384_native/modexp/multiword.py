@@ -90,7 +90,7 @@ DIGIT = 1 << 128                                   # the division steps' digit
 TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE bytes apart
 
 _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
-              "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "T1",
+              "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "T1", "OUT",
               "COUNT2", "MW32", "E0", "S", "V1", "SQR", "SQW")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
 assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
@@ -231,6 +231,7 @@ class _Routines:
         self.mont_sqr = asm.new_label("mw_mont_sqr")
         self.fixed = {n: asm.new_label(f"mw_mont_mul_{n}") for n in sizes.fixed_words}
         self.fixed_sqr = {n: asm.new_label(f"mw_mont_sqr_{n}") for n in sizes.fixed_sqr_words}
+        self.fixed_redc = {n: asm.new_label(f"mw_redc_{n}") for n in sizes.fixed_sqr_words}
         self.mul_low = asm.new_label("mw_mul_low")
         self.mod_add = asm.new_label("mw_mod_add")
         self.reduce = asm.new_label("mw_reduce")
@@ -432,8 +433,21 @@ class _Routines:
     def _mont_sqr_fixed(self, n: int) -> None:
         """[ret] -> []: DST = A**2 / R mod M for n words, straight-line: the cross products
         a_i a_j (i < j) into SQ, doubled, the diagonal added, then the reduction rows on a
-        window of n + 2 words at T that takes SQ's next word after each row."""
+        window of n + 2 words at T that takes SQ's next word after each row. ``redc`` (out
+        of Montgomery form): DST = A / R mod M by the same rows on SQ = A."""
         c, asm = self.c, self.c.asm
+        rows = asm.new_label(f"mw_sqr_rows_{n}")
+        asm.place(self.fixed_redc[n])
+        asm.push(WORD * (2 * n + 2))
+        asm.op("CALLDATASIZE")
+        asm.push(SQ_BUF)
+        asm.op("CALLDATACOPY")
+        asm.push(WORD * n)
+        c.load("A")
+        asm.push(SQ_BUF)
+        asm.op("MCOPY")
+        asm.ops("PUSH0", "NOT")                         # [N, ret]
+        asm.jump(rows)
         asm.place(self.fixed_sqr[n])
         asm.push(WORD * (2 * n + 2))
         asm.op("CALLDATASIZE")
@@ -476,6 +490,7 @@ class _Routines:
             asm.op("SWAP1")
             self._add_word(SQ_BUF + WORD * (2 * i + 1))  # [c'', N, ret]
         asm.op("POP")                                   # (0: the square has 2 n words)
+        asm.place(rows)                                 # [N, ret]
         asm.push(WORD * (n + 1))
         asm.push(SQ_BUF)
         asm.push(T_BUF)
@@ -972,7 +987,15 @@ class _Driver:
             asm.op("EQ")
             _select(asm)
         c.store("SQR")
-        c.store("MUL")
+        asm.op("DUP1")
+        c.store("MUL")                                  # OUT: A / R mod M, as A 1 / R or
+        for n, label in r.fixed_redc.items():          # by the reduction rows alone
+            asm.push(label)
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.op("EQ")
+            _select(asm)
+        c.store("OUT")
         self._division_setup()
         c.load("N32")
         c.store("TSTRIDE")
@@ -1036,7 +1059,7 @@ class _Driver:
         asm.jump(horner)
         asm.place(power)                                # the power, out of Montgomery form
         self.call(self.exp_flow)
-        self.call("MUL", DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
+        self.call("OUT", DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
         asm.op("JUMP")
 
     def _division_setup(self) -> None:
