@@ -91,7 +91,7 @@ TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE byt
 
 _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
               "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "T1", "OUT",
-              "COUNT2", "MW32", "E0", "S", "V1", "SQR", "SQW")
+              "COUNT2", "MW32", "E0", "S", "V1", "V2", "SQR", "SQW")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
 assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
 
@@ -1063,8 +1063,8 @@ class _Driver:
         asm.op("JUMP")
 
     def _division_setup(self) -> None:
-        """What ``divide``'s steps read: S = CLZ(M's top word), V1 = M's top 128 bits
-        normalized, NM = 2**(256 (n + 1)) - M, W32 = 32 (n + 1)."""
+        """What ``divide``'s steps read: S = CLZ(M's top word), V1 and V2 = M's top two
+        128-bit digits normalized, NM = 2**(256 (n + 1)) - M, W32 = 32 (n + 1)."""
         asm, c, r = self.asm, self.c, self.r
         c.word("N32", MOD_BUF - WORD)
         asm.ops("DUP1", "CLZ", "DUP1")
@@ -1074,9 +1074,13 @@ class _Driver:
         c.load("S")
         asm.push(256)
         asm.ops("SUB", "SHR", "OR")                     # M's top 256 bits, normalized
+        asm.op("DUP1")
         asm.push(128)
         asm.op("SHR")
         c.store("V1")
+        asm.push(DIGIT - 1)
+        asm.op("AND")
+        c.store("V2")
         c.load("N32")
         asm.push(WORD)
         asm.op("ADD")
@@ -1116,6 +1120,17 @@ class _Driver:
         asm.jump(otherwise)
         asm.place(below)
 
+    def _normalized_word(self, i: int) -> None:
+        """[] -> [word n - i of XS 2**S] (XS's word -1 is zero)."""
+        asm, c = self.asm, self.c
+        c.word("N32", XS_BUF - (i + 1) * WORD)
+        c.load("S")
+        asm.push(256)
+        asm.ops("SUB", "SHR")
+        c.word("N32", XS_BUF - i * WORD)
+        c.load("S")
+        asm.ops("SHL", "OR")
+
     def _divide_steps(self, per_word: int) -> None:
         """XS = XS 2**(128 per_word n) mod M (XS < M, n + 1 words)."""
         asm, c = self.asm, self.c
@@ -1148,17 +1163,28 @@ class _Driver:
         c.loop(lambda: _shift_word(asm, XS_BUF, T_BUF, 128), "END")
         asm.op("POP")
         c.load("V1")                                    # the quotient digit estimate
-        c.word("N32", XS_BUF - 2 * WORD)
-        c.load("S")
-        asm.push(256)
-        asm.ops("SUB", "SHR")
-        c.word("N32", XS_BUF - WORD)
-        c.load("S")
-        asm.ops("SHL", "OR", "DIV")                     # [u / v1]
-        asm.push(DIGIT - 1)
-        asm.ops("DUP2", "DUP2", "LT")                   # [b - 1 < q, b - 1, q]
+        self._normalized_word(1)
+        asm.ops("DUP2", "DUP2", "DIV")                  # [u / v1, u, v1]: u, XS's top
+        asm.push(DIGIT - 1)                             # 256 bits normalized
+        asm.ops("DUP2", "DUP2", "LT")                   # [b - 1 < q, b - 1, q, u, v1]
         asm.ops("DUP3", "DUP3", "SWAP1", "SUB", "MUL")  # [(q - b + 1) (b - 1 < q), b - 1, q]
-        asm.ops("SWAP1", "POP", "SWAP1", "SUB")         # [min(q, b - 1)]
+        asm.ops("SWAP1", "POP", "SWAP1", "SUB")         # [q = min(u / v1, b - 1), u, v1]
+        asm.ops("DUP3", "DUP2", "MUL", "DUP3", "SUB")   # [r = u - q v1, q, u, v1]
+        asm.ops("SWAP2", "POP", "SWAP1")                # [r, q, v1]
+        self._normalized_word(2)
+        asm.push(128)
+        asm.op("SHR")                                   # [u3, r, q, v1]: XS's next digit
+        for _ in range(1):                              # D3: q - 1 while q v2 > r b + u3
+            asm.ops("DUP2")                             # (r < b), r += v1
+            asm.push(128)
+            asm.ops("SHL", "DUP2", "ADD")               # [r b + u3, u3, r, q, v1]
+            c.load("V2")
+            asm.ops("DUP5", "MUL", "GT")                # [q v2 > r b + u3, u3, r, q, v1]
+            asm.push(DIGIT)
+            asm.ops("DUP4", "LT", "AND")                # [c, u3, r, q, v1]
+            asm.ops("DUP1", "DUP6", "MUL", "DUP4", "ADD", "SWAP3", "POP")  # [c, u3, r', q, v1]
+            asm.ops("DUP4", "SUB", "SWAP3", "POP")      # [u3, r', q - c, v1]
+        asm.ops("POP", "POP", "SWAP1", "POP")           # [q]
         c.load("N32")
         asm.push(T_BUF + WORD)
         asm.op("ADD")                                   # [end, q]
