@@ -38,7 +38,7 @@ half of it again on kw words (truncated products are half products).
 """
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Optional, Tuple
+from typing import Callable, NamedTuple, Optional, Tuple, Union
 
 from ..asm import Assembler, Label
 from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, DATA_AT, EXP_AT_SLOT, EXP_WORDS_SLOT,
@@ -175,6 +175,18 @@ def _shift_word(asm: Assembler, src: int, dst: int, bits: int) -> None:
     asm.ops("SHR", "OR", "DUP2")
     asm.push(dst)
     asm.ops("ADD", "MSTORE")
+
+
+def _shifted_word(asm: Assembler, src: int, j: int, bits: int) -> None:
+    """[] -> [word j of (the words at src) << bits] (src's word -1 read)."""
+    asm.push(src + WORD * j)
+    asm.op("MLOAD")
+    asm.push(bits)
+    asm.op("SHL")
+    asm.push(src + WORD * (j - 1))
+    asm.op("MLOAD")
+    asm.push(256 - bits)
+    asm.ops("SHR", "OR")
 
 
 def _product_step(c: _Code, store_offset: int) -> None:
@@ -325,16 +337,21 @@ class _Routines:
         self._rows_next(outer, "N32")
         asm.jump(self.reduce)
 
-    def _fixed_step(self, x_at: int, t_at: int, store_at: int) -> None:
-        """[C, y, N] -> [C', y, N]: (C', t) = t[t_at] + x[x_at] y + C, t to store_at."""
+    def fixed_step(self, x_at: int, t_at: Union[int, Callable[[], None]], store_at: int) -> None:
+        """[C, y, N] -> [C', y, N]: (C', t) = t + x[x_at] y + C, t to store_at; t the word at
+        ``t_at`` or what ``t_at()`` pushes."""
         asm = self.c.asm
         asm.push(x_at)
         asm.ops("MLOAD", "DUP3")                        # [y, x, C, y, N]
         asm.ops("DUP2", "DUP2", "MUL")                  # [lo, y, x, C, y, N]
         asm.ops("SWAP2", "DUP6", "SWAP2", "MULMOD")     # [mm, lo, C, y, N]
         asm.ops("DUP5", "SWAP1", "DUP3", "NOT", "ADDMOD")  # [hi, lo, C, y, N]
-        asm.push(t_at)
-        asm.ops("MLOAD", "DUP3", "ADD")                 # [s1, hi, lo, C, y, N]
+        if callable(t_at):
+            t_at()
+        else:
+            asm.push(t_at)
+            asm.op("MLOAD")
+        asm.ops("DUP3", "ADD")                          # [s1, hi, lo, C, y, N]
         asm.ops("SWAP2", "DUP3", "LT", "ADD")           # [hi1, s1, C, y, N]
         asm.ops("SWAP2", "DUP2", "ADD")                 # [s2, s1, hi1, y, N]
         asm.ops("SWAP1", "DUP2", "LT")                  # [c2, s2, hi1, y, N]
@@ -389,7 +406,7 @@ class _Routines:
         c.load("B")
         asm.ops("ADD", "MLOAD", "PUSH0")                # [0, b_i, N, i32, ret]
         for j in range(n):
-            self._fixed_step(AF_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * j)
+            self.fixed_step(AF_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * j)
         asm.push(top)
         asm.ops("MLOAD", "DUP2", "ADD")                 # [s, C, y, N, i32, ret]
         asm.ops("SWAP1", "DUP2", "LT")                  # [carry, s, y, N, i32, ret]
@@ -407,7 +424,7 @@ class _Routines:
         c.slot(T_BUF)
         asm.ops("MUL", "PUSH0")                         # [0, m, N, i32, ret]
         for j in range(n):
-            self._fixed_step(MOD_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * (j - 1))
+            self.fixed_step(MOD_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * (j - 1))
         asm.push(top)
         asm.ops("MLOAD", "DUP2", "ADD")                 # [s, C, m, N, i32, ret]
         asm.ops("SWAP1", "DUP2", "LT")                  # [carry, s, m, N, i32, ret]
@@ -463,7 +480,7 @@ class _Routines:
             asm.ops("MLOAD", "PUSH0")                   # [0, a_i, N, ret]
             for j in range(i + 1, n):
                 at = SQ_BUF + WORD * (i + j)
-                self._fixed_step(AF_BUF + WORD * j, at, at)
+                self.fixed_step(AF_BUF + WORD * j, at, at)
             asm.push(SQ_BUF + WORD * (i + n))
             asm.ops("MSTORE", "POP")                    # word i + n = C; [N, ret]
         for w in range(2 * n - 1, -1, -1):              # doubled, the top word first
@@ -1154,14 +1171,6 @@ class _Driver:
         step, negative, positive = (asm.new_label(n) for n in (
             "mw_two_step", "mw_two_negative", "mw_two_positive"))
         asm.place(step)
-        c.load("N32")
-        asm.push(WORD)
-        asm.op("ADD")
-        c.store("END")
-        asm.op("PUSH0")                                 # T = XS 2**128
-
-        c.loop(lambda: _shift_word(asm, XS_BUF, T_BUF, 128), "END")
-        asm.op("POP")
         c.load("V1")                                    # the quotient digit estimate
         self._normalized_word(1)
         asm.ops("DUP2", "DUP2", "DIV")                  # [u / v1, u, v1]: u, XS's top
@@ -1185,6 +1194,19 @@ class _Driver:
             asm.ops("DUP1", "DUP6", "MUL", "DUP4", "ADD", "SWAP3", "POP")  # [c, u3, r', q, v1]
             asm.ops("DUP4", "SUB", "SWAP3", "POP")      # [u3, r', q - c, v1]
         asm.ops("POP", "POP", "SWAP1", "POP")           # [q]
+        fixed = {n: asm.new_label(f"mw_divide_{n}") for n in r.sizes.fixed_sqr_words}
+        for n, label in fixed.items():
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.op("EQ")
+            asm.jumpi(label)
+        c.load("N32")                                   # T = XS 2**128 - q M
+        asm.push(WORD)
+        asm.op("ADD")
+        c.store("END")
+        asm.op("PUSH0")
+        c.loop(lambda: _shift_word(asm, XS_BUF, T_BUF, 128), "END")
+        asm.op("POP")
         c.load("N32")
         asm.push(T_BUF + WORD)
         asm.op("ADD")                                   # [end, q]
@@ -1210,6 +1232,14 @@ class _Driver:
         c.store("COUNT2")                               # [count]
         asm.jumpi(step)
         asm.op("JUMP")
+        for n, label in fixed.items():                  # straight-line, XS 2**128's words
+            asm.place(label)                            # read as they are used
+            asm.ops("PUSH0", "NOT", "SWAP1", "PUSH0")   # [0, q, N]
+            for j in range(n + 1):
+                r.fixed_step(NM_BUF + WORD * j, lambda j=j: _shifted_word(asm, XS_BUF, j, 128),
+                             T_BUF + WORD * j)
+            asm.ops("POP", "POP", "POP")
+            asm.jump(negative)
 
     def _exp_flow(self) -> None:
         """[ret] -> []: ACC = T[1]^E with MUL (table entries TSTRIDE bytes apart, T[1]
