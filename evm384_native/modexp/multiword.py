@@ -16,18 +16,21 @@ Odd M (word-level Montgomery arithmetic, R = 2**(256 n)):
 - ``mont_sqr`` (from ``Sizes.sqr_words``, below that it costs more than it saves): the
   square from n (n - 1) / 2 cross products, doubled, plus the diagonal, then n rows.
 - n' = -M0^-1 mod 2**256 by Newton's iteration from x = M0 (right to 3 bits), 7 steps.
-- R mod M and R**2 mod M: 2**(128 i) mod M for i up to 3 n, each from the last by one
-  step of long division in 128-bit digits (Knuth's D3: the quotient digit from the top
-  digits, at most 2 too large, then M added back), then one Montgomery squaring.
+- ``divide``: x 2**(128 k) mod M from x < M by k steps of long division in 128-bit digits
+  (Knuth's D3: the quotient digit from the top digits, refined once by the next ones, at
+  most 2 too large, then M added back).
+- the base into Montgomery form: B R mod M straight from B by 2 n division steps when B
+  has at most n words and B < M (the common case); else R**2 mod M from
+  2**(384 n) mod M (3 n steps) squared, then Horner over chunks of n words (A' = A R + c,
+  i.e. mont(A, R**2) + mont(c, R**2)), so no division of the base. E = 0 answers 1 first.
 - ``mont_mul_n`` for n in ``Sizes.fixed_words``: the same CIOS, each row straight-line
-  (constant addresses); ``mont_sqr_n`` for ``Sizes.fixed_sqr_words`` (RSA-2048's 8): the
-  cross products, doubling and diagonal written out, then looped reduction rows on a
-  window at T that takes the square's next word after each row. Which of these a build
-  has is its opcode set's ``SIZES`` entry.
-- the base (any number of words) into Montgomery form by Horner over chunks of n words
-  (A' = A R + c, i.e. mont(A, R**2) + mont(c, R**2)), so no division.
+  (constant addresses). For ``Sizes.fixed_sqr_words`` (RSA-2048's 8): the squaring by
+  :mod:`.deferred`'s columns (nine 248-bit limbs, carries deferred to once a column),
+  ``redc`` out of Montgomery form by reduction rows alone, and a straight-line division
+  step. Which of these a build has is its opcode set's ``SIZES`` entry.
 - left-to-right fixed windows of K bits (K by the exponent's length), skipping the leading
-  zeros and multiplying only by non-zero windows; out of Montgomery form by mont(x, 1).
+  zeros and multiplying only by non-zero windows; out of Montgomery form by mont(x, 1)
+  (``redc`` where there is one).
 
 Even M = 2**k q, q odd (CRT): X = B^E mod q by the odd path (none if q = 1), Y = B^E mod
 2**k by the same windows over truncated products (``mul_low``, mod 2**(256 kw), masked at
@@ -41,6 +44,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple, Optional, Tuple, Union
 
 from ..asm import Assembler, Label
+from . import deferred
 from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, DATA_AT, EXP_AT_SLOT, EXP_WORDS_SLOT,
                      MOD_AT_SLOT, MOD_LENGTH_SLOT, MOD_WORDS_SLOT, SLOTS_AT, TABLE_AT, WORD)
 from .reference import MAX_LENGTH
@@ -53,8 +57,9 @@ UNROLLED_ROWS = 4                                  # straight-line products: all
 class Sizes(NamedTuple):
     """The code an opcode set's build spends on speed: straight-line Montgomery products
     for some word counts (~80 bytes a word, rows up to UNROLLED_ROWS words written out),
-    ``mont_sqr`` for squarings from ``sqr_words`` words (~1.2 KB; None: none), and
-    straight-line squarings for ``fixed_sqr_words`` (~2.4 KB for 8 words). EVMMAX's build leaves them out: its own
+    ``mont_sqr`` for squarings from ``sqr_words`` words (~1.2 KB; None: none), and for
+    ``fixed_sqr_words`` (8 or none) the deferred-carry squaring (~3.6 KB), ``redc`` and a
+    straight-line division step (~0.5 KB each). EVMMAX's build leaves them out: its own
     path takes the small odd moduli, and its contract must stay below EIP-170's bound
     with that path's code."""
     fixed_words: Tuple[int, ...]
@@ -67,6 +72,7 @@ SIZES = {"evm": Sizes(fixed_words=(1, 2, 3, 4, 5, 6, 8, 12, 16), sqr_words=10,
          "evmmax": Sizes(fixed_words=(), sqr_words=None, fixed_sqr_words=())}
 assert all(size.sqr_words is None or size.sqr_words >= 2   # mont_sqr's rows need two words
            for size in SIZES.values())
+assert all(set(size.fixed_sqr_words) <= {deferred.WORDS} for size in SIZES.values())
 STRIDE = WORD * (MAX_WORDS + 2)                    # a buffer: 32 words, a carry, a spare
 BUFFERS_AT = DATA_AT + 3 * MAX_LENGTH              # past the parser's data, whatever its size
 
@@ -93,6 +99,10 @@ _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND
               "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "T1", "OUT",
               "COUNT2", "MW32", "E0", "S", "V1", "V2", "SQR", "SQW")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
+# the deferred-carry squaring's limbs (8-word moduli) in DIAG, free at that size
+LIMBS_LAYOUT = deferred.Layout(a_at=DIAG_BUF, b_at=DIAG_BUF, m_at=DIAG_BUF + 30 * WORD,
+                               np_at=V["NP"], q_at=DIAG_BUF + 10 * WORD,
+                               d_at=DIAG_BUF + 20 * WORD)
 assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
 
 
@@ -260,8 +270,10 @@ class _Routines:
             with self.c.asm.scope(f"mont_mul_{n}"):
                 self._mont_mul_fixed(n)
         for n in self.fixed_sqr:
-            with self.c.asm.scope(f"mont_sqr_{n}"):
-                self._mont_sqr_fixed(n)
+            with self.c.asm.scope(f"redc_{n}"):
+                self._redc_fixed(n)
+            with self.c.asm.scope(f"deferred_sqr_{n}"):
+                self._deferred_sqr()
         with self.c.asm.scope("reduce"):
             self._reduce()
         with self.c.asm.scope("mod_add"):
@@ -447,13 +459,11 @@ class _Routines:
         asm.push(at)
         asm.op("MSTORE")
 
-    def _mont_sqr_fixed(self, n: int) -> None:
-        """[ret] -> []: DST = A**2 / R mod M for n words, straight-line: the cross products
-        a_i a_j (i < j) into SQ, doubled, the diagonal added, then the reduction rows on a
-        window of n + 2 words at T that takes SQ's next word after each row. ``redc`` (out
-        of Montgomery form): DST = A / R mod M by the same rows on SQ = A."""
+    def _redc_fixed(self, n: int) -> None:
+        """[ret] -> []: DST = A / R mod M for n words (out of Montgomery form): the
+        reduction rows on a window of n + 2 words at T that takes SQ's next word (SQ = A,
+        zeros above) after each row."""
         c, asm = self.c, self.c.asm
-        rows = asm.new_label(f"mw_sqr_rows_{n}")
         asm.place(self.fixed_redc[n])
         asm.push(WORD * (2 * n + 2))
         asm.op("CALLDATASIZE")
@@ -464,50 +474,6 @@ class _Routines:
         asm.push(SQ_BUF)
         asm.op("MCOPY")
         asm.ops("PUSH0", "NOT")                         # [N, ret]
-        asm.jump(rows)
-        asm.place(self.fixed_sqr[n])
-        asm.push(WORD * (2 * n + 2))
-        asm.op("CALLDATASIZE")
-        asm.push(SQ_BUF)
-        asm.op("CALLDATACOPY")
-        asm.push(WORD * n)
-        c.load("A")
-        asm.push(AF_BUF)
-        asm.op("MCOPY")
-        asm.ops("PUSH0", "NOT")                         # [N, ret]
-        for i in range(n - 1):
-            asm.push(AF_BUF + WORD * i)
-            asm.ops("MLOAD", "PUSH0")                   # [0, a_i, N, ret]
-            for j in range(i + 1, n):
-                at = SQ_BUF + WORD * (i + j)
-                self.fixed_step(AF_BUF + WORD * j, at, at)
-            asm.push(SQ_BUF + WORD * (i + n))
-            asm.ops("MSTORE", "POP")                    # word i + n = C; [N, ret]
-        for w in range(2 * n - 1, -1, -1):              # doubled, the top word first
-            asm.push(SQ_BUF + WORD * w)
-            asm.op("MLOAD")
-            asm.push(1)
-            asm.op("SHL")
-            if w:
-                asm.push(SQ_BUF + WORD * (w - 1))
-                asm.op("MLOAD")
-                asm.push(255)
-                asm.ops("SHR", "OR")
-            asm.push(SQ_BUF + WORD * w)
-            asm.op("MSTORE")
-        asm.op("PUSH0")                                 # [c, N, ret]
-        for i in range(n):                              # + a_i**2 at words 2 i, 2 i + 1
-            asm.push(AF_BUF + WORD * i)
-            asm.ops("MLOAD", "DUP1", "DUP1", "MUL")     # [lo, a, c, N, ret]
-            asm.ops("PUSH0", "NOT", "DUP1", "DUP4", "DUP1", "MULMOD")  # [mm, N, lo, a, c]
-            asm.ops("DUP3", "NOT", "ADDMOD")            # [hi, lo, a, c, N, ret]
-            asm.ops("SWAP2", "POP")                     # [lo, hi, c, N, ret]
-            asm.ops("SWAP1", "SWAP2", "SWAP1")          # [lo, c, hi, N, ret]
-            self._add_word(SQ_BUF + WORD * 2 * i)       # [c', hi, N, ret]
-            asm.op("SWAP1")
-            self._add_word(SQ_BUF + WORD * (2 * i + 1))  # [c'', N, ret]
-        asm.op("POP")                                   # (0: the square has 2 n words)
-        asm.place(rows)                                 # [N, ret]
         asm.push(WORD * (n + 1))
         asm.push(SQ_BUF)
         asm.push(T_BUF)
@@ -531,6 +497,22 @@ class _Routines:
         asm.op("MSTORE")                                # [N, i32, ret]
         self._next_row(row, n)
         asm.ops("POP", "POP")
+        asm.jump(self.reduce)
+
+    def _deferred_sqr(self) -> None:
+        """[ret] -> []: DST = A**2 / R mod M for 8 words by :mod:`.deferred`'s columns (A's
+        limbs from AF, M's from ML: ``emit_modulus_limbs``), the result's 9 words at T."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.fixed_sqr[deferred.WORDS])
+        asm.push(WORD * deferred.WORDS)
+        c.load("A")
+        asm.push(AF_BUF)
+        asm.op("MCOPY")
+        deferred.push_constants(asm)                    # [M2, INV, START, MASK, ret]
+        deferred.emit_limbs(asm, AF_BUF, LIMBS_LAYOUT.a_at, mask_depth=4)
+        deferred.emit_product(asm, LIMBS_LAYOUT, square=True)
+        asm.ops("POP", "POP", "POP", "POP")
+        deferred.emit_words(asm, LIMBS_LAYOUT.d_at, T_BUF)
         asm.jump(self.reduce)
 
     def _mont_sqr(self) -> None:
@@ -1013,6 +995,14 @@ class _Driver:
             asm.op("EQ")
             _select(asm)
         c.store("OUT")
+        for n in r.fixed_sqr:                           # M's limbs for deferred_sqr
+            other = asm.new_label("mw_no_limbs")
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.ops("EQ", "ISZERO")
+            asm.jumpi(other)
+            deferred.emit_limbs(asm, MOD_BUF, LIMBS_LAYOUT.m_at)
+            asm.place(other)
         self._division_setup()
         c.load("N32")
         c.store("TSTRIDE")
