@@ -110,25 +110,17 @@ def _pairs(at: Layout, k: int, square: bool) -> Tuple[List[Tuple[int, int]], Lis
     return doubled, single
 
 
-def _low(asm: Assembler, x: int, y: int) -> None:
-    """[s0, ...] -> [s0 + x y mod 2**256, ...]."""
+def _accumulate(asm: Assembler, x: int, y: int, m2_depth: int = 0) -> None:
+    """[s, ...] -> [s + x y mod 2**256, ...], or with M2 ``m2_depth`` deep
+    [s + (x y mod M2), ...]."""
+    if m2_depth:
+        asm.op(f"DUP{m2_depth}")
     _load(asm, x)
     if x == y:
         asm.op("DUP1")
     else:
         _load(asm, y)
-    asm.ops("MUL", "ADD")
-
-
-def _residue(asm: Assembler, x: int, y: int, m2_depth: int) -> None:
-    """[s1, ...] -> [s1 + (x y mod M2), ...], M2 ``m2_depth`` deep."""
-    asm.op(f"DUP{m2_depth}")
-    _load(asm, y)
-    if x == y:
-        asm.op("DUP1")
-    else:
-        _load(asm, x)
-    asm.ops("MULMOD", "ADD")
+    asm.ops("MULMOD" if m2_depth else "MUL", "ADD")
 
 
 def _column(asm: Assembler, at: Layout, k: int, square: bool) -> None:
@@ -137,17 +129,17 @@ def _column(asm: Assembler, at: Layout, k: int, square: bool) -> None:
     if doubled:
         asm.ops("PUSH0", "PUSH0")                   # [s0, s1, carry, M2, ...]
         for x, y in doubled:
-            _low(asm, x, y)
+            _accumulate(asm, x, y)
         asm.op("SWAP1")
         for x, y in doubled:
-            _residue(asm, x, y, 4)
+            _accumulate(asm, x, y, 4)
         asm.ops("DUP1", "ADD", "SWAP1", "DUP1", "ADD")      # [2 s0, 2 s1, carry, M2, ...]
         asm.ops("DUP3", "ADD", "SWAP2")             # [carry, s1, s0, M2, INV, START, MASK]
         asm.ops("DUP6", "ADD", "ADD", "SWAP1")      # [s0, s1, M2, INV, START, MASK]
     else:
         asm.ops("DUP1", "DUP5", "ADD", "SWAP1")     # [s0 = carry, s1 = carry + START, ...]
     for x, y in single:
-        _low(asm, x, y)
+        _accumulate(asm, x, y)
     if k < LIMBS:                                   # q_k = s0 n' mod 2**bits, then q_k m_0
         asm.op("DUP1")
         _load(asm, at.np_at)
@@ -159,12 +151,12 @@ def _column(asm: Assembler, at: Layout, k: int, square: bool) -> None:
         asm.op("AND")
         asm.push(at.q_at + 32 * k)
         asm.op("MSTORE")
-        _low(asm, at.q_at + 32 * k, at.m_at)
+        _accumulate(asm, at.q_at + 32 * k, at.m_at)
     asm.op("SWAP1")                                 # [s1, s0, M2, INV, START, MASK]
     for x, y in single:
-        _residue(asm, x, y, 3)
+        _accumulate(asm, x, y, 3)
     if k < LIMBS:
-        _residue(asm, at.q_at + 32 * k, at.m_at, 3)
+        _accumulate(asm, at.q_at + 32 * k, at.m_at, 3)
     asm.ops("DUP3", "DUP5", "DUP5", "DUP5", "NOT", "DUP5", "ADDMOD", "MULMOD")  # [h, s1, s0, ...]
     asm.push(8)
     asm.ops("SHL", "DUP3")
