@@ -93,6 +93,17 @@ def test_division_steps(code, words):
                 _run(code, encode(base, exponent, modulus, 32 * words, 1, 32 * words))
 
 
+@pytest.mark.parametrize("modulus", [(1 << 2047) + 12345, P381, 2**300 * ((1 << 2047) + 1)],
+                         ids=_name)
+def test_short_exponents(code, modulus):
+    """Odd exponents of 1 to 32 bits end on one product by B (not B R, then out of
+    Montgomery form), with E's last bit cleared meanwhile: the even path reads E again."""
+    rng = random.Random(modulus)
+    for exponent in (1, 3, 5, 17, 65537, 2**32 - 1, 2**32 + 1, 2**31, 6):
+        for base in (rng.randrange(modulus), modulus - 1, modulus + 5, 0):
+            _run(code, encode(base, exponent, modulus))
+
+
 @pytest.mark.parametrize("modulus", [2**256 + 1, P381, 2**256, 2**300 * 3, _ones(8)], ids=_name)
 def test_bases(code, modulus):
     """Bases shorter and longer than the modulus (up to 1,024 bytes), zero, M, M - 1, k M."""

@@ -30,7 +30,9 @@ Odd M (word-level Montgomery arithmetic, R = 2**(256 n)):
   step. Which of these a build has is its opcode set's ``SIZES`` entry.
 - left-to-right fixed windows of K bits (K by the exponent's length), skipping the leading
   zeros and multiplying only by non-zero windows; out of Montgomery form by mont(x, 1)
-  (``redc`` where there is one).
+  (``redc`` where there is one). With B < M, E = 1 answers B, and an odd E of at most 32
+  bits (E = 3, 17, 65537) ends on one product by B instead of the last product by B R
+  and the way out of Montgomery form.
 
 Even M = 2**k q, q odd (CRT): X = B^E mod q by the odd path (none if q = 1), Y = B^E mod
 2**k by the same windows over truncated products (``mul_low``, mod 2**(256 kw), masked at
@@ -97,7 +99,7 @@ TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE byt
 
 _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
               "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "T1", "OUT",
-              "COUNT2", "MW32", "E0", "S", "V1", "V2", "SQR", "SQW")
+              "COUNT2", "MW32", "E0", "S", "V1", "V2", "SQR", "SQW", "ELAST")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
 # the deferred-carry squaring's limbs (8-word moduli) in DIAG, free at that size
 LIMBS_LAYOUT = deferred.Layout(a_at=DIAG_BUF, b_at=DIAG_BUF, m_at=DIAG_BUF + 30 * WORD,
@@ -1013,6 +1015,17 @@ class _Driver:
         # B < M (the common case): B R mod M straight from B by 2 n division steps
         horner_path, power = asm.new_label("mw_horner_path"), asm.new_label("mw_power")
         self._below_modulus(BASE_BUF, horner_path)
+        not_one = asm.new_label("mw_e_not_one")
+        c.load("E0")
+        c.load("PEND")
+        asm.op("SUB")
+        asm.push(1)
+        asm.op("EQ")
+        asm.op("ISZERO")
+        asm.jumpi(not_one)
+        c.copy(X_BUF, BASE_BUF, "N32")                  # E = 1: B
+        asm.op("JUMP")
+        asm.place(not_one)
         c.zero(XS_BUF, "N32", 1)
         c.copy(XS_BUF, BASE_BUF, "N32")
         self._divide_steps(2)
@@ -1020,7 +1033,7 @@ class _Driver:
         asm.push(XS_BUF)
         c.load("T1")
         asm.op("MCOPY")
-        asm.jump(power)
+        self._short_odd_exponent(power)
         # else R**2 mod M = (2**(1.5 L) mod M)**2 / R, L = 256 n, then the base in
         # Montgomery form by Horner over chunks of n words from the top
         asm.place(horner_path)
@@ -1068,6 +1081,43 @@ class _Driver:
         self.call(self.exp_flow)
         self.call("OUT", DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
         asm.op("JUMP")
+
+    def _short_odd_exponent(self, otherwise: Label) -> None:
+        """[ret] -> [] for an odd E of at most 32 bits (1-bit windows), else to ``otherwise``:
+        the last bit's product by T[1] = B R and the way out of Montgomery form are one
+        product by B (below M): X = (T[1]^(E - 1) R) B / R, E's last bit cleared while
+        ``exp_flow`` runs (the even path reads E again)."""
+        asm, c = self.asm, self.c
+        c.load("E0")
+        c.load("PEND")
+        asm.op("SUB")
+        asm.push(33)
+        asm.op("GT")                                    # [bits <= 32]
+        c.slot(EXP_WORDS_SLOT)
+        asm.push(5)
+        asm.op("SHL")
+        c.slot(EXP_AT_SLOT)
+        asm.op("ADD")
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB", "DUP1")
+        c.store("ELAST")                                # E's last word's address
+        asm.op("MLOAD")
+        asm.push(1)
+        asm.ops("AND", "AND", "ISZERO")
+        asm.jumpi(otherwise)
+        self._flip_last_bit()
+        self.call(self.exp_flow)
+        self._flip_last_bit()
+        self.call("MUL", DST=X_BUF, A=ACC_BUF, B=BASE_BUF)
+        asm.op("JUMP")
+
+    def _flip_last_bit(self) -> None:
+        """E's last bit flipped (its word's address in ELAST)."""
+        asm, c = self.asm, self.c
+        c.load("ELAST")
+        asm.ops("DUP1", "MLOAD")
+        asm.push(1)
+        asm.ops("XOR", "SWAP1", "MSTORE")
 
     def _division_setup(self) -> None:
         """What ``divide``'s steps read: S = CLZ(M's top word), V1 and V2 = M's top two
