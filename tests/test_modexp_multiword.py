@@ -70,6 +70,40 @@ def test_every_size_of_product(code, words):
             _run(code, encode(rng.getrandbits(256 * words + 8), exponent, modulus))
 
 
+def _digits(rng: random.Random, count: int) -> int:
+    """A number of ``count`` 128-bit digits, each 0, 1, 2**127, 2**128 - 1 or random: the
+    shapes where the division steps' quotient estimate is furthest off."""
+    value = 0
+    for _ in range(count):
+        value = value << 128 | rng.choice([0, 1, 1 << 127, (1 << 128) - 1, rng.getrandbits(128)])
+    return value
+
+
+@pytest.mark.parametrize("words", [2, 3, 8])
+def test_division_steps(code, words):
+    """B R mod M by long division (bases below M; at or above it the other path), then out
+    of Montgomery form: E = 1 shows the conversions alone."""
+    rng = random.Random(words)
+    for _ in range(12):
+        modulus = _digits(rng, 2 * words) | 1 | 1 << rng.randrange(256 * words - 255, 256 * words)
+        modulus &= (1 << 256 * words) - 1
+        for base in (_digits(rng, 2 * words) % modulus, modulus - 1, modulus,
+                     min(modulus + rng.randrange(2**200), _ones(words))):
+            for exponent in (1, 3):
+                _run(code, encode(base, exponent, modulus, 32 * words, 1, 32 * words))
+
+
+@pytest.mark.parametrize("modulus", [(1 << 2047) + 12345, P381, 2**300 * ((1 << 2047) + 1)],
+                         ids=_name)
+def test_short_exponents(code, modulus):
+    """Odd exponents of 1 to 32 bits end on one product by B (not B R, then out of
+    Montgomery form), with E's last bit cleared meanwhile: the even path reads E again."""
+    rng = random.Random(modulus)
+    for exponent in (1, 3, 5, 17, 65537, 2**32 - 1, 2**32 + 1, 2**31, 6):
+        for base in (rng.randrange(modulus), modulus - 1, modulus + 5, 0):
+            _run(code, encode(base, exponent, modulus))
+
+
 @pytest.mark.parametrize("modulus", [2**256 + 1, P381, 2**256, 2**300 * 3, _ones(8)], ids=_name)
 def test_bases(code, modulus):
     """Bases shorter and longer than the modulus (up to 1,024 bytes), zero, M, M - 1, k M."""

@@ -16,18 +16,23 @@ Odd M (word-level Montgomery arithmetic, R = 2**(256 n)):
 - ``mont_sqr`` (from ``Sizes.sqr_words``, below that it costs more than it saves): the
   square from n (n - 1) / 2 cross products, doubled, plus the diagonal, then n rows.
 - n' = -M0^-1 mod 2**256 by Newton's iteration from x = M0 (right to 3 bits), 7 steps.
-- R mod M and R**2 mod M: 2**(128 i) mod M for i up to 3 n, each from the last by one
-  step of long division in 128-bit digits (Knuth's D3: the quotient digit from the top
-  digits, at most 2 too large, then M added back), then one Montgomery squaring.
+- ``divide``: x 2**(128 k) mod M from x < M by k steps of long division in 128-bit digits
+  (Knuth's D3: the quotient digit from the top digits, refined once by the next ones, at
+  most 2 too large, then M added back).
+- the base into Montgomery form: B R mod M straight from B by 2 n division steps when B
+  has at most n words and B < M (the common case); else R**2 mod M from
+  2**(384 n) mod M (3 n steps) squared, then Horner over chunks of n words (A' = A R + c,
+  i.e. mont(A, R**2) + mont(c, R**2)), so no division of the base. E = 0 answers 1 first.
 - ``mont_mul_n`` for n in ``Sizes.fixed_words``: the same CIOS, each row straight-line
-  (constant addresses); ``mont_sqr_n`` for ``Sizes.fixed_sqr_words`` (RSA-2048's 8): the
-  cross products, doubling and diagonal written out, then looped reduction rows on a
-  window at T that takes the square's next word after each row. Which of these a build
-  has is its opcode set's ``SIZES`` entry.
-- the base (any number of words) into Montgomery form by Horner over chunks of n words
-  (A' = A R + c, i.e. mont(A, R**2) + mont(c, R**2)), so no division.
+  (constant addresses). For ``Sizes.fixed_sqr_words`` (RSA-2048's 8): the squaring by
+  :mod:`.deferred`'s columns (nine 248-bit limbs, carries deferred to once a column),
+  ``redc`` out of Montgomery form by reduction rows alone, and a straight-line division
+  step. Which of these a build has is its opcode set's ``SIZES`` entry.
 - left-to-right fixed windows of K bits (K by the exponent's length), skipping the leading
-  zeros and multiplying only by non-zero windows; out of Montgomery form by mont(x, 1).
+  zeros and multiplying only by non-zero windows; out of Montgomery form by mont(x, 1)
+  (``redc`` where there is one). With B < M, E = 1 answers B, and an odd E of at most 32
+  bits (E = 3, 17, 65537) ends on one product by B instead of the last product by B R
+  and the way out of Montgomery form.
 
 Even M = 2**k q, q odd (CRT): X = B^E mod q by the odd path (none if q = 1), Y = B^E mod
 2**k by the same windows over truncated products (``mul_low``, mod 2**(256 kw), masked at
@@ -38,9 +43,10 @@ half of it again on kw words (truncated products are half products).
 """
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Optional, Tuple
+from typing import Callable, NamedTuple, Optional, Tuple, Union
 
 from ..asm import Assembler, Label
+from . import deferred
 from .layout import (BASE_AT_SLOT, BASE_WORDS_SLOT, DATA_AT, EXP_AT_SLOT, EXP_WORDS_SLOT,
                      MOD_AT_SLOT, MOD_LENGTH_SLOT, MOD_WORDS_SLOT, SLOTS_AT, TABLE_AT, WORD)
 from .reference import MAX_LENGTH
@@ -53,8 +59,9 @@ UNROLLED_ROWS = 4                                  # straight-line products: all
 class Sizes(NamedTuple):
     """The code an opcode set's build spends on speed: straight-line Montgomery products
     for some word counts (~80 bytes a word, rows up to UNROLLED_ROWS words written out),
-    ``mont_sqr`` for squarings from ``sqr_words`` words (~1.2 KB; None: none), and
-    straight-line squarings for ``fixed_sqr_words`` (~2.4 KB for 8 words). EVMMAX's build leaves them out: its own
+    ``mont_sqr`` for squarings from ``sqr_words`` words (~1.2 KB; None: none), and for
+    ``fixed_sqr_words`` (8 or none) the deferred-carry squaring (~3.6 KB), ``redc`` and a
+    straight-line division step (~0.5 KB each). EVMMAX's build leaves them out: its own
     path takes the small odd moduli, and its contract must stay below EIP-170's bound
     with that path's code."""
     fixed_words: Tuple[int, ...]
@@ -67,6 +74,7 @@ SIZES = {"evm": Sizes(fixed_words=(1, 2, 3, 4, 5, 6, 8, 12, 16), sqr_words=10,
          "evmmax": Sizes(fixed_words=(), sqr_words=None, fixed_sqr_words=())}
 assert all(size.sqr_words is None or size.sqr_words >= 2   # mont_sqr's rows need two words
            for size in SIZES.values())
+assert all(set(size.fixed_sqr_words) <= {deferred.WORDS} for size in SIZES.values())
 STRIDE = WORD * (MAX_WORDS + 2)                    # a buffer: 32 words, a carry, a spare
 BUFFERS_AT = DATA_AT + 3 * MAX_LENGTH              # past the parser's data, whatever its size
 
@@ -78,21 +86,25 @@ def _buffers(*names: str) -> dict:
 # T has a writable word below it (CIOS's second pass stores t[j - 1] from j = 0).
 # ZERO is never written (so the word below XS stays zero: XS's word -1).
 # SQ, DIAG and BASE are 64 words (their _HI halves); the word below SQ (XS's spare) is zero.
-_B = _buffers("MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES",
+_B = _buffers("MOD", "T", "S", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES",
               "INT1", "INT2", "ZERO", "XS", "SQ", "SQ_HI", "DIAG", "DIAG_HI", "AF", "BASE",
               "BASE_HI")
 SQ_BUF, DIAG_BUF, AF_BUF = _B["SQ"], _B["DIAG"], _B["AF"]
-(MOD_BUF, T_BUF, S_BUF, ONE_BUF, R2_BUF, ACC_BUF, X_BUF, NM_BUF, Q_BUF, H_BUF, U_BUF, MLE_BUF,
+(MOD_BUF, T_BUF, S_BUF, R2_BUF, ACC_BUF, X_BUF, NM_BUF, Q_BUF, H_BUF, U_BUF, MLE_BUF,
  RES_BUF, INT1_BUF, INT2_BUF, ZERO_BUF, XS_BUF, BASE_BUF) = (_B[n] for n in (
-    "MOD", "T", "S", "ONE", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES", "INT1", "INT2",
+    "MOD", "T", "S", "R2", "ACC", "X", "NM", "Q", "H", "U", "MLE", "RES", "INT1", "INT2",
     "ZERO", "XS", "BASE"))
 DIGIT = 1 << 128                                   # the division steps' digit
 TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE bytes apart
 
 _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
-              "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "ONEPTR", "T1",
-              "COUNT2", "MW32", "E0", "S", "V1", "SQR", "SQW")
+              "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "T1", "OUT",
+              "COUNT2", "MW32", "E0", "S", "V1", "V2", "SQR", "SQW", "ELAST")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
+# the deferred-carry squaring's limbs (8-word moduli) in DIAG, free at that size
+LIMBS_LAYOUT = deferred.Layout(a_at=DIAG_BUF, b_at=DIAG_BUF, m_at=DIAG_BUF + 30 * WORD,
+                               np_at=V["NP"], q_at=DIAG_BUF + 10 * WORD,
+                               d_at=DIAG_BUF + 20 * WORD)
 assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
 
 
@@ -177,6 +189,18 @@ def _shift_word(asm: Assembler, src: int, dst: int, bits: int) -> None:
     asm.ops("ADD", "MSTORE")
 
 
+def _shifted_word(asm: Assembler, src: int, j: int, bits: int) -> None:
+    """[] -> [word j of (the words at src) << bits] (src's word -1 read)."""
+    asm.push(src + WORD * j)
+    asm.op("MLOAD")
+    asm.push(bits)
+    asm.op("SHL")
+    asm.push(src + WORD * (j - 1))
+    asm.op("MLOAD")
+    asm.push(256 - bits)
+    asm.ops("SHR", "OR")
+
+
 def _product_step(c: _Code, store_offset: int) -> None:
     """[p, C, y, d, N] -> [p + 32, C', y, d, N]: (C', t) = t[p] + x y + C with x at p + d,
     t stored at p + store_offset."""
@@ -231,6 +255,7 @@ class _Routines:
         self.mont_sqr = asm.new_label("mw_mont_sqr")
         self.fixed = {n: asm.new_label(f"mw_mont_mul_{n}") for n in sizes.fixed_words}
         self.fixed_sqr = {n: asm.new_label(f"mw_mont_sqr_{n}") for n in sizes.fixed_sqr_words}
+        self.fixed_redc = {n: asm.new_label(f"mw_redc_{n}") for n in sizes.fixed_sqr_words}
         self.mul_low = asm.new_label("mw_mul_low")
         self.mod_add = asm.new_label("mw_mod_add")
         self.reduce = asm.new_label("mw_reduce")
@@ -247,8 +272,10 @@ class _Routines:
             with self.c.asm.scope(f"mont_mul_{n}"):
                 self._mont_mul_fixed(n)
         for n in self.fixed_sqr:
-            with self.c.asm.scope(f"mont_sqr_{n}"):
-                self._mont_sqr_fixed(n)
+            with self.c.asm.scope(f"redc_{n}"):
+                self._redc_fixed(n)
+            with self.c.asm.scope(f"deferred_sqr_{n}"):
+                self._deferred_sqr()
         with self.c.asm.scope("reduce"):
             self._reduce()
         with self.c.asm.scope("mod_add"):
@@ -324,16 +351,21 @@ class _Routines:
         self._rows_next(outer, "N32")
         asm.jump(self.reduce)
 
-    def _fixed_step(self, x_at: int, t_at: int, store_at: int) -> None:
-        """[C, y, N] -> [C', y, N]: (C', t) = t[t_at] + x[x_at] y + C, t to store_at."""
+    def fixed_step(self, x_at: int, t_at: Union[int, Callable[[], None]], store_at: int) -> None:
+        """[C, y, N] -> [C', y, N]: (C', t) = t + x[x_at] y + C, t to store_at; t the word at
+        ``t_at`` or what ``t_at()`` pushes."""
         asm = self.c.asm
         asm.push(x_at)
         asm.ops("MLOAD", "DUP3")                        # [y, x, C, y, N]
         asm.ops("DUP2", "DUP2", "MUL")                  # [lo, y, x, C, y, N]
         asm.ops("SWAP2", "DUP6", "SWAP2", "MULMOD")     # [mm, lo, C, y, N]
         asm.ops("DUP5", "SWAP1", "DUP3", "NOT", "ADDMOD")  # [hi, lo, C, y, N]
-        asm.push(t_at)
-        asm.ops("MLOAD", "DUP3", "ADD")                 # [s1, hi, lo, C, y, N]
+        if callable(t_at):
+            t_at()
+        else:
+            asm.push(t_at)
+            asm.op("MLOAD")
+        asm.ops("DUP3", "ADD")                          # [s1, hi, lo, C, y, N]
         asm.ops("SWAP2", "DUP3", "LT", "ADD")           # [hi1, s1, C, y, N]
         asm.ops("SWAP2", "DUP2", "ADD")                 # [s2, s1, hi1, y, N]
         asm.ops("SWAP1", "DUP2", "LT")                  # [c2, s2, hi1, y, N]
@@ -388,7 +420,7 @@ class _Routines:
         c.load("B")
         asm.ops("ADD", "MLOAD", "PUSH0")                # [0, b_i, N, i32, ret]
         for j in range(n):
-            self._fixed_step(AF_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * j)
+            self.fixed_step(AF_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * j)
         asm.push(top)
         asm.ops("MLOAD", "DUP2", "ADD")                 # [s, C, y, N, i32, ret]
         asm.ops("SWAP1", "DUP2", "LT")                  # [carry, s, y, N, i32, ret]
@@ -406,7 +438,7 @@ class _Routines:
         c.slot(T_BUF)
         asm.ops("MUL", "PUSH0")                         # [0, m, N, i32, ret]
         for j in range(n):
-            self._fixed_step(MOD_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * (j - 1))
+            self.fixed_step(MOD_BUF + WORD * j, T_BUF + WORD * j, T_BUF + WORD * (j - 1))
         asm.push(top)
         asm.ops("MLOAD", "DUP2", "ADD")                 # [s, C, m, N, i32, ret]
         asm.ops("SWAP1", "DUP2", "LT")                  # [carry, s, m, N, i32, ret]
@@ -429,53 +461,21 @@ class _Routines:
         asm.push(at)
         asm.op("MSTORE")
 
-    def _mont_sqr_fixed(self, n: int) -> None:
-        """[ret] -> []: DST = A**2 / R mod M for n words, straight-line: the cross products
-        a_i a_j (i < j) into SQ, doubled, the diagonal added, then the reduction rows on a
-        window of n + 2 words at T that takes SQ's next word after each row."""
+    def _redc_fixed(self, n: int) -> None:
+        """[ret] -> []: DST = A / R mod M for n words (out of Montgomery form): the
+        reduction rows on a window of n + 2 words at T that takes SQ's next word (SQ = A,
+        zeros above) after each row."""
         c, asm = self.c, self.c.asm
-        asm.place(self.fixed_sqr[n])
+        asm.place(self.fixed_redc[n])
         asm.push(WORD * (2 * n + 2))
         asm.op("CALLDATASIZE")
         asm.push(SQ_BUF)
         asm.op("CALLDATACOPY")
         asm.push(WORD * n)
         c.load("A")
-        asm.push(AF_BUF)
+        asm.push(SQ_BUF)
         asm.op("MCOPY")
         asm.ops("PUSH0", "NOT")                         # [N, ret]
-        for i in range(n - 1):
-            asm.push(AF_BUF + WORD * i)
-            asm.ops("MLOAD", "PUSH0")                   # [0, a_i, N, ret]
-            for j in range(i + 1, n):
-                at = SQ_BUF + WORD * (i + j)
-                self._fixed_step(AF_BUF + WORD * j, at, at)
-            asm.push(SQ_BUF + WORD * (i + n))
-            asm.ops("MSTORE", "POP")                    # word i + n = C; [N, ret]
-        for w in range(2 * n - 1, -1, -1):              # doubled, the top word first
-            asm.push(SQ_BUF + WORD * w)
-            asm.op("MLOAD")
-            asm.push(1)
-            asm.op("SHL")
-            if w:
-                asm.push(SQ_BUF + WORD * (w - 1))
-                asm.op("MLOAD")
-                asm.push(255)
-                asm.ops("SHR", "OR")
-            asm.push(SQ_BUF + WORD * w)
-            asm.op("MSTORE")
-        asm.op("PUSH0")                                 # [c, N, ret]
-        for i in range(n):                              # + a_i**2 at words 2 i, 2 i + 1
-            asm.push(AF_BUF + WORD * i)
-            asm.ops("MLOAD", "DUP1", "DUP1", "MUL")     # [lo, a, c, N, ret]
-            asm.ops("PUSH0", "NOT", "DUP1", "DUP4", "DUP1", "MULMOD")  # [mm, N, lo, a, c]
-            asm.ops("DUP3", "NOT", "ADDMOD")            # [hi, lo, a, c, N, ret]
-            asm.ops("SWAP2", "POP")                     # [lo, hi, c, N, ret]
-            asm.ops("SWAP1", "SWAP2", "SWAP1")          # [lo, c, hi, N, ret]
-            self._add_word(SQ_BUF + WORD * 2 * i)       # [c', hi, N, ret]
-            asm.op("SWAP1")
-            self._add_word(SQ_BUF + WORD * (2 * i + 1))  # [c'', N, ret]
-        asm.op("POP")                                   # (0: the square has 2 n words)
         asm.push(WORD * (n + 1))
         asm.push(SQ_BUF)
         asm.push(T_BUF)
@@ -499,6 +499,22 @@ class _Routines:
         asm.op("MSTORE")                                # [N, i32, ret]
         self._next_row(row, n)
         asm.ops("POP", "POP")
+        asm.jump(self.reduce)
+
+    def _deferred_sqr(self) -> None:
+        """[ret] -> []: DST = A**2 / R mod M for 8 words by :mod:`.deferred`'s columns (A's
+        limbs from AF, M's from ML: ``emit_modulus_limbs``), the result's 9 words at T."""
+        c, asm = self.c, self.c.asm
+        asm.place(self.fixed_sqr[deferred.WORDS])
+        asm.push(WORD * deferred.WORDS)
+        c.load("A")
+        asm.push(AF_BUF)
+        asm.op("MCOPY")
+        deferred.push_constants(asm)                    # [M2, INV, START, MASK, ret]
+        deferred.emit_limbs(asm, AF_BUF, LIMBS_LAYOUT.a_at, mask_depth=4)
+        deferred.emit_product(asm, LIMBS_LAYOUT, square=True)
+        asm.ops("POP", "POP", "POP", "POP")
+        deferred.emit_words(asm, LIMBS_LAYOUT.d_at, T_BUF)
         asm.jump(self.reduce)
 
     def _mont_sqr(self) -> None:
@@ -777,6 +793,7 @@ class _Driver:
         self.asm, self.r, self.c = asm, routines, routines.c
         self.odd_flow = asm.new_label("mw_odd")
         self.exp_flow = asm.new_label("mw_exp")
+        self.divide = asm.new_label("mw_divide")
         self.output = asm.new_label("mw_output")
 
     # --- helpers --------------------------------------------------------------------
@@ -852,6 +869,8 @@ class _Driver:
             self._prepare(entry)
         with self.asm.scope("odd_flow"):
             self._odd_flow()
+        with self.asm.scope("divide"):
+            self._divide()
         with self.asm.scope("exp_flow"):
             self._exp_flow()
         with self.asm.scope("even"):
@@ -931,6 +950,14 @@ class _Driver:
         """[ret] -> []: X = B^E mod M for the odd modulus at MOD (N32 bytes)."""
         asm, c, r = self.asm, self.c, self.r
         asm.place(self.odd_flow)
+        nonzero = asm.new_label("mw_odd_e_nonzero")     # E = 0: 1 (M > 1), nothing else
+        c.load("E0")
+        c.load("PEND")
+        asm.op("SUB")
+        asm.jumpi(nonzero)
+        c.copy(X_BUF, INT1_BUF, "N32")
+        asm.op("JUMP")
+        asm.place(nonzero)
         c.slot(MOD_BUF)
         _inverse_word(asm)
         asm.op("PUSH0")
@@ -961,11 +988,61 @@ class _Driver:
             asm.op("EQ")
             _select(asm)
         c.store("SQR")
-        c.store("MUL")
-        self._powers_of_two()
-        # the base in Montgomery form, Horner over chunks of n words from the top
+        asm.op("DUP1")
+        c.store("MUL")                                  # OUT: A / R mod M, as A 1 / R or
+        for n, label in r.fixed_redc.items():          # by the reduction rows alone
+            asm.push(label)
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.op("EQ")
+            _select(asm)
+        c.store("OUT")
+        for n in r.fixed_sqr:                           # M's limbs for deferred_sqr
+            other = asm.new_label("mw_no_limbs")
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.ops("EQ", "ISZERO")
+            asm.jumpi(other)
+            deferred.emit_limbs(asm, MOD_BUF, LIMBS_LAYOUT.m_at)
+            asm.place(other)
+        self._division_setup()
         c.load("N32")
         c.store("TSTRIDE")
+        c.load("N32")
+        asm.push(TABLE_BUF)
+        asm.op("ADD")
+        c.store("T1")                                   # T[1]'s address
+        # B < M (the common case): B R mod M straight from B by 2 n division steps
+        horner_path, power = asm.new_label("mw_horner_path"), asm.new_label("mw_power")
+        self._below_modulus(BASE_BUF, horner_path)
+        not_one = asm.new_label("mw_e_not_one")
+        c.load("E0")
+        c.load("PEND")
+        asm.op("SUB")
+        asm.push(1)
+        asm.op("EQ")
+        asm.op("ISZERO")
+        asm.jumpi(not_one)
+        c.copy(X_BUF, BASE_BUF, "N32")                  # E = 1: B
+        asm.op("JUMP")
+        asm.place(not_one)
+        c.zero(XS_BUF, "N32", 1)
+        c.copy(XS_BUF, BASE_BUF, "N32")
+        self._divide_steps(2)
+        c.load("N32")
+        asm.push(XS_BUF)
+        c.load("T1")
+        asm.op("MCOPY")
+        self._short_odd_exponent(power)
+        # else R**2 mod M = (2**(1.5 L) mod M)**2 / R, L = 256 n, then the base in
+        # Montgomery form by Horner over chunks of n words from the top
+        asm.place(horner_path)
+        c.zero(XS_BUF, "N32", 1)
+        asm.push(1)
+        asm.push(XS_BUF)
+        asm.op("MSTORE")
+        self._divide_steps(3)
+        self.call("MUL", DST=R2_BUF, A=XS_BUF, B=XS_BUF)
         c.slot(BASE_WORDS_SLOT)
         asm.push(5)
         asm.op("SHL")
@@ -983,19 +1060,15 @@ class _Driver:
         asm.op("DUP1")
         c.store("CHUNK")
         c.store("A")
-        c.load("N32")
-        asm.push(TABLE_BUF)
-        asm.op("ADD")
-        asm.op("DUP1")
+        c.load("T1")
         c.store("DST")
-        c.store("T1")                                   # T[1]'s address
         self.call("MUL", B=R2_BUF)
-        horner, horner_done = asm.new_label("mw_horner"), asm.new_label("mw_horner_done")
+        horner = asm.new_label("mw_horner")
         asm.place(horner)
         c.load("CHUNK")
         asm.push(BASE_BUF)
         asm.op("EQ")
-        asm.jumpi(horner_done)
+        asm.jumpi(power)
         c.load("N32")
         c.load("CHUNK")
         asm.op("SUB")
@@ -1004,21 +1077,51 @@ class _Driver:
         self.call("MUL", DST=U_BUF, A="CHUNK", B=R2_BUF)
         self.call(r.mod_add, DST="T1", A="T1", B=U_BUF)
         asm.jump(horner)
-        asm.place(horner_done)
-        # the power, out of Montgomery form
-        c.set("ONEPTR", ONE_BUF)
+        asm.place(power)                                # the power, out of Montgomery form
         self.call(self.exp_flow)
-        self.call("MUL", DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
+        self.call("OUT", DST=X_BUF, A=ACC_BUF, B=INT1_BUF)
         asm.op("JUMP")
 
-    def _powers_of_two(self) -> None:
-        """ONE = R mod M and R2 = R**2 mod M: x = 2**(128 i) mod M for i = 1 .. 3 n, each
-        from the last by one step of long division in 128-bit digits: the quotient digit of
-        x 2**128 over M estimated from the top two digits of x 2**128 and the top digit of
-        M, both shifted left by s = CLZ(M's top word) (Knuth's normalization, D3), at most
-        2 too large (Theorem 4.3.1B), so x 2**128 - q M is x' - j M, j <= 2: M added while
-        negative. The subtraction adds q (2**(256 (n + 1)) - M), NM, over n + 1 words.
-        ONE after 2 n steps; R2 from the last x = 2**(1.5 L) mod M as x x / R."""
+    def _short_odd_exponent(self, otherwise: Label) -> None:
+        """[ret] -> [] for an odd E of at most 32 bits (1-bit windows), else to ``otherwise``:
+        the last bit's product by T[1] = B R and the way out of Montgomery form are one
+        product by B (below M): X = (T[1]^(E - 1) R) B / R, E's last bit cleared while
+        ``exp_flow`` runs (the even path reads E again)."""
+        asm, c = self.asm, self.c
+        c.load("E0")
+        c.load("PEND")
+        asm.op("SUB")
+        asm.push(33)
+        asm.op("GT")                                    # [bits <= 32]
+        c.slot(EXP_WORDS_SLOT)
+        asm.push(5)
+        asm.op("SHL")
+        c.slot(EXP_AT_SLOT)
+        asm.op("ADD")
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB", "DUP1")
+        c.store("ELAST")                                # E's last word's address
+        asm.op("MLOAD")
+        asm.push(1)
+        asm.ops("AND", "AND", "ISZERO")
+        asm.jumpi(otherwise)
+        self._flip_last_bit()
+        self.call(self.exp_flow)
+        self._flip_last_bit()
+        self.call("MUL", DST=X_BUF, A=ACC_BUF, B=BASE_BUF)
+        asm.op("JUMP")
+
+    def _flip_last_bit(self) -> None:
+        """E's last bit flipped (its word's address in ELAST)."""
+        asm, c = self.asm, self.c
+        c.load("ELAST")
+        asm.ops("DUP1", "MLOAD")
+        asm.push(1)
+        asm.ops("XOR", "SWAP1", "MSTORE")
+
+    def _division_setup(self) -> None:
+        """What ``divide``'s steps read: S = CLZ(M's top word), V1 and V2 = M's top two
+        128-bit digits normalized, NM = 2**(256 (n + 1)) - M, W32 = 32 (n + 1)."""
         asm, c, r = self.asm, self.c, self.r
         c.word("N32", MOD_BUF - WORD)
         asm.ops("DUP1", "CLZ", "DUP1")
@@ -1028,47 +1131,122 @@ class _Driver:
         c.load("S")
         asm.push(256)
         asm.ops("SUB", "SHR", "OR")                     # M's top 256 bits, normalized
+        asm.op("DUP1")
         asm.push(128)
         asm.op("SHR")
         c.store("V1")
+        asm.push(DIGIT - 1)
+        asm.op("AND")
+        c.store("V2")
         c.load("N32")
         asm.push(WORD)
         asm.op("ADD")
         c.store("W32")
         self.call(r.sub, DST=NM_BUF, A=ZERO_BUF, B=MOD_BUF)
-        c.zero(XS_BUF, "N32", 1)
-        asm.push(1)
-        asm.push(XS_BUF)
-        asm.op("MSTORE")
-        c.load("N32")
-        asm.push(5)
-        asm.op("SHR")
-        asm.push(3)
-        asm.op("MUL")
-        c.store("COUNT2")                               # 3 n steps
-        step, negative, positive, done = (asm.new_label(n) for n in (
-            "mw_two_step", "mw_two_negative", "mw_two_positive", "mw_two_not_half"))
-        asm.place(step)
-        c.load("N32")
-        asm.push(WORD)
-        asm.op("ADD")
-        c.store("END")
-        asm.op("PUSH0")                                 # T = XS 2**128
 
-        c.loop(lambda: _shift_word(asm, XS_BUF, T_BUF, 128), "END")
-        asm.op("POP")
-        c.load("V1")                                    # the quotient digit estimate
-        c.word("N32", XS_BUF - 2 * WORD)
+    def _below_modulus(self, at: int, otherwise: Label) -> None:
+        """Go on if the number at ``at`` (BASE_WORDS words, zeros above) is below M, else
+        jump to ``otherwise``."""
+        asm, c = self.asm, self.c
+        differ, top = asm.new_label("mw_below_differ"), asm.new_label("mw_below_word")
+        below = asm.new_label("mw_below")
+        c.slot(BASE_WORDS_SLOT)
+        asm.push(5)
+        asm.op("SHL")
+        c.load("N32")
+        asm.op("LT")
+        asm.jumpi(otherwise)                            # more words than M
+        c.load("N32")                                   # [j + 32], from the top word
+        asm.place(top)
+        asm.push(WORD)
+        asm.ops("SWAP1", "SUB")                         # [j]
+        asm.op("DUP1")
+        asm.push(MOD_BUF)
+        asm.ops("ADD", "MLOAD", "DUP2")
+        asm.push(at)
+        asm.ops("ADD", "MLOAD")                         # [x_j, m_j, j]
+        asm.ops("DUP2", "DUP2", "EQ", "ISZERO")
+        asm.jumpi(differ)
+        asm.ops("POP", "POP", "DUP1")
+        asm.jumpi(top)
+        asm.op("POP")                                   # equal: not below
+        asm.jump(otherwise)
+        asm.place(differ)
+        asm.ops("LT", "SWAP1", "POP")                   # [x_j < m_j]
+        asm.jumpi(below)
+        asm.jump(otherwise)
+        asm.place(below)
+
+    def _normalized_word(self, i: int) -> None:
+        """[] -> [word n - i of XS 2**S] (XS's word -1 is zero)."""
+        asm, c = self.asm, self.c
+        c.word("N32", XS_BUF - (i + 1) * WORD)
         c.load("S")
         asm.push(256)
         asm.ops("SUB", "SHR")
-        c.word("N32", XS_BUF - WORD)
+        c.word("N32", XS_BUF - i * WORD)
         c.load("S")
-        asm.ops("SHL", "OR", "DIV")                     # [u / v1]
-        asm.push(DIGIT - 1)
-        asm.ops("DUP2", "DUP2", "LT")                   # [b - 1 < q, b - 1, q]
+        asm.ops("SHL", "OR")
+
+    def _divide_steps(self, per_word: int) -> None:
+        """XS = XS 2**(128 per_word n) mod M (XS < M, n + 1 words)."""
+        asm, c = self.asm, self.c
+        c.load("N32")
+        asm.push(5)
+        asm.op("SHR")
+        asm.push(per_word)
+        asm.op("MUL")
+        c.store("COUNT2")
+        self.call(self.divide)
+
+    def _divide(self) -> None:
+        """[ret] -> []: XS = XS 2**(128 COUNT2) mod M (XS < M, n + 1 words; COUNT2 >= 1),
+        COUNT2 steps of long division in 128-bit digits: the quotient digit of XS 2**128
+        over M estimated from the top two digits of XS 2**128 and the top digit of M, both
+        shifted left by s = CLZ(M's top word) (Knuth's normalization, D3), at most 2 too
+        large (Theorem 4.3.1B), so XS 2**128 - q M is x' - j M, j <= 2: M added while
+        negative. The subtraction adds q NM over n + 1 words (``_division_setup``)."""
+        asm, c, r = self.asm, self.c, self.r
+        asm.place(self.divide)
+        step, negative, positive = (asm.new_label(n) for n in (
+            "mw_two_step", "mw_two_negative", "mw_two_positive"))
+        asm.place(step)
+        c.load("V1")                                    # the quotient digit estimate
+        self._normalized_word(1)
+        asm.ops("DUP2", "DUP2", "DIV")                  # [u / v1, u, v1]: u, XS's top
+        asm.push(DIGIT - 1)                             # 256 bits normalized
+        asm.ops("DUP2", "DUP2", "LT")                   # [b - 1 < q, b - 1, q, u, v1]
         asm.ops("DUP3", "DUP3", "SWAP1", "SUB", "MUL")  # [(q - b + 1) (b - 1 < q), b - 1, q]
-        asm.ops("SWAP1", "POP", "SWAP1", "SUB")         # [min(q, b - 1)]
+        asm.ops("SWAP1", "POP", "SWAP1", "SUB")         # [q = min(u / v1, b - 1), u, v1]
+        asm.ops("DUP3", "DUP2", "MUL", "DUP3", "SUB")   # [r = u - q v1, q, u, v1]
+        asm.ops("SWAP2", "POP", "SWAP1")                # [r, q, v1]
+        self._normalized_word(2)
+        asm.push(128)
+        asm.op("SHR")                                   # [u3, r, q, v1]: XS's next digit
+        for _ in range(1):                              # D3: q - 1 while q v2 > r b + u3
+            asm.ops("DUP2")                             # (r < b), r += v1
+            asm.push(128)
+            asm.ops("SHL", "DUP2", "ADD")               # [r b + u3, u3, r, q, v1]
+            c.load("V2")
+            asm.ops("DUP5", "MUL", "GT")                # [q v2 > r b + u3, u3, r, q, v1]
+            asm.push(DIGIT)
+            asm.ops("DUP4", "LT", "AND")                # [c, u3, r, q, v1]
+            asm.ops("DUP1", "DUP6", "MUL", "DUP4", "ADD", "SWAP3", "POP")  # [c, u3, r', q, v1]
+            asm.ops("DUP4", "SUB", "SWAP3", "POP")      # [u3, r', q - c, v1]
+        asm.ops("POP", "POP", "SWAP1", "POP")           # [q]
+        fixed = {n: asm.new_label(f"mw_divide_{n}") for n in r.sizes.fixed_sqr_words}
+        for n, label in fixed.items():
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.op("EQ")
+            asm.jumpi(label)
+        c.load("N32")                                   # T = XS 2**128 - q M
+        asm.push(WORD)
+        asm.op("ADD")
+        c.store("END")
+        asm.op("PUSH0")
+        c.loop(lambda: _shift_word(asm, XS_BUF, T_BUF, 128), "END")
+        asm.op("POP")
         c.load("N32")
         asm.push(T_BUF + WORD)
         asm.op("ADD")                                   # [end, q]
@@ -1092,19 +1270,20 @@ class _Driver:
         asm.push(1)
         asm.ops("SWAP1", "SUB", "DUP1")
         c.store("COUNT2")                               # [count]
-        asm.op("DUP1")
-        c.load("N32")
-        asm.push(5)
-        asm.ops("SHR", "EQ", "ISZERO")
-        asm.jumpi(done)
-        c.copy(ONE_BUF, XS_BUF, "N32")                  # after 2 n steps: R mod M
-        asm.place(done)
-        asm.jumpi(step)                                 # XS = 2**(1.5 L) mod M, L = 256 n
-        self.call("MUL", DST=R2_BUF, A=XS_BUF, B=XS_BUF)  # its square / R: 2**(2 L) mod M
+        asm.jumpi(step)
+        asm.op("JUMP")
+        for n, label in fixed.items():                  # straight-line, XS 2**128's words
+            asm.place(label)                            # read as they are used
+            asm.ops("PUSH0", "NOT", "SWAP1", "PUSH0")   # [0, q, N]
+            for j in range(n + 1):
+                r.fixed_step(NM_BUF + WORD * j, lambda j=j: _shifted_word(asm, XS_BUF, j, 128),
+                             T_BUF + WORD * j)
+            asm.ops("POP", "POP", "POP")
+            asm.jump(negative)
 
     def _exp_flow(self) -> None:
         """[ret] -> []: ACC = T[1]^E with MUL (table entries TSTRIDE bytes apart, T[1]
-        given; ONEPTR for E = 0)."""
+        given; 1 for E = 0: the power of two in the even path)."""
         asm, c = self.asm, self.c
         asm.place(self.exp_flow)
         nonzero = asm.new_label("mw_e_nonzero")
@@ -1113,7 +1292,7 @@ class _Driver:
         asm.op("SUB")
         asm.jumpi(nonzero)
         c.load("TSTRIDE")
-        c.load("ONEPTR")
+        asm.push(INT1_BUF)
         asm.push(ACC_BUF)
         asm.ops("MCOPY", "JUMP")
         asm.place(nonzero)
@@ -1373,7 +1552,6 @@ class _Driver:
         c.store("SQR")
         c.load("W32")
         c.store("TSTRIDE")
-        c.set("ONEPTR", INT1_BUF)
         c.load("W32")
         asm.push(BASE_BUF)
         c.load("W32")

@@ -1,0 +1,185 @@
+"""Montgomery products of 2048-bit numbers (R = 2**2048) with deferred carries, for plain
+EVM, which has no 512-bit product: each word product's high half costs MULMOD, NOT and
+ADDMOD, and adding it into running words costs a carry test a word; here a column of
+products pays for its high part once.
+
+The numbers are nine limbs of 248 bits (a 2048-bit number's top limb holds 64 bits). The
+product A B + Q M is summed by columns (product scanning, Montgomery's reduction
+interleaved: column k < 8 picks the digit q_k that zeroes its low 248 bits, column 8 a
+64-bit digit that zeroes its low 64, so Q M + A B = 0 mod 2**(8 * 248 + 64) = R). A
+column's sum S (at most 18 limb products and the carry in: below 2**502) is kept as
+S mod 2**256 (MUL, ADD) and S mod M2 = 2**251 - 1 (MULMOD, ADD: 23 values below M2 still
+fit a word); its part above 2**256 is h = (S mod M2 - S mod 2**256) 2**-256 mod M2
+(2**-256 = 2**246 mod M2; h < 2**246 < M2), once a column, and the carry out is
+S >> 248 = h 2**8 + (S mod 2**256) >> 248. Cross products of a square are summed once and
+the pair doubled. Columns 8 .. 16 leave their low 248 bits as digits d_8 .. d_16 of
+(A B + Q M) / R, which ``emit_words`` turns into words.
+
+Inputs below M give a result below 2 M; the caller subtracts M when needed.
+"""
+from __future__ import annotations
+
+from typing import List, NamedTuple, Tuple
+
+from ..asm import Assembler
+
+WORDS = 8                                          # 2048 bits
+LIMBS, BITS = 9, 248
+LAST_BITS = 256 * WORDS - BITS * (LIMBS - 1)       # 64: the last reduction digit
+MASK = (1 << BITS) - 1
+M2 = (1 << 251) - 1                                # 2**256 = 2**5 mod M2
+INV = 1 << 246                                     # 2**-256 mod M2
+START = M2 - 31                                    # (1 - 2**256) mod M2: NOT's -1 and 2**256
+assert (1 << 256) * INV % M2 == 1 and (START + (1 << 256) - 1) % M2 == 0
+
+
+class Layout(NamedTuple):
+    """Fixed addresses: the limbs of A, B and M, the word n' = -M**-1 mod 2**256, the
+    reduction digits Q (nine words) and the digits D (d_8 .. d_16)."""
+    a_at: int
+    b_at: int
+    m_at: int
+    np_at: int
+    q_at: int
+    d_at: int
+
+
+def _load(asm: Assembler, at: int) -> None:
+    asm.push(at)
+    asm.op("MLOAD")
+
+
+def emit_limbs(asm: Assembler, src: int, dst: int, mask_depth: int = 0) -> None:
+    """[...] -> [...]: the 8 little-endian words at ``src`` as nine limbs at ``dst``
+    (MASK DUPed from ``mask_depth`` below the top, or pushed when 0)."""
+    for i in range(LIMBS):
+        word, offset = divmod(BITS * i, 256)
+        _load(asm, src + 32 * word)
+        if offset:
+            asm.push(offset)
+            asm.op("SHR")
+            if word + 1 < WORDS:
+                _load(asm, src + 32 * (word + 1))
+                asm.push(256 - offset)
+                asm.ops("SHL", "OR")
+        if mask_depth:
+            asm.op(f"DUP{mask_depth + 1}")
+        else:
+            asm.push(MASK)
+        asm.op("AND")
+        asm.push(dst + 32 * i)
+        asm.op("MSTORE")
+
+
+def emit_words(asm: Assembler, d_at: int, dst: int) -> None:
+    """[] -> []: the words 0 .. 8 of sum d_k 2**(248 k - 2048), k = 8 .. 16 (D's digits),
+    at ``dst``."""
+    for w in range(WORDS + 1):
+        first = True
+        for k in range(LIMBS - 1, 2 * LIMBS - 1):
+            at = BITS * k - 256 * WORDS            # d_k's lowest bit in the result
+            if at >= 256 * (w + 1) or at + BITS <= 256 * w:
+                continue
+            _load(asm, d_at + 32 * (k - LIMBS + 1))
+            if at > 256 * w:
+                asm.push(at - 256 * w)
+                asm.op("SHL")
+            elif at < 256 * w:
+                asm.push(256 * w - at)
+                asm.op("SHR")
+            if not first:
+                asm.op("OR")
+            first = False
+        asm.push(dst + 32 * w)
+        asm.op("MSTORE")
+
+
+def _pairs(at: Layout, k: int, square: bool) -> Tuple[List[Tuple[int, int]], List[Tuple[int, int]]]:
+    """Column k's products: (doubled cross products of a square, the others)."""
+    doubled, single = [], []
+    for i in range(max(0, k - LIMBS + 1), min(k, LIMBS - 1) + 1):
+        j = k - i
+        if not square:
+            single.append((at.a_at + 32 * i, at.b_at + 32 * j))
+        elif i < j:
+            doubled.append((at.a_at + 32 * i, at.a_at + 32 * j))
+        elif i == j:
+            single.append((at.a_at + 32 * i, at.a_at + 32 * i))
+    single += [(at.q_at + 32 * i, at.m_at + 32 * (k - i))
+               for i in range(max(0, k - LIMBS + 1), min(k, LIMBS))]
+    return doubled, single
+
+
+def _accumulate(asm: Assembler, x: int, y: int, m2_depth: int = 0) -> None:
+    """[s, ...] -> [s + x y mod 2**256, ...], or with M2 ``m2_depth`` deep
+    [s + (x y mod M2), ...]."""
+    if m2_depth:
+        asm.op(f"DUP{m2_depth}")
+    _load(asm, x)
+    if x == y:
+        asm.op("DUP1")
+    else:
+        _load(asm, y)
+    asm.ops("MULMOD" if m2_depth else "MUL", "ADD")
+
+
+def _column(asm: Assembler, at: Layout, k: int, square: bool) -> None:
+    """[carry, M2, INV, START, MASK] -> [carry', M2, INV, START, MASK]: column k."""
+    doubled, single = _pairs(at, k, square)
+    if doubled:
+        asm.ops("PUSH0", "PUSH0")                   # [s0, s1, carry, M2, ...]
+        for x, y in doubled:
+            _accumulate(asm, x, y)
+        asm.op("SWAP1")
+        for x, y in doubled:
+            _accumulate(asm, x, y, 4)
+        asm.ops("DUP1", "ADD", "SWAP1", "DUP1", "ADD")      # [2 s0, 2 s1, carry, M2, ...]
+        asm.ops("DUP3", "ADD", "SWAP2")             # [carry, s1, s0, M2, INV, START, MASK]
+        asm.ops("DUP6", "ADD", "ADD", "SWAP1")      # [s0, s1, M2, INV, START, MASK]
+    else:
+        asm.ops("DUP1", "DUP5", "ADD", "SWAP1")     # [s0 = carry, s1 = carry + START, ...]
+    for x, y in single:
+        _accumulate(asm, x, y)
+    if k < LIMBS:                                   # q_k = s0 n' mod 2**bits, then q_k m_0
+        asm.op("DUP1")
+        _load(asm, at.np_at)
+        asm.op("MUL")
+        if k < LIMBS - 1:
+            asm.op("DUP7")
+        else:
+            asm.push((1 << LAST_BITS) - 1)
+        asm.op("AND")
+        asm.push(at.q_at + 32 * k)
+        asm.op("MSTORE")
+        _accumulate(asm, at.q_at + 32 * k, at.m_at)
+    asm.op("SWAP1")                                 # [s1, s0, M2, INV, START, MASK]
+    for x, y in single:
+        _accumulate(asm, x, y, 3)
+    if k < LIMBS:
+        _accumulate(asm, at.q_at + 32 * k, at.m_at, 3)
+    asm.ops("DUP3", "DUP5", "DUP5", "DUP5", "NOT", "DUP5", "ADDMOD", "MULMOD")  # [h, s1, s0, ...]
+    asm.push(8)
+    asm.ops("SHL", "DUP3")
+    asm.push(256 - 8)
+    asm.ops("SHR", "OR")                            # [carry', s1, s0, M2, INV, START, MASK]
+    if k >= LIMBS - 1:                              # d_k: the low 248 bits
+        asm.ops("SWAP2", "DUP7", "AND")
+        asm.push(at.d_at + 32 * (k - LIMBS + 1))
+        asm.ops("MSTORE", "POP")
+    else:
+        asm.ops("SWAP2", "POP", "POP")
+
+
+def push_constants(asm: Assembler) -> None:
+    """[...] -> [M2, INV, START, MASK, ...]: what the columns DUP."""
+    for value in (MASK, START, INV, M2):
+        asm.push(value)
+
+
+def emit_product(asm: Assembler, at: Layout, square: bool) -> None:
+    """[M2, INV, START, MASK] -> the same: D = the digits of (A B + Q M) / R (A A for
+    ``square``); A, B below M, the limbs of M at ``m_at``."""
+    asm.op("PUSH0")                                 # [carry = 0, M2, INV, START, MASK]
+    for k in range(2 * LIMBS - 1):
+        _column(asm, at, k, square)
+    asm.op("POP")                                   # (0: the result is below 2**4097)
