@@ -5,7 +5,6 @@
 #include "evmmax_kernels.h"
 #include "fp2_product.h"
 #include "mont384_mulx.h"
-#include "mont256_mulx.h"
 
 /* The EIP's vectors: out, x and y of one operation. */
 #define LONGEST_VECTOR EVMMAX_MAX_IMMEDIATE
@@ -263,71 +262,19 @@ fp2_product_registers(const struct evmmax_context *ctx, uint64_t *regs, const ui
 #undef REGISTER
 }
 
-static int below_modulus(const limb_t *v, const struct evmmax_context *ctx);
-
-/* The Fp2 product of the six records at r (as fp2_product_registers) on 4-limb registers
- * of an odd modulus m < 2^254, with three Montgomery products `mul` instead of four:
- *   c0 = t0 - t1, c1 = s - t0 - t1 (mod m), t0 = M(a0, b0), t1 = M(a1, b1),
- *   s = M(a0 + a1, b0 + b1), M(x, y) = x y / 2^256 mod m.
- * The sums stay unreduced (below 2m < 2^255); their product is below 4 m^2 < m 2^256,
- * so s comes out of the product below m, and each result is the canonical residue the
- * six records leave (a1 b0 / 2^256 + a0 b1 / 2^256 and a0 b0 / 2^256 - a1 b1 / 2^256 mod m).
- * t0, t1 and t2 are dead (the host proved it) and not written; c1 and c0 are written
- * after every read, so they may alias the inputs. 1 if it ran, 0 if nothing was written
- * (the modulus too wide, an input not below it: the caller runs the six records). */
-#define FP2_PRODUCT_256(NAME, MUL)                                                          \
-    static __attribute__((noinline)) int                                                    \
-    NAME(const struct evmmax_context *ctx, evmmax_op_fn *mul, uint64_t *regs,               \
-         const uint8_t *r)                                                                  \
-    {                                                                                       \
-        enum { R = EVMMAX_RECORD_BYTES, OUT = 1, X = 3, Y = 5, N = 4 };                     \
-        const limb_t *m = ctx->mod_inv;                                                     \
-        const limb_t *a0 = regs + N * r[X], *a1 = regs + N * r[R + X];                      \
-        const limb_t *b0 = regs + N * r[Y], *b1 = regs + N * r[R + Y];                      \
-        if (m[N - 1] >> 62 != 0 || !below_modulus(a0, ctx) || !below_modulus(a1, ctx)      \
-            || !below_modulus(b0, ctx) || !below_modulus(b1, ctx))                          \
-            return 0;                                                                       \
-        limb_t sum_a[N], sum_b[N], t0[N], t1[N], s[N];                                      \
-        limb_t carry_a = 0, carry_b = 0; /* both stay 0: the sums are below 2^255 */        \
-        for (int i = 0; i < N; i++) {                                                       \
-            sum_a[i] = add_with_carry(a0[i], a1[i], &carry_a);                              \
-            sum_b[i] = add_with_carry(b0[i], b1[i], &carry_b);                              \
-        }                                                                                   \
-        MUL(t0, a0, b0);                                                                    \
-        MUL(t1, a1, b1);                                                                    \
-        MUL(s, sum_a, sum_b);                                                               \
-        submod_n(s, s, t0, m, N);                                                           \
-        submod_n(regs + N * r[3 * R + OUT], s, t1, m, N);                                   \
-        submod_n(regs + N * r[5 * R + OUT], t0, t1, m, N);                                  \
-        return 1;                                                                           \
-    }
-
-/* Through the context's kernel (any implementation), and with the MULX/ADX products
- * inlined (mont256_mulx.h; `mul` unused). */
-typedef int fp2_product_256_fn(const struct evmmax_context *, evmmax_op_fn *, uint64_t *,
-                               const uint8_t *);
-#define BY_KERNEL(out, x, y) mul(out, x, y, ctx)
-FP2_PRODUCT_256(fp2_product_256, BY_KERNEL)
-#undef BY_KERNEL
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define BY_MULX(out, x, y) ((void)mul, mulmont256_mulx_inline(out, x, y, m))
-FP2_PRODUCT_256(fp2_product_256_mulx, BY_MULX)
-#undef BY_MULX
-#endif
-#undef FP2_PRODUCT_256
-
 /* The Fp2 product for 4-limb registers of the context whose products are `mul`, or NULL
- * (another size, a power of two). */
-static fp2_product_256_fn *fp2_product_256_for(const struct evmmax_context *ctx,
-                                               evmmax_op_fn *mul)
+ * (another size, a power of two): MULX's with its product inlined, or the portable one. */
+static evmmax_fp2_product_4_fn *fp2_product_4_for(const struct evmmax_context *ctx,
+                                                  evmmax_op_fn *mul)
 {
     if (ctx->limbs != 4 || ctx->power_of_two)
         return NULL;
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__)
     if (mul == evmmax_mulx_mul_kernels[3])
-        return fp2_product_256_mulx;
+        return evmmax_mulx_fp2_product_4;
 #endif
-    return fp2_product_256;
+    (void)mul;
+    return evmmax_portable_fp2_product_4;
 }
 
 /* The EVM384 Montgomery product for the context's Fp2 products, or NULL: 6-limb odd moduli
@@ -347,7 +294,7 @@ static mulmont384_fn *fp2_product_kernel(const struct evmmax_context *ctx)
 static inline __attribute__((always_inline)) int
 run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
             const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[3],
-            mulmont384_fn *fp2_mulmont, fp2_product_256_fn *fp2_256, int mulx384,
+            mulmont384_fn *fp2_mulmont, evmmax_fp2_product_4_fn *fp2_4, int mulx384,
             int bounded)
 {
     const size_t n = mulx384 ? 6 : ctx->limbs;   /* a constant where it helps */
@@ -358,7 +305,7 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
             op = EVMMAX_OP_MUL;   /* as six records, unless Karatsuba runs */
             if (bounded && i + 6 <= ops
                 && (fp2_mulmont != NULL ? fp2_product_registers(ctx, regs, r, fp2_mulmont)
-                    : fp2_256 != NULL && fp2_256(ctx, kernels[EVMMAX_OP_MUL], regs, r))) {
+                    : fp2_4 != NULL && fp2_4(ctx, regs, r))) {
                 i += 5, r += 5 * EVMMAX_RECORD_BYTES;
                 continue;
             }
@@ -411,7 +358,7 @@ static int vector_run(const struct evmmax_context *ctx, uint64_t *regs, size_t r
 #endif
     return run_program(ctx, regs, register_count, records, ops, kernels,
                        fp2_product_kernel(ctx),
-                       fp2_product_256_for(ctx, kernels[EVMMAX_OP_MUL]), 0, bounded);
+                       fp2_product_4_for(ctx, kernels[EVMMAX_OP_MUL]), 0, bounded);
 }
 
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,

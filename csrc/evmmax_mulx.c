@@ -9,7 +9,6 @@
 #if defined(__x86_64__)
 #include "evmmax_kernels.h"
 #include "mont384.h"
-#include "mont256_mulx.h"
 
 /* acc[0..N+1] += rdx * src[0..N-1]: low halves ride CF, high halves OF (via
  * `high`, added one word up). acc[N + 1] takes both chains' final carries. */
@@ -62,12 +61,135 @@
 MULX_MUL(2) MULX_MUL(3) MULX_MUL(5) MULX_MUL(7) MULX_MUL(8) MULX_MUL(9)
 MULX_MUL(10) MULX_MUL(11) MULX_MUL(12)
 
-/* The 4-limb product of mont256_mulx.h (register-resident). */
-static void mulx_mul_4(limb_t *out, const limb_t *x, const limb_t *y,
-                       const struct evmmax_context *ctx)
+/* The 4-limb product, ordered as the 6-limb kernel of mont384_mulx.h is (its
+ * comment has the why and the proof that it is the same integer as textbook
+ * CIOS): right after u = acc[0] * inv, the next row x[i+1] * y is added one limb
+ * up, then u * mod. Bounds (x, y, mod < 2^256): the sum stays below
+ * 2^384 + 2^64 * mod, seven limbs, so seven accumulator registers rotate
+ * through the rounds. */
+#define OP(name) "%[" #name "]"
+#define OP32(name) "%k[" #name "]"
+
+/* lo:hi = rdx * SRC[OFF/8]; lo added into LO_DST by LO_ADD, hi into HI_DST by
+ * HI_ADD (adcxq rides CF, adoxq OF). */
+#define MULX_ADD4(SRC, OFF, LO_ADD, LO_DST, HI_ADD, HI_DST)               \
+    "mulxq " #OFF "(" OP(SRC) "), " OP(lo) ", " OP(hi) "\n\t"             \
+    LO_ADD " " OP(lo) ", " OP(LO_DST) "\n\t"                              \
+    HI_ADD " " OP(hi) ", " OP(HI_DST) "\n\t"
+
+/* acc[A0..A4] = x[0] * y, with rdx = x[0]. */
+#define FIRST_ROW4(A0, A1, A2, A3, A4)                                    \
+    "mulxq 0(" OP(yp) "), " OP(A0) ", " OP(A1) "\n\t"                     \
+    "mulxq 8(" OP(yp) "), " OP(lo) ", " OP(A2) "\n\t"                     \
+    "addq " OP(lo) ", " OP(A1) "\n\t"                                     \
+    "mulxq 16(" OP(yp) "), " OP(lo) ", " OP(A3) "\n\t"                    \
+    "adcq " OP(lo) ", " OP(A2) "\n\t"                                     \
+    "mulxq 24(" OP(yp) "), " OP(lo) ", " OP(A4) "\n\t"                    \
+    "adcq " OP(lo) ", " OP(A3) "\n\t"                                     \
+    "adcq $0, " OP(A4) "\n\t"
+
+/* A0 = u = A0 * inv (inv follows the modulus limbs); the old A0 is kept in
+ * `saved` for the carry it makes. */
+#define REDUCTION_FACTOR4(A0)                                             \
+    "movq " OP(A0) ", " OP(saved) "\n\t"                                  \
+    "imulq 32(" OP(mp) "), " OP(A0) "\n\t"
+
+/* acc[A1..A6] += x[XOFF/8] * y (one limb up); A6 starts at zero. Low halves
+ * ride OF, high halves CF. */
+#define NEXT_ROW4(XOFF, A1, A2, A3, A4, A5, A6)                           \
+    "movq " OP(xm) ", %%rdx\n\t"                                          \
+    "movq " #XOFF "(%%rdx), %%rdx\n\t"                                    \
+    "xorl " OP32(A6) ", " OP32(A6) "\n\t" /* also clears CF and OF */     \
+    MULX_ADD4(yp, 0, "adoxq", A1, "adcxq", A2)                            \
+    MULX_ADD4(yp, 8, "adoxq", A2, "adcxq", A3)                            \
+    MULX_ADD4(yp, 16, "adoxq", A3, "adcxq", A4)                           \
+    MULX_ADD4(yp, 24, "adoxq", A4, "adcxq", A5)                           \
+    "movl $0, " OP32(lo) "\n\t" /* mov keeps the flags */                 \
+    "adoxq " OP(lo) ", " OP(A5) "\n\t"                                    \
+    "adcxq " OP(lo) ", " OP(A6) "\n\t"                                    \
+    "adoxq " OP(lo) ", " OP(A6) "\n\t"
+
+/* acc = (saved + 2^64 acc[A1..A5] + u * mod) / 2^64 with u in U: only the
+ * carry of saved + low(u * mod[0]) survives the shift. Both chains' carries
+ * out of A5 are left in CF and OF, lo zero (see CARRY_INTO4). */
+#define REDUCE_ROW4(U, A1, A2, A3, A4, A5)                                \
+    "movq " OP(U) ", %%rdx\n\t"                                           \
+    "xorl " OP32(lo) ", " OP32(lo) "\n\t" /* clears CF and OF */          \
+    "mulxq 0(" OP(mp) "), " OP(lo) ", " OP(hi) "\n\t"                     \
+    "adcxq " OP(saved) ", " OP(lo) "\n\t" /* only its carry is kept */     \
+    "adoxq " OP(hi) ", " OP(A1) "\n\t"                                    \
+    MULX_ADD4(mp, 8, "adcxq", A1, "adoxq", A2)                            \
+    MULX_ADD4(mp, 16, "adcxq", A2, "adoxq", A3)                           \
+    MULX_ADD4(mp, 24, "adcxq", A3, "adoxq", A4)                           \
+    "movl $0, " OP32(lo) "\n\t"                                           \
+    "adcxq " OP(lo) ", " OP(A4) "\n\t"                                    \
+    "adoxq " OP(lo) ", " OP(A5) "\n\t"                                    \
+    "adcxq " OP(lo) ", " OP(A5) "\n\t"
+
+/* A6 += CF + OF, lo being zero. */
+#define CARRY_INTO4(A6)                                                   \
+    "adoxq " OP(lo) ", " OP(A6) "\n\t"                                    \
+    "adcxq " OP(lo) ", " OP(A6) "\n\t"
+
+/* One round: u from acc[0], the next row, the reduction. The accumulator
+ * moves from A0..A5 to A1..A6: the next round passes the registers rotated. */
+#define ROUND4(NEXT_XOFF, A0, A1, A2, A3, A4, A5, A6)                     \
+    REDUCTION_FACTOR4(A0)                                                 \
+    NEXT_ROW4(NEXT_XOFF, A1, A2, A3, A4, A5, A6)                          \
+    REDUCE_ROW4(A0, A1, A2, A3, A4, A5)                                   \
+    CARRY_INTO4(A6)
+
+/* D = acc limb A minus mod limb OFF; SUB is subq for the first limb, then sbbq. */
+#define COPY_SUB4(SUB, A, D, OFF)                                         \
+    "movq " OP(A) ", " OP(D) "\n\t"                                       \
+    SUB " " #OFF "(" OP(mp) "), " OP(D) "\n\t"
+
+/* Inlined where called here (the Fp2 product below); the row takes its address too. */
+static inline __attribute__((always_inline)) void
+mulx_mul_4(limb_t *out, const limb_t *x, const limb_t *y, const struct evmmax_context *ctx)
 {
-    mulmont256_mulx_inline(out, x, y, ctx->mod_inv);
+    limb_t r0, r1, r2, r3, r4, r5, r6, lo, hi, saved;
+    __asm__("movq " OP(xm) ", %%rdx\n\t"
+            "movq 0(%%rdx), %%rdx\n\t"
+            "xorl " OP32(r5) ", " OP32(r5) "\n\t"
+            FIRST_ROW4(r0, r1, r2, r3, r4)
+            ROUND4(8, r0, r1, r2, r3, r4, r5, r6)
+            ROUND4(16, r1, r2, r3, r4, r5, r6, r0)
+            ROUND4(24, r2, r3, r4, r5, r6, r0, r1)
+            /* The last round has no next row: its sum has no seventh limb. */
+            REDUCTION_FACTOR4(r3)
+            REDUCE_ROW4(r3, r4, r5, r6, r0, r1)
+            /* acc = r4, r5, r6, r0 with its top bit in r1. acc - mod goes into
+             * the registers no longer needed; acc is kept when the subtraction
+             * with the top bit borrows (acc < mod). */
+            COPY_SUB4("subq", r4, r2, 0)
+            COPY_SUB4("sbbq", r5, r3, 8)
+            COPY_SUB4("sbbq", r6, lo, 16)
+            COPY_SUB4("sbbq", r0, hi, 24)
+            "sbbq $0, " OP(r1) "\n\t"
+            "cmovncq " OP(r2) ", " OP(r4) "\n\t"
+            "cmovncq " OP(r3) ", " OP(r5) "\n\t"
+            "cmovncq " OP(lo) ", " OP(r6) "\n\t"
+            "cmovncq " OP(hi) ", " OP(r0) "\n\t"
+            : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
+              [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo),
+              [hi] "=&r"(hi), [saved] "=&r"(saved)
+            : [xm] "m"(x), [yp] "r"(y), [mp] "r"(ctx->mod_inv)
+            : "rdx", "cc", "memory");
+    /* after every read: out may alias x and y */
+    out[0] = r4, out[1] = r5, out[2] = r6, out[3] = r0;
 }
+
+#undef OP
+#undef OP32
+#undef MULX_ADD4
+#undef FIRST_ROW4
+#undef REDUCTION_FACTOR4
+#undef NEXT_ROW4
+#undef REDUCE_ROW4
+#undef CARRY_INTO4
+#undef ROUND4
+#undef COPY_SUB4
 
 /* One limb: the plain CIOS is a handful of instructions, faster than a row's set-up. */
 static void mulx_mul_1(limb_t *out, const limb_t *x, const limb_t *y,
@@ -85,4 +207,10 @@ static void mulx_mul_6(limb_t *out, const limb_t *x, const limb_t *y,
 
 evmmax_kernel_row evmmax_mulx_mul_kernels = EVMMAX_ROW(mulx_mul, mulx_mul_6);
 
+/* With mulx_mul_4 inlined: three products in one function, no calls. */
+int evmmax_mulx_fp2_product_4(const struct evmmax_context *ctx, uint64_t *regs,
+                              const uint8_t *r)
+{
+    return evmmax_fp2_product_4(ctx, regs, r, mulx_mul_4);
+}
 #endif
