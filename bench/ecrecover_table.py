@@ -40,7 +40,7 @@ PARTS: Dict[Tuple[str, Optional[str]], str] = {
     ("setup", None): "setup (SETMODX mod p, constants, memory)"}
 
 
-def _coincurve() -> Optional[Callable[[bytes], bytes]]:
+def coincurve_recovery() -> Optional[Callable[[bytes], bytes]]:
     """coincurve's recovery as the precompile answers (the address word, or b""), or
     None."""
     try:
@@ -67,7 +67,7 @@ def report(seed: int, count: int) -> str:
     code = program.code
     rng = random.Random(seed)
     cases = [random_signature(rng, valid=i % 4 != 3) for i in range(count)]
-    oracle = _coincurve()
+    oracle = coincurve_recovery()
     gas: Dict[str, set] = {costs: set() for costs in COST_MODELS}
     for data in cases:
         expected = oracle(data) if oracle else recover(data)

@@ -48,7 +48,7 @@ PARTS: Dict[Tuple[str, Optional[str]], str] = {("validation", None): "validation
          ("setup", None): "setup (SETMODX mod p, constants, memory)"}
 
 
-def _oracle():
+def cryptography_verify():
     """``cryptography``'s verify of (h, r, s, qx, qy) on prehashed h, or None."""
     try:
         from cryptography.exceptions import InvalidSignature
@@ -129,7 +129,7 @@ def report(seed: int, count: int) -> str:
     code = program.code
     rng = random.Random(seed)
     cases = [random_signature(rng, valid=i % 4 != 3) for i in range(count)]
-    oracle = _oracle()
+    oracle = cryptography_verify()
     gas: Dict[str, set] = {costs: set() for costs in COST_MODELS}
     for data in cases:
         expected = oracle(data) if oracle else verify(data)

@@ -262,6 +262,21 @@ fp2_product_registers(const struct evmmax_context *ctx, uint64_t *regs, const ui
 #undef REGISTER
 }
 
+/* The Fp2 product for 4-limb registers of the context whose products are `mul`, or NULL
+ * (another size, a power of two): MULX's with its product inlined, or the portable one. */
+static evmmax_fp2_product_4_fn *fp2_product_4_for(const struct evmmax_context *ctx,
+                                                  evmmax_op_fn *mul)
+{
+    if (ctx->limbs != 4 || ctx->power_of_two)
+        return NULL;
+#if defined(__x86_64__)
+    if (mul == evmmax_mulx_mul_kernels[3])
+        return evmmax_mulx_fp2_product_4;
+#endif
+    (void)mul;
+    return evmmax_portable_fp2_product_4;
+}
+
 /* The EVM384 Montgomery product for the context's Fp2 products, or NULL: 6-limb odd moduli
  * on a little-endian machine, where registers are EVM384's 48-byte values. */
 static mulmont384_fn *fp2_product_kernel(const struct evmmax_context *ctx)
@@ -279,22 +294,23 @@ static mulmont384_fn *fp2_product_kernel(const struct evmmax_context *ctx)
 static inline __attribute__((always_inline)) int
 run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
             const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[3],
-            mulmont384_fn *fp2_mulmont, int mulx384,
+            mulmont384_fn *fp2_mulmont, evmmax_fp2_product_4_fn *fp2_4, int mulx384,
             int bounded)
 {
     const size_t n = mulx384 ? 6 : ctx->limbs;   /* a constant where it helps */
     for (size_t i = 0; i < ops; i++, r += EVMMAX_RECORD_BYTES) {
         const size_t count = r[7];
         int op = r[0];
-        if (op == (EVMMAX_OP_MUL | EVMMAX_FP2_PRODUCT_GROUP)) {
+        if (__builtin_expect(op == (EVMMAX_OP_MUL | EVMMAX_FP2_PRODUCT_GROUP), 0)) {
             op = EVMMAX_OP_MUL;   /* as six records, unless Karatsuba runs */
-            if (fp2_mulmont != NULL && bounded && i + 6 <= ops
-                && fp2_product_registers(ctx, regs, r, fp2_mulmont)) {
+            if (bounded && i + 6 <= ops
+                && (fp2_mulmont != NULL ? fp2_product_registers(ctx, regs, r, fp2_mulmont)
+                    : fp2_4 != NULL && fp2_4(ctx, regs, r))) {
                 i += 5, r += 5 * EVMMAX_RECORD_BYTES;
                 continue;
             }
         }
-        if (op > EVMMAX_OP_MUL || count == 0 || r[2] == 0
+        if (__builtin_expect(op > EVMMAX_OP_MUL || count == 0 || r[2] == 0, 0)
             || (!bounded && (r[1] + r[2] * count >= register_count
                              || r[3] + r[4] * count >= register_count
                              || r[5] + r[6] * count >= register_count))) {
@@ -304,7 +320,7 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
                 return status;
             continue;
         }
-        if (count == 1) {   /* most of a field tower's operations */
+        if (__builtin_expect(count == 1, 1)) {   /* most of a field tower's operations */
             apply_element(ctx, kernels, op, regs + n * r[1], regs + n * r[3], regs + n * r[5],
                           mulx384);
             continue;
@@ -335,13 +351,14 @@ static int vector_run(const struct evmmax_context *ctx, uint64_t *regs, size_t r
     if (kernels[EVMMAX_OP_MUL] == evmmax_mulx_mul_kernels[5]) { /* BLS12-381's size, MULX */
         if (bounded)
             return run_program(ctx, regs, register_count, records, ops, kernels,
-                               mulmont384_mulx_inline, 1, 1);
+                               mulmont384_mulx_inline, NULL, 1, 1);
         return run_program(ctx, regs, register_count, records, ops, kernels,
-                           mulmont384_mulx_inline, 1, 0);
+                           mulmont384_mulx_inline, NULL, 1, 0);
     }
 #endif
     return run_program(ctx, regs, register_count, records, ops, kernels,
-                       fp2_product_kernel(ctx), 0, bounded);
+                       fp2_product_kernel(ctx),
+                       fp2_product_4_for(ctx, kernels[EVMMAX_OP_MUL]), 0, bounded);
 }
 
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,

@@ -20,6 +20,14 @@ extern evmmax_kernel_row evmmax_add_kernels, evmmax_sub_kernels, evmmax_portable
 extern evmmax_kernel_row evmmax_mulx_mul_kernels; /* needs BMI2 + ADX: see cpu_features.h */
 #endif
 
+/* An Fp2 product on 4-limb registers, its six records at r (evmmax_fp2_product_4 below). */
+typedef int evmmax_fp2_product_4_fn(const struct evmmax_context *ctx, uint64_t *regs,
+                                    const uint8_t *r);
+extern evmmax_fp2_product_4_fn evmmax_portable_fp2_product_4;
+#if defined(__x86_64__)
+extern evmmax_fp2_product_4_fn evmmax_mulx_fp2_product_4; /* BMI2 + ADX, as the row */
+#endif
+
 #define EVMMAX_INLINE MONT_INLINE
 #define EVMMAX_UNROLL MONT_UNROLL /* see mont_cios.h */
 
@@ -60,6 +68,55 @@ EVMMAX_INLINE void submod_n(limb_t *out, const limb_t *x, const limb_t *y, const
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         out[i] = add_with_carry(diff[i], m[i] & add_mod, &carry);
+}
+
+/* x < m, n limbs. */
+EVMMAX_INLINE int below_modulus_n(const limb_t *x, const limb_t *m, int n)
+{
+    for (int i = n - 1; i >= 0; i--)
+        if (x[i] != m[i])
+            return x[i] < m[i];
+    return 0;
+}
+
+/* The Fp2 product of the six one-element records at r (EVMMAX_FP2_PRODUCT_GROUP: the shape
+ * of evm384_native/evm/kernels/fp2_shape.py, t0 = a0 b0, t1 = a1 b1, t2 = a0 b1, c1 = a1 b0,
+ * c1 = c1 + t2, c0 = t0 - t1) on 4-limb registers (bounds checked by the caller) of an odd
+ * modulus m < 2^254, with three Montgomery products `mul` (a constant where it is inlined)
+ * instead of four:
+ *   c0 = t0 - t1, c1 = s - t0 - t1 (mod m), t0 = M(a0, b0), t1 = M(a1, b1),
+ *   s = M(a0 + a1, b0 + b1), M(x, y) = x y / 2^256 mod m.
+ * The sums stay unreduced (below 2m < 2^255); their product is below 4 m^2 < m 2^256, so
+ * s comes out of the product below m, and each result is the canonical residue the six
+ * records leave (a1 b0 / 2^256 + a0 b1 / 2^256 and a0 b0 / 2^256 - a1 b1 / 2^256 mod m).
+ * t0, t1 and t2 are dead (the host proved it: modx_common.fp2_products) and not written;
+ * c1 and c0 are written after every read, so they may alias the inputs. 1 if it ran, 0 if
+ * nothing was written (the modulus too wide, an input not below it: the caller runs the
+ * six records). */
+EVMMAX_INLINE int evmmax_fp2_product_4(const struct evmmax_context *ctx, uint64_t *regs,
+                                       const uint8_t *r, evmmax_op_fn *mul)
+{
+    enum { R = EVMMAX_RECORD_BYTES, OUT = 1, X = 3, Y = 5, N = 4 };
+    const limb_t *m = ctx->mod_inv;
+    const limb_t *a0 = regs + N * r[X], *a1 = regs + N * r[R + X];
+    const limb_t *b0 = regs + N * r[Y], *b1 = regs + N * r[R + Y];
+    if (m[N - 1] >> 62 != 0 || !below_modulus_n(a0, m, N) || !below_modulus_n(a1, m, N)
+        || !below_modulus_n(b0, m, N) || !below_modulus_n(b1, m, N))
+        return 0;
+    limb_t sum_a[N], sum_b[N], t0[N], t1[N], s[N];
+    limb_t carry_a = 0, carry_b = 0;   /* both stay 0: the sums are below 2^255 */
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++) {
+        sum_a[i] = add_with_carry(a0[i], a1[i], &carry_a);
+        sum_b[i] = add_with_carry(b0[i], b1[i], &carry_b);
+    }
+    mul(t0, a0, b0, ctx);
+    mul(t1, a1, b1, ctx);
+    mul(s, sum_a, sum_b, ctx);
+    submod_n(s, s, t0, m, N);
+    submod_n(regs + N * r[3 * R + OUT], s, t1, m, N);
+    submod_n(regs + N * r[5 * R + OUT], t0, t1, m, N);
+    return 1;
 }
 
 /* The kernels of one operation for limb count N: add and sub exist once (they

@@ -257,6 +257,8 @@ def test_every_engine_agrees_on_random_inputs(inputs, layout, rng):
 from evm384_native.evm.kernels import modx, modx_reference  # noqa: E402
 from evm384_native.evm.kernels.modx_common import FP2_PRODUCT_FLAG  # noqa: E402
 from evm384_native.evm.kernels import modx_common  # noqa: E402
+from evm384_native.curves.bn254 import BN254  # noqa: E402
+from evm384_native.curves.secp256k1 import SECP256K1  # noqa: E402
 
 # registers: a0, a1, b0, b1, t0, t1, t2, c1, c0, a spare, and one more (the EIP's bound
 # idx + stride * count < register count leaves the last register out of reach)
@@ -322,7 +324,11 @@ def _registers(file) -> List[int]:
 
 
 MODULI = {"BLS12-381 p": P, "383 bits": 2**382 + P, "5 limbs": P >> 64 | 1,
-          "7 limbs": (P << 64) + 1}
+          "7 limbs": (P << 64) + 1,
+          # 4 limbs: Karatsuba below 2^254 (csrc/evmmax.c, fp2_product_256), op by op above
+          "BN254 p": BN254.p, "2^254 - 1": 2**254 - 1, "2^254 + 1": 2**254 + 1,
+          "secp256k1 p": SECP256K1.p}
+KARATSUBA_4_LIMBS = ("BN254 p", "2^254 - 1")
 
 
 @settings(max_examples=40, deadline=None)
@@ -340,18 +346,53 @@ def test_native_runs_equal_the_reference(modulus_name, rng, aliasing):
     assert _registers(native) == _registers(reference)
 
 
-def test_the_native_run_computes_karatsuba(monkeypatch):
-    """Flagged wrongly (t2 is read after the group), the native run leaves t0, t1, t2
-    alone where the reference computes them: the flagged path is the one that runs."""
+def _wrongly_flagged_run(monkeypatch, m: int, values: List[int]):
+    """The group flagged although t2 is read after it: the native registers, the
+    reference's, and the native ones before the run."""
     monkeypatch.setattr(modx_common, "_written_before_read", lambda *args: True)
-    rng = random.Random(2)
-    values = [rng.randrange(P) for _ in range(REGISTERS)]
     operations = vgroup() + [one("add", RSPARE, RT2, RT2)]
-    native, reference = _files(P, values)
+    native, reference = _files(m, values)
     native.run(modx_common.VectorProgram(operations))
     reference.run(modx_reference.VectorProgram(operations))
-    got, expected = _registers(native), _registers(reference)
-    before = _registers(_files(P, values)[0])
+    return _registers(native), _registers(reference), _registers(_files(m, values)[0])
+
+
+@pytest.mark.parametrize("modulus_name", ["BLS12-381 p", *KARATSUBA_4_LIMBS])
+def test_the_native_run_computes_karatsuba(monkeypatch, implementation, modulus_name):
+    """Flagged wrongly (t2 is read after the group), the native run leaves t0, t1, t2
+    alone where the reference computes them: the flagged path is the one that runs."""
+    m = MODULI[modulus_name]
+    rng = random.Random(2)
+    got, expected, before = _wrongly_flagged_run(
+        monkeypatch, m, [rng.randrange(m) for _ in range(REGISTERS)])
     for t in (RT0, RT1, RT2):
         assert got[t] == before[t] != expected[t]
     assert got[:RT0] + got[RT2 + 1:RSPARE] == expected[:RT0] + expected[RT2 + 1:RSPARE]
+
+
+@pytest.mark.parametrize("modulus_name", ["2^254 + 1", "secp256k1 p"])
+def test_a_4_limb_modulus_from_2_254_runs_op_by_op(monkeypatch, implementation,
+                                                    modulus_name):
+    """At 4 limbs the sums' product stays below m 2^256 only for m < 2^254: a wider
+    modulus runs the six records, flagged or not (t2 then holds a0 b1 as the reference's)."""
+    m = MODULI[modulus_name]
+    rng = random.Random(3)
+    got, expected, _ = _wrongly_flagged_run(
+        monkeypatch, m, [rng.randrange(m) for _ in range(REGISTERS)])
+    assert got == expected
+
+
+@pytest.mark.parametrize("modulus_name", KARATSUBA_4_LIMBS)
+@pytest.mark.parametrize("aliasing", [False, True])
+def test_4_limb_karatsuba_at_the_largest_inputs(implementation, modulus_name, aliasing):
+    """Inputs m - 1 and m - 2 (the unreduced sums at their largest) and zeros, on every
+    implementation: the same registers as the reference."""
+    m = MODULI[modulus_name]
+    for a0, a1, b0, b1 in [(m - 1,) * 4, (m - 1, m - 2, m - 1, m - 2), (0, m - 1, m - 1, 0),
+                           (0, 0, 0, 0), (1, m - 1, 1, m - 1)]:
+        values = [a0, a1, b0, b1] + [5] * (REGISTERS - 4)
+        operations = vgroup(**({"c1": RA1, "c0": RB0} if aliasing else {})) + V_KILL
+        native, reference = _files(m, values)
+        native.run(modx_common.VectorProgram(operations))
+        reference.run(modx_reference.VectorProgram(operations))
+        assert _registers(native) == _registers(reference)
