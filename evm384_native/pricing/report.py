@@ -99,25 +99,33 @@ def _costs_json(costs: EvmmaxCosts) -> Dict[str, List[int]]:
             "SUBMODX": list(costs.add_sub), "MULMODX": list(costs.mul)}
 
 
+EMPTY_CALL = b"\x00"      # STOP: the time of a call that does nothing
+
 # --- contracts ---------------------------------------------------------------------------
 
 def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[Model]]],
                   anchor: Anchor, repeat: int, seed: int = 1) -> List[Dict[str, Any]]:
     """Each build of every registered contract (:mod:`..contracts`: each target it is built
     for) on its example input: its gas under each model of its target, its time on each
-    engine, and the Mgas/s that makes."""
+    engine, and the Mgas/s that makes net of an empty call's time (``call_ns``: a STOP on
+    the same engine and opcode set, timed in the same rounds), since the CALL that reaches
+    a contract pays for the call itself."""
     builds = [(name, target) for name in CONTRACTS for target in targets_of(name)]
     inputs = {}
     for name, target in builds:
         usage = USAGE[name]
         inputs[name, target] = (build_contract(name, target=target),
                                 usage.example(random.Random(seed), usage.example_k, True))
-    times = {}
+    targets = sorted({target for _, target in builds})
+    runs = [(target, code, data) for (_, target), (code, data) in inputs.items()]
+    runs += [(target, EMPTY_CALL, b"") for target in targets]
+    times, call_ns = {}, {}
     for engine in engines:
         jobs = [lambda c=code, d=data, t=target, e=engine: execute(c, d, engine=e, opcodes=t,
                                                                  gas=RUN_GAS)
-                for (_, target), (code, data) in inputs.items()]
+                for target, code, data in runs]
         times[engine] = best_times(jobs, repeat)[0]
+        call_ns[engine] = dict(zip(targets, times[engine][len(inputs):]))
     rows = []
     for i, ((name, target), (code, data)) in enumerate(inputs.items()):
         gas = {}
@@ -128,15 +136,18 @@ def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[M
             gas[label] = result.gas_used
             success = success and result.success
         ns = {engine: times[engine][i] for engine in engines}
+        call = {engine: call_ns[engine][target] for engine in engines}
+        net = {engine: max(ns[engine] - call[engine], 1) for engine in engines}
         rows.append(_throughput_row({"contract": name, "target": target,
                                      "k": USAGE[name].example_k, "success": success,
-                                     "gas": gas, "ns": ns}, gas, ns, anchor))
+                                     "gas": gas, "ns": ns, "call_ns": call}, gas, net, anchor))
     return rows
 
 
 def _throughput_row(row: Dict[str, Any], gas: Dict[str, int], ns: Dict[str, int],
                     anchor: Anchor) -> Dict[str, Any]:
-    """``row`` with Mgas/s by model and engine, and the pairs below the anchor."""
+    """``row`` with Mgas/s by model and engine (``ns``: the time each engine's gas buys),
+    and the pairs below the anchor."""
     rates = {label: {engine: throughput(gas[label], t) for engine, t in ns.items()}
              for label in gas}
     row["mgas_per_s"] = rates
@@ -305,8 +316,10 @@ def _contract_lines(report: Dict[str, Any], target: str) -> List[str]:
             lines.append((row["contract"], engine, f"{ns / 1e6:.2f}",
                           *(f"{row['gas'][l]:,}" for l in labels),
                           *(_rate(row["mgas_per_s"][l][engine], anchor) for l in labels)))
+    calls = ", ".join(f"{engine} {ns / 1e3:.1f} us" for engine, ns in rows[0]["call_ns"].items())
     return [f"contracts built for {target.upper()} on their example inputs (`evm384 gas`'s): "
-            "measured time, gas and Mgas/s under each model"] + _columns(lines, left=2)
+            "measured time, gas and Mgas/s under each model, net of an empty call's time "
+            f"({calls}: the CALL that reaches a contract prices the call)"] + _columns(lines, left=2)
 
 
 def _adversarial_lines(report: Dict[str, Any]) -> List[str]:

@@ -70,7 +70,7 @@ def throughput(report: Dict[str, Any]) -> str:
                                 "below" if value < anchor else "ours", f"{value:,.0f}"))
         groups.append((name, bars))
     return bar_chart(headed(groups), "Mgas/s of each build on the fast engine",
-                     "Mgas/s: gas over the measured time (log scale)",
+                     "Mgas/s: gas over the measured time net of an empty call's (log scale)",
                      {"ours": OURS, "below": BELOW},
                      {"ours": f"at least {anchor:g} Mgas/s",
                       "below": f"below {anchor:g}: underpriced here"},

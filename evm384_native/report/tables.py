@@ -66,7 +66,8 @@ def operations(report: Dict[str, Any]) -> Table:
              f"price and its total with its own input (warm); its EIP-7904 gas: the slowest "
              f"client's measured time at 100 Mgas/s; fast engine µs and library µs: the "
              f"fastest of {report['settings']['rounds']} interleaved rounds on the example "
-             f"input (seed {report['seed']}); Mgas/s: gas over the fast engine's time, "
+             f"input (seed {report['seed']}); Mgas/s: gas over the fast engine's time net of an "
+             f"empty call's (the CALL that reaches a contract prices the call), "
              f"\"{BELOW.strip()}\" below {anchor:g} (that gas buys more time than "
              f"{anchor:g} Mgas/s allows)")
     return Table("Every operation", OPERATION_HEADER, rows, notes, level=2)
