@@ -5,9 +5,11 @@ import random
 
 import pytest
 
+from evm384_native.asm import G1, array
 from evm384_native.tower import fp, fp3, fp6_over_fp3 as fp6
 from evm384_native.tower.fp3 import Fp3
 from evm384_native.tower.fp6_over_fp3 import Fp6OverFp3
+from evm384_native.tower.pairing_k6 import FinalExponentiation, MillerLoops
 
 import bw6_761_reference as ref
 from bw6_761_routines import from_poly, run_routine, to_poly
@@ -79,3 +81,49 @@ def test_fp6_routines(engine):
     for n in (1, 2, 3):
         assert run(lambda e, o, x, n=n: fp6.frobenius(e, o, x, n), (Fp6OverFp3, a)) == \
             ref.poly_pow(fa, ref.P ** n)
+
+
+
+# --- the pairing's pieces -----------------------------------------------------------------
+
+def _pairing_values(pairs, engine="fast"):
+    """The Miller loops and the final exponentiation of ``pairs`` (finite points, G1 then
+    G2 of each) as an EVMMAX program: f's values as a polynomial in w."""
+    points = array(G1, 2 * len(pairs))
+
+    def build(e, out, given):
+        loops = MillerLoops(e, out)
+        loops.start_records()
+        for i in range(len(pairs)):
+            p, q = getattr(given, f"e{2 * i}"), getattr(given, f"e{2 * i + 1}")
+            fp.copy(e, loops.work.q, q)
+            fp.neg(e, loops.work.p.x, p.x)
+            fp.copy(e, loops.work.p.y, p.y)
+            loops.store_work()
+        loops.end_records()
+        loops.emit()
+        FinalExponentiation(e).emit(out)
+    values = [v for pair in pairs for point in pair for v in point]
+    return to_poly(run_routine(build, [(points, values)], Fp6OverFp3, engine=engine))
+
+
+def _expected(pairs):
+    f = ref.ONE
+    for p, q in pairs:
+        f = ref.poly_mul(f, ref.miller_loops(p, q))
+    return ref.hard_part(ref.easy_part(f))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_pairing_is_the_references_times_the_papers_multiple(engine):
+    pairs = [(ref.G1, ref.G2)]
+    assert _pairing_values(pairs, engine) == _expected(pairs)
+
+
+def test_pairing_products_on_evmmax():
+    a, b = 1234567, 7654321
+    p, q = ref.multiply(ref.G1, a), ref.multiply(ref.G2, b)
+    minus = ref.neg(ref.multiply(ref.G1, a * b))
+    assert _pairing_values([(p, q), (minus, ref.G2)]) == ref.ONE
+    three = [(p, q), (ref.G1, ref.G2), (minus, ref.G2)]
+    assert _pairing_values(three) == _expected(three) != ref.ONE

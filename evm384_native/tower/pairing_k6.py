@@ -1,0 +1,325 @@
+"""The optimal ate pairing of BW6 curves (k = 6, G1 and G2 both over Fp; BW6-761 of
+EIP-3026) as EVM code: the Miller loops over the pairs kept in memory, and the final
+exponentiation. The curve is a :class:`~evm384_native.curves.bw6.Bw6Curve` (``e.curve``).
+
+Why a module of its own rather than a family beside BLS12 and BN in :mod:`.families`: the
+k = 12 code (:mod:`.pairing`) is written over Fp12 = Fp6[w]/(w^2 - v), G2 over Fp2 and
+lines with Fp2 coefficients; here the target field is Fp6 = Fp3[v]/(v^2 - u)
+(:mod:`.fp6_over_fp3`), Q lies on a twist over Fp itself (its steps are G1's formulas) and
+a line has three Fp coefficients. What is shared is below the pairing: Fp, the assembler,
+the targets, :mod:`.control`'s square-and-multiply.
+
+Miller loops: EIP-3026's e(P, Q) = (f_{x+1,Q}(P) f_{x^3-x^2-x,Q}(P)^p)^((p^6 - 1) / r)
+(El Housni and Guillevic, ePrint 2020/351; tests/bw6_761_reference.py): two loops, each
+as BLS12's, k pairs (known at run time) sharing one Fp6 squaring per bit; per bit every
+pair doubles its T (Jacobian, on the M-twist y^2 = x^3 + b xi over Fp) and multiplies its
+tangent line into f, on a set bit adds Q. A line at P = (xP, yP) through T is, in Fp6 with
+w^6 = xi and times a factor in Fp2 that the final exponentiation removes,
+l0 + l2 w^2 + l3 w^3 (:func:`line_dbl`, :func:`line_add`).
+
+Final exponentiation: the easy part (p^3 - 1)(p + 1), then the hard part to the multiple
+3 (x^3 - x^2 + 1) (p^2 - p + 1) / r of ePrint 2020/351, written E0(x) + E1(x) p with
+polynomials of small coefficients (:func:`hard_part_digits`, found at build time): the
+powers m^(x^i), i <= 9, and two multi-exponentiations by the coefficients,
+m^E0(x) frob(m^E1(x)). The check's answer is whether the result is 1: the multiple is
+coprime to r, so it is the same answer as the plain pairing's.
+"""
+from __future__ import annotations
+
+from typing import Callable, List, Sequence, Tuple
+
+from ..asm import Fp, G1, G1Jacobian, Slot, raw, struct
+from . import fp, fp6_over_fp3 as fp6
+from .compare import push_equal
+from .fp import Emitter
+from .fp6_over_fp3 import Fp6OverFp3
+
+
+class SparseLine(Slot):
+    """A line's coefficients: l0 + l2 w^2 + l3 w^3."""
+    l0: Fp
+    l2: Fp
+    l3: Fp
+
+
+# What the Miller loop keeps per pair: Q (affine, on the twist), P as (-xP, yP), T.
+PairState = struct("Bw6PairState", ("q", G1), ("p", G1), ("t", G1Jacobian))
+_P_REL = G1.size
+_T_REL = 2 * G1.size
+_Tail = struct("Bw6PairTail", ("p", G1), ("t", G1Jacobian))
+
+
+def line_dbl(e: Emitter, line: SparseLine, t: G1Jacobian, p: G1) -> None:
+    """T = 2T in place (dbl-2009-l, a = 0) and the tangent at T evaluated at P, times
+    2 Y Z^3: l0 = 3 X^3 - 2 Y^2, l2 = 3 X^2 Z^2 (-xP), l3 = Z3 Z^2 yP (Z3 = 2 Y Z);
+    ``p`` holds (-xP, yP)."""
+    x, y, z = t.x, t.y, t.z
+    with e.asm.scope("line6_dbl"), e.asm.temps(*[Fp] * 7) as (a, b, zz, c, d, f, ee):
+        fp.sqr(e, a, x)                          # A = X^2
+        fp.sqr(e, b, y)                          # B = Y^2
+        fp.sqr(e, zz, z)
+        fp.sqr(e, c, b)                          # C = B^2
+        fp.add(e, d, x, b)
+        fp.sqr(e, d, d)
+        fp.sub(e, d, d, a)
+        fp.sub(e, d, d, c)
+        fp.dbl(e, d, d)                          # D = 2 ((X + B)^2 - A - C)
+        fp.dbl(e, ee, a)
+        fp.add(e, ee, ee, a)                     # E = 3 A
+        fp.sqr(e, f, ee)                         # F = E^2
+        fp.mul(e, line.l0, ee, x)
+        fp.sub(e, line.l0, line.l0, b)
+        fp.sub(e, line.l0, line.l0, b)           # l0 = 3 X^3 - 2 Y^2
+        fp.sub(e, x, f, d)
+        fp.sub(e, x, x, d)                       # X3 = F - 2 D
+        fp.mul(e, z, y, z)
+        fp.dbl(e, z, z)                          # Z3 = 2 Y Z
+        fp.dbl(e, c, c)
+        fp.dbl(e, c, c)
+        fp.dbl(e, c, c)                          # 8 C
+        fp.sub(e, y, d, x)
+        fp.mul(e, y, y, ee)
+        fp.sub(e, y, y, c)                       # Y3 = E (D - X3) - 8 C
+        fp.mul(e, line.l2, ee, zz)
+        fp.mul(e, line.l2, line.l2, p.x)
+        fp.mul(e, line.l3, z, zz)
+        fp.mul(e, line.l3, line.l3, p.y)
+
+
+def line_add(e: Emitter, line: SparseLine, t: G1Jacobian, q: G1, p: G1) -> None:
+    """T = T + Q in place (affine Q != +-T; madd without the doublings) and the line
+    through them at P, times Z3 = Z H: l0 = R xQ - yQ Z3, l2 = R (-xP), l3 = Z3 yP with
+    H = xQ Z^2 - X, R = yQ Z^3 - Y."""
+    x, y, z = t.x, t.y, t.z
+    with e.asm.scope("line6_add"), e.asm.temps(*[Fp] * 6) as (z1z1, h, r, hh, hhh, v):
+        fp.sqr(e, z1z1, z)
+        fp.mul(e, h, q.x, z1z1)
+        fp.sub(e, h, h, x)                       # H = U2 - X
+        fp.mul(e, r, q.y, z)
+        fp.mul(e, r, r, z1z1)
+        fp.sub(e, r, r, y)                       # R = S2 - Y
+        fp.sqr(e, hh, h)
+        fp.mul(e, hhh, hh, h)
+        fp.mul(e, v, x, hh)                      # V = X H^2
+        fp.sqr(e, x, r)
+        fp.sub(e, x, x, hhh)
+        fp.sub(e, x, x, v)
+        fp.sub(e, x, x, v)                       # X3 = R^2 - H^3 - 2 V
+        fp.mul(e, hhh, hhh, y)                   # Y H^3 (old Y)
+        fp.sub(e, y, v, x)
+        fp.mul(e, y, y, r)
+        fp.sub(e, y, y, hhh)                     # Y3 = R (V - X3) - Y H^3
+        fp.mul(e, z, z, h)                       # Z3 = Z H
+        fp.mul(e, line.l0, r, q.x)
+        fp.mul(e, v, q.y, z)
+        fp.sub(e, line.l0, line.l0, v)
+        fp.mul(e, line.l2, r, p.x)
+        fp.mul(e, line.l3, z, p.y)
+
+
+class MillerLoops:
+    """Memory and subroutines of the two Miller loops over the pair states."""
+
+    def __init__(self, e: Emitter, f: Fp6OverFp3) -> None:
+        self.e, self.f = e, f
+        region = e.asm.memory.region("miller6")
+        self.work = region.alloc(PairState, "work")
+        self.line = region.alloc(SparseLine, "line")
+        self.first = region.alloc(Fp6OverFp3, "first_loop")
+        self.end = region.alloc(raw(32), "pairs_end")
+
+    def heap(self) -> int:
+        """Where the pair states start: after every linked region (known at link time)."""
+        memory_end = self.e.asm.memory.end
+        assert memory_end is not None
+        return memory_end
+
+    def record_size(self) -> int:
+        return self.e.target.memory_bytes(self.e, PairState.size)
+
+    # --- the pair states ------------------------------------------------------------------
+
+    def start_records(self) -> None:
+        """Push the first record's address (the pointer :meth:`store_work` advances)."""
+        self.e.asm.push(self.heap)
+
+    def store_work(self) -> None:
+        """The work slot's q and p (read by the caller) as the next state, T = Q (stack:
+        ptr -> ptr advanced)."""
+        e, asm, work = self.e, self.e.asm, self.work
+        fp.copy(e, work.t.x, work.q.x)
+        fp.copy(e, work.t.y, work.q.y)
+        fp.copy(e, work.t.z, e.one)
+        e.target.copy_out(e, work, lambda: asm.op("DUP3"), grow=True)   # ptr count index
+        asm.push(self.record_size())
+        asm.op("ADD")
+
+    def end_records(self) -> None:
+        """Stack: ptr -> (pairs_end = ptr)."""
+        self.e.asm.push(self.end)
+        self.e.asm.op("MSTORE")
+
+    def _for_each_pair(self, step: Callable[[], None], with_q: bool) -> None:
+        """``step()`` on every pair state: copied into the work slot (Q only if needed),
+        T copied back (at least one state)."""
+        e, asm, work = self.e, self.e.asm, self.work
+        start = 0 if with_q else e.target.memory_bytes(e, _P_REL)
+        live = work if with_q else _Tail(work.region, work.rel + _P_REL, f"{work.name}.tail")
+        asm.push(self.heap)                       # stack: ptr
+        top = asm.label("pair6")
+
+        def record() -> None:                     # stack: ptr count
+            asm.op("DUP2")
+            if start:
+                asm.push(start)
+                asm.op("ADD")
+        e.target.copy_in(e, live, record)
+        step()
+        e.target.copy_out(e, work.t, lambda: (asm.op("DUP3"),
+                                              asm.push(e.target.memory_bytes(e, _T_REL)),
+                                              asm.op("ADD")))
+        asm.push(self.record_size())
+        asm.op("ADD")
+        asm.op("DUP1")
+        asm.push(self.end)
+        asm.op("MLOAD")
+        asm.op("GT")
+        asm.jumpi(top)
+        asm.op("POP")
+
+    # --- the loops ------------------------------------------------------------------------
+
+    def emit(self) -> None:
+        """f = f_{n1,Q}(P) f_{n2,Q}(P)^p over every stored pair (1 without pairs)."""
+        e, asm, work, f = self.e, self.e.asm, self.work, self.f
+        one = e.const(Fp6OverFp3, "fp6_one", [1, 0, 0, 0, 0, 0])
+        sqr = asm.subroutine("ml6_sqr", lambda a: fp6.sqr(e, f, f))
+
+        def times_line() -> None:
+            fp6.mul_by_line(e, f, f, self.line.l0, self.line.l2, self.line.l3)
+        dbl = asm.subroutine("ml6_dbl_all", lambda a: self._for_each_pair(
+            lambda: (line_dbl(e, self.line, work.t, work.p), times_line()), with_q=False))
+        add = asm.subroutine("ml6_add_all", lambda a: self._for_each_pair(
+            lambda: (line_add(e, self.line, work.t, work.q, work.p), times_line()),
+            with_q=True))
+        reset = asm.subroutine("ml6_reset_all", lambda a: self._for_each_pair(
+            lambda: (fp.copy(e, work.t.x, work.q.x), fp.copy(e, work.t.y, work.q.y),
+                     fp.copy(e, work.t.z, e.one)), with_q=True))
+
+        def loop(count: int) -> None:
+            fp.copy(e, f, one)
+            for bit in bin(count)[3:]:
+                asm.call(sqr)
+                asm.call(dbl)
+                if bit == "1":
+                    asm.call(add)
+        first_count, second_count = e.curve.loop_counts
+        with asm.scope("miller_loops"):
+            fp.copy(e, f, one)
+            done = asm.new_label("no_pairs6")
+            asm.push(self.end)
+            asm.op("MLOAD")
+            asm.push(self.heap)
+            asm.op("EQ")
+            asm.jumpi(done)                       # every pair had a point at infinity
+            loop(first_count)
+            fp.copy(e, self.first, f)
+            asm.call(reset)
+            loop(second_count)
+            fp6.frobenius(e, f, f, 1)
+            fp6.mul(e, f, f, self.first)
+            asm.place(done)
+
+
+def hard_part_digits(x: int, p: int, r: int) -> Tuple[List[int], List[int]]:
+    """(E0, E1), the coefficients in x (lowest first) with E0(x) + E1(x) p =
+    3 (x^3 - x^2 + 1) (p^2 - p + 1) / r (ePrint 2020/351's multiple): E1 the balanced
+    base-x digits of the quotient by p rounded up, E0 those of the remainder (it is
+    negative). Raises unless the digits are small (a curve of another family)."""
+    exponent = 3 * (x**3 - x**2 + 1) * (p * p - p + 1) // r
+    quotient = -(-exponent // p)
+    digits = (_balanced_digits(exponent - quotient * p, x), _balanced_digits(quotient, x))
+    if any(abs(d) >= 1 << 10 for part in digits for d in part):
+        raise ValueError("the hard part's coefficients are not small: not a BW6 curve of "
+                         "a BLS12 seed")
+    return digits
+
+
+def _balanced_digits(n: int, x: int) -> List[int]:
+    digits = []
+    while n:
+        digit = n % x
+        if digit > x // 2:
+            digit -= x
+        digits.append(digit)
+        n = (n - digit) // x
+    return digits
+
+
+class FinalExponentiation:
+    """f -> f^(3 (x^3 - x^2 + 1) (p^6 - 1) / r) in place; subroutines share the
+    accumulator of the powers by x."""
+
+    def __init__(self, e: Emitter) -> None:
+        self.e = e
+        curve = e.curve
+        if curve.x <= 0:
+            raise ValueError("the powers by x are written for a positive seed x")
+        self.e0, self.e1 = hard_part_digits(curve.x, curve.p, curve.r)
+        region = e.asm.memory.region("final_exp6")
+        self.acc = region.alloc(Fp6OverFp3, "acc")
+        self.base = region.alloc(Fp6OverFp3, "base")
+        self.powers = [region.alloc(Fp6OverFp3, f"m{i}")
+                       for i in range(max(len(self.e0), len(self.e1)))]
+        self._pow = e.asm.subroutine("fe6_pow_x", lambda a: self._pow_body())
+
+    def _pow_body(self) -> None:
+        """acc = acc^x (square-and-multiply with cyclotomic squarings)."""
+        e, acc, base = self.e, self.acc, self.base
+        fp.copy(e, base, acc)
+        for bit in bin(e.curve.x)[3:]:
+            fp6.cyclotomic_sqr(e, acc, acc)
+            if bit == "1":
+                fp6.mul(e, acc, acc, base)
+
+    def _multi_power(self, out: Fp6OverFp3, coefficients: Sequence[int]) -> None:
+        """out = prod m_i^c_i (m_i = m^(x^i) in self.powers): one squaring per bit of the
+        largest |c_i|, a product per set bit (by conj(m_i) for c_i < 0)."""
+        e = self.e
+        top = max(abs(c) for c in coefficients).bit_length()
+        with e.asm.temps(Fp6OverFp3) as (factor,):
+            fp.copy(e, out, e.const(Fp6OverFp3, "fp6_one", [1, 0, 0, 0, 0, 0]))
+            for bit in range(top - 1, -1, -1):
+                fp6.cyclotomic_sqr(e, out, out)
+                for power, c in zip(self.powers, coefficients):
+                    if abs(c) >> bit & 1:
+                        if c < 0:
+                            fp6.conj(e, factor, power)
+                            fp6.mul(e, out, out, factor)
+                        else:
+                            fp6.mul(e, out, out, power)
+
+    def emit(self, f: Fp6OverFp3) -> None:
+        e, asm = self.e, self.e.asm
+        with asm.scope("final_exp6"), asm.temps(Fp6OverFp3) as (t,):
+            # easy part: f^((p^3 - 1)(p + 1))
+            fp6.conj(e, t, f)
+            fp6.inverse(e, f, f)
+            fp6.mul(e, f, f, t)
+            fp6.frobenius(e, t, f, 1)
+            fp6.mul(e, f, f, t)
+            # hard part: m^E0(x) frob(m^E1(x)), m = f
+            fp.copy(e, self.powers[0], f)
+            fp.copy(e, self.acc, f)
+            for power in self.powers[1:]:
+                asm.call(self._pow)
+                fp.copy(e, power, self.acc)
+            self._multi_power(f, self.e0)
+            self._multi_power(t, self.e1)
+            fp6.frobenius(e, t, t, 1)
+            fp6.mul(e, f, f, t)
+
+
+def push_is_one(e: Emitter, f: Fp6OverFp3) -> None:
+    """Push 1 if f = 1, else 0."""
+    push_equal(e, f, e.const(Fp6OverFp3, "fp6_one", [1, 0, 0, 0, 0, 0]))
