@@ -31,6 +31,8 @@ from typing import Callable, List, Sequence, Tuple
 from ..asm import Fp, G1, G1Jacobian, Slot, raw, struct
 from . import fp, fp6_over_fp3 as fp6
 from .compare import push_equal
+from .control import longest_run, square_and_multiply_chained
+from .families import non_adjacent_form
 from .fp import Emitter
 from .fp6_over_fp3 import Fp6OverFp3
 
@@ -46,6 +48,8 @@ class SparseLine(Slot):
 PairState = struct("Bw6PairState", ("q", G1), ("p", G1), ("t", G1Jacobian))
 _P_REL = G1.size
 _T_REL = 2 * G1.size
+# the longest run of cyclotomic squarings one call performs (each ~45 EVMMAX ops)
+CYCLOTOMIC_RUN = 8
 _Tail = struct("Bw6PairTail", ("p", G1), ("t", G1Jacobian))
 
 
@@ -202,17 +206,25 @@ class MillerLoops:
         add = asm.subroutine("ml6_add_all", lambda a: self._for_each_pair(
             lambda: (line_add(e, self.line, work.t, work.q, work.p), times_line()),
             with_q=True))
+
+        def subtract() -> None:
+            fp.neg(e, work.q.y, work.q.y)
+            line_add(e, self.line, work.t, work.q, work.p)
+            times_line()
+        sub = asm.subroutine("ml6_sub_all", lambda a: self._for_each_pair(subtract,
+                                                                          with_q=True))
         reset = asm.subroutine("ml6_reset_all", lambda a: self._for_each_pair(
             lambda: (fp.copy(e, work.t.x, work.q.x), fp.copy(e, work.t.y, work.q.y),
                      fp.copy(e, work.t.z, e.one)), with_q=True))
 
         def loop(count: int) -> None:
+            """Over the non-adjacent form of ``count`` (a digit -1 adds -Q)."""
             fp.copy(e, f, one)
-            for bit in bin(count)[3:]:
+            for digit in non_adjacent_form(count)[1:]:
                 asm.call(sqr)
                 asm.call(dbl)
-                if bit == "1":
-                    asm.call(add)
+                if digit:
+                    asm.call(add if digit > 0 else sub)
         first_count, second_count = e.curve.loop_counts
         with asm.scope("miller_loops"):
             fp.copy(e, f, one)
@@ -257,8 +269,9 @@ def _balanced_digits(n: int, x: int) -> List[int]:
 
 
 class FinalExponentiation:
-    """f -> f^(3 (x^3 - x^2 + 1) (p^6 - 1) / r) in place; subroutines share the
-    accumulator of the powers by x."""
+    """f -> f^(3 (x^3 - x^2 + 1) (p^6 - 1) / r) in place. Products and cyclotomic squarings
+    act on one accumulator through subroutines (a product by ``base``; runs of squarings
+    entering a chain of CYCLOTOMIC_RUN), so the code stays small."""
 
     def __init__(self, e: Emitter) -> None:
         self.e = e
@@ -271,53 +284,63 @@ class FinalExponentiation:
         self.base = region.alloc(Fp6OverFp3, "base")
         self.powers = [region.alloc(Fp6OverFp3, f"m{i}")
                        for i in range(max(len(self.e0), len(self.e1)))]
+        self._digits = [int(bit) for bit in bin(curve.x)[3:]]
+        self._mul = e.asm.subroutine("fe6_mul", lambda a: fp6.mul(e, self.acc, self.acc,
+                                                                   self.base))
+        self._chain = fp.squaring_chain(
+            e, "fe6_cyclotomic_chain", min(CYCLOTOMIC_RUN, longest_run(self._digits)),
+            lambda: fp6.cyclotomic_sqr(e, self.acc, self.acc))
         self._pow = e.asm.subroutine("fe6_pow_x", lambda a: self._pow_body())
 
-    def _pow_body(self) -> None:
-        """acc = acc^x (square-and-multiply with cyclotomic squarings)."""
-        e, acc, base = self.e, self.acc, self.base
-        fp.copy(e, base, acc)
-        for bit in bin(e.curve.x)[3:]:
-            fp6.cyclotomic_sqr(e, acc, acc)
-            if bit == "1":
-                fp6.mul(e, acc, acc, base)
+    def _square(self) -> None:
+        chain, entries = self._chain
+        self.e.asm.call(chain, at=entries[1])
 
-    def _multi_power(self, out: Fp6OverFp3, coefficients: Sequence[int]) -> None:
-        """out = prod m_i^c_i (m_i = m^(x^i) in self.powers): one squaring per bit of the
+    def _times(self, factor: Fp6OverFp3, negative: bool = False) -> None:
+        """acc *= factor (its conjugate, the inverse, if ``negative``)."""
+        if negative:
+            fp6.conj(self.e, self.base, factor)
+        elif not fp.same(self.base, factor):
+            fp.copy(self.e, self.base, factor)
+        self.e.asm.call(self._mul)
+
+    def _pow_body(self) -> None:
+        """acc = acc^x."""
+        fp.copy(self.e, self.base, self.acc)
+        square_and_multiply_chained(self.e, self._digits, self._chain,
+                                    lambda digit: self.e.asm.call(self._mul))
+
+    def _multi_power(self, coefficients: Sequence[int]) -> None:
+        """acc = prod m_i^c_i (m_i = m^(x^i) in self.powers): one squaring per bit of the
         largest |c_i|, a product per set bit (by conj(m_i) for c_i < 0)."""
-        e = self.e
         top = max(abs(c) for c in coefficients).bit_length()
-        with e.asm.temps(Fp6OverFp3) as (factor,):
-            fp.copy(e, out, e.const(Fp6OverFp3, "fp6_one", [1, 0, 0, 0, 0, 0]))
-            for bit in range(top - 1, -1, -1):
-                fp6.cyclotomic_sqr(e, out, out)
-                for power, c in zip(self.powers, coefficients):
-                    if abs(c) >> bit & 1:
-                        if c < 0:
-                            fp6.conj(e, factor, power)
-                            fp6.mul(e, out, out, factor)
-                        else:
-                            fp6.mul(e, out, out, power)
+        fp.copy(self.e, self.acc, self.e.const(Fp6OverFp3, "fp6_one", [1, 0, 0, 0, 0, 0]))
+        for bit in range(top - 1, -1, -1):
+            if bit < top - 1:
+                self._square()
+            for power, c in zip(self.powers, coefficients):
+                if abs(c) >> bit & 1:
+                    self._times(power, c < 0)
 
     def emit(self, f: Fp6OverFp3) -> None:
-        e, asm = self.e, self.e.asm
+        e, asm, acc = self.e, self.e.asm, self.acc
         with asm.scope("final_exp6"), asm.temps(Fp6OverFp3) as (t,):
             # easy part: f^((p^3 - 1)(p + 1))
             fp6.conj(e, t, f)
-            fp6.inverse(e, f, f)
-            fp6.mul(e, f, f, t)
-            fp6.frobenius(e, t, f, 1)
-            fp6.mul(e, f, f, t)
+            fp6.inverse(e, acc, f)
+            self._times(t)
+            fp6.frobenius(e, t, acc, 1)
+            self._times(t)
             # hard part: m^E0(x) frob(m^E1(x)), m = f
-            fp.copy(e, self.powers[0], f)
-            fp.copy(e, self.acc, f)
+            fp.copy(e, self.powers[0], acc)
             for power in self.powers[1:]:
                 asm.call(self._pow)
-                fp.copy(e, power, self.acc)
-            self._multi_power(f, self.e0)
-            self._multi_power(t, self.e1)
-            fp6.frobenius(e, t, t, 1)
-            fp6.mul(e, f, f, t)
+                fp.copy(e, power, acc)
+            self._multi_power(self.e1)
+            fp6.frobenius(e, t, acc, 1)
+            self._multi_power(self.e0)
+            self._times(t)
+            fp.copy(e, f, acc)
 
 
 def push_is_one(e: Emitter, f: Fp6OverFp3) -> None:
