@@ -44,13 +44,16 @@ class SparseLine(Slot):
     l3: Fp
 
 
-# What the Miller loop keeps per pair: Q (affine, on the twist), P as (-xP, yP), T.
-PairState = struct("Bw6PairState", ("q", G1), ("p", G1), ("t", G1Jacobian))
-_P_REL = G1.size
-_T_REL = 2 * G1.size
+# What the Miller loops keep per pair: Q (affine, on the twist), R = [x] Q (the second
+# loop's base, Jacobian), P as (-xP, yP), T; the steps copy in a suffix of it.
+PairState = struct("Bw6PairState", ("q", G1), ("r", G1Jacobian), ("p", G1),
+                   ("t", G1Jacobian))
+_R_REL = G1.size
+_P_REL = G1.size + G1Jacobian.size
 # the longest run of cyclotomic squarings one call performs (each ~45 EVMMAX ops)
 CYCLOTOMIC_RUN = 8
 _Tail = struct("Bw6PairTail", ("p", G1), ("t", G1Jacobian))
+_RTail = struct("Bw6PairRTail", ("r", G1Jacobian), ("p", G1), ("t", G1Jacobian))
 
 
 def line_dbl(e: Emitter, line: SparseLine, t: G1Jacobian, p: G1) -> None:
@@ -121,6 +124,48 @@ def line_add(e: Emitter, line: SparseLine, t: G1Jacobian, q: G1, p: G1) -> None:
         fp.mul(e, line.l3, z, p.y)
 
 
+def line_add_jacobian(e: Emitter, line: SparseLine, t: G1Jacobian, r: G1Jacobian, p: G1
+                      ) -> None:
+    """T = T + R in place for Jacobian R != +-T (add-2007-bl without the doublings) and
+    the line through them at P, times Z1^3 Z2 H: l0 = Rr X1 - Y1 Z2 H,
+    l2 = Rr Z1^2 (-xP), l3 = Z1^2 Z3 yP with H = U2 - U1, Rr = S2 - S1 (U1 = X1 Z2^2,
+    U2 = X2 Z1^2, S1 = Y1 Z2^3, S2 = Y2 Z1^3), Z3 = Z1 Z2 H."""
+    x, y, z = t.x, t.y, t.z
+    with e.asm.scope("line6_add_jacobian"), e.asm.temps(*[Fp] * 8) as (
+            z1z1, z2z2, u1, s1, h, rr, hh, v):
+        fp.sqr(e, z1z1, z)
+        fp.sqr(e, z2z2, r.z)
+        fp.mul(e, u1, x, z2z2)                   # U1
+        fp.mul(e, h, r.x, z1z1)
+        fp.sub(e, h, h, u1)                      # H = U2 - U1
+        fp.mul(e, s1, y, r.z)
+        fp.mul(e, s1, s1, z2z2)                  # S1
+        fp.mul(e, rr, r.y, z)
+        fp.mul(e, rr, rr, z1z1)
+        fp.sub(e, rr, rr, s1)                    # Rr = S2 - S1
+        fp.mul(e, line.l0, rr, x)
+        fp.mul(e, v, y, r.z)
+        fp.mul(e, v, v, h)
+        fp.sub(e, line.l0, line.l0, v)           # l0 = Rr X1 - Y1 Z2 H
+        fp.mul(e, line.l2, rr, z1z1)
+        fp.mul(e, line.l2, line.l2, p.x)
+        fp.mul(e, z, z, r.z)
+        fp.mul(e, z, z, h)                       # Z3 = Z1 Z2 H
+        fp.mul(e, line.l3, z1z1, z)
+        fp.mul(e, line.l3, line.l3, p.y)
+        fp.sqr(e, hh, h)
+        fp.mul(e, v, u1, hh)                     # V = U1 H^2
+        fp.mul(e, hh, hh, h)                     # H^3
+        fp.sqr(e, x, rr)
+        fp.sub(e, x, x, hh)
+        fp.sub(e, x, x, v)
+        fp.sub(e, x, x, v)                       # X3 = Rr^2 - H^3 - 2 V
+        fp.mul(e, s1, s1, hh)                    # S1 H^3
+        fp.sub(e, y, v, x)
+        fp.mul(e, y, y, rr)
+        fp.sub(e, y, y, s1)                      # Y3 = Rr (V - X3) - S1 H^3
+
+
 class MillerLoops:
     """Memory and subroutines of the two Miller loops over the pair states."""
 
@@ -130,6 +175,7 @@ class MillerLoops:
         self.work = region.alloc(PairState, "work")
         self.line = region.alloc(SparseLine, "line")
         self.first = region.alloc(Fp6OverFp3, "first_loop")
+        self.fx = region.alloc(Fp6OverFp3, "f_x")
         self.end = region.alloc(raw(32), "pairs_end")
 
     def heap(self) -> int:
@@ -163,12 +209,13 @@ class MillerLoops:
         self.e.asm.push(self.end)
         self.e.asm.op("MSTORE")
 
-    def _for_each_pair(self, step: Callable[[], None], with_q: bool) -> None:
-        """``step()`` on every pair state: copied into the work slot (Q only if needed),
-        T copied back (at least one state)."""
+    def _for_each_pair(self, step: Callable[[], None], live: Slot, back: Slot) -> None:
+        """``step()`` on every pair state: its part from ``live`` on copied into the work
+        slot (``live`` a suffix of it), its part ``back`` (a suffix too) copied back (at
+        least one state)."""
         e, asm, work = self.e, self.e.asm, self.work
-        start = 0 if with_q else e.target.memory_bytes(e, _P_REL)
-        live = work if with_q else _Tail(work.region, work.rel + _P_REL, f"{work.name}.tail")
+        start = e.target.memory_bytes(e, live.rel - work.rel)
+        returned = e.target.memory_bytes(e, back.rel - work.rel)
         asm.push(self.heap)                       # stack: ptr
         top = asm.label("pair6")
 
@@ -179,9 +226,8 @@ class MillerLoops:
                 asm.op("ADD")
         e.target.copy_in(e, live, record)
         step()
-        e.target.copy_out(e, work.t, lambda: (asm.op("DUP3"),
-                                              asm.push(e.target.memory_bytes(e, _T_REL)),
-                                              asm.op("ADD")))
+        e.target.copy_out(e, back, lambda: (asm.op("DUP3"), asm.push(returned),
+                                            asm.op("ADD")))
         asm.push(self.record_size())
         asm.op("ADD")
         asm.op("DUP1")
@@ -194,38 +240,59 @@ class MillerLoops:
     # --- the loops ------------------------------------------------------------------------
 
     def emit(self) -> None:
-        """f = f_{n1,Q}(P) f_{n2,Q}(P)^p over every stored pair (1 without pairs)."""
+        """f = f_{x+1,Q}(P) f_{x^3-x^2-x,Q}(P)^p over every stored pair (1 without pairs),
+        as ePrint 2020/351 shares the loops: with m = x^2 - x - 1,
+        f_{x^3-x^2-x,Q} = f_{x,Q}^m f_{m,[x]Q} and f_{x+1,Q} = f_{x,Q} l_{[x]Q,Q}. The first
+        loop makes f_x = f_{x,Q} and R = [x] Q; the second, over m's non-adjacent form,
+        starts at f_x and multiplies f_x^(+-1) in at each non-zero digit besides the line
+        (f_x^-1 as its conjugate, equal up to a factor in Fp3, which the final
+        exponentiation removes), so that it ends at f_x^m f_{m,R}."""
         e, asm, work, f = self.e, self.e.asm, self.work, self.f
         one = e.const(Fp6OverFp3, "fp6_one", [1, 0, 0, 0, 0, 0])
+        tail = _Tail(work.region, work.rel + _P_REL, f"{work.name}.tail")
+        r_tail = _RTail(work.region, work.rel + _R_REL, f"{work.name}.r_tail")
         sqr = asm.subroutine("ml6_sqr", lambda a: fp6.sqr(e, f, f))
 
         def times_line() -> None:
             fp6.mul_by_line(e, f, f, self.line.l0, self.line.l2, self.line.l3)
-        dbl = asm.subroutine("ml6_dbl_all", lambda a: self._for_each_pair(
-            lambda: (line_dbl(e, self.line, work.t, work.p), times_line()), with_q=False))
-        add = asm.subroutine("ml6_add_all", lambda a: self._for_each_pair(
-            lambda: (line_add(e, self.line, work.t, work.q, work.p), times_line()),
-            with_q=True))
+        # the doubling steps (the hot path) multiply in line, the others call this
+        line_product = asm.subroutine("ml6_times_line", lambda a: times_line())
 
-        def subtract() -> None:
-            fp.neg(e, work.q.y, work.q.y)
+        def times_line_called() -> None:
+            asm.call(line_product)
+
+        def each(name: str, step: Callable[[], None], live: Slot, back: Slot
+                 ) -> Callable[[], None]:
+            routine = asm.subroutine(name, lambda a: self._for_each_pair(step, live, back))
+            return lambda: asm.call(routine)
+        dbl = each("ml6_dbl_all", lambda: (line_dbl(e, self.line, work.t, work.p),
+                                           times_line()), tail, work.t)
+        add_q = each("ml6_add_q_all", lambda: (line_add(e, self.line, work.t, work.q,
+                                                        work.p), times_line_called()),
+                     work, work.t)
+
+        def close() -> None:                      # R = T = [x] Q; f *= l_{R,Q}; T = R
+            fp.copy(e, work.r, work.t)
             line_add(e, self.line, work.t, work.q, work.p)
-            times_line()
-        sub = asm.subroutine("ml6_sub_all", lambda a: self._for_each_pair(subtract,
-                                                                          with_q=True))
-        reset = asm.subroutine("ml6_reset_all", lambda a: self._for_each_pair(
-            lambda: (fp.copy(e, work.t.x, work.q.x), fp.copy(e, work.t.y, work.q.y),
-                     fp.copy(e, work.t.z, e.one)), with_q=True))
+            times_line_called()
+            fp.copy(e, work.t, work.r)
+        closing = each("ml6_close_all", close, work, r_tail)
 
-        def loop(count: int) -> None:
-            """Over the non-adjacent form of ``count`` (a digit -1 adds -Q)."""
-            fp.copy(e, f, one)
-            for digit in non_adjacent_form(count)[1:]:
-                asm.call(sqr)
-                asm.call(dbl)
-                if digit:
-                    asm.call(add if digit > 0 else sub)
-        first_count, second_count = e.curve.loop_counts
+        def add_r(negative: bool) -> None:
+            if negative:
+                fp.neg(e, work.r.y, work.r.y)
+            line_add_jacobian(e, self.line, work.t, work.r, work.p)
+            times_line_called()
+        add = each("ml6_add_r_all", lambda: add_r(False), r_tail, work.t)
+        sub = each("ml6_sub_r_all", lambda: add_r(True), r_tail, work.t)
+        times_fx = asm.subroutine("ml6_times_fx", lambda a: fp6.mul(e, f, f, self.fx))
+
+        def times_fx_inverse(a) -> None:
+            with asm.temps(Fp6OverFp3) as (inverse,):
+                fp6.conj(e, inverse, self.fx)
+                fp6.mul(e, f, f, inverse)
+        times_fx_conj = asm.subroutine("ml6_times_fx_conj", times_fx_inverse)
+
         with asm.scope("miller_loops"):
             fp.copy(e, f, one)
             done = asm.new_label("no_pairs6")
@@ -234,10 +301,27 @@ class MillerLoops:
             asm.push(self.heap)
             asm.op("EQ")
             asm.jumpi(done)                       # every pair had a point at infinity
-            loop(first_count)
-            fp.copy(e, self.first, f)
-            asm.call(reset)
-            loop(second_count)
+            bits = bin(e.curve.x)[3:]
+            dbl()                                 # f = 1: no squaring before the first
+            for i, bit in enumerate(bits):
+                if i:
+                    asm.call(sqr)
+                    dbl()
+                if bit == "1":
+                    add_q()
+            fp.copy(e, self.fx, f)
+            closing()
+            fp.copy(e, self.first, f)             # f_{x+1,Q}
+            fp.copy(e, f, self.fx)
+            for digit in non_adjacent_form(e.curve.x ** 2 - e.curve.x - 1)[1:]:
+                asm.call(sqr)
+                dbl()
+                if digit > 0:
+                    add()
+                    asm.call(times_fx)
+                elif digit < 0:
+                    sub()
+                    asm.call(times_fx_conj)
             fp6.frobenius(e, f, f, 1)
             fp6.mul(e, f, f, self.first)
             asm.place(done)
