@@ -158,3 +158,65 @@ def test_pairing_products():
     assert ref.pairing_product_is_one([(p, q), (minus, ref.G2)])
     assert not ref.pairing_product_is_one([(p, q), (ref.neg(ref.G1), ref.G2)])
     assert ref.pairing_product_is_one([(ref.INFINITY, q), (p, ref.INFINITY)])
+
+
+# --- what makes the contract's subgroup tests sound (bw6_761/pairing_input.py) ----------------
+
+def _curve_orders():
+    """#E(Fp) and #E'(Fp) from the CM method (D = 3): 4p = t^2 + 3 y^2 by Cornacchia, the
+    six traces of the curves y^2 = x^3 + b, each order confirmed on a point."""
+    import math
+    p = ref.P
+    root = pow(p - 3, (p + 1) // 4, p)                 # sqrt(-3), p = 3 mod 4
+    a, b = p, root
+    while b * b > p:
+        a, b = b, a % b
+    y = math.isqrt((p - b * b) // 3)
+    assert b * b + 3 * y * y == p
+    t, y = 2 * b, 2 * y                                 # 4p = t^2 + 3 y^2
+    traces = {s * u for s in (1, -1) for u in (t, (t + 3 * y) // 2, (t - 3 * y) // 2)}
+    orders = []
+    for curve_b in (ref.B, ref.TWIST_B):
+        x = next(x for x in range(2, 100) if pow(x**3 + curve_b, (ref.P - 1) // 2, ref.P) == 1)
+        point = (x, pow(x**3 + curve_b, (ref.P + 1) // 4, ref.P))
+        found = [p + 1 - trace for trace in traces
+                 if (p + 1 - trace) % ref.R == 0 and ref.multiply(point, p + 1 - trace) is None]
+        assert len(found) == 1
+        orders.append(found[0])
+    return orders
+
+
+def test_the_kernel_test_passes_g1_exactly_and_g2_up_to_3_torsion():
+    """[x + 1] P + phi([x^3 - x^2 + 1] P) = O: the endomorphism a + b phi has degree
+    a^2 - a b + b^2 (the norm of a + b omega); its kernel in E(Fp) has order dividing
+    gcd(degree, #E(Fp)) = r: exactly G1; in E'(Fp) 3 r: G2 plus 3-torsion, which the cubic
+    character removes (next test)."""
+    import math
+    a, b = ref.X + 1, ref.X**3 - ref.X**2 + 1
+    degree = a * a - a * b + b * b
+    n1, n2 = _curve_orders()
+    assert math.gcd(degree, n1) == ref.R
+    assert math.gcd(degree, n2) == 3 * ref.R
+    # E'(Fp)[3] is {O, (0, 2), (0, -2)}: 3-torsion has x (x^3 + 16) = 0, and -16 is no cube
+    assert pow(-16 % ref.P, (ref.P - 1) // 3, ref.P) != 1
+
+
+def _character(point):
+    return pow(point[1] - 2, (ref.P - 1) // 3, ref.P)
+
+
+def test_the_cubic_character_splits_g2_from_the_3_torsion():
+    rng = random.Random(5)
+    points = []
+    for x in range(2, 400):
+        rhs = (x**3 + 4) % ref.P
+        y = pow(rhs, (ref.P + 1) // 4, ref.P)
+        if y * y % ref.P == rhs:
+            points.append((x, y))
+    for _ in range(6):                     # a homomorphism E'(Fp) -> cube roots of unity
+        a, b = rng.sample(points, 2)
+        total = ref.add(a, b)
+        assert _character(total) == _character(a) * _character(b) % ref.P
+    assert len({_character(point) for point in points}) == 3
+    assert _character(ref.G2) == 1 and _character(ref.multiply(ref.G2, 12345)) == 1
+    assert _character((0, ref.P - 2)) != 1 and _character((0, 2)) == 0

@@ -31,7 +31,7 @@ from typing import Callable, List, Sequence, Tuple
 from ..asm import Fp, G1, G1Jacobian, Slot, raw, struct
 from . import fp, fp6_over_fp3 as fp6
 from .compare import push_equal
-from .control import longest_run, square_and_multiply_chained
+from .control import longest_run, square_and_multiply_chained, square_and_multiply_signed
 from .families import non_adjacent_form
 from .fp import Emitter
 from .fp6_over_fp3 import Fp6OverFp3
@@ -313,15 +313,14 @@ class MillerLoops:
             closing()
             fp.copy(e, self.first, f)             # f_{x+1,Q}
             fp.copy(e, f, self.fx)
-            for digit in non_adjacent_form(e.curve.x ** 2 - e.curve.x - 1)[1:]:
-                asm.call(sqr)
-                dbl()
-                if digit > 0:
-                    add()
-                    asm.call(times_fx)
-                elif digit < 0:
-                    sub()
-                    asm.call(times_fx_conj)
+
+            def multiply(digit: int) -> None:
+                (add if digit > 0 else sub)()
+                asm.call(times_fx if digit > 0 else times_fx_conj)
+            # a run-time loop over the digits (~40 gas a digit, ~1.5 KB less than calls)
+            square_and_multiply_signed(
+                e, non_adjacent_form(e.curve.x ** 2 - e.curve.x - 1)[1:],
+                lambda: (asm.call(sqr), dbl()), multiply, loop=True)
             fp6.frobenius(e, f, f, 1)
             fp6.mul(e, f, f, self.first)
             asm.place(done)
