@@ -394,16 +394,19 @@ class FinalExponentiation:
                                     lambda digit: self.e.asm.call(self._mul))
 
     def _multi_power(self, coefficients: Sequence[int]) -> None:
-        """acc = prod m_i^c_i (m_i = m^(x^i) in self.powers): one squaring per bit of the
-        largest |c_i|, a product per set bit (by conj(m_i) for c_i < 0)."""
-        top = max(abs(c) for c in coefficients).bit_length()
+        """acc = prod m_i^c_i (m_i = m^(x^i) in self.powers): one squaring per digit of the
+        longest non-adjacent form of a |c_i|, a product per non-zero digit (by conj(m_i),
+        m_i's inverse, where the digit and c_i differ in sign)."""
+        forms = [non_adjacent_form(abs(c)) if c else [] for c in coefficients]
+        top = max(len(form) for form in forms)
         fp.copy(self.e, self.acc, self.e.const(Fp6OverFp3, "fp6_one", [1, 0, 0, 0, 0, 0]))
-        for bit in range(top - 1, -1, -1):
-            if bit < top - 1:
+        for position in range(top):
+            if position:
                 self._square()
-            for power, c in zip(self.powers, coefficients):
-                if abs(c) >> bit & 1:
-                    self._times(power, c < 0)
+            for power, c, form in zip(self.powers, coefficients, forms):
+                digit = form[position - top + len(form)] if position >= top - len(form) else 0
+                if digit:
+                    self._times(power, digit * c < 0)
 
     def emit(self, f: Fp6OverFp3) -> None:
         e, asm, acc = self.e, self.e.asm, self.acc
