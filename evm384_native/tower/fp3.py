@@ -2,7 +2,8 @@
 EIP-3026's tower; an Fp3 slot is c0‖c1‖c2). The k = 6 tower's base (:mod:`.fp6_over_fp3`).
 Products are Karatsuba's (6 products where schoolbook takes 9: at twelve limbs a product
 costs several additions), squarings Chung and Hasan's SQR2 ("Asymmetric squaring formulae",
-ARITH 2007: 5 products), each product by xi one product by the constant."""
+ARITH 2007: 5 products), each product by xi additions where xi is a small power of two
+(:func:`times_nonresidue`)."""
 from __future__ import annotations
 
 from ..asm import Fp, Slot
@@ -21,8 +22,23 @@ class Fp3(Slot):
 
 
 def times_nonresidue(e: Emitter, out: Fp, a: Fp) -> None:
-    """out = xi a, one product by the constant."""
-    fp.mul(e, out, a, e.fp_const("fp3_nonresidue", e.curve.fp3_nonresidue))
+    """out = xi a: for xi = +-2^k, k <= 3 (BW6-761's -4), k doublings and a negation
+    (under EVMMAX at twelve limbs an addition costs 2 gas, a product 12), else one
+    product by the constant. ``out`` may be ``a``."""
+    xi = e.curve.fp3_nonresidue
+    magnitude = abs(xi)
+    if magnitude & (magnitude - 1) or magnitude > 8:
+        fp.mul(e, out, a, e.fp_const("fp3_nonresidue", xi))
+        return
+    doublings = magnitude.bit_length() - 1
+    if xi < 0:
+        fp.neg(e, out, a)
+    elif not fp.same(out, a):
+        fp.copy(e, out, a)
+    source = out if xi < 0 else a
+    for _ in range(doublings):
+        fp.dbl(e, out, source)
+        source = out
 
 
 def mul(e: Emitter, out: Fp3, a: Fp3, b: Fp3) -> None:
