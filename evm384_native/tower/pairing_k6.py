@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Callable, List, Sequence, Tuple
 
-from ..asm import Fp, G1, G1Jacobian, Slot, raw, struct
+from ..asm import Fp, G1, G1Jacobian, Slot, Subroutine, raw, struct
 from . import fp, fp6_over_fp3 as fp6
 from .compare import push_equal
 from .control import longest_run, square_and_multiply_chained, square_and_multiply_signed
@@ -50,8 +50,10 @@ PairState = struct("Bw6PairState", ("q", G1), ("r", G1Jacobian), ("p", G1),
                    ("t", G1Jacobian))
 _R_REL = G1.size
 _P_REL = G1.size + G1Jacobian.size
+# with at most this many pairs their states stay in registers for the Miller loops
+RESIDENT_PAIRS = 4
 # the longest run of cyclotomic squarings one call performs (each ~45 EVMMAX ops)
-CYCLOTOMIC_RUN = 8
+CYCLOTOMIC_RUN = 7
 _Tail = struct("Bw6PairTail", ("p", G1), ("t", G1Jacobian))
 _RTail = struct("Bw6PairRTail", ("r", G1Jacobian), ("p", G1), ("t", G1Jacobian))
 
@@ -176,6 +178,8 @@ class MillerLoops:
         self.line = region.alloc(SparseLine, "line")
         self.first = region.alloc(Fp6OverFp3, "first_loop")
         self.fx = region.alloc(Fp6OverFp3, "f_x")
+        self.resident = [region.alloc(PairState, f"pair{i}") for i in range(RESIDENT_PAIRS)]
+        self.resident_count = region.alloc(raw(32), "resident_count")
         self.end = region.alloc(raw(32), "pairs_end")
 
     def heap(self) -> int:
@@ -237,6 +241,73 @@ class MillerLoops:
         asm.jumpi(top)
         asm.op("POP")
 
+    # --- pairs kept in registers ----------------------------------------------------------
+
+    def _take_resident(self) -> None:
+        """With at most len(self.resident) pairs, their states into registers of their own
+        (the steps then copy register to register: ~10 gas a value less than STOREX and
+        LOADX, and no loop over memory); ``resident_count`` says how many (0: the memory
+        loop)."""
+        asm, e = self.e.asm, self.e
+        many, taken = asm.new_label("many_pairs6"), asm.new_label("resident_taken")
+        asm.push(self.end)
+        asm.op("MLOAD")
+        asm.push(self.heap)
+        asm.op("SWAP1")
+        asm.op("SUB")
+        asm.push(self.record_size())
+        asm.op("SWAP1")
+        asm.op("DIV")                             # n >= 1 pairs
+        asm.op("DUP1")
+        asm.push(len(self.resident))
+        asm.op("LT")
+        asm.jumpi(many)
+        for i, state in enumerate(self.resident):
+            if i:
+                asm.op("DUP1")
+                asm.push(i)
+                asm.op("LT")
+                asm.op("ISZERO")
+                asm.jumpi(taken)                  # n <= i: no pair i
+            e.target.copy_in(e, state, lambda i=i: asm.push(
+                lambda: self.heap() + i * self.record_size()))
+        asm.jump(taken)
+        asm.place(many)
+        asm.op("POP")
+        asm.push(0)
+        asm.place(taken)
+        asm.push(self.resident_count)
+        asm.op("MSTORE")
+
+    def _every_pair(self, body: Subroutine, live: Slot, back: Slot) -> None:
+        """``body`` (a step on the work slot) on every pair: on those in registers (copied
+        register to register), else by the loop over memory (:meth:`_for_each_pair`)."""
+        e, asm, work = self.e, self.e.asm, self.work
+        in_memory, done = asm.new_label("pairs_in_memory6"), asm.new_label("pairs_done6")
+        asm.push(self.resident_count)
+        asm.op("MLOAD")                           # stack: n
+        asm.op("DUP1")
+        asm.op("ISZERO")
+        asm.jumpi(in_memory)
+
+        def part(state: Slot, of: Slot) -> Slot:
+            return type(of)(state.region, state.rel + of.rel - work.rel, f"{state.name}.part")
+        for i, state in enumerate(self.resident):
+            if i:
+                asm.op("DUP1")
+                asm.push(i)
+                asm.op("LT")
+                asm.op("ISZERO")
+                asm.jumpi(done)                   # n <= i
+            fp.copy(e, live, part(state, live))
+            asm.call(body)
+            fp.copy(e, part(state, back), back)
+        asm.jump(done)
+        asm.place(in_memory)
+        self._for_each_pair(lambda: asm.call(body), live, back)
+        asm.place(done)
+        asm.op("POP")
+
     # --- the loops ------------------------------------------------------------------------
 
     def emit(self) -> None:
@@ -263,7 +334,8 @@ class MillerLoops:
 
         def each(name: str, step: Callable[[], None], live: Slot, back: Slot
                  ) -> Callable[[], None]:
-            routine = asm.subroutine(name, lambda a: self._for_each_pair(step, live, back))
+            body = asm.subroutine(f"{name}_step", lambda a: step())
+            routine = asm.subroutine(name, lambda a: self._every_pair(body, live, back))
             return lambda: asm.call(routine)
         dbl = each("ml6_dbl_all", lambda: (line_dbl(e, self.line, work.t, work.p),
                                            times_line()), tail, work.t)
@@ -301,6 +373,7 @@ class MillerLoops:
             asm.push(self.heap)
             asm.op("EQ")
             asm.jumpi(done)                       # every pair had a point at infinity
+            self._take_resident()
             bits = bin(e.curve.x)[3:]
             dbl()                                 # f = 1: no squaring before the first
             for i, bit in enumerate(bits):
