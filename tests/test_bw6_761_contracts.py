@@ -138,3 +138,16 @@ def test_every_rejection_on_the_python_engine(code):
     for data in (b"", encode([(ref.G1, order3)]), encode([(_off_subgroup_point(ref.B),
                                                             ref.G2)])):
         assert _halts(run(code, data, engine="python"))
+
+
+def test_more_pairs_than_the_registers_keep(code):
+    """Five pairs: the Miller loops' steps run over the states in memory (up to
+    tower/pairing_k6.py's RESIDENT_PAIRS they stay in registers)."""
+    from evm384_native.tower.pairing_k6 import RESIDENT_PAIRS
+    k = RESIDENT_PAIRS + 1
+    rng = random.Random(11)
+    for true in (True, False):
+        data = random_pairs(rng, k, true)
+        assert ref.pairing_product_is_one(decode(data)) == true
+        result = run(code, data)
+        assert result.success and result.output == (ONE if true else ZERO)
