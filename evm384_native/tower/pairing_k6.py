@@ -53,7 +53,7 @@ _P_REL = G1.size + G1Jacobian.size
 # with at most this many pairs their states stay in registers for the Miller loops
 RESIDENT_PAIRS = 4
 # the longest run of cyclotomic squarings one call performs (each ~45 EVMMAX ops)
-CYCLOTOMIC_RUN = 7
+CYCLOTOMIC_RUN = 6
 _Tail = struct("Bw6PairTail", ("p", G1), ("t", G1Jacobian))
 _RTail = struct("Bw6PairRTail", ("r", G1Jacobian), ("p", G1), ("t", G1Jacobian))
 
