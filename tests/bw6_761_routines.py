@@ -1,43 +1,19 @@
-"""Running k = 6 tower routines over BW6-761 as EVMMAX programs: inputs as 96-byte
-big-endian calldata values, outputs as 96-byte big-endian values (the tests' harness for
-tower/fp3.py, tower/fp6_over_fp3.py and the pairing's pieces)."""
-from evm384_native import execute
-from evm384_native.asm import raw
+"""Running k = 6 tower routines over BW6-761 as EVMMAX programs
+(tests/tower_routines.py's run_on_target): inputs as 96-byte big-endian calldata values,
+outputs as 96-byte big-endian values; and the map between the tower's slot order and the
+reference's polynomials in w."""
 from evm384_native.curves.bw6_761 import BW6_761
-from evm384_native.tower.contract import assemble
-from evm384_native.tower.targets import resolve_target
+
+import tower_routines
 
 VALUE = 96
 
 
-def run_routine(build, inputs, out_kind, engine="fast", target="evmmax", gas=10**9):
+def run_routine(build, inputs, out_kind, engine="fast"):
     """build(e, out, *input slots); inputs [(slot type, values)]; the output's values."""
-    def emit(e):
-        asm = e.asm
-        io = asm.memory.region("io")
-        slots = [io.alloc(kind, f"in{i}") for i, (kind, _) in enumerate(inputs)]
-        out = io.alloc(out_kind, "out")
-        offset = 0
-        for slot, (_, values) in zip(slots, inputs):
-            staged = e.target.staging(e, slot)
-            asm.push(VALUE * len(values))
-            asm.push(offset)
-            asm.push(staged)
-            asm.op("CALLDATACOPY")
-            e.target.from_staging(e, slot, staged, little_endian=False)
-            offset += VALUE * len(values)
-        build(e, out, *slots)
-        words = asm.memory.region("output").alloc(raw(VALUE * len(out.fps())), "output")
-        e.target.values_out(e, out, words, VALUE)
-        asm.push(words.size)
-        asm.push(words)
-        asm.op("RETURN")
-    code = assemble("routine", BW6_761, resolve_target(target), emit, compact=False).code
-    calldata = b"".join(v.to_bytes(VALUE, "big") for _, values in inputs for v in values)
-    result = execute(code, calldata, opcodes=target, gas=gas, engine=engine)
-    assert result.success, result.error
-    return [int.from_bytes(result.output[i:i + VALUE], "big")
-            for i in range(0, len(result.output), VALUE)]
+    return tower_routines.run_on_target(BW6_761, build, inputs, out_kind, target="evmmax",
+                                      value_bytes=VALUE, little_endian=False,
+                                      out_word=VALUE, engine=engine)
 
 
 def to_poly(values):

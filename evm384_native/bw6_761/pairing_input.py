@@ -18,7 +18,7 @@ G2's with the cubic character of y - 2 besides.
 """
 from __future__ import annotations
 
-from typing import Tuple
+from typing import Callable, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, Label, raw
 from ..curves import weierstrass
@@ -39,7 +39,7 @@ WORD = 32
 DOUBLING_RUN = 16          # the longest run of doublings one call performs
 
 
-def _require_below_p(e: Emitter, at: int, fail: Label) -> None:
+def _require_below_p(e: Emitter, at: Callable[[], int], fail: Label) -> None:
     """Jump to ``fail`` unless the 96-byte big-endian value at memory ``at`` (known at
     link time: a slot offset and a constant) is below p: its words w0 w1 w2 against p's,
     w0 < p0, or w0 = p0 and (w1 < p1, or w1 = p1 and w2 < p2)."""
@@ -52,22 +52,15 @@ def _require_below_p(e: Emitter, at: int, fail: Label) -> None:
     word(2)
     asm.push(p_words[2])
     asm.op("GT")                                  # w2 < p2
-    word(1)
-    asm.push(p_words[1])
-    asm.op("EQ")
-    asm.op("AND")
-    word(1)
-    asm.push(p_words[1])
-    asm.op("GT")
-    asm.op("OR")                                  # w1 < p1 or (w1 = p1 and w2 < p2)
-    word(0)
-    asm.push(p_words[0])
-    asm.op("EQ")
-    asm.op("AND")
-    word(0)
-    asm.push(p_words[0])
-    asm.op("GT")
-    asm.op("OR")
+    for i in (1, 0):                              # wi < pi or (wi = pi and the rest <)
+        word(i)
+        asm.push(p_words[i])
+        asm.op("EQ")
+        asm.op("AND")
+        word(i)
+        asm.push(p_words[i])
+        asm.op("GT")
+        asm.op("OR")
     asm.op("ISZERO")
     asm.jumpi(fail)
 

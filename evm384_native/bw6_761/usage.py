@@ -7,7 +7,7 @@ import random
 from typing import Dict, List
 
 from ..curves import weierstrass
-from ..usage import Usage
+from ..usage import Usage, concatenated_pairs, pairing_scalars
 from .points import G1, G1_BYTES, G2, G2_BYTES, PAIR_BYTES, R, encode_point
 
 _PAIRS = (f"G1 ({G1_BYTES}-byte x||y) G2 ({G2_BYTES}-byte x||y) [G1 G2 ...] (96-byte "
@@ -15,28 +15,15 @@ _PAIRS = (f"G1 ({G1_BYTES}-byte x||y) G2 ({G2_BYTES}-byte x||y) [G1 G2 ...] (96-
 
 
 def _pairs(points: List[bytes]) -> bytes:
-    if not points or len(points) % 2:
-        raise ValueError(f"points come in (G1, G2) pairs; got {len(points)} point(s)")
-    if any(len(point) != G1_BYTES for point in points):
-        raise ValueError(f"points of {G1_BYTES} bytes each; got "
-                         f"{', '.join(str(len(point)) for point in points)}")
-    return b"".join(points)
+    return concatenated_pairs(points, G1_BYTES, G2_BYTES)
 
 
 def random_pairs(rng: random.Random, k: int, true: bool) -> bytes:
-    """k pairs ([a] G1, [b] G2); when ``true`` the last is ([-(sum of the others' a b)] G1,
-    G2), so that the product of the pairings is one; else its scalar is off by one."""
-    if k < 1 or (true and k == 1):
-        raise ValueError("a product of pairings of finite points can be one only for k >= 2"
-                         if k >= 1 else f"k must be at least 1, got {k}")
-    scalars = [(rng.randrange(1, R), rng.randrange(1, R)) for _ in range(k - 1)]
-    last = -sum(a * b for a, b in scalars) % R
-    if not true:
-        last = (last + 1) % R or 1
-    pairs = [(weierstrass.multiply(G1, G1.g, a), weierstrass.multiply(G2, G2.g, b))
-             for a, b in scalars]
-    pairs.append((weierstrass.multiply(G1, G1.g, last), G2.g))
-    return b"".join(encode_point(p) + encode_point(q) for p, q in pairs)
+    """k pairs ([a] G1, [b] G2) (:func:`..usage.pairing_scalars`: a true check when
+    ``true``)."""
+    return b"".join(encode_point(weierstrass.multiply(G1, G1.g, a))
+                    + encode_point(weierstrass.multiply(G2, G2.g, b))
+                    for a, b in pairing_scalars(rng, k, true, R))
 
 
 def _pairing_gas(data: bytes) -> int:

@@ -7,7 +7,7 @@ ARITH 2007: 5 products), each product by xi additions where xi is a small power 
 from __future__ import annotations
 
 from ..asm import Fp, Slot
-from . import fp
+from . import cubic, fp
 from .fp import Emitter
 
 add = fp.add_each
@@ -129,27 +129,5 @@ def mul_by_1(e: Emitter, out: Fp3, a: Fp3, b1: Fp) -> None:
 
 
 def inverse(e: Emitter, out: Fp3, a: Fp3) -> None:
-    """The adjugate divided by the norm: c0 = a0^2 - xi a1 a2, c1 = xi a2^2 - a0 a1,
-    c2 = a1^2 - a0 a2, norm = a0 c0 + xi (a2 c1 + a1 c2)."""
-    with e.asm.scope("fp3_inv"), e.asm.temps(Fp, Fp, Fp, Fp, Fp) as (c0, c1, c2, t, n):
-        fp.mul(e, t, a.c1, a.c2)
-        times_nonresidue(e, t, t)
-        fp.sqr(e, c0, a.c0)
-        fp.sub(e, c0, c0, t)
-        fp.sqr(e, t, a.c2)
-        times_nonresidue(e, c1, t)
-        fp.mul(e, t, a.c0, a.c1)
-        fp.sub(e, c1, c1, t)
-        fp.sqr(e, c2, a.c1)
-        fp.mul(e, t, a.c0, a.c2)
-        fp.sub(e, c2, c2, t)
-        fp.mul(e, t, a.c2, c1)
-        fp.mul(e, n, a.c1, c2)
-        fp.add(e, t, t, n)
-        times_nonresidue(e, t, t)
-        fp.mul(e, n, a.c0, c0)
-        fp.add(e, n, n, t)
-        fp.inverse(e, n, n)
-        fp.mul(e, out.c0, c0, n)
-        fp.mul(e, out.c1, c1, n)
-        fp.mul(e, out.c2, c2, n)
+    """The adjugate divided by the norm (:func:`.cubic.inverse`)."""
+    cubic.inverse(e, fp, times_nonresidue, out, a, "fp3_inv")

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Callable, List, Sequence, Tuple
 
-from ..asm import Fp, G1, G1Jacobian, Slot, Subroutine, raw, struct
-from . import fp, fp6_over_fp3 as fp6
+from ..asm import Fp, G1, G1Jacobian, Label, Slot, Subroutine, raw, struct
+from . import fp, fp6_over_fp3 as fp6, jacobian
 from .compare import push_equal
 from .control import longest_run, square_and_multiply_chained, square_and_multiply_signed
 from .families import non_adjacent_form
@@ -67,15 +67,7 @@ def line_dbl(e: Emitter, line: SparseLine, t: G1Jacobian, p: G1) -> None:
         fp.sqr(e, a, x)                          # A = X^2
         fp.sqr(e, b, y)                          # B = Y^2
         fp.sqr(e, zz, z)
-        fp.sqr(e, c, b)                          # C = B^2
-        fp.add(e, d, x, b)
-        fp.sqr(e, d, d)
-        fp.sub(e, d, d, a)
-        fp.sub(e, d, d, c)
-        fp.dbl(e, d, d)                          # D = 2 ((X + B)^2 - A - C)
-        fp.dbl(e, ee, a)
-        fp.add(e, ee, ee, a)                     # E = 3 A
-        fp.sqr(e, f, ee)                         # F = E^2
+        jacobian.dbl_terms(e, fp, x, a, b, c, d, ee, f)
         fp.mul(e, line.l0, ee, x)
         fp.sub(e, line.l0, line.l0, b)
         fp.sub(e, line.l0, line.l0, b)           # l0 = 3 X^3 - 2 Y^2
@@ -264,11 +256,7 @@ class MillerLoops:
         asm.jumpi(many)
         for i, state in enumerate(self.resident):
             if i:
-                asm.op("DUP1")
-                asm.push(i)
-                asm.op("LT")
-                asm.op("ISZERO")
-                asm.jumpi(taken)                  # n <= i: no pair i
+                self._jump_unless_above(i, taken)
             e.target.copy_in(e, state, lambda i=i: asm.push(
                 lambda: self.heap() + i * self.record_size()))
         asm.jump(taken)
@@ -278,6 +266,15 @@ class MillerLoops:
         asm.place(taken)
         asm.push(self.resident_count)
         asm.op("MSTORE")
+
+    def _jump_unless_above(self, i: int, target: Label) -> None:
+        """Stack: n (kept): jump to ``target`` unless n > i (no pair i)."""
+        asm = self.e.asm
+        asm.op("DUP1")
+        asm.push(i)
+        asm.op("LT")
+        asm.op("ISZERO")
+        asm.jumpi(target)
 
     def _every_pair(self, body: Subroutine, live: Slot, back: Slot) -> None:
         """``body`` (a step on the work slot) on every pair: on those in registers (copied
@@ -294,11 +291,7 @@ class MillerLoops:
             return type(of)(state.region, state.rel + of.rel - work.rel, f"{state.name}.part")
         for i, state in enumerate(self.resident):
             if i:
-                asm.op("DUP1")
-                asm.push(i)
-                asm.op("LT")
-                asm.op("ISZERO")
-                asm.jumpi(done)                   # n <= i
+                self._jump_unless_above(i, done)
             fp.copy(e, live, part(state, live))
             asm.call(body)
             fp.copy(e, part(state, back), back)
