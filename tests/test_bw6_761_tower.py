@@ -2,17 +2,20 @@
 EVMMAX, both engines, against the reference's Fp6 = Fp[w]/(w^6 + 4) on plain integers
 (tests/bw6_761_reference.py): Fp3 = Fp[u]/(u^3 + 4) is its subfield of even powers of w."""
 import random
+from dataclasses import replace
 
 import pytest
 
 from evm384_native.asm import G1, array
+from evm384_native.curves.bw6_761 import BW6_761
 from evm384_native.tower import fp, fp3, fp6_over_fp3 as fp6
 from evm384_native.tower.fp3 import Fp3
 from evm384_native.tower.fp6_over_fp3 import Fp6OverFp3
 from evm384_native.tower.pairing_k6 import FinalExponentiation, MillerLoops
 
 import bw6_761_reference as ref
-from bw6_761_routines import from_poly, run_routine, to_poly
+import tower_routines
+from bw6_761_routines import VALUE, from_poly, run_routine, to_poly
 
 ENGINES = ("fast", "python")
 
@@ -127,3 +130,28 @@ def test_pairing_products_on_evmmax():
     assert _pairing_values([(p, q), (minus, ref.G2)]) == ref.ONE
     three = [(p, q), (ref.G1, ref.G2), (minus, ref.G2)]
     assert _pairing_values(three) == _expected(three) != ref.ONE
+
+
+@pytest.mark.parametrize("xi", [-4, -9, -16])
+def test_fp3_over_other_non_residues(xi):
+    """Fp3 = Fp[u]/(u^3 - xi) for a non-residue that is a power of two (doublings) or
+    not (a product by the constant), against plain polynomial arithmetic mod u^3 - xi."""
+    curve = replace(BW6_761, fp3_nonresidue=xi)
+    rng = random.Random(9)
+    a, b = _values(rng, 3), _values(rng, 3)
+
+    def product(x, y):
+        out = [0] * 5
+        for i, u in enumerate(x):
+            for j, v in enumerate(y):
+                out[i + j] += u * v
+        return [(out[0] + xi * out[3]) % ref.P, (out[1] + xi * out[4]) % ref.P, out[2] % ref.P]
+
+    def run(build):
+        return tower_routines.run_on_target(curve, build, [(Fp3, a), (Fp3, b)], Fp3,
+                                            target="evmmax", value_bytes=VALUE,
+                                            little_endian=False, out_word=VALUE)
+    assert run(lambda e, o, x, y: fp3.mul(e, o, x, y)) == product(a, b)
+    assert run(lambda e, o, x, y: fp3.sqr(e, o, x)) == product(a, a)
+    assert run(lambda e, o, x, y: fp3.mul_by_u(e, o, x)) == product(a, [0, 1, 0])
+    assert product(run(lambda e, o, x, y: fp3.inverse(e, o, x)), a) == [1, 0, 0]
