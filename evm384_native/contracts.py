@@ -13,6 +13,7 @@ from .asm.failure import Failure
 from .bls12_377.family import FAMILY as BLS12_377
 from .bls12_381.family import FAMILY as BLS12_381
 from .bn254.family import FAMILY as BN254
+from .bw6_761.family import FAMILY as BW6_761
 from .curves.model import Field
 from .family import Family
 from .modexp.family import FAMILY as MODEXP
@@ -24,7 +25,7 @@ from .tower.target import Target
 from .usage import Usage
 
 FAMILIES: Tuple[Family, ...] = (BLS12_381, BN254, POSEIDON, P256, SECP256K1, BLS12_377,
-                                MODEXP)
+                                BW6_761, MODEXP)
 _FAMILY_OF: Dict[str, Family] = {name: family for family in FAMILIES
                                  for name in family.contracts}
 CONTRACTS = tuple(_FAMILY_OF)

@@ -66,6 +66,33 @@ def words_input(names: Sequence[str], word: int = 32) -> Callable[[List[bytes]],
     return join
 
 
+def concatenated_pairs(points: List[bytes], g1_bytes: int, g2_bytes: int) -> bytes:
+    """A pairing check's input from its points (G1, G2, G1, G2, ...), each checked for its
+    encoding's size."""
+    if not points or len(points) % 2:
+        raise ValueError(f"points come in (G1, G2) pairs; got {len(points)} point(s)")
+    sizes = [g1_bytes, g2_bytes] * (len(points) // 2)
+    if [len(point) for point in points] != sizes:
+        raise ValueError(f"points of {', '.join(map(str, sizes))} bytes; got "
+                         f"{', '.join(str(len(point)) for point in points)}")
+    return b"".join(points)
+
+
+def pairing_scalars(rng: random.Random, k: int, true: bool, r: int
+                    ) -> List[Tuple[int, int]]:
+    """k scalar pairs (a, b) for pairs ([a] G1, [b] G2) of a random pairing check: the last
+    is (-(sum of the others' a b), 1) when ``true``, so that the product of the pairings is
+    one, else that scalar off by one."""
+    if k < 1 or (true and k == 1):
+        raise ValueError("a product of pairings of finite points can be one only for k >= 2"
+                         if k >= 1 else f"k must be at least 1, got {k}")
+    scalars = [(rng.randrange(1, r), rng.randrange(1, r)) for _ in range(k - 1)]
+    last = -sum(a * b for a, b in scalars) % r
+    if not true:
+        last = (last + 1) % r or 1
+    return scalars + [(last, 1)]
+
+
 def pairing_calldata(name: str, args: Sequence[Any], arguments: Mapping[str, Tuple[str, ...]],
                      contracts: Sequence[str], hint_bytes: int) -> bytes:
     """A pairing family's ``encode_calldata(name, *args)``: ``arguments`` names each

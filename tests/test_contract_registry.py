@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from evm384_native import (bls12_377, bls12_381, bn254, contracts, execute, p256, poseidon,
-                           secp256k1)
+from evm384_native import (bls12_377, bls12_381, bn254, bw6_761, contracts, execute, p256,
+                           poseidon, secp256k1)
 from evm384_native.modexp import contracts as modexp_contracts, family as modexp_family
 from evm384_native.bls12_381 import usage as bls12_381_usage
 from evm384_native.curves import BLS12_381
@@ -16,9 +16,11 @@ from evm384_native.tower.targets import TARGETS
 
 def test_the_registry_is_the_families_in_order():
     assert contracts.FAMILIES == (bls12_381.FAMILY, bn254.FAMILY, poseidon.FAMILY, p256.FAMILY,
-                                  secp256k1.FAMILY, bls12_377.FAMILY, modexp_family.FAMILY)
+                                  secp256k1.FAMILY, bls12_377.FAMILY, bw6_761.FAMILY,
+                                  modexp_family.FAMILY)
     assert contracts.CONTRACTS == bls12_381.CONTRACTS + bn254.CONTRACTS + poseidon.CONTRACTS + \
-        p256.CONTRACTS + secp256k1.CONTRACTS + bls12_377.CONTRACTS + modexp_contracts.CONTRACTS
+        p256.CONTRACTS + secp256k1.CONTRACTS + bls12_377.CONTRACTS + bw6_761.CONTRACTS + \
+        modexp_contracts.CONTRACTS
     assert contracts.TARGETS == ("evm384", "evmmax", "evm")
     # which contract builds for which target: each family's data, and nothing else
     for family in contracts.FAMILIES:
@@ -118,7 +120,8 @@ def test_usage_is_a_live_view_of_each_curves():
 @pytest.mark.parametrize("call, message", [
     (lambda: contracts.build_contract("nope"), "unknown contract 'nope'; choose one of "
                                                "miller_loop, .*, bn254_pairing_check_hinted, .*poseidon_t5, p256verify, "
-                                               "ecrecover, bls12_377_pairing_check, bls12_377_pairing_check_hinted, modexp$"),
+                                               "ecrecover, bls12_377_pairing_check, bls12_377_pairing_check_hinted, "
+                                               "bw6_761_pairing_check, modexp$"),
     (lambda: contracts.encode_calldata("nope"), "unknown contract 'nope'"),
     (lambda: contracts.targets_of("nope"), "unknown contract 'nope'"),
     (lambda: contracts.build_program("pairing", target="evmmax"),

@@ -10,13 +10,14 @@ from dataclasses import replace
 import pytest
 
 from evm384_native import execute
-from evm384_native.asm import Fp2, Fp6, Fp12, raw
+from evm384_native.asm import Fp2, Fp6, Fp12
 from evm384_native.curves.bls12_377 import BLS12_377
 from evm384_native.tower import fp2, fp6, fp12
 from evm384_native.tower.contract import assemble
 from evm384_native.tower.targets import resolve_target
 
 from bls12_377_reference import poly_mul, poly_pow
+import tower_routines
 
 P = BLS12_377.p
 TWIST_B_C1 = 0x010222f6db0fd6f343bd03737460c589dc7b4f91cd5fd889129207b63c6bf8000dd39e5c1ccccccd1c9ed9999999999a
@@ -79,32 +80,10 @@ def run_routine(target, build, inputs, out_kind, compact=False, engine="fast"):
     """build(e, out, *input slots) as a program for ``target`` over BLS12-377: the inputs
     as 48-byte little-endian calldata values, the output's values returned as 64-byte
     big-endian words."""
-    def emit(e):
-        asm = e.asm
-        io = asm.memory.region("io")
-        slots = [io.alloc(kind, f"in{i}") for i, (kind, _) in enumerate(inputs)]
-        out = io.alloc(out_kind, "out")
-        offset = 0
-        for slot, (_, values) in zip(slots, inputs):
-            staged = e.target.staging(e, slot)
-            asm.push(VALUE * len(values))
-            asm.push(offset)
-            asm.push(staged)
-            asm.op("CALLDATACOPY")
-            e.target.from_staging(e, slot, staged, little_endian=True)
-            offset += VALUE * len(values)
-        build(e, out, *slots)
-        words = asm.memory.region("output").alloc(raw(OUT_WORD * len(out.fps())), "output")
-        e.target.values_out(e, out, words, OUT_WORD)
-        asm.push(words.size)
-        asm.push(words)
-        asm.op("RETURN")
-    code = assemble("routine", BLS12_377, resolve_target(target), emit, compact).code
-    calldata = b"".join(v.to_bytes(VALUE, "little") for _, values in inputs for v in values)
-    result = execute(code, calldata, opcodes=target, gas=10**8, engine=engine)
-    assert result.success, result.error
-    return [int.from_bytes(result.output[i:i + OUT_WORD], "big")
-            for i in range(0, len(result.output), OUT_WORD)]
+    return tower_routines.run_on_target(BLS12_377, build, inputs, out_kind, target=target,
+                                      value_bytes=VALUE, little_endian=True,
+                                      out_word=OUT_WORD, compact=compact, engine=engine,
+                                      gas=10**8)
 
 
 def random_values(rng, count):

@@ -7,7 +7,7 @@ import random
 from typing import Dict, List
 
 from ..ec.bls12_hinted import HINT_BYTES
-from ..usage import Usage
+from ..usage import Usage, concatenated_pairs, pairing_scalars
 from .calldata import encode_calldata
 from .hint import pairing_hint
 from .points import G1, G1_BYTES, G2, G2_BYTES, PAIR_BYTES, R, encode_g1, encode_g2
@@ -17,28 +17,14 @@ _PAIRS = (f"G1 ({G1_BYTES}-byte x||y) G2 ({G2_BYTES}-byte x.c0||x.c1||y.c0||y.c1
 
 
 def _pairs(points: List[bytes]) -> bytes:
-    if not points or len(points) % 2:
-        raise ValueError(f"points come in (G1, G2) pairs; got {len(points)} point(s)")
-    sizes = [G1_BYTES, G2_BYTES] * (len(points) // 2)
-    if [len(point) for point in points] != sizes:
-        raise ValueError(f"points of {', '.join(map(str, sizes))} bytes; got "
-                         f"{', '.join(str(len(point)) for point in points)}")
-    return b"".join(points)
+    return concatenated_pairs(points, G1_BYTES, G2_BYTES)
 
 
 def random_pairs(rng: random.Random, k: int, true: bool) -> bytes:
-    """k pairs ([a] G1, [b] G2); when ``true`` the last is ([-(sum of the others' a b)] G1,
-    G2), so that the product of the pairings is one; else its scalar is off by one."""
-    if k < 1 or (true and k == 1):
-        raise ValueError("a product of pairings of finite points can be one only for k >= 2"
-                         if k >= 1 else f"k must be at least 1, got {k}")
-    scalars = [(rng.randrange(1, R), rng.randrange(1, R)) for _ in range(k - 1)]
-    last = -sum(a * b for a, b in scalars) % R
-    if not true:
-        last = (last + 1) % R or 1
-    pairs = [(G1.generator_multiple(a), G2.generator_multiple(b)) for a, b in scalars]
-    pairs.append((G1.generator_multiple(last), G2.generator_multiple(1)))
-    return b"".join(encode_g1(p) + encode_g2(q) for p, q in pairs)
+    """k pairs ([a] G1, [b] G2) (:func:`..usage.pairing_scalars`: a true check when
+    ``true``)."""
+    return b"".join(encode_g1(G1.generator_multiple(a)) + encode_g2(G2.generator_multiple(b))
+                    for a, b in pairing_scalars(rng, k, true, R))
 
 
 def _pairing_gas(data: bytes) -> int:

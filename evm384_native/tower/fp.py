@@ -246,10 +246,13 @@ def power(e: Emitter, out: Fp, a: Fp, exponent: int, name: str) -> None:
     """out = a**exponent by a subroutine ``name`` (one per exponent): a sliding window
     with its squarings run through a shared squaring chain (with ``e.inline_powers``
     written out); with ``e.loops`` (and a target whose operands can be computed at run
-    time) a loop over 4-bit windows."""
-    if not 0 < exponent < 1 << 384:
-        raise ValueError("the exponent must be in 1 .. 2^384 - 1")
-    body = (_power_body_loops if e.loops and e.target.indexed_operands else
+    time) a loop over 4-bit windows. Exponents up to 768 bits (BW6-761's p - 2), the
+    loop's up to 384."""
+    loops = e.loops and e.target.indexed_operands
+    bits = 384 if loops else 768
+    if not 0 < exponent < 1 << bits:
+        raise ValueError(f"the exponent must be in 1 .. 2^{bits} - 1")
+    body = (_power_body_loops if loops else
             _power_body_inline if e.inline_powers else _power_body)
     routine = e.asm.subroutine(name, lambda asm, a, out: body(e, a, out, exponent, name),
                                {"a": Fp, "out": Fp})

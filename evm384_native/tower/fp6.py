@@ -7,7 +7,7 @@ from typing import Tuple
 from ..asm import Fp2, Fp6
 from ..curves.fields import Fp2Int
 from ..curves.model import PairingCurve
-from . import fp, fp2
+from . import cubic, fp, fp2
 from .fp import Emitter
 
 add = fp.add_each
@@ -105,31 +105,8 @@ def mul_by_1(e: Emitter, out: Fp6, a: Fp6, b1: Fp2, scratch: fp2.Scratch = None)
 
 
 def inverse(e: Emitter, out: Fp6, a: Fp6) -> None:
-    """Adjugate over Fp2 divided by the norm."""
-    with e.asm.scope("fp6_inv"), e.asm.temps(Fp2, Fp2, Fp2, Fp2, Fp2) as (c0, c1, c2, t, n):
-        # c0 = a0^2 - xi a1 a2; c1 = xi a2^2 - a0 a1; c2 = a1^2 - a0 a2
-        fp2.mul(e, t, a.c1, a.c2)
-        fp2.mul_by_xi(e, n, t)
-        fp2.sqr(e, c0, a.c0)
-        fp2.sub(e, c0, c0, n)
-        fp2.sqr(e, t, a.c2)
-        fp2.mul_by_xi(e, c1, t)
-        fp2.mul(e, t, a.c0, a.c1)
-        fp2.sub(e, c1, c1, t)
-        fp2.sqr(e, c2, a.c1)
-        fp2.mul(e, t, a.c0, a.c2)
-        fp2.sub(e, c2, c2, t)
-        # norm = a0 c0 + xi (a2 c1 + a1 c2)
-        fp2.mul(e, t, a.c2, c1)
-        fp2.mul(e, n, a.c1, c2)
-        fp2.add(e, t, t, n)
-        fp2.mul_by_xi(e, n, t)
-        fp2.mul(e, t, a.c0, c0)
-        fp2.add(e, n, n, t)
-        fp2.inverse(e, n, n)
-        fp2.mul(e, out.c0, c0, n)
-        fp2.mul(e, out.c1, c1, n)
-        fp2.mul(e, out.c2, c2, n)
+    """Adjugate over Fp2 divided by the norm (:func:`.cubic.inverse`)."""
+    cubic.inverse(e, fp2, fp2.mul_by_xi, out, a, "fp6_inv")
 
 
 def frobenius_coefficients(curve: PairingCurve, n: int) -> Tuple[Fp2Int, Fp2Int]:

@@ -35,15 +35,7 @@ def jacobian_dbl(e: Emitter, field: ModuleType, t: Slot, line: Optional[Fp6] = N
         field.sqr(e, b, y)                       # B = Y^2
         if line is not None:
             field.sqr(e, zz, z)                  # ZZ = Z^2, for Z3 and the line
-        field.sqr(e, c, b)                       # C = B^2
-        field.add(e, d, x, b)
-        field.sqr(e, d, d)
-        field.sub(e, d, d, a)
-        field.sub(e, d, d, c)
-        field.dbl(e, d, d)                       # D = 2 ((X + B)^2 - A - C)
-        field.dbl(e, ee, a)
-        field.add(e, ee, ee, a)                  # E = 3 A
-        field.sqr(e, f, ee)                      # F = E^2
+        dbl_terms(e, field, x, a, b, c, d, ee, f)
         if line is not None:
             field.add(e, line.c0, ee, x)         # 3 A + X, for the line
         field.sub(e, x, f, d)
@@ -76,6 +68,21 @@ def jacobian_dbl(e: Emitter, field: ModuleType, t: Slot, line: Optional[Fp6] = N
         mul(e, d, z, zz)                         # Z3 Z^2
         fp2.mul_by_fp(e, line.c1, c, px2.x)
         fp2.mul_by_fp(e, line.c2, d, px2.y)
+
+
+def dbl_terms(e: Emitter, field: ModuleType, x: Slot, a: Slot, b: Slot, c: Slot, d: Slot,
+              ee: Slot, f: Slot) -> None:
+    """dbl-2009-l's terms from A = X^2 and B = Y^2: C = B^2, D = 2 ((X + B)^2 - A - C),
+    E = 3 A, F = E^2 (X3 = F - 2 D, Y3 = E (D - X3) - 8 C)."""
+    field.sqr(e, c, b)                           # C = B^2
+    field.add(e, d, x, b)
+    field.sqr(e, d, d)
+    field.sub(e, d, d, a)
+    field.sub(e, d, d, c)
+    field.dbl(e, d, d)                           # D = 2 ((X + B)^2 - A - C)
+    field.dbl(e, ee, a)
+    field.add(e, ee, ee, a)                      # E = 3 A
+    field.sqr(e, f, ee)                          # F = E^2
 
 
 def jacobian_add_affine(e: Emitter, field: ModuleType, t: Slot, q: Slot,

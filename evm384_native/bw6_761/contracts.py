@@ -1,0 +1,54 @@
+"""The BW6-761 contract (EIP-3026's curve), built from the k = 6 tower
+(:mod:`..tower.fp3`, :mod:`..tower.fp6_over_fp3`, :mod:`..tower.pairing_k6`) over the curve
+description (:mod:`..curves.bw6_761`).
+
+``bw6_761_pairing_check`` (EIP-3026's BW6_PAIRING)
+    k >= 1 pairs of 384 bytes: G1 (x, y) then G2 (x, y), each coordinate 96 bytes
+    big-endian below p; an all-zero point is the point at infinity (its pair contributes
+    1). Output: a 32-byte word, 1 if the product of the pairings is one, else 0.
+
+Where the precompile returns an error (length not a positive multiple of 384, a
+coordinate >= p, a point not on its curve or not in the r-order subgroup) the contract
+fails as the precompile would (an exceptional halt): :mod:`.pairing_input`. Built for
+EVMMAX (twelve 64-bit limbs): ``build_contract(name, target="evmmax")``, run with
+``execute(..., opcodes="evmmax")``.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Callable, Dict, Optional, Tuple
+
+from ..asm import Program
+from ..asm.failure import HALT
+from ..curves.bw6_761 import BW6_761
+from ..tower.contract import assemble, return_word_or_fail
+from ..tower.fp import Emitter
+from ..tower.fp6_over_fp3 import Fp6OverFp3
+from ..tower.pairing_k6 import push_is_one
+from ..tower.target import Target
+from . import pairing_input
+
+
+def _build_pairing_check(e: Emitter) -> None:
+    f = e.asm.memory.region("result").alloc(Fp6OverFp3, "f")
+    fail = pairing_input.emit(e, f)
+    return_word_or_fail(e, lambda: push_is_one(e, f), fail)
+
+
+BUILDERS: Dict[str, Callable[[Emitter], None]] = {
+    "bw6_761_pairing_check": _build_pairing_check,
+}
+CONTRACTS = tuple(BUILDERS)
+TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evmmax",) for name in CONTRACTS}
+FAILURE_OF = {name: HALT for name in CONTRACTS}
+
+
+def build(name: str, compact: Optional[bool], isa: Target) -> Program:
+    """The assembled contract ``name`` (one of CONTRACTS) for a resolved target."""
+    isa = isa.for_field(BW6_761)
+    return _build(name, isa.compact if compact is None else compact, isa)
+
+
+@lru_cache(maxsize=None)
+def _build(name: str, compact: bool, isa: Target) -> Program:
+    return assemble(name, BW6_761, isa, BUILDERS[name], compact, failure=FAILURE_OF[name])

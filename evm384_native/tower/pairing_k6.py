@@ -1,0 +1,500 @@
+"""The optimal ate pairing of BW6 curves (k = 6, G1 and G2 both over Fp; BW6-761 of
+EIP-3026) as EVM code: the Miller loops over the pairs kept in memory, and the final
+exponentiation. The curve is a :class:`~evm384_native.curves.bw6.Bw6Curve` (``e.curve``).
+
+Why a module of its own rather than a family beside BLS12 and BN in :mod:`.families`: the
+k = 12 code (:mod:`.pairing`) is written over Fp12 = Fp6[w]/(w^2 - v), G2 over Fp2 and
+lines with Fp2 coefficients; here the target field is Fp6 = Fp3[v]/(v^2 - u)
+(:mod:`.fp6_over_fp3`), Q lies on a twist over Fp itself (its steps are G1's formulas) and
+a line has three Fp coefficients. What is shared is below the pairing: Fp, the assembler,
+the targets, :mod:`.control`'s square-and-multiply.
+
+Miller loops: EIP-3026's e(P, Q) = (f_{x+1,Q}(P) f_{x^3-x^2-x,Q}(P)^p)^((p^6 - 1) / r)
+(El Housni and Guillevic, ePrint 2020/351; tests/bw6_761_reference.py): two loops, each
+as BLS12's, k pairs (known at run time) sharing one Fp6 squaring per bit; per bit every
+pair doubles its T (Jacobian, on the M-twist y^2 = x^3 + b xi over Fp) and multiplies its
+tangent line into f, on a set bit adds Q. A line at P = (xP, yP) through T is, in Fp6 with
+w^6 = xi and times a factor in Fp2 that the final exponentiation removes,
+l0 + l2 w^2 + l3 w^3 (:func:`line_dbl`, :func:`line_add`).
+
+Final exponentiation: the easy part (p^3 - 1)(p + 1), then the hard part to the multiple
+3 (x^3 - x^2 + 1) (p^2 - p + 1) / r of ePrint 2020/351, written E0(x) + E1(x) p with
+polynomials of small coefficients (:func:`hard_part_digits`, found at build time): the
+powers m^(x^i), i <= 9, and two multi-exponentiations by the coefficients,
+m^E0(x) frob(m^E1(x)). The check's answer is whether the result is 1: the multiple is
+coprime to r, so it is the same answer as the plain pairing's.
+"""
+from __future__ import annotations
+
+from typing import Callable, List, Sequence, Tuple
+
+from ..asm import Fp, G1, G1Jacobian, Label, Slot, Subroutine, raw, struct
+from . import fp, fp6_over_fp3 as fp6, jacobian
+from .compare import push_equal
+from .control import longest_run, square_and_multiply_chained, square_and_multiply_signed
+from .families import non_adjacent_form
+from .fp import Emitter
+from .fp6_over_fp3 import Fp6OverFp3
+
+
+class SparseLine(Slot):
+    """A line's coefficients: l0 + l2 w^2 + l3 w^3."""
+    l0: Fp
+    l2: Fp
+    l3: Fp
+
+
+# What the Miller loops keep per pair: Q (affine, on the twist), R = [x] Q (the second
+# loop's base, Jacobian), P as (-xP, yP), T; the steps copy in a suffix of it.
+PairState = struct("Bw6PairState", ("q", G1), ("r", G1Jacobian), ("p", G1),
+                   ("t", G1Jacobian))
+_R_REL = G1.size
+_P_REL = G1.size + G1Jacobian.size
+# with at most this many pairs their states stay in registers for the Miller loops
+RESIDENT_PAIRS = 4
+# the longest run of cyclotomic squarings one call performs (each ~45 EVMMAX ops)
+CYCLOTOMIC_RUN = 6
+_Tail = struct("Bw6PairTail", ("p", G1), ("t", G1Jacobian))
+_RTail = struct("Bw6PairRTail", ("r", G1Jacobian), ("p", G1), ("t", G1Jacobian))
+
+
+def line_dbl(e: Emitter, line: SparseLine, t: G1Jacobian, p: G1) -> None:
+    """T = 2T in place (dbl-2009-l, a = 0) and the tangent at T evaluated at P, times
+    2 Y Z^3: l0 = 3 X^3 - 2 Y^2, l2 = 3 X^2 Z^2 (-xP), l3 = Z3 Z^2 yP (Z3 = 2 Y Z);
+    ``p`` holds (-xP, yP)."""
+    x, y, z = t.x, t.y, t.z
+    with e.asm.scope("line6_dbl"), e.asm.temps(*[Fp] * 7) as (a, b, zz, c, d, f, ee):
+        fp.sqr(e, a, x)                          # A = X^2
+        fp.sqr(e, b, y)                          # B = Y^2
+        fp.sqr(e, zz, z)
+        jacobian.dbl_terms(e, fp, x, a, b, c, d, ee, f)
+        fp.mul(e, line.l0, ee, x)
+        fp.sub(e, line.l0, line.l0, b)
+        fp.sub(e, line.l0, line.l0, b)           # l0 = 3 X^3 - 2 Y^2
+        fp.sub(e, x, f, d)
+        fp.sub(e, x, x, d)                       # X3 = F - 2 D
+        fp.mul(e, z, y, z)
+        fp.dbl(e, z, z)                          # Z3 = 2 Y Z
+        fp.dbl(e, c, c)
+        fp.dbl(e, c, c)
+        fp.dbl(e, c, c)                          # 8 C
+        fp.sub(e, y, d, x)
+        fp.mul(e, y, y, ee)
+        fp.sub(e, y, y, c)                       # Y3 = E (D - X3) - 8 C
+        fp.mul(e, line.l2, ee, zz)
+        fp.mul(e, line.l2, line.l2, p.x)
+        fp.mul(e, line.l3, z, zz)
+        fp.mul(e, line.l3, line.l3, p.y)
+
+
+def line_add(e: Emitter, line: SparseLine, t: G1Jacobian, q: G1, p: G1) -> None:
+    """T = T + Q in place (affine Q != +-T; madd without the doublings) and the line
+    through them at P, times Z3 = Z H: l0 = R xQ - yQ Z3, l2 = R (-xP), l3 = Z3 yP with
+    H = xQ Z^2 - X, R = yQ Z^3 - Y."""
+    x, y, z = t.x, t.y, t.z
+    with e.asm.scope("line6_add"), e.asm.temps(*[Fp] * 6) as (z1z1, h, r, hh, hhh, v):
+        fp.sqr(e, z1z1, z)
+        fp.mul(e, h, q.x, z1z1)
+        fp.sub(e, h, h, x)                       # H = U2 - X
+        fp.mul(e, r, q.y, z)
+        fp.mul(e, r, r, z1z1)
+        fp.sub(e, r, r, y)                       # R = S2 - Y
+        fp.sqr(e, hh, h)
+        fp.mul(e, hhh, hh, h)
+        fp.mul(e, v, x, hh)                      # V = X H^2
+        fp.sqr(e, x, r)
+        fp.sub(e, x, x, hhh)
+        fp.sub(e, x, x, v)
+        fp.sub(e, x, x, v)                       # X3 = R^2 - H^3 - 2 V
+        fp.mul(e, hhh, hhh, y)                   # Y H^3 (old Y)
+        fp.sub(e, y, v, x)
+        fp.mul(e, y, y, r)
+        fp.sub(e, y, y, hhh)                     # Y3 = R (V - X3) - Y H^3
+        fp.mul(e, z, z, h)                       # Z3 = Z H
+        fp.mul(e, line.l0, r, q.x)
+        fp.mul(e, v, q.y, z)
+        fp.sub(e, line.l0, line.l0, v)
+        fp.mul(e, line.l2, r, p.x)
+        fp.mul(e, line.l3, z, p.y)
+
+
+def line_add_jacobian(e: Emitter, line: SparseLine, t: G1Jacobian, r: G1Jacobian, p: G1
+                      ) -> None:
+    """T = T + R in place for Jacobian R != +-T (add-2007-bl without the doublings) and
+    the line through them at P, times Z1^3 Z2 H: l0 = Rr X1 - Y1 Z2 H,
+    l2 = Rr Z1^2 (-xP), l3 = Z1^2 Z3 yP with H = U2 - U1, Rr = S2 - S1 (U1 = X1 Z2^2,
+    U2 = X2 Z1^2, S1 = Y1 Z2^3, S2 = Y2 Z1^3), Z3 = Z1 Z2 H."""
+    x, y, z = t.x, t.y, t.z
+    with e.asm.scope("line6_add_jacobian"), e.asm.temps(*[Fp] * 8) as (
+            z1z1, z2z2, u1, s1, h, rr, hh, v):
+        fp.sqr(e, z1z1, z)
+        fp.sqr(e, z2z2, r.z)
+        fp.mul(e, u1, x, z2z2)                   # U1
+        fp.mul(e, h, r.x, z1z1)
+        fp.sub(e, h, h, u1)                      # H = U2 - U1
+        fp.mul(e, s1, y, r.z)
+        fp.mul(e, s1, s1, z2z2)                  # S1
+        fp.mul(e, rr, r.y, z)
+        fp.mul(e, rr, rr, z1z1)
+        fp.sub(e, rr, rr, s1)                    # Rr = S2 - S1
+        fp.mul(e, line.l0, rr, x)
+        fp.mul(e, v, y, r.z)
+        fp.mul(e, v, v, h)
+        fp.sub(e, line.l0, line.l0, v)           # l0 = Rr X1 - Y1 Z2 H
+        fp.mul(e, line.l2, rr, z1z1)
+        fp.mul(e, line.l2, line.l2, p.x)
+        fp.mul(e, z, z, r.z)
+        fp.mul(e, z, z, h)                       # Z3 = Z1 Z2 H
+        fp.mul(e, line.l3, z1z1, z)
+        fp.mul(e, line.l3, line.l3, p.y)
+        fp.sqr(e, hh, h)
+        fp.mul(e, v, u1, hh)                     # V = U1 H^2
+        fp.mul(e, hh, hh, h)                     # H^3
+        fp.sqr(e, x, rr)
+        fp.sub(e, x, x, hh)
+        fp.sub(e, x, x, v)
+        fp.sub(e, x, x, v)                       # X3 = Rr^2 - H^3 - 2 V
+        fp.mul(e, s1, s1, hh)                    # S1 H^3
+        fp.sub(e, y, v, x)
+        fp.mul(e, y, y, rr)
+        fp.sub(e, y, y, s1)                      # Y3 = Rr (V - X3) - S1 H^3
+
+
+class MillerLoops:
+    """Memory and subroutines of the two Miller loops over the pair states."""
+
+    def __init__(self, e: Emitter, f: Fp6OverFp3) -> None:
+        self.e, self.f = e, f
+        region = e.asm.memory.region("miller6")
+        self.work = region.alloc(PairState, "work")
+        self.line = region.alloc(SparseLine, "line")
+        self.first = region.alloc(Fp6OverFp3, "first_loop")
+        self.fx = region.alloc(Fp6OverFp3, "f_x")
+        self.resident = [region.alloc(PairState, f"pair{i}") for i in range(RESIDENT_PAIRS)]
+        self.resident_count = region.alloc(raw(32), "resident_count")
+        self.end = region.alloc(raw(32), "pairs_end")
+
+    def heap(self) -> int:
+        """Where the pair states start: after every linked region (known at link time)."""
+        memory_end = self.e.asm.memory.end
+        assert memory_end is not None
+        return memory_end
+
+    def record_size(self) -> int:
+        return self.e.target.memory_bytes(self.e, PairState.size)
+
+    # --- the pair states ------------------------------------------------------------------
+
+    def start_records(self) -> None:
+        """Push the first record's address (the pointer :meth:`store_work` advances)."""
+        self.e.asm.push(self.heap)
+
+    def store_work(self) -> None:
+        """The work slot's q and p (read by the caller) as the next state, T = Q (stack:
+        ptr -> ptr advanced)."""
+        e, asm, work = self.e, self.e.asm, self.work
+        fp.copy(e, work.t.x, work.q.x)
+        fp.copy(e, work.t.y, work.q.y)
+        fp.copy(e, work.t.z, e.one)
+        e.target.copy_out(e, work, lambda: asm.op("DUP3"), grow=True)   # ptr count index
+        asm.push(self.record_size())
+        asm.op("ADD")
+
+    def end_records(self) -> None:
+        """Stack: ptr -> (pairs_end = ptr)."""
+        self.e.asm.push(self.end)
+        self.e.asm.op("MSTORE")
+
+    def _for_each_pair(self, step: Callable[[], None], live: Slot, back: Slot) -> None:
+        """``step()`` on every pair state: its part from ``live`` on copied into the work
+        slot (``live`` a suffix of it), its part ``back`` (a suffix too) copied back (at
+        least one state)."""
+        e, asm, work = self.e, self.e.asm, self.work
+        start = e.target.memory_bytes(e, live.rel - work.rel)
+        returned = e.target.memory_bytes(e, back.rel - work.rel)
+        asm.push(self.heap)                       # stack: ptr
+        top = asm.label("pair6")
+
+        def record() -> None:                     # stack: ptr count
+            asm.op("DUP2")
+            if start:
+                asm.push(start)
+                asm.op("ADD")
+        e.target.copy_in(e, live, record)
+        step()
+        e.target.copy_out(e, back, lambda: (asm.op("DUP3"), asm.push(returned),
+                                            asm.op("ADD")))
+        asm.push(self.record_size())
+        asm.op("ADD")
+        asm.op("DUP1")
+        asm.push(self.end)
+        asm.op("MLOAD")
+        asm.op("GT")
+        asm.jumpi(top)
+        asm.op("POP")
+
+    # --- pairs kept in registers ----------------------------------------------------------
+
+    def _take_resident(self) -> None:
+        """With at most len(self.resident) pairs, their states into registers of their own
+        (the steps then copy register to register: ~10 gas a value less than STOREX and
+        LOADX, and no loop over memory); ``resident_count`` says how many (0: the memory
+        loop)."""
+        asm, e = self.e.asm, self.e
+        many, taken = asm.new_label("many_pairs6"), asm.new_label("resident_taken")
+        asm.push(self.end)
+        asm.op("MLOAD")
+        asm.push(self.heap)
+        asm.op("SWAP1")
+        asm.op("SUB")
+        asm.push(self.record_size())
+        asm.op("SWAP1")
+        asm.op("DIV")                             # n >= 1 pairs
+        asm.op("DUP1")
+        asm.push(len(self.resident))
+        asm.op("LT")
+        asm.jumpi(many)
+        for i, state in enumerate(self.resident):
+            if i:
+                self._jump_unless_above(i, taken)
+            e.target.copy_in(e, state, lambda i=i: asm.push(
+                lambda: self.heap() + i * self.record_size()))
+        asm.jump(taken)
+        asm.place(many)
+        asm.op("POP")
+        asm.push(0)
+        asm.place(taken)
+        asm.push(self.resident_count)
+        asm.op("MSTORE")
+
+    def _jump_unless_above(self, i: int, target: Label) -> None:
+        """Stack: n (kept): jump to ``target`` unless n > i (no pair i)."""
+        asm = self.e.asm
+        asm.op("DUP1")
+        asm.push(i)
+        asm.op("LT")
+        asm.op("ISZERO")
+        asm.jumpi(target)
+
+    def _every_pair(self, body: Subroutine, live: Slot, back: Slot) -> None:
+        """``body`` (a step on the work slot) on every pair: on those in registers (copied
+        register to register), else by the loop over memory (:meth:`_for_each_pair`)."""
+        e, asm, work = self.e, self.e.asm, self.work
+        in_memory, done = asm.new_label("pairs_in_memory6"), asm.new_label("pairs_done6")
+        asm.push(self.resident_count)
+        asm.op("MLOAD")                           # stack: n
+        asm.op("DUP1")
+        asm.op("ISZERO")
+        asm.jumpi(in_memory)
+
+        def part(state: Slot, of: Slot) -> Slot:
+            return type(of)(state.region, state.rel + of.rel - work.rel, f"{state.name}.part")
+        for i, state in enumerate(self.resident):
+            if i:
+                self._jump_unless_above(i, done)
+            fp.copy(e, live, part(state, live))
+            asm.call(body)
+            fp.copy(e, part(state, back), back)
+        asm.jump(done)
+        asm.place(in_memory)
+        self._for_each_pair(lambda: asm.call(body), live, back)
+        asm.place(done)
+        asm.op("POP")
+
+    # --- the loops ------------------------------------------------------------------------
+
+    def emit(self) -> None:
+        """f = f_{x+1,Q}(P) f_{x^3-x^2-x,Q}(P)^p over every stored pair (1 without pairs),
+        as ePrint 2020/351 shares the loops: with m = x^2 - x - 1,
+        f_{x^3-x^2-x,Q} = f_{x,Q}^m f_{m,[x]Q} and f_{x+1,Q} = f_{x,Q} l_{[x]Q,Q}. The first
+        loop makes f_x = f_{x,Q} and R = [x] Q; the second, over m's non-adjacent form,
+        starts at f_x and multiplies f_x^(+-1) in at each non-zero digit besides the line
+        (f_x^-1 as its conjugate, equal up to a factor in Fp3, which the final
+        exponentiation removes), so that it ends at f_x^m f_{m,R}."""
+        e, asm, work, f = self.e, self.e.asm, self.work, self.f
+        one = e.const(Fp6OverFp3, "fp6_one", [1, 0, 0, 0, 0, 0])
+        tail = _Tail(work.region, work.rel + _P_REL, f"{work.name}.tail")
+        r_tail = _RTail(work.region, work.rel + _R_REL, f"{work.name}.r_tail")
+        sqr = asm.subroutine("ml6_sqr", lambda a: fp6.sqr(e, f, f))
+
+        def times_line() -> None:
+            fp6.mul_by_line(e, f, f, self.line.l0, self.line.l2, self.line.l3)
+        # the doubling steps (the hot path) multiply in line, the others call this
+        line_product = asm.subroutine("ml6_times_line", lambda a: times_line())
+
+        def times_line_called() -> None:
+            asm.call(line_product)
+
+        def each(name: str, step: Callable[[], None], live: Slot, back: Slot
+                 ) -> Callable[[], None]:
+            body = asm.subroutine(f"{name}_step", lambda a: step())
+            routine = asm.subroutine(name, lambda a: self._every_pair(body, live, back))
+            return lambda: asm.call(routine)
+        dbl = each("ml6_dbl_all", lambda: (line_dbl(e, self.line, work.t, work.p),
+                                           times_line()), tail, work.t)
+        add_q = each("ml6_add_q_all", lambda: (line_add(e, self.line, work.t, work.q,
+                                                        work.p), times_line_called()),
+                     work, work.t)
+
+        def close() -> None:                      # R = T = [x] Q; f *= l_{R,Q}; T = R
+            fp.copy(e, work.r, work.t)
+            line_add(e, self.line, work.t, work.q, work.p)
+            times_line_called()
+            fp.copy(e, work.t, work.r)
+        closing = each("ml6_close_all", close, work, r_tail)
+
+        def add_r(negative: bool) -> None:
+            if negative:
+                fp.neg(e, work.r.y, work.r.y)
+            line_add_jacobian(e, self.line, work.t, work.r, work.p)
+            times_line_called()
+        add = each("ml6_add_r_all", lambda: add_r(False), r_tail, work.t)
+        sub = each("ml6_sub_r_all", lambda: add_r(True), r_tail, work.t)
+        times_fx = asm.subroutine("ml6_times_fx", lambda a: fp6.mul(e, f, f, self.fx))
+
+        def times_fx_inverse(a) -> None:
+            with asm.temps(Fp6OverFp3) as (inverse,):
+                fp6.conj(e, inverse, self.fx)
+                fp6.mul(e, f, f, inverse)
+        times_fx_conj = asm.subroutine("ml6_times_fx_conj", times_fx_inverse)
+
+        with asm.scope("miller_loops"):
+            fp.copy(e, f, one)
+            done = asm.new_label("no_pairs6")
+            asm.push(self.end)
+            asm.op("MLOAD")
+            asm.push(self.heap)
+            asm.op("EQ")
+            asm.jumpi(done)                       # every pair had a point at infinity
+            self._take_resident()
+            bits = bin(e.curve.x)[3:]
+            dbl()                                 # f = 1: no squaring before the first
+            for i, bit in enumerate(bits):
+                if i:
+                    asm.call(sqr)
+                    dbl()
+                if bit == "1":
+                    add_q()
+            fp.copy(e, self.fx, f)
+            closing()
+            fp.copy(e, self.first, f)             # f_{x+1,Q}
+            fp.copy(e, f, self.fx)
+
+            def multiply(digit: int) -> None:
+                (add if digit > 0 else sub)()
+                asm.call(times_fx if digit > 0 else times_fx_conj)
+            # a run-time loop over the digits (~40 gas a digit, ~1.5 KB less than calls)
+            square_and_multiply_signed(
+                e, non_adjacent_form(e.curve.x ** 2 - e.curve.x - 1)[1:],
+                lambda: (asm.call(sqr), dbl()), multiply, loop=True)
+            fp6.frobenius(e, f, f, 1)
+            fp6.mul(e, f, f, self.first)
+            asm.place(done)
+
+
+def hard_part_digits(x: int, p: int, r: int) -> Tuple[List[int], List[int]]:
+    """(E0, E1), the coefficients in x (lowest first) with E0(x) + E1(x) p =
+    3 (x^3 - x^2 + 1) (p^2 - p + 1) / r (ePrint 2020/351's multiple): E1 the balanced
+    base-x digits of the quotient by p rounded up, E0 those of the remainder (it is
+    negative). Raises unless the digits are small (a curve of another family)."""
+    exponent = 3 * (x**3 - x**2 + 1) * (p * p - p + 1) // r
+    quotient = -(-exponent // p)
+    digits = (_balanced_digits(exponent - quotient * p, x), _balanced_digits(quotient, x))
+    if any(abs(d) >= 1 << 10 for part in digits for d in part):
+        raise ValueError("the hard part's coefficients are not small: not a BW6 curve of "
+                         "a BLS12 seed")
+    return digits
+
+
+def _balanced_digits(n: int, x: int) -> List[int]:
+    digits = []
+    while n:
+        digit = n % x
+        if digit > x // 2:
+            digit -= x
+        digits.append(digit)
+        n = (n - digit) // x
+    return digits
+
+
+class FinalExponentiation:
+    """f -> f^(3 (x^3 - x^2 + 1) (p^6 - 1) / r) in place. Products and cyclotomic squarings
+    act on one accumulator through subroutines (a product by ``base``; runs of squarings
+    entering a chain of CYCLOTOMIC_RUN), so the code stays small."""
+
+    def __init__(self, e: Emitter) -> None:
+        self.e = e
+        curve = e.curve
+        if curve.x <= 0:
+            raise ValueError("the powers by x are written for a positive seed x")
+        self.e0, self.e1 = hard_part_digits(curve.x, curve.p, curve.r)
+        region = e.asm.memory.region("final_exp6")
+        self.acc = region.alloc(Fp6OverFp3, "acc")
+        self.base = region.alloc(Fp6OverFp3, "base")
+        self.powers = [region.alloc(Fp6OverFp3, f"m{i}")
+                       for i in range(max(len(self.e0), len(self.e1)))]
+        self._digits = [int(bit) for bit in bin(curve.x)[3:]]
+        self._mul = e.asm.subroutine("fe6_mul", lambda a: fp6.mul(e, self.acc, self.acc,
+                                                                   self.base))
+        self._chain = fp.squaring_chain(
+            e, "fe6_cyclotomic_chain", min(CYCLOTOMIC_RUN, longest_run(self._digits)),
+            lambda: fp6.cyclotomic_sqr(e, self.acc, self.acc))
+        self._pow = e.asm.subroutine("fe6_pow_x", lambda a: self._pow_body())
+
+    def _square(self) -> None:
+        chain, entries = self._chain
+        self.e.asm.call(chain, at=entries[1])
+
+    def _times(self, factor: Fp6OverFp3, negative: bool = False) -> None:
+        """acc *= factor (its conjugate, the inverse, if ``negative``)."""
+        if negative:
+            fp6.conj(self.e, self.base, factor)
+        elif not fp.same(self.base, factor):
+            fp.copy(self.e, self.base, factor)
+        self.e.asm.call(self._mul)
+
+    def _pow_body(self) -> None:
+        """acc = acc^x."""
+        fp.copy(self.e, self.base, self.acc)
+        square_and_multiply_chained(self.e, self._digits, self._chain,
+                                    lambda digit: self.e.asm.call(self._mul))
+
+    def _multi_power(self, coefficients: Sequence[int]) -> None:
+        """acc = prod m_i^c_i (m_i = m^(x^i) in self.powers): one squaring per digit of the
+        longest non-adjacent form of a |c_i|, a product per non-zero digit (by conj(m_i),
+        m_i's inverse, where the digit and c_i differ in sign)."""
+        forms = [non_adjacent_form(abs(c)) if c else [] for c in coefficients]
+        top = max(len(form) for form in forms)
+        fp.copy(self.e, self.acc, self.e.const(Fp6OverFp3, "fp6_one", [1, 0, 0, 0, 0, 0]))
+        for position in range(top):
+            if position:
+                self._square()
+            for power, c, form in zip(self.powers, coefficients, forms):
+                digit = form[position - top + len(form)] if position >= top - len(form) else 0
+                if digit:
+                    self._times(power, digit * c < 0)
+
+    def emit(self, f: Fp6OverFp3) -> None:
+        e, asm, acc = self.e, self.e.asm, self.acc
+        with asm.scope("final_exp6"), asm.temps(Fp6OverFp3) as (t,):
+            # easy part: f^((p^3 - 1)(p + 1))
+            fp6.conj(e, t, f)
+            fp6.inverse(e, acc, f)
+            self._times(t)
+            fp6.frobenius(e, t, acc, 1)
+            self._times(t)
+            # hard part: m^E0(x) frob(m^E1(x)), m = f
+            fp.copy(e, self.powers[0], acc)
+            for power in self.powers[1:]:
+                asm.call(self._pow)
+                fp.copy(e, power, acc)
+            self._multi_power(self.e1)
+            fp6.frobenius(e, t, acc, 1)
+            self._multi_power(self.e0)
+            self._times(t)
+            fp.copy(e, f, acc)
+
+
+def push_is_one(e: Emitter, f: Fp6OverFp3) -> None:
+    """Push 1 if f = 1, else 0."""
+    push_equal(e, f, e.const(Fp6OverFp3, "fp6_one", [1, 0, 0, 0, 0, 0]))
