@@ -42,8 +42,9 @@ def headroom(p: int) -> int:
 
 
 class WordView(Slot):
-    """The memory words of a field slot (its registers, 32 bytes each): what EVM code
-    reads and writes of it. Its address is known once memory is linked."""
+    """The memory of a field slot (its registers, the register file's bytes each: 32 under
+    plain EVM, 96 under EVM768): what EVM code reads and writes of it. Its address is known
+    once memory is linked."""
 
     def __init__(self, file: Region, source: Slot, rel: int = 0) -> None:
         super().__init__(file, rel, f"{source.name}@memory")
@@ -51,8 +52,8 @@ class WordView(Slot):
 
     @property
     def offset(self) -> int:
-        return (self.region.base_offset() + self.source.offset // FP_BYTES * WORD
-                + self.rel)
+        return (self.region.base_offset()
+                + self.source.offset // FP_BYTES * self.region.memory.register_bytes + self.rel)
 
     def part(self, kind: Type[Slot], rel: int, name: str) -> Slot:  # type: ignore[override]
         if rel < 0 or rel + kind.size > self.size:
@@ -67,10 +68,11 @@ def view_type(size: int) -> Type[WordView]:
 
 
 def view(e: EmitterView, slot: Slot) -> WordView:
-    """The memory words of the field slot ``slot``."""
-    file = e.asm.memory.register_file
-    assert file is not None, "the memory was not made by the plain-EVM target"
-    return view_type(slot.size // FP_BYTES * WORD)(file, slot)
+    """The memory of the field slot ``slot``."""
+    memory = e.asm.memory
+    file = memory.register_file
+    assert file is not None, "the memory was not made by a target with registers in memory"
+    return view_type(slot.size // FP_BYTES * memory.register_bytes)(file, slot)
 
 
 Address = Callable[[], int]
@@ -128,6 +130,7 @@ class Words:
     compact = False
     register_pairs = 2            # pair states in registers of their own (no copies)
     cheap_products = True         # MULMOD costs what ADDMOD does; a subtraction more
+    bit_loop_powers = False       # words' powers are short: unrolled
 
     def __init__(self, dense_code: bool = True) -> None:
         self.dense_code = dense_code
@@ -146,7 +149,7 @@ class Words:
         return None
 
     def new_memory(self) -> Memory:
-        return Memory(registers=RegisterSpace(limit=None), registers_in_memory=True)
+        return Memory(registers=RegisterSpace(limit=None), register_bytes=WORD)
 
     def encode(self, e: EmitterView, value: int) -> bytes:
         """A constant as memory holds it: canonical, big-endian."""
