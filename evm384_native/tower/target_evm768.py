@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import Callable, Tuple
 
-from ..asm import Fp, Label, Memory, Slot, raw
+from ..asm import Fp, Label, Memory, Slot
 from ..asm.layout import FP_BYTES, WORD, RegisterSpace
 from ..curves.model import Field
 from ..evm.kernels.limbs import BYTES768, LIMBS768
 from ..evm.kernels.montgomery import montgomery_inv, to_montgomery
 from .target import EVM384, EmitterView, MontgomeryConstants, Target, broadcast, scratch_buffer
-from .target_words import view
+from .target_words import copy_data, view
 from .words import bswap256
 
 _OPS = {"add": "ADDMOD768", "sub": "SUBMOD768", "mul": "MULMODMONT768"}
@@ -79,15 +79,7 @@ class EVM768(EVM384):
 
     def setup(self, e: EmitterView) -> None:
         """Copy the modulus and the constants (the code's data, in that order) to memory."""
-        asm = e.asm
-        asm.push(MODULUS_BYTES)
-        asm.push(e.data_label)
-        asm.push(self._modulus(e))
-        asm.op("CODECOPY")
-        asm.push(lambda: len(e.blob))
-        asm.push(lambda: e.data_label.pc + MODULUS_BYTES, width=2)   # code is below 64 KB
-        asm.push(lambda: int(view(e, e.zero)))
-        asm.op("CODECOPY")
+        copy_data(e, self._modulus(e), MODULUS_BYTES)
 
     def finish(self, e: EmitterView) -> None:
         p = e.curve.p

@@ -75,6 +75,20 @@ def view(e: EmitterView, slot: Slot) -> WordView:
     return view_type(slot.size // FP_BYTES * memory.register_bytes)(file, slot)
 
 
+def copy_data(e: EmitterView, head: Slot, head_bytes: int) -> None:
+    """Copy the code's data to memory: its first ``head_bytes`` (the modulus' data) to
+    ``head``, the constants after them to the register file's constants (from zero's)."""
+    asm = e.asm
+    asm.push(head_bytes)
+    asm.push(e.data_label)
+    asm.push(head)
+    asm.op("CODECOPY")
+    asm.push(lambda: len(e.blob))
+    asm.push(lambda: e.data_label.pc + head_bytes, width=2)     # code is below 64 KB
+    asm.push(lambda: int(view(e, e.zero)))
+    asm.op("CODECOPY")
+
+
 Address = Callable[[], int]
 
 
@@ -175,14 +189,7 @@ class Words:
         if "block_scratch" not in memory.by_name:      # one for the program's blocks, last
             memory.region("block_scratch", last=True).alloc(raw(WORD * SCRATCH_WORDS), "words")
         e.buffers["block_scratch"] = memory.by_name["block_scratch"].allocations[0]
-        asm.push(multiples)
-        asm.push(e.data_label)
-        asm.push(modulus)
-        asm.op("CODECOPY")
-        asm.push(lambda: len(e.blob))
-        asm.push(lambda: e.data_label.pc + multiples, width=2)     # code is below 64 KB
-        asm.push(lambda: int(view(e, e.zero)))
-        asm.op("CODECOPY")
+        copy_data(e, modulus, multiples)
 
     def release_constants(self, e: EmitterView) -> None:
         """The constants live in the register file for the whole program."""
