@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Callable, Tuple
 
-from ..asm import Fp, Label, Memory, Slot
+from ..asm import Assembler, Fp, Label, Memory, Slot
 from ..asm.layout import FP_BYTES, WORD, RegisterSpace
 from ..curves.model import Field
 from ..evm.kernels.limbs import BYTES768, LIMBS768
@@ -154,7 +154,7 @@ class EVM768(EVM384):
                    little_endian: bool = True) -> None:
         raise ValueError("EVM768 contracts range-check their 96-byte inputs themselves")
 
-    def store_decoded(self, asm: object) -> None:
+    def store_decoded(self, asm: Assembler) -> None:
         raise ValueError("EIP-2537's 64-byte field elements are BLS12-381's: build them "
                          "for EVM384 or EVMMAX")
 
