@@ -21,7 +21,7 @@ def test_the_registry_is_the_families_in_order():
     assert contracts.CONTRACTS == bls12_381.CONTRACTS + bn254.CONTRACTS + poseidon.CONTRACTS + \
         p256.CONTRACTS + secp256k1.CONTRACTS + bls12_377.CONTRACTS + bw6_761.CONTRACTS + \
         modexp_contracts.CONTRACTS
-    assert contracts.TARGETS == ("evm384", "evmmax", "evm")
+    assert contracts.TARGETS == ("evm384", "evmmax", "evm", "evm768")
     # which contract builds for which target: each family's data, and nothing else
     for family in contracts.FAMILIES:
         for name, targets in family.targets.items():

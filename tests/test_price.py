@@ -193,6 +193,7 @@ def test_price_reprices_every_contract_on_every_target(quick_report):
     assert len(rows) == len(report["contracts"]) and set(rows) == builds
     models = {**{target: set(report[f"{target}_models"]) for target in ("evmmax", "evm384")},
               "evm": {"mainnet"}}                  # plain EVM: mainnet's gas, one model
+    models["evm768"] = models["evm384"]            # EVM384's schedules, applied per limb
     for (name, target), row in rows.items():
         assert row["success"], (name, target)
         assert set(row["gas"]) == set(row["mgas_per_s"]) == models[target], (name, target)
@@ -200,7 +201,7 @@ def test_price_reprices_every_contract_on_every_target(quick_report):
         assert all(set(rates) == {"fast"} and rates["fast"] > 0
                    for rates in row["mgas_per_s"].values())
     text = render(report)
-    for target in ("evmmax", "evm384", "evm"):
+    for target in ("evmmax", "evm384", "evm768", "evm"):
         section = text.split(f"contracts built for {target.upper()} on")[1].split("\n\n")[0]
         listed = {line.split()[0] for line in section.splitlines()[2:]}
         assert listed == {name for name, built in builds if built == target}, target

@@ -213,15 +213,17 @@ class Memory:
     """All regions of one program, linked in creation order."""
 
     def __init__(self, base: int = 0, registers: Optional["RegisterSpace"] = None,
-                 registers_in_memory: bool = False) -> None:
+                 register_bytes: int = 0) -> None:
         self.start = base
         self.registers = registers
         self.regions: List[Region] = []
         self.by_name: Dict[str, Region] = {}
-        # ``registers_in_memory`` (the plain-EVM target): the register space is a region of
-        # memory, one 32-byte word a register, placed first and sized when linked
+        # ``register_bytes`` (targets whose values live in memory: plain EVM's 32, EVM768's
+        # 96): the register space is a region of memory, that many bytes a register, placed
+        # first and sized when linked; 0: the registers are not memory (EVMMAX's)
+        self.register_bytes = register_bytes
         self.register_file: Optional[Region] = (self.region("registers")
-                                                if registers_in_memory else None)
+                                                if register_bytes else None)
         self.end: Optional[int] = None
         self._names_key: Optional[Tuple[int, int]] = None
         self._names_table: List[Optional[Tuple[int, str]]] = []
@@ -255,7 +257,7 @@ class Memory:
         if self.registers is not None:
             self.registers.link()
             if self.register_file is not None:
-                self.register_file.size = self.registers.count * WORD
+                self.register_file.size = self.registers.count * self.register_bytes
         offset = top = self.start
         for region in sorted(self.regions, key=lambda region: region.last):
             region.base = offset

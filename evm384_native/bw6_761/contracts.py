@@ -21,7 +21,7 @@ from typing import Callable, Dict, Optional, Tuple
 from ..asm import Program
 from ..asm.failure import HALT
 from ..curves.bw6_761 import BW6_761
-from ..tower.contract import assemble, return_word_or_fail
+from ..tower.contract import CONTRACT_SIZE_LIMIT, assemble, return_word_or_fail
 from ..tower.fp import Emitter
 from ..tower.fp6_over_fp3 import Fp6OverFp3
 from ..tower.pairing_k6 import push_is_one
@@ -39,7 +39,8 @@ BUILDERS: Dict[str, Callable[[Emitter], None]] = {
     "bw6_761_pairing_check": _build_pairing_check,
 }
 CONTRACTS = tuple(BUILDERS)
-TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evmmax",) for name in CONTRACTS}
+TARGETS_OF: Dict[str, Tuple[str, ...]] = {name: ("evmmax", "evm768")
+                                              for name in CONTRACTS}
 FAILURE_OF = {name: HALT for name in CONTRACTS}
 
 
@@ -51,4 +52,10 @@ def build(name: str, compact: Optional[bool], isa: Target) -> Program:
 
 @lru_cache(maxsize=None)
 def _build(name: str, compact: bool, isa: Target) -> Program:
-    return assemble(name, BW6_761, isa, BUILDERS[name], compact, failure=FAILURE_OF[name])
+    """The unrolled build if it fits EIP-170's limit (EVMMAX's), else the one with
+    run-time loops (EVM768's: 18 bytes an operation)."""
+    program = assemble(name, BW6_761, isa, BUILDERS[name], compact, failure=FAILURE_OF[name])
+    if len(program.code) <= CONTRACT_SIZE_LIMIT:
+        return program
+    return assemble(name, BW6_761, isa, BUILDERS[name], compact, loops=True,
+                    failure=FAILURE_OF[name])

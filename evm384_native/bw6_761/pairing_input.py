@@ -25,7 +25,7 @@ from ..curves import weierstrass
 from ..ec.groups import Group, add_distinct
 from ..tower import fp, jacobian
 from ..tower.compare import require_equal, require_nonzero, require_on_curve
-from ..tower.control import is_zero, longest_run, require_calldata, \
+from ..tower.control import is_zero, longest_run, require_calldata, square_and_multiply, \
     square_and_multiply_chained
 from ..tower.fp import Emitter, squaring_chain
 from ..tower.fp6_over_fp3 import Fp6OverFp3
@@ -37,6 +37,7 @@ POINT_BYTES = 2 * VALUE_BYTES
 PAIR_BYTES = 2 * POINT_BYTES
 WORD = 32
 DOUBLING_RUN = 16          # the longest run of doublings one call performs
+DOUBLING_RUN_SPARSE = 1    # the same where the target's code is not dense (EVM768's)
 
 
 def _require_below_p(e: Emitter, at: Callable[[], int], fail: Label) -> None:
@@ -115,7 +116,8 @@ class SubgroupCheck:
         group = Group("bw6_subgroup", fp, G1, G1Jacobian, (0,), (0,))
         bits = [int(bit) for bit in bin(e.curve.x)[3:]]
         chain = squaring_chain(e, "bw6_subgroup_dbl_chain",
-                               min(DOUBLING_RUN, longest_run(bits)),
+                               min(DOUBLING_RUN if e.target.dense_code
+                                   else DOUBLING_RUN_SPARSE, longest_run(bits)),
                                lambda: jacobian.jacobian_dbl(e, fp, acc))
         add_p = asm.subroutine("bw6_subgroup_add_p",
                                lambda a: jacobian.jacobian_add_affine(e, fp, acc, point))
@@ -123,7 +125,12 @@ class SubgroupCheck:
                                   lambda a: add_distinct(e, group, acc, base))
 
         def times_x(add) -> None:                # acc = [x] acc (acc = base, or P)
-            square_and_multiply_chained(e, bits, chain, lambda digit: asm.call(add))
+            if e.loops:                          # the bits read at run time: less code
+                square_and_multiply(e, "".join(map(str, bits)),
+                                    lambda: asm.call(chain[0], at=chain[1][1]),
+                                    lambda: asm.call(add), loop=True)
+            else:
+                square_and_multiply_chained(e, bits, chain, lambda digit: asm.call(add))
         jacobian.from_affine(e, acc, point)
         times_x(add_p)                           # A1
         fp.copy(e, base, acc)
@@ -207,8 +214,9 @@ def emit(e: Emitter, f: Fp6OverFp3) -> Label:
         asm.op("CALLDATACOPY")
         for i in range(4):
             _require_below_p(e, at(VALUE_BYTES * i), fail)
-        e.target.copy_in(e, work.p, lambda: asm.push(staged))
-        e.target.copy_in(e, work.q, lambda: asm.push(at(POINT_BYTES)))
+        for point, rel in ((work.p, 0), (work.q, POINT_BYTES)):
+            e.target.from_staging(e, point, raw(POINT_BYTES)(staged.region, staged.rel + rel,
+                                                             "point"), little_endian=False)
         for point, b, rel, require in ((work.p, g1_b, 0, subgroup.require_g1),
                                        (work.q, g2_b, POINT_BYTES, subgroup.require_g2)):
             infinity = asm.new_label("point_at_infinity")

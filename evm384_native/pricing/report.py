@@ -110,6 +110,9 @@ def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[M
     engine, and the Mgas/s that makes net of an empty call's time (``call_ns``: a STOP on
     the same engine and opcode set, timed in the same rounds), since the CALL that reaches
     a contract pays for the call itself."""
+    # EVM768's builds (BW6-761's check) are priced by EVM384's schedules, which an EVM768 run
+    # applies per limb (docs/evm768.md), unless the caller gives models of their own
+    models = {"evm768": models["evm384"], **models}
     builds = [(name, target) for name in CONTRACTS for target in targets_of(name)]
     inputs = {}
     for name, target in builds:
@@ -346,7 +349,8 @@ def render(report: Dict[str, Any]) -> str:
                  f"{report['seconds']:.0f} s"]]
     sections += [_fit_lines(engine, by) for engine, by in report["fits"].items()]
     sections.append(_gas_lines(report))
-    sections += [_contract_lines(report, target) for target in ("evmmax", "evm384", "evm")]
+    sections += [_contract_lines(report, target)
+                 for target in ("evmmax", "evm384", "evm768", "evm")]
     sections.append(_adversarial_lines(report))
     sections.append([f"* below {anchor:g} Mgas/s: the model buys more time than the anchor "
                      "allows a gas (underpriced on that engine)"])

@@ -216,6 +216,28 @@ def _power_steps(e: Emitter, a: Fp, out: Fp, exponent: int,
                 mul(e, out, out, power[m])
 
 
+BITS_A_LOOP = 255      # a run-time loop's digits fit one word with its sentinel
+
+
+def _power_body_bits(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> None:
+    """a^exponent by square-and-multiply with the bits read at run time (loops of up to
+    BITS_A_LOOP bits: ~100 bytes whatever the exponent, for ~exponent.bit_length() / 2
+    products more than the sliding window's)."""
+    asm = e.asm
+    bits = [int(bit) for bit in bin(exponent)[3:]]
+
+    def step() -> None:                           # stack: bit
+        sqr(e, out, out)
+        clear = asm.new_label("bit_clear")
+        asm.op("ISZERO")
+        asm.jumpi(clear)
+        mul(e, out, out, a)
+        asm.place(clear)
+    copy(e, out, a)
+    for start in range(0, len(bits), BITS_A_LOOP):
+        asm.digit_loop(bits[start:start + BITS_A_LOOP], 1, step)
+
+
 NIBBLE = 4
 
 
@@ -245,14 +267,16 @@ def _power_body_loops(e: Emitter, a: Fp, out: Fp, exponent: int, name: str) -> N
 def power(e: Emitter, out: Fp, a: Fp, exponent: int, name: str) -> None:
     """out = a**exponent by a subroutine ``name`` (one per exponent): a sliding window
     with its squarings run through a shared squaring chain (with ``e.inline_powers``
-    written out); with ``e.loops`` (and a target whose operands can be computed at run
-    time) a loop over 4-bit windows. Exponents up to 768 bits (BW6-761's p - 2), the
+    written out); with ``e.loops``, a loop over 4-bit windows where the target's operands
+    can be computed at run time, or one over the bits where it asks for them
+    (``bit_loop_powers``: EVM768). Exponents up to 768 bits (BW6-761's p - 2), the
     loop's up to 384."""
-    loops = e.loops and e.target.indexed_operands
-    bits = 384 if loops else 768
+    tables = e.loops and e.target.indexed_operands
+    bits = 384 if tables else 768
     if not 0 < exponent < 1 << bits:
         raise ValueError(f"the exponent must be in 1 .. 2^{bits} - 1")
-    body = (_power_body_loops if loops else
+    body = (_power_body_loops if tables else
+            _power_body_bits if e.loops and e.target.bit_loop_powers else
             _power_body_inline if e.inline_powers else _power_body)
     routine = e.asm.subroutine(name, lambda asm, a, out: body(e, a, out, exponent, name),
                                {"a": Fp, "out": Fp})

@@ -52,8 +52,10 @@ _R_REL = G1.size
 _P_REL = G1.size + G1Jacobian.size
 # with at most this many pairs their states stay in registers for the Miller loops
 RESIDENT_PAIRS = 4
-# the longest run of cyclotomic squarings one call performs (each ~45 EVMMAX ops)
+# the longest run of cyclotomic squarings one call performs (each ~45 EVMMAX ops); where
+# the target's code is not dense (18 bytes an op: EVM768) one a call, as code is larger
 CYCLOTOMIC_RUN = 6
+CYCLOTOMIC_RUN_SPARSE = 1
 _Tail = struct("Bw6PairTail", ("p", G1), ("t", G1Jacobian))
 _RTail = struct("Bw6PairRTail", ("r", G1Jacobian), ("p", G1), ("t", G1Jacobian))
 
@@ -353,6 +355,11 @@ class MillerLoops:
         times_fx = asm.subroutine("ml6_times_fx", lambda a: fp6.mul(e, f, f, self.fx))
 
         def times_fx_inverse(a) -> None:
+            if not e.target.dense_code:           # conjugate fx in place around the product
+                fp6.conj(e, self.fx, self.fx)     # of times_fx: no second copy of its code
+                asm.call(times_fx)
+                fp6.conj(e, self.fx, self.fx)
+                return
             with asm.temps(Fp6OverFp3) as (inverse,):
                 fp6.conj(e, inverse, self.fx)
                 fp6.mul(e, f, f, inverse)
@@ -388,7 +395,11 @@ class MillerLoops:
                 e, non_adjacent_form(e.curve.x ** 2 - e.curve.x - 1)[1:],
                 lambda: (asm.call(sqr), dbl()), multiply, loop=True)
             fp6.frobenius(e, f, f, 1)
-            fp6.mul(e, f, f, self.first)
+            if e.target.dense_code:
+                fp6.mul(e, f, f, self.first)
+            else:                                 # fx is dead: times_fx's code, not a copy
+                fp.copy(e, self.fx, self.first)
+                asm.call(times_fx)
             asm.place(done)
 
 
@@ -436,8 +447,13 @@ class FinalExponentiation:
         self._digits = [int(bit) for bit in bin(curve.x)[3:]]
         self._mul = e.asm.subroutine("fe6_mul", lambda a: fp6.mul(e, self.acc, self.acc,
                                                                    self.base))
+        # where the code is not dense, a product by an inverse conjugates in a routine
+        self._mul_conj = e.asm.subroutine(
+            "fe6_mul_conj", lambda a: (fp6.conj(e, self.base, self.base), e.asm.call(self._mul)))
         self._chain = fp.squaring_chain(
-            e, "fe6_cyclotomic_chain", min(CYCLOTOMIC_RUN, longest_run(self._digits)),
+            e, "fe6_cyclotomic_chain",
+            min(CYCLOTOMIC_RUN if e.target.dense_code else CYCLOTOMIC_RUN_SPARSE,
+                longest_run(self._digits)),
             lambda: fp6.cyclotomic_sqr(e, self.acc, self.acc))
         self._pow = e.asm.subroutine("fe6_pow_x", lambda a: self._pow_body())
 
@@ -447,11 +463,12 @@ class FinalExponentiation:
 
     def _times(self, factor: Fp6OverFp3, negative: bool = False) -> None:
         """acc *= factor (its conjugate, the inverse, if ``negative``)."""
-        if negative:
-            fp6.conj(self.e, self.base, factor)
+        e = self.e
+        if negative and e.target.dense_code:
+            fp6.conj(e, self.base, factor)
         elif not fp.same(self.base, factor):
-            fp.copy(self.e, self.base, factor)
-        self.e.asm.call(self._mul)
+            fp.copy(e, self.base, factor)
+        e.asm.call(self._mul_conj if negative and not e.target.dense_code else self._mul)
 
     def _pow_body(self) -> None:
         """acc = acc^x."""

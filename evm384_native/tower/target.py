@@ -78,6 +78,9 @@ class Target(Protocol):
     compact: bool
     register_pairs: int
     cheap_products: bool
+    # with run-time loops, powers square and multiply over the bits read at run time (a
+    # target without indexed operands whose code is large: EVM768)
+    bit_loop_powers: bool
     smaller: Optional["Target"]   # a variant whose builds take less code, tried if none fits
 
     def for_field(self, curve: Field) -> "Target": ...
@@ -150,6 +153,7 @@ class EVM384(_TowerSteps):
     compact = True                # share cold routines by default: 24,576 bytes otherwise
     register_pairs = 0            # pair states live in memory anyway
     cheap_products = False        # a product costs as much as several additions
+    bit_loop_powers = False       # its loops read 4-bit windows from a table instead
     smaller = None
 
     def for_field(self, curve: Field) -> Target:
@@ -360,6 +364,7 @@ class EVMMAX(_TowerSteps):
     compact = False               # inlined cold routines fit and save ~3% gas
     register_pairs = 2            # the pairing checks keep up to two pair states in registers
     cheap_products = True         # a product costs 2-3 additions (EIP-6690, up to 7 limbs)
+    bit_loop_powers = False       # dense code: its powers fit unrolled
     smaller = None
 
     def for_field(self, curve: Field) -> Target:

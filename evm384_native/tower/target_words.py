@@ -42,8 +42,9 @@ def headroom(p: int) -> int:
 
 
 class WordView(Slot):
-    """The memory words of a field slot (its registers, 32 bytes each): what EVM code
-    reads and writes of it. Its address is known once memory is linked."""
+    """The memory of a field slot (its registers, the register file's bytes each: 32 under
+    plain EVM, 96 under EVM768): what EVM code reads and writes of it. Its address is known
+    once memory is linked."""
 
     def __init__(self, file: Region, source: Slot, rel: int = 0) -> None:
         super().__init__(file, rel, f"{source.name}@memory")
@@ -51,8 +52,8 @@ class WordView(Slot):
 
     @property
     def offset(self) -> int:
-        return (self.region.base_offset() + self.source.offset // FP_BYTES * WORD
-                + self.rel)
+        return (self.region.base_offset()
+                + self.source.offset // FP_BYTES * self.region.memory.register_bytes + self.rel)
 
     def part(self, kind: Type[Slot], rel: int, name: str) -> Slot:  # type: ignore[override]
         if rel < 0 or rel + kind.size > self.size:
@@ -67,10 +68,25 @@ def view_type(size: int) -> Type[WordView]:
 
 
 def view(e: EmitterView, slot: Slot) -> WordView:
-    """The memory words of the field slot ``slot``."""
-    file = e.asm.memory.register_file
-    assert file is not None, "the memory was not made by the plain-EVM target"
-    return view_type(slot.size // FP_BYTES * WORD)(file, slot)
+    """The memory of the field slot ``slot``."""
+    memory = e.asm.memory
+    file = memory.register_file
+    assert file is not None, "the memory was not made by a target with registers in memory"
+    return view_type(slot.size // FP_BYTES * memory.register_bytes)(file, slot)
+
+
+def copy_data(e: EmitterView, head: Slot, head_bytes: int) -> None:
+    """Copy the code's data to memory: its first ``head_bytes`` (the modulus' data) to
+    ``head``, the constants after them to the register file's constants (from zero's)."""
+    asm = e.asm
+    asm.push(head_bytes)
+    asm.push(e.data_label)
+    asm.push(head)
+    asm.op("CODECOPY")
+    asm.push(lambda: len(e.blob))
+    asm.push(lambda: e.data_label.pc + head_bytes, width=2)     # code is below 64 KB
+    asm.push(lambda: int(view(e, e.zero)))
+    asm.op("CODECOPY")
 
 
 Address = Callable[[], int]
@@ -128,6 +144,7 @@ class Words:
     compact = False
     register_pairs = 2            # pair states in registers of their own (no copies)
     cheap_products = True         # MULMOD costs what ADDMOD does; a subtraction more
+    bit_loop_powers = False       # words' powers are short: unrolled
 
     def __init__(self, dense_code: bool = True) -> None:
         self.dense_code = dense_code
@@ -146,7 +163,7 @@ class Words:
         return None
 
     def new_memory(self) -> Memory:
-        return Memory(registers=RegisterSpace(limit=None), registers_in_memory=True)
+        return Memory(registers=RegisterSpace(limit=None), register_bytes=WORD)
 
     def encode(self, e: EmitterView, value: int) -> bytes:
         """A constant as memory holds it: canonical, big-endian."""
@@ -172,14 +189,7 @@ class Words:
         if "block_scratch" not in memory.by_name:      # one for the program's blocks, last
             memory.region("block_scratch", last=True).alloc(raw(WORD * SCRATCH_WORDS), "words")
         e.buffers["block_scratch"] = memory.by_name["block_scratch"].allocations[0]
-        asm.push(multiples)
-        asm.push(e.data_label)
-        asm.push(modulus)
-        asm.op("CODECOPY")
-        asm.push(lambda: len(e.blob))
-        asm.push(lambda: e.data_label.pc + multiples, width=2)     # code is below 64 KB
-        asm.push(lambda: int(view(e, e.zero)))
-        asm.op("CODECOPY")
+        copy_data(e, modulus, multiples)
 
     def release_constants(self, e: EmitterView) -> None:
         """The constants live in the register file for the whole program."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 from typing import Dict, Union
 
 from .target import EVM384, EVMMAX, Target
+from .target_evm768 import EVM768
 from .target_words import Words
 
-TARGETS: Dict[str, Target] = {"evm384": EVM384(), "evmmax": EVMMAX(), "evm": Words()}
+TARGETS: Dict[str, Target] = {"evm384": EVM384(), "evmmax": EVMMAX(), "evm": Words(),
+                             "evm768": EVM768()}
 
 
 def resolve_target(name: Union[str, Target]) -> Target:
