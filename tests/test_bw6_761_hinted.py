@@ -87,6 +87,7 @@ def test_the_residue_witness_exists_for_every_true_instance():
 def test_a_true_two_pair_instance(code, true_two, engine):
     data, hint = true_two
     assert check(code, data, hint, engine) is True
+    assert check(code, data, bytes(HINT), engine) is False
 
 
 @pytest.mark.parametrize("k", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
