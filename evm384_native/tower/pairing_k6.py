@@ -313,8 +313,8 @@ class MillerLoops:
         exponentiation removes), so that it ends at f_x^m f_{m,R}.
 
         ``cinv``: the hinted check's c^-1 (:mod:`..bw6_761.hinted`), folded in: the first
-        loop starts at cinv (x's top bit; squared, as f = 1 is not before the first
-        doubling) and multiplies it in at each set bit of x, so it ends at
+        loop starts at cinv (x's top bit), squared at once (the loop skips the squaring
+        before its first doubling), and multiplies it in at each set bit of x, so it ends at
         f_x cinv^x; the closing line takes one more (f_{x+1} cinv^(x+1)), and the second
         loop, started at f_x cinv^x, ends at (f_x cinv^x)^m f_{m,R}, whose Frobenius
         carries cinv^(p x m): f ends times cinv^lambda, lambda = (x + 1) + p (x^3 - x^2 - x)
