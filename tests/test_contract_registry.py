@@ -121,7 +121,7 @@ def test_usage_is_a_live_view_of_each_curves():
     (lambda: contracts.build_contract("nope"), "unknown contract 'nope'; choose one of "
                                                "miller_loop, .*, bn254_pairing_check_hinted, .*poseidon_t5, p256verify, "
                                                "ecrecover, bls12_377_pairing_check, bls12_377_pairing_check_hinted, "
-                                               "bw6_761_pairing_check, modexp$"),
+                                               "bw6_761_pairing_check, bw6_761_pairing_check_hinted, modexp$"),
     (lambda: contracts.encode_calldata("nope"), "unknown contract 'nope'"),
     (lambda: contracts.targets_of("nope"), "unknown contract 'nope'"),
     (lambda: contracts.build_program("pairing", target="evmmax"),

@@ -40,7 +40,7 @@ DOUBLING_RUN = 16          # the longest run of doublings one call performs
 DOUBLING_RUN_SPARSE = 1    # the same where the target's code is not dense (EVM768's)
 
 
-def _require_below_p(e: Emitter, at: Callable[[], int], fail: Label) -> None:
+def require_below_p(e: Emitter, at: Callable[[], int], fail: Label) -> None:
     """Jump to ``fail`` unless the 96-byte big-endian value at memory ``at`` (known at
     link time: a slot offset and a constant) is below p: its words w0 w1 w2 against p's,
     w0 < p0, or w0 = p0 and (w1 < p1, or w1 = p1 and w2 < p2)."""
@@ -191,9 +191,18 @@ class SubgroupCheck:
 def emit(e: Emitter, f: Fp6OverFp3) -> Label:
     """f = the product of the pairings of the validated input (the final exponentiation's
     multiple: :mod:`..tower.pairing_k6`); returns the label invalid input jumps to."""
+    loops = MillerLoops(e, f)
+    fail = load(e, loops)
+    loops.emit()
+    FinalExponentiation(e).emit(f)
+    return fail
+
+
+def load(e: Emitter, loops: MillerLoops, tail: int = 0) -> Label:
+    """The validated pairs of the calldata, followed by ``tail`` more bytes, as the
+    loops' pair states; returns the label invalid input jumps to."""
     asm, curve = e.asm, e.curve
     fail = asm.new_label("invalid_input")
-    loops = MillerLoops(e, f)
     work = loops.work
     staged = asm.memory.region("pair_input").alloc(raw(PAIR_BYTES), "pair")
     g1_b = e.fp_const("g1_b", curve.b)
@@ -204,7 +213,7 @@ def emit(e: Emitter, f: Fp6OverFp3) -> Label:
         return lambda: int(staged) + rel
 
     with asm.scope("load_pairs"):
-        require_calldata(asm, 0, PAIR_BYTES, multiple=True)
+        require_calldata(asm, 0, PAIR_BYTES, multiple=True, tail=tail)
         loops.start_records()                    # stack: ptr
         asm.push(0)                              # stack: ptr cd
         top, skip = asm.label("load_pair6"), asm.new_label("skip_pair6")
@@ -213,7 +222,7 @@ def emit(e: Emitter, f: Fp6OverFp3) -> Label:
         asm.push(staged)
         asm.op("CALLDATACOPY")
         for i in range(4):
-            _require_below_p(e, at(VALUE_BYTES * i), fail)
+            require_below_p(e, at(VALUE_BYTES * i), fail)
         for point, rel in ((work.p, 0), (work.q, POINT_BYTES)):
             e.target.from_staging(e, point, raw(POINT_BYTES)(staged.region, staged.rel + rel,
                                                              "point"), little_endian=False)
@@ -236,11 +245,13 @@ def emit(e: Emitter, f: Fp6OverFp3) -> Label:
         asm.push(PAIR_BYTES)
         asm.op("ADD")
         asm.op("DUP1")
+        if tail:
+            asm.push(tail)
         asm.op("CALLDATASIZE")
+        if tail:
+            asm.op("SUB")
         asm.op("GT")
-        asm.jumpi(top)                           # while CALLDATASIZE > cd
+        asm.jumpi(top)                           # while CALLDATASIZE - tail > cd
         asm.op("POP")
         loops.end_records()
-    loops.emit()
-    FinalExponentiation(e).emit(f)
     return fail

@@ -41,6 +41,7 @@ from __future__ import annotations
 from typing import Any, Callable, Tuple
 
 from ..asm import Fp6, Fp12, Label, raw, struct
+from ..tower.control import copy_calldata_tail
 from ..tower.fp import Emitter
 from ..tower.pairing import MillerLoop
 from ..tower.residue import push_accepted
@@ -58,12 +59,7 @@ def read_hint(e: Emitter, fail: Label) -> Hint:
     region = e.asm.memory.region("hint")
     given, hint = region.alloc(raw(HINT_BYTES), "given"), region.alloc(Hint, "hint")
     with asm.scope("read_hint"):
-        asm.push(HINT_BYTES)
-        asm.push(HINT_BYTES)
-        asm.op("CALLDATASIZE")
-        asm.op("SUB")
-        asm.push(given)
-        asm.op("CALLDATACOPY")
+        copy_calldata_tail(asm, HINT_BYTES, given)
         e.target.load_plain(e, hint, given, fail, little_endian=False)
     return hint
 

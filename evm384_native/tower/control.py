@@ -159,6 +159,16 @@ def is_zero(asm: Assembler, slot: Slot) -> None:
     asm.op("ISZERO")
 
 
+def copy_calldata_tail(asm: Assembler, size: int, dest: Slot) -> None:
+    """The last ``size`` bytes of calldata (a hinted check's hint) to memory at ``dest``."""
+    asm.push(size)
+    asm.push(size)
+    asm.op("CALLDATASIZE")
+    asm.op("SUB")
+    asm.push(dest)
+    asm.op("CALLDATACOPY")
+
+
 def require_calldata(asm: Assembler, offset: int, size: int, multiple: bool = False,
                      tail: int = 0, allow_empty: bool = False) -> None:
     """Fail (the contract's failure) unless the calldata after ``offset`` is ``size`` bytes (or a positive multiple

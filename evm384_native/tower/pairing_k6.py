@@ -26,7 +26,7 @@ coprime to r, so it is the same answer as the plain pairing's.
 """
 from __future__ import annotations
 
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, Label, Slot, Subroutine, raw, struct
 from . import fp, fp6_over_fp3 as fp6, jacobian
@@ -305,14 +305,22 @@ class MillerLoops:
 
     # --- the loops ------------------------------------------------------------------------
 
-    def emit(self) -> None:
+    def emit(self, cinv: Optional[Fp6OverFp3] = None) -> None:
         """f = f_{x+1,Q}(P) f_{x^3-x^2-x,Q}(P)^p over every stored pair (1 without pairs),
         as ePrint 2020/351 shares the loops: with m = x^2 - x - 1,
         f_{x^3-x^2-x,Q} = f_{x,Q}^m f_{m,[x]Q} and f_{x+1,Q} = f_{x,Q} l_{[x]Q,Q}. The first
         loop makes f_x = f_{x,Q} and R = [x] Q; the second, over m's non-adjacent form,
         starts at f_x and multiplies f_x^(+-1) in at each non-zero digit besides the line
         (f_x^-1 as its conjugate, equal up to a factor in Fp3, which the final
-        exponentiation removes), so that it ends at f_x^m f_{m,R}."""
+        exponentiation removes), so that it ends at f_x^m f_{m,R}.
+
+        ``cinv``: the hinted check's c^-1 (:mod:`..bw6_761.hinted`), folded in: the first
+        loop starts at cinv (x's top bit), squared at once (the loop skips the squaring
+        before its first doubling), and multiplies it in at each set bit of x, so it ends at
+        f_x cinv^x; the closing line takes one more (f_{x+1} cinv^(x+1)), and the second
+        loop, started at f_x cinv^x, ends at (f_x cinv^x)^m f_{m,R}, whose Frobenius
+        carries cinv^(p x m): f ends times cinv^lambda, lambda = (x + 1) + p (x^3 - x^2 - x)
+        (the conjugate stands for the inverse up to a factor in Fp3, as above)."""
         e, asm, work, f = self.e, self.e.asm, self.work, self.f
         one = e.const(Fp6OverFp3, "fp6_one", [1, 0, 0, 0, 0, 0])
         tail = _Tail(work.region, work.rel + _P_REL, f"{work.name}.tail")
@@ -365,6 +373,13 @@ class MillerLoops:
                 fp6.mul(e, f, f, inverse)
         times_fx_conj = asm.subroutine("ml6_times_fx_conj", times_fx_inverse)
 
+        def times_cinv() -> None:
+            if cinv is not None:
+                asm.call(times_cinv_routine)
+        if cinv is not None:
+            times_cinv_routine = asm.subroutine("ml6_times_cinv",
+                                                lambda a: fp6.mul(e, f, f, cinv))
+
         with asm.scope("miller_loops"):
             fp.copy(e, f, one)
             done = asm.new_label("no_pairs6")
@@ -374,16 +389,21 @@ class MillerLoops:
             asm.op("EQ")
             asm.jumpi(done)                       # every pair had a point at infinity
             self._take_resident()
+            if cinv is not None:                  # x's top bit, squared for the next
+                fp.copy(e, f, cinv)
+                asm.call(sqr)
             bits = bin(e.curve.x)[3:]
-            dbl()                                 # f = 1: no squaring before the first
+            dbl()                                 # no squaring of f = 1 before the first
             for i, bit in enumerate(bits):
                 if i:
                     asm.call(sqr)
                     dbl()
                 if bit == "1":
                     add_q()
+                    times_cinv()
             fp.copy(e, self.fx, f)
             closing()
+            times_cinv()
             fp.copy(e, self.first, f)             # f_{x+1,Q}
             fp.copy(e, f, self.fx)
 
