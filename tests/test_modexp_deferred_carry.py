@@ -1,16 +1,13 @@
 """modexp/deferred.py's Montgomery square and product of 2048-bit numbers (nine 248-bit
-limbs, deferred carries), run alone by bench/modexp_deferred_carry.py's harness, against
+limbs, deferred carries), run alone by tests/modexp_deferred_harness.py, against
 Python's integers: (A B + Q M) / R is A B R**-1 mod M and below 2 M."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-import modexp_deferred_carry as dc  # noqa: E402
+import modexp_deferred_harness as dc
 
 
 def _moduli():
