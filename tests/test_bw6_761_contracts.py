@@ -152,6 +152,11 @@ def test_every_rejection(code):
                 good[:VALUE * i] + value.to_bytes(VALUE, "big") + good[VALUE * (i + 1):])
     order3 = (0, 2)                          # on the twist y^2 = x^3 + 4, of order 3
     assert ref.on_curve(order3, ref.TWIST_B) and ref.multiply(order3, 3) is None
+    order2 = (1, 0)                          # on E: y^2 = x^3 - 1, of order 2
+    assert ref.on_curve(order2, ref.B) and ref.multiply(order2, 2) is None
+    # G2 plus 3-torsion: what ePrint 2022/352's kernel vector alone passes on the twist
+    g2_plus_3_torsion = [ref.add(ref.multiply(ref.G2, 5), torsion)
+                         for torsion in (order3, ref.neg(order3))]
     bad_points = {
         "G1 off its curve": [((1, 1), ref.G2)],
         "G2 off its curve": [(ref.G1, (1, 1))],
@@ -160,6 +165,11 @@ def test_every_rejection(code):
         "G1 outside G1": [(_off_subgroup_point(ref.B), ref.G2)],
         "G2 outside G2": [(ref.G1, _off_subgroup_point(ref.TWIST_B))],
         "G2 of order 3": [(ref.G1, order3)],
+        "G2 of order 3, y = -2": [(ref.G1, ref.neg(order3))],
+        "G2 plus a point of order 3": [(ref.G1, g2_plus_3_torsion[0])],
+        "G2 plus a point of order 3, y = -2": [(ref.G1, g2_plus_3_torsion[1])],
+        "G1 of order 2": [(order2, ref.G2)],
+        "G1 plus a point of order 2": [(ref.add(ref.G1, order2), ref.G2)],
         "G2 of order 3 beside G1 at infinity": [(None, order3)],
         "G1 off its curve beside G2 at infinity": [((1, 1), None)],
         "a bad second pair": [(ref.G1, ref.G2), (ref.G1, order3)],
@@ -174,8 +184,10 @@ def test_every_rejection(code):
 def test_every_rejection_on_the_python_engine(code_slow_768):
     code = code_slow_768
     order3 = (0, 2)
+    g2_plus_3_torsion = ref.add(ref.G2, order3)
     for data in (b"", encode([(ref.G1, order3)]), encode([(_off_subgroup_point(ref.B),
-                                                            ref.G2)])):
+                                                            ref.G2)]),
+                 encode([(ref.G1, g2_plus_3_torsion)])):
         assert _halts(run(code, data, engine="python"))
 
 

@@ -173,37 +173,29 @@ def _curve_orders():
     return orders
 
 
-def test_the_kernel_test_passes_g1_exactly_and_g2_up_to_3_torsion():
-    """[x + 1] P + phi([x^3 - x^2 + 1] P) = O: the endomorphism a + b phi has degree
-    a^2 - a b + b^2 (the norm of a + b omega); its kernel in E(Fp) has order dividing
-    gcd(degree, #E(Fp)) = r: exactly G1; in E'(Fp) 3 r: G2 plus 3-torsion, which the cubic
-    character removes (next test)."""
+def test_the_kernel_test_passes_g1_and_g2_exactly():
+    """[a] P + phi([b] P) = O (pairing_input.kernel_scalars): the endomorphism a + b phi has
+    degree a^2 - a b + b^2 (the norm of a + b omega); its kernel in E(Fp) and in E'(Fp) has
+    order dividing gcd(degree, #E(Fp)) = gcd(degree, #E'(Fp)) = r: exactly G1 and G2.
+    ePrint 2022/352's vector (x + 1, x^3 - x^2 + 1), of which this is the product by
+    (1 - phi) / 3, has gcd 3 r with #E'(Fp): it passes E'(Fp)'s 3-torsion (0, +-2)."""
     import math
-    a, b = ref.X + 1, ref.X**3 - ref.X**2 + 1
+    from evm384_native.bw6_761.pairing_input import kernel_scalars
+    t, a, b = kernel_scalars(ref.X)
+    assert 3 * t == ref.X - 1
     degree = a * a - a * b + b * b
     n1, n2 = _curve_orders()
     assert math.gcd(degree, n1) == ref.R
-    assert math.gcd(degree, n2) == 3 * ref.R
-    # E'(Fp)[3] is {O, (0, 2), (0, -2)}: 3-torsion has x (x^3 + 16) = 0, and -16 is no cube
-    assert pow(-16 % ref.P, (ref.P - 1) // 3, ref.P) != 1
-
-
-def _character(point):
-    return pow(point[1] - 2, (ref.P - 1) // 3, ref.P)
-
-
-def test_the_cubic_character_splits_g2_from_the_3_torsion():
-    rng = random.Random(5)
-    points = []
-    for x in range(2, 400):
-        rhs = (x**3 + 4) % ref.P
-        y = pow(rhs, (ref.P + 1) // 4, ref.P)
-        if y * y % ref.P == rhs:
-            points.append((x, y))
-    for _ in range(6):                     # a homomorphism E'(Fp) -> cube roots of unity
-        a, b = rng.sample(points, 2)
-        total = ref.add(a, b)
-        assert _character(total) == _character(a) * _character(b) % ref.P
-    assert len({_character(point) for point in points}) == 3
-    assert _character(ref.G2) == 1 and _character(ref.multiply(ref.G2, 12345)) == 1
-    assert _character((0, ref.P - 2)) != 1 and _character((0, 2)) == 0
+    assert math.gcd(degree, n2) == ref.R
+    old_a, old_b = ref.X + 1, ref.X**3 - ref.X**2 + 1
+    assert math.gcd(old_a * old_a - old_a * old_b + old_b * old_b, n2) == 3 * ref.R
+    # 3 (a + b phi) = (old_a + old_b phi)(1 - phi) with phi^2 = -1 - phi
+    assert (3 * a, 3 * b) == (old_a + old_b, 2 * old_b - old_a)
+    # on the generators, with the contract's omegas (the test rejects no member)
+    from evm384_native.bw6_761.pairing_input import subgroup_omegas
+    from evm384_native.curves.bw6_761 import BW6_761
+    for g, omega in zip((ref.G1, ref.G2), subgroup_omegas(BW6_761)):
+        right = ref.multiply(g, b)
+        assert ref.add(ref.multiply(g, a), (omega * right[0] % ref.P, right[1])) is None
+    with pytest.raises(ValueError, match="x = 1 mod 3"):
+        kernel_scalars(ref.X + 1)

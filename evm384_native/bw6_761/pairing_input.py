@@ -13,8 +13,8 @@ halt).
 Per pair: its 384 bytes are copied to memory, each coordinate range-checked (three words
 against p's), each point tested for infinity; the finite ones are loaded (STOREX), checked
 on their curve (G1: y^2 = x^3 + b, G2: the twist's b') and in the subgroup by the
-endomorphism test of :class:`SubgroupCheck` (three powers by x instead of a product by r),
-G2's with the cubic character of y - 2 besides.
+endomorphism test of :class:`SubgroupCheck` (three powers of about 64 bits instead of a
+product by r).
 """
 from __future__ import annotations
 
@@ -66,20 +66,34 @@ def require_below_p(e: Emitter, at: Callable[[], int], fail: Label) -> None:
     asm.jumpi(fail)
 
 
+def kernel_scalars(x: int) -> Tuple[int, int, int]:
+    """(t, a, b): t = (x - 1) / 3 and the endomorphism a + b phi of the subgroup tests,
+    a = t (x^2 + 1) + 1, b = t (2 x^2 - 1). It is ((x + 1) + (x^3 - x^2 + 1) phi)(1 - phi) / 3
+    (El Housni, Guillevic and Piellard's kernel vector, ePrint 2022/352, times the
+    degree-3 endomorphism 1 - phi, divided by 3): its degree a^2 - a b + b^2 has gcd r with
+    both #E(Fp) and #E'(Fp) (tests/test_bw6_761_curve.py), where the vector's own has 3 r
+    with the twist's, so no cubic character is needed to reject E'(Fp)'s 3-torsion. Its
+    multiples of P take three powers, by t, x and x: with A = [t] P, C = [t x^2] P,
+    [a] P = C + A + P and [b] P = 2 C - A. Raises unless x = 1 mod 3 (every BLS12 seed)."""
+    if x % 3 != 1:
+        raise ValueError(f"the subgroup tests are written for a seed x = 1 mod 3, not {x}")
+    t = (x - 1) // 3
+    return t, t * (x * x + 1) + 1, t * (2 * x * x - 1)
+
+
 def subgroup_omegas(curve) -> Tuple[int, int]:
     """The cube roots of unity omega of G1's and G2's endomorphisms phi(x, y) =
-    (omega x, y) for which [x + 1] P + phi([x^3 - x^2 + 1] P) = O on the generators
-    (El Housni, Guillevic and Piellard, "Co-factor clearing and subgroup membership
-    testing on pairing-friendly curves", ePrint 2022/352: a short vector of the kernel of
-    (a, b) -> a + b lambda mod r)."""
-    p, x = curve.p, curve.x
+    (omega x, y) for which [a] P + phi([b] P) = O on the generators (a, b of
+    :func:`kernel_scalars`: a short vector of the kernel of (a, b) -> a + b lambda mod r)."""
+    p = curve.p
+    _, a, b = kernel_scalars(curve.x)
     non_cube = next(g for g in range(2, p) if pow(g, (p - 1) // 3, p) != 1)
     roots = (pow(non_cube, (p - 1) // 3, p), pow(non_cube, 2 * (p - 1) // 3, p))
     found = []
     for group in (points.G1, points.G2):
         def vanishes(omega: int) -> bool:
-            left = weierstrass.multiply(group, group.g, x + 1)
-            right = weierstrass.multiply(group, group.g, x ** 3 - x ** 2 + 1)
+            left = weierstrass.multiply(group, group.g, a)
+            right = weierstrass.multiply(group, group.g, b)
             assert right is not None
             return weierstrass.add(group, left, (omega * right[0] % p, right[1])) is None
         found.append(next(omega for omega in roots if vanishes(omega)))
@@ -88,15 +102,15 @@ def subgroup_omegas(curve) -> Tuple[int, int]:
 
 class SubgroupCheck:
     """One subroutine testing the affine point in its slot ``point`` for
-    [x + 1] P + phi([x^3 - x^2 + 1] P) = O (phi(x, y) = (omega x, y), omega in its slot):
-    three powers by x (63 doublings each, Jacobian, the first with P's affine additions),
-    compared as [x + 1] P = -phi(S), S = A3 - A2 + P (A_i = [x^i] P). Every step of a
-    point of G1 or G2 meets no exceptional case (the multiples involved are distinct mod
-    r); a step that meets one leaves Z = 0, which the comparison rejects. The test passes
-    exactly G1 on E, and G2 plus E'(Fp)'s 3-torsion on the twist: the endomorphism
-    a + b phi has degree a^2 - a b + b^2, whose gcd with #E(Fp) is r and with #E'(Fp)
-    3 r (tests/test_bw6_761_curve.py); G2's check adds the
-    cubic character of y - 2 (:meth:`require_g2`)."""
+    [a] P + phi([b] P) = O (phi(x, y) = (omega x, y), omega in its slot; a and b of
+    :func:`kernel_scalars`): three powers (by t = (x - 1) / 3, x and x: 62 or 63 doublings
+    each, Jacobian, the first with P's affine additions), compared as L = -phi(S) with
+    L = C + A + P, S = 2 C - A (A = [t] P, C = [t x^2] P). Every step of a point of G1 or
+    G2 meets no exceptional case (the multiples involved are distinct mod r); a step that
+    meets one leaves Z = 0, which stays 0 and which the comparison rejects. The test passes
+    exactly G1 on E and G2 on the twist: the endomorphism a + b phi has degree
+    a^2 - a b + b^2, whose gcd with #E(Fp) and with #E'(Fp) is r
+    (tests/test_bw6_761_curve.py)."""
 
     def __init__(self, e: Emitter, fail: Label) -> None:
         self.e, self.fail = e, fail
@@ -105,8 +119,8 @@ class SubgroupCheck:
         self.omega = region.alloc(Fp, "omega")
         self.acc = region.alloc(G1Jacobian, "acc")
         self.base = region.alloc(G1Jacobian, "base")
-        self.left = region.alloc(G1Jacobian, "left")
-        self.minus = region.alloc(G1Jacobian, "minus")
+        self.c = region.alloc(G1Jacobian, "c")
+        self.a = region.alloc(G1Jacobian, "a")
         g1_omega, g2_omega = subgroup_omegas(e.curve)
         self.omegas = (e.fp_const("omega_g1", g1_omega), e.fp_const("omega_g2", g2_omega))
         self.routine = e.asm.subroutine("bw6_subgroup_check", lambda a: self._body())
@@ -114,17 +128,19 @@ class SubgroupCheck:
     def _body(self) -> None:
         e, asm, point, acc, base = self.e, self.e.asm, self.point, self.acc, self.base
         group = Group("bw6_subgroup", fp, G1, G1Jacobian, (0,), (0,))
-        bits = [int(bit) for bit in bin(e.curve.x)[3:]]
+        third = kernel_scalars(e.curve.x)[0]
+        scalars = [[int(bit) for bit in bin(n)[3:]] for n in (third, e.curve.x)]
         chain = squaring_chain(e, "bw6_subgroup_dbl_chain",
                                min(DOUBLING_RUN if e.target.dense_code
-                                   else DOUBLING_RUN_SPARSE, longest_run(bits)),
+                                   else DOUBLING_RUN_SPARSE,
+                                   max(longest_run(bits) for bits in scalars)),
                                lambda: jacobian.jacobian_dbl(e, fp, acc))
         add_p = asm.subroutine("bw6_subgroup_add_p",
                                lambda a: jacobian.jacobian_add_affine(e, fp, acc, point))
         add_base = asm.subroutine("bw6_subgroup_add_base",
                                   lambda a: add_distinct(e, group, acc, base))
 
-        def times_x(add) -> None:                # acc = [x] acc (acc = base, or P)
+        def times(bits, add) -> None:            # acc = [n] acc (acc = base, or P)
             if e.loops:                          # the bits read at run time: less code
                 square_and_multiply(e, "".join(map(str, bits)),
                                     lambda: asm.call(chain[0], at=chain[1][1]),
@@ -132,20 +148,22 @@ class SubgroupCheck:
             else:
                 square_and_multiply_chained(e, bits, chain, lambda digit: asm.call(add))
         jacobian.from_affine(e, acc, point)
-        times_x(add_p)                           # A1
-        fp.copy(e, base, acc)
-        asm.call(add_p)
-        fp.copy(e, self.left, acc)               # [x + 1] P
-        fp.copy(e, acc, base)
-        times_x(add_base)                        # A2
-        fp.copy(e, self.minus, acc)
-        fp.neg(e, self.minus.y, acc.y)
-        fp.copy(e, base, acc)
-        times_x(add_base)                        # A3
-        fp.copy(e, base, self.minus)
-        asm.call(add_base)                       # A3 - A2
-        asm.call(add_p)                          # S
-        self._require_opposite(self.left, acc)
+        times(scalars[0], add_p)                 # A = [t] P
+        fp.copy(e, self.a, acc)
+        for _ in range(2):                       # C = [t x^2] P
+            fp.copy(e, base, acc)
+            times(scalars[1], add_base)
+        fp.copy(e, self.c, acc)
+        asm.call(chain[0], at=chain[1][1])       # 2 C
+        fp.copy(e, base, self.a)
+        fp.neg(e, base.y, base.y)
+        asm.call(add_base)                       # S = 2 C - A
+        fp.copy(e, base, self.a)
+        fp.copy(e, self.a, acc)
+        fp.copy(e, acc, self.c)
+        asm.call(add_base)                       # C + A
+        asm.call(add_p)                          # L = C + A + P
+        self._require_opposite(acc, self.a)
 
     def _require_opposite(self, a: G1Jacobian, s: G1Jacobian) -> None:
         """a = -phi(s) = (omega Xs, -Ys, Zs), both with Z != 0: X_a Z_s^2 = omega X_s Z_a^2
@@ -170,17 +188,7 @@ class SubgroupCheck:
         self._require(point, self.omegas[0])
 
     def require_g2(self, point: G1) -> None:
-        """The kernel test, then the cubic character of y - 2 (a homomorphism of the
-        twist y^2 = x^3 + 2^2 to the cube roots of unity, the 3-isogeny's descent map:
-        1 on G2 (of order r, prime to 3), not on (0, -2), of order 3; (0, 2) has y - 2 = 0
-        and character 0): 1 exactly for the points of G2 among those the kernel test
-        passes."""
-        e = self.e
         self._require(point, self.omegas[1])
-        with e.asm.temps(Fp) as (t,):
-            fp.sub(e, t, point.y, e.fp_const("two", 2))
-            fp.power(e, t, t, (e.curve.p - 1) // 3, "cubic_character")
-            require_equal(e, t, e.one, self.fail)
 
     def _require(self, point: G1, omega: Fp) -> None:
         fp.copy(self.e, self.point, point)
