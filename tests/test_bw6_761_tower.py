@@ -155,3 +155,33 @@ def test_fp3_over_other_non_residues(xi):
     assert run(lambda e, o, x, y: fp3.sqr(e, o, x)) == product(a, a)
     assert run(lambda e, o, x, y: fp3.mul_by_u(e, o, x)) == product(a, [0, 1, 0])
     assert product(run(lambda e, o, x, y: fp3.inverse(e, o, x)), a) == [1, 0, 0]
+
+
+@pytest.mark.parametrize("xi", [-4, -9, -16])
+def test_cyclotomic_squaring_over_other_non_residues(xi):
+    """fp6_over_fp3.cyclotomic_sqr for xi = -4 ((u + 2 v)(u - 2 v)) and others (the
+    general norm), against the plain square mod w^6 - xi of a cyclotomic element (a random
+    one to the power (p^3 - 1)(p + 1))."""
+    curve = replace(BW6_761, fp3_nonresidue=xi)
+
+    def product(x, y):
+        out = [0] * 11
+        for i, u in enumerate(x):
+            for j, v in enumerate(y):
+                out[i + j] += u * v
+        return [(out[k] + xi * (out[k + 6] if k + 6 < 11 else 0)) % ref.P for k in range(6)]
+
+    def power(x, n):
+        result = [1, 0, 0, 0, 0, 0]
+        for bit in bin(n)[2:]:
+            result = product(result, result)
+            if bit == "1":
+                result = product(result, x)
+        return result
+    m = power(_values(random.Random(10), 6), (ref.P ** 3 - 1) * (ref.P + 1))
+    assert m != [1, 0, 0, 0, 0, 0]
+    got = tower_routines.run_on_target(curve, lambda e, o, x: fp6.cyclotomic_sqr(e, o, x),
+                                       [(Fp6OverFp3, from_poly(m))], Fp6OverFp3,
+                                       target="evmmax", value_bytes=VALUE,
+                                       little_endian=False, out_word=VALUE)
+    assert to_poly(got) == product(m, m)

@@ -59,41 +59,55 @@ def sqr(e: Emitter, out: Fp6OverFp3, a: Fp6OverFp3) -> None:
         fp.add(e, out.c1, t, t)
 
 
+def _norm_and_product(e: Emitter, s: Fp, t: Fp, u: Fp, v: Fp, m: Fp, n: Fp) -> None:
+    """s = u^2 + xi v^2 and t = 2 u v (m, n scratch). Where xi = -4 (BW6-761's),
+    s = (u + 2 v)(u - 2 v) and t = u (2 v): two products and three additions; else
+    s = (u + v)(u + xi v) - (1 + xi) u v."""
+    if e.curve.fp3_nonresidue == -4:
+        fp.dbl(e, n, v)
+        fp.add(e, m, u, n)
+        fp.sub(e, s, u, n)
+        fp.mul(e, s, s, m)
+        fp.mul(e, t, u, n)
+        return
+    fp.mul(e, t, u, v)
+    fp3.times_nonresidue(e, n, v)
+    fp.add(e, n, n, u)                           # u + xi v
+    fp.add(e, m, u, v)
+    fp.mul(e, s, m, n)
+    fp3.times_nonresidue(e, n, t)
+    fp.add(e, n, n, t)                           # (1 + xi) u v
+    fp.sub(e, s, s, n)
+    fp.dbl(e, t, t)
+
+
 def cyclotomic_sqr(e: Emitter, out: Fp6OverFp3, a: Fp6OverFp3) -> None:
     """a^2 for a in the cyclotomic subgroup (order p^2 - p + 1): Granger and Scott's
     squaring ("Faster squaring in the cyclotomic subgroup of sixth degree extensions",
     PKC 2010) in the coordinates Fp6 = Fp2[z]/(z^3 - xi), Fp2 = Fp[s]/(s^2 - xi), s = w^3,
     z = w^2: with a_k the coefficient of w^k, A0 = a0 + a3 s, A1 = a2 + a5 s,
     A2 = a4 + (a1 / xi) s, a^2 = (3 A0^2 - 2 conj(A0)) + (3 xi A2^2 - 2 conj(A1)) z
-    + (3 A1^2 - 2 conj(A2)) z^2; in this module's coordinates, with
-    S(u, v) = u^2 + xi v^2 = (u + v)(u + xi v) - (1 + xi) u v:
-    b0 = 3 S(a0, a3) - 2 a0, b3 = 6 a0 a3 + 2 a3, b2 = 3 S(a1, a4) - 2 a2,
-    b5 = 6 a1 a4 + 2 a5, b4 = 3 S(a2, a5) - 2 a4, b1 = 6 xi a2 a5 + 2 a1: six products
-    (tests/test_bw6_761_tower.py checks it against the plain square). ``out`` may be
-    ``a``: each output reads its own input's slot only, after every product."""
+    + (3 A1^2 - 2 conj(A2)) z^2; in this module's coordinates, with S(u, v) = u^2 + xi v^2
+    and T(u, v) = 2 u v (:func:`_norm_and_product`):
+    b0 = 3 S(a0, a3) - 2 a0, b3 = 3 T(a0, a3) + 2 a3, b2 = 3 S(a1, a4) - 2 a2,
+    b5 = 3 T(a1, a4) + 2 a5, b4 = 3 S(a2, a5) - 2 a4, b1 = 3 xi T(a2, a5) + 2 a1: six
+    products (tests/test_bw6_761_tower.py checks it against the plain square). ``out`` may
+    be ``a``: each output reads its own input's slot only, after every product."""
     (a0, a2, a4), (a1, a3, a5) = a.c0.children(), a.c1.children()
     (b0, b2, b4), (b1, b3, b5) = out.c0.children(), out.c1.children()
     with e.asm.scope("fp6_3_cyclotomic_sqr"), e.asm.temps(*[Fp] * 8) as (
             s0, s1, s2, t0, t1, t2, m, n):
         for (u, v), s, t in zip(((a0, a3), (a1, a4), (a2, a5)), (s0, s1, s2), (t0, t1, t2)):
-            fp.mul(e, t, u, v)                   # T = u v
-            fp3.times_nonresidue(e, n, v)
-            fp.add(e, n, n, u)                   # u + xi v
-            fp.add(e, m, u, v)
-            fp.mul(e, s, m, n)
-            fp3.times_nonresidue(e, n, t)
-            fp.add(e, n, n, t)                   # (1 + xi) T
-            fp.sub(e, s, s, n)                   # S(u, v)
-        fp3.times_nonresidue(e, t2, t2)          # xi a2 a5, for b1
+            _norm_and_product(e, s, t, u, v, m, n)
+        fp3.times_nonresidue(e, t2, t2)          # xi T(a2, a5), for b1
         for even, s, own in ((b0, s0, a0), (b2, s1, a2), (b4, s2, a4)):
             fp.sub(e, m, s, own)
             fp.dbl(e, m, m)
             fp.add(e, even, s, m)                # 3 S - 2 own
         for odd, t, own in ((b3, t0, a3), (b5, t1, a5), (b1, t2, a1)):
-            fp.dbl(e, m, t)
-            fp.add(e, m, m, t)
-            fp.add(e, m, m, own)
-            fp.dbl(e, odd, m)                    # 6 T + 2 own
+            fp.add(e, m, t, own)
+            fp.dbl(e, m, m)
+            fp.add(e, odd, m, t)                 # 3 T + 2 own
 
 
 def conj(e: Emitter, out: Fp6OverFp3, a: Fp6OverFp3) -> None:
