@@ -158,10 +158,11 @@ def test_fp3_over_other_non_residues(xi):
 
 
 @pytest.mark.parametrize("xi", [-4, -9, -16])
-def test_cyclotomic_squaring_over_other_non_residues(xi):
-    """fp6_over_fp3.cyclotomic_sqr for xi = -4 ((u + 2 v)(u - 2 v)) and others (the
-    general norm), against the plain square mod w^6 - xi of a cyclotomic element (a random
-    one to the power (p^3 - 1)(p + 1))."""
+def test_fp6_over_other_non_residues(xi):
+    """fp6_over_fp3's products, squarings and line products for xi = -4 (doublings; the
+    cyclotomic squaring's (u + 2 v)(u - 2 v)) and others (products by xi; the general
+    norm), against plain polynomial arithmetic mod w^6 - xi; the cyclotomic squaring of a
+    cyclotomic element (a random one to the power (p^3 - 1)(p + 1))."""
     curve = replace(BW6_761, fp3_nonresidue=xi)
 
     def product(x, y):
@@ -178,10 +179,19 @@ def test_cyclotomic_squaring_over_other_non_residues(xi):
             if bit == "1":
                 result = product(result, x)
         return result
-    m = power(_values(random.Random(10), 6), (ref.P ** 3 - 1) * (ref.P + 1))
+    rng = random.Random(10)
+    a, b = _values(rng, 6), _values(rng, 6)
+    m = power(a, (ref.P ** 3 - 1) * (ref.P + 1))
     assert m != [1, 0, 0, 0, 0, 0]
-    got = tower_routines.run_on_target(curve, lambda e, o, x: fp6.cyclotomic_sqr(e, o, x),
-                                       [(Fp6OverFp3, from_poly(m))], Fp6OverFp3,
-                                       target="evmmax", value_bytes=VALUE,
-                                       little_endian=False, out_word=VALUE)
-    assert to_poly(got) == product(m, m)
+
+    def run(build, x, y):
+        return to_poly(tower_routines.run_on_target(
+            curve, build, [(Fp6OverFp3, from_poly(x)), (Fp6OverFp3, from_poly(y))],
+            Fp6OverFp3, target="evmmax", value_bytes=VALUE, little_endian=False,
+            out_word=VALUE))
+    assert run(lambda e, o, x, y: fp6.cyclotomic_sqr(e, o, x), m, b) == product(m, m)
+    assert run(lambda e, o, x, y: fp6.sqr(e, o, x), a, b) == product(a, a)
+    assert run(lambda e, o, x, y: fp6.mul(e, o, x, y), a, b) == product(a, b)
+    sparse = [b[0], 0, b[2], b[3], 0, 0]                 # l0 + l2 w^2 + l3 w^3
+    assert run(lambda e, o, x, y: fp6.mul_by_line(e, o, x, y.c0.c0, y.c0.c1, y.c1.c1),
+               a, b) == product(a, sparse)

@@ -41,6 +41,25 @@ def times_nonresidue(e: Emitter, out: Fp, a: Fp) -> None:
         source = out
 
 
+def add_times_nonresidue(e: Emitter, out: Fp, a: Fp, b: Fp, scratch: Fp,
+                         negated: bool = False) -> None:
+    """out = a + xi b (a - xi b if ``negated``), with |xi| b made in ``scratch`` (which may
+    be ``b``, then overwritten): for xi = +-2^k, k <= 3, k doublings and an addition or a
+    subtraction (one operation fewer than :func:`times_nonresidue` and an addition where
+    xi < 0), else a product by xi. ``out`` may be ``a``."""
+    xi = -e.curve.fp3_nonresidue if negated else e.curve.fp3_nonresidue
+    magnitude = abs(xi)
+    if magnitude & (magnitude - 1) or magnitude > 8:
+        fp.mul(e, scratch, b, e.fp_const("fp3_nonresidue", e.curve.fp3_nonresidue))
+        (fp.sub if negated else fp.add)(e, out, a, scratch)
+        return
+    source = b
+    for _ in range(magnitude.bit_length() - 1):
+        fp.dbl(e, scratch, source)
+        source = scratch
+    (fp.sub if xi < 0 else fp.add)(e, out, a, source)
+
+
 def mul(e: Emitter, out: Fp3, a: Fp3, b: Fp3) -> None:
     """Karatsuba: v_i = a_i b_i, c0 = v0 + xi ((a1 + a2)(b1 + b2) - v1 - v2),
     c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2, c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1.
@@ -60,15 +79,13 @@ def mul(e: Emitter, out: Fp3, a: Fp3, b: Fp3) -> None:
         fp.mul(e, v2, a.c2, b.c2)                # last read of a and b
         fp.sub(e, m0, m0, v1)
         fp.sub(e, m0, m0, v2)
-        times_nonresidue(e, m0, m0)
         fp.sub(e, m1, m1, v0)
         fp.sub(e, m1, m1, v1)
         fp.sub(e, m2, m2, v0)
         fp.sub(e, m2, m2, v2)
         fp.add(e, out.c2, m2, v1)
-        times_nonresidue(e, v2, v2)
-        fp.add(e, out.c1, m1, v2)
-        fp.add(e, out.c0, m0, v0)
+        add_times_nonresidue(e, out.c1, m1, v2, v2)
+        add_times_nonresidue(e, out.c0, v0, m0, m0)
 
 
 def sqr(e: Emitter, out: Fp3, a: Fp3) -> None:
@@ -88,10 +105,8 @@ def sqr(e: Emitter, out: Fp3, a: Fp3) -> None:
         fp.add(e, out.c2, out.c2, s3)
         fp.sub(e, out.c2, out.c2, s0)
         fp.sub(e, out.c2, out.c2, s4)
-        times_nonresidue(e, s4, s4)
-        fp.add(e, out.c1, s1, s4)
-        times_nonresidue(e, s3, s3)
-        fp.add(e, out.c0, s0, s3)
+        add_times_nonresidue(e, out.c1, s1, s4, s4)
+        add_times_nonresidue(e, out.c0, s0, s3, s3)
 
 
 def mul_by_u(e: Emitter, out: Fp3, a: Fp3) -> None:
@@ -115,8 +130,7 @@ def mul_by_01(e: Emitter, out: Fp3, a: Fp3, b0: Fp, b1: Fp) -> None:
     with e.asm.temps(Fp3) as (t,):
         fp.mul(e, t, a, b1)
         fp.mul(e, out, a, b0)
-        times_nonresidue(e, t.c2, t.c2)
-        fp.add(e, out.c0, out.c0, t.c2)
+        add_times_nonresidue(e, out.c0, out.c0, t.c2, t.c2)
         fp.add(e, out.c1, out.c1, t.c0)
         fp.add(e, out.c2, out.c2, t.c1)
 

@@ -22,13 +22,12 @@ class Fp6OverFp3(Slot):
     c1: Fp3
 
 
-def _add_u_times(e: Emitter, out: Fp3, a: Fp3, b: Fp3) -> None:
-    """out = a + u b. ``out`` may be ``a``, not ``b``."""
+def _add_u_times(e: Emitter, out: Fp3, a: Fp3, b: Fp3, negated: bool = False) -> None:
+    """out = a + u b (a - u b if ``negated``). ``out`` may be ``a``, not ``b``."""
     with e.asm.temps(Fp) as (t,):
-        fp3.times_nonresidue(e, t, b.c2)
-        fp.add(e, out.c2, a.c2, b.c1)
-        fp.add(e, out.c1, a.c1, b.c0)
-        fp.add(e, out.c0, a.c0, t)
+        fp3.add_times_nonresidue(e, out.c0, a.c0, b.c2, t, negated)
+        (fp.sub if negated else fp.add)(e, out.c1, a.c1, b.c0)
+        (fp.sub if negated else fp.add)(e, out.c2, a.c2, b.c1)
 
 
 def mul(e: Emitter, out: Fp6OverFp3, a: Fp6OverFp3, b: Fp6OverFp3) -> None:
@@ -54,8 +53,7 @@ def sqr(e: Emitter, out: Fp6OverFp3, a: Fp6OverFp3) -> None:
         _add_u_times(e, s1, a.c0, a.c1)          # last read of a
         fp3.mul(e, s0, s0, s1)
         fp3.sub(e, s0, s0, t)
-        fp3.mul_by_u(e, s1, t)
-        fp3.sub(e, out.c0, s0, s1)
+        _add_u_times(e, out.c0, s0, t, negated=True)
         fp.add(e, out.c1, t, t)
 
 
