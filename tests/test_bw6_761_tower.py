@@ -195,3 +195,65 @@ def test_fp6_over_other_non_residues(xi):
     sparse = [b[0], 0, b[2], b[3], 0, 0]                 # l0 + l2 w^2 + l3 w^3
     assert run(lambda e, o, x, y: fp6.mul_by_line(e, o, x, y.c0.c0, y.c0.c1, y.c1.c1),
                a, b) == product(a, sparse)
+
+
+def _twist_point(rng, b):
+    """A random point of y^2 = x^3 + b over Fp (p = 3 mod 4: square roots by a power)."""
+    while True:
+        x = rng.randrange(ref.P)
+        y = pow((x**3 + b) % ref.P, (ref.P + 1) // 4, ref.P)
+        if y * y % ref.P == (x**3 + b) % ref.P:
+            return x, y
+
+
+@pytest.mark.parametrize("twist_b", [4, 7])
+def test_the_projective_steps_against_affine_arithmetic(twist_b):
+    """pairing_k6's doubling and addition steps (homogeneous projective T and R, affine Q)
+    on y^2 = x^3 + b' (BW6-761's b' = 4: 3 b' Z^2 by additions; 7: by a product), against
+    affine formulas: the point 2T, T + Q, T + R, and a line proportional to
+    (lambda xT - yT) + (-lambda xP) w^2 + yP w^3 for the slope lambda."""
+    from evm384_native.asm import struct
+    from evm384_native.tower.pairing_k6 import (Projective, SparseLine, line_add,
+                                                line_add_projective, line_dbl)
+    p_ = ref.P
+    curve = replace(BW6_761, b=twist_b * pow(BW6_761.fp3_nonresidue, -1, p_) % p_)
+    assert curve.twist_b == twist_b
+    rng = random.Random(twist_b)
+    t, q, r, pt = (_twist_point(rng, twist_b) for _ in range(4))
+    zt, zr = rng.randrange(1, p_), rng.randrange(1, p_)
+    out_kind = struct("StepOut", ("t", Projective), ("line", SparseLine))
+
+    def run(step, second, second_kind):
+        def build(e, o, tt, pp, s):
+            fp.copy(e, o.t, tt)
+            step(e, o.line, o.t, s, pp)
+        return tower_routines.run_on_target(
+            curve, build, [(Projective, [t[0] * zt % p_, t[1] * zt % p_, zt]),
+                           (G1, [(-pt[0]) % p_, pt[1]]), (second_kind, second)],
+            out_kind, target="evmmax", value_bytes=VALUE, little_endian=False,
+            out_word=VALUE)
+
+    def check(values, expected, slope, through):
+        x3, y3, z3, l0, l2, l3 = values
+        assert z3 and (x3 * pow(z3, -1, p_) % p_, y3 * pow(z3, -1, p_) % p_) == expected
+        want = [(slope * through[0] - through[1]) % p_, -slope * pt[0] % p_, pt[1]]
+        scale = l3 * pow(pt[1], -1, p_) % p_
+        assert scale and [l0, l2, l3] == [w * scale % p_ for w in want]
+
+    def add(a, b):                                   # affine, distinct x
+        lam = (b[1] - a[1]) * pow(b[0] - a[0], -1, p_) % p_
+        x3 = (lam * lam - a[0] - b[0]) % p_
+        return lam, (x3, (lam * (a[0] - x3) - a[1]) % p_)
+
+    lam = 3 * t[0] ** 2 * pow(2 * t[1], -1, p_) % p_
+    x2 = (lam * lam - 2 * t[0]) % p_
+    check(run(lambda e, l, tt, s, pp: line_dbl(e, l, tt, pp), [0, 0], G1), (
+        x2, (lam * (t[0] - x2) - t[1]) % p_), lam, t)
+    slope, total = add(t, q)
+    check(run(lambda e, l, tt, s, pp: line_add(e, l, tt, s, pp), list(q), G1), total,
+          slope, q)
+    slope, total = add(t, r)
+    check(run(lambda e, l, tt, s, pp: line_add_projective(e, l, tt, s, pp),
+              [r[0] * zr % p_, r[1] * zr % p_, zr], Projective), total, slope, r)
+    if twist_b == ref.TWIST_B:                       # the reference's group law agrees
+        assert ref.add(t, r) == total

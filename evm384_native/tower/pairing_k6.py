@@ -12,10 +12,10 @@ the targets, :mod:`.control`'s square-and-multiply.
 Miller loops: EIP-3026's e(P, Q) = (f_{x+1,Q}(P) f_{x^3-x^2-x,Q}(P)^p)^((p^6 - 1) / r)
 (El Housni and Guillevic, ePrint 2020/351; tests/bw6_761_reference.py): two loops, each
 as BLS12's, k pairs (known at run time) sharing one Fp6 squaring per bit; per bit every
-pair doubles its T (Jacobian, on the M-twist y^2 = x^3 + b xi over Fp) and multiplies its
-tangent line into f, on a set bit adds Q. A line at P = (xP, yP) through T is, in Fp6 with
-w^6 = xi and times a factor in Fp2 that the final exponentiation removes,
-l0 + l2 w^2 + l3 w^3 (:func:`line_dbl`, :func:`line_add`).
+pair doubles its T (homogeneous projective coordinates, on the M-twist y^2 = x^3 + b xi
+over Fp) and multiplies its tangent line into f, on a set bit adds Q. A line at
+P = (xP, yP) through T is, in Fp6 with w^6 = xi and times a factor in Fp that the final
+exponentiation removes, l0 + l2 w^2 + l3 w^3 (:func:`line_dbl`, :func:`line_add`).
 
 Final exponentiation: the easy part (p^3 - 1)(p + 1), then the hard part to the multiple
 3 (x^3 - x^2 + 1) (p^2 - p + 1) / r of ePrint 2020/351, written E0(x) + E1(x) p with
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from ..asm import Fp, G1, G1Jacobian, Label, Slot, Subroutine, raw, struct
-from . import fp, fp6_over_fp3 as fp6, jacobian
+from ..asm import Fp, G1, Label, Slot, Subroutine, raw, struct
+from . import fp, fp6_over_fp3 as fp6
 from .compare import push_equal
 from .control import longest_run, square_and_multiply_chained, square_and_multiply_signed
 from .families import non_adjacent_form
@@ -44,122 +44,159 @@ class SparseLine(Slot):
     l3: Fp
 
 
+class Projective(Slot):
+    """A point of the twist in homogeneous projective coordinates: x = X / Z, y = Y / Z."""
+    x: Fp
+    y: Fp
+    z: Fp
+
+
 # What the Miller loops keep per pair: Q (affine, on the twist), R = [x] Q (the second
-# loop's base, Jacobian), P as (-xP, yP), T; the steps copy in a suffix of it.
-PairState = struct("Bw6PairState", ("q", G1), ("r", G1Jacobian), ("p", G1),
-                   ("t", G1Jacobian))
+# loop's base), P as (-xP, yP), T; the steps copy in a suffix of it.
+PairState = struct("Bw6PairState", ("q", G1), ("r", Projective), ("p", G1),
+                   ("t", Projective))
 _R_REL = G1.size
-_P_REL = G1.size + G1Jacobian.size
+_P_REL = G1.size + Projective.size
 # with at most this many pairs their states stay in registers for the Miller loops
 RESIDENT_PAIRS = 4
 # the longest run of cyclotomic squarings one call performs (each ~45 EVMMAX ops); where
 # the target's code is not dense (18 bytes an op: EVM768) one a call, as code is larger
 CYCLOTOMIC_RUN = 6
 CYCLOTOMIC_RUN_SPARSE = 1
-_Tail = struct("Bw6PairTail", ("p", G1), ("t", G1Jacobian))
-_RTail = struct("Bw6PairRTail", ("r", G1Jacobian), ("p", G1), ("t", G1Jacobian))
+_Tail = struct("Bw6PairTail", ("p", G1), ("t", Projective))
+_RTail = struct("Bw6PairRTail", ("r", Projective), ("p", G1), ("t", Projective))
 
 
-def line_dbl(e: Emitter, line: SparseLine, t: G1Jacobian, p: G1) -> None:
-    """T = 2T in place (dbl-2009-l, a = 0) and the tangent at T evaluated at P, times
-    2 Y Z^3: l0 = 3 X^3 - 2 Y^2, l2 = 3 X^2 Z^2 (-xP), l3 = Z3 Z^2 yP (Z3 = 2 Y Z);
-    ``p`` holds (-xP, yP)."""
+def times_small(e: Emitter, out: Fp, a: Fp, k: int) -> None:
+    """out = k a: for k = 2^j or 3 2^j (BW6-761's 3 b' = 12) an addition and j doublings
+    (an addition costs 2 gas at twelve limbs, a product 12), else a product by k. ``out``
+    may be ``a``."""
+    odd, doublings = k, 0
+    while odd and odd % 2 == 0:
+        odd, doublings = odd // 2, doublings + 1
+    if odd == 3:
+        with e.asm.temps(Fp) as (twice,):
+            fp.dbl(e, twice, a)
+            fp.add(e, out, twice, a)
+    elif odd == 1:
+        fp.copy(e, out, a)
+    else:
+        fp.mul(e, out, a, e.fp_const(f"times_{k}", k))
+        doublings = 0
+    for _ in range(doublings):
+        fp.dbl(e, out, out)
+
+
+def line_dbl(e: Emitter, line: SparseLine, t: Projective, p: G1) -> None:
+    """T = 2T in place (as 4 (X3, Y3, Z3), the same point) and the tangent at T evaluated
+    at P, times 2 Y Z: the formulas of :mod:`.projective` over Fp (Costello, Lange and
+    Naehrig, PKC 2010; Aranha et al., EUROCRYPT 2011, a = 0), with B = Y^2, E = 3 b' Z^2,
+    F = 3 E: X3 = 2 X Y (B - F), Y3 = (B + F)^2 - 12 E^2, Z3 = 8 B Y Z; l0 = B - E,
+    l2 = 3 X^2 (-xP), l3 = 2 Y Z yP (l0 = (lambda xT - yT) 2 Y Z by Y^2 Z = X^3 + b' Z^3).
+    11 products where Jacobian coordinates take 13; ``p`` holds (-xP, yP)."""
     x, y, z = t.x, t.y, t.z
-    with e.asm.scope("line6_dbl"), e.asm.temps(*[Fp] * 7) as (a, b, zz, c, d, f, ee):
-        fp.sqr(e, a, x)                          # A = X^2
+    with e.asm.scope("line6_dbl"), e.asm.temps(*[Fp] * 5) as (b, ee, yz, f, s):
         fp.sqr(e, b, y)                          # B = Y^2
-        fp.sqr(e, zz, z)
-        jacobian.dbl_terms(e, fp, x, a, b, c, d, ee, f)
-        fp.mul(e, line.l0, ee, x)
-        fp.sub(e, line.l0, line.l0, b)
-        fp.sub(e, line.l0, line.l0, b)           # l0 = 3 X^3 - 2 Y^2
-        fp.sub(e, x, f, d)
-        fp.sub(e, x, x, d)                       # X3 = F - 2 D
-        fp.mul(e, z, y, z)
-        fp.dbl(e, z, z)                          # Z3 = 2 Y Z
-        fp.dbl(e, c, c)
-        fp.dbl(e, c, c)
-        fp.dbl(e, c, c)                          # 8 C
-        fp.sub(e, y, d, x)
-        fp.mul(e, y, y, ee)
-        fp.sub(e, y, y, c)                       # Y3 = E (D - X3) - 8 C
-        fp.mul(e, line.l2, ee, zz)
-        fp.mul(e, line.l2, line.l2, p.x)
-        fp.mul(e, line.l3, z, zz)
-        fp.mul(e, line.l3, line.l3, p.y)
+        fp.sqr(e, ee, z)
+        times_small(e, ee, ee, 3 * e.curve.twist_b)   # E = 3 b' Z^2
+        fp.mul(e, yz, y, z)
+        fp.dbl(e, yz, yz)                        # 2 Y Z
+        fp.mul(e, line.l3, yz, p.y)
+        fp.sqr(e, s, x)
+        times_small(e, s, s, 3)
+        fp.mul(e, line.l2, s, p.x)               # 3 X^2 (-xP)
+        fp.sub(e, line.l0, b, ee)                # B - E
+        times_small(e, f, ee, 3)                 # F = 3 E
+        fp.mul(e, x, x, y)
+        fp.sub(e, s, b, f)
+        fp.mul(e, x, x, s)
+        fp.dbl(e, x, x)                          # X3 = 2 X Y (B - F)
+        fp.add(e, s, b, f)
+        fp.sqr(e, s, s)
+        fp.dbl(e, ee, ee)
+        fp.sqr(e, ee, ee)
+        times_small(e, ee, ee, 3)                # 12 E^2 = 3 (2 E)^2
+        fp.sub(e, y, s, ee)                      # Y3 = (B + F)^2 - 12 E^2
+        fp.mul(e, z, yz, b)
+        fp.dbl(e, z, z)
+        fp.dbl(e, z, z)                          # Z3 = 8 B Y Z
 
 
-def line_add(e: Emitter, line: SparseLine, t: G1Jacobian, q: G1, p: G1) -> None:
-    """T = T + Q in place (affine Q != +-T; madd without the doublings) and the line
-    through them at P, times Z3 = Z H: l0 = R xQ - yQ Z3, l2 = R (-xP), l3 = Z3 yP with
-    H = xQ Z^2 - X, R = yQ Z^3 - Y."""
+def line_add(e: Emitter, line: SparseLine, t: Projective, q: G1, p: G1) -> None:
+    """T = T + Q in place for affine Q != +-T and the line through them at P, times lam
+    (:mod:`.projective`'s formulas over Fp): theta = Y - yQ Z, lam = X - xQ Z (the slope
+    is theta / lam), C = theta^2, D = lam^2, E = lam D, G = X D, H = E + Z C - 2 G:
+    X3 = lam H, Y3 = theta (G - H) - E Y, Z3 = Z E; l0 = theta xQ - lam yQ,
+    l2 = theta (-xP), l3 = lam yP. 15 products."""
     x, y, z = t.x, t.y, t.z
-    with e.asm.scope("line6_add"), e.asm.temps(*[Fp] * 6) as (z1z1, h, r, hh, hhh, v):
-        fp.sqr(e, z1z1, z)
-        fp.mul(e, h, q.x, z1z1)
-        fp.sub(e, h, h, x)                       # H = U2 - X
-        fp.mul(e, r, q.y, z)
-        fp.mul(e, r, r, z1z1)
-        fp.sub(e, r, r, y)                       # R = S2 - Y
-        fp.sqr(e, hh, h)
-        fp.mul(e, hhh, hh, h)
-        fp.mul(e, v, x, hh)                      # V = X H^2
-        fp.sqr(e, x, r)
-        fp.sub(e, x, x, hhh)
-        fp.sub(e, x, x, v)
-        fp.sub(e, x, x, v)                       # X3 = R^2 - H^3 - 2 V
-        fp.mul(e, hhh, hhh, y)                   # Y H^3 (old Y)
-        fp.sub(e, y, v, x)
-        fp.mul(e, y, y, r)
-        fp.sub(e, y, y, hhh)                     # Y3 = R (V - X3) - Y H^3
-        fp.mul(e, z, z, h)                       # Z3 = Z H
-        fp.mul(e, line.l0, r, q.x)
-        fp.mul(e, v, q.y, z)
-        fp.sub(e, line.l0, line.l0, v)
-        fp.mul(e, line.l2, r, p.x)
-        fp.mul(e, line.l3, z, p.y)
+    with e.asm.scope("line6_add"), e.asm.temps(*[Fp] * 6) as (theta, lam, c, d, g, h):
+        fp.mul(e, theta, q.y, z)
+        fp.sub(e, theta, y, theta)               # theta = Y - yQ Z
+        fp.mul(e, lam, q.x, z)
+        fp.sub(e, lam, x, lam)                   # lam = X - xQ Z
+        _add_line(e, line, theta, lam, q.x, q.y, p)
+        fp.sqr(e, c, theta)
+        fp.sqr(e, d, lam)
+        fp.mul(e, g, x, d)                       # G = X D
+        fp.mul(e, d, d, lam)                     # E = lam D
+        fp.mul(e, c, c, z)                       # Z C
+        _add_point(e, t, theta, lam, c, d, g, h, y)
+        fp.mul(e, z, z, d)                       # Z3 = Z E
 
 
-def line_add_jacobian(e: Emitter, line: SparseLine, t: G1Jacobian, r: G1Jacobian, p: G1
-                      ) -> None:
-    """T = T + R in place for Jacobian R != +-T (add-2007-bl without the doublings) and
-    the line through them at P, times Z1^3 Z2 H: l0 = Rr X1 - Y1 Z2 H,
-    l2 = Rr Z1^2 (-xP), l3 = Z1^2 Z3 yP with H = U2 - U1, Rr = S2 - S1 (U1 = X1 Z2^2,
-    U2 = X2 Z1^2, S1 = Y1 Z2^3, S2 = Y2 Z1^3), Z3 = Z1 Z2 H."""
+def line_add_projective(e: Emitter, line: SparseLine, t: Projective, r: Projective, p: G1
+                        ) -> None:
+    """T = T + R in place for R != +-T, both projective, and the line through them at P,
+    times lam Z2: theta = Y1 Z2 - Y2 Z1, lam = X1 Z2 - X2 Z1, C = theta^2, D = lam^2,
+    E = lam D, G = X1 Z2 D, H = E + Z1 Z2 C - 2 G: X3 = lam H, Y3 = theta (G - H) - Y1 Z2 E,
+    Z3 = Z1 Z2 E (:func:`line_add`'s with Q scaled by Z2); l0 = theta X2 - lam Y2,
+    l2 = theta Z2 (-xP), l3 = lam Z2 yP. 20 products (Jacobian coordinates take 23)."""
     x, y, z = t.x, t.y, t.z
-    with e.asm.scope("line6_add_jacobian"), e.asm.temps(*[Fp] * 8) as (
-            z1z1, z2z2, u1, s1, h, rr, hh, v):
-        fp.sqr(e, z1z1, z)
-        fp.sqr(e, z2z2, r.z)
-        fp.mul(e, u1, x, z2z2)                   # U1
-        fp.mul(e, h, r.x, z1z1)
-        fp.sub(e, h, h, u1)                      # H = U2 - U1
-        fp.mul(e, s1, y, r.z)
-        fp.mul(e, s1, s1, z2z2)                  # S1
-        fp.mul(e, rr, r.y, z)
-        fp.mul(e, rr, rr, z1z1)
-        fp.sub(e, rr, rr, s1)                    # Rr = S2 - S1
-        fp.mul(e, line.l0, rr, x)
-        fp.mul(e, v, y, r.z)
-        fp.mul(e, v, v, h)
-        fp.sub(e, line.l0, line.l0, v)           # l0 = Rr X1 - Y1 Z2 H
-        fp.mul(e, line.l2, rr, z1z1)
-        fp.mul(e, line.l2, line.l2, p.x)
-        fp.mul(e, z, z, r.z)
-        fp.mul(e, z, z, h)                       # Z3 = Z1 Z2 H
-        fp.mul(e, line.l3, z1z1, z)
-        fp.mul(e, line.l3, line.l3, p.y)
-        fp.sqr(e, hh, h)
-        fp.mul(e, v, u1, hh)                     # V = U1 H^2
-        fp.mul(e, hh, hh, h)                     # H^3
-        fp.sqr(e, x, rr)
-        fp.sub(e, x, x, hh)
-        fp.sub(e, x, x, v)
-        fp.sub(e, x, x, v)                       # X3 = Rr^2 - H^3 - 2 V
-        fp.mul(e, s1, s1, hh)                    # S1 H^3
-        fp.sub(e, y, v, x)
-        fp.mul(e, y, y, rr)
-        fp.sub(e, y, y, s1)                      # Y3 = Rr (V - X3) - S1 H^3
+    with e.asm.scope("line6_add_projective"), e.asm.temps(*[Fp] * 8) as (
+            theta, lam, u1, s1, c, d, g, h):
+        fp.mul(e, s1, y, r.z)                    # Y1 Z2
+        fp.mul(e, theta, r.y, z)
+        fp.sub(e, theta, s1, theta)
+        fp.mul(e, u1, x, r.z)                    # X1 Z2
+        fp.mul(e, lam, r.x, z)
+        fp.sub(e, lam, u1, lam)
+        with e.asm.temps(G1) as (scaled,):       # P times Z2, for l2 and l3
+            fp.mul(e, scaled.x, p.x, r.z)
+            fp.mul(e, scaled.y, p.y, r.z)
+            _add_line(e, line, theta, lam, r.x, r.y, scaled)
+        fp.sqr(e, c, theta)
+        fp.sqr(e, d, lam)
+        fp.mul(e, g, u1, d)                      # G = X1 Z2 D
+        fp.mul(e, d, d, lam)                     # E = lam D
+        fp.mul(e, z, z, r.z)                     # Z1 Z2
+        fp.mul(e, c, c, z)                       # Z1 Z2 C
+        _add_point(e, t, theta, lam, c, d, g, h, s1)
+        fp.mul(e, z, z, d)                       # Z3 = Z1 Z2 E
+
+
+def _add_line(e: Emitter, line: SparseLine, theta: Fp, lam: Fp, x2: Fp, y2: Fp, p: G1
+              ) -> None:
+    """l0 = theta x2 - lam y2, l2 = theta p.x, l3 = lam p.y (``lam`` kept)."""
+    with e.asm.temps(Fp) as (h,):
+        fp.mul(e, line.l0, theta, x2)
+        fp.mul(e, h, lam, y2)
+        fp.sub(e, line.l0, line.l0, h)
+    fp.mul(e, line.l2, theta, p.x)
+    fp.mul(e, line.l3, lam, p.y)
+
+
+def _add_point(e: Emitter, t: Projective, theta: Fp, lam: Fp, zc: Fp, ee: Fp, g: Fp, h: Fp,
+               y1: Fp) -> None:
+    """X3 = lam H, Y3 = theta (G - H) - E y1 with H = E + zc - 2 G (``g``, ``y1``
+    clobbered; Z3 is the caller's)."""
+    fp.add(e, h, ee, zc)
+    fp.sub(e, h, h, g)
+    fp.sub(e, h, h, g)                           # H = E + Z C - 2 G
+    fp.mul(e, t.x, lam, h)                       # X3 = lam H
+    fp.mul(e, y1, y1, ee)                        # E y1
+    fp.sub(e, g, g, h)
+    fp.mul(e, g, g, theta)
+    fp.sub(e, t.y, g, y1)                        # Y3 = theta (G - H) - E y1
 
 
 class MillerLoops:
@@ -356,7 +393,7 @@ class MillerLoops:
         def add_r(negative: bool) -> None:
             if negative:
                 fp.neg(e, work.r.y, work.r.y)
-            line_add_jacobian(e, self.line, work.t, work.r, work.p)
+            line_add_projective(e, self.line, work.t, work.r, work.p)
             times_line_called()
         add = each("ml6_add_r_all", lambda: add_r(False), r_tail, work.t)
         sub = each("ml6_sub_r_all", lambda: add_r(True), r_tail, work.t)
