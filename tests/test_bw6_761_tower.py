@@ -45,8 +45,6 @@ def test_fp3_routines(engine):
         "mul_by_u": (lambda e, o, x, y, z: fp3.mul_by_u(e, o, x), ref.poly_mul(fa, u)),
         "mul_by_01": (lambda e, o, x, y, z: fp3.mul_by_01(e, o, x, z.c0, z.c1),
                       ref.poly_mul(fa, _fp3_poly([s[0], s[1], 0]))),
-        "mul_by_1": (lambda e, o, x, y, z: fp3.mul_by_1(e, o, x, z.c1),
-                     ref.poly_mul(fa, _fp3_poly([0, s[1], 0]))),
         "inverse": (lambda e, o, x, y, z: fp3.inverse(e, o, x), None),
     }
     for name, (build, expected) in cases.items():

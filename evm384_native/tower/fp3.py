@@ -21,22 +21,22 @@ class Fp3(Slot):
     c2: Fp
 
 
-def times_nonresidue(e: Emitter, out: Fp, a: Fp) -> None:
-    """out = xi a: for xi = +-2^k, k <= 3 (BW6-761's -4), k doublings and a negation
-    (under EVMMAX at twelve limbs an addition costs 2 gas, a product 12), else one
-    product by the constant. ``out`` may be ``a``."""
-    xi = e.curve.fp3_nonresidue
+def times_nonresidue(e: Emitter, out: Fp, a: Fp, negated: bool = False) -> None:
+    """out = xi a (-xi a if ``negated``): for xi = +-2^k, k <= 3 (BW6-761's -4), k
+    doublings and a negation where the factor is negative (under EVMMAX at twelve limbs an
+    addition costs 2 gas, a product 12), else one product by the constant. ``out`` may be
+    ``a``."""
+    xi = -e.curve.fp3_nonresidue if negated else e.curve.fp3_nonresidue
     magnitude = abs(xi)
     if magnitude & (magnitude - 1) or magnitude > 8:
-        fp.mul(e, out, a, e.fp_const("fp3_nonresidue", xi))
+        fp.mul(e, out, a, e.fp_const("fp3_nonresidue_negated" if negated
+                                     else "fp3_nonresidue", xi))
         return
-    doublings = magnitude.bit_length() - 1
+    source = a                                   # |xi| > 1: +-1 are cubes
     if xi < 0:
         fp.neg(e, out, a)
-    elif not fp.same(out, a):
-        fp.copy(e, out, a)
-    source = out if xi < 0 else a
-    for _ in range(doublings):
+        source = out
+    for _ in range(magnitude.bit_length() - 1):
         fp.dbl(e, out, source)
         source = out
 
@@ -133,13 +133,6 @@ def mul_by_01(e: Emitter, out: Fp3, a: Fp3, b0: Fp, b1: Fp) -> None:
         add_times_nonresidue(e, out.c0, out.c0, t.c2, t.c2)
         fp.add(e, out.c1, out.c1, t.c0)
         fp.add(e, out.c2, out.c2, t.c1)
-
-
-def mul_by_1(e: Emitter, out: Fp3, a: Fp3, b1: Fp) -> None:
-    """a (b1 u) = u (a b1), 3 products. ``out`` must not overlap ``a``."""
-    with e.asm.temps(Fp3) as (t,):
-        fp.mul(e, t, a, b1)
-        mul_by_u(e, out, t)
 
 
 def inverse(e: Emitter, out: Fp3, a: Fp3) -> None:

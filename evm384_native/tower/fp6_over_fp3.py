@@ -117,19 +117,26 @@ def conj(e: Emitter, out: Fp6OverFp3, a: Fp6OverFp3) -> None:
 
 def mul_by_line(e: Emitter, out: Fp6OverFp3, a: Fp6OverFp3, l0: Fp, l2: Fp, l3: Fp
                 ) -> None:
-    """a (l0 + l2 w^2 + l3 w^3), the Miller loop's sparse line: with L0 = l0 + l2 u and
-    L1 = l3 u, t0 = a0 L0, t1 = a1 L1, c1 = (a0 + a1)(L0 + L1) - t0 - t1, c0 = t0 + u t1:
-    15 products. ``out`` may alias ``a``; the l_i must not overlap it."""
+    """a (l0 + l2 w^2 + l3 w^3), the Miller loop's sparse line: Karatsuba over Fp3 with
+    L0 = l0 + l2 u and L1 = l3 u: t0 = a0 L0, q = a1 l3 (a1 L1 = u q),
+    c1 = (a0 + a1)(L0 + L1) - t0 - u q, c0 = t0 + u^2 q = t0 + (xi q1, xi q2, q0), with
+    u q and u^2 q written out (xi q2 made once): 15 products. ``out`` may alias ``a``; the
+    l_i must not overlap it."""
     with e.asm.scope("fp6_3_mul_by_line"), e.asm.temps(Fp3, Fp3, Fp3, Fp) as (
-            t0, t1, s, m):
+            t0, q, s, m):
         fp3.mul_by_01(e, t0, a.c0, l0, l2)
-        fp3.mul_by_1(e, t1, a.c1, l3)
+        fp3.mul_by_fp(e, q, a.c1, l3)
         fp3.add(e, s, a.c0, a.c1)                # last read of a
         fp.add(e, m, l2, l3)
         fp3.mul_by_01(e, out.c1, s, l0, m)
         fp3.sub(e, out.c1, out.c1, t0)
-        fp3.sub(e, out.c1, out.c1, t1)
-        _add_u_times(e, out.c0, t0, t1)
+        fp3.times_nonresidue(e, m, q.c2, negated=True)   # -xi q2
+        fp.add(e, out.c1.c0, out.c1.c0, m)       # c1 -= u q = (xi q2, q0, q1)
+        fp.sub(e, out.c1.c1, out.c1.c1, q.c0)
+        fp.sub(e, out.c1.c2, out.c1.c2, q.c1)
+        fp3.add_times_nonresidue(e, out.c0.c0, t0.c0, q.c1, q.c1)
+        fp.sub(e, out.c0.c1, t0.c1, m)
+        fp.add(e, out.c0.c2, t0.c2, q.c0)
 
 
 def inverse(e: Emitter, out: Fp6OverFp3, a: Fp6OverFp3) -> None:
