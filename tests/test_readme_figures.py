@@ -87,9 +87,9 @@ CLAIMS = [
     _readme("(`bls12_377_pairing_check`: 195,070 gas for two pairs under EIP-6690 beside the "
             "EIP's 175,000; `bls12_377_pairing_check_hinted` with the residue witness: "
             "111,573)", *BLS12_377),
-    _readme("(`bw6_761_pairing_check`, two pairs: 556,339 gas under EIP-6690, 1,495,357 under "
-            "EVM768's update5-A schedule and 1,017,623 under update5-B, beside the EIP's "
-            "560,000; `bw6_761_pairing_check_hinted` with the residue witness: 434,922 with "
+    _readme("(`bw6_761_pairing_check`, two pairs: 526,303 gas under EIP-6690, 1,454,832 under "
+            "EVM768's update5-A schedule and 986,054 under update5-B, beside the EIP's "
+            "560,000; `bw6_761_pairing_check_hinted` with the residue witness: 404,855 with "
             "its calldata)", *BW6_761),
     # the sections of the other contracts, whose sh blocks name `evm384 gas`
     _readme("| `poseidon_t3` (2 inputs) | 3,806 |", *POSEIDON),   # then bench/'s split
