@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 
 @dataclass(frozen=True)
@@ -109,3 +109,32 @@ def pairing_calldata(name: str, args: Sequence[Any], arguments: Mapping[str, Tup
     if "hint" in expected and len(args[-1]) != hint_bytes:
         raise ValueError(f"a hint is {hint_bytes} bytes (pairing_hint computes it)")
     return b"".join(bytes(arg) for arg in args)
+
+
+def pairing_check_usages(name: str, points: str, from_points: Callable[[List[bytes]], bytes],
+                         example: Callable[[random.Random, int, bool], bytes], *,
+                         encode_calldata: Callable[..., bytes],
+                         pairing_hint: Callable[[bytes], bytes], hint_bytes: int,
+                         precompile: str, precompile_price: Callable[[bytes], int],
+                         measured_price: Optional[Callable[[bytes], int]] = None
+                         ) -> Dict[str, Usage]:
+    """A pairing family's two entries: the check ``name`` (its input the precompile's) and
+    ``name_hinted`` (the same input, then the hint ``pairing_hint`` computes, which the
+    precompile's job drops)."""
+    hinted = f"{name}_hinted"
+
+    def with_hint(data: bytes) -> bytes:
+        return encode_calldata(hinted, data, pairing_hint(data))
+
+    def without_hint(calldata: bytes) -> bytes:
+        return calldata[:len(calldata) - hint_bytes]
+
+    return {
+        name: Usage(points, from_points, example, precompile=precompile,
+                    precompile_price=precompile_price, measured_price=measured_price),
+        hinted: Usage(points + "; the hint is computed and appended",
+                      lambda pairs: with_hint(from_points(pairs)),
+                      lambda rng, k, true: with_hint(example(rng, k, true)),
+                      precompile=precompile, precompile_input=without_hint,
+                      precompile_price=precompile_price, measured_price=measured_price),
+    }

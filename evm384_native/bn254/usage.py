@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Dict, List
 
-from ..usage import Usage
+from ..usage import Usage, concatenated_pairs, pairing_check_usages
 from .calldata import encode_calldata
 from .hint import pairing_hint
 from .hinted import HINT_BYTES
@@ -28,9 +28,7 @@ def _sized(points: List[bytes], sizes: List[int]) -> bytes:
 
 
 def _pairs(points: List[bytes]) -> bytes:
-    if not points or len(points) % 2:
-        raise ValueError(f"points come in (G1, G2) pairs; got {len(points)} point(s)")
-    return _sized(points, [G1_BYTES, G2_BYTES] * (len(points) // 2))
+    return concatenated_pairs(points, G1_BYTES, G2_BYTES)
 
 
 def _random_g1(rng: random.Random) -> bytes:
@@ -58,14 +56,6 @@ def _random_pairs(rng: random.Random, k: int, true: bool) -> bytes:
                     for a, b in scalars)
 
 
-def _hinted(data: bytes) -> bytes:
-    return encode_calldata("bn254_pairing_check_hinted", data, pairing_hint(data))
-
-
-def _without_hint(calldata: bytes) -> bytes:
-    return calldata[:len(calldata) - HINT_BYTES]
-
-
 def _pairing_gas(data: bytes) -> int:
     """EIP-1108's ECPAIRING price, 34,000 k + 45,000, for k pairs of its input."""
     return 34_000 * (len(data) // PAIR_BYTES) + 45_000
@@ -89,13 +79,8 @@ USAGE: Dict[str, Usage] = {
                        lambda points: _sized(points, [G1_BYTES, WORD]),
                        _random_mul, example_k=1, one_input=True, relation=False,
                        precompile="ECMUL (0x07)", precompile_price=_flat(6_000)),
-    "bn254_pairing_check": Usage(_PAIRS, _pairs, _random_pairs,
-                                 precompile="ECPAIRING (0x08)", precompile_price=_pairing_gas,
-                                 measured_price=_measured_pairing_gas),
-    "bn254_pairing_check_hinted": Usage(
-        _PAIRS + "; the hint is computed and appended",
-        lambda points: _hinted(_pairs(points)),
-        lambda rng, k, true: _hinted(_random_pairs(rng, k, true)),
-        precompile="ECPAIRING (0x08)", precompile_input=_without_hint,
+    **pairing_check_usages(
+        "bn254_pairing_check", _PAIRS, _pairs, _random_pairs, encode_calldata=encode_calldata,
+        pairing_hint=pairing_hint, hint_bytes=HINT_BYTES, precompile="ECPAIRING (0x08)",
         precompile_price=_pairing_gas, measured_price=_measured_pairing_gas),
 }

@@ -7,7 +7,7 @@ import random
 from typing import Dict, List
 
 from ..curves import weierstrass
-from ..usage import Usage, concatenated_pairs, pairing_scalars
+from ..usage import Usage, concatenated_pairs, pairing_check_usages, pairing_scalars
 from .calldata import encode_calldata
 from .hint import pairing_hint
 from .hinted import HINT_BYTES
@@ -34,21 +34,7 @@ def _pairing_gas(data: bytes) -> int:
     return 120_000 * (len(data) // PAIR_BYTES) + 320_000
 
 
-def _hinted(data: bytes) -> bytes:
-    return encode_calldata("bw6_761_pairing_check_hinted", data, pairing_hint(data))
-
-
-def _without_hint(calldata: bytes) -> bytes:
-    return calldata[:len(calldata) - HINT_BYTES]
-
-
-_PRECOMPILE = "BW6_PAIRING (EIP-3026)"
-USAGE: Dict[str, Usage] = {
-    "bw6_761_pairing_check": Usage(_PAIRS, _pairs, random_pairs, precompile=_PRECOMPILE,
-                                   precompile_price=_pairing_gas),
-    "bw6_761_pairing_check_hinted": Usage(
-        _PAIRS + "; the hint is computed and appended",
-        lambda points: _hinted(_pairs(points)),
-        lambda rng, k, true: _hinted(random_pairs(rng, k, true)),
-        precompile=_PRECOMPILE, precompile_input=_without_hint, precompile_price=_pairing_gas),
-}
+USAGE: Dict[str, Usage] = pairing_check_usages(
+    "bw6_761_pairing_check", _PAIRS, _pairs, random_pairs, encode_calldata=encode_calldata,
+    pairing_hint=pairing_hint, hint_bytes=HINT_BYTES, precompile="BW6_PAIRING (EIP-3026)",
+    precompile_price=_pairing_gas)
