@@ -94,6 +94,62 @@ def emit_words(asm: Assembler, d_at: int, dst: int) -> None:
         asm.op("MSTORE")
 
 
+def emit_next_limbs(asm: Assembler, at: Layout, mask_depth: int) -> None:
+    """[...] -> [...]: the limbs of V = sum d_k 2**(248 k - 2048), k = 8 .. 16 (D's digits;
+    d_8's low 64 bits are zero), at ``a_at``: limb i is d_(8+i) >> 64 with d_(9+i)'s low 64
+    bits above, so the next square starts from the last one's digits without words; V
+    below M (``emit_below_modulus``) keeps the square's bound. MASK ``mask_depth`` deep."""
+    for i in range(LIMBS):
+        _load(asm, at.d_at + 32 * i)
+        asm.push(LAST_BITS)
+        asm.op("SHR")
+        if i + 1 < LIMBS:
+            _load(asm, at.d_at + 32 * (i + 1))
+            asm.push(BITS - LAST_BITS)
+            asm.ops("SHL", "OR", f"DUP{mask_depth + 1}", "AND")
+        asm.push(at.a_at + 32 * i)
+        asm.op("MSTORE")
+
+
+def emit_below_modulus(asm: Assembler, at: Layout, mask_depth: int) -> None:
+    """[...] -> [...]: the limbs V at ``a_at`` (V < 2 M) replaced by V - M when V >= M.
+    Mostly the top limbs decide (V's limb 8 below M's, or equal and limb 7 below); else
+    V - M by limbs with the borrow (each difference's sign bit) into Q's words, kept when
+    the last borrow is 0. MASK ``mask_depth`` deep."""
+    below, keep = asm.new_label("deferred_below"), asm.new_label("deferred_keep")
+    top, next_ = at.a_at + 32 * (LIMBS - 1), at.m_at + 32 * (LIMBS - 1)
+    _load(asm, next_)
+    _load(asm, top)
+    asm.op("LT")                                    # [V_8 < M_8]
+    _load(asm, next_)
+    _load(asm, top)
+    asm.op("EQ")
+    _load(asm, next_ - 32)
+    _load(asm, top - 32)
+    asm.ops("LT", "AND", "OR")                      # [V_8 < M_8 or (= and V_7 < M_7)]
+    asm.jumpi(below)
+    asm.op("PUSH0")                                 # [borrow]
+    for i in range(LIMBS):
+        _load(asm, at.a_at + 32 * i)
+        asm.op("SUB")
+        _load(asm, at.m_at + 32 * i)
+        asm.ops("SWAP1", "SUB")                     # [t = v_i - borrow - m_i]
+        asm.op("DUP1")
+        asm.push(255)
+        asm.ops("SHR", "SWAP1", f"DUP{mask_depth + 2}", "AND")  # [t mod 2**248, borrow']
+        asm.push(at.q_at + 32 * i)
+        asm.op("MSTORE")
+    asm.op("ISZERO")
+    asm.jumpi(keep)
+    asm.jump(below)
+    asm.place(keep)                                 # V >= M: V - M
+    asm.push(32 * LIMBS)
+    asm.push(at.q_at)
+    asm.push(at.a_at)
+    asm.op("MCOPY")
+    asm.place(below)
+
+
 def _pairs(at: Layout, k: int, square: bool) -> Tuple[List[Tuple[int, int]], List[Tuple[int, int]]]:
     """Column k's products: (doubled cross products of a square, the others)."""
     doubled, single = [], []

@@ -99,7 +99,8 @@ TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE byt
 
 _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
               "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "T1", "OUT",
-              "COUNT2", "MW32", "E0", "S", "V1", "V2", "SQR", "SQW", "ELAST")
+              "COUNT2", "MW32", "E0", "S", "V1", "V2", "SQR", "SQW", "ELAST", "SQRS",
+              "PENDING")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
 # the deferred-carry squaring's limbs (8-word moduli) in DIAG, free at that size
 LIMBS_LAYOUT = deferred.Layout(a_at=DIAG_BUF, b_at=DIAG_BUF, m_at=DIAG_BUF + 30 * WORD,
@@ -254,7 +255,7 @@ class _Routines:
         self.mont_mul = asm.new_label("mw_mont_mul")
         self.mont_sqr = asm.new_label("mw_mont_sqr")
         self.fixed = {n: asm.new_label(f"mw_mont_mul_{n}") for n in sizes.fixed_words}
-        self.fixed_sqr = {n: asm.new_label(f"mw_mont_sqr_{n}") for n in sizes.fixed_sqr_words}
+        self.fixed_sqr = {n: asm.new_label(f"mw_sqr_run_{n}") for n in sizes.fixed_sqr_words}
         self.fixed_redc = {n: asm.new_label(f"mw_redc_{n}") for n in sizes.fixed_sqr_words}
         self.mul_low = asm.new_label("mw_mul_low")
         self.mod_add = asm.new_label("mw_mod_add")
@@ -275,7 +276,7 @@ class _Routines:
             with self.c.asm.scope(f"redc_{n}"):
                 self._redc_fixed(n)
             with self.c.asm.scope(f"deferred_sqr_{n}"):
-                self._deferred_sqr()
+                self._deferred_sqr_run()
         with self.c.asm.scope("reduce"):
             self._reduce()
         with self.c.asm.scope("mod_add"):
@@ -501,20 +502,31 @@ class _Routines:
         asm.ops("POP", "POP")
         asm.jump(self.reduce)
 
-    def _deferred_sqr(self) -> None:
-        """[ret] -> []: DST = A**2 / R mod M for 8 words by :mod:`.deferred`'s columns (A's
-        limbs from AF, M's from ML: ``emit_modulus_limbs``), the result's 9 words at T."""
+    def _deferred_sqr_run(self) -> None:
+        """[ret] -> []: ACC = ACC**(2**COUNT) / R**(2**COUNT - 1) mod M for 8 words (COUNT
+        >= 1 Montgomery squarings) by :mod:`.deferred`'s columns, ACC's limbs made once
+        (M's by ``emit_modulus_limbs``): each square's digits are the next one's limbs, below
+        M; the last one's words at T, reduced into ACC."""
         c, asm = self.c, self.c.asm
         asm.place(self.fixed_sqr[deferred.WORDS])
-        asm.push(WORD * deferred.WORDS)
-        c.load("A")
-        asm.push(AF_BUF)
-        asm.op("MCOPY")
         deferred.push_constants(asm)                    # [M2, INV, START, MASK, ret]
-        deferred.emit_limbs(asm, AF_BUF, LIMBS_LAYOUT.a_at, mask_depth=4)
+        deferred.emit_limbs(asm, ACC_BUF, LIMBS_LAYOUT.a_at, mask_depth=4)
+        square, last = asm.new_label("mw_sqr_run_square"), asm.new_label("mw_sqr_run_last")
+        asm.place(square)
         deferred.emit_product(asm, LIMBS_LAYOUT, square=True)
+        c.load("COUNT")
+        asm.push(1)
+        asm.ops("SWAP1", "SUB", "DUP1")
+        c.store("COUNT")
+        asm.op("ISZERO")
+        asm.jumpi(last)
+        deferred.emit_next_limbs(asm, LIMBS_LAYOUT, mask_depth=4)
+        deferred.emit_below_modulus(asm, LIMBS_LAYOUT, mask_depth=4)
+        asm.jump(square)
+        asm.place(last)
         asm.ops("POP", "POP", "POP", "POP")
         deferred.emit_words(asm, LIMBS_LAYOUT.d_at, T_BUF)
+        c.set("DST", ACC_BUF)
         asm.jump(self.reduce)
 
     def _mont_sqr(self) -> None:
@@ -793,6 +805,7 @@ class _Driver:
         self.asm, self.r, self.c = asm, routines, routines.c
         self.odd_flow = asm.new_label("mw_odd")
         self.exp_flow = asm.new_label("mw_exp")
+        self.squarings = asm.new_label("mw_squarings")
         self.divide = asm.new_label("mw_divide")
         self.output = asm.new_label("mw_output")
 
@@ -873,6 +886,7 @@ class _Driver:
             self._divide()
         with self.asm.scope("exp_flow"):
             self._exp_flow()
+            self._squarings()
         with self.asm.scope("even"):
             self._even()
         with self.asm.scope("output"):
@@ -981,13 +995,15 @@ class _Driver:
                 _select(asm)
                 asm.op("SWAP1")
         asm.op("SWAP1")                                 # [sqr, mul]
-        for n, label in r.fixed_sqr.items():            # the straight-line squarings
+        c.store("SQR")
+        asm.push(self.squarings)                        # runs of squarings: SQR's, or
+        for n, label in r.fixed_sqr.items():            # the deferred-carry ones
             asm.push(label)
             c.load("N32")
             asm.push(WORD * n)
             asm.op("EQ")
             _select(asm)
-        c.store("SQR")
+        c.store("SQRS")
         asm.op("DUP1")
         c.store("MUL")                                  # OUT: A / R mod M, as A 1 / R or
         for n, label in r.fixed_redc.items():          # by the reduction rows alone
@@ -1353,9 +1369,10 @@ class _Driver:
         c.load("E0")
         c.store("P")
         c.set("STARTED", 0)
-        window, no_squares, zero_window, first, next_window = (
-            asm.new_label(n) for n in ("mw_window", "mw_no_squares", "mw_zero_window",
-                                       "mw_first", "mw_next_window"))
+        c.set("PENDING", 0)
+        window, zero_window, first, next_window = (
+            asm.new_label(n) for n in ("mw_window", "mw_zero_window", "mw_first",
+                                       "mw_next_window"))
         asm.place(window)
         c.load("P")
         c.load("PEND")
@@ -1365,13 +1382,12 @@ class _Driver:
         asm.ops("DUP3", "DUP3", "SUB", "MUL")           # [(K - r) (r < K), K, r]
         asm.ops("SWAP1", "SUB", "SWAP1", "POP")         # [min(K, r)]
         c.store("WIDTH")
-        c.load("STARTED")
-        asm.op("ISZERO")
-        asm.jumpi(no_squares)
-        c.load("WIDTH")
-        c.store("COUNT")
-        self.repeat("COUNT", lambda: self.call("SQR", DST=ACC_BUF, A=ACC_BUF, B=ACC_BUF))
-        asm.place(no_squares)
+        c.load("STARTED")                               # the squarings wait for the
+        c.load("WIDTH")                                 # next product (or the end)
+        asm.op("MUL")
+        c.load("PENDING")
+        asm.op("ADD")
+        c.store("PENDING")
         c.load("WIDTH")
         asm.push(256)
         asm.op("SUB")
@@ -1393,6 +1409,7 @@ class _Driver:
         c.load("STARTED")
         asm.op("ISZERO")
         asm.jumpi(first)
+        self._flush_squarings()
         c.store("B")
         self.call(None, DST=ACC_BUF, A=ACC_BUF)
         asm.jump(next_window)
@@ -1414,6 +1431,29 @@ class _Driver:
         c.load("PEND")
         asm.op("GT")
         asm.jumpi(window)
+        self._flush_squarings()
+        asm.op("JUMP")
+
+    def _flush_squarings(self) -> None:
+        """The PENDING squarings of ACC, as one run (SQRS), PENDING then 0."""
+        asm, c = self.asm, self.c
+        none = asm.new_label("mw_no_squarings")
+        c.load("PENDING")
+        asm.op("DUP1")
+        asm.op("ISZERO")
+        asm.jumpi(none)
+        c.store("COUNT")
+        c.set("PENDING", 0)
+        self.call("SQRS")
+        asm.op("PUSH0")
+        asm.place(none)
+        asm.op("POP")
+
+    def _squarings(self) -> None:
+        """[ret] -> []: ACC squared COUNT times by SQR."""
+        asm = self.asm
+        asm.place(self.squarings)
+        self.repeat("COUNT", lambda: self.call("SQR", DST=ACC_BUF, A=ACC_BUF, B=ACC_BUF))
         asm.op("JUMP")
 
     def _output(self) -> None:
@@ -1550,6 +1590,7 @@ class _Driver:
         asm.op("DUP1")
         c.store("MUL")
         c.store("SQR")
+        c.set("SQRS", self.squarings)
         c.load("W32")
         c.store("TSTRIDE")
         c.load("W32")
