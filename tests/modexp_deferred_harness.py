@@ -24,9 +24,9 @@ def harness(square: bool, routine: bool = True) -> bytes:
     asm.push(AT.a_at)
     asm.op("CALLDATACOPY")
     if routine:
-        deferred.push_constants(asm)
+        deferred.push_constants(asm, AT)
         deferred.emit_product(asm, AT, square)
-        asm.ops("POP", "POP", "POP", "POP")
+        deferred.pop_constants(asm)
         deferred.emit_words(asm, AT.d_at, OUT_AT)
     asm.push(32 * (WORDS + 1))
     asm.push(OUT_AT)

@@ -19,7 +19,7 @@ Inputs below M give a result below 2 M; the caller subtracts M when needed.
 """
 from __future__ import annotations
 
-from typing import List, NamedTuple, Tuple
+from typing import List, NamedTuple, Tuple, Union
 
 from ..asm import Assembler
 
@@ -150,7 +150,17 @@ def emit_below_modulus(asm: Assembler, at: Layout, mask_depth: int) -> None:
     asm.place(below)
 
 
-def _pairs(at: Layout, k: int, square: bool) -> Tuple[List[Tuple[int, int]], List[Tuple[int, int]]]:
+class _Limb(NamedTuple):
+    """M's limb j, on the stack (``push_constants``): DUP(4 + j) with the sum on top and
+    the other sum and M2 below it."""
+    j: int
+
+
+Operand = Union[int, _Limb]                        # a word's address, or M's limb
+Pair = Tuple[Operand, Operand]
+
+
+def _pairs(at: Layout, k: int, square: bool) -> Tuple[List[Pair], List[Pair]]:
     """Column k's products: (doubled cross products of a square, the others)."""
     doubled, single = [], []
     for i in range(max(0, k - LIMBS + 1), min(k, LIMBS - 1) + 1):
@@ -161,26 +171,34 @@ def _pairs(at: Layout, k: int, square: bool) -> Tuple[List[Tuple[int, int]], Lis
             doubled.append((at.a_at + 32 * i, at.a_at + 32 * j))
         elif i == j:
             single.append((at.a_at + 32 * i, at.a_at + 32 * i))
-    single += [(at.q_at + 32 * i, at.m_at + 32 * (k - i))
+    single += [(at.q_at + 32 * i, _Limb(k - i))
                for i in range(max(0, k - LIMBS + 1), min(k, LIMBS))]
     return doubled, single
 
 
-def _accumulate(asm: Assembler, x: int, y: int, m2_depth: int = 0) -> None:
+def _fetch(asm: Assembler, operand: Operand, pushed: int) -> None:
+    """[...] -> [operand, ...], ``pushed`` items above the sum."""
+    if isinstance(operand, _Limb):
+        asm.op(f"DUP{4 + operand.j + pushed}")
+    else:
+        _load(asm, operand)
+
+
+def _accumulate(asm: Assembler, x: Operand, y: Operand, m2_depth: int = 0) -> None:
     """[s, ...] -> [s + x y mod 2**256, ...], or with M2 ``m2_depth`` deep
     [s + (x y mod M2), ...]."""
     if m2_depth:
         asm.op(f"DUP{m2_depth}")
-    _load(asm, x)
+    _fetch(asm, x, int(m2_depth > 0))
     if x == y:
         asm.op("DUP1")
     else:
-        _load(asm, y)
+        _fetch(asm, y, 1 + int(m2_depth > 0))
     asm.ops("MULMOD" if m2_depth else "MUL", "ADD")
 
 
 def _column(asm: Assembler, at: Layout, k: int, square: bool) -> None:
-    """[carry, M2, INV, START, MASK] -> [carry', M2, INV, START, MASK]: column k."""
+    """[carry, M2, M's limbs, INV, START, MASK] -> the same with carry': column k."""
     doubled, single = _pairs(at, k, square)
     if doubled:
         asm.ops("PUSH0", "PUSH0")                   # [s0, s1, carry, M2, ...]
@@ -190,10 +208,10 @@ def _column(asm: Assembler, at: Layout, k: int, square: bool) -> None:
         for x, y in doubled:
             _accumulate(asm, x, y, 4)
         asm.ops("DUP1", "ADD", "SWAP1", "DUP1", "ADD")      # [2 s0, 2 s1, carry, M2, ...]
-        asm.ops("DUP3", "ADD", "SWAP2")             # [carry, s1, s0, M2, INV, START, MASK]
-        asm.ops("DUP6", "ADD", "ADD", "SWAP1")      # [s0, s1, M2, INV, START, MASK]
+        asm.ops("DUP3", "ADD", "SWAP2")             # [carry, s1, s0, M2, limbs, INV, START]
+        asm.ops(f"DUP{6 + LIMBS}", "ADD", "ADD", "SWAP1")   # [s0, s1, M2, limbs, ...]
     else:
-        asm.ops("DUP1", "DUP5", "ADD", "SWAP1")     # [s0 = carry, s1 = carry + START, ...]
+        asm.ops("DUP1", f"DUP{5 + LIMBS}", "ADD", "SWAP1")  # [s0 = carry, s1 = carry + START]
     for x, y in single:
         _accumulate(asm, x, y)
     if k < LIMBS:                                   # q_k = s0 n' mod 2**bits, then q_k m_0
@@ -201,41 +219,55 @@ def _column(asm: Assembler, at: Layout, k: int, square: bool) -> None:
         _load(asm, at.np_at)
         asm.op("MUL")
         if k < LIMBS - 1:
-            asm.op("DUP7")
+            asm.op(f"DUP{7 + LIMBS}")               # MASK
         else:
             asm.push((1 << LAST_BITS) - 1)
         asm.op("AND")
         asm.push(at.q_at + 32 * k)
         asm.op("MSTORE")
-        _accumulate(asm, at.q_at + 32 * k, at.m_at)
-    asm.op("SWAP1")                                 # [s1, s0, M2, INV, START, MASK]
+        _accumulate(asm, at.q_at + 32 * k, _Limb(0))
+    asm.op("SWAP1")                                 # [s1, s0, M2, limbs, INV, START, MASK]
     for x, y in single:
         _accumulate(asm, x, y, 3)
     if k < LIMBS:
-        _accumulate(asm, at.q_at + 32 * k, at.m_at, 3)
-    asm.ops("DUP3", "DUP5", "DUP5", "DUP5", "NOT", "DUP5", "ADDMOD", "MULMOD")  # [h, s1, s0, ...]
+        _accumulate(asm, at.q_at + 32 * k, _Limb(0), 3)
+    asm.ops("DUP3", f"DUP{5 + LIMBS}", "DUP5", "DUP5", "NOT", "DUP5", "ADDMOD",
+            "MULMOD")                               # [h, s1, s0, ...]
     asm.push(8)
     asm.ops("SHL", "DUP3")
     asm.push(256 - 8)
-    asm.ops("SHR", "OR")                            # [carry', s1, s0, M2, INV, START, MASK]
+    asm.ops("SHR", "OR")                            # [carry', s1, s0, M2, limbs, INV, ...]
     if k >= LIMBS - 1:                              # d_k: the low 248 bits
-        asm.ops("SWAP2", "DUP7", "AND")
+        asm.ops("SWAP2", f"DUP{7 + LIMBS}", "AND")
         asm.push(at.d_at + 32 * (k - LIMBS + 1))
         asm.ops("MSTORE", "POP")
     else:
         asm.ops("SWAP2", "POP", "POP")
 
 
-def push_constants(asm: Assembler) -> None:
-    """[...] -> [M2, INV, START, MASK, ...]: what the columns DUP."""
-    for value in (MASK, START, INV, M2):
+CONSTANTS = 4 + LIMBS                               # what push_constants leaves
+MASK_DEPTH = CONSTANTS                              # MASK's place among them (the last)
+
+
+def push_constants(asm: Assembler, at: Layout) -> None:
+    """[...] -> [M2, M's limbs 0 .. 8, INV, START, MASK, ...]: what the columns DUP (M's
+    limbs from ``m_at``)."""
+    for value in (MASK, START, INV):
         asm.push(value)
+    for j in reversed(range(LIMBS)):
+        _load(asm, at.m_at + 32 * j)
+    asm.push(M2)
+
+
+def pop_constants(asm: Assembler) -> None:
+    """[constants, ...] -> [...]."""
+    asm.ops(*["POP"] * CONSTANTS)
 
 
 def emit_product(asm: Assembler, at: Layout, square: bool) -> None:
-    """[M2, INV, START, MASK] -> the same: D = the digits of (A B + Q M) / R (A A for
-    ``square``); A, B below M, the limbs of M at ``m_at``."""
-    asm.op("PUSH0")                                 # [carry = 0, M2, INV, START, MASK]
+    """[constants] -> the same: D = the digits of (A B + Q M) / R (A A for ``square``); A,
+    B below M (their limbs at ``a_at``, ``b_at``)."""
+    asm.op("PUSH0")                                 # [carry = 0, constants]
     for k in range(2 * LIMBS - 1):
         _column(asm, at, k, square)
     asm.op("POP")                                   # (0: the result is below 2**4097)

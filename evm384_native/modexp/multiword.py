@@ -509,8 +509,8 @@ class _Routines:
         M; the last one's words at T, reduced into ACC."""
         c, asm = self.c, self.c.asm
         asm.place(self.fixed_sqr[deferred.WORDS])
-        deferred.push_constants(asm)                    # [M2, INV, START, MASK, ret]
-        deferred.emit_limbs(asm, ACC_BUF, LIMBS_LAYOUT.a_at, mask_depth=4)
+        deferred.push_constants(asm, LIMBS_LAYOUT)      # [constants, ret]
+        deferred.emit_limbs(asm, ACC_BUF, LIMBS_LAYOUT.a_at, mask_depth=deferred.MASK_DEPTH)
         square, last = asm.new_label("mw_sqr_run_square"), asm.new_label("mw_sqr_run_last")
         asm.place(square)
         deferred.emit_product(asm, LIMBS_LAYOUT, square=True)
@@ -520,11 +520,11 @@ class _Routines:
         c.store("COUNT")
         asm.op("ISZERO")
         asm.jumpi(last)
-        deferred.emit_next_limbs(asm, LIMBS_LAYOUT, mask_depth=4)
-        deferred.emit_below_modulus(asm, LIMBS_LAYOUT, mask_depth=4)
+        deferred.emit_next_limbs(asm, LIMBS_LAYOUT, mask_depth=deferred.MASK_DEPTH)
+        deferred.emit_below_modulus(asm, LIMBS_LAYOUT, mask_depth=deferred.MASK_DEPTH)
         asm.jump(square)
         asm.place(last)
-        asm.ops("POP", "POP", "POP", "POP")
+        deferred.pop_constants(asm)
         deferred.emit_words(asm, LIMBS_LAYOUT.d_at, T_BUF)
         c.set("DST", ACC_BUF)
         asm.jump(self.reduce)
