@@ -30,6 +30,8 @@ def harness(square: bool, routine: bool = True, squarings: int = 1) -> bytes:
             if i:
                 deferred.emit_next_limbs(asm, AT, deferred.MASK_DEPTH)
                 deferred.emit_below_modulus(asm, AT, deferred.MASK_DEPTH)
+            if square:
+                deferred.emit_doubled(asm, AT)
             deferred.emit_product(asm, AT, square)
         deferred.pop_constants(asm)
         deferred.emit_words(asm, AT.d_at, OUT_AT)

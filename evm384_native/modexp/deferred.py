@@ -11,8 +11,8 @@ column's sum S (at most 18 limb products and the carry in: below 2**502) is kept
 S mod 2**256 (MUL, ADD) and S mod M2 = 2**251 - 1 (MULMOD, ADD: 23 values below M2 still
 fit a word); its part above 2**256 is h = (S mod M2 - S mod 2**256) 2**-256 mod M2
 (2**-256 = 2**246 mod M2; h < 2**246 < M2), once a column, and the carry out is
-S >> 248 = h 2**8 + (S mod 2**256) >> 248. Cross products of a square are summed once and
-the pair doubled. Columns 8 .. 16 leave their low 248 bits as digits d_8 .. d_16 of
+S >> 248 = h 2**8 + (S mod 2**256) >> 248. A square's cross products are taken once, as
+(2 a_i) a_j (2 a_i below 2**249: a column stays below 2**502). Columns 8 .. 16 leave their low 248 bits as digits d_8 .. d_16 of
 (A B + Q M) / R, which ``emit_words`` turns into words.
 
 Inputs below M give a result below 2 M; the caller subtracts M when needed.
@@ -160,20 +160,30 @@ Operand = Union[int, _Limb]                        # a word's address, or M's li
 Pair = Tuple[Operand, Operand]
 
 
-def _pairs(at: Layout, k: int, square: bool) -> Tuple[List[Pair], List[Pair]]:
-    """Column k's products: (doubled cross products of a square, the others)."""
-    doubled, single = [], []
+def emit_doubled(asm: Assembler, at: Layout) -> None:
+    """[...] -> [...]: 2 a_i at ``b_at`` for a square's cross products (A's limbs at
+    ``a_at``)."""
+    for i in range(LIMBS):
+        _load(asm, at.a_at + 32 * i)
+        asm.ops("DUP1", "ADD")
+        asm.push(at.b_at + 32 * i)
+        asm.op("MSTORE")
+
+
+def _pairs(at: Layout, k: int, square: bool) -> List[Pair]:
+    """Column k's products: a_i b_j, or for a square (2 a_i) a_j for i < j and a_i a_i
+    (``emit_doubled``'s 2 a_i at ``b_at``), then q_i m_j."""
+    pairs: List[Pair] = []
     for i in range(max(0, k - LIMBS + 1), min(k, LIMBS - 1) + 1):
         j = k - i
         if not square:
-            single.append((at.a_at + 32 * i, at.b_at + 32 * j))
+            pairs.append((at.a_at + 32 * i, at.b_at + 32 * j))
         elif i < j:
-            doubled.append((at.a_at + 32 * i, at.a_at + 32 * j))
+            pairs.append((at.b_at + 32 * i, at.a_at + 32 * j))
         elif i == j:
-            single.append((at.a_at + 32 * i, at.a_at + 32 * i))
-    single += [(at.q_at + 32 * i, _Limb(k - i))
-               for i in range(max(0, k - LIMBS + 1), min(k, LIMBS))]
-    return doubled, single
+            pairs.append((at.a_at + 32 * i, at.a_at + 32 * i))
+    return pairs + [(at.q_at + 32 * i, _Limb(k - i))
+                    for i in range(max(0, k - LIMBS + 1), min(k, LIMBS))]
 
 
 def _fetch(asm: Assembler, operand: Operand, pushed: int) -> None:
@@ -199,19 +209,8 @@ def _accumulate(asm: Assembler, x: Operand, y: Operand, m2_depth: int = 0) -> No
 
 def _column(asm: Assembler, at: Layout, k: int, square: bool) -> None:
     """[carry, M2, M's limbs, INV, START, MASK] -> the same with carry': column k."""
-    doubled, single = _pairs(at, k, square)
-    if doubled:
-        asm.ops("PUSH0", "PUSH0")                   # [s0, s1, carry, M2, ...]
-        for x, y in doubled:
-            _accumulate(asm, x, y)
-        asm.op("SWAP1")
-        for x, y in doubled:
-            _accumulate(asm, x, y, 4)
-        asm.ops("DUP1", "ADD", "SWAP1", "DUP1", "ADD")      # [2 s0, 2 s1, carry, M2, ...]
-        asm.ops("DUP3", "ADD", "SWAP2")             # [carry, s1, s0, M2, limbs, INV, START]
-        asm.ops(f"DUP{6 + LIMBS}", "ADD", "ADD", "SWAP1")   # [s0, s1, M2, limbs, ...]
-    else:
-        asm.ops("DUP1", f"DUP{5 + LIMBS}", "ADD", "SWAP1")  # [s0 = carry, s1 = carry + START]
+    single = _pairs(at, k, square)
+    asm.ops("DUP1", f"DUP{5 + LIMBS}", "ADD", "SWAP1")  # [s0 = carry, s1 = carry + START]
     for x, y in single:
         _accumulate(asm, x, y)
     if k < LIMBS:                                   # q_k = s0 n' mod 2**bits, then q_k m_0

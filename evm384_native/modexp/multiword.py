@@ -103,7 +103,8 @@ _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND
               "PENDING")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
 # the deferred-carry squaring's limbs (8-word moduli) in DIAG, free at that size
-LIMBS_LAYOUT = deferred.Layout(a_at=DIAG_BUF, b_at=DIAG_BUF, m_at=DIAG_BUF + 30 * WORD,
+LIMBS_LAYOUT = deferred.Layout(a_at=DIAG_BUF, b_at=DIAG_BUF + 40 * WORD,
+                               m_at=DIAG_BUF + 30 * WORD,
                                np_at=V["NP"], q_at=DIAG_BUF + 10 * WORD,
                                d_at=DIAG_BUF + 20 * WORD)
 assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
@@ -511,6 +512,7 @@ class _Routines:
         asm.place(self.fixed_sqr[deferred.WORDS])
         deferred.push_constants(asm, LIMBS_LAYOUT)      # [constants, ret]
         deferred.emit_limbs(asm, ACC_BUF, LIMBS_LAYOUT.a_at, mask_depth=deferred.MASK_DEPTH)
+        deferred.emit_doubled(asm, LIMBS_LAYOUT)
         square, last = asm.new_label("mw_sqr_run_square"), asm.new_label("mw_sqr_run_last")
         asm.place(square)
         deferred.emit_product(asm, LIMBS_LAYOUT, square=True)
@@ -522,6 +524,7 @@ class _Routines:
         asm.jumpi(last)
         deferred.emit_next_limbs(asm, LIMBS_LAYOUT, mask_depth=deferred.MASK_DEPTH)
         deferred.emit_below_modulus(asm, LIMBS_LAYOUT, mask_depth=deferred.MASK_DEPTH)
+        deferred.emit_doubled(asm, LIMBS_LAYOUT)
         asm.jump(square)
         asm.place(last)
         deferred.pop_constants(asm)
