@@ -1373,27 +1373,10 @@ class _Driver:
         c.store("P")
         c.set("STARTED", 0)
         c.set("PENDING", 0)
-        window, zero_window, first, next_window = (
+        window, zero_window, first, advance, next_window, no_skip = (
             asm.new_label(n) for n in ("mw_window", "mw_zero_window", "mw_first",
-                                       "mw_next_window"))
+                                       "mw_advance", "mw_next_window", "mw_no_skip"))
         asm.place(window)
-        c.load("P")
-        c.load("PEND")
-        asm.op("SUB")                                   # [r]
-        c.load("K")                                     # [K, r]
-        asm.ops("DUP2", "DUP2", "GT")                   # [r < K, K, r]
-        asm.ops("DUP3", "DUP3", "SUB", "MUL")           # [(K - r) (r < K), K, r]
-        asm.ops("SWAP1", "SUB", "SWAP1", "POP")         # [min(K, r)]
-        c.store("WIDTH")
-        c.load("STARTED")                               # the squarings wait for the
-        c.load("WIDTH")                                 # next product (or the end)
-        asm.op("MUL")
-        c.load("PENDING")
-        asm.op("ADD")
-        c.store("PENDING")
-        c.load("WIDTH")
-        asm.push(256)
-        asm.op("SUB")
         c.load("P")
         asm.push(7)
         asm.op("AND")
@@ -1401,8 +1384,51 @@ class _Driver:
         asm.push(3)
         asm.op("SHR")
         c.slot(EXP_AT_SLOT)
-        asm.ops("ADD", "MLOAD", "SWAP1", "SHL")         # [bits from P on, 256 - WIDTH]
-        asm.ops("SWAP1", "SHR")                         # [window]
+        asm.ops("ADD", "MLOAD", "SWAP1", "SHL")         # [bits from P on (and past PEND)]
+        # zero windows skipped at once: z = the zero bits from P on (at most PEND - P),
+        # whole windows of them (the squarings wait for the next product)
+        asm.op("DUP1")
+        asm.op("CLZ")
+        c.load("P")
+        c.load("PEND")
+        asm.op("SUB")                                   # [r, clz, bits]
+        asm.ops("DUP2", "DUP2", "LT")                   # [r < clz, r, clz, bits]
+        asm.ops("DUP3", "DUP3", "SUB", "MUL", "SWAP1", "POP", "ADD")  # [z, bits]
+        c.load("K")
+        asm.ops("DUP1", "SWAP2", "DIV", "MUL")          # [skip = K floor(z / K), bits]
+        asm.ops("DUP1", "ISZERO")
+        asm.jumpi(no_skip)
+        asm.op("DUP1")
+        c.load("STARTED")
+        asm.op("MUL")
+        c.load("PENDING")
+        asm.op("ADD")
+        c.store("PENDING")
+        c.load("P")
+        asm.op("ADD")
+        c.store("P")
+        asm.op("POP")
+        asm.jump(next_window)
+        asm.place(no_skip)
+        asm.op("POP")                                   # [bits]
+        c.load("P")
+        c.load("PEND")
+        asm.op("SUB")                                   # [r, bits]
+        c.load("K")                                     # [K, r, bits]
+        asm.ops("DUP2", "DUP2", "GT")                   # [r < K, K, r]
+        asm.ops("DUP3", "DUP3", "SUB", "MUL")           # [(K - r) (r < K), K, r]
+        asm.ops("SWAP1", "SUB", "SWAP1", "POP")         # [min(K, r), bits]
+        asm.op("DUP1")
+        c.store("WIDTH")
+        c.load("STARTED")                               # the squarings wait for the
+        asm.op("MUL")                                   # next product (or the end)
+        c.load("PENDING")
+        asm.op("ADD")
+        c.store("PENDING")
+        c.load("WIDTH")
+        asm.push(256)
+        asm.op("SUB")
+        asm.op("SHR")                                   # [window]
         asm.ops("DUP1", "ISZERO")
         asm.jumpi(zero_window)
         c.load("TSTRIDE")
@@ -1415,22 +1441,23 @@ class _Driver:
         self._flush_squarings()
         c.store("B")
         self.call(None, DST=ACC_BUF, A=ACC_BUF)
-        asm.jump(next_window)
+        asm.jump(advance)
         asm.place(first)                                # [entry]
         c.load("TSTRIDE")
         asm.op("SWAP1")
         asm.push(ACC_BUF)
         asm.op("MCOPY")
         c.set("STARTED", 1)
-        asm.jump(next_window)
+        asm.jump(advance)
         asm.place(zero_window)
         asm.op("POP")
-        asm.place(next_window)
+        asm.place(advance)
         c.load("WIDTH")
         c.load("P")
         asm.op("ADD")
-        asm.op("DUP1")
         c.store("P")
+        asm.place(next_window)
+        c.load("P")
         c.load("PEND")
         asm.op("GT")
         asm.jumpi(window)
