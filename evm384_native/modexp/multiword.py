@@ -100,7 +100,7 @@ TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE byt
 _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
               "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "T1", "OUT",
               "COUNT2", "MW32", "E0", "S", "V1", "V2", "SQR", "SQW", "ELAST", "SQRS",
-              "PENDING")
+              "PENDING", "D1", "VINV")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
 # the deferred-carry squaring's limbs (8-word moduli) in DIAG, free at that size
 LIMBS_LAYOUT = deferred.Layout(a_at=DIAG_BUF, b_at=DIAG_BUF + 40 * WORD,
@@ -789,6 +789,72 @@ class _Routines:
         asm.ops("MCOPY", "JUMP")
 
 
+def _wide_product(asm: Assembler) -> None:
+    """[x, y] -> [hi, lo, y]: x y = hi 2**256 + lo (hi = mm - lo mod 2**256 - 1, mm = x y
+    mod 2**256 - 1: exact, as hi <= 2**256 - 2)."""
+    asm.ops("DUP2", "DUP2", "MUL")                      # [lo, x, y]
+    asm.ops("SWAP1", "PUSH0", "NOT", "SWAP1", "DUP4")   # [y, x, N, lo, y]
+    asm.ops("MULMOD", "DUP2", "NOT")                    # [~lo, mm, lo, y]
+    asm.ops("PUSH0", "NOT", "SWAP2", "ADDMOD")          # [hi, lo, y]
+
+
+def _wide_digit(asm: Assembler, d1: Callable[[], None], v: Callable[[], None]) -> None:
+    """[u1, u0] -> [floor((u1 2**256 + u0) / d1)] for d1 >= 2**255 (what ``d1()`` pushes)
+    and u1 < d1, with v = ``_reciprocal``'s (``v()``): Moller and Granlund's Algorithm 4."""
+    v()
+    _wide_product(asm)                                  # [hi, lo, u1, u0]: v u1
+    asm.ops("SWAP1", "DUP4", "ADD")                     # [q0 = lo + u0, hi, u1, u0]
+    asm.ops("DUP1", "DUP5", "GT")                       # [carry, q0, hi, u1, u0]
+    asm.ops("SWAP1", "SWAP2", "ADD", "DUP3", "ADD")
+    asm.push(1)
+    asm.op("ADD")                                       # [q1 = hi + carry + u1 + 1, q0, u1, u0]
+    d1()
+    asm.ops("DUP2", "MUL", "DUP5", "SUB")               # [r = u0 - q1 d1, q1, q0, u1, u0]
+    asm.ops("DUP3", "DUP2", "GT")                       # [r > q0, r, q1, q0, ...]
+    asm.ops("DUP1", "DUP4", "SUB", "SWAP3", "POP")      # [c, r, q1 - c, q0, ...]
+    d1()
+    asm.ops("MUL", "ADD")                               # [r + c d1, q1', q0, u1, u0]
+    d1()
+    asm.ops("SWAP1", "LT", "ISZERO", "ADD")             # [q1' + (r >= d1), q0, u1, u0]
+    asm.ops("SWAP3", "POP", "POP", "POP")
+
+
+def _reciprocal(asm: Assembler) -> None:
+    """[d] -> [v, d]: v = floor((2**512 - 1) / d) - 2**256 for d >= 2**255 (Moller and
+    Granlund's reciprocal). From below: (2**256 - 1) / (d_hi + 1) 2**128 (d_hi = d's top
+    128 bits; less than 2**256 taken as 0), then twice v += e_hi + hi(e_hi v) with
+    e = 2**512 - 1 - d (2**256 + v) = (NOT d - hi(d v)) 2**256 + NOT lo(d v), which stays
+    below (e / d <= e_hi 2**256 / d); then v + 1 while e >= d."""
+    again = asm.new_label("mw_reciprocal_more")
+    asm.op("DUP1")
+    asm.push(128)
+    asm.op("SHR")
+    asm.push(1)
+    asm.ops("ADD", "PUSH0", "NOT", "DIV")               # [w = (2**256 - 1) / (d_hi + 1), d]
+    asm.ops("DUP1")
+    asm.push(128)
+    asm.ops("SHR", "SWAP1")
+    asm.push(128)
+    asm.ops("SHL", "MUL")                               # [v (w >= 2**128, else 0), d]
+
+    def residue_high() -> None:                         # [v, d] -> [e_hi, lo(d v), v, d]
+        asm.ops("DUP2", "DUP2")
+        _wide_product(asm)                              # [hi, lo, d, v, d]
+        asm.ops("SWAP1", "SWAP2", "NOT", "SUB")         # [e_hi, lo, v, d]
+    for _ in range(2):
+        residue_high()
+        asm.ops("SWAP1", "POP")                         # [e_hi, v, d]
+        asm.ops("DUP2", "DUP2")
+        _wide_product(asm)                              # [hi, lo, v, e_hi, v, d]
+        asm.ops("SWAP1", "POP", "SWAP1", "POP", "ADD", "ADD")   # [v', d]
+    asm.place(again)                                    # [v, d]
+    residue_high()
+    asm.ops("SWAP1", "NOT", "DUP4", "GT", "ISZERO")     # [e_lo >= d, e_hi, v, d]
+    asm.ops("SWAP1", "ISZERO", "ISZERO", "OR")          # [e >= d, v, d]
+    asm.ops("DUP1", "SWAP2", "ADD", "SWAP1")            # [e >= d, v', d]
+    asm.jumpi(again)
+
+
 def _inverse_word(asm: Assembler) -> None:
     """[x] -> [x^-1 mod 2**256] for odd x: Newton's iteration y = y (2 - x y) from y = x
     (right to 3 bits: odd squares are 1 mod 8), doubling the right bits: 7 steps."""
@@ -810,6 +876,8 @@ class _Driver:
         self.exp_flow = asm.new_label("mw_exp")
         self.squarings = asm.new_label("mw_squarings")
         self.divide = asm.new_label("mw_divide")
+        self.divide_wide = {n: asm.new_label(f"mw_divide_wide_{n}")
+                            for n in routines.sizes.fixed_sqr_words}
         self.output = asm.new_label("mw_output")
 
     # --- helpers --------------------------------------------------------------------
@@ -1227,6 +1295,11 @@ class _Driver:
         negative. The subtraction adds q NM over n + 1 words (``_division_setup``)."""
         asm, c, r = self.asm, self.c, self.r
         asm.place(self.divide)
+        for n, label in self.divide_wide.items():       # 256-bit digits for these sizes
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.op("EQ")
+            asm.jumpi(label)
         step, negative, positive = (asm.new_label(n) for n in (
             "mw_two_step", "mw_two_negative", "mw_two_positive"))
         asm.place(step)
@@ -1253,12 +1326,6 @@ class _Driver:
             asm.ops("DUP1", "DUP6", "MUL", "DUP4", "ADD", "SWAP3", "POP")  # [c, u3, r', q, v1]
             asm.ops("DUP4", "SUB", "SWAP3", "POP")      # [u3, r', q - c, v1]
         asm.ops("POP", "POP", "SWAP1", "POP")           # [q]
-        fixed = {n: asm.new_label(f"mw_divide_{n}") for n in r.sizes.fixed_sqr_words}
-        for n, label in fixed.items():
-            c.load("N32")
-            asm.push(WORD * n)
-            asm.op("EQ")
-            asm.jumpi(label)
         c.load("N32")                                   # T = XS 2**128 - q M
         asm.push(WORD)
         asm.op("ADD")
@@ -1291,14 +1358,66 @@ class _Driver:
         c.store("COUNT2")                               # [count]
         asm.jumpi(step)
         asm.op("JUMP")
-        for n, label in fixed.items():                  # straight-line, XS 2**128's words
-            asm.place(label)                            # read as they are used
-            asm.ops("PUSH0", "NOT", "SWAP1", "PUSH0")   # [0, q, N]
-            for j in range(n + 1):
-                r.fixed_step(NM_BUF + WORD * j, lambda j=j: _shifted_word(asm, XS_BUF, j, 128),
-                             T_BUF + WORD * j)
-            asm.ops("POP", "POP", "POP")
-            asm.jump(negative)
+        for n, label in self.divide_wide.items():
+            with asm.scope(f"divide_wide_{n}"):
+                self._divide_wide(n, label)
+
+    def _divide_wide(self, n: int, entry: Label) -> None:
+        """[ret] -> []: ``divide`` for n words in steps of 256-bit digits (COUNT2 even: two
+        128-bit steps each). The digit: Knuth's estimate floor((u1 2**256 + u0) / d1) from
+        XS 2**S's top two words and M 2**S's top word d1 (2**256 - 1 when u1 = d1), at most
+        2 too large (Theorem 4.3.1B), by Moller and Granlund's division by a precomputed
+        reciprocal (Algorithm 4 of "Improved division by invariant integers", 2011); then
+        T = XS 2**256 - q M, its words XS's moved up one (constant addresses, no shifts),
+        and M added while negative."""
+        asm, c, r = self.asm, self.c, self.r
+        step, negative, positive, digit, top = (asm.new_label(f"mw_wide_{x}") for x in (
+            "step", "negative", "positive", "digit", "top"))
+        asm.place(entry)
+        c.load("V1")
+        asm.push(128)
+        asm.op("SHL")
+        c.load("V2")
+        asm.ops("OR", "DUP1")
+        c.store("D1")                                   # [d1]
+        _reciprocal(asm)
+        c.store("VINV")
+        asm.op("POP")
+        asm.place(step)
+        self._normalized_word(2)
+        self._normalized_word(1)                        # [u1, u0]
+        asm.op("DUP1")
+        c.load("D1")
+        asm.op("EQ")
+        asm.jumpi(top)
+        _wide_digit(asm, lambda: c.load("D1"), lambda: c.load("VINV"))
+        asm.jump(digit)
+        asm.place(top)                                  # u1 = d1: the digit 2**256 - 1
+        asm.ops("POP", "POP", "PUSH0", "NOT")
+        asm.place(digit)                                # [q]
+        asm.ops("PUSH0", "NOT", "SWAP1", "PUSH0")       # [0, q, N]
+        for j in range(n + 1):                          # word j of XS 2**256: XS's j - 1
+            r.fixed_step(NM_BUF + WORD * j, XS_BUF + WORD * (j - 1), T_BUF + WORD * j)
+        asm.ops("POP", "POP", "POP")
+        asm.place(negative)                             # add M while T < 0
+        asm.push(T_BUF + WORD * n)
+        asm.op("MLOAD")
+        asm.push(255)
+        asm.ops("SHR", "ISZERO")
+        asm.jumpi(positive)
+        self.call(r.add, DST=T_BUF, A=T_BUF, B=MOD_BUF)
+        asm.jump(negative)
+        asm.place(positive)
+        asm.push(WORD * n)
+        asm.push(T_BUF)
+        asm.push(XS_BUF)
+        asm.op("MCOPY")
+        c.load("COUNT2")
+        asm.push(2)
+        asm.ops("SWAP1", "SUB", "DUP1")
+        c.store("COUNT2")
+        asm.jumpi(step)
+        asm.op("JUMP")
 
     def _exp_flow(self) -> None:
         """[ret] -> []: ACC = T[1]^E with MUL (table entries TSTRIDE bytes apart, T[1]
