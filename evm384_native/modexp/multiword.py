@@ -1492,44 +1492,11 @@ class _Driver:
         c.store("P")
         c.set("STARTED", 0)
         c.set("PENDING", 0)
-        window, zero_window, first, advance, next_window, no_skip = (
+        window, zero_window, first, advance, next_window = (
             asm.new_label(n) for n in ("mw_window", "mw_zero_window", "mw_first",
-                                       "mw_advance", "mw_next_window", "mw_no_skip"))
+                                       "mw_advance", "mw_next_window"))
         asm.place(window)
-        c.load("P")
-        asm.push(7)
-        asm.op("AND")
-        c.load("P")
-        asm.push(3)
-        asm.op("SHR")
-        c.slot(EXP_AT_SLOT)
-        asm.ops("ADD", "MLOAD", "SWAP1", "SHL")         # [bits from P on (and past PEND)]
-        # zero windows skipped at once: z = the zero bits from P on (at most PEND - P),
-        # whole windows of them (the squarings wait for the next product)
-        asm.op("DUP1")
-        asm.op("CLZ")
-        c.load("P")
-        c.load("PEND")
-        asm.op("SUB")                                   # [r, clz, bits]
-        asm.ops("DUP2", "DUP2", "LT")                   # [r < clz, r, clz, bits]
-        asm.ops("DUP3", "DUP3", "SUB", "MUL", "SWAP1", "POP", "ADD")  # [z, bits]
-        c.load("K")
-        asm.ops("DUP1", "SWAP2", "DIV", "MUL")          # [skip = K floor(z / K), bits]
-        asm.ops("DUP1", "ISZERO")
-        asm.jumpi(no_skip)
-        asm.op("DUP1")
-        c.load("STARTED")
-        asm.op("MUL")
-        c.load("PENDING")
-        asm.op("ADD")
-        c.store("PENDING")
-        c.load("P")
-        asm.op("ADD")
-        c.store("P")
-        asm.op("POP")
-        asm.jump(next_window)
-        asm.place(no_skip)
-        asm.op("POP")                                   # [bits]
+        self._exponent_bits()                           # [bits from P on]
         c.load("P")
         c.load("PEND")
         asm.op("SUB")                                   # [r, bits]
@@ -1568,13 +1535,29 @@ class _Driver:
         asm.op("MCOPY")
         c.set("STARTED", 1)
         asm.jump(advance)
-        asm.place(zero_window)
-        asm.op("POP")
-        asm.place(advance)
-        c.load("WIDTH")
+        asm.place(zero_window)                          # and the zero windows after it at
+        asm.op("POP")                                   # once: z = the zero bits from P on
+        self._advance()                                 # (at most PEND - P), whole windows
+        self._exponent_bits()                           # of them (the squarings wait for
+        asm.op("CLZ")                                   # the next product)
+        c.load("P")
+        c.load("PEND")
+        asm.op("SUB")                                   # [r, clz]
+        asm.ops("DUP2", "DUP2", "LT")                   # [r < clz, r, clz]
+        asm.ops("DUP3", "DUP3", "SUB", "MUL", "SWAP1", "POP", "ADD")  # [z]
+        c.load("K")
+        asm.ops("DUP1", "SWAP2", "DIV", "MUL", "DUP1")  # [skip = K floor(z / K), skip]
+        c.load("STARTED")
+        asm.op("MUL")
+        c.load("PENDING")
+        asm.op("ADD")
+        c.store("PENDING")
         c.load("P")
         asm.op("ADD")
         c.store("P")
+        asm.jump(next_window)
+        asm.place(advance)
+        self._advance()
         asm.place(next_window)
         c.load("P")
         c.load("PEND")
@@ -1582,6 +1565,26 @@ class _Driver:
         asm.jumpi(window)
         self._flush_squarings()
         asm.op("JUMP")
+
+    def _exponent_bits(self) -> None:
+        """[] -> [E's bits from P on, left-aligned (bits past PEND follow)]."""
+        asm, c = self.asm, self.c
+        c.load("P")
+        asm.push(7)
+        asm.op("AND")
+        c.load("P")
+        asm.push(3)
+        asm.op("SHR")
+        c.slot(EXP_AT_SLOT)
+        asm.ops("ADD", "MLOAD", "SWAP1", "SHL")
+
+    def _advance(self) -> None:
+        """P += WIDTH."""
+        c = self.c
+        c.load("WIDTH")
+        c.load("P")
+        c.asm.op("ADD")
+        c.store("P")
 
     def _flush_squarings(self) -> None:
         """The PENDING squarings of ACC, as one run (SQRS), PENDING then 0."""
