@@ -353,12 +353,17 @@ class _Routines:
         self._rows_next(outer, "N32")
         asm.jump(self.reduce)
 
-    def fixed_step(self, x_at: int, t_at: Union[int, Callable[[], None]], store_at: int) -> None:
-        """[C, y, N] -> [C', y, N]: (C', t) = t + x[x_at] y + C, t to store_at; t the word at
-        ``t_at`` or what ``t_at()`` pushes."""
+    def fixed_step(self, x_at: int, t_at: Union[int, Callable[[], None]], store_at: int,
+                   complement: bool = False) -> None:
+        """[C, y, N] -> [C', y, N]: (C', t) = t + x y + C, t to store_at; x the word at
+        ``x_at`` (NOT it for ``complement``), t the word at ``t_at`` or what ``t_at()``
+        pushes."""
         asm = self.c.asm
         asm.push(x_at)
-        asm.ops("MLOAD", "DUP3")                        # [y, x, C, y, N]
+        asm.op("MLOAD")
+        if complement:
+            asm.op("NOT")
+        asm.op("DUP3")                                  # [y, x, C, y, N]
         asm.ops("DUP2", "DUP2", "MUL")                  # [lo, y, x, C, y, N]
         asm.ops("SWAP2", "DUP6", "SWAP2", "MULMOD")     # [mm, lo, C, y, N]
         asm.ops("DUP5", "SWAP1", "DUP3", "NOT", "ADDMOD")  # [hi, lo, C, y, N]
@@ -1208,7 +1213,8 @@ class _Driver:
 
     def _division_setup(self) -> None:
         """What ``divide``'s steps read: S = CLZ(M's top word), V1 and V2 = M's top two
-        128-bit digits normalized, NM = 2**(256 (n + 1)) - M, W32 = 32 (n + 1)."""
+        128-bit digits normalized, W32 = 32 (n + 1), and NM = 2**(256 (n + 1)) - M but for
+        the sizes with 256-bit digits."""
         asm, c, r = self.asm, self.c, self.r
         c.word("N32", MOD_BUF - WORD)
         asm.ops("DUP1", "CLZ", "DUP1")
@@ -1229,7 +1235,14 @@ class _Driver:
         asm.push(WORD)
         asm.op("ADD")
         c.store("W32")
+        wide = asm.new_label("mw_no_nm")                # (the wide steps take NOT M + 1)
+        for n in self.divide_wide:
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.op("EQ")
+            asm.jumpi(wide)
         self.call(r.sub, DST=NM_BUF, A=ZERO_BUF, B=MOD_BUF)
+        asm.place(wide)
 
     def _below_modulus(self, at: int, otherwise: Label) -> None:
         """Go on if the number at ``at`` (BASE_WORDS words, zeros above) is below M, else
@@ -1368,8 +1381,9 @@ class _Driver:
         XS 2**S's top two words and M 2**S's top word d1 (2**256 - 1 when u1 = d1), at most
         2 too large (Theorem 4.3.1B), by Moller and Granlund's division by a precomputed
         reciprocal (Algorithm 4 of "Improved division by invariant integers", 2011); then
-        T = XS 2**256 - q M, its words XS's moved up one (constant addresses, no shifts),
-        and M added while negative."""
+        T = XS 2**256 - q M over n + 1 words as XS 2**256 + q (NOT M) + q (NOT M = 2**(256
+        (n + 1)) - 1 - M, so no NM), XS 2**256's words XS's moved up one (constant
+        addresses, no shifts); M added while T is negative."""
         asm, c, r = self.asm, self.c, self.r
         step, negative, positive, digit, top = (asm.new_label(f"mw_wide_{x}") for x in (
             "step", "negative", "positive", "digit", "top"))
@@ -1395,9 +1409,10 @@ class _Driver:
         asm.place(top)                                  # u1 = d1: the digit 2**256 - 1
         asm.ops("POP", "POP", "PUSH0", "NOT")
         asm.place(digit)                                # [q]
-        asm.ops("PUSH0", "NOT", "SWAP1", "PUSH0")       # [0, q, N]
+        asm.ops("PUSH0", "NOT", "SWAP1", "DUP1")        # [C = q, q, N]: q NM = q (NOT M + 1)
         for j in range(n + 1):                          # word j of XS 2**256: XS's j - 1
-            r.fixed_step(NM_BUF + WORD * j, XS_BUF + WORD * (j - 1), T_BUF + WORD * j)
+            r.fixed_step(MOD_BUF + WORD * j, XS_BUF + WORD * (j - 1), T_BUF + WORD * j,
+                         complement=True)
         asm.ops("POP", "POP", "POP")
         asm.place(negative)                             # add M while T < 0
         asm.push(T_BUF + WORD * n)
