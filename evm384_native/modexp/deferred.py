@@ -12,8 +12,10 @@ S mod 2**256 (MUL, ADD) and S mod M2 = 2**251 - 1 (MULMOD, ADD: 23 values below 
 fit a word); its part above 2**256 is h = (S mod M2 - S mod 2**256) 2**-256 mod M2
 (2**-256 = 2**246 mod M2; h < 2**246 < M2), once a column, and the carry out is
 S >> 248 = h 2**8 + (S mod 2**256) >> 248. A square's cross products are taken once, as
-(2 a_i) a_j (2 a_i below 2**249: a column stays below 2**502). Columns 8 .. 16 leave their low 248 bits as digits d_8 .. d_16 of
-(A B + Q M) / R, which ``emit_words`` turns into words.
+(2 a_i) a_j (2 a_i below 2**249: a column stays below 2**502). M's limbs stay on the stack
+(``push_constants``), so the reduction's products DUP them. Columns 8 .. 16 leave their low
+248 bits as digits d_8 .. d_16 of (A B + Q M) / R, which ``emit_words`` turns into words,
+or ``emit_next_limbs`` into the next square's limbs (with ``emit_below_modulus``).
 
 Inputs below M give a result below 2 M; the caller subtracts M when needed.
 """

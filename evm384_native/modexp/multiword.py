@@ -18,19 +18,23 @@ Odd M (word-level Montgomery arithmetic, R = 2**(256 n)):
 - n' = -M0^-1 mod 2**256 by Newton's iteration from x = M0 (right to 3 bits), 7 steps.
 - ``divide``: x 2**(128 k) mod M from x < M by k steps of long division in 128-bit digits
   (Knuth's D3: the quotient digit from the top digits, refined once by the next ones, at
-  most 2 too large, then M added back).
+  most 2 too large, then M added back); for ``Sizes.fixed_sqr_words`` in 256-bit digits
+  (``_divide_wide``: Moller and Granlund's division by a reciprocal made once a call).
 - the base into Montgomery form: B R mod M straight from B by 2 n division steps when B
   has at most n words and B < M (the common case); else R**2 mod M from
   2**(384 n) mod M (3 n steps) squared, then Horner over chunks of n words (A' = A R + c,
   i.e. mont(A, R**2) + mont(c, R**2)), so no division of the base. E = 0 answers 1 first.
 - ``mont_mul_n`` for n in ``Sizes.fixed_words``: the same CIOS, each row straight-line
-  (constant addresses). For ``Sizes.fixed_sqr_words`` (RSA-2048's 8): the squaring by
-  :mod:`.deferred`'s columns (nine 248-bit limbs, carries deferred to once a column),
-  ``redc`` out of Montgomery form by reduction rows alone, and a straight-line division
-  step. Which of these a build has is its opcode set's ``SIZES`` entry.
+  (constant addresses). For ``Sizes.fixed_sqr_words`` (RSA-2048's 8): runs of squarings
+  by :mod:`.deferred`'s columns (nine 248-bit limbs, carries deferred to once a column,
+  each square's digits the next one's limbs), ``redc`` out of Montgomery form by
+  reduction rows alone, and the division in 256-bit digits. Which of these a build has is
+  its opcode set's ``SIZES`` entry.
 - left-to-right fixed windows of K bits (K by the exponent's length), skipping the leading
-  zeros and multiplying only by non-zero windows; out of Montgomery form by mont(x, 1)
-  (``redc`` where there is one). With B < M, E = 1 answers B, and an odd E of at most 32
+  zeros and multiplying only by non-zero windows; the squarings wait for the next product
+  and run as one call (SQRS: the deferred run, or SQR that many times), and a run of zero
+  windows is skipped at once (CLZ of the bits that follow); out of Montgomery form by
+  mont(x, 1) (``redc`` where there is one). With B < M, E = 1 answers B, and an odd E of at most 32
   bits (E = 3, 17, 65537) ends on one product by B instead of the last product by B R
   and the way out of Montgomery form.
 
@@ -60,8 +64,8 @@ class Sizes(NamedTuple):
     """The code an opcode set's build spends on speed: straight-line Montgomery products
     for some word counts (~80 bytes a word, rows up to UNROLLED_ROWS words written out),
     ``mont_sqr`` for squarings from ``sqr_words`` words (~1.2 KB; None: none), and for
-    ``fixed_sqr_words`` (8 or none) the deferred-carry squaring (~3.6 KB), ``redc`` and a
-    straight-line division step (~0.5 KB each). EVMMAX's build leaves them out: its own
+    ``fixed_sqr_words`` (8 or none) the deferred-carry squarings (~3.4 KB), ``redc`` and
+    the division in 256-bit digits (~0.5 KB each). EVMMAX's build leaves them out: its own
     path takes the small odd moduli, and its contract must stay below EIP-170's bound
     with that path's code."""
     fixed_words: Tuple[int, ...]
