@@ -223,10 +223,10 @@ def _column(asm: Assembler, at: Layout, k: int, square: bool) -> None:
             asm.op(f"DUP{7 + LIMBS}")               # MASK
         else:
             asm.push((1 << LAST_BITS) - 1)
-        asm.op("AND")
+        asm.ops("AND", "DUP1")
         asm.push(at.q_at + 32 * k)
-        asm.op("MSTORE")
-        _accumulate(asm, at.q_at + 32 * k, _Limb(0))
+        asm.op("MSTORE")                            # [q_k, s0, s1, M2, limbs, ...]
+        asm.ops("DUP5", "MUL", "ADD")              # + q_k m_0
     asm.op("SWAP1")                                 # [s1, s0, M2, limbs, INV, START, MASK]
     for x, y in single:
         _accumulate(asm, x, y, 3)
