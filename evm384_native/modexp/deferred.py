@@ -265,10 +265,22 @@ def pop_constants(asm: Assembler) -> None:
     asm.ops(*["POP"] * CONSTANTS)
 
 
+def _last_column(asm: Assembler, at: Layout, square: bool) -> None:
+    """[carry, constants] -> [constants]: column 16, a_8 b_8 + q_8 m_8 + carry, all three
+    below 2**254 with A and B below M (their limb 8 and q_8 below 2**64): its sum fits a
+    word, so only the products mod 2**256 and d_16 = the sum (below 2**248: the result is
+    below 2 M)."""
+    asm.ops("PUSH0", "SWAP1")                       # [s0 = carry, 0, M2, limbs, ...]
+    for x, y in _pairs(at, 2 * LIMBS - 2, square):
+        _accumulate(asm, x, y)
+    asm.push(at.d_at + 32 * (LIMBS - 1))
+    asm.ops("MSTORE", "POP")
+
+
 def emit_product(asm: Assembler, at: Layout, square: bool) -> None:
     """[constants] -> the same: D = the digits of (A B + Q M) / R (A A for ``square``); A,
     B below M (their limbs at ``a_at``, ``b_at``)."""
     asm.op("PUSH0")                                 # [carry = 0, constants]
-    for k in range(2 * LIMBS - 1):
+    for k in range(2 * LIMBS - 2):
         _column(asm, at, k, square)
-    asm.op("POP")                                   # (0: the result is below 2**4097)
+    _last_column(asm, at, square)
