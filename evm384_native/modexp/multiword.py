@@ -1511,9 +1511,9 @@ class _Driver:
         c.store("P")
         c.set("STARTED", 0)
         c.set("PENDING", 0)
-        window, zero_window, first, advance, next_window = (
+        window, zero_window, first, advance, next_window, finish = (
             asm.new_label(n) for n in ("mw_window", "mw_zero_window", "mw_first",
-                                       "mw_advance", "mw_next_window"))
+                                       "mw_advance", "mw_next_window", "mw_windows_done"))
         asm.place(window)
         self._exponent_bits()                           # [bits from P on]
         c.load("P")
@@ -1557,6 +1557,10 @@ class _Driver:
         asm.place(zero_window)                          # and the zero windows after it at
         asm.op("POP")                                   # once: z = the zero bits from P on
         self._advance()                                 # (at most PEND - P), whole windows
+        c.load("P")
+        c.load("PEND")
+        asm.op("EQ")
+        asm.jumpi(finish)
         self._exponent_bits()                           # of them (the squarings wait for
         asm.op("CLZ")                                   # the next product)
         c.load("P")
@@ -1582,6 +1586,7 @@ class _Driver:
         c.load("PEND")
         asm.op("GT")
         asm.jumpi(window)
+        asm.place(finish)
         self._flush_squarings()
         asm.op("JUMP")
 
