@@ -18,19 +18,23 @@ Odd M (word-level Montgomery arithmetic, R = 2**(256 n)):
 - n' = -M0^-1 mod 2**256 by Newton's iteration from x = M0 (right to 3 bits), 7 steps.
 - ``divide``: x 2**(128 k) mod M from x < M by k steps of long division in 128-bit digits
   (Knuth's D3: the quotient digit from the top digits, refined once by the next ones, at
-  most 2 too large, then M added back).
+  most 2 too large, then M added back); for ``Sizes.fixed_sqr_words`` in 256-bit digits
+  (``_divide_wide``: Moller and Granlund's division by a reciprocal made once a call).
 - the base into Montgomery form: B R mod M straight from B by 2 n division steps when B
   has at most n words and B < M (the common case); else R**2 mod M from
   2**(384 n) mod M (3 n steps) squared, then Horner over chunks of n words (A' = A R + c,
   i.e. mont(A, R**2) + mont(c, R**2)), so no division of the base. E = 0 answers 1 first.
 - ``mont_mul_n`` for n in ``Sizes.fixed_words``: the same CIOS, each row straight-line
-  (constant addresses). For ``Sizes.fixed_sqr_words`` (RSA-2048's 8): the squaring by
-  :mod:`.deferred`'s columns (nine 248-bit limbs, carries deferred to once a column),
-  ``redc`` out of Montgomery form by reduction rows alone, and a straight-line division
-  step. Which of these a build has is its opcode set's ``SIZES`` entry.
+  (constant addresses). For ``Sizes.fixed_sqr_words`` (RSA-2048's 8): runs of squarings
+  by :mod:`.deferred`'s columns (nine 248-bit limbs, carries deferred to once a column,
+  each square's digits the next one's limbs), ``redc`` out of Montgomery form by
+  reduction rows alone, and the division in 256-bit digits. Which of these a build has is
+  its opcode set's ``SIZES`` entry.
 - left-to-right fixed windows of K bits (K by the exponent's length), skipping the leading
-  zeros and multiplying only by non-zero windows; out of Montgomery form by mont(x, 1)
-  (``redc`` where there is one). With B < M, E = 1 answers B, and an odd E of at most 32
+  zeros and multiplying only by non-zero windows; the squarings wait for the next product
+  and run as one call (SQRS: the deferred run, or SQR that many times), and a run of zero
+  windows is skipped at once (CLZ of the bits that follow); out of Montgomery form by
+  mont(x, 1) (``redc`` where there is one). With B < M, E = 1 answers B, and an odd E of at most 32
   bits (E = 3, 17, 65537) ends on one product by B instead of the last product by B R
   and the way out of Montgomery form.
 
@@ -60,8 +64,8 @@ class Sizes(NamedTuple):
     """The code an opcode set's build spends on speed: straight-line Montgomery products
     for some word counts (~80 bytes a word, rows up to UNROLLED_ROWS words written out),
     ``mont_sqr`` for squarings from ``sqr_words`` words (~1.2 KB; None: none), and for
-    ``fixed_sqr_words`` (8 or none) the deferred-carry squaring (~3.6 KB), ``redc`` and a
-    straight-line division step (~0.5 KB each). EVMMAX's build leaves them out: its own
+    ``fixed_sqr_words`` (8 or none) the deferred-carry squarings (~3.4 KB), ``redc`` and
+    the division in 256-bit digits (~0.5 KB each). EVMMAX's build leaves them out: its own
     path takes the small odd moduli, and its contract must stay below EIP-170's bound
     with that path's code."""
     fixed_words: Tuple[int, ...]
@@ -99,10 +103,12 @@ TABLE_BUF = _B["BASE_HI"] + STRIDE                   # 2**K entries, TSTRIDE byt
 
 _VAR_NAMES = ("N32", "NP", "END", "DST", "A", "B", "W32", "MUL", "K", "P", "PEND",
               "STARTED", "COUNT", "TSTRIDE", "CHUNK", "WIDTH", "KBITS", "T1", "OUT",
-              "COUNT2", "MW32", "E0", "S", "V1", "V2", "SQR", "SQW", "ELAST")
+              "COUNT2", "MW32", "E0", "S", "V1", "V2", "SQR", "SQW", "ELAST", "SQRS",
+              "PENDING", "D1", "VINV")
 V = {name: TABLE_AT + WORD * i for i, name in enumerate(_VAR_NAMES)}
 # the deferred-carry squaring's limbs (8-word moduli) in DIAG, free at that size
-LIMBS_LAYOUT = deferred.Layout(a_at=DIAG_BUF, b_at=DIAG_BUF, m_at=DIAG_BUF + 30 * WORD,
+LIMBS_LAYOUT = deferred.Layout(a_at=DIAG_BUF, b_at=DIAG_BUF + 40 * WORD,
+                               m_at=DIAG_BUF + 30 * WORD,
                                np_at=V["NP"], q_at=DIAG_BUF + 10 * WORD,
                                d_at=DIAG_BUF + 20 * WORD)
 assert TABLE_AT + WORD * len(_VAR_NAMES) <= SLOTS_AT
@@ -254,7 +260,7 @@ class _Routines:
         self.mont_mul = asm.new_label("mw_mont_mul")
         self.mont_sqr = asm.new_label("mw_mont_sqr")
         self.fixed = {n: asm.new_label(f"mw_mont_mul_{n}") for n in sizes.fixed_words}
-        self.fixed_sqr = {n: asm.new_label(f"mw_mont_sqr_{n}") for n in sizes.fixed_sqr_words}
+        self.fixed_sqr = {n: asm.new_label(f"mw_sqr_run_{n}") for n in sizes.fixed_sqr_words}
         self.fixed_redc = {n: asm.new_label(f"mw_redc_{n}") for n in sizes.fixed_sqr_words}
         self.mul_low = asm.new_label("mw_mul_low")
         self.mod_add = asm.new_label("mw_mod_add")
@@ -275,7 +281,7 @@ class _Routines:
             with self.c.asm.scope(f"redc_{n}"):
                 self._redc_fixed(n)
             with self.c.asm.scope(f"deferred_sqr_{n}"):
-                self._deferred_sqr()
+                self._deferred_sqr_run()
         with self.c.asm.scope("reduce"):
             self._reduce()
         with self.c.asm.scope("mod_add"):
@@ -351,12 +357,17 @@ class _Routines:
         self._rows_next(outer, "N32")
         asm.jump(self.reduce)
 
-    def fixed_step(self, x_at: int, t_at: Union[int, Callable[[], None]], store_at: int) -> None:
-        """[C, y, N] -> [C', y, N]: (C', t) = t + x[x_at] y + C, t to store_at; t the word at
-        ``t_at`` or what ``t_at()`` pushes."""
+    def fixed_step(self, x_at: int, t_at: Union[int, Callable[[], None]], store_at: int,
+                   complement: bool = False) -> None:
+        """[C, y, N] -> [C', y, N]: (C', t) = t + x y + C, t to store_at; x the word at
+        ``x_at`` (NOT it for ``complement``), t the word at ``t_at`` or what ``t_at()``
+        pushes."""
         asm = self.c.asm
         asm.push(x_at)
-        asm.ops("MLOAD", "DUP3")                        # [y, x, C, y, N]
+        asm.op("MLOAD")
+        if complement:
+            asm.op("NOT")
+        asm.op("DUP3")                                  # [y, x, C, y, N]
         asm.ops("DUP2", "DUP2", "MUL")                  # [lo, y, x, C, y, N]
         asm.ops("SWAP2", "DUP6", "SWAP2", "MULMOD")     # [mm, lo, C, y, N]
         asm.ops("DUP5", "SWAP1", "DUP3", "NOT", "ADDMOD")  # [hi, lo, C, y, N]
@@ -501,20 +512,33 @@ class _Routines:
         asm.ops("POP", "POP")
         asm.jump(self.reduce)
 
-    def _deferred_sqr(self) -> None:
-        """[ret] -> []: DST = A**2 / R mod M for 8 words by :mod:`.deferred`'s columns (A's
-        limbs from AF, M's from ML: ``emit_modulus_limbs``), the result's 9 words at T."""
+    def _deferred_sqr_run(self) -> None:
+        """[ret] -> []: ACC = ACC**(2**COUNT) / R**(2**COUNT - 1) mod M for 8 words (COUNT
+        >= 1 Montgomery squarings) by :mod:`.deferred`'s columns, ACC's limbs made once
+        (M's by ``emit_modulus_limbs``): each square's digits are the next one's limbs, below
+        M; the last one's words at T, reduced into ACC."""
         c, asm = self.c, self.c.asm
         asm.place(self.fixed_sqr[deferred.WORDS])
-        asm.push(WORD * deferred.WORDS)
-        c.load("A")
-        asm.push(AF_BUF)
-        asm.op("MCOPY")
-        deferred.push_constants(asm)                    # [M2, INV, START, MASK, ret]
-        deferred.emit_limbs(asm, AF_BUF, LIMBS_LAYOUT.a_at, mask_depth=4)
+        deferred.push_constants(asm, LIMBS_LAYOUT)      # [constants, ret]
+        deferred.emit_limbs(asm, ACC_BUF, LIMBS_LAYOUT.a_at, mask_depth=deferred.MASK_DEPTH)
+        deferred.emit_doubled(asm, LIMBS_LAYOUT)
+        square, last = asm.new_label("mw_sqr_run_square"), asm.new_label("mw_sqr_run_last")
+        asm.place(square)
         deferred.emit_product(asm, LIMBS_LAYOUT, square=True)
-        asm.ops("POP", "POP", "POP", "POP")
+        c.load("COUNT")
+        asm.push(1)
+        asm.ops("SWAP1", "SUB", "DUP1")
+        c.store("COUNT")
+        asm.op("ISZERO")
+        asm.jumpi(last)
+        deferred.emit_next_limbs(asm, LIMBS_LAYOUT, mask_depth=deferred.MASK_DEPTH)
+        deferred.emit_below_modulus(asm, LIMBS_LAYOUT, mask_depth=deferred.MASK_DEPTH)
+        deferred.emit_doubled(asm, LIMBS_LAYOUT)
+        asm.jump(square)
+        asm.place(last)
+        deferred.pop_constants(asm)
         deferred.emit_words(asm, LIMBS_LAYOUT.d_at, T_BUF)
+        c.set("DST", ACC_BUF)
         asm.jump(self.reduce)
 
     def _mont_sqr(self) -> None:
@@ -774,6 +798,72 @@ class _Routines:
         asm.ops("MCOPY", "JUMP")
 
 
+def _wide_product(asm: Assembler) -> None:
+    """[x, y] -> [hi, lo, y]: x y = hi 2**256 + lo (hi = mm - lo mod 2**256 - 1, mm = x y
+    mod 2**256 - 1: exact, as hi <= 2**256 - 2)."""
+    asm.ops("DUP2", "DUP2", "MUL")                      # [lo, x, y]
+    asm.ops("SWAP1", "PUSH0", "NOT", "SWAP1", "DUP4")   # [y, x, N, lo, y]
+    asm.ops("MULMOD", "DUP2", "NOT")                    # [~lo, mm, lo, y]
+    asm.ops("PUSH0", "NOT", "SWAP2", "ADDMOD")          # [hi, lo, y]
+
+
+def _wide_digit(asm: Assembler, d1: Callable[[], None], v: Callable[[], None]) -> None:
+    """[u1, u0] -> [floor((u1 2**256 + u0) / d1)] for d1 >= 2**255 (what ``d1()`` pushes)
+    and u1 < d1, with v = ``_reciprocal``'s (``v()``): Moller and Granlund's Algorithm 4."""
+    v()
+    _wide_product(asm)                                  # [hi, lo, u1, u0]: v u1
+    asm.ops("SWAP1", "DUP4", "ADD")                     # [q0 = lo + u0, hi, u1, u0]
+    asm.ops("DUP1", "DUP5", "GT")                       # [carry, q0, hi, u1, u0]
+    asm.ops("SWAP1", "SWAP2", "ADD", "DUP3", "ADD")
+    asm.push(1)
+    asm.op("ADD")                                       # [q1 = hi + carry + u1 + 1, q0, u1, u0]
+    d1()
+    asm.ops("DUP2", "MUL", "DUP5", "SUB")               # [r = u0 - q1 d1, q1, q0, u1, u0]
+    asm.ops("DUP3", "DUP2", "GT")                       # [r > q0, r, q1, q0, ...]
+    asm.ops("DUP1", "DUP4", "SUB", "SWAP3", "POP")      # [c, r, q1 - c, q0, ...]
+    d1()
+    asm.ops("MUL", "ADD")                               # [r + c d1, q1', q0, u1, u0]
+    d1()
+    asm.ops("SWAP1", "LT", "ISZERO", "ADD")             # [q1' + (r >= d1), q0, u1, u0]
+    asm.ops("SWAP3", "POP", "POP", "POP")
+
+
+def _reciprocal(asm: Assembler) -> None:
+    """[d] -> [v, d]: v = floor((2**512 - 1) / d) - 2**256 for d >= 2**255 (Moller and
+    Granlund's reciprocal). From below: (2**256 - 1) / (d_hi + 1) 2**128 (d_hi = d's top
+    128 bits; less than 2**256 taken as 0), then twice v += e_hi + hi(e_hi v) with
+    e = 2**512 - 1 - d (2**256 + v) = (NOT d - hi(d v)) 2**256 + NOT lo(d v), which stays
+    below (e / d <= e_hi 2**256 / d); then v + 1 while e >= d."""
+    again = asm.new_label("mw_reciprocal_more")
+    asm.op("DUP1")
+    asm.push(128)
+    asm.op("SHR")
+    asm.push(1)
+    asm.ops("ADD", "PUSH0", "NOT", "DIV")               # [w = (2**256 - 1) / (d_hi + 1), d]
+    asm.ops("DUP1")
+    asm.push(128)
+    asm.ops("SHR", "SWAP1")
+    asm.push(128)
+    asm.ops("SHL", "MUL")                               # [v (w >= 2**128, else 0), d]
+
+    def residue_high() -> None:                         # [v, d] -> [e_hi, lo(d v), v, d]
+        asm.ops("DUP2", "DUP2")
+        _wide_product(asm)                              # [hi, lo, d, v, d]
+        asm.ops("SWAP1", "SWAP2", "NOT", "SUB")         # [e_hi, lo, v, d]
+    for _ in range(2):
+        residue_high()
+        asm.ops("SWAP1", "POP")                         # [e_hi, v, d]
+        asm.ops("DUP2", "DUP2")
+        _wide_product(asm)                              # [hi, lo, v, e_hi, v, d]
+        asm.ops("SWAP1", "POP", "SWAP1", "POP", "ADD", "ADD")   # [v', d]
+    asm.place(again)                                    # [v, d]
+    residue_high()
+    asm.ops("SWAP1", "NOT", "DUP4", "GT", "ISZERO")     # [e_lo >= d, e_hi, v, d]
+    asm.ops("SWAP1", "ISZERO", "ISZERO", "OR")          # [e >= d, v, d]
+    asm.ops("DUP1", "SWAP2", "ADD", "SWAP1")            # [e >= d, v', d]
+    asm.jumpi(again)
+
+
 def _inverse_word(asm: Assembler) -> None:
     """[x] -> [x^-1 mod 2**256] for odd x: Newton's iteration y = y (2 - x y) from y = x
     (right to 3 bits: odd squares are 1 mod 8), doubling the right bits: 7 steps."""
@@ -793,7 +883,10 @@ class _Driver:
         self.asm, self.r, self.c = asm, routines, routines.c
         self.odd_flow = asm.new_label("mw_odd")
         self.exp_flow = asm.new_label("mw_exp")
+        self.squarings = asm.new_label("mw_squarings")
         self.divide = asm.new_label("mw_divide")
+        self.divide_wide = {n: asm.new_label(f"mw_divide_wide_{n}")
+                            for n in routines.sizes.fixed_sqr_words}
         self.output = asm.new_label("mw_output")
 
     # --- helpers --------------------------------------------------------------------
@@ -873,6 +966,7 @@ class _Driver:
             self._divide()
         with self.asm.scope("exp_flow"):
             self._exp_flow()
+            self._squarings()
         with self.asm.scope("even"):
             self._even()
         with self.asm.scope("output"):
@@ -981,13 +1075,15 @@ class _Driver:
                 _select(asm)
                 asm.op("SWAP1")
         asm.op("SWAP1")                                 # [sqr, mul]
-        for n, label in r.fixed_sqr.items():            # the straight-line squarings
+        c.store("SQR")
+        asm.push(self.squarings)                        # runs of squarings: SQR's, or
+        for n, label in r.fixed_sqr.items():            # the deferred-carry ones
             asm.push(label)
             c.load("N32")
             asm.push(WORD * n)
             asm.op("EQ")
             _select(asm)
-        c.store("SQR")
+        c.store("SQRS")
         asm.op("DUP1")
         c.store("MUL")                                  # OUT: A / R mod M, as A 1 / R or
         for n, label in r.fixed_redc.items():          # by the reduction rows alone
@@ -1121,7 +1217,8 @@ class _Driver:
 
     def _division_setup(self) -> None:
         """What ``divide``'s steps read: S = CLZ(M's top word), V1 and V2 = M's top two
-        128-bit digits normalized, NM = 2**(256 (n + 1)) - M, W32 = 32 (n + 1)."""
+        128-bit digits normalized, W32 = 32 (n + 1), and NM = 2**(256 (n + 1)) - M but for
+        the sizes with 256-bit digits."""
         asm, c, r = self.asm, self.c, self.r
         c.word("N32", MOD_BUF - WORD)
         asm.ops("DUP1", "CLZ", "DUP1")
@@ -1142,7 +1239,14 @@ class _Driver:
         asm.push(WORD)
         asm.op("ADD")
         c.store("W32")
+        wide = asm.new_label("mw_no_nm")                # (the wide steps take NOT M + 1)
+        for n in self.divide_wide:
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.op("EQ")
+            asm.jumpi(wide)
         self.call(r.sub, DST=NM_BUF, A=ZERO_BUF, B=MOD_BUF)
+        asm.place(wide)
 
     def _below_modulus(self, at: int, otherwise: Label) -> None:
         """Go on if the number at ``at`` (BASE_WORDS words, zeros above) is below M, else
@@ -1208,6 +1312,11 @@ class _Driver:
         negative. The subtraction adds q NM over n + 1 words (``_division_setup``)."""
         asm, c, r = self.asm, self.c, self.r
         asm.place(self.divide)
+        for n, label in self.divide_wide.items():       # 256-bit digits for these sizes
+            c.load("N32")
+            asm.push(WORD * n)
+            asm.op("EQ")
+            asm.jumpi(label)
         step, negative, positive = (asm.new_label(n) for n in (
             "mw_two_step", "mw_two_negative", "mw_two_positive"))
         asm.place(step)
@@ -1234,12 +1343,6 @@ class _Driver:
             asm.ops("DUP1", "DUP6", "MUL", "DUP4", "ADD", "SWAP3", "POP")  # [c, u3, r', q, v1]
             asm.ops("DUP4", "SUB", "SWAP3", "POP")      # [u3, r', q - c, v1]
         asm.ops("POP", "POP", "SWAP1", "POP")           # [q]
-        fixed = {n: asm.new_label(f"mw_divide_{n}") for n in r.sizes.fixed_sqr_words}
-        for n, label in fixed.items():
-            c.load("N32")
-            asm.push(WORD * n)
-            asm.op("EQ")
-            asm.jumpi(label)
         c.load("N32")                                   # T = XS 2**128 - q M
         asm.push(WORD)
         asm.op("ADD")
@@ -1272,14 +1375,68 @@ class _Driver:
         c.store("COUNT2")                               # [count]
         asm.jumpi(step)
         asm.op("JUMP")
-        for n, label in fixed.items():                  # straight-line, XS 2**128's words
-            asm.place(label)                            # read as they are used
-            asm.ops("PUSH0", "NOT", "SWAP1", "PUSH0")   # [0, q, N]
-            for j in range(n + 1):
-                r.fixed_step(NM_BUF + WORD * j, lambda j=j: _shifted_word(asm, XS_BUF, j, 128),
-                             T_BUF + WORD * j)
-            asm.ops("POP", "POP", "POP")
-            asm.jump(negative)
+        for n, label in self.divide_wide.items():
+            with asm.scope(f"divide_wide_{n}"):
+                self._divide_wide(n, label)
+
+    def _divide_wide(self, n: int, entry: Label) -> None:
+        """[ret] -> []: ``divide`` for n words in steps of 256-bit digits (COUNT2 even: two
+        128-bit steps each). The digit: Knuth's estimate floor((u1 2**256 + u0) / d1) from
+        XS 2**S's top two words and M 2**S's top word d1 (2**256 - 1 when u1 = d1), at most
+        2 too large (Theorem 4.3.1B), by Moller and Granlund's division by a precomputed
+        reciprocal (Algorithm 4 of "Improved division by invariant integers", 2011); then
+        T = XS 2**256 - q M over n + 1 words as XS 2**256 + q (NOT M) + q (NOT M = 2**(256
+        (n + 1)) - 1 - M, so no NM), XS 2**256's words XS's moved up one (constant
+        addresses, no shifts); M added while T is negative."""
+        asm, c, r = self.asm, self.c, self.r
+        step, negative, positive, digit, top = (asm.new_label(f"mw_wide_{x}") for x in (
+            "step", "negative", "positive", "digit", "top"))
+        asm.place(entry)
+        c.load("V1")
+        asm.push(128)
+        asm.op("SHL")
+        c.load("V2")
+        asm.ops("OR", "DUP1")
+        c.store("D1")                                   # [d1]
+        _reciprocal(asm)
+        c.store("VINV")
+        asm.op("POP")
+        asm.place(step)
+        self._normalized_word(2)
+        self._normalized_word(1)                        # [u1, u0]
+        asm.op("DUP1")
+        c.load("D1")
+        asm.op("EQ")
+        asm.jumpi(top)
+        _wide_digit(asm, lambda: c.load("D1"), lambda: c.load("VINV"))
+        asm.jump(digit)
+        asm.place(top)                                  # u1 = d1: the digit 2**256 - 1
+        asm.ops("POP", "POP", "PUSH0", "NOT")
+        asm.place(digit)                                # [q]
+        asm.ops("PUSH0", "NOT", "SWAP1", "DUP1")        # [C = q, q, N]: q NM = q (NOT M + 1)
+        for j in range(n + 1):                          # word j of XS 2**256: XS's j - 1
+            r.fixed_step(MOD_BUF + WORD * j, XS_BUF + WORD * (j - 1), T_BUF + WORD * j,
+                         complement=True)
+        asm.ops("POP", "POP", "POP")
+        asm.place(negative)                             # add M while T < 0
+        asm.push(T_BUF + WORD * n)
+        asm.op("MLOAD")
+        asm.push(255)
+        asm.ops("SHR", "ISZERO")
+        asm.jumpi(positive)
+        self.call(r.add, DST=T_BUF, A=T_BUF, B=MOD_BUF)
+        asm.jump(negative)
+        asm.place(positive)
+        asm.push(WORD * n)
+        asm.push(T_BUF)
+        asm.push(XS_BUF)
+        asm.op("MCOPY")
+        c.load("COUNT2")
+        asm.push(2)
+        asm.ops("SWAP1", "SUB", "DUP1")
+        c.store("COUNT2")
+        asm.jumpi(step)
+        asm.op("JUMP")
 
     def _exp_flow(self) -> None:
         """[ret] -> []: ACC = T[1]^E with MUL (table entries TSTRIDE bytes apart, T[1]
@@ -1353,37 +1510,30 @@ class _Driver:
         c.load("E0")
         c.store("P")
         c.set("STARTED", 0)
-        window, no_squares, zero_window, first, next_window = (
-            asm.new_label(n) for n in ("mw_window", "mw_no_squares", "mw_zero_window",
-                                       "mw_first", "mw_next_window"))
+        c.set("PENDING", 0)
+        window, zero_window, first, advance, next_window, finish = (
+            asm.new_label(n) for n in ("mw_window", "mw_zero_window", "mw_first",
+                                       "mw_advance", "mw_next_window", "mw_windows_done"))
         asm.place(window)
+        self._exponent_bits()                           # [bits from P on]
         c.load("P")
         c.load("PEND")
-        asm.op("SUB")                                   # [r]
-        c.load("K")                                     # [K, r]
+        asm.op("SUB")                                   # [r, bits]
+        c.load("K")                                     # [K, r, bits]
         asm.ops("DUP2", "DUP2", "GT")                   # [r < K, K, r]
         asm.ops("DUP3", "DUP3", "SUB", "MUL")           # [(K - r) (r < K), K, r]
-        asm.ops("SWAP1", "SUB", "SWAP1", "POP")         # [min(K, r)]
+        asm.ops("SWAP1", "SUB", "SWAP1", "POP")         # [min(K, r), bits]
+        asm.op("DUP1")
         c.store("WIDTH")
-        c.load("STARTED")
-        asm.op("ISZERO")
-        asm.jumpi(no_squares)
-        c.load("WIDTH")
-        c.store("COUNT")
-        self.repeat("COUNT", lambda: self.call("SQR", DST=ACC_BUF, A=ACC_BUF, B=ACC_BUF))
-        asm.place(no_squares)
+        c.load("STARTED")                               # the squarings wait for the
+        asm.op("MUL")                                   # next product (or the end)
+        c.load("PENDING")
+        asm.op("ADD")
+        c.store("PENDING")
         c.load("WIDTH")
         asm.push(256)
         asm.op("SUB")
-        c.load("P")
-        asm.push(7)
-        asm.op("AND")
-        c.load("P")
-        asm.push(3)
-        asm.op("SHR")
-        c.slot(EXP_AT_SLOT)
-        asm.ops("ADD", "MLOAD", "SWAP1", "SHL")         # [bits from P on, 256 - WIDTH]
-        asm.ops("SWAP1", "SHR")                         # [window]
+        asm.op("SHR")                                   # [window]
         asm.ops("DUP1", "ISZERO")
         asm.jumpi(zero_window)
         c.load("TSTRIDE")
@@ -1393,27 +1543,93 @@ class _Driver:
         c.load("STARTED")
         asm.op("ISZERO")
         asm.jumpi(first)
+        self._flush_squarings()
         c.store("B")
         self.call(None, DST=ACC_BUF, A=ACC_BUF)
-        asm.jump(next_window)
+        asm.jump(advance)
         asm.place(first)                                # [entry]
         c.load("TSTRIDE")
         asm.op("SWAP1")
         asm.push(ACC_BUF)
         asm.op("MCOPY")
         c.set("STARTED", 1)
-        asm.jump(next_window)
-        asm.place(zero_window)
-        asm.op("POP")
-        asm.place(next_window)
-        c.load("WIDTH")
+        asm.jump(advance)
+        asm.place(zero_window)                          # and the zero windows after it at
+        asm.op("POP")                                   # once: z = the zero bits from P on
+        self._advance()                                 # (at most PEND - P), whole windows
+        c.load("P")
+        c.load("PEND")
+        asm.op("EQ")
+        asm.jumpi(finish)
+        self._exponent_bits()                           # of them (the squarings wait for
+        asm.op("CLZ")                                   # the next product)
+        c.load("P")
+        c.load("PEND")
+        asm.op("SUB")                                   # [r, clz]
+        asm.ops("DUP2", "DUP2", "LT")                   # [r < clz, r, clz]
+        asm.ops("DUP3", "DUP3", "SUB", "MUL", "SWAP1", "POP", "ADD")  # [z]
+        c.load("K")
+        asm.ops("DUP1", "SWAP2", "DIV", "MUL", "DUP1")  # [skip = K floor(z / K), skip]
+        c.load("STARTED")
+        asm.op("MUL")
+        c.load("PENDING")
+        asm.op("ADD")
+        c.store("PENDING")
         c.load("P")
         asm.op("ADD")
-        asm.op("DUP1")
         c.store("P")
+        asm.jump(next_window)
+        asm.place(advance)
+        self._advance()
+        asm.place(next_window)
+        c.load("P")
         c.load("PEND")
         asm.op("GT")
         asm.jumpi(window)
+        asm.place(finish)
+        self._flush_squarings()
+        asm.op("JUMP")
+
+    def _exponent_bits(self) -> None:
+        """[] -> [E's bits from P on, left-aligned (bits past PEND follow)]."""
+        asm, c = self.asm, self.c
+        c.load("P")
+        asm.push(7)
+        asm.op("AND")
+        c.load("P")
+        asm.push(3)
+        asm.op("SHR")
+        c.slot(EXP_AT_SLOT)
+        asm.ops("ADD", "MLOAD", "SWAP1", "SHL")
+
+    def _advance(self) -> None:
+        """P += WIDTH."""
+        c = self.c
+        c.load("WIDTH")
+        c.load("P")
+        c.asm.op("ADD")
+        c.store("P")
+
+    def _flush_squarings(self) -> None:
+        """The PENDING squarings of ACC, as one run (SQRS), PENDING then 0."""
+        asm, c = self.asm, self.c
+        none = asm.new_label("mw_no_squarings")
+        c.load("PENDING")
+        asm.op("DUP1")
+        asm.op("ISZERO")
+        asm.jumpi(none)
+        c.store("COUNT")
+        c.set("PENDING", 0)
+        self.call("SQRS")
+        asm.op("PUSH0")
+        asm.place(none)
+        asm.op("POP")
+
+    def _squarings(self) -> None:
+        """[ret] -> []: ACC squared COUNT times by SQR."""
+        asm = self.asm
+        asm.place(self.squarings)
+        self.repeat("COUNT", lambda: self.call("SQR", DST=ACC_BUF, A=ACC_BUF, B=ACC_BUF))
         asm.op("JUMP")
 
     def _output(self) -> None:
@@ -1550,6 +1766,7 @@ class _Driver:
         asm.op("DUP1")
         c.store("MUL")
         c.store("SQR")
+        c.set("SQRS", self.squarings)
         c.load("W32")
         c.store("TSTRIDE")
         c.load("W32")
