@@ -162,9 +162,12 @@ static void invariant_divisor_init(struct invariant_divisor *d, const evm_word *
 /* The cached divisor for `modulus` (four significant limbs), computed on a miss. */
 static const struct invariant_divisor *invariant_divisor_for(const evm_word *modulus)
 {
-    static __thread struct invariant_divisor cache[2];
-    static __thread int filled; /* entries set, the most recent first */
-    for (int i = 0; i < filled; i++) {
+    static __thread struct {
+        struct invariant_divisor entry[2];
+        int filled; /* entries set, the most recent first */
+    } recent;
+    struct invariant_divisor *cache = recent.entry;
+    for (int i = 0; i < recent.filled; i++) {
         if (memcmp(&cache[i].modulus, modulus, sizeof *modulus) == 0) {
             if (i) { /* most recent first: the other modulus of an alternation stays */
                 struct invariant_divisor hit = cache[1];
@@ -175,7 +178,7 @@ static const struct invariant_divisor *invariant_divisor_for(const evm_word *mod
         }
     }
     cache[1] = cache[0];
-    filled = filled < 2 ? filled + 1 : 2;
+    recent.filled = recent.filled < 2 ? recent.filled + 1 : 2;
     invariant_divisor_init(&cache[0], modulus);
     return &cache[0];
 }
@@ -288,6 +291,10 @@ evm_word evm_word_addmod(const evm_word *a, const evm_word *b, const evm_word *n
     if (word_less(a, n) && word_less(b, n)) { /* reduced operands: a + b < 2n */
         evm_word s = {{sum[0], sum[1], sum[2], sum[3]}};
         return sum[WORD_LIMBS] || !word_less(&s, n) ? word_sub(&s, n) : s;
+    }
+    if (n->limb[WORD_LIMBS - 1] != 0) { /* BN254's unreduced sums: as a product's limbs */
+        uint64_t wide[PRODUCT_LIMBS] = {sum[0], sum[1], sum[2], sum[3], sum[4], 0, 0, 0};
+        return reduce_product(wide, invariant_divisor_for(n));
     }
     return divide_limbs(sum, WORD_LIMBS + 1, n, NULL);
 }
