@@ -207,23 +207,23 @@ static uint64_t divide_3by2(uint64_t u2, uint64_t u1, uint64_t u0, uint64_t d1, 
     return q1;
 }
 
-/* x[0..8) mod d's modulus. The running remainder un[j .. j + 4] shrinks by one limb a
+/* x[0..m) mod d's modulus (4 <= m <= 8). The running remainder un[j .. j + 4] shrinks by one limb a
  * digit: the 3-by-2 division gives the digit and the top two limbs, the other two take
  * q * normalised[0..1] off, and a borrow out of them (the digit one too large, rare)
  * adds the divisor back. */
-static evm_word reduce_product(const uint64_t *x, const struct invariant_divisor *d)
+static evm_word reduce_limbs(const uint64_t *x, int m, const struct invariant_divisor *d)
 {
     const unsigned s = d->shift;
     uint64_t un[PRODUCT_LIMBS + 1];
-    un[PRODUCT_LIMBS] = s ? x[PRODUCT_LIMBS - 1] >> (64 - s) : 0;
-    for (int i = PRODUCT_LIMBS - 1; i > 0; i--)
+    un[m] = s ? x[m - 1] >> (64 - s) : 0;
+    for (int i = m - 1; i > 0; i--)
         un[i] = (x[i] << s) | (s ? x[i - 1] >> (64 - s) : 0);
     un[0] = x[0] << s;
     const uint64_t *dn = d->normalised;
     const uint64_t d1 = dn[3], d0 = dn[2];
-    /* un[8] < 2^s <= d1 (s < 64, or un[8] = 0): the top four limbs are below the divisor */
-    uint64_t n1 = un[PRODUCT_LIMBS];
-    for (int j = PRODUCT_LIMBS - WORD_LIMBS; j >= 0; j--) {
+    /* un[m] < 2^s <= d1 (s < 64, or un[m] = 0): the top four limbs are below the divisor */
+    uint64_t n1 = un[m];
+    for (int j = m - WORD_LIMBS; j >= 0; j--) {
         /* the remainder so far: n1, un[j + 3 .. j] */
         if (__builtin_expect(n1 == d1 && un[j + 3] == d0, 0)) {
             /* the 3-by-2 division's precondition fails; the digit is 2^64 - 1 */
@@ -292,10 +292,8 @@ evm_word evm_word_addmod(const evm_word *a, const evm_word *b, const evm_word *n
         evm_word s = {{sum[0], sum[1], sum[2], sum[3]}};
         return sum[WORD_LIMBS] || !word_less(&s, n) ? word_sub(&s, n) : s;
     }
-    if (n->limb[WORD_LIMBS - 1] != 0) { /* BN254's unreduced sums: as a product's limbs */
-        uint64_t wide[PRODUCT_LIMBS] = {sum[0], sum[1], sum[2], sum[3], sum[4], 0, 0, 0};
-        return reduce_product(wide, invariant_divisor_for(n));
-    }
+    if (n->limb[WORD_LIMBS - 1] != 0) /* BN254's unreduced sums: two digits */
+        return reduce_limbs(sum, WORD_LIMBS + 1, invariant_divisor_for(n));
     return divide_limbs(sum, WORD_LIMBS + 1, n, NULL);
 }
 
@@ -322,7 +320,7 @@ evm_word evm_word_mulmod(const evm_word *a, const evm_word *b, const evm_word *n
         return word_is_all_ones(&sum) ? word_from_u64(0) : sum;
     }
     if (n->limb[WORD_LIMBS - 1] != 0)
-        return reduce_product(product, invariant_divisor_for(n));
+        return reduce_limbs(product, PRODUCT_LIMBS, invariant_divisor_for(n));
     return divide_limbs(product, PRODUCT_LIMBS, n, NULL);
 }
 
