@@ -91,7 +91,7 @@ struct evm_frame {
     const uint8_t *calldata;
     size_t calldata_size;
     const evm_opcode_table *table;
-    const int32_t *segment_at; /* code_size entries: index into segments, or -1 */
+    const int32_t *segment_at; /* code_size entries: index into segments, or -1; NULL: none */
     const evm_segment *segments;
     void *extension; /* the opcode set's state for its extension (EVMMAX: its contexts) */
     /* machine state */

@@ -3,6 +3,7 @@
  * and runs: the work of every step is bounded by the gas it charges. */
 #include "evm_fast_evmmax.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "evm_fast_gas.h"
@@ -38,6 +39,52 @@ static int memory_range(const evm_frame *f, const evm_word *offset, uint64_t siz
 
 /* --- SETMODX ---------------------------------------------------------------------- */
 
+/* SETMODX's precomputation for the moduli that any run of this process set up: contracts
+ * set the same few moduli at every call, and R^2 mod m (some 70 modular doublings and a
+ * Montgomery power) costs a short contract more than its arithmetic. An entry is written
+ * once, under the lock, and published by the count with release order, so that runs on
+ * other threads (the loop runs without the GIL) read the entries below the count with
+ * acquire order and no lock. When the table is full, moduli are set up per run. */
+#define SHARED_MODULI 64
+static struct evm_evmmax_modulus shared_moduli[SHARED_MODULI];
+static uint32_t shared_count;
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const struct evm_evmmax_modulus *find_modulus(const struct evm_evmmax_modulus *known,
+                                                     uint32_t count, const uint8_t *bytes,
+                                                     uint64_t size)
+{
+    for (uint32_t i = 0; i < count; i++)
+        if (known[i].size == size && memcmp(known[i].bytes, bytes, size) == 0)
+            return &known[i];
+    return NULL;
+}
+
+/* evmmax_setup through the process's table. */
+static int setup_shared(struct evmmax_context *context, const uint8_t *bytes, uint64_t size)
+{
+    const struct evm_evmmax_modulus *shared = find_modulus(
+        shared_moduli, __atomic_load_n(&shared_count, __ATOMIC_ACQUIRE), bytes, size);
+    if (shared != NULL) {
+        *context = shared->context;
+        return EVMMAX_OK;
+    }
+    int status = evmmax_setup(context, bytes, size);
+    if (status != EVMMAX_OK)
+        return status;
+    pthread_mutex_lock(&shared_lock);
+    uint32_t count = shared_count; /* only written under the lock */
+    if (count < SHARED_MODULI && find_modulus(shared_moduli, count, bytes, size) == NULL) {
+        struct evm_evmmax_modulus *entry = &shared_moduli[count];
+        entry->context = *context;
+        entry->size = (uint32_t)size;
+        memcpy(entry->bytes, bytes, size);
+        __atomic_store_n(&shared_count, count + 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&shared_lock);
+    return EVMMAX_OK;
+}
+
 /* The context of the modulus in `bytes` (big-endian), from the run's earlier ones or
  * set up now; NULL if SETMODX refuses the modulus (too small, or even and not a power
  * of two). */
@@ -46,15 +93,14 @@ static const struct evmmax_context *context_for(struct evm_fast_evmmax *s,
 {
     for (; size && *bytes == 0; size--)
         bytes++;
-    for (uint32_t i = 0; i < s->modulus_count; i++) {
-        const struct evm_evmmax_modulus *known = &s->moduli[i];
-        if (known->size == size && memcmp(known->bytes, bytes, size) == 0)
-            return &known->context;
-    }
+    const struct evm_evmmax_modulus *known = find_modulus(s->moduli, s->modulus_count, bytes,
+                                                          size);
+    if (known != NULL)
+        return &known->context;
     if (s->modulus_count == EVM_EVMMAX_CONTEXTS) /* cannot happen: see the struct */
         return NULL;
     struct evm_evmmax_modulus *entry = &s->moduli[s->modulus_count];
-    if (evmmax_setup(&entry->context, bytes, size) != EVMMAX_OK)
+    if (setup_shared(&entry->context, bytes, size) != EVMMAX_OK)
         return NULL;
     entry->size = (uint32_t)size;
     memcpy(entry->bytes, bytes, size);

@@ -131,6 +131,33 @@ def test_the_cache_is_bounded_by_memory():
     assert code_module._CACHE.total() <= code_module.DECODE_CACHE_BYTES
 
 
+def test_the_cache_finds_a_code_object_by_identity_for_its_own_context_only():
+    """The identity map (cache.py): the same object, an equal copy and another context
+    each get the right value, and an evicted entry is made again, never found by its id."""
+    cache = SizedCache(100, len)
+    code = bytes(range(256)) * 2                        # over SMALL_CODE: a content key
+    copy = bytes(bytearray(code))
+    assert copy is not code
+    made = []
+
+    def make(tag):
+        return lambda c, *context: made.append(tag) or f"{tag}{context}".ljust(40)
+    first = cache.get(code, ("a",), make("code"))
+    assert cache.get(code, ("a",), make("again")) is first
+    assert cache.get(copy, ("a",), make("copy")) is first         # equal bytes: the same entry
+    other = cache.get(code, ("b",), make("b"))                    # same object, other context
+    assert other != first and cache.get(code, ("a",), make("again")) is first
+    assert cache.get(code, ("b",), make("again")) is other
+    assert made == ["code", "b"]
+    cache.get(b"x" * 300, (), make("evicts"))                     # 3 x 40 > 100: "a" goes
+    assert cache.get(code, ("a",), make("remade")) is not first and made[-1] == "remade"
+    assert cache.total() <= 100
+    cache.get(b"y" * 300, (), make("y"))
+    cache.get(b"z" * 300, (), make("z"))                         # the identity's own entry goes
+    assert cache._by_identity.get(id(code)) is None
+    assert cache.get(code, ("a",), make("made")) is not first and made[-1] == "made"
+
+
 def test_threads_decoding_the_same_code_agree():
     """Blocks decode lazily under a lock: threads running one new program at once get one
     block per start pc and the single-threaded answer (the python engine; the fast engine

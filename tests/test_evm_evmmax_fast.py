@@ -117,3 +117,29 @@ def test_threads_with_many_contexts():
     for index, runs in results.items():
         assert all(run == alone[index % len(programs)] for run in runs)
     assert len(results) == 12
+
+
+def test_moduli_set_up_by_earlier_runs():
+    """SETMODX's precomputation comes from a process-wide table for moduli that earlier
+    runs set up (up to 64, then per run): runs of 80 distinct moduli (every limb count,
+    powers of two, leading zero bytes), each twice, so that the second pass finds the
+    first pass's entries or overflows the table, equal to Python integers every time."""
+    rng = random.Random(6690)
+    moduli = [2**(64 * limbs) - rng.randrange(1, 2**60, 2) for limbs in range(1, 13)]
+    moduli += [2**bits for bits in (2, 64, 255, 381, 767)]
+    moduli += [rng.randrange(2**(8 * size - 8), 2**(8 * size)) | 1
+               for size in rng.choices(range(1, 97), k=80 - len(moduli))]
+    for round_ in range(2):
+        for index, modulus in enumerate(moduli):
+            size = -(-modulus.bit_length() // 64) * 8
+            x, y = rng.randrange(modulus), rng.randrange(modulus)
+            padded = modulus.to_bytes(min(96, size + round_ + index % 3), "big")  # zeros first
+            code = (mstore_bytes(0, padded) + setmodx(index % 257, 0, len(padded), 5)
+                    + mstore_bytes(VALUES_AT, encode([x, y], size))
+                    + transfer(STOREX, 0, VALUES_AT, 2) + vector(MULMODX, 2, 1, 0, 1, 1, 1, 1)
+                    + vector(SUBMODX, 3, 1, 0, 1, 1, 1, 1) + transfer(LOADX, VALUES_AT, 2, 2)
+                    + returning(VALUES_AT, 2 * size))
+            result = (run_both(code) if index % 10 == 0
+                      else execute(code, gas=GAS, opcodes="evmmax", engine="fast"))
+            assert result.success, (modulus, result.error)
+            assert result.output == encode([x * y % modulus, (x - y) % modulus], size), modulus

@@ -67,3 +67,53 @@ def test_addmod_and_mulmod(a, b, n):
 def test_exp_and_its_byte_length(base, exponent):
     assert value(lib.evm_word_exp(word(base), word(exponent))) == pow(base, exponent, U)
     assert lib.evm_word_byte_length(word(exponent)) == (exponent.bit_length() + 7) // 8
+
+
+# MULMOD's fast paths (csrc/evm_word.c): a modulus of four significant limbs divides by a
+# cached 3-by-2 reciprocal, 2^256 - 1 folds, ADDMOD of reduced operands subtracts once.
+# Moduli of every normalisation shift's extremes and of the rare branches: low limbs all
+# ones under a small top (the 3-by-2 digit one too large: add back), and (2^64, n - 1)
+# operands, whose remainder's top two limbs meet the modulus's (the digit 2^64 - 1).
+FULL_MODULI = [U - 1, 2**255, 2**255 + 1, 2**255 + 2**128 - 1, 2**192 + 2**128 - 1,
+               2**192, 2**192 + 1, U - 2**128,
+               0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47,  # BN254 p
+               2**256 - 2**32 - 977,                                                 # secp256k1 p
+               0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF]   # P-256 p
+full_moduli = st.one_of(st.sampled_from(FULL_MODULI), st.integers(2**192, U - 1),
+                        st.tuples(st.integers(0, 255), limbs).map(
+                            lambda t: (1 << (192 + t[0] % 64)) | (2**128 - 1) | t[1]))
+
+
+def _check_modular(a, b, n):
+    assert value(lib.evm_word_mulmod(word(a), word(b), word(n))) == ((a * b) % n if n else 0)
+    assert value(lib.evm_word_addmod(word(a), word(b), word(n))) == ((a + b) % n if n else 0)
+
+
+@settings(max_examples=1500)
+@given(words, words, full_moduli)
+def test_full_width_moduli(a, b, n):
+    _check_modular(a, b, n)
+    _check_modular(a % n, b % n, n)          # reduced operands: ADDMOD's one subtraction
+    _check_modular(n - 1, n - 1, n)
+
+
+@settings(max_examples=300)
+@given(full_moduli, st.integers(0, 63))
+def test_remainder_meeting_the_modulus_top(n, shift):
+    _check_modular(2**64 >> shift, n - 1, n)
+    _check_modular(2**64, n - 1 - (n >> 130), n)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(words, words, st.one_of(full_moduli, words)), min_size=2,
+                max_size=8))
+def test_modulus_changing_between_instructions(cases):
+    """The cache of the last two moduli: alternations, a third modulus, a repeat."""
+    for a, b, n in cases + cases[::-1] + cases:
+        _check_modular(a, b, n)
+
+
+def test_moduli_below_four_limbs_and_powers_of_two():
+    for n in [0, 1, 2, 3, 2**64, 2**64 - 1, 2**128 + 1, 2**191, 2**192 - 1, 2**200, 2**255]:
+        for a, b in [(U - 1, U - 1), (n, n), (n - 1 if n else 0, U - 1), (2**255, 3)]:
+            _check_modular(a, b, n)

@@ -86,7 +86,8 @@ class _Analysis:
         at = np.full(max(len(self.code.bytecode), 1), -1, dtype=np.int32)
         at[found.pc] = np.arange(count, dtype=np.int32)
         self.entry_at = at
-        self.segment_at = ffi.from_buffer("int32_t[]", at)
+        # no entries (EVMMAX's and plain EVM's code): NULL, so the loop reads no entry by pc
+        self.segment_at = ffi.from_buffer("int32_t[]", at) if count else ffi.NULL
         # evm_segment entries built as one numpy array with the C struct's layout
         entries = np.zeros(max(count, 1), dtype=_SEGMENT_DTYPE)
         base = int(ffi.cast("uintptr_t", ffi.from_buffer(self.records))) if count else 0
