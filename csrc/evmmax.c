@@ -5,6 +5,7 @@
 #include "evmmax_kernels.h"
 #include "fp2_product.h"
 #include "mont384_mulx.h"
+#include "sqr384_mulx.h"
 
 /* The EIP's vectors: out, x and y of one operation. */
 #define LONGEST_VECTOR EVMMAX_MAX_IMMEDIATE
@@ -219,7 +220,9 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
 static inline __attribute__((always_inline)) void
 apply_384(int op, uint8_t *out, const uint8_t *x, const uint8_t *y, const uint8_t *mod)
 {
-    if (op == EVMMAX_OP_MUL)
+    if (op == EVMMAX_OP_MUL && x == y)   /* one register: a squaring */
+        sqrmont384_mulx_inline(out, x, mod);
+    else if (op == EVMMAX_OP_MUL)
         mulmont384_mulx_inline(out, x, y, mod);
     else if (op == EVMMAX_OP_ADD)
         addmod384(out, x, y, mod);

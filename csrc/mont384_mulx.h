@@ -105,10 +105,20 @@
     REDUCE_ROW(A0, A1, A2, A3, A4, A5, A6, A7)                            \
     CARRY_INTO(A8)
 
-/* D = acc limb A minus mod limb OFF; SUB is subq for the first limb, then sbbq. */
-#define COPY_SUB(SUB, A, D, OFF)                                          \
-    "movq " OP(A) ", " D "\n\t"                                           \
-    SUB " " #OFF "(" OP(mp) "), " D "\n\t"
+/* A0..A5 (with its top bit or limb in TOP) minus mod at MP, into D0..D5, and A0..A5 take
+ * it unless the subtraction borrows (A < mod): one conditional subtraction without a
+ * branch. Operands as asm strings (OP(r6), "%%rdx"); sqr384_mulx.h ends with it too. */
+#define MULX384_SUBTRACT_IF_NOT_BELOW(MP, A0, A1, A2, A3, A4, A5, TOP, D0, D1, D2, D3, D4, D5) \
+    "movq " A0 ", " D0 "\n\t" "subq 0(" MP "), " D0 "\n\t"                \
+    "movq " A1 ", " D1 "\n\t" "sbbq 8(" MP "), " D1 "\n\t"                \
+    "movq " A2 ", " D2 "\n\t" "sbbq 16(" MP "), " D2 "\n\t"               \
+    "movq " A3 ", " D3 "\n\t" "sbbq 24(" MP "), " D3 "\n\t"               \
+    "movq " A4 ", " D4 "\n\t" "sbbq 32(" MP "), " D4 "\n\t"               \
+    "movq " A5 ", " D5 "\n\t" "sbbq 40(" MP "), " D5 "\n\t"               \
+    "sbbq $0, " TOP "\n\t"                                               \
+    "cmovncq " D0 ", " A0 "\n\t" "cmovncq " D1 ", " A1 "\n\t"           \
+    "cmovncq " D2 ", " A2 "\n\t" "cmovncq " D3 ", " A3 "\n\t"           \
+    "cmovncq " D4 ", " A4 "\n\t" "cmovncq " D5 ", " A5 "\n\t"
 
 /* The block needs fourteen registers, all there are once the frame pointer is
  * kept (as in the sanitizer build). AddressSanitizer would take one more for
@@ -147,19 +157,8 @@ mulmont384_mulx_limbs(limb_t result[LIMBS384], const uint8_t x[BYTES384],
         /* acc = r6, r7, r8, r0, r1, r2 with its top bit in r3.
          * acc - mod goes into the registers no longer needed; acc is kept
          * when the 385-bit subtraction borrows (acc < mod). */
-        COPY_SUB("subq", r6, OP(r4), 0)
-        COPY_SUB("sbbq", r7, OP(r5), 8)
-        COPY_SUB("sbbq", r8, OP(lo), 16)
-        COPY_SUB("sbbq", r0, OP(hi), 24)
-        COPY_SUB("sbbq", r1, OP(yp), 32)
-        COPY_SUB("sbbq", r2, "%%rdx", 40)
-        "sbbq $0, " OP(r3) "\n\t"
-        "cmovncq " OP(r4) ", " OP(r6) "\n\t"
-        "cmovncq " OP(r5) ", " OP(r7) "\n\t"
-        "cmovncq " OP(lo) ", " OP(r8) "\n\t"
-        "cmovncq " OP(hi) ", " OP(r0) "\n\t"
-        "cmovncq " OP(yp) ", " OP(r1) "\n\t"
-        "cmovncq %%rdx, " OP(r2) "\n\t"
+        MULX384_SUBTRACT_IF_NOT_BELOW(OP(mp), OP(r6), OP(r7), OP(r8), OP(r0), OP(r1), OP(r2),
+                                      OP(r3), OP(r4), OP(r5), OP(lo), OP(hi), OP(yp), "%%rdx")
         : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3),
           [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [r7] "=&r"(r7), [r8] "=&r"(r8),
           [lo] "=&r"(lo), [hi] "=&r"(hi), [saved] "=&m"(saved), [yp] "+&r"(yp)
@@ -265,7 +264,6 @@ redc384_low_mulx(limb_t out[LIMBS384], const limb_t t[LIMBS384],
 #undef REDUCE_ROW
 #undef CARRY_INTO
 #undef ROUND
-#undef COPY_SUB
 #undef NO_FAKE_STACK
 #endif /* __x86_64__ */
 
