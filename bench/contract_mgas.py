@@ -22,7 +22,8 @@ from evm384_native.evm.costs import COST_MODELS
 from evm384_native.evm.gas import SCHEDULES
 from evm384_native.pricing.anchor import Anchor, throughput
 from evm384_native.pricing.measure import RUN_GAS
-from evm384_native.pricing.report import EMPTY_CALL, MAINNET, _model_options, contract_rows
+from evm384_native.pricing.report import (EMPTY_CALL, MAINNET, _model_options, contract_rows,
+                                          net_ns)
 
 MODELS = {"evmmax": {"eip-6690": COST_MODELS["eip-6690"]},
           "evm384": {"update5-A": SCHEDULES["update5-A"]},
@@ -68,7 +69,8 @@ def main() -> None:
     rows = contract_rows(["fast"], MODELS, ANCHOR, args.repeat)
     for row in sorted(rows, key=lambda r: next(iter(r["mgas_per_s"].values()))["fast"]):
         (gas,) = row["gas"].values()
-        print(_line(row["contract"], row["target"], gas, row["ns"]["fast"] - row["call_ns"]["fast"]))
+        print(_line(row["contract"], row["target"], gas,
+                    net_ns(row["ns"]["fast"], row["call_ns"]["fast"])))
     if args.json:
         with open(args.json, "w") as out:
             json.dump(rows, out, indent=1)
