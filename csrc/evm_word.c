@@ -17,6 +17,32 @@ static int significant_limbs(const uint64_t *x, int n)
     return n;
 }
 
+/* out[0..n) = x[0..n) << s (s < 64): the low n limbs; the bits shifted out of x[n - 1]
+ * are the caller's (x[n - 1] >> (64 - s)). */
+static void shift_limbs_left(uint64_t *out, const uint64_t *x, int n, unsigned s)
+{
+    for (int i = n - 1; i > 0; i--)
+        out[i] = (x[i] << s) | (s ? x[i - 1] >> (64 - s) : 0);
+    out[0] = x[0] << s;
+}
+
+/* u[0..n) -= q * v[0..n); the product's carry out of the top limb and the subtraction's
+ * borrow, which the caller takes off the limb above. */
+static void multiply_subtract(uint64_t *u, uint64_t q, const uint64_t *v, int n,
+                              uint64_t *carry_out, uint64_t *borrow_out)
+{
+    uint64_t carry = 0, borrow = 0;
+    for (int i = 0; i < n; i++) {
+        u128 product = (u128)q * v[i] + carry;
+        carry = (uint64_t)(product >> 64);
+        u128 difference = (u128)u[i] - (uint64_t)product - borrow;
+        u[i] = (uint64_t)difference;
+        borrow = (uint64_t)(difference >> 64) & 1;
+    }
+    *carry_out = carry;
+    *borrow_out = borrow;
+}
+
 /* u[0..m) mod v (v != 0), and, when quotient is not NULL, quotient[0..m) = u / v
  * (the caller zeroes it). Knuth's algorithm D (TAOCP 4.3.1) in base 2^64: at most
  * m - 1 quotient digits, each from one 128/64 division and one pass over v. */
@@ -45,13 +71,9 @@ static evm_word divide_limbs(const uint64_t *u, int m, const evm_word *v, uint64
      * estimated quotient digit is at most 2 too large. */
     unsigned s = (unsigned)__builtin_clzll(v->limb[n - 1]);
     uint64_t vn[WORD_LIMBS], un[PRODUCT_LIMBS + 1];
-    for (int i = n - 1; i > 0; i--)
-        vn[i] = (v->limb[i] << s) | (s ? v->limb[i - 1] >> (64 - s) : 0);
-    vn[0] = v->limb[0] << s;
+    shift_limbs_left(vn, v->limb, n, s);
     un[m] = s ? u[m - 1] >> (64 - s) : 0;
-    for (int i = m - 1; i > 0; i--)
-        un[i] = (u[i] << s) | (s ? u[i - 1] >> (64 - s) : 0);
-    un[0] = u[0] << s;
+    shift_limbs_left(un, u, m, s);
 
     for (int j = m - n; j >= 0; j--) {
         u128 top = ((u128)un[j + n] << 64) | un[j + n - 1];
@@ -63,15 +85,9 @@ static evm_word divide_limbs(const uint64_t *u, int m, const evm_word *v, uint64
             if (rhat >> 64)
                 break;
         }
-        /* un[j .. j + n] -= qhat * vn */
-        uint64_t carry = 0, borrow = 0;
-        for (int i = 0; i < n; i++) {
-            u128 product = qhat * vn[i] + carry;
-            carry = (uint64_t)(product >> 64);
-            u128 difference = (u128)un[i + j] - (uint64_t)product - borrow;
-            un[i + j] = (uint64_t)difference;
-            borrow = (uint64_t)(difference >> 64) & 1;
-        }
+        /* un[j .. j + n] -= qhat * vn (qhat < 2^64 here: the loop above ends below b) */
+        uint64_t carry, borrow;
+        multiply_subtract(un + j, (uint64_t)qhat, vn, n, &carry, &borrow);
         u128 difference = (u128)un[j + n] - carry - borrow;
         un[j + n] = (uint64_t)difference;
         if (difference >> 64) { /* qhat was one too large: add v back */
@@ -148,9 +164,7 @@ static void invariant_divisor_init(struct invariant_divisor *d, const evm_word *
     d->modulus = *modulus;
     unsigned s = (unsigned)__builtin_clzll(modulus->limb[WORD_LIMBS - 1]);
     d->shift = s;
-    for (int i = WORD_LIMBS - 1; i > 0; i--)
-        d->normalised[i] = (modulus->limb[i] << s) | (s ? modulus->limb[i - 1] >> (64 - s) : 0);
-    d->normalised[0] = modulus->limb[0] << s;
+    shift_limbs_left(d->normalised, modulus->limb, WORD_LIMBS, s);
     /* The top two limbs are at least 2^127, so the quotient lies in [2^64, 2^65). */
     const uint64_t all_ones[3] = {~(uint64_t)0, ~(uint64_t)0, ~(uint64_t)0};
     evm_word top = {{d->normalised[WORD_LIMBS - 2], d->normalised[WORD_LIMBS - 1], 0, 0}};
@@ -216,9 +230,7 @@ static evm_word reduce_limbs(const uint64_t *x, int m, const struct invariant_di
     const unsigned s = d->shift;
     uint64_t un[PRODUCT_LIMBS + 1];
     un[m] = s ? x[m - 1] >> (64 - s) : 0;
-    for (int i = m - 1; i > 0; i--)
-        un[i] = (x[i] << s) | (s ? x[i - 1] >> (64 - s) : 0);
-    un[0] = x[0] << s;
+    shift_limbs_left(un, x, m, s);
     const uint64_t *dn = d->normalised;
     const uint64_t d1 = dn[3], d0 = dn[2];
     /* un[m] < 2^s <= d1 (s < 64, or un[m] = 0): the top four limbs are below the divisor */
@@ -227,26 +239,14 @@ static evm_word reduce_limbs(const uint64_t *x, int m, const struct invariant_di
         /* the remainder so far: n1, un[j + 3 .. j] */
         if (__builtin_expect(n1 == d1 && un[j + 3] == d0, 0)) {
             /* the 3-by-2 division's precondition fails; the digit is 2^64 - 1 */
-            uint64_t q = ~(uint64_t)0, carry = 0, borrow = 0;
-            for (int i = 0; i < WORD_LIMBS; i++) {
-                u128 product = (u128)q * dn[i] + carry;
-                carry = (uint64_t)(product >> 64);
-                u128 difference = (u128)un[j + i] - (uint64_t)product - borrow;
-                un[j + i] = (uint64_t)difference;
-                borrow = (uint64_t)(difference >> 64) & 1;
-            }
+            uint64_t carry, borrow;
+            multiply_subtract(un + j, ~(uint64_t)0, dn, WORD_LIMBS, &carry, &borrow);
             n1 = un[j + 3]; /* n1 - carry - borrow is 0: the window is below 2^64 d */
             continue;
         }
         uint64_t n0, q = divide_3by2(n1, un[j + 3], un[j + 2], d1, d0, d->reciprocal, &n1, &n0);
-        uint64_t carry = 0, borrow = 0;
-        for (int i = 0; i < 2; i++) {
-            u128 product = (u128)q * dn[i] + carry;
-            carry = (uint64_t)(product >> 64);
-            u128 difference = (u128)un[j + i] - (uint64_t)product - borrow;
-            un[j + i] = (uint64_t)difference;
-            borrow = (uint64_t)(difference >> 64) & 1;
-        }
+        uint64_t carry, borrow;
+        multiply_subtract(un + j, q, dn, 2, &carry, &borrow);
         u128 low = (u128)n0 - carry - borrow;
         n0 = (uint64_t)low;
         u128 high = (u128)n1 - ((uint64_t)(low >> 64) & 1);
