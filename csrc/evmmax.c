@@ -265,6 +265,20 @@ fp2_product_registers(const struct evmmax_context *ctx, uint64_t *regs, const ui
 #undef REGISTER
 }
 
+/* fp2_cross on the five one-element records at r (EVMMAX_FP2_CROSS_GROUP), on 6-limb
+ * registers as fp2_product_registers: 1 if it ran, 0 if nothing was written. */
+static inline __attribute__((always_inline)) int
+fp2_cross_registers(const struct evmmax_context *ctx, uint64_t *regs, const uint8_t *r,
+                    mulmont384_fn *mulmont)
+{
+    enum { R = EVMMAX_RECORD_BYTES, OUT = 1, X = 3, Y = 5 };
+#define REGISTER(index) ((uint8_t *)(regs + 6 * (size_t)(index)))
+    return fp2_cross(uses_mulx(mulmont), (const uint8_t *)ctx->mod_inv, REGISTER(r[OUT]),
+                     REGISTER(r[R + OUT]), REGISTER(r[3 * R + OUT]), REGISTER(r[X]),
+                     REGISTER(r[R + X]), REGISTER(r[Y]), REGISTER(r[R + Y]));
+#undef REGISTER
+}
+
 /* The Fp2 product for 4-limb registers of the context whose products are `mul`, or NULL
  * (another size, a power of two): MULX's with its product inlined, or the portable one. */
 static evmmax_fp2_product_4_fn *fp2_product_4_for(const struct evmmax_context *ctx,
@@ -310,6 +324,13 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
                 && (fp2_mulmont != NULL ? fp2_product_registers(ctx, regs, r, fp2_mulmont)
                     : fp2_4 != NULL && fp2_4(ctx, regs, r))) {
                 i += 5, r += 5 * EVMMAX_RECORD_BYTES;
+                continue;
+            }
+        } else if (__builtin_expect(op == (EVMMAX_OP_MUL | EVMMAX_FP2_CROSS_GROUP), 0)) {
+            op = EVMMAX_OP_MUL;   /* as five records, unless Karatsuba runs */
+            if (bounded && i + 5 <= ops && fp2_mulmont != NULL
+                && fp2_cross_registers(ctx, regs, r, fp2_mulmont)) {
+                i += 4, r += 4 * EVMMAX_RECORD_BYTES;
                 continue;
             }
         }

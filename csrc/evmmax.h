@@ -79,6 +79,10 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
 /* Or'ed into a record's op by the host (modx_common.fp2_products): this record and the
  * next five are an Fp2 product that the run may compute as Karatsuba (fp2_product.h). */
 #define EVMMAX_FP2_PRODUCT_GROUP 128
+/* Or'ed in the same way: this record and the next four are the first five ops of an Fp2
+ * product for another non-residue (fp2_cross in fp2_product.h: t0, t1 and c1 written, t2
+ * dead), whose last two ops follow as ordinary records. */
+#define EVMMAX_FP2_CROSS_GROUP 64
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
                       size_t register_count, const char *program, size_t ops);
 

@@ -29,6 +29,7 @@ MAX_IMMEDIATE = 255               # the seven vector immediates are bytes
 OPERATIONS = ("add", "sub", "mul")
 VECTOR_IMMEDIATES = ("out_idx", "out_stride", "x_idx", "x_stride", "y_idx", "y_stride", "count")
 FP2_PRODUCT_FLAG = 0x80           # or'ed into a record's operation: csrc/evmmax.h
+FP2_CROSS_FLAG = 0x40
 
 
 def raise_if(error: Optional[Exception]) -> None:
@@ -143,10 +144,9 @@ class VectorProgram:
                                  for _, immediates in checked
                                  for idx, stride in zip(immediates[0:6:2], immediates[1:6:2])),
                                 default=0)
-        products = set(fp2_products(checked))
+        flags = dict(fp2_products(checked))
         self.encoded = b"".join(
-            bytes((OPERATIONS.index(operation) | (FP2_PRODUCT_FLAG if i in products else 0),
-                   *immediates))
+            bytes((OPERATIONS.index(operation) | flags.get(i, 0), *immediates))
             for i, (operation, immediates) in enumerate(checked))
 
     def __len__(self) -> int:
@@ -157,26 +157,45 @@ def vector_indices(idx: int, stride: int, count: int) -> List[int]:
     return [idx + i * stride for i in range(count)]
 
 
-def fp2_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[int]:
+def fp2_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]
+                 ) -> Iterator[Tuple[int, int]]:
     """Where an Fp2 product (:mod:`.fp2_shape`) starts that the native kernels may run as
     Karatsuba (``csrc/fp2_product.h``, which checks the context and the values at run
-    time, and writes only c1 and c0): one-element operations, registers apart as
-    :func:`.fp2_shape.separate` asks, and for each of t0, t1 and t2 a later operation
-    writes it before any reads it (registers change only after an operation's whole loop,
-    so one that reads and writes a temporary reads it)."""
-    for start in range(len(operations) - len(fp2_shape.SHAPE) + 1):
-        if operations[start + 5][0] != "sub":   # the cheap test first; groups cannot overlap
+    time), with its flag: ``FP2_PRODUCT_FLAG`` for the whole product (the C step writes c1
+    and c0 only), else ``FP2_CROSS_FLAG`` for its first five operations (another
+    non-residue: the step writes t0, t1 and c1). One-element operations, registers apart as
+    :func:`.fp2_shape.separate` asks, and for each location the step leaves unwritten a
+    later operation writes it before any reads it (registers change only after an
+    operation's whole loop, so one that reads and writes a temporary reads it)."""
+    start = 0
+    while start + len(fp2_shape.CROSS_SHAPE) <= len(operations):
+        found = _fp2_group(operations, start)
+        if found is None:
+            start += 1
             continue
-        group = operations[start:start + len(fp2_shape.SHAPE)]
-        if any(immediates[6] != 1 for _, immediates in group):
+        size, flag = found
+        yield start, flag
+        start += size
+
+
+def _fp2_group(operations: Sequence[Tuple[str, Tuple[int, ...]]], start: int
+               ) -> Optional[Tuple[int, int]]:
+    """(records, flag) of the group that starts at ``start``, else None."""
+    if operations[start + 4][0] != "add":           # the cheap test first
+        return None
+    for shape, match, flag in ((fp2_shape.SHAPE, fp2_shape.match, FP2_PRODUCT_FLAG),
+                               (fp2_shape.CROSS_SHAPE, fp2_shape.match_cross, FP2_CROSS_FLAG)):
+        group = operations[start:start + len(shape)]
+        if len(group) < len(shape) or any(immediates[6] != 1 for _, immediates in group):
             continue
-        product = fp2_shape.match([(operation, immediates[0], immediates[2], immediates[4])
-                                   for operation, immediates in group])
+        product = match([(operation, immediates[0], immediates[2], immediates[4])
+                         for operation, immediates in group])
         if product is None or not fp2_shape.separate(product, 1):
             continue
         later = operations[start + len(group):start + len(group) + fp2_shape.DEAD_WINDOW]
-        if all(_written_before_read(temporary, later) for temporary in product.temporaries):
-            yield start
+        if all(_written_before_read(location, later) for location in product.dead):
+            return len(group), flag
+    return None
 
 
 def _written_before_read(register: int, operations: Sequence[Tuple[str, Tuple[int, ...]]]
