@@ -127,7 +127,7 @@ def block_slopes(jobs: Sequence[Callable[[], ExecutionResult]], firsts: Sequence
     slopes = []
     for first, n in zip(firsts, sizes):
         if n:
-            slopes.append(max(next(mores) - next(ones), 1) // n)
+            slopes.append(max((next(mores) - next(ones)) // n, 1))
         else:
             slopes.append(first)
     return slopes, sizes
