@@ -26,9 +26,10 @@ static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
 #define P256_SQR(x, y) p256_square_mulx(x, x)
 #define SECP_MUL(x, y) secp256k1_mul_mulx(x, x, y)
 #define SECP_SQR(x, y) secp256k1_square_mulx(x, x)
+#define ANY_SQR(x, y) mont256_square_mulx(x, x, CTX.mod_inv)
 CHAINS(generic_mul, GENERIC_MUL) CHAINS(generic_sqr, GENERIC_SQR)
 CHAINS(p256_mul, P256_MUL) CHAINS(p256_sqr, P256_SQR)
-CHAINS(secp_mul, SECP_MUL) CHAINS(secp_sqr, SECP_SQR)
+CHAINS(secp_mul, SECP_MUL) CHAINS(secp_sqr, SECP_SQR) CHAINS(any_sqr, ANY_SQR)
 
 typedef void chain1(limb_t *, const limb_t *, long);
 typedef void chain2(limb_t *, limb_t *, const limb_t *, long);
@@ -83,5 +84,16 @@ int main(void) {
     if (!same(secp_mul_1, generic_mul_1) || !same(secp_sqr_1, generic_sqr_1)) { puts("secp256k1 MISMATCH"); return 1; }
     race("secp256k1 product", generic_mul_1, generic_mul_2, secp_mul_1, secp_mul_2);
     race("secp256k1 squaring", generic_sqr_1, generic_sqr_2, secp_sqr_1, secp_sqr_2);
+    /* the generic squaring on BN254's p, P-256's group order n and 2^256 - 189 */
+    const uint64_t others[3][4] = {
+        {0x30644e72e131a029ULL, 0xb85045b68181585dULL, 0x97816a916871ca8dULL, 0x3c208c16d87cfd47ULL},
+        {0xffffffff00000000ULL, 0xffffffffffffffffULL, 0xbce6faada7179e84ULL, 0xf3b9cac2fc632551ULL},
+        {~0ULL, ~0ULL, ~0ULL, 0xffffffffffffff43ULL}};
+    const char *names[3] = {"any squaring, BN254 p", "any squaring, P-256 n", "any squaring, 2^256-189"};
+    for (int i = 0; i < 3; i++) {
+        setup(others[i][0], others[i][1], others[i][2], others[i][3]);
+        if (!same(any_sqr_1, generic_sqr_1)) { printf("%s MISMATCH\n", names[i]); return 1; }
+        race(names[i], generic_sqr_1, generic_sqr_2, any_sqr_1, any_sqr_2);
+    }
     return 0;
 }

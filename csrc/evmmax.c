@@ -68,8 +68,10 @@ static evmmax_op_fn *kernel_for(const struct evmmax_context *ctx, int op)
 #if defined(__x86_64__)
     /* The one implementation switch of evm384_ops.c decides for EVMMAX too. */
     if (evm384_current_implementation() == EVM384_IMPL_MULX) {
-        if (ctx->mulx_mul != NULL)   /* kernels of the modulus's shape (evmmax_setup) */
-            return op == OP_SQUARE ? ctx->mulx_square : ctx->mulx_mul;
+        if (op == OP_SQUARE && ctx->mulx_square != NULL)   /* chosen by evmmax_setup */
+            return ctx->mulx_square;
+        if (ctx->mulx_mul != NULL)
+            return ctx->mulx_mul;
         return evmmax_mulx_mul_kernels[ctx->limbs - 1];
     }
 #endif
@@ -150,7 +152,7 @@ int evmmax_setup(struct evmmax_context *ctx, const uint8_t *modulus_be, size_t s
     ctx->inv = montgomery_constant(m[0]);
     ctx->mod_inv[ctx->limbs] = ctx->inv;
 #if defined(__x86_64__)
-    evmmax_mulx_select_special(ctx);
+    evmmax_mulx_select_kernels(ctx);
 #endif
     compute_r_squared(ctx, bits); /* needs the kernels, so the rest of ctx first */
     return EVMMAX_OK;

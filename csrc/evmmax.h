@@ -61,9 +61,10 @@ struct evmmax_context {
      * mont384.h read exactly this layout. */
     uint64_t mod_inv[EVMMAX_MOD_INV_LIMBS];
     uint64_t r_squared[EVMMAX_MAX_LIMBS]; /* odd: R^2 mod modulus, to enter Montgomery form */
-    /* The MULX product and squaring of this modulus's own shape (P-256, secp256k1:
-     * mont256_mulx.h), chosen once here, run while the MULX implementation is selected;
-     * NULL for every other modulus (the limb count's kernels run) and without MULX. */
+    /* The MULX kernels chosen for this modulus by evmmax_setup (mont256_mulx.h), run while
+     * the MULX implementation is selected: P-256's and secp256k1's own product and
+     * squaring; for any other 4-limb odd modulus a squaring (the product is the limb
+     * count's). NULL where none is chosen (the limb count's product runs) and without MULX. */
     evmmax_op_fn *mulx_mul;
     evmmax_op_fn *mulx_square;
 };

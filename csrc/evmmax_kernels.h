@@ -18,9 +18,9 @@ typedef evmmax_op_fn *const evmmax_kernel_row[EVMMAX_MAX_LIMBS];
 extern evmmax_kernel_row evmmax_add_kernels, evmmax_sub_kernels, evmmax_portable_mul_kernels;
 #if defined(__x86_64__)
 extern evmmax_kernel_row evmmax_mulx_mul_kernels; /* needs BMI2 + ADX: see cpu_features.h */
-/* SETMODX: ctx->mulx_mul and ctx->mulx_square for a modulus with kernels of its own shape
- * (P-256, secp256k1: mont256_mulx.h); left as they are (NULL) for any other. */
-void evmmax_mulx_select_special(struct evmmax_context *ctx);
+/* SETMODX: ctx->mulx_mul and ctx->mulx_square (mont256_mulx.h): both for P-256 and
+ * secp256k1, the squaring for any other 4-limb odd modulus; left NULL for the rest. */
+void evmmax_mulx_select_kernels(struct evmmax_context *ctx);
 #endif
 
 /* An Fp2 product on 4-limb registers, its six records at r (evmmax_fp2_product_4 below). */

@@ -244,7 +244,14 @@ static void secp256k1_square(limb_t *out, const limb_t *x, const limb_t *y,
     secp256k1_square_mulx(out, x);
 }
 
-void evmmax_mulx_select_special(struct evmmax_context *ctx)
+static void square_4(limb_t *out, const limb_t *x, const limb_t *y,
+                     const struct evmmax_context *ctx)
+{
+    (void)y;
+    mont256_square_mulx(out, x, ctx->mod_inv);
+}
+
+void evmmax_mulx_select_kernels(struct evmmax_context *ctx)
 {
     const size_t bytes = 4 * sizeof(limb_t);
     if (ctx->limbs != 4 || ctx->power_of_two)
@@ -253,5 +260,7 @@ void evmmax_mulx_select_special(struct evmmax_context *ctx)
         ctx->mulx_mul = p256_mul, ctx->mulx_square = p256_square;
     else if (memcmp(ctx->mod_inv, SECP256K1_MODULUS, bytes) == 0)
         ctx->mulx_mul = secp256k1_mul, ctx->mulx_square = secp256k1_square;
+    else
+        ctx->mulx_square = square_4;
 }
 #endif

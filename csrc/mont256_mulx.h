@@ -1,18 +1,19 @@
-/* x86-64 4-limb Montgomery products and squarings with MULX and ADCX/ADOX for the two
- * 256-bit moduli whose shape makes the reduction cheap (issue 44: `p256verify` and
- * `ecrecover` spend over half their time in the 4-limb product):
+/* x86-64 4-limb Montgomery products and squarings with MULX and ADCX/ADOX (issue 44:
+ * `p256verify` and `ecrecover` spent over half their time in the generic 4-limb product).
+ * For the two 256-bit moduli whose shape makes the reduction cheap:
  *   P-256:     p = 2^256 - 2^224 + 2^192 + 2^96 - 1, p = -1 mod 2^64, so the reduction
  *              factor u is the accumulator's low limb itself and u * p is shifts, one
  *              MULX (by p[3]) and additions: a round's next factor is two instructions
  *              away from the last (the generic round's chain is IMUL, MULX and adds);
- *   secp256k1: p = 2^256 - c, c = 2^32 + 977: u * p = u 2^256 - u c, one MULX a round.
- * Each first forms the 512-bit t = x y (16 MULX; a square takes 10), then reduces t's low
- * half, adds the high half and subtracts p once: the same canonical x y / 2^256 mod p as
- * the generic product (evmmax_mulx.c's mulx_mul_4), so the kernels are interchangeable.
- * Inputs below p (every EVMMAX register holds one). The constants are the moduli's own,
- * read from memory: a kernel is only selected for its modulus (evmmax_setup). Only called
- * after cpu_features reports BMI2 and ADX; thirteen registers with rdx, so not in the
- * sanitizer build, which keeps the frame pointer (evmmax_mulx.c). */
+ *   secp256k1: p = 2^256 - c, c = 2^32 + 977: u * p = u 2^256 - u c, one MULX a round;
+ * and a squaring for any odd 4-limb modulus (the generic reduction: four MULX a round).
+ * Each forms the 512-bit t = x y (16 MULX; a square takes 10), reduces it and subtracts
+ * the modulus once: the same canonical x y / 2^256 mod p as the generic product
+ * (evmmax_mulx.c's mulx_mul_4), so the kernels are interchangeable. Inputs below the
+ * modulus (every EVMMAX register holds one). The special moduli's constants are read from
+ * memory: a kernel is only selected for its modulus (evmmax_setup). Only called after
+ * cpu_features reports BMI2 and ADX. Thirteen registers with rdx: they fit beside the
+ * frame pointer of the sanitizer build. */
 #ifndef EVM384_MONT256_MULX_H
 #define EVM384_MONT256_MULX_H
 
@@ -214,6 +215,45 @@ static const limb256_t SECP256K1_INV = 0xd838091dd2253531ULL;  /* -p^-1 mod 2^64
     "cmovncq " OP(r2) ", " OP(r6) "\n\t"                                  \
     "cmovncq " OP(r3) ", " OP(r7) "\n\t"
 
+/* t in r0..r7 -> the canonical (t + U m) / 2^256 in r4..r7 for any odd 4-limb modulus m
+ * (limbs and inv at mp, the context's mod_inv): four rounds of u = t_i inv and u m added at
+ * limb i, in place, each round's carry out of limb i + 4 kept in k for the next round's
+ * limb i + 5 (the last one's is the result's top bit: < 2m), m subtracted unless that
+ * borrows (k: the name of a free register). */
+#define GENERIC_REDUCE_ROUND(A0, A1, A2, A3, A4, k)                       \
+    "movq " OP(A0) ", %%rdx\n\t"                                          \
+    "imulq 32(" OP(mp) "), %%rdx\n\t"                                     \
+    "xorl " OP32(lo) ", " OP32(lo) "\n\t" /* clears CF and OF */          \
+    M256_MULX_ADD(mp, 0, "adcxq", A0, "adoxq", A1)                        \
+    M256_MULX_ADD(mp, 8, "adcxq", A1, "adoxq", A2)                        \
+    M256_MULX_ADD(mp, 16, "adcxq", A2, "adoxq", A3)                       \
+    M256_MULX_ADD(mp, 24, "adcxq", A3, "adoxq", A4)                       \
+    "adcxq " OP(k) ", " OP(A4) "\n\t"                                     \
+    "movl $0, " OP32(k) "\n\t" /* mov keeps the flags */                  \
+    "movl $0, " OP32(lo) "\n\t"                                           \
+    "adcxq " OP(lo) ", " OP(k) "\n\t"                                     \
+    "adoxq " OP(lo) ", " OP(k) "\n\t"
+
+#define GENERIC_REDUCE(k)                                                 \
+    "xorl " OP32(k) ", " OP32(k) "\n\t"                                   \
+    GENERIC_REDUCE_ROUND(r0, r1, r2, r3, r4, k)                              \
+    GENERIC_REDUCE_ROUND(r1, r2, r3, r4, r5, k)                              \
+    GENERIC_REDUCE_ROUND(r2, r3, r4, r5, r6, k)                              \
+    GENERIC_REDUCE_ROUND(r3, r4, r5, r6, r7, k)                              \
+    "movq " OP(r4) ", " OP(r0) "\n\t"                                     \
+    "subq 0(" OP(mp) "), " OP(r0) "\n\t"                                  \
+    "movq " OP(r5) ", " OP(r1) "\n\t"                                     \
+    "sbbq 8(" OP(mp) "), " OP(r1) "\n\t"                                  \
+    "movq " OP(r6) ", " OP(r2) "\n\t"                                     \
+    "sbbq 16(" OP(mp) "), " OP(r2) "\n\t"                                 \
+    "movq " OP(r7) ", " OP(r3) "\n\t"                                     \
+    "sbbq 24(" OP(mp) "), " OP(r3) "\n\t"                                 \
+    "sbbq $0, " OP(k) "\n\t"                                              \
+    "cmovncq " OP(r0) ", " OP(r4) "\n\t"                                  \
+    "cmovncq " OP(r1) ", " OP(r5) "\n\t"                                  \
+    "cmovncq " OP(r2) ", " OP(r6) "\n\t"                                  \
+    "cmovncq " OP(r3) ", " OP(r7) "\n\t"
+
 /* The outputs every kernel shares: t's eight limbs and two scratch registers. The
  * reductions need one more register: y's pointer's, free once t is formed ("+r": the
  * asm overwrites it), or the squaring's own. */
@@ -275,6 +315,20 @@ secp256k1_square_mulx(limb256_t out[4], const limb256_t x[4])
     (void)s0;
 }
 
+/* out = x^2 / 2^256 mod m for any odd 4-limb modulus m (mod_inv: its limbs, then
+ * -m^-1 mod 2^64, as struct evmmax_context holds them); out may alias x. */
+static inline __attribute__((always_inline)) void
+mont256_square_mulx(limb256_t out[4], const limb256_t x[4], const limb256_t mod_inv[5])
+{
+    limb256_t r0, r1, r2, r3, r4, r5, r6, r7, lo, hi;
+    uintptr_t xp = (uintptr_t)x;
+    __asm__(M256_SQUARE GENERIC_REDUCE(xp)
+            : M256_OUTPUTS, [xp] "+&r"(xp)
+            : [mp] "r"(mod_inv)
+            : "rdx", "cc", "memory");
+    out[0] = r4, out[1] = r5, out[2] = r6, out[3] = r7;
+}
+
 #undef OP
 #undef OP32
 #undef M256_MULX_ADD
@@ -285,6 +339,8 @@ secp256k1_square_mulx(limb256_t out[4], const limb256_t x[4])
 #undef P256_REDUCE
 #undef SECP_REDUCE_ROUND
 #undef SECP_REDUCE
+#undef GENERIC_REDUCE_ROUND
+#undef GENERIC_REDUCE
 #undef M256_OUTPUTS
 #endif /* __x86_64__ */
 

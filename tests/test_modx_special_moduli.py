@@ -1,9 +1,9 @@
-"""MULMODX on the two moduli with kernels of their own shape (csrc/mont256_mulx.h: P-256's
-and secp256k1's Montgomery products and squarings, chosen by SETMODX where MULX runs):
-against Python integers, through the entries the engines use (VectorProgram, as the fast
-engine's runs, and the one-operation entry), on edge values of the registers' internal
-(Montgomery) form, products and squarings (x and y one register) alike, each implementation.
-A modulus one limb away from either takes the generic kernels and must agree too."""
+"""MULMODX on the 4-limb kernels of csrc/mont256_mulx.h, chosen by SETMODX where MULX runs:
+P-256's and secp256k1's own Montgomery products and squarings, and the squaring of any other
+4-limb odd modulus. Against Python integers, through the entries the engines use
+(VectorProgram, as the fast engine's runs, and the one-operation entry), on edge values of
+the registers' internal (Montgomery) form, products and squarings (x and y one register)
+alike, each implementation. Moduli one limb away from the two take the generic product."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -16,6 +16,8 @@ P256 = 2**256 - 2**224 + 2**192 + 2**96 - 1
 SECP256K1 = 2**256 - 2**32 - 977
 SPECIAL = [P256, SECP256K1]
 NEAR = [P256 + 2**128, SECP256K1 - 2**64]   # same limb count and top, generic kernels
+BN254 = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47
+P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551
 R = 1 << 256
 
 
@@ -57,7 +59,37 @@ def test_products_and_squarings_match_python_integers(implementation, m, data):
     assert load_ints(file, 0, 4) == expected
 
 
-@pytest.mark.parametrize("m", SPECIAL, ids=["p256", "secp256k1"])
+@st.composite
+def four_limb_moduli(draw):
+    """Odd moduli of four limbs for the generic squaring: BN254's p, P-256's group order,
+    near 2^256 (the reduction's carries), just above 2^192, any."""
+    kind = draw(st.sampled_from(["bn254", "p256_order", "top", "just_above_192", "any"]))
+    if kind == "bn254":
+        return BN254
+    if kind == "p256_order":
+        return P256_ORDER
+    if kind == "top":
+        return R - 1 - 2 * draw(st.integers(0, 1 << 20))
+    if kind == "just_above_192":
+        return (1 << 192) + 1 + 2 * draw(st.integers(0, 1 << 20))
+    return draw(st.integers((1 << 192) + 1, R - 1)) | 1
+
+
+@given(data=st.data())
+@settings(max_examples=200, deadline=None, suppress_health_check=FIXTURE_OK)
+def test_squarings_of_any_four_limb_modulus(implementation, data):
+    m = data.draw(four_limb_moduli())
+    xs = data.draw(st.lists(residues(m), min_size=3, max_size=3))
+    out_idx, x_idx = data.draw(st.tuples(st.integers(0, 2), st.integers(0, 2)))
+    _, file = store(modx, m, xs, registers=4)   # the EIP's bound: idx + stride < 4
+    file.run(modx.VectorProgram([("mul", (out_idx, 1, x_idx, 1, x_idx, 1, 1))]))
+    expected = list(xs)
+    expected[out_idx] = xs[x_idx] ** 2 % m
+    assert load_ints(file, 0, 3) == expected
+
+
+@pytest.mark.parametrize("m", SPECIAL + [BN254, R - 189], ids=["p256", "secp256k1", "bn254",
+                                                                 "2^256-189"])
 @pytest.mark.parametrize("entry", ["program", "operation"])
 @given(data=st.data())
 @settings(max_examples=60, deadline=None, suppress_health_check=FIXTURE_OK)
@@ -84,7 +116,7 @@ def test_vectors_of_products_and_squarings(implementation, m, entry, data):
     assert load_ints(file, 0, registers) == vector_oracle("mul", xs, immediates, m)
 
 
-@pytest.mark.parametrize("m", SPECIAL, ids=["p256", "secp256k1"])
+@pytest.mark.parametrize("m", SPECIAL + [BN254], ids=["p256", "secp256k1", "bn254"])
 def test_chains_of_squarings_and_products_are_powers(implementation, m):
     """x <- x^2 a hundred times, then x <- x y a hundred times, in one program."""
     x, y = 0x1234567890abcdef ** 5 % m, m - 3
@@ -104,15 +136,19 @@ def test_storex_and_loadx_round_trip_the_edges(implementation, m):
 
 @pytest.mark.skipif("mulx" not in IMPLEMENTATIONS, reason="no MULX/ADX on this CPU")
 @pytest.mark.parametrize("m, special", [(P256, True), (SECP256K1, True), (NEAR[0], False),
-                                        (NEAR[1], False), (2**255 - 19, False)])
+                                        (NEAR[1], False), (2**255 - 19, False), (BN254, False)])
 def test_setmodx_selects_the_kernels_by_the_modulus(m, special):
-    """The tests above only test the special kernels if SETMODX chose them: exactly for the
-    two moduli, and the MULX implementation's product kernel is then the context's."""
+    """The tests above only test the kernels if SETMODX chose them: the products exactly for
+    the two moduli (the MULX implementation's product kernel is then the context's), a
+    squaring for every 4-limb odd modulus, nothing for other sizes."""
     kernel.use_implementation("mulx")
     try:
         context = modx.FieldContext(m).c_context
         assert (context.mulx_mul != ffi.NULL) == special
-        assert (context.mulx_square != ffi.NULL) == special
+        assert context.mulx_square != ffi.NULL
+        assert modx.FieldContext(2**255 + 1 + 2**192).c_context.mulx_square != ffi.NULL
+        assert modx.FieldContext(2**192 - 237).c_context.mulx_square == ffi.NULL   # 3 limbs
+        assert modx.FieldContext(2**256 + 297).c_context.mulx_square == ffi.NULL   # 5 limbs
         if special:
             assert lib.evmmax_element_kernel(context, lib.EVMMAX_OP_MUL) == context.mulx_mul
         kernel.use_implementation("portable")
