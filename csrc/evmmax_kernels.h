@@ -66,11 +66,14 @@ EVMMAX_INLINE void submod_n(limb_t *out, const limb_t *x, const limb_t *y, const
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         diff[i] = sub_with_borrow(x[i], y[i], &borrow);
-    limb_t add_mod = (limb_t)0 - borrow;
+    limb_t add_mod = (limb_t)0 - borrow, masked[EVMMAX_MAX_LIMBS];
+    EVMMAX_UNROLL
+    for (int i = 0; i < n; i++)   /* before the carry chain: AND clobbers the flags */
+        masked[i] = m[i] & add_mod;
     limb_t carry = 0;
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
-        out[i] = add_with_carry(diff[i], m[i] & add_mod, &carry);
+        out[i] = add_with_carry(diff[i], masked[i], &carry);
 }
 
 /* x < m, n limbs. */
