@@ -43,10 +43,10 @@ EVMMAX_INLINE void reduce_once_n(limb_t *out, const limb_t *acc, limb_t acc_top,
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         diff[i] = sub_with_borrow(acc[i], m[i], &borrow);
-    limb_t keep_acc = (limb_t)0 - (borrow & ~acc_top & 1);
+    sub_with_borrow(acc_top, 0, &borrow);   /* the borrow out of the top: acc < m */
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
-        out[i] = (acc[i] & keep_acc) | (diff[i] & ~keep_acc);
+        out[i] = borrow ? acc[i] : diff[i];
 }
 
 EVMMAX_INLINE void addmod_n(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m, int n)
