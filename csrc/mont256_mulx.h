@@ -163,14 +163,15 @@ static const limb256_t SECP256K1_INV = 0xd838091dd2253531ULL;  /* -p^-1 mod 2^64
 
 /* One secp256k1 round on the low half: U = u = U inv. u p = u 2^256 - u c, and the low
  * limb of u c is the limb U was (that is what u is for), so the round subtracts the high
- * limb of u c one limb up, its borrow rippling to limb 3 and out into `borrows`; the
+ * limb of u c one limb up, its borrow rippling to limb 3 and out into H (below); the
  * u 2^256 terms are the factors themselves, kept in r0..r3 for the end. */
 #define SECP_REDUCE_ROUND(U)                                              \
     "imulq " OP(inv) ", " OP(U) "\n\t"                                    \
     "movq " OP(U) ", %%rdx\n\t"                                           \
     "mulxq " OP(c) ", " OP(lo) ", " OP(hi) "\n\t"
 
-/* t in r0..r7 -> the canonical (t + U p) / 2^256 in r4..r7. With U = u0..u3 and u c's
+/* t in r0..r7 -> the canonical (t + U p) / 2^256 in r4..r7, H in s0 (the name of a free
+ * register) on the way. With U = u0..u3 and u c's
  * high limbs and borrows summed into H (the high limb of U c: its low limbs are t's),
  * (t + U p) / 2^256 = t_high + U - H < 2p: U added, H subtracted, p subtracted unless
  * that borrows. */
