@@ -170,11 +170,10 @@ static const limb256_t SECP256K1_INV = 0xd838091dd2253531ULL;  /* -p^-1 mod 2^64
     "movq " OP(U) ", %%rdx\n\t"                                           \
     "mulxq " OP(c) ", " OP(lo) ", " OP(hi) "\n\t"
 
-/* t in r0..r7 -> the canonical (t + U p) / 2^256 in r4..r7, H in s0 (the name of a free
- * register) on the way. With U = u0..u3 and u c's
- * high limbs and borrows summed into H (the high limb of U c: its low limbs are t's),
- * (t + U p) / 2^256 = t_high + U - H < 2p: U added, H subtracted, p subtracted unless
- * that borrows. */
+/* t in r0..r7 -> the canonical (t + U p) / 2^256 in r4..r7. With U = u0..u3 and u c's
+ * high limbs and borrows summed into H (in s0, the name of a free register: the high limb
+ * of U c, whose low limbs are t's), (t + U p) / 2^256 = t_high + U - H < 2p: U added, H
+ * subtracted, p subtracted unless that borrows. */
 #define SECP_REDUCE(s0)                                                   \
     "xorl " OP32(s0) ", " OP32(s0) "\n\t"                                 \
     SECP_REDUCE_ROUND(r0)                                                 \
