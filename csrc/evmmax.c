@@ -51,9 +51,14 @@ static void pow2_mul(limb_t *out, const limb_t *x, const limb_t *y,
 
 /* --- dispatch ------------------------------------------------------------------------- */
 
+/* The dispatch's own op after enum evmmax_op's: a MULMODX element whose x and y are one
+ * register. Its kernel is the product's unless the modulus has a squaring of its own. */
+#define OP_SQUARE 3
+#define DISPATCHED_OPS 4
+
 static evmmax_op_fn *kernel_for(const struct evmmax_context *ctx, int op)
 {
-    static evmmax_op_fn *const pow2_kernels[] = {pow2_add, pow2_sub, pow2_mul};
+    static evmmax_op_fn *const pow2_kernels[] = {pow2_add, pow2_sub, pow2_mul, pow2_mul};
     if (ctx->power_of_two)
         return pow2_kernels[op];
     if (op == EVMMAX_OP_ADD)
@@ -62,8 +67,13 @@ static evmmax_op_fn *kernel_for(const struct evmmax_context *ctx, int op)
         return evmmax_sub_kernels[ctx->limbs - 1];
 #if defined(__x86_64__)
     /* The one implementation switch of evm384_ops.c decides for EVMMAX too. */
-    if (evm384_current_implementation() == EVM384_IMPL_MULX)
+    if (evm384_current_implementation() == EVM384_IMPL_MULX) {
+        if (op == OP_SQUARE && ctx->mulx_square != NULL)   /* chosen by evmmax_setup */
+            return ctx->mulx_square;
+        if (ctx->mulx_mul != NULL)
+            return ctx->mulx_mul;
         return evmmax_mulx_mul_kernels[ctx->limbs - 1];
+    }
 #endif
     return evmmax_portable_mul_kernels[ctx->limbs - 1];
 }
@@ -141,6 +151,9 @@ int evmmax_setup(struct evmmax_context *ctx, const uint8_t *modulus_be, size_t s
     }
     ctx->inv = montgomery_constant(m[0]);
     ctx->mod_inv[ctx->limbs] = ctx->inv;
+#if defined(__x86_64__)
+    evmmax_mulx_select_kernels(ctx);
+#endif
     compute_r_squared(ctx, bits); /* needs the kernels, so the rest of ctx first */
     return EVMMAX_OK;
 }
@@ -197,6 +210,8 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
     if (!valid_op(op))
         return EVMMAX_UNKNOWN_OP;
 
+    if (op == EVMMAX_OP_MUL && x_idx == y_idx && x_stride == y_stride)
+        op = OP_SQUARE;   /* every element's x and y are one register */
     evmmax_op_fn *kernel = kernel_for(ctx, op);
     const size_t n = ctx->limbs;
     if (reads_before_writes(out_idx, out_stride, x_idx, x_stride, count)
@@ -232,12 +247,13 @@ apply_384(int op, uint8_t *out, const uint8_t *x, const uint8_t *y, const uint8_
 #endif
 
 /* One element: each kernel reads both inputs before it writes, so out may alias them.
- * `mulx384` (a constant where it is inlined) runs the EVM384 kernels inlined in place of
- * the kernels' calls (6 limbs, an odd modulus, MULX), as the EVM384 segment loop does:
- * both reduce fully, so the results are the same. */
+ * `kernels` are kernel_for's of the DISPATCHED_OPS ops, a product of one register by itself
+ * takes OP_SQUARE's. `mulx384` (a constant where it is inlined) runs the EVM384 kernels
+ * inlined in place of the kernels' calls (6 limbs, an odd modulus, MULX), as the EVM384
+ * segment loop does: both reduce fully, so the results are the same. */
 static inline __attribute__((always_inline)) void
-apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[3], int op,
-              limb_t *out, const limb_t *x, const limb_t *y, int mulx384)
+apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[DISPATCHED_OPS],
+              int op, limb_t *out, const limb_t *x, const limb_t *y, int mulx384)
 {
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
     if (mulx384) {
@@ -247,7 +263,7 @@ apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[3], 
     }
 #endif
     (void)mulx384;
-    kernels[op](out, x, y, ctx);
+    kernels[op == EVMMAX_OP_MUL && x == y ? OP_SQUARE : op](out, x, y, ctx);
 }
 
 /* The Fp2 product whose six one-element records start at r (EVMMAX_FP2_PRODUCT_GROUP),
@@ -284,8 +300,8 @@ fp2_cross_registers(const struct evmmax_context *ctx, uint64_t *regs, const uint
 static evmmax_fp2_product_4_fn *fp2_product_4_for(const struct evmmax_context *ctx,
                                                   evmmax_op_fn *mul)
 {
-    if (ctx->limbs != 4 || ctx->power_of_two)
-        return NULL;
+    if (ctx->limbs != 4 || ctx->power_of_two || ctx->mulx_mul != NULL)
+        return NULL;   /* the moduli with kernels of their own are above the guard's 2^254 */
 #if defined(__x86_64__)
     if (mul == evmmax_mulx_mul_kernels[3])
         return evmmax_mulx_fp2_product_4;
@@ -310,7 +326,7 @@ static mulmont384_fn *fp2_product_kernel(const struct evmmax_context *ctx)
  * operand of every record lies inside register_count. */
 static inline __attribute__((always_inline)) int
 run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
-            const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[3],
+            const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[DISPATCHED_OPS],
             mulmont384_fn *fp2_mulmont, evmmax_fp2_product_4_fn *fp2_4, int mulx384,
             int bounded)
 {
@@ -367,9 +383,9 @@ static int vector_run(const struct evmmax_context *ctx, uint64_t *regs, size_t r
 {
     if (ctx == NULL)
         return EVMMAX_NO_CONTEXT;
-    evmmax_op_fn *const kernels[] = {kernel_for(ctx, EVMMAX_OP_ADD),
-                                     kernel_for(ctx, EVMMAX_OP_SUB),
-                                     kernel_for(ctx, EVMMAX_OP_MUL)};
+    evmmax_op_fn *const kernels[DISPATCHED_OPS] = {
+        kernel_for(ctx, EVMMAX_OP_ADD), kernel_for(ctx, EVMMAX_OP_SUB),
+        kernel_for(ctx, EVMMAX_OP_MUL), kernel_for(ctx, OP_SQUARE)};
     const uint8_t *records = (const uint8_t *)program;
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
     if (kernels[EVMMAX_OP_MUL] == evmmax_mulx_mul_kernels[5]) { /* BLS12-381's size, MULX */

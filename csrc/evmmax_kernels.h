@@ -18,6 +18,9 @@ typedef evmmax_op_fn *const evmmax_kernel_row[EVMMAX_MAX_LIMBS];
 extern evmmax_kernel_row evmmax_add_kernels, evmmax_sub_kernels, evmmax_portable_mul_kernels;
 #if defined(__x86_64__)
 extern evmmax_kernel_row evmmax_mulx_mul_kernels; /* needs BMI2 + ADX: see cpu_features.h */
+/* SETMODX: ctx->mulx_mul and ctx->mulx_square (mont256_mulx.h): both for P-256 and
+ * secp256k1, the squaring for any other 4-limb odd modulus; left NULL for the rest. */
+void evmmax_mulx_select_kernels(struct evmmax_context *ctx);
 #endif
 
 /* An Fp2 product on 4-limb registers, its six records at r (evmmax_fp2_product_4 below). */
@@ -40,10 +43,10 @@ EVMMAX_INLINE void reduce_once_n(limb_t *out, const limb_t *acc, limb_t acc_top,
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         diff[i] = sub_with_borrow(acc[i], m[i], &borrow);
-    limb_t keep_acc = (limb_t)0 - (borrow & ~acc_top & 1);
+    sub_with_borrow(acc_top, 0, &borrow);   /* the borrow out of the top: acc < m */
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
-        out[i] = (acc[i] & keep_acc) | (diff[i] & ~keep_acc);
+        out[i] = borrow ? acc[i] : diff[i];
 }
 
 EVMMAX_INLINE void addmod_n(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m, int n)
@@ -63,11 +66,14 @@ EVMMAX_INLINE void submod_n(limb_t *out, const limb_t *x, const limb_t *y, const
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         diff[i] = sub_with_borrow(x[i], y[i], &borrow);
-    limb_t add_mod = (limb_t)0 - borrow;
+    limb_t add_mod = (limb_t)0 - borrow, masked[EVMMAX_MAX_LIMBS];
+    EVMMAX_UNROLL
+    for (int i = 0; i < n; i++)   /* before the carry chain: AND clobbers the flags */
+        masked[i] = m[i] & add_mod;
     limb_t carry = 0;
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
-        out[i] = add_with_carry(diff[i], m[i] & add_mod, &carry);
+        out[i] = add_with_carry(diff[i], masked[i], &carry);
 }
 
 /* x < m, n limbs. */
