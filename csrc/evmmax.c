@@ -280,6 +280,21 @@ static evmmax_fp2_product_4_fn *fp2_product_4_for(const struct evmmax_context *c
     return evmmax_portable_fp2_product_4;
 }
 
+/* The Fp2 squaring for 4-limb registers of the context whose products are `mul`, or NULL,
+ * as fp2_product_4_for chooses. */
+static evmmax_fp2_square_4_fn *fp2_square_4_for(const struct evmmax_context *ctx,
+                                                evmmax_op_fn *mul)
+{
+    if (ctx->limbs != 4 || ctx->power_of_two)
+        return NULL;
+#if defined(__x86_64__)
+    if (mul == evmmax_mulx_mul_kernels[3])
+        return evmmax_mulx_fp2_square_4;
+#endif
+    (void)mul;
+    return evmmax_portable_fp2_square_4;
+}
+
 /* The EVM384 Montgomery product for the context's Fp2 products, or NULL: 6-limb odd moduli
  * on a little-endian machine, where registers are EVM384's 48-byte values. */
 static mulmont384_fn *fp2_product_kernel(const struct evmmax_context *ctx)
@@ -297,13 +312,20 @@ static mulmont384_fn *fp2_product_kernel(const struct evmmax_context *ctx)
 static inline __attribute__((always_inline)) int
 run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
             const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[3],
-            mulmont384_fn *fp2_mulmont, evmmax_fp2_product_4_fn *fp2_4, int mulx384,
-            int bounded)
+            mulmont384_fn *fp2_mulmont, evmmax_fp2_product_4_fn *fp2_4,
+            evmmax_fp2_square_4_fn *square_4, int mulx384, int bounded)
 {
     const size_t n = mulx384 ? 6 : ctx->limbs;   /* a constant where it helps */
     for (size_t i = 0; i < ops; i++, r += EVMMAX_RECORD_BYTES) {
         const size_t count = r[7];
         int op = r[0];
+        if (__builtin_expect(op == (EVMMAX_OP_ADD | EVMMAX_FP2_PRODUCT_GROUP), 0)) {
+            op = EVMMAX_OP_ADD;   /* as five records, unless the squaring runs */
+            if (bounded && i + 5 <= ops && square_4 != NULL && square_4(ctx, regs, r)) {
+                i += 4, r += 4 * EVMMAX_RECORD_BYTES;
+                continue;
+            }
+        }
         if (__builtin_expect(op == (EVMMAX_OP_MUL | EVMMAX_FP2_PRODUCT_GROUP), 0)) {
             op = EVMMAX_OP_MUL;   /* as six records, unless Karatsuba runs */
             if (bounded && i + 6 <= ops
@@ -354,14 +376,15 @@ static int vector_run(const struct evmmax_context *ctx, uint64_t *regs, size_t r
     if (kernels[EVMMAX_OP_MUL] == evmmax_mulx_mul_kernels[5]) { /* BLS12-381's size, MULX */
         if (bounded)
             return run_program(ctx, regs, register_count, records, ops, kernels,
-                               mulmont384_mulx_inline, NULL, 1, 1);
+                               mulmont384_mulx_inline, NULL, NULL, 1, 1);
         return run_program(ctx, regs, register_count, records, ops, kernels,
-                           mulmont384_mulx_inline, NULL, 1, 0);
+                           mulmont384_mulx_inline, NULL, NULL, 1, 0);
     }
 #endif
     return run_program(ctx, regs, register_count, records, ops, kernels,
                        fp2_product_kernel(ctx),
-                       fp2_product_4_for(ctx, kernels[EVMMAX_OP_MUL]), 0, bounded);
+                       fp2_product_4_for(ctx, kernels[EVMMAX_OP_MUL]),
+                       fp2_square_4_for(ctx, kernels[EVMMAX_OP_MUL]), 0, bounded);
 }
 
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,

@@ -76,8 +76,11 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
  * operation that fails and returns its status (the operations before it have run), else
  * EVMMAX_OK. For an engine that checked the asserts of all of them first. */
 #define EVMMAX_RECORD_BYTES 8
-/* Or'ed into a record's op by the host (modx_common.fp2_products): this record and the
- * next five are an Fp2 product that the run may compute as Karatsuba (fp2_product.h). */
+/* Or'ed into a record's op by the host: on a product (modx_common.fp2_products) this
+ * record and the next five are an Fp2 product that the run may compute as Karatsuba
+ * (fp2_product.h, evmmax_kernels.h); on an addition (modx_common.fp2_squares) this record
+ * and the next four are an Fp2 squaring that it may compute in one step at 4 limbs
+ * (evmmax_kernels.h). */
 #define EVMMAX_FP2_PRODUCT_GROUP 128
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
                       size_t register_count, const char *program, size_t ops);

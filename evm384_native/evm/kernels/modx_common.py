@@ -28,7 +28,10 @@ MAX_REGISTER_BYTES = 24576        # SETMODX: the register space cap
 MAX_IMMEDIATE = 255               # the seven vector immediates are bytes
 OPERATIONS = ("add", "sub", "mul")
 VECTOR_IMMEDIATES = ("out_idx", "out_stride", "x_idx", "x_stride", "y_idx", "y_stride", "count")
-FP2_PRODUCT_FLAG = 0x80           # or'ed into a record's operation: csrc/evmmax.h
+# Or'ed into the operation of a group's first record (csrc/evmmax.h): on a product, an Fp2
+# product's six records (fp2_products); on an addition, an Fp2 squaring's five
+# (fp2_squares). Each group's shape starts with its own operation.
+FP2_PRODUCT_FLAG = 0x80
 
 
 def raise_if(error: Optional[Exception]) -> None:
@@ -143,9 +146,9 @@ class VectorProgram:
                                  for _, immediates in checked
                                  for idx, stride in zip(immediates[0:6:2], immediates[1:6:2])),
                                 default=0)
-        products = set(fp2_products(checked))
+        groups = set(fp2_products(checked)) | set(fp2_squares(checked))
         self.encoded = b"".join(
-            bytes((OPERATIONS.index(operation) | (FP2_PRODUCT_FLAG if i in products else 0),
+            bytes((OPERATIONS.index(operation) | (FP2_PRODUCT_FLAG if i in groups else 0),
                    *immediates))
             for i, (operation, immediates) in enumerate(checked))
 
@@ -177,6 +180,50 @@ def fp2_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[
         later = operations[start + len(group):start + len(group) + fp2_shape.DEAD_WINDOW]
         if all(_written_before_read(temporary, later) for temporary in product.temporaries):
             yield start
+
+
+# An Fp2 squaring as ``tower.fp2.sqr`` emits it for u^2 = -1 (the shape of
+# evm/fp2_squares.py), in (operation, out, x, y) roles.
+FP2_SQUARE_SHAPE = (("add", "t0", "a0", "a1"), ("sub", "t1", "a0", "a1"),
+                    ("mul", "c1", "a0", "a1"), ("add", "c1", "c1", "c1"),
+                    ("mul", "c0", "t0", "t1"))
+
+
+def fp2_squares(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[int]:
+    """Where an Fp2 squaring (:data:`FP2_SQUARE_SHAPE`) starts that the native kernels
+    may run as two products of the sum and the difference left unreduced (``csrc/
+    evmmax_kernels.h``, which checks the context and the values at run time, and writes
+    only c1 and c0): one-element operations, each role at one register, t0, t1, c1 and c0
+    apart and the temporaries apart from the inputs (c1 and c0 may be inputs: they are
+    written after the last read of a0 and a1), and t0 and t1 written by a later operation
+    before any reads them (as :func:`fp2_products` decides)."""
+    for start in range(len(operations) - len(FP2_SQUARE_SHAPE) + 1):
+        group = operations[start:start + len(FP2_SQUARE_SHAPE)]
+        if group[4][0] != "mul" or group[0][0] != "add":   # the cheap tests first
+            continue
+        roles = _roles(group, FP2_SQUARE_SHAPE)
+        if roles is None:
+            continue
+        t0, t1, c1, c0 = (roles[name] for name in ("t0", "t1", "c1", "c0"))
+        if len({t0, t1, c1, c0}) < 4 or {t0, t1} & {roles["a0"], roles["a1"]}:
+            continue
+        later = operations[start + len(group):start + len(group) + fp2_shape.DEAD_WINDOW]
+        if all(_written_before_read(temporary, later) for temporary in (t0, t1)):
+            yield start
+
+
+def _roles(group: Sequence[Tuple[str, Tuple[int, ...]]],
+           shape: Sequence[Tuple[str, str, str, str]]) -> Optional[dict]:
+    """Each role's register if the one-element operations of ``group`` have ``shape``
+    with every role at one register, else None."""
+    roles: dict = {}
+    for (operation, immediates), (expected, *names) in zip(group, shape):
+        if operation != expected or immediates[6] != 1:
+            return None
+        for name, register in zip(names, immediates[0:6:2]):
+            if roles.setdefault(name, register) != register:
+                return None
+    return roles
 
 
 def _written_before_read(register: int, operations: Sequence[Tuple[str, Tuple[int, ...]]]
