@@ -300,6 +300,21 @@ static evmmax_fp2_square_4_fn *fp2_square_4_for(const struct evmmax_context *ctx
     return evmmax_portable_fp2_square_4;
 }
 
+/* The Fp2 product by xi for 4-limb registers of the context whose products are `mul`, or
+ * NULL, as fp2_product_4_for chooses. */
+static evmmax_fp2_xi_product_4_fn *fp2_xi_product_4_for(const struct evmmax_context *ctx,
+                                                        evmmax_op_fn *mul)
+{
+    if (ctx->limbs != 4 || ctx->power_of_two)
+        return NULL;
+#if defined(__x86_64__)
+    if (mul == evmmax_mulx_mul_kernels[3])
+        return evmmax_mulx_fp2_xi_product_4;
+#endif
+    (void)mul;
+    return evmmax_portable_fp2_xi_product_4;
+}
+
 /* The EVM384 Montgomery product for the context's Fp2 products, or NULL: 6-limb odd moduli
  * on a little-endian machine, where registers are EVM384's 48-byte values. */
 static mulmont384_fn *fp2_product_kernel(const struct evmmax_context *ctx)
@@ -318,7 +333,8 @@ static inline __attribute__((always_inline)) int
 run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
             const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[3],
             mulmont384_fn *fp2_mulmont, evmmax_fp2_product_4_fn *fp2_4,
-            evmmax_fp2_square_4_fn *square_4, int mulx384, int odd4, int bounded)
+            evmmax_fp2_square_4_fn *square_4, evmmax_fp2_xi_product_4_fn *xi_4,
+            int mulx384, int odd4, int bounded)
 {
     const size_t n = mulx384 ? 6 : odd4 ? 4 : ctx->limbs;   /* a constant where it helps */
     for (size_t i = 0; i < ops; i++, r += EVMMAX_RECORD_BYTES) {
@@ -328,6 +344,13 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
             op = EVMMAX_OP_ADD;   /* as five records, unless the squaring runs */
             if (bounded && i + 5 <= ops && square_4 != NULL && square_4(ctx, regs, r)) {
                 i += 4, r += 4 * EVMMAX_RECORD_BYTES;
+                continue;
+            }
+        }
+        if (__builtin_expect(op == (EVMMAX_OP_MUL | EVMMAX_XI_PRODUCT_GROUP), 0)) {
+            op = EVMMAX_OP_MUL;   /* as three records, unless the step runs */
+            if (bounded && i + 3 <= ops && xi_4 != NULL && xi_4(ctx, regs, r)) {
+                i += 2, r += 2 * EVMMAX_RECORD_BYTES;
                 continue;
             }
         }
@@ -382,18 +405,19 @@ static int vector_run(const struct evmmax_context *ctx, uint64_t *regs, size_t r
     if (kernels[EVMMAX_OP_MUL] == evmmax_mulx_mul_kernels[5]) { /* BLS12-381's size, MULX */
         if (bounded)
             return run_program(ctx, regs, register_count, records, ops, kernels,
-                               mulmont384_mulx_inline, NULL, NULL, 1, 0, 1);
+                               mulmont384_mulx_inline, NULL, NULL, NULL, 1, 0, 1);
         return run_program(ctx, regs, register_count, records, ops, kernels,
-                           mulmont384_mulx_inline, NULL, NULL, 1, 0, 0);
+                           mulmont384_mulx_inline, NULL, NULL, NULL, 1, 0, 0);
     }
 #endif
     evmmax_fp2_product_4_fn *product_4 = fp2_product_4_for(ctx, kernels[EVMMAX_OP_MUL]);
     evmmax_fp2_square_4_fn *square_4 = fp2_square_4_for(ctx, kernels[EVMMAX_OP_MUL]);
+    evmmax_fp2_xi_product_4_fn *xi_4 = fp2_xi_product_4_for(ctx, kernels[EVMMAX_OP_MUL]);
     if (square_4 != NULL && bounded)   /* 4 limbs, odd: additions inlined */
         return run_program(ctx, regs, register_count, records, ops, kernels, NULL,
-                           product_4, square_4, 0, 1, 1);
+                           product_4, square_4, xi_4, 0, 1, 1);
     return run_program(ctx, regs, register_count, records, ops, kernels,
-                       fp2_product_kernel(ctx), product_4, square_4, 0, 0, bounded);
+                       fp2_product_kernel(ctx), product_4, square_4, xi_4, 0, 0, bounded);
 }
 
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,

@@ -82,6 +82,10 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
  * and the next four are an Fp2 squaring that it may compute in one step at 4 limbs
  * (evmmax_kernels.h). */
 #define EVMMAX_FP2_PRODUCT_GROUP 128
+/* Or'ed into a product of two elements by one register (modx_common.fp2_xi_products):
+ * with the next two records an Fp2 product by xi = k + u that the run may compute in one
+ * step at 4 limbs (evmmax_kernels.h). */
+#define EVMMAX_XI_PRODUCT_GROUP 64
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
                       size_t register_count, const char *program, size_t ops);
 

@@ -35,6 +35,14 @@ extern evmmax_fp2_square_4_fn evmmax_portable_fp2_square_4;
 extern evmmax_fp2_square_4_fn evmmax_mulx_fp2_square_4; /* BMI2 + ADX, as the row */
 #endif
 
+/* An Fp2 product by xi = k + u on 4-limb registers, its three records at r
+ * (evmmax_fp2_xi_product_4 below). */
+typedef evmmax_fp2_product_4_fn evmmax_fp2_xi_product_4_fn;
+extern evmmax_fp2_xi_product_4_fn evmmax_portable_fp2_xi_product_4;
+#if defined(__x86_64__)
+extern evmmax_fp2_xi_product_4_fn evmmax_mulx_fp2_xi_product_4; /* BMI2 + ADX, as the row */
+#endif
+
 #define EVMMAX_INLINE MONT_INLINE
 #define EVMMAX_UNROLL MONT_UNROLL /* see mont_cios.h */
 
@@ -160,6 +168,33 @@ EVMMAX_INLINE int evmmax_fp2_square_4(const struct evmmax_context *ctx, uint64_t
     for (int i = 0; i < N; i++) {
         out1[i] = c1[i];
         out0[i] = c0[i];
+    }
+    return 1;
+}
+
+/* The product by xi = k + u of the three records at r (EVMMAX_XI_PRODUCT_GROUP: (c0, c1) =
+ * (a0, a1) k, one record of two elements by the register k; c0 = c0 - a1; c1 = c1 + a0;
+ * modx_common.fp2_xi_products) on 4-limb registers (bounds checked by the caller) of an odd
+ * modulus: the records' own operations on the same values in one step, so the same bytes
+ * for any modulus and values. a0 and a1 are apart from c0 and c1 (the host checked: the
+ * records read them after the products land); k may be any register: every read comes
+ * before the writes, as the product record's. Always runs (1). */
+EVMMAX_INLINE int evmmax_fp2_xi_product_4(const struct evmmax_context *ctx, uint64_t *regs,
+                                          const uint8_t *r, evmmax_op_fn *mul)
+{
+    enum { OUT = 1, X = 3, Y = 5, N = 4 };
+    const limb_t *m = ctx->mod_inv;
+    const limb_t *a0 = regs + N * r[X], *a1 = a0 + N, *k = regs + N * r[Y];
+    limb_t c0[N], c1[N];
+    mul(c0, a0, k, ctx);
+    mul(c1, a1, k, ctx);
+    submod_n(c0, c0, a1, m, N);
+    addmod_n(c1, c1, a0, m, N);
+    limb_t *out0 = regs + N * r[OUT], *out1 = out0 + N;
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++) {
+        out0[i] = c0[i];
+        out1[i] = c1[i];
     }
     return 1;
 }

@@ -219,4 +219,10 @@ int evmmax_mulx_fp2_square_4(const struct evmmax_context *ctx, uint64_t *regs,
 {
     return evmmax_fp2_square_4(ctx, regs, r, mulx_mul_4);
 }
+
+int evmmax_mulx_fp2_xi_product_4(const struct evmmax_context *ctx, uint64_t *regs,
+                                 const uint8_t *r)
+{
+    return evmmax_fp2_xi_product_4(ctx, regs, r, mulx_mul_4);
+}
 #endif

@@ -32,6 +32,9 @@ VECTOR_IMMEDIATES = ("out_idx", "out_stride", "x_idx", "x_stride", "y_idx", "y_s
 # product's six records (fp2_products); on an addition, an Fp2 squaring's five
 # (fp2_squares). Each group's shape starts with its own operation.
 FP2_PRODUCT_FLAG = 0x80
+# Or'ed into the operation of a product of two elements by one register (count 2, y stride
+# 0) that begins an Fp2 product by xi = k + u (fp2_xi_products).
+XI_PRODUCT_FLAG = 0x40
 
 
 def raise_if(error: Optional[Exception]) -> None:
@@ -147,8 +150,10 @@ class VectorProgram:
                                  for idx, stride in zip(immediates[0:6:2], immediates[1:6:2])),
                                 default=0)
         groups = set(fp2_products(checked)) | set(fp2_squares(checked))
+        xi_products = set(fp2_xi_products(checked))
         self.encoded = b"".join(
-            bytes((OPERATIONS.index(operation) | (FP2_PRODUCT_FLAG if i in groups else 0),
+            bytes((OPERATIONS.index(operation) | (FP2_PRODUCT_FLAG if i in groups else 0)
+                   | (XI_PRODUCT_FLAG if i in xi_products else 0),
                    *immediates))
             for i, (operation, immediates) in enumerate(checked))
 
@@ -210,6 +215,27 @@ def fp2_squares(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[i
         later = operations[start + len(group):start + len(group) + fp2_shape.DEAD_WINDOW]
         if all(_written_before_read(temporary, later) for temporary in (t0, t1)):
             yield start
+
+
+def fp2_xi_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[int]:
+    """Where a product by xi = k + u for u^2 = -1 starts, as ``tower.fp2.mul_by_xi`` emits
+    it: (c0, c1) = (a0, a1) * k (one product of two elements by the register k), c0 =
+    c0 - a1, c1 = c1 + a0; the native kernels may run the three in one step (``csrc/
+    evmmax_kernels.h``, which checks the context and the values at run time). a0 and a1
+    must be apart from c0 and c1 (the products' results land before a1 and a0 are read
+    again); nothing is left in temporaries, so nothing needs to be dead."""
+    for start in range(len(operations) - 2):
+        (first, (c0, c_stride, a0, a_stride, k, k_stride, count)) = operations[start]
+        if first != "mul" or count != 2 or (c_stride, a_stride, k_stride) != (1, 1, 0):
+            continue
+        if operations[start + 1] != ("sub", (c0, 1, c0, 1, a0 + 1, 1, 1)):
+            continue
+        if operations[start + 2] not in (("add", (c0 + 1, 1, c0 + 1, 1, a0, 1, 1)),
+                                         ("add", (c0 + 1, 1, a0, 1, c0 + 1, 1, 1))):
+            continue
+        if {a0, a0 + 1} & {c0, c0 + 1}:
+            continue
+        yield start
 
 
 def _roles(group: Sequence[Tuple[str, Tuple[int, ...]]],

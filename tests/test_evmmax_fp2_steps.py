@@ -1,7 +1,8 @@
-"""EVMMAX Fp2 squarings run in one step (modx_common.fp2_squares marks them, csrc/
-evmmax_kernels.h runs them at 4 limbs): which groups are marked, and the same registers as
-the five records op by op (the pure-Python reference) on every implementation, at the
-guards' edges too, and in the pairing contract."""
+"""EVMMAX Fp2 squarings and products by xi = k + u run in one step at 4 limbs
+(modx_common.fp2_squares and fp2_xi_products mark them, csrc/evmmax_kernels.h runs them):
+which groups are marked, and the same registers as the records op by op (the pure-Python
+reference) on every implementation, at the guards' edges too, and in the pairing
+contract."""
 from __future__ import annotations
 
 import random
@@ -18,7 +19,7 @@ from evm384_native.evm.code import decode
 from evm384_native.evm.fast_evmmax import VectorRuns
 from evm384_native.evm.gas import resolve_schedule
 from evm384_native.evm.kernels import modx, modx_common, modx_reference
-from evm384_native.evm.kernels.modx_common import FP2_PRODUCT_FLAG
+from evm384_native.evm.kernels.modx_common import FP2_PRODUCT_FLAG, XI_PRODUCT_FLAG
 from evm384_native.evm.opcode_sets import EVMMAX
 
 from evm_programs import P
@@ -168,4 +169,74 @@ def test_the_bn254_pairing_contract_has_its_squarings_flagged():
     first_ops = [op for program in runs.programs for op in ffi.buffer(program)[:][::8]]
     squares = sum(op == FP2_PRODUCT_FLAG for op in first_ops)       # a flagged addition
     products = sum(op == FP2_PRODUCT_FLAG | 2 for op in first_ops)  # a flagged product
-    assert squares > 50 and products > 100
+    xi_products = sum(op == XI_PRODUCT_FLAG | 2 for op in first_ops)
+    assert squares > 50 and products > 100 and xi_products > 50
+
+
+# --- products by xi = k + u ----------------------------------------------------------------
+
+K = SPARE          # the register holding k (any register: it is read before the writes)
+
+
+def xi_product(a0=A0, c0=C1, k=K, add_order=0) -> list:
+    """(c0, c1) = (a0, a1) k, c0 -= a1, c1 += a0 as ``tower.fp2.mul_by_xi`` emits it, with
+    a1 = a0 + 1 and c1 = c0 + 1."""
+    total = [(c0 + 1, c0 + 1, a0), (c0 + 1, a0, c0 + 1)][add_order]
+    return [("mul", (c0, 1, a0, 1, k, 0, 2)), one("sub", c0, c0, a0 + 1), one("add", *total)]
+
+
+def xi_flagged(operations: list) -> List[int]:
+    encoded = modx_common.VectorProgram(operations).encoded
+    return [i for i in range(len(operations)) if encoded[8 * i] & XI_PRODUCT_FLAG]
+
+
+def test_a_product_by_xi_is_flagged():
+    assert xi_flagged(xi_product()) == [0]
+    assert xi_flagged(xi_product(add_order=1)) == [0]
+    assert xi_flagged(KILL + xi_product(k=C1)) == [2]       # k one of the outputs
+    assert flagged(xi_product()) == []                      # no other group's flag
+
+
+@pytest.mark.parametrize("variant, operations", [
+    ("a1 is c0", xi_product(a0=C1 - 1)),
+    ("a0 is c1", xi_product(a0=C1 + 1)),
+    ("k a vector", [("mul", (C1, 1, A0, 1, K, 1, 2))] + xi_product()[1:]),
+    ("one element", [("mul", (C1, 1, A0, 1, K, 0, 1))] + xi_product()[1:]),
+    ("another subtrahend", xi_product()[:1] + [one("sub", C1, C1, A0)] + xi_product()[2:]),
+    ("another addend", xi_product()[:2] + [one("add", C1 + 1, C1 + 1, A0 + 1)]),
+    ("the sum first", [xi_product()[0], xi_product()[2], xi_product()[1]]),
+])
+def test_products_by_xi_that_do_not_have_the_shape_run_op_by_op(variant, operations):
+    assert xi_flagged(operations) == [], variant
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(MODULI)), st.randoms(), st.sampled_from([K, C1, C0, A0]),
+       st.integers(0, 1))
+def test_products_by_xi_equal_the_reference(modulus_name, rng, k, add_order):
+    m = MODULI[modulus_name]
+    values = [rng.randrange(m) for _ in range(REGISTERS)]
+    got, expected = _run_both(m, values, xi_product(k=k, add_order=add_order))
+    assert got == expected
+
+
+@pytest.mark.parametrize("modulus_name", ["BN254 p", "secp256k1 p", "2^254 + 1"])
+def test_products_by_xi_at_the_edges(implementation, modulus_name):
+    m = MODULI[modulus_name]
+    for a0, a1, k in [(m - 1, m - 1, m - 1), (0, m - 1, 9), (m - 1, 0, 1), (0, 0, 0)]:
+        values = [a0, a1] + [k] * (REGISTERS - 2)
+        got, expected = _run_both(m, values, xi_product())
+        assert got == expected, (a0, a1, k)
+
+
+@pytest.mark.parametrize("modulus_name", ["BN254 p", "secp256k1 p"])
+def test_the_native_run_takes_the_xi_step(monkeypatch, implementation, modulus_name):
+    """Flagged wrongly (a0 is c1: the records read the product where the step reads a0),
+    the native run differs from the reference in c1: the flagged path runs at 4 limbs."""
+    monkeypatch.setattr(modx_common, "fp2_xi_products",
+                        lambda operations: iter([0]))
+    m = MODULI[modulus_name]
+    rng = random.Random(4)
+    operations = xi_product(a0=C1 + 1)                       # a0 = c1
+    got, expected = _run_both(m, [rng.randrange(m) for _ in range(REGISTERS)], operations)
+    assert got[C1] == expected[C1] and got[C1 + 1] != expected[C1 + 1]
