@@ -710,14 +710,7 @@ class FinalExponentiation:
             self._windowed()
         else:
             fp.copy(e, self.base, self.acc)
-
-            def multiply(digit: int) -> None:
-                if digit < 0:
-                    fp12.conj(e, self.acc, self.acc)
-                e.asm.call(self._mul)
-                if digit < 0:
-                    fp12.conj(e, self.acc, self.acc)
-            self._square_and_multiply(digits[1:], multiply)
+            self._square_and_multiply(digits[1:], self._times_base)
         if e.curve.x < 0:
             fp12.conj(e, self.acc, self.acc)      # conj = inverse here
 
@@ -743,12 +736,17 @@ class FinalExponentiation:
             if held[0] != abs(digit):
                 fp.copy(e, self.base, powers[abs(digit) // 2])
                 held[0] = abs(digit)
-            if digit < 0:
-                fp12.conj(e, self.acc, self.acc)
-            e.asm.call(self._mul)
-            if digit < 0:
-                fp12.conj(e, self.acc, self.acc)
+            self._times_base(digit)
         self._square_and_multiply(digits[1:], multiply)
+
+    def _times_base(self, digit: int) -> None:
+        """acc *= base, or for a negative digit acc *= conj(base) = base^-1 (in the
+        cyclotomic subgroup), as conj(conj(acc) base)."""
+        if digit < 0:
+            fp12.conj(self.e, self.acc, self.acc)
+        self.e.asm.call(self._mul)
+        if digit < 0:
+            fp12.conj(self.e, self.acc, self.acc)
 
     def _square_and_multiply(self, digits: Sequence[int],
                              multiply: Callable[[int], None]) -> None:

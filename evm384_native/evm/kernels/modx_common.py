@@ -220,10 +220,10 @@ def fp2_squares(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[i
 def fp2_xi_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[int]:
     """Where a product by xi = k + u for u^2 = -1 starts, as ``tower.fp2.mul_by_xi`` emits
     it: (c0, c1) = (a0, a1) * k (one product of two elements by the register k), c0 =
-    c0 - a1, c1 = c1 + a0; the native kernels may run the three in one step (``csrc/
-    evmmax_kernels.h``, which checks the context and the values at run time). a0 and a1
-    must be apart from c0 and c1 (the products' results land before a1 and a0 are read
-    again); nothing is left in temporaries, so nothing needs to be dead."""
+    c0 - a1, c1 = c1 + a0; the native kernels may run the three in one step at 4 limbs
+    (``csrc/evmmax_kernels.h``: the records' own operations, so no bound on the modulus or
+    the values). a0 and a1 must be apart from c0 and c1 (the records read them after the
+    products land); nothing is left in temporaries, so nothing needs to be dead."""
     for start in range(len(operations) - 2):
         (first, (c0, c_stride, a0, a_stride, k, k_stride, count)) = operations[start]
         if first != "mul" or count != 2 or (c_stride, a_stride, k_stride) != (1, 1, 0):
