@@ -253,7 +253,7 @@ apply_384(int op, uint8_t *out, const uint8_t *x, const uint8_t *y, const uint8_
  * segment loop does: both reduce fully, so the results are the same. */
 static inline __attribute__((always_inline)) void
 apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[DISPATCHED_OPS],
-              int op, limb_t *out, const limb_t *x, const limb_t *y, int mulx384)
+              int op, limb_t *out, const limb_t *x, const limb_t *y, int mulx384, int odd4)
 {
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
     if (mulx384) {
@@ -263,7 +263,12 @@ apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[DISP
     }
 #endif
     (void)mulx384;
-    kernels[op == EVMMAX_OP_MUL && x == y ? OP_SQUARE : op](out, x, y, ctx);
+    if (odd4 && op == EVMMAX_OP_ADD)
+        addmod_n(out, x, y, ctx->mod_inv, 4);
+    else if (odd4 && op == EVMMAX_OP_SUB)
+        submod_n(out, x, y, ctx->mod_inv, 4);
+    else
+        kernels[op == EVMMAX_OP_MUL && x == y ? OP_SQUARE : op](out, x, y, ctx);
 }
 
 /* The Fp2 product whose six one-element records start at r (EVMMAX_FP2_PRODUCT_GROUP),
@@ -310,6 +315,36 @@ static evmmax_fp2_product_4_fn *fp2_product_4_for(const struct evmmax_context *c
     return evmmax_portable_fp2_product_4;
 }
 
+/* The Fp2 squaring for 4-limb registers of the context whose products are `mul`, or NULL,
+ * as fp2_product_4_for chooses. */
+static evmmax_fp2_square_4_fn *fp2_square_4_for(const struct evmmax_context *ctx,
+                                                evmmax_op_fn *mul)
+{
+    if (ctx->limbs != 4 || ctx->power_of_two)
+        return NULL;
+#if defined(__x86_64__)
+    if (mul == evmmax_mulx_mul_kernels[3])
+        return evmmax_mulx_fp2_square_4;
+#endif
+    (void)mul;
+    return evmmax_portable_fp2_square_4;
+}
+
+/* The Fp2 product by xi for 4-limb registers of the context whose products are `mul`, or
+ * NULL, as fp2_product_4_for chooses. */
+static evmmax_fp2_xi_product_4_fn *fp2_xi_product_4_for(const struct evmmax_context *ctx,
+                                                        evmmax_op_fn *mul)
+{
+    if (ctx->limbs != 4 || ctx->power_of_two)
+        return NULL;
+#if defined(__x86_64__)
+    if (mul == evmmax_mulx_mul_kernels[3])
+        return evmmax_mulx_fp2_xi_product_4;
+#endif
+    (void)mul;
+    return evmmax_portable_fp2_xi_product_4;
+}
+
 /* The EVM384 Montgomery product for the context's Fp2 products, or NULL: 6-limb odd moduli
  * on a little-endian machine, where registers are EVM384's 48-byte values. */
 static mulmont384_fn *fp2_product_kernel(const struct evmmax_context *ctx)
@@ -327,13 +362,28 @@ static mulmont384_fn *fp2_product_kernel(const struct evmmax_context *ctx)
 static inline __attribute__((always_inline)) int
 run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
             const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[DISPATCHED_OPS],
-            mulmont384_fn *fp2_mulmont, evmmax_fp2_product_4_fn *fp2_4, int mulx384,
-            int bounded)
+            mulmont384_fn *fp2_mulmont, evmmax_fp2_product_4_fn *fp2_4,
+            evmmax_fp2_square_4_fn *square_4, evmmax_fp2_xi_product_4_fn *xi_4,
+            int mulx384, int odd4, int bounded)
 {
-    const size_t n = mulx384 ? 6 : ctx->limbs;   /* a constant where it helps */
+    const size_t n = mulx384 ? 6 : odd4 ? 4 : ctx->limbs;   /* a constant where it helps */
     for (size_t i = 0; i < ops; i++, r += EVMMAX_RECORD_BYTES) {
         const size_t count = r[7];
         int op = r[0];
+        if (__builtin_expect(op == (EVMMAX_OP_ADD | EVMMAX_FP2_PRODUCT_GROUP), 0)) {
+            op = EVMMAX_OP_ADD;   /* as five records, unless the squaring runs */
+            if (bounded && i + 5 <= ops && square_4 != NULL && square_4(ctx, regs, r)) {
+                i += 4, r += 4 * EVMMAX_RECORD_BYTES;
+                continue;
+            }
+        }
+        if (__builtin_expect(op == (EVMMAX_OP_MUL | EVMMAX_XI_PRODUCT_GROUP), 0)) {
+            op = EVMMAX_OP_MUL;   /* as three records, unless the step runs */
+            if (bounded && i + 3 <= ops && xi_4 != NULL && xi_4(ctx, regs, r)) {
+                i += 2, r += 2 * EVMMAX_RECORD_BYTES;
+                continue;
+            }
+        }
         if (__builtin_expect(op == (EVMMAX_OP_MUL | EVMMAX_FP2_PRODUCT_GROUP), 0)) {
             op = EVMMAX_OP_MUL;   /* as six records, unless Karatsuba runs */
             if (bounded && i + 6 <= ops
@@ -362,7 +412,7 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
         }
         if (__builtin_expect(count == 1, 1)) {   /* most of a field tower's operations */
             apply_element(ctx, kernels, op, regs + n * r[1], regs + n * r[3], regs + n * r[5],
-                          mulx384);
+                          mulx384, odd4);
             continue;
         }
         if (!reads_before_writes(r[1], r[2], r[3], r[4], r[7])
@@ -373,7 +423,8 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
         }
         for (size_t k = 0; k < count; k++)
             apply_element(ctx, kernels, op, regs + n * (r[1] + k * r[2]),
-                          regs + n * (r[3] + k * r[4]), regs + n * (r[5] + k * r[6]), mulx384);
+                          regs + n * (r[3] + k * r[4]), regs + n * (r[5] + k * r[6]), mulx384,
+                          odd4);
     }
     return EVMMAX_OK;
 }
@@ -391,14 +442,19 @@ static int vector_run(const struct evmmax_context *ctx, uint64_t *regs, size_t r
     if (kernels[EVMMAX_OP_MUL] == evmmax_mulx_mul_kernels[5]) { /* BLS12-381's size, MULX */
         if (bounded)
             return run_program(ctx, regs, register_count, records, ops, kernels,
-                               mulmont384_mulx_inline, NULL, 1, 1);
+                               mulmont384_mulx_inline, NULL, NULL, NULL, 1, 0, 1);
         return run_program(ctx, regs, register_count, records, ops, kernels,
-                           mulmont384_mulx_inline, NULL, 1, 0);
+                           mulmont384_mulx_inline, NULL, NULL, NULL, 1, 0, 0);
     }
 #endif
+    evmmax_fp2_product_4_fn *product_4 = fp2_product_4_for(ctx, kernels[EVMMAX_OP_MUL]);
+    evmmax_fp2_square_4_fn *square_4 = fp2_square_4_for(ctx, kernels[EVMMAX_OP_MUL]);
+    evmmax_fp2_xi_product_4_fn *xi_4 = fp2_xi_product_4_for(ctx, kernels[EVMMAX_OP_MUL]);
+    if (square_4 != NULL && bounded)   /* 4 limbs, odd: additions inlined */
+        return run_program(ctx, regs, register_count, records, ops, kernels, NULL,
+                           product_4, square_4, xi_4, 0, 1, 1);
     return run_program(ctx, regs, register_count, records, ops, kernels,
-                       fp2_product_kernel(ctx),
-                       fp2_product_4_for(ctx, kernels[EVMMAX_OP_MUL]), 0, bounded);
+                       fp2_product_kernel(ctx), product_4, square_4, xi_4, 0, 0, bounded);
 }
 
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,

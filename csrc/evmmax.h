@@ -89,13 +89,20 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
  * operation that fails and returns its status (the operations before it have run), else
  * EVMMAX_OK. For an engine that checked the asserts of all of them first. */
 #define EVMMAX_RECORD_BYTES 8
-/* Or'ed into a record's op by the host (modx_common.fp2_products): this record and the
- * next five are an Fp2 product that the run may compute as Karatsuba (fp2_product.h). */
+/* Or'ed into a record's op by the host: on a product (modx_common.fp2_products) this
+ * record and the next five are an Fp2 product that the run may compute as Karatsuba
+ * (fp2_product.h, evmmax_kernels.h); on an addition (modx_common.fp2_squares) this record
+ * and the next four are an Fp2 squaring that it may compute in one step at 4 limbs
+ * (evmmax_kernels.h). */
 #define EVMMAX_FP2_PRODUCT_GROUP 128
-/* Or'ed in the same way: this record and the next four are the first five ops of an Fp2
- * product for another non-residue (fp2_cross in fp2_product.h: t0, t1 and c1 written, t2
- * dead), whose last two ops follow as ordinary records. */
-#define EVMMAX_FP2_CROSS_GROUP 64
+/* Or'ed into a product of two elements by one register (modx_common.fp2_xi_products):
+ * with the next two records an Fp2 product by xi = k + u that the run may compute in one
+ * step at 4 limbs (evmmax_kernels.h). */
+#define EVMMAX_XI_PRODUCT_GROUP 64
+/* Or'ed into a product (modx_common.fp2_products): this record and the next four are the
+ * first five ops of an Fp2 product for another non-residue (fp2_cross in fp2_product.h:
+ * t0, t1 and c1 written, t2 dead), whose last two ops follow as ordinary records. */
+#define EVMMAX_FP2_CROSS_GROUP 32
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
                       size_t register_count, const char *program, size_t ops);
 

@@ -263,4 +263,16 @@ void evmmax_mulx_select_kernels(struct evmmax_context *ctx)
     else
         ctx->mulx_square = square_4;
 }
+
+int evmmax_mulx_fp2_square_4(const struct evmmax_context *ctx, uint64_t *regs,
+                             const uint8_t *r)
+{
+    return evmmax_fp2_square_4(ctx, regs, r, mulx_mul_4);
+}
+
+int evmmax_mulx_fp2_xi_product_4(const struct evmmax_context *ctx, uint64_t *regs,
+                                 const uint8_t *r)
+{
+    return evmmax_fp2_xi_product_4(ctx, regs, r, mulx_mul_4);
+}
 #endif
