@@ -10,6 +10,7 @@
 #include <time.h>
 #include "evmmax_mulx.c"
 #include "mont384_mulx.c"
+#include "evmmax_mulx768.c"
 
 static const limb_t P[12] = {
     0xf49d00000000008bULL, 0xe6913e6870000082ULL, 0x160cf8aeeaf0a437ULL, 0x98a116c25667a8f8ULL,
@@ -32,7 +33,7 @@ static void set_modulus(const limb_t *m) {
 }
 
 typedef void mul_fn(limb_t *, const limb_t *, const limb_t *, const struct evmmax_context *);
-static mul_fn *volatile ROWS = rows_12, *volatile REGS = mulx_mul_12; /* calls, as the engine's */
+static mul_fn *volatile ROWS = rows_12, *volatile REGS = evmmax_mulx768_mul; /* calls, as the engine's */
 
 __attribute__((noinline)) static void chain1(mul_fn *f, limb_t *x, const limb_t *y, long n) { for (long i = 0; i < n; i++) f(x, x, y, &CTX); }
 __attribute__((noinline)) static void chain2(mul_fn *f, limb_t *x, limb_t *z, const limb_t *y, long n) { for (long i = 0; i < n; i++) { f(x, x, y, &CTX); f(z, z, y, &CTX); } }

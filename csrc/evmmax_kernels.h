@@ -18,6 +18,11 @@ typedef evmmax_op_fn *const evmmax_kernel_row[EVMMAX_MAX_LIMBS];
 extern evmmax_kernel_row evmmax_add_kernels, evmmax_sub_kernels, evmmax_portable_mul_kernels;
 #if defined(__x86_64__)
 extern evmmax_kernel_row evmmax_mulx_mul_kernels; /* needs BMI2 + ADX: see cpu_features.h */
+#if defined(__GNUC__) && !defined(__clang__)
+/* The row's 12-limb entry, the register kernel of mont768_mulx.h (GCC only: see there). */
+#define EVMMAX_MULX768 1
+extern evmmax_op_fn evmmax_mulx768_mul;
+#endif
 #endif
 
 /* An Fp2 product on 4-limb registers, its six records at r (evmmax_fp2_product_4 below). */

@@ -4,13 +4,12 @@
  * the rest of the build stays baseline x86-64. The 4-limb product (BN254,
  * secp256k1/r1, 256-bit fields) and the 6-limb one (BLS12-381, the kernel of
  * mont384_mulx.c) keep the whole accumulator in registers, and so does the 12-limb
- * one (BW6-761, mont768_mulx.h) outside the sanitizer build; the other sizes use one
+ * one (BW6-761, mont768_mulx.h, where GCC builds it); the other sizes use one
  * assembler row per multiplier word over a memory accumulator, which lets one row serve
  * every limb count. */
 #if defined(__x86_64__)
 #include "evmmax_kernels.h"
 #include "mont384.h"
-#include "mont768_mulx.h"
 
 /* acc[0..N+1] += rdx * src[0..N-1]: low halves ride CF, high halves OF (via
  * `high`, added one word up). acc[N + 1] takes both chains' final carries. */
@@ -63,12 +62,8 @@
 #define MULX_MUL(N) MULX_ROWS(mulx_mul_##N, N)
 MULX_MUL(2) MULX_MUL(3) MULX_MUL(5) MULX_MUL(7) MULX_MUL(8) MULX_MUL(9)
 MULX_MUL(10) MULX_MUL(11)
-#if defined(MONT768_MULX_AVAILABLE)
-static void mulx_mul_12(limb_t *out, const limb_t *x, const limb_t *y,
-                        const struct evmmax_context *ctx)
-{
-    mont768_mulx(out, x, y, ctx->mod_inv);
-}
+#if defined(EVMMAX_MULX768)
+#define mulx_mul_12 evmmax_mulx768_mul /* the row's entry: evmmax_mulx768.c */
 #else
 MULX_MUL(12)
 #endif

@@ -1,8 +1,11 @@
 /* The 12-limb (768-bit) Montgomery product for MULX + ADX with the accumulator in
  * registers: x * y / 2^768 mod m, canonical, for x < 2^768, y < m and any odd modulus
  * m < 2^768 (BW6-761's p is 761 bits; EIP-6690 prices every 12-limb modulus alike).
- * Only called after cpu_features reports BMI2 and ADX; the sanitizer build (which keeps
- * the frame pointer: one register short) runs evmmax_mulx.c's generic rows instead.
+ * Only called after cpu_features reports BMI2 and ADX. GCC only (evmmax_kernels.h's
+ * EVMMAX_MULX768; elsewhere evmmax_mulx.c runs its generic rows): its optimize attribute
+ * frees rbp for this function whatever the build's -f[no-]omit-frame-pointer (the
+ * sanitizer build keeps the frame pointer, and so may CPython's own CFLAGS); clang has no
+ * such attribute and keeps the frame pointer on some systems.
  *
  * Why it is faster than the generic rows (one load and one store of a memory accumulator
  * per limb and row): every limb of every row is one MULX and two additions on registers.
@@ -12,8 +15,7 @@
  * bit again, which waits in memory for the next round's reduction row). Thirteen
  * accumulator registers, `lo` and rdx make fifteen: every register but rsp. Hence y and
  * the modulus (with inv) are read from copies on the stack (rsp-relative operands, no
- * pointer register) and x's pointer waits in memory, and the build must leave rbp free
- * (-fomit-frame-pointer, the -O3 default).
+ * pointer register), x's pointer waits in memory, and rbp is taken as well.
  *
  * Each round: the row x[i] * y (low halves ride OF, high halves CF), then
  * u = acc[0] * inv and the row u * m (low halves CF, high halves OF). acc[0] + low(u m[0])
@@ -24,8 +26,7 @@
 #ifndef EVM384_MONT768_MULX_H
 #define EVM384_MONT768_MULX_H
 
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define MONT768_MULX_AVAILABLE 1
+#if defined(__x86_64__)
 #include "limbs384.h"
 
 #define LIMBS768 12
@@ -124,8 +125,10 @@
 
 /* out = x * y / 2^768 mod m for x < 2^768, y < m; mod_inv holds m's twelve limbs then
  * inv = -m^-1 mod 2^64. out may alias x and y. */
-static inline void mont768_mulx(limb_t out[LIMBS768], const limb_t *x, const limb_t *y,
-                                const limb_t *mod_inv)
+/* no_sanitize_address: AddressSanitizer would move the stack copies to its fake stack,
+ * addressed through a register; the asm's loads were never instrumented anyway. */
+static __attribute__((optimize("omit-frame-pointer"), no_sanitize_address)) void
+mont768_mulx(limb_t out[LIMBS768], const limb_t *x, const limb_t *y, const limb_t *mod_inv)
 {
     limb_t ys[LIMBS768], ms[LIMBS768 + 2], top = 0;
     memcpy(ys, y, sizeof ys);
@@ -180,6 +183,6 @@ static inline void mont768_mulx(limb_t out[LIMBS768], const limb_t *x, const lim
 #undef ROUND
 #undef SUBTRACT_LIMB
 #undef TAKE_IF_NO_BORROW
-#endif /* __x86_64__ && !__SANITIZE_ADDRESS__ */
+#endif /* __x86_64__ */
 
 #endif
