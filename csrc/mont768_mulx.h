@@ -1,6 +1,6 @@
 /* The 12-limb (768-bit) Montgomery product for MULX + ADX with the accumulator in
- * registers: x * y / 2^768 mod m, canonical, for x < 2^768, y < m and any odd modulus
- * m < 2^768 (BW6-761's p is 761 bits; EIP-6690 prices every 12-limb modulus alike).
+ * registers: x * y / 2^768 mod m by CIOS, canonical for EVMMAX's registers (x, y < m, m
+ * odd: BW6-761's 761-bit p, and every 12-limb modulus, which EIP-6690 prices alike).
  * Only called after cpu_features reports BMI2 and ADX. GCC only (evmmax_kernels.h's
  * EVMMAX_MULX768; elsewhere evmmax_mulx.c runs its generic rows): its optimize attribute
  * frees rbp for this function whatever the build's -f[no-]omit-frame-pointer (the
@@ -9,20 +9,26 @@
  *
  * Why it is faster than the generic rows (one load and one store of a memory accumulator
  * per limb and row): every limb of every row is one MULX and two additions on registers.
- * CIOS keeps the accumulator A < 2m, twelve limbs and a top bit. Each round adds x[i] * y
- * to the twelve limbs (below 2^768 + 2^832: thirteen limbs), then u * m and the top bit
- * (A + x[i] * y + u * m < 2m + 2^65 m - 2m = 2^65 m < 2^833: thirteen limbs and a top
- * bit again, which waits in memory for the next round's reduction row). Thirteen
- * accumulator registers, `lo` and rdx make fifteen: every register but rsp. Hence y and
- * the modulus (with inv) are read from copies on the stack (rsp-relative operands, no
- * pointer register), x's pointer waits in memory, and rbp is taken as well.
+ * The accumulator is twelve limbs and a small top (the bound below); during a round it
+ * takes a thirteenth limb, and the top waits in memory for the next reduction row.
+ * Thirteen accumulator registers, `lo` and rdx make fifteen: every register but rsp.
+ * Hence y and the modulus (with inv) are read from copies on the stack (rsp-relative
+ * operands, no pointer register), x's pointer waits in memory, and rbp is taken as well.
  *
  * Each round: the row x[i] * y (low halves ride OF, high halves CF), then
- * u = acc[0] * inv and the row u * m (low halves CF, high halves OF). acc[0] + low(u m[0])
- * is 0 mod 2^64, so only its carry (acc[0] != 0) is needed: it is made by adding acc[0] to
- * 2^64 - 1, which frees acc[0]'s register for the high halves. The accumulator then moves
- * down one limb; in the unrolled code that is the next round naming the registers rotated
- * by one, with the free one as the new top limb. */
+ * u = acc[0] * inv and the row u * m (low halves CF, high halves OF). Of acc[0] +
+ * low(u m[0]) only the carry is kept, so low(u m[0]) comes from an imul, which frees
+ * acc[0]'s register for the high halves. The accumulator then moves down one limb; in the
+ * unrolled code that is the next round naming the registers rotated by one, with the free
+ * one as the new top limb.
+ *
+ * Exact for any x, y < 2^768, any modulus (even, or 768 bits) and any inv, as EVM768's
+ * MULMODMONT768 (which runs this kernel on operands from memory) needs: the same integer
+ * as textbook CIOS (evm/kernels/reference.py's mulmont_int). The row x[i] * y added to
+ * the twelve low limbs stays below 2^768 + (2^64 - 1)(2^768 - 1) < 2^832; the reduction
+ * row's sum, with u * m < 2^832 and the top (at most 2), below 3 * 2^832, so its carries
+ * out of the thirteenth limb (one per chain) make the next top exactly. The result is
+ * reduced once (acc >= m: subtract) and taken mod 2^768, as the spec's formula. */
 #ifndef EVM384_MONT768_MULX_H
 #define EVM384_MONT768_MULX_H
 
@@ -89,9 +95,10 @@
 #define REDUCE_ROW(T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12)                    \
     "movq " OP(T0) ", %%rdx\n\t"                                                              \
     "imulq " AT(ms, 12) ", %%rdx\n\t" /* u; inv follows the modulus */                        \
-    "xorl %k[lo], %k[lo]\n\t"         /* clears CF and OF after the imul */                   \
-    "movq $-1, " OP(lo) "\n\t"                                                                \
-    "adcxq " OP(T0) ", " OP(lo) "\n\t" /* CF = (T0 != 0): the carry of T0 + low(u m[0]) */    \
+    "movq %%rdx, " OP(lo) "\n\t"                                                              \
+    "imulq " AT(ms, 0) ", " OP(lo) "\n\t" /* low(u m[0]) */                                   \
+    "testq " OP(lo) ", " OP(lo) "\n\t"   /* clears CF and OF */                                \
+    "adcxq " OP(T0) ", " OP(lo) "\n\t"   /* CF: the carry of T0 + low(u m[0]), all it leaves */ \
     "mulxq " AT(ms, 0) ", " OP(T0) ", " OP(T0) "\n\t" /* equal destinations: the high half */ \
     "adoxq " OP(T0) ", " OP(T1) "\n\t"                                                        \
     MULX_ADD(ms, 1, T0, "adcxq", T1, "adoxq", T2)                                             \
@@ -108,7 +115,7 @@
     "adcxq " OP(top) ", " OP(T12) "\n\t" /* the last round's top bit, with CF */             \
     "movl $0, %k[lo]\n\t"                                                                     \
     "adcxq " OP(lo) ", " OP(lo) "\n\t"                                                        \
-    "adoxq " AT(ms, 13) ", " OP(lo) "\n\t" /* a zero limb: lo = CF + OF, at most 1 */         \
+    "adoxq " AT(ms, 13) ", " OP(lo) "\n\t" /* a zero limb: lo = CF + OF, at most 2 */         \
     "movq " OP(lo) ", " OP(top) "\n\t"
 
 /* diff[J] = A - m[J] with the borrow of the limbs below (SUB: subq first, then sbbq). */

@@ -4,11 +4,13 @@ build mont_cios.h: each implementation and the pure-Python reference against Pyt
 integers, for BW6-761's p, moduli at both ends of the 12-limb range (whose accumulator's
 top bit is often set, and never), any; edge values; out aliasing x, y or both; vector runs
 with strides and overlap through VectorProgram (the fast engine's path) and through the
-one-operation entry; long dependent chains."""
+one-operation entry; long dependent chains. And the same kernel under EVM768's
+MULMODMONT768, which runs it on any operands (unreduced, even or 768-bit moduli, any inv):
+textbook CIOS exactly, with the accumulator's top at its largest."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from evm384_native.evm.kernels import kernel, modx, modx_reference
+from evm384_native.evm.kernels import kernel, modx, modx_reference, reference
 
 from bw6_761_reference import P as P761
 from test_modx import FIXTURE_OK, IMPLEMENTATIONS, load_ints, store, vector_immediates, vector_oracle
@@ -95,3 +97,24 @@ def test_a_dependent_chain_is_a_power(backend, data):
     file.run(backend.VectorProgram([("mul", (0, 1, 0, 1, 1, 1, 1))] * 200
                                    + [("mul", (0, 1, 0, 1, 0, 1, 1))] * 50))
     assert load_ints(file, 0, 2) == [pow(x * pow(y, 200, m), 1 << 50, m), y]
+
+
+SIZE = 96
+near_r = st.one_of(st.integers(R - (1 << 80), R - 1), st.sampled_from([R - 1, 1 << 767, 0, 1]))
+
+
+@pytest.mark.parametrize("implementation", IMPLEMENTATIONS)
+@given(x=near_r, y=near_r, mod=st.one_of(near_r, st.integers(0, R - 1)),
+       inv=st.integers(0, (1 << 64) - 1))
+@settings(max_examples=200, deadline=None)
+def test_mulmodmont768_is_textbook_cios_for_any_operands(implementation, x, y, mod, inv):
+    """Operands near 2^768 keep the accumulator's top (above its twelve limbs) at 1 or 2
+    through the rounds; the result is the spec's integer (reference.mulmont_int)."""
+    memory = bytearray(x.to_bytes(SIZE, "little") + y.to_bytes(SIZE, "little")
+                       + mod.to_bytes(SIZE, "little") + inv.to_bytes(8, "little"))
+    kernel.use_implementation(implementation)
+    try:
+        kernel.mulmodmont768(memory, 0, 0, SIZE, 2 * SIZE)
+    finally:
+        kernel.use_implementation("auto")
+    assert int.from_bytes(memory[:SIZE], "little") == reference.mulmont_int(x, y, mod, inv, 12)
