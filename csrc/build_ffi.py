@@ -11,7 +11,7 @@ from cffi import FFI
 
 SOURCES = ["cpu_features.c", "mont384_portable.c", "mont384_mulx.c", "evm384_ops.c",
            "evm384_block.c", "evm_word.c", "evm_fast.c", "keccak256.c", "evmmax.c",
-           "evmmax_portable.c", "evmmax_mulx.c", "evm_fast_evmmax.c", "evm768.c",
+           "evmmax_portable.c", "evmmax_mulx.c", "evmmax_mulx768.c", "evm_fast_evmmax.c", "evm768.c",
            "evm_fast_evm768.c"]
 
 # The headers the Python package calls into; cffi reads its declarations from them.

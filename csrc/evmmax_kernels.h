@@ -21,6 +21,12 @@ extern evmmax_kernel_row evmmax_mulx_mul_kernels; /* needs BMI2 + ADX: see cpu_f
 /* SETMODX: ctx->mulx_mul and ctx->mulx_square (mont256_mulx.h): both for P-256 and
  * secp256k1, the squaring for any other 4-limb odd modulus; left NULL for the rest. */
 void evmmax_mulx_select_kernels(struct evmmax_context *ctx);
+
+#if defined(__GNUC__) && !defined(__clang__)
+/* The row's 12-limb entry, the register kernel of mont768_mulx.h (GCC only: see there). */
+#define EVMMAX_MULX768 1
+extern evmmax_op_fn evmmax_mulx768_mul;
+#endif
 #endif
 
 /* An Fp2 product on 4-limb registers, its six records at r (evmmax_fp2_product_4 below). */

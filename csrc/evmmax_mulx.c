@@ -3,9 +3,10 @@
  * BMI2 and ADX; the assembler accepts these mnemonics without any -m flag, so
  * the rest of the build stays baseline x86-64. The 4-limb product (BN254,
  * secp256k1/r1, 256-bit fields) and the 6-limb one (BLS12-381, the kernel of
- * mont384_mulx.c) keep the whole accumulator in registers; the other sizes use
- * one assembler row per multiplier word over a memory accumulator, which lets
- * one row serve every limb count. */
+ * mont384_mulx.c) keep the whole accumulator in registers, and so does the 12-limb
+ * one (BW6-761, mont768_mulx.h, where GCC builds it); the other sizes use one
+ * assembler row per multiplier word over a memory accumulator, which lets one row serve
+ * every limb count. */
 #if defined(__x86_64__)
 #include "evmmax_kernels.h"
 #include "mont256_mulx.h"
@@ -35,8 +36,8 @@
     "adoxq %[low], %[t]\n\t"                                                              \
     "movq %[t], " #N "*8+8(%[acc])\n\t"
 
-#define MULX_MUL(N)                                                                       \
-    static void mulx_mul_##N(limb_t *out, const limb_t *x, const limb_t *y,                 \
+#define MULX_ROWS(NAME, N)                                                                \
+    static void NAME(limb_t *out, const limb_t *x, const limb_t *y,                         \
                              const struct evmmax_context *ctx)                              \
     {                                                                                       \
         /* Round i works on acc + i: the CIOS shift is a pointer step. */                   \
@@ -59,8 +60,14 @@
         reduce_once_n(out, acc + N, acc[2 * N], ctx->mod_inv, N);                           \
     }
 
+#define MULX_MUL(N) MULX_ROWS(mulx_mul_##N, N)
 MULX_MUL(2) MULX_MUL(3) MULX_MUL(5) MULX_MUL(7) MULX_MUL(8) MULX_MUL(9)
-MULX_MUL(10) MULX_MUL(11) MULX_MUL(12)
+MULX_MUL(10) MULX_MUL(11)
+#if defined(EVMMAX_MULX768)
+#define mulx_mul_12 evmmax_mulx768_mul /* the row's entry: evmmax_mulx768.c */
+#else
+MULX_MUL(12)
+#endif
 
 /* The 4-limb product, ordered as the 6-limb kernel of mont384_mulx.h is (its
  * comment has the why and the proof that it is the same integer as textbook

@@ -416,8 +416,8 @@ T2_KILL = [one("add", RT2, RA0, RA1)]
 
 def flags(operations: list) -> List[Tuple[int, int]]:
     encoded = modx_common.VectorProgram(operations).encoded
-    return [(i, encoded[8 * i] & (FP2_PRODUCT_FLAG | FP2_CROSS_FLAG))
-            for i in range(len(operations)) if encoded[8 * i] & (FP2_PRODUCT_FLAG | FP2_CROSS_FLAG)]
+    marks = [encoded[8 * i] & (FP2_PRODUCT_FLAG | FP2_CROSS_FLAG) for i in range(len(operations))]
+    return [(i, mark) for i, mark in enumerate(marks) if mark]
 
 
 def test_the_c_and_python_cross_flags_agree():
