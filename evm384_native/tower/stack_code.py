@@ -529,7 +529,10 @@ class _Compiler:
         final = self.finals.get(address)
         if final is None or address in self.stored:
             return
-        if final in self.stack or final in self.scratch:
+        if self.stack and self.stack[-1] == final and len(self.pending[final]) == 1:
+            self.stack.pop()                        # its last read: stored from the top
+            self._store_to(address, final)
+        elif final in self.stack or final in self.scratch:
             self._leaf(final, 0)
             self._store_to(address, final)
 
