@@ -144,6 +144,7 @@ class Words:
     compact = False
     register_pairs = 2            # pair states in registers of their own (no copies)
     cheap_products = True         # MULMOD costs what ADDMOD does; a subtraction more
+    field_blocks = True           # runs of operations compiled to stack code (stack_code)
     bit_loop_powers = False       # words' powers are short: unrolled
 
     def __init__(self, dense_code: bool = True) -> None:
