@@ -73,6 +73,10 @@ class BlockMemory:
     # the largest h with h p < 2^256 whose multiples k p (k <= h) are the words from
     # modulus_at on: sums and differences of up to h p need no reduction (lazy)
     headroom: int = 1
+    # the modulus, where it is known when the code is written: then the constants and p's
+    # multiples k p (k > 1) are pushed where read (PUSH32: 3 gas, 33 bytes) rather than
+    # loaded (PUSH2 MLOAD: 6 gas, 4 bytes); small constants are pushed either way
+    modulus: Optional[int] = None
 
 
 @dataclass
@@ -317,7 +321,8 @@ class _Compiler:
         elif value in self.scratch:
             self._push(self.memory.scratch_at + 32 * self.scratch[value])
             self._emit(_MLOAD)
-        elif v.kind == "imm" or (v.kind == "const" and v.constant < _SMALL):
+        elif v.kind == "imm" or (v.kind == "const" and (v.constant < _SMALL
+                                                       or self.memory.modulus is not None)):
             self._push(v.constant)
         elif v.kind in ("entry", "const"):
             assert v.address not in self.stored, "an entry value read after its store"
@@ -336,6 +341,8 @@ class _Compiler:
         """Push k p (k p's word, or the modulus for k = 1)."""
         if k == 1:
             self._modulus(above)
+        elif self.memory.modulus is not None:
+            self._push(k * self.memory.modulus)
         else:
             self._push(self.memory.modulus_at + 32 * (k - 1))
             self._emit(_MLOAD)

@@ -64,6 +64,7 @@ class EmitterView(Protocol):
     buffers: Dict[str, Slot]
     const_image: Region
     loops: bool                   # a build with run-time loops: less code
+    push_constants: bool          # blocks of field code push their constants (plain EVM)
 
 
 class Target(Protocol):

@@ -124,7 +124,8 @@ def _field_block(e: EmitterView) -> _Block:
                      for i in range(len(e.blob) // WORD)}
         return BlockMemory(int(e.buffers["modulus"]), constants,
                            int(e.buffers["block_scratch"]), SCRATCH_WORDS,
-                           headroom=headroom(e.curve.p))
+                           headroom=headroom(e.curve.p),
+                           modulus=e.curve.p if e.push_constants else None)
     return e.asm.late_block(e, lambda: _Block(e, memory))
 
 
