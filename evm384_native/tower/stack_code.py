@@ -30,6 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
+from .signs import Node, choose_signs
+
 Path = Tuple[str, ...]
 Segment = Tuple[Path, bytes]
 
@@ -122,9 +124,25 @@ class _Compiler:
         return len(self.values) - 1
 
     def _dataflow(self, ops: Sequence[FieldOp]) -> None:
-        holds: Dict[int, int] = {}                  # address -> value it holds now
+        """The block's values: first as nodes (:class:`.signs.Node`: what each address
+        holds, read from memory, a constant or computed), then made with the signs that
+        :func:`.signs.choose_signs` picks (fewer subtractions)."""
+        holds: Dict[int, int] = {}                  # address -> node it holds now
         entries: Dict[int, int] = {}
         killed: Set[int] = set()
+        nodes: List[Node] = []
+        paths: List[Path] = []
+        leaves: Dict[int, int] = {}                 # a leaf node -> its value
+
+        def node(made: Node, path: Path) -> int:
+            nodes.append(made)
+            paths.append(path)
+            return len(nodes) - 1
+
+        def leaf(value: _Value) -> int:
+            index = node(Node("leaf"), ())
+            leaves[index] = self._new(value)
+            return index
 
         def read(address: int) -> int:
             if address not in holds:
@@ -133,7 +151,7 @@ class _Compiler:
                                    constant=self.memory.constants[address])
                 else:
                     value = _Value("entry", address=address)
-                holds[address] = entries[address] = self._new(value)
+                holds[address] = entries[address] = leaf(value)
             return holds[address]
 
         for op in ops:
@@ -142,16 +160,61 @@ class _Compiler:
                 continue
             killed.discard(op.out)
             if op.op == "set":
-                holds[op.out] = self._new(_Value("imm", constant=op.x))
+                holds[op.out] = leaf(_Value("imm", constant=op.x))
                 continue
             if op.op == "copy":
                 holds[op.out] = read(op.x)
                 continue
             x, y = read(op.x), read(op.y)
-            holds[op.out] = self._operation(op.op, x, y, op.path)
-        self.finals = {address: value for address, value in holds.items()
-                       if entries.get(address) != value and address not in self.memory.dead
-                       and address not in killed}
+            if op.op == "sub" and x in leaves and self._constant_of(leaves[x]) == 0:
+                holds[op.out] = node(Node("neg", (y,)), op.path)
+            else:
+                holds[op.out] = node(Node(op.op, (x, y)), op.path)
+        stored = {address: index for address, index in holds.items()
+                  if entries.get(address) != index and address not in self.memory.dead
+                  and address not in killed}
+        signs = choose_signs(nodes, set(stored.values()))
+        made = self._made(nodes, paths, leaves, signs)
+        self.finals = {}
+        for address, index in stored.items():
+            value = made[index] if signs[index] > 0 else self._negation(made[index],
+                                                                        paths[index])
+            if value != leaves.get(entries.get(address, -1)):   # not its own entry value
+                self.finals[address] = value
+
+    def _made(self, nodes: Sequence[Node], paths: Sequence[Path], leaves: Dict[int, int],
+              signs: Sequence[int]) -> List[int]:
+        """The value of each node, held as its sign times the node's value: a negation
+        is the word of its operand; a sum or difference the addition or subtraction of
+        the words held that gives the sign chosen."""
+        made: List[int] = []
+        for index, node in enumerate(nodes):
+            if node.kind == "leaf":
+                made.append(leaves[index])
+            elif node.kind == "neg":
+                made.append(made[node.args[0]])
+            elif node.kind == "mul":
+                x, y = node.args
+                made.append(self._operation("mul", made[x], made[y], paths[index]))
+            else:
+                x, y = node.args
+                # signs[index] * (x +- y) = a x' + b y' for the words x', y' held
+                a = signs[index] * signs[x]
+                b = signs[index] * signs[y] * (1 if node.kind == "add" else -1)
+                assert a > 0 or b > 0, "a sum of two negated words"
+                if a > 0 and b > 0:
+                    op, first, second = "add", made[x], made[y]
+                elif b < 0:
+                    op, first, second = "sub", made[x], made[y]
+                else:
+                    op, first, second = "sub", made[y], made[x]
+                made.append(self._operation(op, first, second, paths[index]))
+        return made
+
+    def _negation(self, value: int, path: Path) -> int:
+        """-``value``, for a value held negated that the block stores."""
+        zero = self._new(_Value("imm", constant=0))
+        return self._operation("sub", zero, value, path)
 
     def _constant_of(self, value: int) -> Optional[int]:
         v = self.values[value]
