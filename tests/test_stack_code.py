@@ -3,13 +3,16 @@ integers: random blocks of modular operations (copies, aliasing, constants, imme
 set in the block, cycles of
 moves, more live values than DUP reaches) compiled, run on both engines, and the memory
 they leave compared word by word with the same operations done in Python."""
+import itertools
 import random
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from evm384_native import execute
 from evm384_native.tower.target_words import headroom as headroom_of
+from evm384_native.tower import stack_code
 from evm384_native.tower.stack_code import (BlockMemory, BlockTooLarge, FieldOp,
                                             compile_block, push_bytes)
 
@@ -55,10 +58,13 @@ def _program(ops, words, p, dead=frozenset(), constants=None, pushed=False):
 
 
 def _run_and_compare(ops, words, p, dead=frozenset(), constants=None):
-    """Both engines, the block's constants loaded and pushed; the run with loads."""
+    """Both engines, the block's constants loaded and pushed, each choice of signs the
+    compiler tries (not only the one it keeps); the run with loads, the compiler's own."""
     expected = _simulate(ops, words, p)
-    for pushed in (True, False):
-        code = _program(ops, words, p, dead, constants, pushed)
+    choices = [{name: kinds} for name, kinds in stack_code.SIGNS.items()] + [None]
+    for only, pushed in itertools.product(choices, (True, False)):
+        with mock.patch.object(stack_code, "SIGNS", only or stack_code.SIGNS):
+            code = _program(ops, words, p, dead, constants, pushed)
         for engine in ("python", "fast"):
             result = execute(code, b"", opcodes="evm", engine=engine)
             assert result.success, result.error
@@ -66,7 +72,7 @@ def _run_and_compare(ops, words, p, dead=frozenset(), constants=None):
                    for i in range(len(words))}
             for address in words:
                 if address not in dead and expected[address] is not None:
-                    assert got[address] == expected[address], (engine, pushed, address)
+                    assert got[address] == expected[address], (engine, pushed, only, address)
     return result
 
 

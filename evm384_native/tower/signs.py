@@ -7,7 +7,8 @@ A value may as well be held negated: -x is as good an operand of a product (the 
 sign flips with it), and x - y of values held as -x and y is the addition -(x + y) of the
 words held. So each value v of a block is held as s(v) v, s(v) = +1 or -1:
 
-- a value read from memory (or a constant) is held as itself: s = +1;
+- a value read from memory is held as itself: s = +1; a constant pushed as code may be
+  held as either (p - c is pushed for -c);
 - a product's sign is its operands' product (a square's is +1);
 - a negation -y is held as the word of y itself: s(-y) = -s(y), no code at all;
 - x + e y (e = +1 for a sum, -1 for a difference) is an addition of the words held when
@@ -16,8 +17,8 @@ words held. So each value v of a block is held as s(v) v, s(v) = +1 or -1:
 - a value the block stores is stored as itself: one held negated costs a negation first.
 
 The signs are chosen by a local search from all +1 (the block as written): a subtraction's
-sign is flipped where that lowers the count of subtractions and stored negations, until no
-flip does.
+or a pushed constant's sign is flipped where that lowers the count of subtractions and
+stored negations, until no flip does.
 """
 from __future__ import annotations
 
@@ -31,27 +32,33 @@ PASSES = 4              # rounds of flips (each tries every subtraction once)
 
 @dataclass(frozen=True)
 class Node:
-    """A value of a block: ``kind`` "leaf" (read from memory, a constant), "neg" (-y),
-    "add" or "sub" (x + y, x - y), "mul"; ``args`` the operands' node indices."""
+    """A value of a block: ``kind`` "leaf" (read from memory), "const" (a constant that
+    is pushed), "neg" (-y), "add" or "sub" (x + y, x - y), "mul"; ``args`` the operands'
+    node indices."""
     kind: str
     args: Tuple[int, ...] = ()
 
 
-def choose_signs(nodes: Sequence[Node], stored: Collection[int]) -> List[int]:
+def choose_signs(nodes: Sequence[Node], stored: Collection[int],
+                 kinds: Collection[str] = ("add", "sub", "const")) -> List[int]:
     """The sign (+1 or -1) to hold each of ``nodes`` with (module doc); ``stored``: the
-    nodes the block stores."""
-    subtractions = [i for i, node in enumerate(nodes) if node.kind in ("add", "sub")]
+    nodes the block stores; ``kinds``: the nodes whose signs are searched (the others
+    take +1 where they have a choice: none, the block as written)."""
+    search = _Search(nodes, stored)
+    choices = [i for i, node in enumerate(nodes) if node.kind in kinds]
     wanted = [1] * len(nodes)
-    signs, best = _signs(nodes, wanted, stored)
-    for _ in range(PASSES):
+    signs, spent = [1] * len(nodes), [0] * len(nodes)
+    best = search.evaluate(wanted, signs, spent, 0)
+    for _ in range(PASSES if best else 0):      # (no subtraction to save)
         improved = False
-        for i in subtractions:
-            if not _free(nodes[i], signs):
+        for i in choices:
+            if not search.free(i, signs):
                 continue                        # an addition: its sign is not a choice
             wanted[i] = -wanted[i]
-            trial, cost = _signs(nodes, wanted, stored)
+            trial, trial_spent = signs.copy(), spent.copy()
+            cost = search.evaluate(wanted, trial, trial_spent, i)
             if cost < best:
-                signs, best, improved = trial, cost, True
+                signs, spent, best, improved = trial, trial_spent, cost, True
             else:
                 wanted[i] = -wanted[i]
         if not improved:
@@ -59,31 +66,50 @@ def choose_signs(nodes: Sequence[Node], stored: Collection[int]) -> List[int]:
     return signs
 
 
-def _free(node: Node, signs: Sequence[int]) -> bool:
-    """Whether ``node`` (a sum or difference) is a subtraction of the words held (so that
-    its sign is free), given its operands' signs."""
-    x, y = node.args
-    e = 1 if node.kind == "add" else -1
-    return signs[x] != e * signs[y]
+_LEAF, _CONST, _NEG, _MUL, _ADD, _SUB = range(6)
+_KINDS = {"leaf": _LEAF, "const": _CONST, "neg": _NEG, "mul": _MUL, "add": _ADD, "sub": _SUB}
 
 
-def _signs(nodes: Sequence[Node], wanted: Sequence[int], stored: Collection[int]
-           ) -> Tuple[List[int], int]:
-    """Each node's sign given the sign ``wanted`` for each subtraction, and the gas the
-    subtractions and the stored negations cost."""
-    signs = [1] * len(nodes)
-    cost = 0
-    for i, node in enumerate(nodes):
-        if node.kind == "mul":
-            x, y = node.args
-            signs[i] = 1 if x == y else signs[x] * signs[y]
-        elif node.kind == "neg":
-            signs[i] = -signs[node.args[0]]
-        elif node.kind in ("add", "sub"):
-            if _free(node, signs):
-                signs[i] = wanted[i]
-                cost += SUBTRACTION
+class _Search:
+    """The nodes as flat lists, for the search's many evaluations."""
+
+    def __init__(self, nodes: Sequence[Node], stored: Collection[int]) -> None:
+        self.kinds = [_KINDS[node.kind] for node in nodes]
+        self.xs = [node.args[0] if node.args else -1 for node in nodes]
+        self.ys = [node.args[-1] if node.args else -1 for node in nodes]
+        self.stored = sorted(stored)
+
+    def free(self, i: int, signs: Sequence[int]) -> bool:
+        """Whether node ``i`` has a sign to choose: a pushed constant, or a sum or
+        difference that is a subtraction of the words held, given its operands' signs."""
+        kind = self.kinds[i]
+        if kind == _CONST:
+            return True
+        same = signs[self.xs[i]] == signs[self.ys[i]]
+        return same != (kind == _ADD)
+
+    def evaluate(self, wanted: Sequence[int], signs: List[int], spent: List[int],
+                 start: int) -> int:
+        """Fill in ``signs`` (each node's) and ``spent`` (the subtractions' gas up to each
+        node) from node ``start`` on, given the sign ``wanted`` where there is a choice;
+        the gas of the subtractions and of the stored negations."""
+        kinds, xs, ys = self.kinds, self.xs, self.ys
+        total = spent[start - 1] if start else 0
+        for i in range(start, len(kinds)):
+            kind = kinds[i]
+            if kind == _MUL:                    # a square's sign is +1 too
+                sign = signs[xs[i]] * signs[ys[i]]
+            elif kind == _NEG:
+                sign = -signs[xs[i]]
+            elif kind == _CONST:
+                sign = wanted[i]
+            elif kind == _LEAF:
+                sign = 1
+            elif (signs[xs[i]] == signs[ys[i]]) == (kind == _ADD):
+                sign = signs[xs[i]]             # an addition of the words held
             else:
-                signs[i] = signs[node.args[0]]
-    cost += NEGATION * sum(1 for i in stored if signs[i] < 0)
-    return signs, cost
+                sign = wanted[i]
+                total += SUBTRACTION
+            signs[i] = sign
+            spent[i] = total
+        return total + NEGATION * sum(1 for i in self.stored if signs[i] < 0)

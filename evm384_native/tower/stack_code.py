@@ -28,7 +28,7 @@ x - y is ADDMOD(x, p - y, p) and -y is (p - y) mod p, so -0 stays 0.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Collection, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from .signs import Node, choose_signs
 
@@ -47,7 +47,11 @@ _POP, _MLOAD, _MSTORE = 0x50, 0x51, 0x52
 _ADD, _SUB, _MOD, _ADDMOD, _MULMOD = 0x01, 0x03, 0x06, 0x08, 0x09
 _UNREDUCED = {"addw": "add", "subw": "sub", "negw": "neg"}   # lazy kinds, reduced ones
 _MODULUS_USES = {"add": 1, "mul": 1, "sub": 2, "neg": 2, "addw": 0, "subw": 1, "negw": 1}
-_SMALL = 1 << 32        # constants below this are pushed; larger ones are loaded from memory
+_SMALL = 1 << 32
+_GAS = {_PUSH0: 2, _POP: 2, _MOD: 5, _ADDMOD: 8, _MULMOD: 8}   # the others: 3
+# the choices of signs each block is compiled with (:func:`compile_block`): the kinds of
+# values whose signs are searched (:func:`.signs.choose_signs`)
+SIGNS = {"none": (), "operations": ("add", "sub"), "all": ("add", "sub", "const")}        # constants below this are pushed; larger ones are loaded from memory
 
 
 @dataclass(frozen=True)
@@ -99,8 +103,27 @@ class BlockTooLarge(ValueError):
 
 
 def compile_block(ops: Sequence[FieldOp], memory: BlockMemory) -> List[Segment]:
-    """The stack code of ``ops``, as (source path, bytes) segments in order."""
-    return _Compiler(memory).run(ops)
+    """The stack code of ``ops``, as (source path, bytes) segments in order: the cheapest
+    of the block compiled with each choice of :data:`SIGNS` (the signs change which values
+    are read where, and so the stack moves, which :mod:`.signs` does not count)."""
+    compiled, seen = [], set()
+    for kinds in SIGNS.values():
+        compiler = _Compiler(memory, kinds)
+        signs = compiler.dataflow(ops)
+        if signs not in seen:                       # the same signs: the same code
+            seen.add(signs)
+            compiled.append(compiler.code(ops))
+    return min(compiled, key=lambda segments: sum(map(code_gas, (b for _, b in segments))))
+
+
+def code_gas(code: bytes) -> int:
+    """The gas of straight-line code made of the instructions the compiler writes."""
+    gas, pc = 0, 0
+    while pc < len(code):
+        opcode = code[pc]
+        gas += _GAS.get(opcode, 3)
+        pc += 1 + (opcode - _PUSH0 if _PUSH0 < opcode <= _PUSH0 + 32 else 0)
+    return gas
 
 
 def push_bytes(value: int) -> bytes:
@@ -112,8 +135,10 @@ def push_bytes(value: int) -> bytes:
 
 
 class _Compiler:
-    def __init__(self, memory: BlockMemory) -> None:
+    def __init__(self, memory: BlockMemory, kinds: Collection[str]) -> None:
+        """``kinds``: the values whose signs are searched (:data:`SIGNS`)."""
         self.memory = memory
+        self.kinds = kinds
         self.values: List[_Value] = []
         self.finals: Dict[int, int] = {}            # address -> value stored there at the end
 
@@ -123,7 +148,7 @@ class _Compiler:
         self.values.append(value)
         return len(self.values) - 1
 
-    def _dataflow(self, ops: Sequence[FieldOp]) -> None:
+    def dataflow(self, ops: Sequence[FieldOp]) -> Tuple[int, ...]:
         """The block's values: first as nodes (:class:`.signs.Node`: what each address
         holds, read from memory, a constant or computed), then made with the signs that
         :func:`.signs.choose_signs` picks (fewer subtractions)."""
@@ -140,7 +165,9 @@ class _Compiler:
             return len(nodes) - 1
 
         def leaf(value: _Value) -> int:
-            index = node(Node("leaf"), ())
+            pushed = (self.memory.modulus is not None and value.kind in ("const", "imm")
+                      and value.constant > 1)   # (0 and 1 fold away)
+            index = node(Node("const" if pushed else "leaf"), ())
             leaves[index] = self._new(value)
             return index
 
@@ -173,7 +200,7 @@ class _Compiler:
         stored = {address: index for address, index in holds.items()
                   if entries.get(address) != index and address not in self.memory.dead
                   and address not in killed}
-        signs = choose_signs(nodes, set(stored.values()))
+        signs = choose_signs(nodes, set(stored.values()), self.kinds)
         made = self._made(nodes, paths, leaves, signs)
         self.finals = {}
         for address, index in stored.items():
@@ -181,6 +208,7 @@ class _Compiler:
                                                                         paths[index])
             if value != leaves.get(entries.get(address, -1)):   # not its own entry value
                 self.finals[address] = value
+        return tuple(signs)
 
     def _made(self, nodes: Sequence[Node], paths: Sequence[Path], leaves: Dict[int, int],
               signs: Sequence[int]) -> List[int]:
@@ -189,8 +217,12 @@ class _Compiler:
         the words held that gives the sign chosen."""
         made: List[int] = []
         for index, node in enumerate(nodes):
-            if node.kind == "leaf":
+            if node.kind == "leaf" or (node.kind == "const" and signs[index] > 0):
                 made.append(leaves[index])
+            elif node.kind == "const":
+                assert self.memory.modulus is not None
+                constant = self.memory.modulus - self.values[leaves[index]].constant
+                made.append(self._new(_Value("imm", constant=constant)))
             elif node.kind == "neg":
                 made.append(made[node.args[0]])
             elif node.kind == "mul":
@@ -305,8 +337,8 @@ class _Compiler:
 
     # --- 3. code ----------------------------------------------------------------------
 
-    def run(self, ops: Sequence[FieldOp]) -> List[Segment]:
-        self._dataflow(ops)
+    def code(self, ops: Sequence[FieldOp]) -> List[Segment]:
+        """The code of ``ops``, after :meth:`dataflow`."""
         roots = self._plan()
         self.roots = roots
         self.segments: List[Segment] = []
