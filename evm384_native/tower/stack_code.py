@@ -12,14 +12,17 @@ address known:
    in the constant region; a set word holds an immediate, pushed where it is read);
    adding 0, multiplying by 1 fold away. What each address holds
    at the end is the block's output: only those words are stored, and only if they changed.
+   Each value is held as itself or negated (:mod:`.signs`: fewer subtractions, negations
+   free); :func:`compile_block` tries a few choices of signs and keeps the cheapest code.
 2. **Trees.** A value used by one operation only (``t`` in ``(a b) c``) is computed where
    it is used, as an operand left on the stack: no DUP, no POP, no memory. Every other
    value computed here is a *root*: computed in program order and kept on the stack until
    its last use (DUP to use it), or, when more values are live than DUP reaches, written
    to a scratch word and loaded again (Belady: the one used furthest ahead goes).
 3. **Memory.** Entry values are loaded at each use (PUSH MLOAD, 6 gas: cheaper than keeping
-   one on the stack for two or three uses). A result is stored to its address as soon as
-   the block no longer needs the address's entry value, else at the end.
+   one on the stack for two or three uses); constants too, or pushed where the modulus is
+   known as the code is written (:class:`BlockMemory`). A result is stored to its address
+   as soon as the block no longer needs the address's entry value, else at the end.
 
 The modulus is on the stack under the block's values (DUP is 3 gas, as PUSH32 is, in one
 byte, not 33). Every operation keeps values canonical (< p): ADDMOD and MULMOD reduce;
