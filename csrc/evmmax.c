@@ -51,9 +51,14 @@ static void pow2_mul(limb_t *out, const limb_t *x, const limb_t *y,
 
 /* --- dispatch ------------------------------------------------------------------------- */
 
+/* The dispatch's own op after enum evmmax_op's: a MULMODX element whose x and y are one
+ * register. Its kernel is the product's unless the modulus has a squaring of its own. */
+#define OP_SQUARE 3
+#define DISPATCHED_OPS 4
+
 static evmmax_op_fn *kernel_for(const struct evmmax_context *ctx, int op)
 {
-    static evmmax_op_fn *const pow2_kernels[] = {pow2_add, pow2_sub, pow2_mul};
+    static evmmax_op_fn *const pow2_kernels[] = {pow2_add, pow2_sub, pow2_mul, pow2_mul};
     if (ctx->power_of_two)
         return pow2_kernels[op];
     if (op == EVMMAX_OP_ADD)
@@ -62,8 +67,13 @@ static evmmax_op_fn *kernel_for(const struct evmmax_context *ctx, int op)
         return evmmax_sub_kernels[ctx->limbs - 1];
 #if defined(__x86_64__)
     /* The one implementation switch of evm384_ops.c decides for EVMMAX too. */
-    if (evm384_current_implementation() == EVM384_IMPL_MULX)
+    if (evm384_current_implementation() == EVM384_IMPL_MULX) {
+        if (op == OP_SQUARE && ctx->mulx_square != NULL)   /* chosen by evmmax_setup */
+            return ctx->mulx_square;
+        if (ctx->mulx_mul != NULL)
+            return ctx->mulx_mul;
         return evmmax_mulx_mul_kernels[ctx->limbs - 1];
+    }
 #endif
     return evmmax_portable_mul_kernels[ctx->limbs - 1];
 }
@@ -141,6 +151,9 @@ int evmmax_setup(struct evmmax_context *ctx, const uint8_t *modulus_be, size_t s
     }
     ctx->inv = montgomery_constant(m[0]);
     ctx->mod_inv[ctx->limbs] = ctx->inv;
+#if defined(__x86_64__)
+    evmmax_mulx_select_kernels(ctx);
+#endif
     compute_r_squared(ctx, bits); /* needs the kernels, so the rest of ctx first */
     return EVMMAX_OK;
 }
@@ -197,6 +210,8 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
     if (!valid_op(op))
         return EVMMAX_UNKNOWN_OP;
 
+    if (op == EVMMAX_OP_MUL && x_idx == y_idx && x_stride == y_stride)
+        op = OP_SQUARE;   /* every element's x and y are one register */
     evmmax_op_fn *kernel = kernel_for(ctx, op);
     const size_t n = ctx->limbs;
     if (reads_before_writes(out_idx, out_stride, x_idx, x_stride, count)
@@ -232,12 +247,13 @@ apply_384(int op, uint8_t *out, const uint8_t *x, const uint8_t *y, const uint8_
 #endif
 
 /* One element: each kernel reads both inputs before it writes, so out may alias them.
- * `mulx384` (a constant where it is inlined) runs the EVM384 kernels inlined in place of
- * the kernels' calls (6 limbs, an odd modulus, MULX), as the EVM384 segment loop does:
- * both reduce fully, so the results are the same. */
+ * `kernels` are kernel_for's of the DISPATCHED_OPS ops, a product of one register by itself
+ * takes OP_SQUARE's. `mulx384` (a constant where it is inlined) runs the EVM384 kernels
+ * inlined in place of the kernels' calls (6 limbs, an odd modulus, MULX), as the EVM384
+ * segment loop does: both reduce fully, so the results are the same. */
 static inline __attribute__((always_inline)) void
-apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[3], int op,
-              limb_t *out, const limb_t *x, const limb_t *y, int mulx384)
+apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[DISPATCHED_OPS],
+              int op, limb_t *out, const limb_t *x, const limb_t *y, int mulx384, int odd4)
 {
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
     if (mulx384) {
@@ -247,7 +263,12 @@ apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[3], 
     }
 #endif
     (void)mulx384;
-    kernels[op](out, x, y, ctx);
+    if (odd4 && op == EVMMAX_OP_ADD)
+        addmod_n(out, x, y, ctx->mod_inv, 4);
+    else if (odd4 && op == EVMMAX_OP_SUB)
+        submod_n(out, x, y, ctx->mod_inv, 4);
+    else
+        kernels[op == EVMMAX_OP_MUL && x == y ? OP_SQUARE : op](out, x, y, ctx);
 }
 
 /* The Fp2 product whose six one-element records start at r (EVMMAX_FP2_PRODUCT_GROUP),
@@ -265,19 +286,63 @@ fp2_product_registers(const struct evmmax_context *ctx, uint64_t *regs, const ui
 #undef REGISTER
 }
 
+/* fp2_cross on the five one-element records at r (EVMMAX_FP2_CROSS_GROUP), on 6-limb
+ * registers as fp2_product_registers: 1 if it ran, 0 if nothing was written. */
+static inline __attribute__((always_inline)) int
+fp2_cross_registers(const struct evmmax_context *ctx, uint64_t *regs, const uint8_t *r,
+                    mulmont384_fn *mulmont)
+{
+    enum { R = EVMMAX_RECORD_BYTES, OUT = 1, X = 3, Y = 5 };
+#define REGISTER(index) ((uint8_t *)(regs + 6 * (size_t)(index)))
+    return fp2_cross(uses_mulx(mulmont), (const uint8_t *)ctx->mod_inv, REGISTER(r[OUT]),
+                     REGISTER(r[R + OUT]), REGISTER(r[3 * R + OUT]), REGISTER(r[X]),
+                     REGISTER(r[R + X]), REGISTER(r[Y]), REGISTER(r[R + Y]));
+#undef REGISTER
+}
+
 /* The Fp2 product for 4-limb registers of the context whose products are `mul`, or NULL
  * (another size, a power of two): MULX's with its product inlined, or the portable one. */
 static evmmax_fp2_product_4_fn *fp2_product_4_for(const struct evmmax_context *ctx,
                                                   evmmax_op_fn *mul)
 {
-    if (ctx->limbs != 4 || ctx->power_of_two)
-        return NULL;
+    if (ctx->limbs != 4 || ctx->power_of_two || ctx->mulx_mul != NULL)
+        return NULL;   /* the moduli with kernels of their own are above the guard's 2^254 */
 #if defined(__x86_64__)
     if (mul == evmmax_mulx_mul_kernels[3])
         return evmmax_mulx_fp2_product_4;
 #endif
     (void)mul;
     return evmmax_portable_fp2_product_4;
+}
+
+/* The Fp2 squaring for 4-limb registers of the context whose products are `mul`, or NULL,
+ * as fp2_product_4_for chooses. */
+static evmmax_fp2_square_4_fn *fp2_square_4_for(const struct evmmax_context *ctx,
+                                                evmmax_op_fn *mul)
+{
+    if (ctx->limbs != 4 || ctx->power_of_two)
+        return NULL;
+#if defined(__x86_64__)
+    if (mul == evmmax_mulx_mul_kernels[3])
+        return evmmax_mulx_fp2_square_4;
+#endif
+    (void)mul;
+    return evmmax_portable_fp2_square_4;
+}
+
+/* The Fp2 product by xi for 4-limb registers of the context whose products are `mul`, or
+ * NULL, as fp2_product_4_for chooses. */
+static evmmax_fp2_xi_product_4_fn *fp2_xi_product_4_for(const struct evmmax_context *ctx,
+                                                        evmmax_op_fn *mul)
+{
+    if (ctx->limbs != 4 || ctx->power_of_two)
+        return NULL;
+#if defined(__x86_64__)
+    if (mul == evmmax_mulx_mul_kernels[3])
+        return evmmax_mulx_fp2_xi_product_4;
+#endif
+    (void)mul;
+    return evmmax_portable_fp2_xi_product_4;
 }
 
 /* The EVM384 Montgomery product for the context's Fp2 products, or NULL: 6-limb odd moduli
@@ -296,20 +361,42 @@ static mulmont384_fn *fp2_product_kernel(const struct evmmax_context *ctx)
  * operand of every record lies inside register_count. */
 static inline __attribute__((always_inline)) int
 run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
-            const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[3],
-            mulmont384_fn *fp2_mulmont, evmmax_fp2_product_4_fn *fp2_4, int mulx384,
-            int bounded)
+            const uint8_t *r, size_t ops, evmmax_op_fn *const kernels[DISPATCHED_OPS],
+            mulmont384_fn *fp2_mulmont, evmmax_fp2_product_4_fn *fp2_4,
+            evmmax_fp2_square_4_fn *square_4, evmmax_fp2_xi_product_4_fn *xi_4,
+            int mulx384, int odd4, int bounded)
 {
-    const size_t n = mulx384 ? 6 : ctx->limbs;   /* a constant where it helps */
+    const size_t n = mulx384 ? 6 : odd4 ? 4 : ctx->limbs;   /* a constant where it helps */
     for (size_t i = 0; i < ops; i++, r += EVMMAX_RECORD_BYTES) {
         const size_t count = r[7];
         int op = r[0];
+        if (__builtin_expect(op == (EVMMAX_OP_ADD | EVMMAX_FP2_PRODUCT_GROUP), 0)) {
+            op = EVMMAX_OP_ADD;   /* as five records, unless the squaring runs */
+            if (bounded && i + 5 <= ops && square_4 != NULL && square_4(ctx, regs, r)) {
+                i += 4, r += 4 * EVMMAX_RECORD_BYTES;
+                continue;
+            }
+        }
+        if (__builtin_expect(op == (EVMMAX_OP_MUL | EVMMAX_XI_PRODUCT_GROUP), 0)) {
+            op = EVMMAX_OP_MUL;   /* as three records, unless the step runs */
+            if (bounded && i + 3 <= ops && xi_4 != NULL && xi_4(ctx, regs, r)) {
+                i += 2, r += 2 * EVMMAX_RECORD_BYTES;
+                continue;
+            }
+        }
         if (__builtin_expect(op == (EVMMAX_OP_MUL | EVMMAX_FP2_PRODUCT_GROUP), 0)) {
             op = EVMMAX_OP_MUL;   /* as six records, unless Karatsuba runs */
             if (bounded && i + 6 <= ops
                 && (fp2_mulmont != NULL ? fp2_product_registers(ctx, regs, r, fp2_mulmont)
                     : fp2_4 != NULL && fp2_4(ctx, regs, r))) {
                 i += 5, r += 5 * EVMMAX_RECORD_BYTES;
+                continue;
+            }
+        } else if (__builtin_expect(op == (EVMMAX_OP_MUL | EVMMAX_FP2_CROSS_GROUP), 0)) {
+            op = EVMMAX_OP_MUL;   /* as five records, unless Karatsuba runs */
+            if (bounded && i + 5 <= ops && fp2_mulmont != NULL
+                && fp2_cross_registers(ctx, regs, r, fp2_mulmont)) {
+                i += 4, r += 4 * EVMMAX_RECORD_BYTES;
                 continue;
             }
         }
@@ -325,7 +412,7 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
         }
         if (__builtin_expect(count == 1, 1)) {   /* most of a field tower's operations */
             apply_element(ctx, kernels, op, regs + n * r[1], regs + n * r[3], regs + n * r[5],
-                          mulx384);
+                          mulx384, odd4);
             continue;
         }
         if (!reads_before_writes(r[1], r[2], r[3], r[4], r[7])
@@ -336,7 +423,8 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
         }
         for (size_t k = 0; k < count; k++)
             apply_element(ctx, kernels, op, regs + n * (r[1] + k * r[2]),
-                          regs + n * (r[3] + k * r[4]), regs + n * (r[5] + k * r[6]), mulx384);
+                          regs + n * (r[3] + k * r[4]), regs + n * (r[5] + k * r[6]), mulx384,
+                          odd4);
     }
     return EVMMAX_OK;
 }
@@ -346,22 +434,27 @@ static int vector_run(const struct evmmax_context *ctx, uint64_t *regs, size_t r
 {
     if (ctx == NULL)
         return EVMMAX_NO_CONTEXT;
-    evmmax_op_fn *const kernels[] = {kernel_for(ctx, EVMMAX_OP_ADD),
-                                     kernel_for(ctx, EVMMAX_OP_SUB),
-                                     kernel_for(ctx, EVMMAX_OP_MUL)};
+    evmmax_op_fn *const kernels[DISPATCHED_OPS] = {
+        kernel_for(ctx, EVMMAX_OP_ADD), kernel_for(ctx, EVMMAX_OP_SUB),
+        kernel_for(ctx, EVMMAX_OP_MUL), kernel_for(ctx, OP_SQUARE)};
     const uint8_t *records = (const uint8_t *)program;
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
     if (kernels[EVMMAX_OP_MUL] == evmmax_mulx_mul_kernels[5]) { /* BLS12-381's size, MULX */
         if (bounded)
             return run_program(ctx, regs, register_count, records, ops, kernels,
-                               mulmont384_mulx_inline, NULL, 1, 1);
+                               mulmont384_mulx_inline, NULL, NULL, NULL, 1, 0, 1);
         return run_program(ctx, regs, register_count, records, ops, kernels,
-                           mulmont384_mulx_inline, NULL, 1, 0);
+                           mulmont384_mulx_inline, NULL, NULL, NULL, 1, 0, 0);
     }
 #endif
+    evmmax_fp2_product_4_fn *product_4 = fp2_product_4_for(ctx, kernels[EVMMAX_OP_MUL]);
+    evmmax_fp2_square_4_fn *square_4 = fp2_square_4_for(ctx, kernels[EVMMAX_OP_MUL]);
+    evmmax_fp2_xi_product_4_fn *xi_4 = fp2_xi_product_4_for(ctx, kernels[EVMMAX_OP_MUL]);
+    if (square_4 != NULL && bounded)   /* 4 limbs, odd: additions inlined */
+        return run_program(ctx, regs, register_count, records, ops, kernels, NULL,
+                           product_4, square_4, xi_4, 0, 1, 1);
     return run_program(ctx, regs, register_count, records, ops, kernels,
-                       fp2_product_kernel(ctx),
-                       fp2_product_4_for(ctx, kernels[EVMMAX_OP_MUL]), 0, bounded);
+                       fp2_product_kernel(ctx), product_4, square_4, xi_4, 0, 0, bounded);
 }
 
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,

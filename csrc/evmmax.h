@@ -44,6 +44,13 @@ enum evmmax_status {
     EVMMAX_UNKNOWN_OP = 13,        /* op is not an enum evmmax_op */
 };
 
+struct evmmax_context;
+
+/* One element: out = op(x, y) on ctx->limbs limbs, inputs below the modulus; out may
+ * alias x and y. */
+typedef void evmmax_op_fn(uint64_t *out, const uint64_t *x, const uint64_t *y,
+                          const struct evmmax_context *ctx);
+
 /* What SETMODX precomputes. Fill it with evmmax_setup only. */
 struct evmmax_context {
     uint32_t limbs;          /* 1..12: the element size is 8 * limbs bytes */
@@ -54,6 +61,12 @@ struct evmmax_context {
      * mont384.h read exactly this layout. */
     uint64_t mod_inv[EVMMAX_MOD_INV_LIMBS];
     uint64_t r_squared[EVMMAX_MAX_LIMBS]; /* odd: R^2 mod modulus, to enter Montgomery form */
+    /* The MULX kernels chosen for this modulus by evmmax_setup (mont256_mulx.h), run while
+     * the MULX implementation is selected: P-256's and secp256k1's own product and
+     * squaring; for any other 4-limb odd modulus a squaring (the product is the limb
+     * count's). NULL where none is chosen (the limb count's product runs) and without MULX. */
+    evmmax_op_fn *mulx_mul;
+    evmmax_op_fn *mulx_square;
 };
 
 /* SETMODX's precomputation from the modulus as big-endian bytes. The element
@@ -76,9 +89,20 @@ int evmmax_vector_op(const struct evmmax_context *ctx, int op, uint64_t *regs,
  * operation that fails and returns its status (the operations before it have run), else
  * EVMMAX_OK. For an engine that checked the asserts of all of them first. */
 #define EVMMAX_RECORD_BYTES 8
-/* Or'ed into a record's op by the host (modx_common.fp2_products): this record and the
- * next five are an Fp2 product that the run may compute as Karatsuba (fp2_product.h). */
+/* Or'ed into a record's op by the host: on a product (modx_common.fp2_products) this
+ * record and the next five are an Fp2 product that the run may compute as Karatsuba
+ * (fp2_product.h, evmmax_kernels.h); on an addition (modx_common.fp2_squares) this record
+ * and the next four are an Fp2 squaring that it may compute in one step at 4 limbs
+ * (evmmax_kernels.h). */
 #define EVMMAX_FP2_PRODUCT_GROUP 128
+/* Or'ed into a product of two elements by one register (modx_common.fp2_xi_products):
+ * with the next two records an Fp2 product by xi = k + u that the run may compute in one
+ * step at 4 limbs (evmmax_kernels.h). */
+#define EVMMAX_XI_PRODUCT_GROUP 64
+/* Or'ed into a product (modx_common.fp2_products): this record and the next four are the
+ * first five ops of an Fp2 product for another non-residue (fp2_cross in fp2_product.h:
+ * t0, t1 and c1 written, t2 dead), whose last two ops follow as ordinary records. */
+#define EVMMAX_FP2_CROSS_GROUP 32
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
                       size_t register_count, const char *program, size_t ops);
 
@@ -113,11 +137,6 @@ int evmmax_loadx(const struct evmmax_context *ctx, const uint64_t *regs, size_t 
  * and EVMMAX_NOT_REDUCED returned, with out written up to that row only. */
 int evmmax_batch(const struct evmmax_context *ctx, int op, uint64_t *out, const uint64_t *x,
                  const uint64_t *y, size_t n, size_t *bad_row);
-
-/* One element: out = op(x, y) on ctx->limbs limbs, inputs below the modulus; out may
- * alias x and y. */
-typedef void evmmax_op_fn(uint64_t *out, const uint64_t *x, const uint64_t *y,
-                          const struct evmmax_context *ctx);
 
 /* The element kernel the vector operations and batches call for op (an enum evmmax_op)
  * under ctx and the current implementation (evm384_select_implementation), or NULL for

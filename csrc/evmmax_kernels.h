@@ -18,6 +18,9 @@ typedef evmmax_op_fn *const evmmax_kernel_row[EVMMAX_MAX_LIMBS];
 extern evmmax_kernel_row evmmax_add_kernels, evmmax_sub_kernels, evmmax_portable_mul_kernels;
 #if defined(__x86_64__)
 extern evmmax_kernel_row evmmax_mulx_mul_kernels; /* needs BMI2 + ADX: see cpu_features.h */
+/* SETMODX: ctx->mulx_mul and ctx->mulx_square (mont256_mulx.h): both for P-256 and
+ * secp256k1, the squaring for any other 4-limb odd modulus; left NULL for the rest. */
+void evmmax_mulx_select_kernels(struct evmmax_context *ctx);
 #endif
 
 /* An Fp2 product on 4-limb registers, its six records at r (evmmax_fp2_product_4 below). */
@@ -26,6 +29,21 @@ typedef int evmmax_fp2_product_4_fn(const struct evmmax_context *ctx, uint64_t *
 extern evmmax_fp2_product_4_fn evmmax_portable_fp2_product_4;
 #if defined(__x86_64__)
 extern evmmax_fp2_product_4_fn evmmax_mulx_fp2_product_4; /* BMI2 + ADX, as the row */
+#endif
+
+/* An Fp2 squaring on 4-limb registers, its five records at r (evmmax_fp2_square_4 below). */
+typedef evmmax_fp2_product_4_fn evmmax_fp2_square_4_fn;
+extern evmmax_fp2_square_4_fn evmmax_portable_fp2_square_4;
+#if defined(__x86_64__)
+extern evmmax_fp2_square_4_fn evmmax_mulx_fp2_square_4; /* BMI2 + ADX, as the row */
+#endif
+
+/* An Fp2 product by xi = k + u on 4-limb registers, its three records at r
+ * (evmmax_fp2_xi_product_4 below). */
+typedef evmmax_fp2_product_4_fn evmmax_fp2_xi_product_4_fn;
+extern evmmax_fp2_xi_product_4_fn evmmax_portable_fp2_xi_product_4;
+#if defined(__x86_64__)
+extern evmmax_fp2_xi_product_4_fn evmmax_mulx_fp2_xi_product_4; /* BMI2 + ADX, as the row */
 #endif
 
 #define EVMMAX_INLINE MONT_INLINE
@@ -40,10 +58,10 @@ EVMMAX_INLINE void reduce_once_n(limb_t *out, const limb_t *acc, limb_t acc_top,
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         diff[i] = sub_with_borrow(acc[i], m[i], &borrow);
-    limb_t keep_acc = (limb_t)0 - (borrow & ~acc_top & 1);
+    sub_with_borrow(acc_top, 0, &borrow);   /* the borrow out of the top: acc < m */
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
-        out[i] = (acc[i] & keep_acc) | (diff[i] & ~keep_acc);
+        out[i] = borrow ? acc[i] : diff[i];
 }
 
 EVMMAX_INLINE void addmod_n(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m, int n)
@@ -63,11 +81,14 @@ EVMMAX_INLINE void submod_n(limb_t *out, const limb_t *x, const limb_t *y, const
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
         diff[i] = sub_with_borrow(x[i], y[i], &borrow);
-    limb_t add_mod = (limb_t)0 - borrow;
+    limb_t add_mod = (limb_t)0 - borrow, masked[EVMMAX_MAX_LIMBS];
+    EVMMAX_UNROLL
+    for (int i = 0; i < n; i++)   /* before the carry chain: AND clobbers the flags */
+        masked[i] = m[i] & add_mod;
     limb_t carry = 0;
     EVMMAX_UNROLL
     for (int i = 0; i < n; i++)
-        out[i] = add_with_carry(diff[i], m[i] & add_mod, &carry);
+        out[i] = add_with_carry(diff[i], masked[i], &carry);
 }
 
 /* x < m, n limbs. */
@@ -116,6 +137,71 @@ EVMMAX_INLINE int evmmax_fp2_product_4(const struct evmmax_context *ctx, uint64_
     submod_n(s, s, t0, m, N);
     submod_n(regs + N * r[3 * R + OUT], s, t1, m, N);
     submod_n(regs + N * r[5 * R + OUT], t0, t1, m, N);
+    return 1;
+}
+
+/* The Fp2 squaring of the five one-element records at r (EVMMAX_FP2_PRODUCT_GROUP on an
+ * addition: the shape of modx_common.FP2_SQUARE_SHAPE, t0 = a0 + a1, t1 = a0 - a1,
+ * c1 = a0 a1, c1 = c1 + c1, c0 = t0 t1) on 4-limb registers (bounds checked by the
+ * caller) of an odd modulus m < 2^254, with two Montgomery products `mul` (a constant
+ * where it is inlined) and the sum, difference and doubling in registers instead of
+ * five records:
+ *   c1 = 2 M(a0, a1) mod m, c0 = M(a0 + a1, a0 - a1 mod m),
+ * the sum left unreduced (below 2m < 2^255): the product is below 2 m^2 < m 2^256, so c0
+ * comes out of it below m, the canonical residue the records leave. t0 and t1 are dead
+ * (the host proved it: modx_common.fp2_squares) and not written; c1 and c0 are written
+ * after every read, so they may alias the inputs. 1 if it ran, 0 if nothing was written
+ * (the modulus too wide, an input not below it: the caller runs the five records). */
+EVMMAX_INLINE int evmmax_fp2_square_4(const struct evmmax_context *ctx, uint64_t *regs,
+                                      const uint8_t *r, evmmax_op_fn *mul)
+{
+    enum { R = EVMMAX_RECORD_BYTES, OUT = 1, X = 3, Y = 5, N = 4 };
+    const limb_t *m = ctx->mod_inv;
+    const limb_t *a0 = regs + N * r[X], *a1 = regs + N * r[Y];
+    if (m[N - 1] >> 62 != 0 || !below_modulus_n(a0, m, N) || !below_modulus_n(a1, m, N))
+        return 0;
+    limb_t sum[N], diff[N], c1[N], c0[N];
+    limb_t carry = 0;   /* stays 0: the sum is below 2^255 */
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++)
+        sum[i] = add_with_carry(a0[i], a1[i], &carry);
+    submod_n(diff, a0, a1, m, N);
+    mul(c1, a0, a1, ctx);
+    addmod_n(c1, c1, c1, m, N);
+    mul(c0, sum, diff, ctx);
+    limb_t *out1 = regs + N * r[2 * R + OUT], *out0 = regs + N * r[4 * R + OUT];
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++) {
+        out1[i] = c1[i];
+        out0[i] = c0[i];
+    }
+    return 1;
+}
+
+/* The product by xi = k + u of the three records at r (EVMMAX_XI_PRODUCT_GROUP: (c0, c1) =
+ * (a0, a1) k, one record of two elements by the register k; c0 = c0 - a1; c1 = c1 + a0;
+ * modx_common.fp2_xi_products) on 4-limb registers (bounds checked by the caller) of an odd
+ * modulus: the records' own operations on the same values in one step, so the same bytes
+ * for any modulus and values. a0 and a1 are apart from c0 and c1 (the host checked: the
+ * records read them after the products land); k may be any register: every read comes
+ * before the writes, as the product record's. Always runs (1). */
+EVMMAX_INLINE int evmmax_fp2_xi_product_4(const struct evmmax_context *ctx, uint64_t *regs,
+                                          const uint8_t *r, evmmax_op_fn *mul)
+{
+    enum { OUT = 1, X = 3, Y = 5, N = 4 };
+    const limb_t *m = ctx->mod_inv;
+    const limb_t *a0 = regs + N * r[X], *a1 = a0 + N, *k = regs + N * r[Y];
+    limb_t c0[N], c1[N];
+    mul(c0, a0, k, ctx);
+    mul(c1, a1, k, ctx);
+    submod_n(c0, c0, a1, m, N);
+    addmod_n(c1, c1, a0, m, N);
+    limb_t *out0 = regs + N * r[OUT], *out1 = out0 + N;
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++) {
+        out0[i] = c0[i];
+        out1[i] = c1[i];
+    }
     return 1;
 }
 

@@ -8,6 +8,7 @@
  * one row serve every limb count. */
 #if defined(__x86_64__)
 #include "evmmax_kernels.h"
+#include "mont256_mulx.h"
 #include "mont384.h"
 
 /* acc[0..N+1] += rdx * src[0..N-1]: low halves ride CF, high halves OF (via
@@ -212,5 +213,66 @@ int evmmax_mulx_fp2_product_4(const struct evmmax_context *ctx, uint64_t *regs,
                               const uint8_t *r)
 {
     return evmmax_fp2_product_4(ctx, regs, r, mulx_mul_4);
+}
+
+/* The kernels of mont256_mulx.h with the element kernels' signature. */
+static void p256_mul(limb_t *out, const limb_t *x, const limb_t *y,
+                     const struct evmmax_context *ctx)
+{
+    (void)ctx;
+    p256_mul_mulx(out, x, y);
+}
+
+static void p256_square(limb_t *out, const limb_t *x, const limb_t *y,
+                        const struct evmmax_context *ctx)
+{
+    (void)y, (void)ctx;
+    p256_square_mulx(out, x);
+}
+
+static void secp256k1_mul(limb_t *out, const limb_t *x, const limb_t *y,
+                          const struct evmmax_context *ctx)
+{
+    (void)ctx;
+    secp256k1_mul_mulx(out, x, y);
+}
+
+static void secp256k1_square(limb_t *out, const limb_t *x, const limb_t *y,
+                             const struct evmmax_context *ctx)
+{
+    (void)y, (void)ctx;
+    secp256k1_square_mulx(out, x);
+}
+
+static void square_4(limb_t *out, const limb_t *x, const limb_t *y,
+                     const struct evmmax_context *ctx)
+{
+    (void)y;
+    mont256_square_mulx(out, x, ctx->mod_inv);
+}
+
+void evmmax_mulx_select_kernels(struct evmmax_context *ctx)
+{
+    const size_t bytes = 4 * sizeof(limb_t);
+    if (ctx->limbs != 4 || ctx->power_of_two)
+        return;
+    if (memcmp(ctx->mod_inv, P256_MODULUS, bytes) == 0)
+        ctx->mulx_mul = p256_mul, ctx->mulx_square = p256_square;
+    else if (memcmp(ctx->mod_inv, SECP256K1_MODULUS, bytes) == 0)
+        ctx->mulx_mul = secp256k1_mul, ctx->mulx_square = secp256k1_square;
+    else
+        ctx->mulx_square = square_4;
+}
+
+int evmmax_mulx_fp2_square_4(const struct evmmax_context *ctx, uint64_t *regs,
+                             const uint8_t *r)
+{
+    return evmmax_fp2_square_4(ctx, regs, r, mulx_mul_4);
+}
+
+int evmmax_mulx_fp2_xi_product_4(const struct evmmax_context *ctx, uint64_t *regs,
+                                 const uint8_t *r)
+{
+    return evmmax_fp2_xi_product_4(ctx, regs, r, mulx_mul_4);
 }
 #endif

@@ -14,6 +14,18 @@ int evmmax_portable_fp2_product_4(const struct evmmax_context *ctx, uint64_t *re
     return evmmax_fp2_product_4(ctx, regs, r, portable_mul_4);
 }
 
+int evmmax_portable_fp2_square_4(const struct evmmax_context *ctx, uint64_t *regs,
+                                 const uint8_t *r)
+{
+    return evmmax_fp2_square_4(ctx, regs, r, portable_mul_4);
+}
+
+int evmmax_portable_fp2_xi_product_4(const struct evmmax_context *ctx, uint64_t *regs,
+                                     const uint8_t *r)
+{
+    return evmmax_fp2_xi_product_4(ctx, regs, r, portable_mul_4);
+}
+
 #if EVMMAX_REUSE_MONT384
 static void add_6(limb_t *out, const limb_t *x, const limb_t *y, const struct evmmax_context *ctx)
 {

@@ -65,6 +65,26 @@ static inline __attribute__((always_inline)) int uses_mulx(mulmont384_fn *mulmon
 #endif
 }
 
+/* Where fp2_product_applies: low = a0 b0, high = a1 b1 and cross = a0 b1 + a1 b0 at double
+ * width (by (a0 + a1)(b0 + b1) - low - high), 1; else 0. */
+static inline __attribute__((always_inline)) int
+karatsuba768(int mulx, const uint8_t *mod_inv, limb_t low[WIDE_LIMBS], limb_t high[WIDE_LIMBS],
+             limb_t cross[WIDE_LIMBS], const uint8_t *a0, const uint8_t *a1,
+             const uint8_t *b0, const uint8_t *b1)
+{
+    if (!fp2_product_applies(mod_inv, a0, a1, b0, b1))
+        return 0;
+    uint8_t sum_a[BYTES384], sum_b[BYTES384];
+    add384_unreduced(sum_a, a0, a1);
+    add384_unreduced(sum_b, b0, b1);
+    mul384x384(low, a0, b0, mulx);
+    mul384x384(high, a1, b1, mulx);
+    mul384x384(cross, sum_a, sum_b, mulx);
+    sub768(cross, cross, low);
+    sub768(cross, cross, high);
+    return 1;
+}
+
 /* 1 if it ran as Karatsuba, 0 if nothing was written: c1 and c0 only (t0, t1, t2 are
  * dead), after every input is read, so they may alias the inputs. `mulx` (a constant
  * where it is inlined): the MULX/ADX kernels, else portable C. */
@@ -72,20 +92,31 @@ static inline __attribute__((always_inline)) int
 fp2_product(int mulx, const uint8_t *mod_inv, uint8_t *c1, uint8_t *c0, const uint8_t *a0,
             const uint8_t *a1, const uint8_t *b0, const uint8_t *b1)
 {
-    if (!fp2_product_applies(mod_inv, a0, a1, b0, b1))
-        return 0;
-    uint8_t sum_a[BYTES384], sum_b[BYTES384];
     limb_t t0[WIDE_LIMBS], t1[WIDE_LIMBS], cross[WIDE_LIMBS], real[WIDE_LIMBS];
-    add384_unreduced(sum_a, a0, a1);
-    add384_unreduced(sum_b, b0, b1);
-    mul384x384(t0, a0, b0, mulx);
-    mul384x384(t1, a1, b1, mulx);
-    mul384x384(cross, sum_a, sum_b, mulx);
+    if (!karatsuba768(mulx, mod_inv, t0, t1, cross, a0, a1, b0, b1))
+        return 0;
     sub768_mod_high(real, t0, t1, mod_inv);
-    sub768(cross, cross, t0);
-    sub768(cross, cross, t1);
     redc768(c1, cross, mod_inv, mulx, 1);
     redc768(c0, real, mod_inv, mulx, 1);
+    return 1;
+}
+
+/* The first five ops of the product for another non-residue beta (t0 = a0 b0, t1 = a1 b1,
+ * t2 = a0 b1, c1 = a1 b0 + t2; then t1 beta and c0 = t0 + t1 beta follow as ops): under the
+ * same conditions as fp2_product, t0 and t1 as the reductions of a0 b0 and a1 b1 (below p
+ * R) and c1 as fp2_product's, three 768-bit products and three reductions instead of four
+ * products and an addition. 1 if it ran (t0, t1, c1 written after every input is read; t2
+ * is dead), else 0 and nothing written. */
+static inline __attribute__((always_inline)) int
+fp2_cross(int mulx, const uint8_t *mod_inv, uint8_t *t0, uint8_t *t1, uint8_t *c1,
+          const uint8_t *a0, const uint8_t *a1, const uint8_t *b0, const uint8_t *b1)
+{
+    limb_t low[WIDE_LIMBS], high[WIDE_LIMBS], cross[WIDE_LIMBS];
+    if (!karatsuba768(mulx, mod_inv, low, high, cross, a0, a1, b0, b1))
+        return 0;
+    redc768(c1, cross, mod_inv, mulx, 1);
+    redc768(t0, low, mod_inv, mulx, 1);
+    redc768(t1, high, mod_inv, mulx, 1);
     return 1;
 }
 

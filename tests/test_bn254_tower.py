@@ -165,3 +165,38 @@ def test_projective_miller_steps_move_t_as_py_ecc_does(seed):
     added = run_routine(lambda e, o, *a: step(e, o, *a, add=True), inputs, G2Jacobian)
     assert _projective_affine(doubled) == bn128.double(t)
     assert _projective_affine(added) == bn128.add(t, q)
+
+
+def _cyclotomic_element(rng):
+    f = to_fq12(random_values(rng, 12))
+    g = f ** (P ** 6 - 1)
+    return g ** (P ** 2) * g
+
+
+@pytest.mark.parametrize("spare", [0, 1, 2, 3])
+def test_the_power_by_x_with_odd_powers_kept(spare):
+    """pow_x with ``spare`` slots for odd powers (x's digits: the NAF, then its width-3
+    NAF with a and a^3 kept, :func:`exponent_digits`) is a^x for a in the cyclotomic
+    subgroup, whatever slots it is given."""
+    g = _cyclotomic_element(random.Random(7))
+
+    def power(e, out, a):
+        with e.asm.temps(*[Fp12] * spare) as powers:
+            fe = FinalExponentiation(e, powers=powers)
+            assert max(map(abs, fe.digits)) == (1 if spare < 2 else 3)
+            fe.pow_x(out, a)
+    assert to_fq12(run_routine(power, [(Fp12, _values_of(g))], Fp12)) == g ** X
+
+
+@pytest.mark.slow
+def test_the_final_exponentiation_with_odd_powers_kept():
+    rng = random.Random(8)
+    values = random_values(rng, 12)
+
+    def final_exp(e, out, f):
+        with e.asm.temps(Fp12, Fp12) as powers:
+            FinalExponentiation(e, powers=powers).emit(f)
+        fp.copy(e, out, f)
+    got = run_routine(final_exp, [(Fp12, values)], Fp12)
+    k = 2 * X * (6 * X * X + 3 * X + 1)
+    assert to_fq12(got) == to_fq12(values) ** ((P ** 12 - 1) // R * k)

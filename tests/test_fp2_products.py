@@ -396,3 +396,133 @@ def test_4_limb_karatsuba_at_the_largest_inputs(implementation, modulus_name, al
         native.run(modx_common.VectorProgram(operations))
         reference.run(modx_reference.VectorProgram(operations))
         assert _registers(native) == _registers(reference)
+
+
+# --- the cross shape: another non-residue (BLS12-377's u^2 = -5) ---------------------------
+
+from evm384_native.evm.kernels.modx_common import FP2_CROSS_FLAG  # noqa: E402
+from evm384_native.curves.bls12_377 import BLS12_377  # noqa: E402
+
+RK = RSPARE                                  # the register holding beta (here any value)
+
+
+def cross_group(t0=RT0, t1=RT1, t2=RT2, c1=RC1, c0=RC0) -> list:
+    """tower.fp2.mul for beta != -1: the cross shape, then t1 = t1 beta, c0 = t0 + t1."""
+    return vgroup(t0, t1, t2, c1, c0)[:5] + [one("mul", t1, t1, RK), one("add", c0, t0, t1)]
+
+
+T2_KILL = [one("add", RT2, RA0, RA1)]
+
+
+def flags(operations: list) -> List[Tuple[int, int]]:
+    encoded = modx_common.VectorProgram(operations).encoded
+    return [(i, encoded[8 * i] & (FP2_PRODUCT_FLAG | FP2_CROSS_FLAG))
+            for i in range(len(operations)) if encoded[8 * i] & (FP2_PRODUCT_FLAG | FP2_CROSS_FLAG)]
+
+
+def test_the_c_and_python_cross_flags_agree():
+    assert lib.EVMMAX_FP2_CROSS_GROUP == FP2_CROSS_FLAG
+    assert FP2_CROSS_FLAG & FP2_PRODUCT_FLAG == 0 and (FP2_CROSS_FLAG | 0x80) > 2
+
+
+def test_a_cross_group_is_flagged_when_t2_is_written_before_it_is_read():
+    """t0 and t1 are the step's results: the ops after the group may read them."""
+    assert flags(cross_group() + T2_KILL) == [(0, FP2_CROSS_FLAG)]
+    assert flags(V_KILL + cross_group() + T2_KILL) == [(3, FP2_CROSS_FLAG)]
+    # -1's whole product where its temporaries are dead; its first five where only t2 is
+    assert flags(vgroup() + V_KILL) == [(0, FP2_PRODUCT_FLAG)]
+    assert flags(vgroup() + [one("add", RSPARE, RT0, RT1)] + T2_KILL) == [(0, FP2_CROSS_FLAG)]
+
+
+@pytest.mark.parametrize("variant, operations", [
+    ("t2 never written", cross_group()),
+    ("t2 read first", cross_group() + [one("add", RSPARE, RT2, RA0)] + T2_KILL),
+    ("t2 read and written by one op", cross_group() + [one("add", RT2, RT2, RA0)]),
+    ("t0 is an input", cross_group(t0=RA1) + T2_KILL),
+    ("t1 is an input", cross_group(t1=RB0) + T2_KILL),
+    ("t2 is an input", cross_group(t2=RB1) + T2_KILL),
+    ("c1 is t0", cross_group(c1=RT0) + T2_KILL),
+    ("a vector of two", vgroup()[:4] + [("add", (RC1, 1, RC1, 1, RT2, 1, 2))] + T2_KILL),
+    ("the sum of c1 and t1", vgroup()[:4] + [one("add", RC1, RC1, RT1)] + T2_KILL),
+])
+def test_cross_groups_that_are_not_proven_run_op_by_op(variant, operations):
+    assert flags(operations) == [], variant
+
+
+SIX_LIMBS = {"BLS12-377 p": BLS12_377.p, "BLS12-381 p": P, "383 bits": 2**382 + P}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(SIX_LIMBS) + ["BN254 p", "5 limbs", "7 limbs"]), st.randoms(),
+       st.sampled_from([{}, {"c1": RA1}, {"c1": RB0, "c0": RA0}, {"c0": RB1}]))
+def test_native_cross_runs_equal_the_reference(modulus_name, rng, aliasing):
+    """The cross step (6 limbs, where the context and values allow) and the pure-Python
+    reference leave the same registers; other sizes run the records."""
+    m = {**MODULI, **SIX_LIMBS}[modulus_name]
+    values = [rng.randrange(m) for _ in range(REGISTERS)]
+    operations = cross_group(**aliasing) + T2_KILL
+    assert [flag for _, flag in flags(operations)] == [FP2_CROSS_FLAG]
+    native, reference = _files(m, values)
+    native.run(modx_common.VectorProgram(operations))
+    reference.run(modx_reference.VectorProgram(operations))
+    assert _registers(native) == _registers(reference)
+
+
+@pytest.mark.parametrize("modulus_name", sorted(SIX_LIMBS))
+def test_cross_at_the_largest_and_smallest_inputs(implementation, modulus_name):
+    m = SIX_LIMBS[modulus_name]
+    for a0, a1, b0, b1 in [(m - 1,) * 4, (m - 1, m - 2, m - 1, m - 2), (0, m - 1, m - 1, 0),
+                           (0, 0, 0, 0), (1, m - 1, 1, m - 1)]:
+        values = [a0, a1, b0, b1] + [m - 5] * (REGISTERS - 4)
+        native, reference = _files(m, values)
+        operations = cross_group() + T2_KILL
+        native.run(modx_common.VectorProgram(operations))
+        reference.run(modx_reference.VectorProgram(operations))
+        assert _registers(native) == _registers(reference)
+
+
+@pytest.mark.parametrize("modulus_name", ["BLS12-377 p", "BLS12-381 p", "383 bits"])
+def test_the_native_run_computes_the_cross_step(monkeypatch, implementation, modulus_name):
+    """Flagged wrongly (t2 read after the group), the native run leaves t2 alone where the
+    reference computes a0 b1 in it, and every other register as the reference: the flagged
+    path is the one that runs, and it writes t0, t1 and c1. A modulus from 2^382 up runs
+    the records (the unreduced sums' product would pass p 2^384)."""
+    monkeypatch.setattr(modx_common, "_written_before_read", lambda *args: True)
+    m = SIX_LIMBS[modulus_name]
+    rng = random.Random(4)
+    values = [rng.randrange(m) for _ in range(REGISTERS)]
+    operations = cross_group() + [one("add", RSPARE, RT2, RT2)]
+    native, reference = _files(m, values)
+    native.run(modx_common.VectorProgram(operations))
+    reference.run(modx_reference.VectorProgram(operations))
+    got, expected = _registers(native), _registers(reference)
+    before = _registers(_files(m, values)[0])
+    if m >> 382:
+        assert got == expected
+        return
+    assert got[RT2] == before[RT2] != expected[RT2]
+    assert [v for i, v in enumerate(got) if i not in (RT2, RSPARE)] == \
+        [v for i, v in enumerate(expected) if i not in (RT2, RSPARE)]
+
+
+def test_bls12_377s_evmmax_check_runs_cross_steps():
+    """The BLS12-377 EVMMAX pairing check's vector runs hold cross groups (the tower's Fp2
+    products for u^2 = -5), and the check still says yes and no as the reference does."""
+    from evm384_native.contracts import USAGE, build_contract as build
+    from evm384_native.evm.api import execute as run
+    from evm384_native.evm.fast_evmmax import VectorRuns
+    from evm384_native.evm.opcode_sets import resolve_opcodes
+    name = "bls12_377_pairing_check"
+    code = build(name, target="evmmax")
+    opcodes = resolve_opcodes("evmmax")
+    analysis = decode(code, resolve_schedule("update5-A"), opcodes=opcodes)
+    records = [ffi.buffer(program)[i][0] for program in VectorRuns(code, analysis.data_flags).programs
+               for i in range(0, len(program), 8)]
+    crosses = sum(1 for op in records if op & FP2_CROSS_FLAG)
+    assert crosses > 100 and not any(op & FP2_PRODUCT_FLAG for op in records)
+    usage = USAGE[name]
+    for answer in (True, False):
+        data = usage.example(random.Random(5), 2, answer)
+        for engine in ("fast", "python"):
+            result = run(code, data, engine=engine, opcodes="evmmax", gas=10**8)
+            assert result.success and result.output[-1] == answer, (engine, answer)

@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 import time
+import types
 
 import numpy as np
 import pytest
@@ -245,3 +246,28 @@ def test_best_times_gives_a_long_job_only_its_budget(monkeypatch):
     assert results == ["short", "middle", "long"]
     assert calls == {"short": 7, "middle": 1 + 3, "long": 1}
     assert times[2] >= 50_000_000 and times[1] >= 12_000_000
+
+
+def test_block_slopes_leave_out_the_first_calls_cost(monkeypatch):
+    """A job whose first call after another job costs 8 ms more (its caches evicted) and
+    every call 1 ms is priced at 1 ms a call; a job of one long call keeps its own time;
+    each block is as long as ``BLOCK_NS`` allows, within ``MAX_BLOCK``. On a clock that
+    the jobs advance (no sleeping: exact)."""
+    measure = importlib.import_module("evm384_native.pricing.measure")
+    monkeypatch.setattr(measure, "BLOCK_NS", 12_000_000)
+    now, last = [0], [None]
+    monkeypatch.setattr(measure, "time", types.SimpleNamespace(perf_counter_ns=lambda: now[0]))
+
+    def job(name, ns, cold_ns):
+        def run():
+            now[0] += ns + (cold_ns if last[0] != name else 0)
+            last[0] = name
+            return name
+        return run
+    assert measure.block_size(9_000_000) == 0 and measure.block_size(1_000_000) == 12
+    assert measure.block_size(4_000_000) == 3 and measure.block_size(10) == measure.MAX_BLOCK
+    jobs = [job("cold", 1_000_000, 8_000_000), job("other", 500_000, 0),
+            job("long", 20_000_000, 8_000_000)]
+    slopes, sizes = measure.block_slopes(jobs, [3_000_000, 500_000, 28_000_000], 2)
+    assert sizes == [4, measure.MAX_BLOCK, 0]
+    assert slopes == [1_000_000, 500_000, 28_000_000]   # not the cold job's 9 ms

@@ -23,7 +23,7 @@ from evm384_native.pricing.anchor import throughput
 from evm384_native.report import collect as collect_module
 from evm384_native.report import natives as natives_module
 from evm384_native.report.natives import NATIVES, Native, installed, native_of
-from evm384_native.report.tables import BELOW, OPERATION_HEADER, micros
+from evm384_native.report.tables import BELOW, OPERATION_HEADER, mgas, micros
 from optional import require
 
 SEED = 3
@@ -141,7 +141,6 @@ def test_times_and_rates_are_the_measured_ones(made, gas_json):
     out, report = made
     rows = markdown_tables((out / "report.md").read_text())["Every operation"][1:]
     timing = {(row["contract"], row["target"]): row for row in report["timing"]}
-    seen_below = 0
     for cells, row in zip(rows, gas_json):
         timed = timing[row["contract"], row["target"]]
         label = "mainnet" if row["schedule"] == "-" else row["schedule"]
@@ -154,9 +153,9 @@ def test_times_and_rates_are_the_measured_ones(made, gas_json):
         assert 0 < call and 0 < ns
         rate = throughput(row["gas"], ns - call if call < ns else ns)
         assert cells[14] == f"{rate:,.0f}" + (BELOW if rate < 100 else "")
-        seen_below += cells[14].endswith(BELOW)
-    # EIP-2537's additions under EVMMAX run below 100 Mgas/s on any machine here
-    assert seen_below > 0
+
+    # the mark itself (which builds fall below the line depends on the machine)
+    assert (mgas(97.2, 100.0), mgas(100.0, 100.0), mgas(None, 100.0)) == ("97 *", "100", "-")
 
 
 def test_figure_table_is_the_measured_times(made):

@@ -63,8 +63,8 @@ def _groups(table: SegmentTable) -> np.ndarray:
     starts = np.array([start for start, _ in products], dtype=np.int64)
     after, end = starts + len(GROUP_OPS), segment_end[starts]
     dead = np.ones(len(starts), dtype=bool)
-    for temporary in range(len(products[0][1].temporaries)):
-        slots = np.array([product.temporaries[temporary] for _, product in products],
+    for temporary in range(len(products[0][1].dead)):
+        slots = np.array([product.dead[temporary] for _, product in products],
                          dtype=np.int64)
         dead &= dead_before_read(records, slots, after, end)
     return starts[dead]

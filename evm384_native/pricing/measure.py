@@ -91,6 +91,48 @@ def best_times(jobs: Sequence[Callable[[], ExecutionResult]], repeat: int
     return best, results
 
 
+BLOCK_NS = 2_000_000      # a job's block of calls takes about this long ...
+MAX_BLOCK = 16            # ... and repeats it at most this many times after its first call
+
+
+def block_size(first_ns: int) -> int:
+    """How many calls a job's block adds after its first, by the time of one call (0: none,
+    a call long enough for its first-call costs not to matter)."""
+    size = min(MAX_BLOCK, BLOCK_NS // max(first_ns, 1))
+    return size if size >= 2 else 0
+
+
+def _repeated(job: Callable[[], ExecutionResult], calls: int) -> Callable[[], ExecutionResult]:
+    def run() -> ExecutionResult:
+        for _ in range(calls - 1):
+            job()
+        return job()
+    return run
+
+
+def block_slopes(jobs: Sequence[Callable[[], ExecutionResult]], firsts: Sequence[int],
+                 repeat: int) -> Tuple[List[int], List[int]]:
+    """The ns of a call of each job within a block of its calls, as EIP-7904 prices an
+    operation: the slope of a block's time over its count. Each job runs as a block of one
+    call and as one of 1 + n (``block_size`` of its one-call time in ``firsts``), timed by
+    :func:`best_times` in rounds over all the one-call blocks, then all the longer ones (in
+    the jobs' order: each block starts after another job's, with the caches that job
+    left); the slope (T(1 + n) - T(1)) / n leaves out what only a block's first call pays.
+    A job with n = 0 keeps its time in ``firsts``. Returns the slopes and the block sizes."""
+    sizes = [block_size(ns) for ns in firsts]
+    blocked = [(job, n) for job, n in zip(jobs, sizes) if n]
+    times = best_times([job for job, _ in blocked]
+                       + [_repeated(job, 1 + n) for job, n in blocked], repeat)[0]
+    ones, mores = iter(times[:len(blocked)]), iter(times[len(blocked):])
+    slopes = []
+    for first, n in zip(firsts, sizes):
+        if n:
+            slopes.append(max((next(mores) - next(ones)) // n, 1))
+        else:
+            slopes.append(first)
+    return slopes, sizes
+
+
 def _job(program: Program, engine: str) -> Callable[[], ExecutionResult]:
     return lambda: execute(program.code, program.calldata, gas=RUN_GAS, engine=engine,
                            opcodes=program.opcodes)

@@ -21,7 +21,7 @@ from .adversarial import Program as AdversarialProgram
 from .adversarial import evmmax_corpus
 from .anchor import FITTED, Anchor, fitted_costs, fitted_op_costs, fitted_schedule, throughput
 from .measure import (DEFAULT, INTERCEPT, LIMB_COUNTS, RUN_GAS, Fit, Settings, best_times,
-                      measure, plan_evm384, plan_evmmax)
+                      block_slopes, measure, plan_evm384, plan_evmmax)
 from .programs import EVMMAX_FEATURES, PACKED_FEATURES
 
 Model = Union[EvmmaxCosts, Evm384Schedule]
@@ -110,6 +110,7 @@ def net_ns(ns: int, call_ns: int) -> int:
     nothing of the contract's rate."""
     return ns - call_ns if call_ns < ns else ns
 
+
 # --- contracts ---------------------------------------------------------------------------
 
 def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[Model]]],
@@ -118,11 +119,14 @@ def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[M
     for) on its example input: its gas under each model of its target, its time on each
     engine, and the Mgas/s that makes net of an empty call's time (``call_ns``: a STOP on
     the same engine and opcode set), since the CALL that reaches a contract pays for the
-    call itself. A contract runs after a different one, whose work has evicted the call's
-    path (Python's, the binding's, the engine's) from the caches, which costs a few
-    microseconds more than a call right after another call: so each contract's empty call
-    is timed after the same job, in a second pass of the round (the contracts again, each
-    after its empty call, untimed), not after the other empty calls."""
+    call itself.
+
+    The time is a call's in a block of calls of the build, as EIP-7904 measures an
+    operation (:func:`.measure.block_slopes`): the first call's cold misses (Python's call
+    path, the binding's and the engine's caches, evicted by the build timed before) fall
+    out, and the empty call's alike. The first call, cold, is kept beside (``cold_ns``, and
+    ``cold_call_ns`` the empty call's, timed after the same job as the contract: the
+    contracts again in a second pass of each round, each after its empty call)."""
     # EVM768's builds (BW6-761's check) are priced by EVM384's schedules, which an EVM768 run
     # applies per limb (docs/evm768.md), unless the caller gives models of their own
     models = {"evm768": models["evm384"], **models}
@@ -134,7 +138,7 @@ def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[M
                                 usage.example(random.Random(seed), usage.example_k, True))
     runs = [(target, code, data) for (_, target), (code, data) in inputs.items()]
     count = len(runs)
-    times, call_ns = {}, {}
+    timed: Dict[str, Dict[str, List[int]]] = {}
     for engine in engines:
         def job(target: str, code: bytes, data: bytes, e: str = engine
                 ) -> Callable[[], ExecutionResult]:
@@ -143,7 +147,13 @@ def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[M
         empties = [job(target, EMPTY_CALL, b"") for target, _, _ in runs]
         paired = [j for pair in zip(empties, contracts) for j in pair]
         best = best_times(contracts + paired, repeat)[0]
-        times[engine], call_ns[engine] = best[:count], best[count::2]
+        cold, cold_call = best[:count], best[count::2]
+        alternate = [j for pair in zip(contracts, empties) for j in pair]
+        firsts = [t for pair in zip(cold, cold_call) for t in pair]
+        slopes, sizes = block_slopes(alternate, firsts, repeat)
+        steady, steady_call, sizes = slopes[::2], slopes[1::2], sizes[::2]
+        timed[engine] = {"ns": steady, "call_ns": steady_call, "cold_ns": cold,
+                         "cold_call_ns": cold_call, "block": sizes}
     rows = []
     for i, ((name, target), (code, data)) in enumerate(inputs.items()):
         gas = {}
@@ -153,12 +163,16 @@ def contract_rows(engines: Sequence[str], models: Dict[str, Dict[str, Optional[M
                              **_model_options(target, model))
             gas[label] = result.gas_used
             success = success and result.success
-        ns = {engine: times[engine][i] for engine in engines}
-        call = {engine: call_ns[engine][i] for engine in engines}
-        net = {engine: net_ns(ns[engine], call[engine]) for engine in engines}
-        rows.append(_throughput_row({"contract": name, "target": target,
-                                     "k": USAGE[name].example_k, "success": success,
-                                     "gas": gas, "ns": ns, "call_ns": call}, gas, net, anchor))
+        row: Dict[str, Any] = {"contract": name, "target": target,
+                               "k": USAGE[name].example_k, "success": success, "gas": gas}
+        for key in ("ns", "call_ns", "cold_ns", "cold_call_ns", "block"):
+            row[key] = {engine: timed[engine][key][i] for engine in engines}
+        net = {engine: net_ns(row["ns"][engine], row["call_ns"][engine]) for engine in engines}
+        cold = {engine: net_ns(row["cold_ns"][engine], row["cold_call_ns"][engine])
+                for engine in engines}
+        row["cold_mgas_per_s"] = {label: {engine: throughput(g, t) for engine, t in cold.items()}
+                                  for label, g in gas.items()}
+        rows.append(_throughput_row(row, gas, net, anchor))
     return rows
 
 
@@ -328,18 +342,23 @@ def _contract_lines(report: Dict[str, Any], target: str) -> List[str]:
     anchor = report["anchor"]["mgas_per_s"]
     labels = list(rows[0]["gas"])
     lines: List[Sequence[str]] = [("contract", "engine", "ms", *(f"gas {l}" for l in labels),
-                                   *(f"Mgas/s {l}" for l in labels))]
+                                   *(f"Mgas/s {l}" for l in labels), "first call ms",
+                                   *(f"first call Mgas/s {l}" for l in labels))]
     for row in rows:
         for engine, ns in row["ns"].items():
-            lines.append((row["contract"], engine, f"{ns / 1e6:.2f}",
+            lines.append((row["contract"], engine, f"{ns / 1e6:.3f}",
                           *(f"{row['gas'][l]:,}" for l in labels),
-                          *(_rate(row["mgas_per_s"][l][engine], anchor) for l in labels)))
+                          *(_rate(row["mgas_per_s"][l][engine], anchor) for l in labels),
+                          f"{row['cold_ns'][engine] / 1e6:.3f}",
+                          *(_rate(row["cold_mgas_per_s"][l][engine], anchor) for l in labels)))
     calls = ", ".join(f"{engine} {min(c) / 1e3:.1f}-{max(c) / 1e3:.1f} us" for engine, c in
                       {e: [row["call_ns"][e] for row in rows] for e in rows[0]["call_ns"]}.items())
     return [f"contracts built for {target.upper()} on their example inputs (`evm384 gas`'s): "
-            "measured time, gas and Mgas/s under each model, net of an empty call's time "
-            f"({calls}, each timed after the job before its contract: the CALL that reaches a "
-            "contract prices the call)"] + _columns(lines, left=2)
+            "a call's time in a block of calls of the build (EIP-7904's slope over the "
+            "count), gas and Mgas/s under each model net of an empty call's time in the same "
+            f"way ({calls}: the CALL that reaches a contract prices the call); beside, the "
+            "block's first call, cold after another build, net of an empty call timed after "
+            "the same job"] + _columns(lines, left=2)
 
 
 def _adversarial_lines(report: Dict[str, Any]) -> List[str]:

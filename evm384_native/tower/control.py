@@ -36,18 +36,21 @@ def square_and_multiply(e: Emitter, bits: str, square: Callable[[], None],
 def square_and_multiply_signed(e: Emitter, digits: Sequence[int], square: Callable[[], None],
                                multiply: Callable[[int], None],
                                loop: Optional[bool] = None) -> None:
-    """Per digit (-1, 0 or 1): ``square()``, then ``multiply(digit)`` if it is not zero.
-    Binary digits are :func:`square_and_multiply`'s; signed ones unrolled, or a run-time
-    loop over 2-bit digits (0, 1, and 2 for -1) if ``loop`` (default ``e.loops``)."""
-    if -1 not in digits:
-        square_and_multiply(e, "".join(str(d) for d in digits), square,
-                            lambda: multiply(1), loop)
-        return
+    """Per digit: ``square()``, then ``multiply(digit)`` if it is not zero. Unrolled (any
+    digits), or if ``loop`` (default ``e.loops``; digits -1, 0 and 1 only) a run-time loop:
+    :func:`square_and_multiply`'s for binary digits, else over 2-bit digits (0, 1, and 2
+    for -1)."""
     if not (e.loops if loop is None else loop):
         for digit in digits:
             square()
             if digit:
                 multiply(digit)
+        return
+    if any(abs(digit) > 1 for digit in digits):
+        raise ValueError("a run-time loop takes digits -1, 0 and 1")
+    if -1 not in digits:
+        square_and_multiply(e, "".join(str(d) for d in digits), square,
+                            lambda: multiply(1), loop)
         return
     asm = e.asm
 

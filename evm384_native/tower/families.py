@@ -32,12 +32,15 @@ class FinalExponentiation(Protocol):
     def pow_x(self, out: Fp12, a: Fp12, half: bool = False) -> None: ...
 
 
-def non_adjacent_form(n: int) -> List[int]:
-    """The NAF of n > 0, most significant digit first: digits -1, 0, 1, no two adjacent
-    non-zero (the fewest non-zero digits of any signed binary form)."""
+def non_adjacent_form(n: int, width: int = 2) -> List[int]:
+    """The width-w NAF of n > 0, most significant digit first: odd digits of magnitude
+    below 2^(w - 1) or 0, any w consecutive digits holding at most one non-zero (the
+    fewest non-zero digits of any signed form with those digits). Width 2 is the NAF:
+    digits -1, 0, 1, no two adjacent non-zero."""
     digits = []
+    window, half = 1 << width, 1 << (width - 1)
     while n:
-        digit = 2 - n % 4 if n % 2 else 0
+        digit = (n % window if n % window < half else n % window - window) if n % 2 else 0
         digits.append(digit)
         n = (n - digit) // 2
     return digits[::-1]

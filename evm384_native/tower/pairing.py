@@ -306,6 +306,21 @@ class MillerLoop:
             self.for_each_pair(check, with_q=True)
             asm.place(done)
 
+    def spent(self, kind: type, count: int) -> List[Slot]:
+        """Up to ``count`` slots of ``kind`` laid over the loop's own values (the work
+        slot, the line, the pair states kept in registers, as far as they lie one after
+        another), for code that runs once nothing reads them (after
+        :meth:`check_each_pair`): the final exponentiation's odd powers."""
+        own = [self.work, self.line, *self.resident] + ([self.add_q] if self.add_q else [])
+        end = own[0].rel
+        for slot in own:
+            if slot.region is not own[0].region or slot.rel != end:
+                break
+            end += slot.size
+        start = own[0].rel
+        return [kind(own[0].region, start + i * kind.size, f"{self.work.name}.spent{i}")
+                for i in range(min(count, (end - start) // kind.size))]
+
     def _line_step(self, line_fn, state: Slot) -> None:
         """``line_fn()`` (the line of the pair ``state``), then f *= the line at P."""
         e = self.e
@@ -603,12 +618,34 @@ class MillerLoop:
             asm.place(done)
 
 
-def _exponent_digits(exponent: int) -> List[int]:
-    """The digits after the leading one of ``exponent``: its non-adjacent form where that
-    has fewer non-zero digits than its bits, else its bits."""
-    bits = [int(bit) for bit in bin(exponent)[3:]]
-    signed = non_adjacent_form(exponent)[1:]
-    return signed if sum(map(abs, signed)) < sum(bits) else bits
+# The signed windows tried for the powers by x (:func:`exponent_digits`): width 2 is the
+# NAF; wider ones multiply by odd powers of the base made first (a^3, a^5, ...).
+POWER_WINDOWS = (2, 3, 4, 5)
+# A cyclotomic squaring's cost in Fp12 products when chains are compared: 9 Fp2
+# squarings (2 Fp products each) against 18 Fp2 products (3 each).
+SQUARING_COST = 1 / 3
+
+
+def exponent_digits(exponent: int, largest: int = 1) -> List[int]:
+    """The digits of ``exponent`` > 0, most significant first, that square-and-multiply
+    takes with the least work: its bits, or its width-w NAF for w in
+    :data:`POWER_WINDOWS` with no digit above ``largest`` (odd digits, whose odd powers
+    of the base are made first: a squaring and a product each), squarings weighed by
+    :data:`SQUARING_COST`; of equal costs the bits, then the narrowest NAF."""
+    candidates = [[int(bit) for bit in bin(exponent)[2:]]] + [
+        digits for digits in (non_adjacent_form(exponent, width) for width in POWER_WINDOWS)
+        if max(map(abs, digits)) <= largest]
+    return min(candidates, key=chain_cost)
+
+
+def chain_cost(digits: Sequence[int]) -> float:
+    """Fp12 products (squarings weighed by :data:`SQUARING_COST`) of square-and-multiply
+    over ``digits``, starting from the leading digit's power, with the odd powers up to
+    the largest digit made first."""
+    largest = max(map(abs, digits))
+    products = sum(1 for digit in digits[1:] if digit) + (largest - 1) // 2
+    squarings = len(digits) - 1 + (largest > 1)
+    return products + SQUARING_COST * squarings
 
 
 def mul_by_one_plus(e: Emitter, f: Fp12, t: Fp6, sign: int = 1) -> None:
@@ -631,10 +668,15 @@ class FinalExponentiation:
     which: BLS12-381's is blst's, f^(3 (p^12 - 1) / r)); subroutines share the
     accumulator."""
 
-    def __init__(self, e: Emitter, shared_inverse: bool = False) -> None:
+    def __init__(self, e: Emitter, shared_inverse: bool = False,
+                 powers: Sequence[Fp12] = ()) -> None:
         """``shared_inverse``: the easy part's inverse through the shared Fp6 product
-        (:data:`.fp12._ROUTINES`: less code, more gas)."""
+        (:data:`.fp12._ROUTINES`: less code, more gas). ``powers``: slots that nothing
+        reads during the final exponentiation (:meth:`MillerLoop.spent`), where the powers
+        by x may keep the odd powers a, a^3, ... of their base: with n of them, digits up
+        to 2n - 1 (:func:`exponent_digits`)."""
         self.e = e
+        self.powers = powers
         self.inverse = "fp12_inv_shared" if shared_inverse else "fp12_inv"
         self.family = family_of(e.curve)
         region = e.asm.memory.region("final_exp")
@@ -644,13 +686,14 @@ class FinalExponentiation:
         # an even |x| is raised to in halves (a^(x/2) serves BLS12's hard part as well)
         magnitude = abs(e.curve.x)
         self.halved = magnitude % 2 == 0
-        self._digits = _exponent_digits(magnitude >> self.halved)
+        self.digits = exponent_digits(magnitude >> self.halved,
+                                       largest=max(1, 2 * len(powers) - 1))
         self._chain = None
         if e.target.dense_code:
             # runs of squarings in one subroutine; a single squaring enters it for one
             self._chain = fp.squaring_chain(
                 e, "fe_cyclotomic_chain",
-                min(e.cyclotomic_run or CYCLOTOMIC_RUNS[0], longest_run(self._digits)),
+                min(e.cyclotomic_run or CYCLOTOMIC_RUNS[0], longest_run(self.digits)),
                 lambda: fp12.cyclotomic_sqr(e, self.acc, self.acc))
         else:
             self._cyc = fp12.routine(e, "fp12_cyclotomic_sqr", "fe_cyclotomic_sqr", a=self.acc)
@@ -659,25 +702,63 @@ class FinalExponentiation:
 
     def _pow_body(self) -> None:
         """acc = acc^(+-exponent) (|x|, or |x| / 2), the sign of x: square-and-multiply,
-        unrolled into calls, over :func:`_exponent_digits` (a digit -1 multiplies by
-        conj(base) = base^-1, as conj(conj(acc) base))."""
-        e, digits = self.e, self._digits
-        fp.copy(e, self.base, self.acc)
+        unrolled into calls, over :func:`exponent_digits`. With digits -1, 0, 1 the base
+        is acc's value and a digit -1 multiplies by conj(base) = base^-1, as
+        conj(conj(acc) base); with wider digits, :meth:`_windowed`."""
+        e, digits = self.e, self.digits
+        if max(map(abs, digits)) > 1:
+            self._windowed()
+        else:
+            fp.copy(e, self.base, self.acc)
+            self._square_and_multiply(digits[1:], self._times_base)
+        if e.curve.x < 0:
+            fp12.conj(e, self.acc, self.acc)      # conj = inverse here
+
+    def _windowed(self) -> None:
+        """Square-and-multiply over odd digits: the odd powers a, a^3, ... up to the
+        largest digit in :attr:`powers` (a^2 made once, each power from the last), acc
+        starting at the leading digit's power; a digit d multiplies by a^|d| (put into
+        base unless base holds it), conjugated around the product for d < 0 as above."""
+        e, digits = self.e, self.digits
+        powers = self.powers[:max(map(abs, digits)) // 2 + 1]     # powers[i] = a^(2i + 1)
+        fp.copy(e, powers[0], self.acc)
+        self._square_acc()
+        fp.copy(e, self.base, self.acc)                           # a^2
+        fp.copy(e, self.acc, powers[0])
+        for power in powers[1:]:
+            e.asm.call(self._mul)
+            fp.copy(e, power, self.acc)
+        if digits[0] != len(powers) * 2 - 1:
+            fp.copy(e, self.acc, powers[digits[0] // 2])
+        held: List[int] = [0]                                     # the power base holds
 
         def multiply(digit: int) -> None:
-            if digit < 0:
-                fp12.conj(e, self.acc, self.acc)
-            e.asm.call(self._mul)
-            if digit < 0:
-                fp12.conj(e, self.acc, self.acc)
+            if held[0] != abs(digit):
+                fp.copy(e, self.base, powers[abs(digit) // 2])
+                held[0] = abs(digit)
+            self._times_base(digit)
+        self._square_and_multiply(digits[1:], multiply)
+
+    def _times_base(self, digit: int) -> None:
+        """acc *= base, or for a negative digit acc *= conj(base) = base^-1 (in the
+        cyclotomic subgroup), as conj(conj(acc) base)."""
+        if digit < 0:
+            fp12.conj(self.e, self.acc, self.acc)
+        self.e.asm.call(self._mul)
+        if digit < 0:
+            fp12.conj(self.e, self.acc, self.acc)
+
+    def _square_and_multiply(self, digits: Sequence[int],
+                             multiply: Callable[[int], None]) -> None:
+        """Per digit a cyclotomic squaring of acc, then ``multiply(digit)`` for a non-zero
+        one: through the chain of squarings, or unrolled into calls (its 5 x 62 bits would
+        cost ~17,000 gas as a loop, for 460 bytes)."""
+        e = self.e
         if self._chain is not None:
             square_and_multiply_chained(e, digits, self._chain, multiply)
         else:
-            # unrolled: its 5 x 62 bits would cost ~17,000 gas as a loop, for 460 bytes
             square_and_multiply_signed(e, digits, lambda: e.asm.call(self._cyc), multiply,
                                        loop=False)
-        if e.curve.x < 0:
-            fp12.conj(e, self.acc, self.acc)      # conj = inverse here
 
     def mul(self, out: Fp12, a: Fp12, b: Fp12) -> None:
         fp.call(self.e, self._mul, {"a": out}, a=a, b=b)

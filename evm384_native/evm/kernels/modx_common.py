@@ -28,7 +28,16 @@ MAX_REGISTER_BYTES = 24576        # SETMODX: the register space cap
 MAX_IMMEDIATE = 255               # the seven vector immediates are bytes
 OPERATIONS = ("add", "sub", "mul")
 VECTOR_IMMEDIATES = ("out_idx", "out_stride", "x_idx", "x_stride", "y_idx", "y_stride", "count")
-FP2_PRODUCT_FLAG = 0x80           # or'ed into a record's operation: csrc/evmmax.h
+# Or'ed into the operation of a group's first record (csrc/evmmax.h): on a product, an Fp2
+# product's six records (fp2_products); on an addition, an Fp2 squaring's five
+# (fp2_squares). Each group's shape starts with its own operation.
+FP2_PRODUCT_FLAG = 0x80
+# Or'ed into the operation of a product of two elements by one register (count 2, y stride
+# 0) that begins an Fp2 product by xi = k + u (fp2_xi_products).
+XI_PRODUCT_FLAG = 0x40
+# Or'ed into a one-element product that begins the first five operations of an Fp2 product
+# for another non-residue (fp2_products).
+FP2_CROSS_FLAG = 0x20
 
 
 def raise_if(error: Optional[Exception]) -> None:
@@ -143,10 +152,12 @@ class VectorProgram:
                                  for _, immediates in checked
                                  for idx, stride in zip(immediates[0:6:2], immediates[1:6:2])),
                                 default=0)
-        products = set(fp2_products(checked))
+        flags = dict(fp2_products(checked))
+        flags.update((i, FP2_PRODUCT_FLAG) for i in fp2_squares(checked))
+        for i in fp2_xi_products(checked):
+            flags[i] = flags.get(i, 0) | XI_PRODUCT_FLAG
         self.encoded = b"".join(
-            bytes((OPERATIONS.index(operation) | (FP2_PRODUCT_FLAG if i in products else 0),
-                   *immediates))
+            bytes((OPERATIONS.index(operation) | flags.get(i, 0), *immediates))
             for i, (operation, immediates) in enumerate(checked))
 
     def __len__(self) -> int:
@@ -157,26 +168,110 @@ def vector_indices(idx: int, stride: int, count: int) -> List[int]:
     return [idx + i * stride for i in range(count)]
 
 
-def fp2_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[int]:
+def fp2_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]
+                 ) -> Iterator[Tuple[int, int]]:
     """Where an Fp2 product (:mod:`.fp2_shape`) starts that the native kernels may run as
     Karatsuba (``csrc/fp2_product.h``, which checks the context and the values at run
-    time, and writes only c1 and c0): one-element operations, registers apart as
-    :func:`.fp2_shape.separate` asks, and for each of t0, t1 and t2 a later operation
-    writes it before any reads it (registers change only after an operation's whole loop,
-    so one that reads and writes a temporary reads it)."""
-    for start in range(len(operations) - len(fp2_shape.SHAPE) + 1):
-        if operations[start + 5][0] != "sub":   # the cheap test first; groups cannot overlap
+    time), with its flag: ``FP2_PRODUCT_FLAG`` for the whole product (the C step writes c1
+    and c0 only), else ``FP2_CROSS_FLAG`` for its first five operations (another
+    non-residue: the step writes t0, t1 and c1). One-element operations, registers apart as
+    :func:`.fp2_shape.separate` asks, and for each location the step leaves unwritten a
+    later operation writes it before any reads it (registers change only after an
+    operation's whole loop, so one that reads and writes a temporary reads it)."""
+    start = 0
+    while start + len(fp2_shape.CROSS_SHAPE) <= len(operations):
+        found = _fp2_group(operations, start)
+        if found is None:
+            start += 1
             continue
-        group = operations[start:start + len(fp2_shape.SHAPE)]
-        if any(immediates[6] != 1 for _, immediates in group):
+        size, flag = found
+        yield start, flag
+        start += size
+
+
+def _fp2_group(operations: Sequence[Tuple[str, Tuple[int, ...]]], start: int
+               ) -> Optional[Tuple[int, int]]:
+    """(records, flag) of the group that starts at ``start``, else None."""
+    if operations[start + 4][0] != "add":           # the cheap test first
+        return None
+    for shape, match, flag in ((fp2_shape.SHAPE, fp2_shape.match, FP2_PRODUCT_FLAG),
+                               (fp2_shape.CROSS_SHAPE, fp2_shape.match_cross, FP2_CROSS_FLAG)):
+        group = operations[start:start + len(shape)]
+        if len(group) < len(shape) or any(immediates[6] != 1 for _, immediates in group):
             continue
-        product = fp2_shape.match([(operation, immediates[0], immediates[2], immediates[4])
-                                   for operation, immediates in group])
+        product = match([(operation, immediates[0], immediates[2], immediates[4])
+                         for operation, immediates in group])
         if product is None or not fp2_shape.separate(product, 1):
             continue
         later = operations[start + len(group):start + len(group) + fp2_shape.DEAD_WINDOW]
-        if all(_written_before_read(temporary, later) for temporary in product.temporaries):
+        if all(_written_before_read(location, later) for location in product.dead):
+            return len(group), flag
+    return None
+
+
+# An Fp2 squaring as ``tower.fp2.sqr`` emits it for u^2 = -1 (the shape of
+# evm/fp2_squares.py), in (operation, out, x, y) roles.
+FP2_SQUARE_SHAPE = (("add", "t0", "a0", "a1"), ("sub", "t1", "a0", "a1"),
+                    ("mul", "c1", "a0", "a1"), ("add", "c1", "c1", "c1"),
+                    ("mul", "c0", "t0", "t1"))
+
+
+def fp2_squares(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[int]:
+    """Where an Fp2 squaring (:data:`FP2_SQUARE_SHAPE`) starts that the native kernels
+    may run as two products of the sum and the difference left unreduced (``csrc/
+    evmmax_kernels.h``, which checks the context and the values at run time, and writes
+    only c1 and c0): one-element operations, each role at one register, t0, t1, c1 and c0
+    apart and the temporaries apart from the inputs (c1 and c0 may be inputs: they are
+    written after the last read of a0 and a1), and t0 and t1 written by a later operation
+    before any reads them (as :func:`fp2_products` decides)."""
+    for start in range(len(operations) - len(FP2_SQUARE_SHAPE) + 1):
+        group = operations[start:start + len(FP2_SQUARE_SHAPE)]
+        if group[4][0] != "mul" or group[0][0] != "add":   # the cheap tests first
+            continue
+        roles = _roles(group, FP2_SQUARE_SHAPE)
+        if roles is None:
+            continue
+        t0, t1, c1, c0 = (roles[name] for name in ("t0", "t1", "c1", "c0"))
+        if len({t0, t1, c1, c0}) < 4 or {t0, t1} & {roles["a0"], roles["a1"]}:
+            continue
+        later = operations[start + len(group):start + len(group) + fp2_shape.DEAD_WINDOW]
+        if all(_written_before_read(temporary, later) for temporary in (t0, t1)):
             yield start
+
+
+def fp2_xi_products(operations: Sequence[Tuple[str, Tuple[int, ...]]]) -> Iterator[int]:
+    """Where a product by xi = k + u for u^2 = -1 starts, as ``tower.fp2.mul_by_xi`` emits
+    it: (c0, c1) = (a0, a1) * k (one product of two elements by the register k), c0 =
+    c0 - a1, c1 = c1 + a0; the native kernels may run the three in one step at 4 limbs
+    (``csrc/evmmax_kernels.h``: the records' own operations, so no bound on the modulus or
+    the values). a0 and a1 must be apart from c0 and c1 (the records read them after the
+    products land); nothing is left in temporaries, so nothing needs to be dead."""
+    for start in range(len(operations) - 2):
+        (first, (c0, c_stride, a0, a_stride, k, k_stride, count)) = operations[start]
+        if first != "mul" or count != 2 or (c_stride, a_stride, k_stride) != (1, 1, 0):
+            continue
+        if operations[start + 1] != ("sub", (c0, 1, c0, 1, a0 + 1, 1, 1)):
+            continue
+        if operations[start + 2] not in (("add", (c0 + 1, 1, c0 + 1, 1, a0, 1, 1)),
+                                         ("add", (c0 + 1, 1, a0, 1, c0 + 1, 1, 1))):
+            continue
+        if {a0, a0 + 1} & {c0, c0 + 1}:
+            continue
+        yield start
+
+
+def _roles(group: Sequence[Tuple[str, Tuple[int, ...]]],
+           shape: Sequence[Tuple[str, str, str, str]]) -> Optional[dict]:
+    """Each role's register if the one-element operations of ``group`` have ``shape``
+    with every role at one register, else None."""
+    roles: dict = {}
+    for (operation, immediates), (expected, *names) in zip(group, shape):
+        if operation != expected or immediates[6] != 1:
+            return None
+        for name, register in zip(names, immediates[0:6:2]):
+            if roles.setdefault(name, register) != register:
+                return None
+    return roles
 
 
 def _written_before_read(register: int, operations: Sequence[Tuple[str, Tuple[int, ...]]]
