@@ -3,13 +3,16 @@ integers: random blocks of modular operations (copies, aliasing, constants, imme
 set in the block, cycles of
 moves, more live values than DUP reaches) compiled, run on both engines, and the memory
 they leave compared word by word with the same operations done in Python."""
+import itertools
 import random
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from evm384_native import execute
 from evm384_native.tower.target_words import headroom as headroom_of
+from evm384_native.tower import stack_code
 from evm384_native.tower.stack_code import (BlockMemory, BlockTooLarge, FieldOp,
                                             compile_block, push_bytes)
 
@@ -36,16 +39,17 @@ def _simulate(ops, words, p):
     return words
 
 
-def _program(ops, words, p, dead=frozenset(), constants=None):
+def _program(ops, words, p, dead=frozenset(), constants=None, pushed=False):
     """Memory set up (p's multiples that fit a word, up to 8, the words), the block, then
-    the words returned."""
+    the words returned; ``pushed``: the block pushes its constants and multiples of p
+    (BlockMemory's ``modulus``), else loads them."""
     code = bytearray()
     headroom = headroom_of(p)
     multiples = [(MODULUS_AT + 32 * (k - 1), k * p) for k in range(1, headroom + 1)]
     for address, value in [*multiples, *words.items()]:
         code += push_bytes(value) + push_bytes(address) + bytes([0x52])
     memory = BlockMemory(MODULUS_AT, constants or {}, SCRATCH_AT, SCRATCH_WORDS, dead,
-                         headroom)
+                         headroom, p if pushed else None)
     for _, blob in compile_block(ops, memory):
         code += blob
     size = 32 * len(words)
@@ -54,16 +58,21 @@ def _program(ops, words, p, dead=frozenset(), constants=None):
 
 
 def _run_and_compare(ops, words, p, dead=frozenset(), constants=None):
+    """Both engines, the block's constants loaded and pushed, each choice of signs the
+    compiler tries (not only the one it keeps); the run with loads, the compiler's own."""
     expected = _simulate(ops, words, p)
-    code = _program(ops, words, p, dead, constants)
-    for engine in ("python", "fast"):
-        result = execute(code, b"", opcodes="evm", engine=engine)
-        assert result.success, result.error
-        got = {FIRST + 32 * i: int.from_bytes(result.output[32 * i:32 * i + 32], "big")
-               for i in range(len(words))}
-        for address in words:
-            if address not in dead and expected[address] is not None:
-                assert got[address] == expected[address], (engine, address)
+    choices = [{name: kinds} for name, kinds in stack_code.SIGNS.items()] + [None]
+    for only, pushed in itertools.product(choices, (True, False)):
+        with mock.patch.object(stack_code, "SIGNS", only or stack_code.SIGNS):
+            code = _program(ops, words, p, dead, constants, pushed)
+        for engine in ("python", "fast"):
+            result = execute(code, b"", opcodes="evm", engine=engine)
+            assert result.success, result.error
+            got = {FIRST + 32 * i: int.from_bytes(result.output[32 * i:32 * i + 32], "big")
+                   for i in range(len(words))}
+            for address in words:
+                if address not in dead and expected[address] is not None:
+                    assert got[address] == expected[address], (engine, pushed, only, address)
     return result
 
 
@@ -185,3 +194,21 @@ def test_too_many_spills_is_a_clear_error():
     ops += [FieldOp("add", temps[0], temps[0], t, ()) for t in reversed(temps[1:])]
     with pytest.raises(BlockTooLarge, match="scratch words"):
         compile_block(ops, BlockMemory(MODULUS_AT, {}, SCRATCH_AT, 4))
+
+
+def test_known_modulus_pushes_constants_and_multiples():
+    """With the modulus known as the code is written, a large constant and k p (BN254's
+    lazy subtraction of a sum) are PUSH32s in the code, not loads; without it, loads."""
+    p = P_BN254
+    c, a, b = (FIRST + 32 * i for i in range(3))
+    constant = p - 12345
+    ops = [FieldOp("add", b, b, b, ()), FieldOp("sub", a, a, b, ()),
+           FieldOp("mul", a, a, c, ())]
+    words = {c: constant, a: 5, b: 7}
+    _run_and_compare(ops, words, p, constants={c: constant})
+    for pushed in (True, False):
+        memory = BlockMemory(MODULUS_AT, {c: constant}, SCRATCH_AT, SCRATCH_WORDS,
+                             headroom=headroom_of(p), modulus=p if pushed else None)
+        code = b"".join(blob for _, blob in compile_block(ops, memory))
+        for value in (constant, 2 * p):
+            assert (push_bytes(value) in code) == pushed, (pushed, value)

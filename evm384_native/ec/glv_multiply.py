@@ -61,6 +61,7 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     group = g1_group(curve)
     region = asm.memory.region("scalar_mul")
     acc, q = region.alloc(G1Jacobian, "acc"), region.alloc(G1Jacobian, "q")
+    q2 = region.alloc(G1, "q2") if target.field_blocks else None   # window()'s
     z_table = region.alloc(Fp, "z_table")
     record = target.memory_bytes(e, G1.size)
     table = asm.memory.region("scalar_table", first=True).alloc(raw(RECORDS * record),
@@ -86,9 +87,21 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
             add(e, group, acc, q, double)
 
     def window(shift: int, above: int) -> None:
+        """WINDOW doublings, then acc += the digits' records. Where runs of field code are
+        blocks (plain EVM) both records are loaded first, into q and q2: the doublings and
+        the additions are then one block, acc on the stack throughout (elsewhere the
+        second record's registers would cost more than they save)."""
+        if q2 is None:
+            for _ in range(WINDOW):
+                double()
+            additions(shift, above)
+            return
+        for word, record in ((1, q), (0, q2)):
+            lookup.load(affine_view(record, group), 1 + word + above, shift)
         for _ in range(WINDOW):
             double()
-        additions(shift, above)
+        jacobian.jacobian_add_affine_hmv(e, fp, acc, q, None)
+        jacobian.jacobian_add_affine_hmv(e, fp, acc, q2, beta)
 
     infinity, done, exceptional = (asm.new_label(name) for name in (
         "product_infinity", "product_done", "window_0_exceptional"))

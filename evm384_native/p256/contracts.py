@@ -348,18 +348,33 @@ class _Verify:
                 """Bits top - 1 .. bottom, the digits at bit b of the words at b + offset
                 (U2 at DUP ``depth``, U1 under it)."""
                 for doublings, bit, adds in steps(top, bottom, digits.window):
+                    added = [(name, addend) for name, addend in (("g", g), ("q", q))
+                             if name in adds]
+                    # where field code runs in blocks, the first record is loaded before
+                    # the doublings: they and its addition are then one block, acc on
+                    # the stack between (the records share a slot: the next one is
+                    # loaded after that addition)
+                    early = e.target.field_blocks
+                    if early:
+                        load(added[0][0], bit + offset, depth)
                     with asm.temps(Fp, *[Fp] * 4) as (w, *t):
                         a_minus_3.weight(self.ops, w, acc.z, self.z_table)
                         for i in range(doublings):
                             a_minus_3.dbl_weighted(self.ops, _xyz(acc), w,
                                                    self.three_halves, t,
                                                    update=i < doublings - 1)
-                    if "g" in adds:
-                        self._g_lookup(g.record, depth + 1, bit + offset)
-                        exceptions.add(g)
-                    if "q" in adds:
-                        self._lookup(q.record, depth, bit + offset, self.q_table)
-                        exceptions.add(q)
+                    for k, (name, addend) in enumerate(added):
+                        if k or not early:
+                            load(name, bit + offset, depth)
+                        exceptions.add(addend)
+
+            def load(name: str, shift: int, depth: int) -> None:
+                """The record of the digit ``name`` ("g": u1's, "q": u2's) at bit
+                ``shift`` (U2 at DUP ``depth``, U1 under it)."""
+                if name == "g":
+                    self._g_lookup(g.record, depth + 1, shift)
+                else:
+                    self._lookup(q.record, depth, shift, self.q_table)
             top, turn = digits.loop_top, digits.turn_bits
             run(255, top, 0, 1)
             asm.push(top // turn)                  # stack: u1 u2 U1 U2 turns-left

@@ -40,7 +40,7 @@ from functools import lru_cache
 from math import lcm
 from typing import Optional
 
-from ..asm import Fp, G1, G1Jacobian, Program, raw
+from ..asm import Fp, G1, G1Jacobian, Program, Slot, raw
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
 from ..ec.glv import HALF_BITS, push_digit_words
@@ -233,23 +233,24 @@ class _Recover:
         else:
             Lookup(self.e, self.g_table, self.record, at_zero=False).load(dest, depth, shift)
 
-    def _additions(self, adds: tuple, shift: int, above: int, start: bool = False) -> None:
+    def _additions(self, adds: tuple, shift: int, above: int, start: bool = False,
+                   loaded: bool = False) -> None:
         """acc += the records of the digits at bit ``shift`` of the words (under ``above``
         stack items; stack: G1 G2 R1 R2, R2 on top): for "r" [d3] R and [d4] phi(R), for
         "g" [d1] G and [d2] phi(G). ``start``: the first of them sets acc (a record of G,
-        on the curve itself, taken onto R's table's curve: x Z_T^2, y Z_T^3)."""
+        on the curve itself, taken onto R's table's curve: x Z_T^2, y Z_T^3); ``loaded``:
+        the first record is loaded already (:meth:`_load_first`)."""
         e, acc = self.e, self.acc
         for depth, name, addend in self.addends:
             if name not in adds:
                 continue
-            dest = affine_view(acc, G1_GROUP) if start else addend.record
-            if name == "r":
-                self.r_lookup.load(dest, depth + above, shift)
-            else:
-                self._g_load(dest, depth + above, shift)
             if not start:
+                if not loaded:
+                    self._load_one(name, addend.record, depth + above, shift)
+                loaded = False                     # the records share a slot
                 self.exceptions.add(addend)
                 continue
+            self._load_one(name, affine_view(acc, G1_GROUP), depth + above, shift)
             start = False
             fp.copy(e, acc.z, e.one)
             if addend.z_factor is not None:       # G onto the curve of Z_T
@@ -258,6 +259,19 @@ class _Recover:
                     fp.mul(e, acc.x, acc.x, t)
                     fp.mul(e, t, t, self.z_table)
                     fp.mul(e, acc.y, acc.y, t)
+
+    def _load_first(self, adds: tuple, shift: int, above: int) -> None:
+        """The record of the first addition of :meth:`_additions` (``adds`` at ``shift``)."""
+        depth, name, addend = next(entry for entry in self.addends if entry[1] in adds)
+        self._load_one(name, addend.record, depth + above, shift)
+
+    def _load_one(self, name: str, dest: Slot, depth: int, shift: int) -> None:
+        """dest = the record of the digit at bit ``shift`` of the word at DUP ``depth``,
+        from R's table ("r") or G's."""
+        if name == "r":
+            self.r_lookup.load(dest, depth, shift)
+        else:
+            self._g_load(dest, depth, shift)
 
     def _add(self, addend: Addend) -> None:
         jacobian.jacobian_add_affine_hmv(self.e, fp, self.acc, addend.record,
@@ -292,9 +306,15 @@ class _Recover:
 
             def run(high: int, low: int, above: int) -> None:
                 for doublings, bit, adds in joint_steps(high, low, widths):
+                    # where field code runs in blocks, the first record is loaded before
+                    # the doublings: they and its addition are then one block, acc on
+                    # the stack between
+                    early = e.target.field_blocks
+                    if early:
+                        self._load_first(adds, bit, above)
                     for _ in range(doublings):
                         jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
-                    self._additions(adds, bit, above)
+                    self._additions(adds, bit, above, loaded=early)
             run(top, digits.loop_top, 0)
             asm.push(digits.loop_top // turn)     # stack: u1 u2 G1 G2 R1 R2 turns-left
             loop = asm.label("windows")

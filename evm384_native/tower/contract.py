@@ -21,15 +21,25 @@ def assemble(name: str, curve: Field, isa: Target, build: Callable[[Emitter], No
              resident_code: str = "inline", inline_powers: bool = False,
              cyclotomic_run: Optional[int] = None, failure: Failure = REVERT) -> Program:
     """The program ``build(e)`` emits, with the emitter's constants after the code; its
-    failure sites as ``failure`` says (:mod:`..asm.failure`)."""
+    failure sites as ``failure`` says (:mod:`..asm.failure`). Where the target compiles
+    field code in blocks with dense code (plain EVM), their constants are pushed where
+    read (:class:`.fp.Emitter`'s ``push_constants``) if the code then fits EIP-170's
+    limit, else loaded (the same build again)."""
     isa = isa.for_field(curve)
-    asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes, failure=failure)
-    e = Emitter(asm, curve, compact=compact, loops=loops, target=isa,
-                register_pairs=register_pairs, resident_code=resident_code,
-                inline_powers=inline_powers, cyclotomic_run=cyclotomic_run)
-    build(e)
-    e.finish()
-    return asm.assemble()
+    program = None
+    for push_constants in (True, False) if isa.field_blocks and isa.dense_code else (False,):
+        asm = Assembler(name, memory=isa.new_memory(), opcodes=isa.opcodes, failure=failure)
+        e = Emitter(asm, curve, compact=compact, loops=loops, target=isa,
+                    register_pairs=register_pairs, resident_code=resident_code,
+                    inline_powers=inline_powers, cyclotomic_run=cyclotomic_run,
+                    push_constants=push_constants)
+        build(e)
+        e.finish()
+        program = asm.assemble()
+        if len(program.code) <= CONTRACT_SIZE_LIMIT:
+            break
+    assert program is not None
+    return program
 
 
 def least_gas_that_fits(name: str, curve: Field, isa: Target,

@@ -43,15 +43,19 @@ class Emitter:
     ``inline_powers`` writes every squaring of an exponentiation (:func:`power`) in line
     instead of calling into a squaring chain: under EVMMAX a call costs about as much as
     eight squarings, and an exponentiation of a 381-bit exponent takes ~3,600 bytes.
+    ``push_constants`` (plain EVM's blocks of field code): constants and multiples of p
+    pushed where read (PUSH32, 3 gas) rather than loaded from memory (6 gas, 29 bytes
+    less).
     """
     const_image: Region           # EVMMAX's memory image of the constants (its setup's)
 
     def __init__(self, asm: Assembler, curve: Field, compact: bool = True,
                  loops: bool = False, target: Target = TARGETS["evm384"], register_pairs: int = 0,
                  resident_code: str = "inline", inline_powers: bool = False,
-                 cyclotomic_run: Optional[int] = None) -> None:
+                 cyclotomic_run: Optional[int] = None, push_constants: bool = False) -> None:
         self.asm = asm
         self.inline_powers = inline_powers
+        self.push_constants = push_constants
         # the longest run of cyclotomic squarings one call performs (dense code; None: the
         # pairing's default, :data:`.pairing.CYCLOTOMIC_RUNS`' first)
         self.cyclotomic_run = cyclotomic_run

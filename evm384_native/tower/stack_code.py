@@ -12,14 +12,17 @@ address known:
    in the constant region; a set word holds an immediate, pushed where it is read);
    adding 0, multiplying by 1 fold away. What each address holds
    at the end is the block's output: only those words are stored, and only if they changed.
+   Each value is held as itself or negated (:mod:`.signs`: fewer subtractions, negations
+   free); :func:`compile_block` tries a few choices of signs and keeps the cheapest code.
 2. **Trees.** A value used by one operation only (``t`` in ``(a b) c``) is computed where
    it is used, as an operand left on the stack: no DUP, no POP, no memory. Every other
    value computed here is a *root*: computed in program order and kept on the stack until
    its last use (DUP to use it), or, when more values are live than DUP reaches, written
    to a scratch word and loaded again (Belady: the one used furthest ahead goes).
 3. **Memory.** Entry values are loaded at each use (PUSH MLOAD, 6 gas: cheaper than keeping
-   one on the stack for two or three uses). A result is stored to its address as soon as
-   the block no longer needs the address's entry value, else at the end.
+   one on the stack for two or three uses); constants too, or pushed where the modulus is
+   known as the code is written (:class:`BlockMemory`). A result is stored to its address
+   as soon as the block no longer needs the address's entry value, else at the end.
 
 The modulus is on the stack under the block's values (DUP is 3 gas, as PUSH32 is, in one
 byte, not 33). Every operation keeps values canonical (< p): ADDMOD and MULMOD reduce;
@@ -28,7 +31,9 @@ x - y is ADDMOD(x, p - y, p) and -y is (p - y) mod p, so -0 stays 0.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+from typing import Collection, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
+
+from .signs import Node, choose_signs
 
 Path = Tuple[str, ...]
 Segment = Tuple[Path, bytes]
@@ -45,7 +50,11 @@ _POP, _MLOAD, _MSTORE = 0x50, 0x51, 0x52
 _ADD, _SUB, _MOD, _ADDMOD, _MULMOD = 0x01, 0x03, 0x06, 0x08, 0x09
 _UNREDUCED = {"addw": "add", "subw": "sub", "negw": "neg"}   # lazy kinds, reduced ones
 _MODULUS_USES = {"add": 1, "mul": 1, "sub": 2, "neg": 2, "addw": 0, "subw": 1, "negw": 1}
-_SMALL = 1 << 32        # constants below this are pushed; larger ones are loaded from memory
+_SMALL = 1 << 32
+_GAS = {_PUSH0: 2, _POP: 2, _MOD: 5, _ADDMOD: 8, _MULMOD: 8}   # the others: 3
+# the choices of signs each block is compiled with (:func:`compile_block`): the kinds of
+# values whose signs are searched (:func:`.signs.choose_signs`)
+SIGNS = {"none": (), "operations": ("add", "sub"), "all": ("add", "sub", "const")}        # constants below this are pushed; larger ones are loaded from memory
 
 
 @dataclass(frozen=True)
@@ -73,6 +82,10 @@ class BlockMemory:
     # the largest h with h p < 2^256 whose multiples k p (k <= h) are the words from
     # modulus_at on: sums and differences of up to h p need no reduction (lazy)
     headroom: int = 1
+    # the modulus, where it is known when the code is written: then the constants and p's
+    # multiples k p (k > 1) are pushed where read (PUSH32: 3 gas, 33 bytes) rather than
+    # loaded (PUSH2 MLOAD: 6 gas, 4 bytes); small constants are pushed either way
+    modulus: Optional[int] = None
 
 
 @dataclass
@@ -93,8 +106,27 @@ class BlockTooLarge(ValueError):
 
 
 def compile_block(ops: Sequence[FieldOp], memory: BlockMemory) -> List[Segment]:
-    """The stack code of ``ops``, as (source path, bytes) segments in order."""
-    return _Compiler(memory).run(ops)
+    """The stack code of ``ops``, as (source path, bytes) segments in order: the cheapest
+    of the block compiled with each choice of :data:`SIGNS` (the signs change which values
+    are read where, and so the stack moves, which :mod:`.signs` does not count)."""
+    compiled, seen = [], set()
+    for kinds in SIGNS.values():
+        compiler = _Compiler(memory, kinds)
+        signs = compiler.dataflow(ops)
+        if signs not in seen:                       # the same signs: the same code
+            seen.add(signs)
+            compiled.append(compiler.code(ops))
+    return min(compiled, key=lambda segments: sum(map(code_gas, (b for _, b in segments))))
+
+
+def code_gas(code: bytes) -> int:
+    """The gas of straight-line code made of the instructions the compiler writes."""
+    gas, pc = 0, 0
+    while pc < len(code):
+        opcode = code[pc]
+        gas += _GAS.get(opcode, 3)
+        pc += 1 + (opcode - _PUSH0 if _PUSH0 < opcode <= _PUSH0 + 32 else 0)
+    return gas
 
 
 def push_bytes(value: int) -> bytes:
@@ -106,8 +138,10 @@ def push_bytes(value: int) -> bytes:
 
 
 class _Compiler:
-    def __init__(self, memory: BlockMemory) -> None:
+    def __init__(self, memory: BlockMemory, kinds: Collection[str]) -> None:
+        """``kinds``: the values whose signs are searched (:data:`SIGNS`)."""
         self.memory = memory
+        self.kinds = kinds
         self.values: List[_Value] = []
         self.finals: Dict[int, int] = {}            # address -> value stored there at the end
 
@@ -117,10 +151,28 @@ class _Compiler:
         self.values.append(value)
         return len(self.values) - 1
 
-    def _dataflow(self, ops: Sequence[FieldOp]) -> None:
-        holds: Dict[int, int] = {}                  # address -> value it holds now
+    def dataflow(self, ops: Sequence[FieldOp]) -> Tuple[int, ...]:
+        """The block's values: first as nodes (:class:`.signs.Node`: what each address
+        holds, read from memory, a constant or computed), then made with the signs that
+        :func:`.signs.choose_signs` picks (fewer subtractions)."""
+        holds: Dict[int, int] = {}                  # address -> node it holds now
         entries: Dict[int, int] = {}
         killed: Set[int] = set()
+        nodes: List[Node] = []
+        paths: List[Path] = []
+        leaves: Dict[int, int] = {}                 # a leaf node -> its value
+
+        def node(made: Node, path: Path) -> int:
+            nodes.append(made)
+            paths.append(path)
+            return len(nodes) - 1
+
+        def leaf(value: _Value) -> int:
+            pushed = (self.memory.modulus is not None and value.kind in ("const", "imm")
+                      and value.constant > 1)   # (0 and 1 fold away)
+            index = node(Node("const" if pushed else "leaf"), ())
+            leaves[index] = self._new(value)
+            return index
 
         def read(address: int) -> int:
             if address not in holds:
@@ -129,7 +181,7 @@ class _Compiler:
                                    constant=self.memory.constants[address])
                 else:
                     value = _Value("entry", address=address)
-                holds[address] = entries[address] = self._new(value)
+                holds[address] = entries[address] = leaf(value)
             return holds[address]
 
         for op in ops:
@@ -138,16 +190,66 @@ class _Compiler:
                 continue
             killed.discard(op.out)
             if op.op == "set":
-                holds[op.out] = self._new(_Value("imm", constant=op.x))
+                holds[op.out] = leaf(_Value("imm", constant=op.x))
                 continue
             if op.op == "copy":
                 holds[op.out] = read(op.x)
                 continue
             x, y = read(op.x), read(op.y)
-            holds[op.out] = self._operation(op.op, x, y, op.path)
-        self.finals = {address: value for address, value in holds.items()
-                       if entries.get(address) != value and address not in self.memory.dead
-                       and address not in killed}
+            if op.op == "sub" and x in leaves and self._constant_of(leaves[x]) == 0:
+                holds[op.out] = node(Node("neg", (y,)), op.path)
+            else:
+                holds[op.out] = node(Node(op.op, (x, y)), op.path)
+        stored = {address: index for address, index in holds.items()
+                  if entries.get(address) != index and address not in self.memory.dead
+                  and address not in killed}
+        signs = choose_signs(nodes, set(stored.values()), self.kinds)
+        made = self._made(nodes, paths, leaves, signs)
+        self.finals = {}
+        for address, index in stored.items():
+            value = made[index] if signs[index] > 0 else self._negation(made[index],
+                                                                        paths[index])
+            if value != leaves.get(entries.get(address, -1)):   # not its own entry value
+                self.finals[address] = value
+        return tuple(signs)
+
+    def _made(self, nodes: Sequence[Node], paths: Sequence[Path], leaves: Dict[int, int],
+              signs: Sequence[int]) -> List[int]:
+        """The value of each node, held as its sign times the node's value: a negation
+        is the word of its operand; a sum or difference the addition or subtraction of
+        the words held that gives the sign chosen."""
+        made: List[int] = []
+        for index, node in enumerate(nodes):
+            if node.kind == "leaf" or (node.kind == "const" and signs[index] > 0):
+                made.append(leaves[index])
+            elif node.kind == "const":
+                assert self.memory.modulus is not None
+                constant = self.memory.modulus - self.values[leaves[index]].constant
+                made.append(self._new(_Value("imm", constant=constant)))
+            elif node.kind == "neg":
+                made.append(made[node.args[0]])
+            elif node.kind == "mul":
+                x, y = node.args
+                made.append(self._operation("mul", made[x], made[y], paths[index]))
+            else:
+                x, y = node.args
+                # signs[index] * (x +- y) = a x' + b y' for the words x', y' held
+                a = signs[index] * signs[x]
+                b = signs[index] * signs[y] * (1 if node.kind == "add" else -1)
+                assert a > 0 or b > 0, "a sum of two negated words"
+                if a > 0 and b > 0:
+                    op, first, second = "add", made[x], made[y]
+                elif b < 0:
+                    op, first, second = "sub", made[x], made[y]
+                else:
+                    op, first, second = "sub", made[y], made[x]
+                made.append(self._operation(op, first, second, paths[index]))
+        return made
+
+    def _negation(self, value: int, path: Path) -> int:
+        """-``value``, for a value held negated that the block stores."""
+        zero = self._new(_Value("imm", constant=0))
+        return self._operation("sub", zero, value, path)
 
     def _constant_of(self, value: int) -> Optional[int]:
         v = self.values[value]
@@ -238,8 +340,8 @@ class _Compiler:
 
     # --- 3. code ----------------------------------------------------------------------
 
-    def run(self, ops: Sequence[FieldOp]) -> List[Segment]:
-        self._dataflow(ops)
+    def code(self, ops: Sequence[FieldOp]) -> List[Segment]:
+        """The code of ``ops``, after :meth:`dataflow`."""
         roots = self._plan()
         self.roots = roots
         self.segments: List[Segment] = []
@@ -317,7 +419,8 @@ class _Compiler:
         elif value in self.scratch:
             self._push(self.memory.scratch_at + 32 * self.scratch[value])
             self._emit(_MLOAD)
-        elif v.kind == "imm" or (v.kind == "const" and v.constant < _SMALL):
+        elif v.kind == "imm" or (v.kind == "const" and (v.constant < _SMALL
+                                                       or self.memory.modulus is not None)):
             self._push(v.constant)
         elif v.kind in ("entry", "const"):
             assert v.address not in self.stored, "an entry value read after its store"
@@ -336,6 +439,8 @@ class _Compiler:
         """Push k p (k p's word, or the modulus for k = 1)."""
         if k == 1:
             self._modulus(above)
+        elif self.memory.modulus is not None:
+            self._push(k * self.memory.modulus)
         else:
             self._push(self.memory.modulus_at + 32 * (k - 1))
             self._emit(_MLOAD)
@@ -529,7 +634,10 @@ class _Compiler:
         final = self.finals.get(address)
         if final is None or address in self.stored:
             return
-        if final in self.stack or final in self.scratch:
+        if self.stack and self.stack[-1] == final and len(self.pending[final]) == 1:
+            self.stack.pop()                        # its last read: stored from the top
+            self._store_to(address, final)
+        elif final in self.stack or final in self.scratch:
             self._leaf(final, 0)
             self._store_to(address, final)
 
@@ -565,7 +673,10 @@ class _Compiler:
         """Remove dead slots: POP from the top; SWAP the top value into a dead slot (SWAP,
         POP: 5 gas) only while the stack holds more than COMPACT_AT slots, or ``force``d
         where a tree needs the room (a dead slot costs nothing until then, and is POPped
-        for 2 once it is on top)."""
+        for 2 once it is on top). The deepest dead slot in reach is filled first: the dead
+        ones above it come up as the values above them move down, and go for a POP each
+        (six dead slots under one value: SWAP6 and six POPs, 15 gas, where filling the
+        nearest first took six SWAP1 POP, 30)."""
         while None in self.stack:
             if self.stack[-1] is None:
                 self._emit(_POP)
@@ -573,10 +684,12 @@ class _Compiler:
                 continue
             if not force and len(self.stack) <= COMPACT_AT:
                 return
-            index = max(i for i, v in enumerate(self.stack) if v is None)
-            distance = len(self.stack) - 1 - index
-            if distance > 16:
+            reach = len(self.stack) - 1 - MAX_DEPTH
+            dead = [i for i, v in enumerate(self.stack) if v is None and i >= reach]
+            if not dead:
                 return
+            index = min(dead)
+            distance = len(self.stack) - 1 - index
             self._emit(_SWAP1 + distance - 1, _POP)
             self.stack[index] = self.stack.pop()
 

@@ -64,6 +64,7 @@ class EmitterView(Protocol):
     buffers: Dict[str, Slot]
     const_image: Region
     loops: bool                   # a build with run-time loops: less code
+    push_constants: bool          # blocks of field code push their constants (plain EVM)
 
 
 class Target(Protocol):
@@ -78,6 +79,10 @@ class Target(Protocol):
     compact: bool
     register_pairs: int
     cheap_products: bool
+    # runs of field code between other code are compiled as one block each (plain EVM:
+    # values stay on the stack inside a run): a table lookup is best made before a run
+    # that does not read it, so that the runs around it merge
+    field_blocks: bool
     # with run-time loops, powers square and multiply over the bits read at run time (a
     # target without indexed operands whose code is large: EVM768)
     bit_loop_powers: bool
@@ -153,6 +158,7 @@ class EVM384(_TowerSteps):
     compact = True                # share cold routines by default: 24,576 bytes otherwise
     register_pairs = 0            # pair states live in memory anyway
     cheap_products = False        # a product costs as much as several additions
+    field_blocks = False          # each operation is its own instruction
     bit_loop_powers = False       # its loops read 4-bit windows from a table instead
     smaller = None
 
@@ -364,6 +370,7 @@ class EVMMAX(_TowerSteps):
     compact = False               # inlined cold routines fit and save ~3% gas
     register_pairs = 2            # the pairing checks keep up to two pair states in registers
     cheap_products = True         # a product costs 2-3 additions (EIP-6690, up to 7 limbs)
+    field_blocks = False          # each operation is its own instruction
     bit_loop_powers = False       # dense code: its powers fit unrolled
     smaller = None
 

@@ -37,6 +37,7 @@ class EVM768(EVM384):
     compact = True
     register_pairs = 0
     cheap_products = False        # a product costs many additions (96 gas against 16)
+    field_blocks = False          # each operation is its own instruction
     bit_loop_powers = True        # 761-bit exponents: no 4-bit tables (indexed operands)
     smaller = None
 

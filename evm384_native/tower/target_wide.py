@@ -37,6 +37,7 @@ class WideWords(EVM384):
     compact = True
     register_pairs = 0
     cheap_products = False        # a product costs several additions
+    field_blocks = False          # each operation a call into the two-word routines
     smaller = None
     byteorder = "big"
 

@@ -124,7 +124,8 @@ def _field_block(e: EmitterView) -> _Block:
                      for i in range(len(e.blob) // WORD)}
         return BlockMemory(int(e.buffers["modulus"]), constants,
                            int(e.buffers["block_scratch"]), SCRATCH_WORDS,
-                           headroom=headroom(e.curve.p))
+                           headroom=headroom(e.curve.p),
+                           modulus=e.curve.p if e.push_constants else None)
     return e.asm.late_block(e, lambda: _Block(e, memory))
 
 
@@ -144,6 +145,7 @@ class Words:
     compact = False
     register_pairs = 2            # pair states in registers of their own (no copies)
     cheap_products = True         # MULMOD costs what ADDMOD does; a subtraction more
+    field_blocks = True           # runs of operations compiled to stack code (stack_code)
     bit_loop_powers = False       # words' powers are short: unrolled
 
     def __init__(self, dense_code: bool = True) -> None:
