@@ -18,11 +18,12 @@ from evm384_native.curves.secp256k1 import SECP256K1
 from evm384_native.evm.code import decode
 from evm384_native.evm.fast_evmmax import VectorRuns
 from evm384_native.evm.gas import resolve_schedule
-from evm384_native.evm.kernels import modx, modx_common, modx_reference
+from evm384_native.evm.kernels import modx_common, modx_reference
 from evm384_native.evm.kernels.modx_common import FP2_PRODUCT_FLAG, XI_PRODUCT_FLAG
 from evm384_native.evm.opcode_sets import EVMMAX
 
 from evm_programs import P
+from test_fp2_products import _files, _registers
 
 # registers: a0, a1, t0, t1, c1, c0, a spare, and one more (the EIP's bound
 # idx + stride * count < register count leaves the last register out of reach)
@@ -72,20 +73,6 @@ def test_a_squaring_is_flagged_when_its_temporaries_are_written_before_they_are_
 ])
 def test_squarings_that_are_not_proven_run_op_by_op(variant, operations):
     assert flagged(operations) == [], variant
-
-
-def _files(m: int, values: List[int]):
-    files = []
-    for backend in (modx, modx_reference):
-        context = backend.FieldContext(m)
-        file = backend.RegisterFile(context, len(values))
-        file.storex(0, b"".join(v.to_bytes(context.element_size, "big") for v in values))
-        files.append(file)
-    return files
-
-
-def _registers(file) -> List[int]:
-    return [file.internal(i) for i in range(file.count)]
 
 
 def _run_both(m: int, values: List[int], operations: list):

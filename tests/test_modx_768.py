@@ -10,21 +10,13 @@ textbook CIOS exactly, with the accumulator's top at its largest."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from evm384_native.evm.kernels import kernel, modx, modx_reference, reference
+from evm384_native.evm.kernels import kernel, reference
 
 from bw6_761_reference import P as P761
-from test_modx import FIXTURE_OK, IMPLEMENTATIONS, load_ints, store, vector_immediates, vector_oracle
+from test_modx import (  # noqa: F401 (backend: a fixture)
+    backend, FIXTURE_OK, IMPLEMENTATIONS, load_ints, store, vector_immediates, vector_oracle)
 
-BACKENDS = [("native", name) for name in IMPLEMENTATIONS] + [("reference", None)]
 R = 1 << 768
-
-
-@pytest.fixture(params=BACKENDS, ids=lambda b: "-".join(filter(None, b)))
-def backend(request):
-    name, implementation = request.param
-    kernel.use_implementation(implementation or "auto")
-    yield modx if name == "native" else modx_reference
-    kernel.use_implementation("auto")
 
 
 @st.composite

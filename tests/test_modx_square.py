@@ -6,20 +6,10 @@ through VectorProgram (the fast engine's path) and through the one-operation ent
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from evm384_native.evm.kernels import kernel, modx, modx_reference
+from test_modx import (  # noqa: F401 (backend: a fixture)
+    backend, FIXTURE_OK, load_ints, P381, store, vector_oracle)
 
-from test_modx import FIXTURE_OK, IMPLEMENTATIONS, P381, load_ints, store, vector_oracle
-
-BACKENDS = [("native", name) for name in IMPLEMENTATIONS] + [("reference", None)]
 R = 1 << 384
-
-
-@pytest.fixture(params=BACKENDS, ids=lambda b: "-".join(filter(None, b)))
-def backend(request):
-    name, implementation = request.param
-    kernel.use_implementation(implementation or "auto")
-    yield modx if name == "native" else modx_reference
-    kernel.use_implementation("auto")
 
 
 @st.composite
