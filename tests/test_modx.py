@@ -84,6 +84,15 @@ def store(backend, m, xs, registers=None):
     return context, file
 
 
+def run_mulmodx(backend, file, immediates, entry: str) -> None:
+    """One MULMODX on ``file`` through the fast engine's path (``entry`` "program": a
+    VectorProgram) or the one-operation entry ("operation")."""
+    if entry == "program":
+        file.run(backend.VectorProgram([("mul", immediates)]))
+    else:
+        file.mulmodx(*immediates)
+
+
 def load_ints(file, first, count):
     data = file.loadx(first, count)
     size = file.context.element_size

@@ -14,7 +14,7 @@ from evm384_native.evm.kernels import kernel, reference
 
 from bw6_761_reference import P as P761
 from test_modx import (  # noqa: F401 (backend: a fixture)
-    backend, FIXTURE_OK, IMPLEMENTATIONS, load_ints, store, vector_immediates, vector_oracle)
+    backend, FIXTURE_OK, run_mulmodx, IMPLEMENTATIONS, load_ints, store, vector_immediates, vector_oracle)
 
 R = 1 << 768
 
@@ -53,10 +53,7 @@ def test_a_product_element_matches_python_integers(backend, entry, data):
     out_idx, x_idx, y_idx = (data.draw(st.integers(0, 2)) for _ in range(3))
     immediates = (out_idx, 1, x_idx, 1, y_idx, 1, 1)
     _, file = store(backend, m, xs, registers=4)   # the EIP's bound: idx + stride < 4
-    if entry == "program":
-        file.run(backend.VectorProgram([("mul", immediates)]))
-    else:
-        file.mulmodx(*immediates)
+    run_mulmodx(backend, file, immediates, entry)
     expected = list(xs)
     expected[out_idx] = xs[x_idx] * xs[y_idx] % m
     assert load_ints(file, 0, 3) == expected
@@ -71,10 +68,7 @@ def test_product_vectors_with_strides_and_overlap(backend, entry, data):
     xs = data.draw(st.lists(residues(m), min_size=registers, max_size=registers))
     immediates = data.draw(vector_immediates(registers))
     _, file = store(backend, m, xs, registers=registers)
-    if entry == "program":
-        file.run(backend.VectorProgram([("mul", immediates)]))
-    else:
-        file.mulmodx(*immediates)
+    run_mulmodx(backend, file, immediates, entry)
     assert load_ints(file, 0, registers) == vector_oracle("mul", xs, immediates, m)
 
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from evm384_native._native import ffi, lib
 from evm384_native.evm.kernels import kernel, modx
 
-from test_modx import FIXTURE_OK, IMPLEMENTATIONS, load_ints, store, vector_oracle
+from test_modx import FIXTURE_OK, IMPLEMENTATIONS, load_ints, run_mulmodx, store, vector_oracle
 
 P256 = 2**256 - 2**224 + 2**192 + 2**96 - 1
 SECP256K1 = 2**256 - 2**32 - 977
@@ -109,10 +109,7 @@ def test_vectors_of_products_and_squarings(implementation, m, entry, data):
     y = x if square else operand()
     immediates = (out_idx, out_stride, *x, *y, count)
     _, file = store(modx, m, xs, registers=registers)
-    if entry == "program":
-        file.run(modx.VectorProgram([("mul", immediates)]))
-    else:
-        file.mulmodx(*immediates)
+    run_mulmodx(modx, file, immediates, entry)
     assert load_ints(file, 0, registers) == vector_oracle("mul", xs, immediates, m)
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from test_modx import (  # noqa: F401 (backend: a fixture)
-    backend, FIXTURE_OK, load_ints, P381, store, vector_oracle)
+    backend, FIXTURE_OK, run_mulmodx, load_ints, P381, store, vector_oracle)
 
 R = 1 << 384
 
@@ -65,10 +65,7 @@ def test_squaring_vectors_with_strides_and_overlap(backend, entry, data):
     xs = data.draw(st.lists(residues(m), min_size=registers, max_size=registers))
     immediates = data.draw(square_immediates(registers))
     _, file = store(backend, m, xs, registers=registers)
-    if entry == "program":
-        file.run(backend.VectorProgram([("mul", immediates)]))
-    else:
-        file.mulmodx(*immediates)
+    run_mulmodx(backend, file, immediates, entry)
     assert load_ints(file, 0, registers) == vector_oracle("mul", xs, immediates, m)
 
 
