@@ -137,10 +137,11 @@ EVMMAX_INLINE int evmmax_fp2_product_4(const struct evmmax_context *ctx, uint64_
     limb_t sum_a[N], sum_b[N], low[2 * N], high[2 * N], cross[2 * N], real[2 * N];
     limb_t carry_a = 0, carry_b = 0;   /* both stay 0: the sums are below 2^255 */
     EVMMAX_UNROLL
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < N; i++)   /* one chain at a time: ADC keeps the carry in CF */
         sum_a[i] = add_with_carry(a0[i], a1[i], &carry_a);
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++)
         sum_b[i] = add_with_carry(b0[i], b1[i], &carry_b);
-    }
     mul256x256(low, a0, b0, mulx);
     mul256x256(high, a1, b1, mulx);
     mul256x256(cross, sum_a, sum_b, mulx);

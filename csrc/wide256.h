@@ -114,10 +114,11 @@ static inline void sub512_mod_high(limb_t out[WIDE256_LIMBS], const limb_t x[WID
                                    const limb_t mod[NARROW256_LIMBS])
 {
     const limb_t mask = (limb_t)0 - sub512(out, x, y);
-    limb_t carry = 0;
+    limb_t masked[NARROW256_LIMBS], carry = 0;
+    for (int i = 0; i < NARROW256_LIMBS; i++)   /* before the carry chain: AND clobbers CF */
+        masked[i] = mod[i] & mask;
     for (int i = 0; i < NARROW256_LIMBS; i++)   /* the carry out cancels the borrow */
-        out[NARROW256_LIMBS + i] = add_with_carry(out[NARROW256_LIMBS + i], mod[i] & mask,
-                                                  &carry);
+        out[NARROW256_LIMBS + i] = add_with_carry(out[NARROW256_LIMBS + i], masked[i], &carry);
 }
 
 #endif
