@@ -159,12 +159,14 @@ EVMMAX_INLINE int evmmax_fp2_product_4(const struct evmmax_context *ctx, uint64_
  * caller) of an odd modulus m < 2^254, with two Montgomery products `mul` (a constant
  * where it is inlined) and the sum, difference and doubling in registers instead of
  * five records:
- *   c1 = 2 M(a0, a1) mod m, c0 = M(a0 + a1, a0 - a1 mod m),
- * the sum left unreduced (below 2m < 2^255): the product is below 2 m^2 < m 2^256, so c0
- * comes out of it below m, the canonical residue the records leave. t0 and t1 are dead
- * (the host proved it: modx_common.fp2_squares) and not written; c1 and c0 are written
- * after every read, so they may alias the inputs. 1 if it ran, 0 if nothing was written
- * (the modulus too wide, an input not below it: the caller runs the five records). */
+ *   c1 = M(2 a0, a1), c0 = M(a0 + a1, a0 - a1 mod m),
+ * the doubling and the sum left unreduced (below 2m < 2^255): each product is below
+ * 2 m^2 < m 2^256 (m < 2^254 = 2^256 / 4), so M(x, y) = (x y + u m) / 2^256 < 2m and its
+ * one conditional subtraction leaves the canonical residue the records leave. t0 and t1
+ * are dead (the host proved it: modx_common.fp2_squares) and not written; c1 and c0 are
+ * written after every read, so they may alias the inputs. 1 if it ran, 0 if nothing was
+ * written (the modulus too wide, an input not below it: the caller runs the five
+ * records). */
 EVMMAX_INLINE int evmmax_fp2_square_4(const struct evmmax_context *ctx, uint64_t *regs,
                                       const uint8_t *r, evmmax_op_fn *mul)
 {
@@ -173,14 +175,16 @@ EVMMAX_INLINE int evmmax_fp2_square_4(const struct evmmax_context *ctx, uint64_t
     const limb_t *a0 = regs + N * r[X], *a1 = regs + N * r[Y];
     if (m[N - 1] >> 62 != 0 || !below_modulus_n(a0, m, N) || !below_modulus_n(a1, m, N))
         return 0;
-    limb_t sum[N], diff[N], c1[N], c0[N];
+    limb_t sum[N], twice[N], diff[N], c1[N], c0[N];
     limb_t carry = 0;   /* stays 0: the sum is below 2^255 */
     EVMMAX_UNROLL
     for (int i = 0; i < N; i++)
         sum[i] = add_with_carry(a0[i], a1[i], &carry);
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++)   /* a0 < 2^254: nothing shifts out */
+        twice[i] = a0[i] << 1 | (i > 0 ? a0[i - 1] >> 63 : 0);
     submod_n(diff, a0, a1, m, N);
-    mul(c1, a0, a1, ctx);
-    addmod_n(c1, c1, c1, m, N);
+    mul(c1, twice, a1, ctx);
     mul(c0, sum, diff, ctx);
     limb_t *out1 = regs + N * r[2 * R + OUT], *out0 = regs + N * r[4 * R + OUT];
     EVMMAX_UNROLL
