@@ -215,11 +215,11 @@ static void mulx_mul_6(limb_t *out, const limb_t *x, const limb_t *y,
 
 evmmax_kernel_row evmmax_mulx_mul_kernels = EVMMAX_ROW(mulx_mul, mulx_mul_6);
 
-/* With mulx_mul_4 inlined: three products in one function, no calls. */
+/* With the 512-bit products and reductions inlined: one function, no calls. */
 int evmmax_mulx_fp2_product_4(const struct evmmax_context *ctx, uint64_t *regs,
                               const uint8_t *r)
 {
-    return evmmax_fp2_product_4(ctx, regs, r, mulx_mul_4);
+    return evmmax_fp2_product_4(ctx, regs, r, 1);
 }
 
 /* The kernels of mont256_mulx.h with the element kernels' signature. */

@@ -11,7 +11,7 @@ EVMMAX_FOR_ALL_BUT_6(PORTABLE_MUL)
 int evmmax_portable_fp2_product_4(const struct evmmax_context *ctx, uint64_t *regs,
                                   const uint8_t *r)
 {
-    return evmmax_fp2_product_4(ctx, regs, r, portable_mul_4);
+    return evmmax_fp2_product_4(ctx, regs, r, 0);
 }
 
 int evmmax_portable_fp2_square_4(const struct evmmax_context *ctx, uint64_t *regs,

@@ -329,6 +329,37 @@ mont256_square_mulx(limb256_t out[4], const limb256_t x[4], const limb256_t mod_
     out[0] = r4, out[1] = r5, out[2] = r6, out[3] = r7;
 }
 
+/* out = x y, the 512-bit product of two 4-limb values (16 MULX): the Fp2 product's
+ * Karatsuba terms (wide256.h), reduced after they are combined. */
+static inline __attribute__((always_inline)) void
+mul256x256_mulx(limb256_t out[8], const limb256_t x[4], const limb256_t y[4])
+{
+    limb256_t r0, r1, r2, r3, r4, r5, r6, r7, lo, hi;
+    __asm__(M256_PRODUCT
+            : M256_OUTPUTS
+            : [xp] "r"(x), [yp] "r"(y)
+            : "rdx", "cc", "memory");
+    out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
+    out[4] = r4, out[5] = r5, out[6] = r6, out[7] = r7;
+}
+
+/* out = t / 2^256 mod m, canonical, for t < m 2^256 and any odd 4-limb modulus m (mod_inv
+ * as mont256_square_mulx's): GENERIC_REDUCE's (t + U m) / 2^256 is below 2m, one
+ * conditional subtraction. out may alias t. */
+static inline __attribute__((always_inline)) void
+redc512_mulx(limb256_t out[4], const limb256_t t[8], const limb256_t mod_inv[5])
+{
+    limb256_t r0 = t[0], r1 = t[1], r2 = t[2], r3 = t[3], r4 = t[4], r5 = t[5], r6 = t[6],
+              r7 = t[7], lo, hi, k;
+    __asm__(GENERIC_REDUCE(k)
+            : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
+              [r5] "+&r"(r5), [r6] "+&r"(r6), [r7] "+&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi),
+              [k] "=&r"(k)
+            : [mp] "r"(mod_inv)
+            : "rdx", "cc", "memory");
+    out[0] = r4, out[1] = r5, out[2] = r6, out[3] = r7;
+}
+
 #undef OP
 #undef OP32
 #undef M256_MULX_ADD
