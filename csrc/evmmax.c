@@ -457,7 +457,7 @@ static int vector_run(const struct evmmax_context *ctx, uint64_t *regs, size_t r
     evmmax_fp2_product_4_fn *product_4 = fp2_product_4_for(ctx, kernels[EVMMAX_OP_MUL]);
     evmmax_fp2_square_4_fn *square_4 = fp2_square_4_for(ctx, kernels[EVMMAX_OP_MUL]);
     evmmax_fp2_xi_product_4_fn *xi_4 = fp2_xi_product_4_for(ctx, kernels[EVMMAX_OP_MUL]);
-    if (square_4 != NULL && bounded)   /* 4 limbs, odd: additions inlined */
+    if (ctx->limbs == 4 && !ctx->power_of_two && bounded)   /* 4 limbs, odd: additions inlined */
         return run_program(ctx, regs, register_count, records, ops, kernels, NULL,
                            product_4, square_4, xi_4, 0, 1, 1);
     return run_program(ctx, regs, register_count, records, ops, kernels,
