@@ -6,7 +6,8 @@
  * plain-form ones (x y mod p) against the portable plain product (secp256k1_plain.h).
  * Numbers: bench/README.md.
  *   gcc -std=gnu11 -O3 -fno-tree-vectorize -Icsrc bench/mont256_mulx_bench.c csrc/evmmax.c \
- *       csrc/evmmax_portable.c csrc/mont384_mulx.c csrc/mont384_portable.c csrc/evm384_ops.c \
+ *       csrc/evmmax_portable.c csrc/evmmax_mulx768.c csrc/mont384_mulx.c csrc/mont384_portable.c \
+ *       csrc/evm384_ops.c \
  *       csrc/cpu_features.c -o /tmp/m256 && /tmp/m256 */
 #include <stdio.h>
 #include <string.h>
