@@ -17,10 +17,12 @@
 typedef evmmax_op_fn *const evmmax_kernel_row[EVMMAX_MAX_LIMBS];
 
 extern evmmax_kernel_row evmmax_add_kernels, evmmax_sub_kernels, evmmax_portable_mul_kernels;
+/* secp256k1's product in plain form (ctx->plain_form), where MULX does not run. */
+extern evmmax_op_fn evmmax_secp256k1_portable_mul;
 #if defined(__x86_64__)
 extern evmmax_kernel_row evmmax_mulx_mul_kernels; /* needs BMI2 + ADX: see cpu_features.h */
 /* SETMODX: ctx->mulx_mul and ctx->mulx_square (mont256_mulx.h): both for P-256 and
- * secp256k1, the squaring for any other 4-limb odd modulus; left NULL for the rest. */
+ * secp256k1 (in plain form: ctx->plain_form set first), the squaring for any other 4-limb odd modulus; left NULL for the rest. */
 void evmmax_mulx_select_kernels(struct evmmax_context *ctx);
 
 #if defined(__GNUC__) && !defined(__clang__)
