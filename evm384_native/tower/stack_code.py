@@ -349,6 +349,9 @@ class _Compiler:
         self.stack: List[Optional[int]] = []        # bottom to top; None: a dead slot
         self.scratch: Dict[int, int] = {}           # value -> scratch word index
         self.stored: Set[int] = set()               # addresses whose entry value is gone
+        self.taken: Optional[int] = None            # a value taken to the top, not pushed yet
+        self.free_moduli = 0                        # copies of p under it, pushed already
+        self.now = -1                               # the position of the root being made
         # uses[v]: the positions (root index; len(roots): the end) where v is read
         self.position = {root: i for i, root in enumerate(roots)}
         self.pending: Dict[int, List[int]] = {}
@@ -414,6 +417,8 @@ class _Compiler:
         v = self.values[value]
         if v.inline:
             self._tree(value, above)
+        elif value == self.taken:                   # on top already (:meth:`_take_first`)
+            self.taken = None
         elif value in self.stack:
             self._dup(value, above)
         elif value in self.scratch:
@@ -429,7 +434,58 @@ class _Compiler:
         else:
             raise AssertionError(f"value {value} is nowhere")
 
+    def _lead(self, index: int) -> Tuple[int, int]:
+        """The first value the tree of ``index`` pushes and the copies of p it pushes
+        before it (:meth:`_tree`'s order)."""
+        v = self.values[index]
+        if v.kind in ("negw", "subw"):
+            first, moduli = v.args[0] if v.kind == "negw" else v.args[1], 0
+        elif v.kind in ("neg", "sub"):
+            first, moduli = v.args[0] if v.kind == "neg" else v.args[1], 1
+        else:
+            first, moduli = self._order(*v.args)[0], 0 if v.kind == "addw" else 1
+        if self.values[first].inline:
+            first, more = self._lead(first)
+            moduli += more
+        return first, moduli
+
+    def _read_last_first(self, i: int, root: int) -> Optional[Tuple[int, int]]:
+        """(value, copies of p) if ``root``'s tree first pushes a value on the stack that
+        it reads for the last time there (once, or as a square's two operands)."""
+        first, moduli = self._lead(root)
+        if first not in self.stack:
+            return None
+        v = self.values[root]
+        reads = self._leaves(root).count(first)
+        square = v.kind in ("add", "mul", "addw") and v.args == (first, first)
+        if self.pending[first] != [i] * reads or (reads > 1 and not square):
+            return None
+        return first, moduli
+
+    def _take_first(self, i: int, root: int) -> None:
+        """If the first value ``root``'s tree pushes is read here for the last time,
+        bring it to the top by a SWAP with the top instead of a DUP (the top value takes
+        its slot: no dead slot is left to remove later); the tree's moduli then go under
+        it (DUP p, SWAP1 each: :meth:`_modulus`)."""
+        lead = self._read_last_first(i, root)
+        if lead is None:
+            return
+        first, moduli = lead
+        index = self.stack.index(first)
+        distance = len(self.stack) - 1 - index
+        if distance:
+            self._emit(_SWAP1 + distance - 1)
+            self.stack[index] = self.stack[-1]
+        self.stack.pop()
+        if moduli:                                  # [v] -> [p .. p, v]
+            self._modulus(1)
+            self._emit(*[_DUP1] * (moduli - 1), _SWAP1 + moduli - 1)
+        self.taken, self.free_moduli = first, moduli
+
     def _modulus(self, above: int) -> None:
+        if self.free_moduli:                        # pushed under the value taken
+            self.free_moduli -= 1
+            return
         if self.modulus_uses > 1:
             self._dup(-2, above)
         else:
@@ -480,11 +536,24 @@ class _Compiler:
             self._leaf(x, above + base)
             self._emit(_DUP1, opcode)
             return
-        if self._leaf_depth(y) < self._leaf_depth(x):
-            x, y = y, x                             # the deeper operand first
-        self._leaf(y, above + base)
-        self._leaf(x, above + base + 1)
+        first, second = self._order(x, y)
+        self._leaf(first, above + base)
+        self._leaf(second, above + base + 1)
         self._emit(opcode)
+
+    def _order(self, x: int, y: int) -> Tuple[int, int]:
+        """The operands of a sum or product in the order pushed: the deeper tree first;
+        of two leaves, one the root being made reads for the last time first (with
+        :attr:`take`, it is then taken from the stack, not copied)."""
+        dx, dy = self._leaf_depth(x), self._leaf_depth(y)
+        if dy < dx or (dx == dy and self._dies_here(x)
+                       and not self._dies_here(y)):
+            return x, y
+        return y, x
+
+    def _dies_here(self, value: int) -> bool:
+        uses = self.pending.get(value)
+        return bool(uses) and uses[-1] == self.now
 
     def _consumable(self, i: int, root: int) -> Optional[int]:
         """The value on top of the block's values, if ``root`` reads it for the last time,
@@ -557,6 +626,7 @@ class _Compiler:
     # roots and the block's values on the stack
 
     def _root(self, i: int, root: int) -> None:
+        self.now = i
         while len(self.stack) + self.values[root].depth > MAX_DEPTH:
             if None in self.stack:
                 self._compact(force=True)
@@ -565,6 +635,7 @@ class _Compiler:
                 self._evict(i)
         top = self._consumable(i, root)
         if top is None:
+            self._take_first(i, root)
             self._tree(root, 0)
         else:
             self.stack.pop()
