@@ -436,7 +436,7 @@ class _Compiler:
 
     def _lead(self, index: int) -> Tuple[int, int]:
         """The first value the tree of ``index`` pushes and the copies of p it pushes
-        before it (:meth:`_tree`'s order)."""
+        before it (:meth:`_tree`'s order); -1 where that tree is computed twice (x - x)."""
         v = self.values[index]
         if v.kind in ("negw", "subw"):
             first, moduli = v.args[0] if v.kind == "negw" else v.args[1], 0
@@ -445,6 +445,8 @@ class _Compiler:
         else:
             first, moduli = self._order(*v.args)[0], 0 if v.kind == "addw" else 1
         if self.values[first].inline:
+            if v.kind in ("sub", "subw") and v.args[0] == v.args[1]:
+                return -1, 0                        # the operand's tree is computed twice
             first, more = self._lead(first)
             moduli += more
         return first, moduli
