@@ -31,6 +31,7 @@ x - y is ADDMOD(x, p - y, p) and -y is (p - y) mod p, so -0 stays 0.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Collection, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from .signs import Node, choose_signs
@@ -108,15 +109,32 @@ class BlockTooLarge(ValueError):
 def compile_block(ops: Sequence[FieldOp], memory: BlockMemory) -> List[Segment]:
     """The stack code of ``ops``, as (source path, bytes) segments in order: the cheapest
     of the block compiled with each choice of :data:`SIGNS` (the signs change which values
-    are read where, and so the stack moves, which :mod:`.signs` does not count)."""
+    are read where, and so the stack moves, which :mod:`.signs` does not count). Cached:
+    a build assembles its code again for each layout it tries, and a loop unrolled is
+    one block many times."""
+    constants = tuple(sorted(memory.constants.items()))
+    return list(_compile_cached(tuple(ops), memory.modulus_at, constants, memory.scratch_at,
+                                memory.scratch_words, memory.dead, memory.headroom,
+                                memory.modulus, tuple(SIGNS.values())))
+
+
+@lru_cache(maxsize=1 << 12)
+def _compile_cached(ops: Tuple[FieldOp, ...], modulus_at: int,
+                    constants: Tuple[Tuple[int, int], ...], scratch_at: int,
+                    scratch_words: int, dead: FrozenSet[int], headroom: int,
+                    modulus: Optional[int], choices: Tuple[Tuple[str, ...], ...]
+                    ) -> Tuple[Segment, ...]:
+    memory = BlockMemory(modulus_at, dict(constants), scratch_at, scratch_words, dead,
+                         headroom, modulus)
     compiled, seen = [], set()
-    for kinds in SIGNS.values():
+    for kinds in choices:
         compiler = _Compiler(memory, kinds)
         signs = compiler.dataflow(ops)
         if signs not in seen:                       # the same signs: the same code
             seen.add(signs)
             compiled.append(compiler.code(ops))
-    return min(compiled, key=lambda segments: sum(map(code_gas, (b for _, b in segments))))
+    return tuple(min(compiled,
+                     key=lambda segments: sum(map(code_gas, (b for _, b in segments)))))
 
 
 def code_gas(code: bytes) -> int:
