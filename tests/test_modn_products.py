@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from evm384_native import execute

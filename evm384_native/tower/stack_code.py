@@ -17,8 +17,10 @@ address known:
 2. **Trees.** A value used by one operation only (``t`` in ``(a b) c``) is computed where
    it is used, as an operand left on the stack: no DUP, no POP, no memory. Every other
    value computed here is a *root*: computed in program order and kept on the stack until
-   its last use (DUP to use it), or, when more values are live than DUP reaches, written
-   to a scratch word and loaded again (Belady: the one used furthest ahead goes).
+   its last use (DUP to use it; at its last use, where it is the first value a root's
+   tree pushes, a SWAP brings it up instead, leaving no dead slot), or, when more values
+   are live than DUP reaches, written to a scratch word and loaded again (Belady: the one
+   used furthest ahead goes). Compiled blocks are cached.
 3. **Memory.** Entry values are loaded at each use (PUSH MLOAD, 6 gas: cheaper than keeping
    one on the stack for two or three uses); constants too, or pushed where the modulus is
    known as the code is written (:class:`BlockMemory`). A result is stored to its address
@@ -485,8 +487,9 @@ class _Compiler:
     def _take_first(self, i: int, root: int) -> None:
         """If the first value ``root``'s tree pushes is read here for the last time,
         bring it to the top by a SWAP with the top instead of a DUP (the top value takes
-        its slot: no dead slot is left to remove later); the tree's moduli then go under
-        it (DUP p, SWAP1 each: :meth:`_modulus`)."""
+        its slot: no dead slot is left to remove later), and the m copies of p the tree
+        pushes before it under it (DUP p, DUP1 m - 1 times, SWAPm: the 3 m + 3 gas of the
+        copies and the DUP it replaces; :meth:`_modulus` then pushes them no more)."""
         lead = self._read_last_first(i, root)
         if lead is None:
             return
@@ -563,8 +566,8 @@ class _Compiler:
 
     def _order(self, x: int, y: int) -> Tuple[int, int]:
         """The operands of a sum or product in the order pushed: the deeper tree first;
-        of two leaves, one the root being made reads for the last time first (with
-        :attr:`take`, it is then taken from the stack, not copied)."""
+        of two leaves, one the root being made reads for the last time first (so that
+        :meth:`_take_first` can take it from the stack instead of copying it)."""
         dx, dy = self._leaf_depth(x), self._leaf_depth(y)
         if dy < dx or (dx == dy and self._dies_here(x)
                        and not self._dies_here(y)):
@@ -572,6 +575,7 @@ class _Compiler:
         return y, x
 
     def _dies_here(self, value: int) -> bool:
+        """Whether the root being made reads ``value`` for the last time."""
         uses = self.pending.get(value)
         return bool(uses) and uses[-1] == self.now
 
