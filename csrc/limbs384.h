@@ -92,4 +92,14 @@ static inline limb_t sub_with_borrow(limb_t a, limb_t b, limb_t *borrow)
 }
 #endif
 
+/* out = x - y over n limbs; returns the borrow (1 when it is negative, wrapped). */
+static inline __attribute__((always_inline)) limb_t
+sub_limbs(limb_t *out, const limb_t *x, const limb_t *y, int n)
+{
+    limb_t borrow = 0;
+    for (int i = 0; i < n; i++)
+        out[i] = sub_with_borrow(x[i], y[i], &borrow);
+    return borrow;
+}
+
 #endif

@@ -19,6 +19,20 @@
 static const uint64_t SECP256K1_MODULUS[4] = {0xfffffffefffffc2fULL, ~0ULL, ~0ULL, ~0ULL};
 static const uint64_t SECP256K1_C = 0x1000003d1ULL;
 
+/* out = x + small over 4 limbs (small below 2^127: the fold's T c is up to 2^67); returns
+ * the carry out of 2^256. out may alias x. */
+static inline __attribute__((always_inline)) uint64_t
+secp256k1_add_small(uint64_t out[4], const uint64_t x[4], unsigned __int128 small)
+{
+    unsigned __int128 carry = small;
+    for (int i = 0; i < 4; i++) {
+        const unsigned __int128 s = (unsigned __int128)x[i] + carry;
+        out[i] = (uint64_t)s;
+        carry = (uint64_t)(s >> 64);
+    }
+    return carry;
+}
+
 /* out = x y mod p for x, y < p, in plain form; out may alias x and y. Bounds: t < p^2;
  * H c + L < 2^256 (2^33 + 1), so the first fold's top limb T < 2^33 + 1 and T c < 2^67;
  * v = T c + (the fold's low 256 bits) < 2^256 + 2^67. If v >= 2^256, v - 2^256 + c <
@@ -44,23 +58,9 @@ secp256k1_plain_mul_portable(uint64_t out[4], const uint64_t x[4], const uint64_
         v[i] = (uint64_t)s;
         top = (uint64_t)(s >> 64);
     }
-    wide s = (wide)top * SECP256K1_C + v[0];  /* T c + the low limbs */
-    v[0] = (uint64_t)s;
-    uint64_t carry = (uint64_t)(s >> 64);
-    for (int i = 1; i < 4; i++) {
-        s = (wide)v[i] + carry;
-        v[i] = (uint64_t)s;
-        carry = (uint64_t)(s >> 64);
-    }
+    const uint64_t carry = secp256k1_add_small(v, v, (wide)top * SECP256K1_C);  /* T c + v */
     uint64_t w[4];                          /* v + c: v - p when it carries */
-    s = (wide)v[0] + SECP256K1_C;
-    w[0] = (uint64_t)s;
-    uint64_t w_carry = (uint64_t)(s >> 64);
-    for (int i = 1; i < 4; i++) {
-        s = (wide)v[i] + w_carry;
-        w[i] = (uint64_t)s;
-        w_carry = (uint64_t)(s >> 64);
-    }
+    const uint64_t w_carry = secp256k1_add_small(w, v, SECP256K1_C);
     const uint64_t take_w = (uint64_t)0 - (carry | w_carry);
     for (int i = 0; i < 4; i++)
         out[i] = (w[i] & take_w) | (v[i] & ~take_w);

@@ -101,10 +101,7 @@ redc512(limb_t out[NARROW256_LIMBS], const limb_t t[WIDE256_LIMBS],
 static inline limb_t sub512(limb_t out[WIDE256_LIMBS], const limb_t x[WIDE256_LIMBS],
                             const limb_t y[WIDE256_LIMBS])
 {
-    limb_t borrow = 0;
-    for (int i = 0; i < WIDE256_LIMBS; i++)
-        out[i] = sub_with_borrow(x[i], y[i], &borrow);
-    return borrow;
+    return sub_limbs(out, x, y, WIDE256_LIMBS);
 }
 
 /* out = x - y at double width, + m 2^256 if that is negative (m must exceed y's high half

@@ -73,10 +73,7 @@ mul384x384(limb_t out[WIDE_LIMBS], const uint8_t x[BYTES384], const uint8_t y[BY
 static inline limb_t sub768(limb_t out[WIDE_LIMBS], const limb_t x[WIDE_LIMBS],
                             const limb_t y[WIDE_LIMBS])
 {
-    limb_t borrow = 0;
-    for (int i = 0; i < WIDE_LIMBS; i++)
-        out[i] = sub_with_borrow(x[i], y[i], &borrow);
-    return borrow;
+    return sub_limbs(out, x, y, WIDE_LIMBS);
 }
 
 /* out = x - y at double width; if that is negative, + mod * 2^384 (mod must exceed y's
