@@ -38,11 +38,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from math import lcm
-from typing import Optional
+from typing import Callable, Optional
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, raw
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
+from ..ec.deferred import DeferredTests, DigitWords
 from ..ec.glv import HALF_BITS, push_digit_words
 from ..ec.exceptional import Addend, Exceptions
 from ..ec.groups import affine_view, g1_group
@@ -234,13 +235,16 @@ class _Recover:
             Lookup(self.e, self.g_table, self.record, at_zero=False).load(dest, depth, shift)
 
     def _additions(self, adds: tuple, shift: int, above: int, start: bool = False,
-                   loaded: bool = False) -> None:
+                   loaded: bool = False,
+                   add: Optional[Callable[[Addend], None]] = None) -> None:
         """acc += the records of the digits at bit ``shift`` of the words (under ``above``
         stack items; stack: G1 G2 R1 R2, R2 on top): for "r" [d3] R and [d4] phi(R), for
         "g" [d1] G and [d2] phi(G). ``start``: the first of them sets acc (a record of G,
         on the curve itself, taken onto R's table's curve: x Z_T^2, y Z_T^3); ``loaded``:
-        the first record is loaded already (:meth:`_load_first`)."""
+        the first record is loaded already (:meth:`_load_first`); ``add``: how acc +=
+        a record (default: tested for its exceptional cases, :class:`Exceptions`)."""
         e, acc = self.e, self.acc
+        add = add or self.exceptions.add
         for depth, name, addend in self.addends:
             if name not in adds:
                 continue
@@ -248,7 +252,7 @@ class _Recover:
                 if not loaded:
                     self._load_one(name, addend.record, depth + above, shift)
                 loaded = False                     # the records share a slot
-                self.exceptions.add(addend)
+                add(addend)
                 continue
             self._load_one(name, affine_view(acc, G1_GROUP), depth + above, shift)
             start = False
@@ -299,8 +303,11 @@ class _Recover:
             asm.op("DUP3")
             push_digit_words(e, CURVE.glv, pre_shift)   # stack: u1 u2 G1 G2 R1 R2
         widths = {"g": digits.window, "r": WINDOW}
+        top, turn = digits.top, digits.turn_bits
+        # where a test of Z ends a block (plain EVM), one a segment (ec/deferred.py)
+        deferred = self._deferred() if e.target.field_blocks else None
+        add = self._add if deferred else self.exceptions.add
         with asm.scope("windows"):
-            top, turn = digits.top, digits.turn_bits
             self._additions(tuple(n for n, w in widths.items() if top % w == 0), top, 0,
                             start=True)
 
@@ -314,18 +321,45 @@ class _Recover:
                         self._load_first(adds, bit, above)
                     for _ in range(doublings):
                         jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
-                    self._additions(adds, bit, above, loaded=early)
+                    self._additions(adds, bit, above, loaded=early, add=add)
+            if deferred:
+                deferred.checkpoint()
             run(top, digits.loop_top, 0)
+            if deferred:
+                deferred.test_lead()
             asm.push(digits.loop_top // turn)     # stack: u1 u2 G1 G2 R1 R2 turns-left
             loop = asm.label("windows")
+            if deferred:
+                deferred.checkpoint()
             run(digits.loop_top, digits.loop_top - turn, 1)   # digits at fixed bits: the
+            if deferred:
+                deferred.test_turn()
             next_turn(asm, range(2, 6), turn, loop)   # words move up a turn's bits a turn
+            resume = asm.label("windows_done")
             asm.ops("POP", "POP", "POP", "POP", "POP")   # stack: u1 u2
         asm.ops("POP", "POP")
         push_field_is_zero(e, acc.z)               # Z = 0: Q = infinity (module doc, 5)
         asm.jumpi(self.fail)
         fp.mul(e, acc.z, acc.z, self.z_table)      # back from y^2 = x^3 + 7 Z_T^6
         asm.jump(self.finish)
+        if deferred:
+            with asm.scope("careful"):
+                deferred.careful_path(resume)
+
+    def _deferred(self) -> DeferredTests:
+        """The loop's tests once a segment (:mod:`..ec.deferred`): R's words at stack
+        depths 3 and 2, G's at 5 and 4 under the count, as the loop's turns hold them."""
+        e, digits = self.e, self.g_digits
+
+        def kind(name: str, window: int) -> DigitWords:
+            return DigitWords(window, tuple((depth + 1, addend)
+                                            for depth, n, addend in self.addends if n == name),
+                              lambda addend, depth, shift: self._load_one(
+                                  name, addend.record, depth, shift))
+        return DeferredTests(
+            e, self.exceptions, (kind("r", WINDOW), kind("g", digits.window)),
+            lambda: jacobian.jacobian_dbl_halved(e, fp, self.acc, self.three_halves),
+            digits.top, digits.loop_top, digits.turn_bits)
 
     # --- 6. the address -----------------------------------------------------------------
 
