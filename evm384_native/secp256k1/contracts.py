@@ -126,11 +126,16 @@ class _Recover:
         self.acc = memory.region("ecrecover_acc").alloc(G1Jacobian, "acc")
         self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
         self.beta = e.fp_const("glv_beta", CURVE.glv.beta)
-        record = memory.region("ecrecover_record").alloc(G1, "record")   # a record added
+        # the records added: where field code runs in blocks, one slot each, so that a
+        # step loads them all before its doublings, which with its additions are then one
+        # block (acc on the stack throughout); elsewhere one slot that they share
+        records = memory.region("ecrecover_record")
+        shared = None if e.target.field_blocks else records.alloc(G1, "record")
         # (stack depth of the digit word, its name, the record): [d3] R, [d4] phi(R), then
         # [d1] G, [d2] phi(G), both on the curve itself
         self.addends = [
-            (depth, name, Addend(record, x_factor, z_factor))
+            (depth, name, Addend(shared or records.alloc(G1, f"record_{depth}"), x_factor,
+                                 z_factor))
             for depth, name, x_factor, z_factor in (
                 (2, "r", None, None), (1, "r", self.beta, None),
                 (4, "g", None, self.z_table), (3, "g", self.beta, self.z_table))]
@@ -241,7 +246,7 @@ class _Recover:
         stack items; stack: G1 G2 R1 R2, R2 on top): for "r" [d3] R and [d4] phi(R), for
         "g" [d1] G and [d2] phi(G). ``start``: the first of them sets acc (a record of G,
         on the curve itself, taken onto R's table's curve: x Z_T^2, y Z_T^3); ``loaded``:
-        the first record is loaded already (:meth:`_load_first`); ``add``: how acc +=
+        the records are loaded already (:meth:`_load_all`); ``add``: how acc +=
         a record (default: tested for its exceptional cases, :class:`Exceptions`)."""
         e, acc = self.e, self.acc
         add = add or self.exceptions.add
@@ -251,7 +256,6 @@ class _Recover:
             if not start:
                 if not loaded:
                     self._load_one(name, addend.record, depth + above, shift)
-                loaded = False                     # the records share a slot
                 add(addend)
                 continue
             self._load_one(name, affine_view(acc, G1_GROUP), depth + above, shift)
@@ -264,10 +268,12 @@ class _Recover:
                     fp.mul(e, t, t, self.z_table)
                     fp.mul(e, acc.y, acc.y, t)
 
-    def _load_first(self, adds: tuple, shift: int, above: int) -> None:
-        """The record of the first addition of :meth:`_additions` (``adds`` at ``shift``)."""
-        depth, name, addend = next(entry for entry in self.addends if entry[1] in adds)
-        self._load_one(name, addend.record, depth + above, shift)
+    def _load_all(self, adds: tuple, shift: int, above: int) -> None:
+        """The records of the additions of :meth:`_additions` (``adds`` at ``shift``),
+        each in its own slot."""
+        for depth, name, addend in self.addends:
+            if name in adds:
+                self._load_one(name, addend.record, depth + above, shift)
 
     def _load_one(self, name: str, dest: Slot, depth: int, shift: int) -> None:
         """dest = the record of the digit at bit ``shift`` of the word at DUP ``depth``,
@@ -313,12 +319,12 @@ class _Recover:
 
             def run(high: int, low: int, above: int) -> None:
                 for doublings, bit, adds in joint_steps(high, low, widths):
-                    # where field code runs in blocks, the first record is loaded before
-                    # the doublings: they and its addition are then one block, acc on
-                    # the stack between
+                    # where field code runs in blocks, the records are loaded before
+                    # the doublings: they and the additions are then one block, acc on
+                    # the stack throughout (no test of Z between: ec/deferred.py)
                     early = e.target.field_blocks
                     if early:
-                        self._load_first(adds, bit, above)
+                        self._load_all(adds, bit, above)
                     for _ in range(doublings):
                         jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
                     self._additions(adds, bit, above, loaded=early, add=add)
