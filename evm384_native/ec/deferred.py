@@ -73,8 +73,9 @@ class DeferredTests:
         self.top, self.loop_top, self.turn_bits = top, loop_top, turn_bits
         self.saved = e.asm.memory.region("deferred_tests").alloc(G1Jacobian, "acc_saved")
         asm = e.asm
-        self.loop, self.from_lead, self.from_turn = (asm.new_label(name) for name in (
-            "careful_loop", "careful_from_lead", "careful_from_turn"))
+        self.loop, self.from_lead, self.from_turn, self.resume = (
+            asm.new_label(name) for name in (
+                "careful_loop", "careful_from_lead", "careful_from_turn", "windows_done"))
         for kind in kinds:
             assert turn_bits % kind.window == 0 and loop_top % kind.window == 0
 
@@ -95,10 +96,13 @@ class DeferredTests:
         push_field_is_zero(self.e, self.exceptions.acc.z)
         self.e.asm.jumpi(entry)
 
-    def careful_path(self, resume: Label) -> None:
-        """The careful path's two entries and its loop, ending in a jump to ``resume``
-        (the stack as the loop left it: the words, and a count of 0 on top). Emitted
-        where the fast path does not run into it."""
+    def resume_here(self) -> None:
+        """Where the careful path ends: the loop's exit (the words, a count of 0 on top)."""
+        self.e.asm.place(self.resume)
+
+    def careful_path(self) -> None:
+        """The careful path's two entries and its loop, ending in a jump to the loop's
+        exit (:meth:`resume_here`). Emitted where the fast path does not run into it."""
         asm, e = self.e.asm, self.e
         asm.place(self.from_turn)                  # stack: words, t turns left
         asm.push(self.turn_bits)
@@ -126,7 +130,7 @@ class DeferredTests:
         asm.op("SUB")
         asm.jump(self.loop)
         asm.place(done)
-        asm.jump(resume)
+        asm.jump(self.resume)
 
     def _careful_bit(self) -> None:
         asm = self.e.asm

@@ -400,7 +400,8 @@ class _Verify:
             if deferred:
                 deferred.test_turn()
             next_turn(asm, (2, 3), turn, loop)     # words move up a turn's bits each turn
-            self.resume = asm.label("windows_done")
+            if deferred:
+                deferred.resume_here()
             asm.ops("POP", "POP", "POP", "POP", "POP")
         fp.mul(e, self.scale, acc.z, self.z_table)  # Z on the curve itself
         fp.mul(e, self.scale, self.scale, self.scale)   # x = X / Z^2
@@ -481,7 +482,7 @@ class _Verify:
             self.check(acc)
         if self.deferred:
             with asm.scope("double_scalar"), asm.scope("careful"):
-                self.deferred.careful_path(self.resume)
+                self.deferred.careful_path()
         with asm.scope("check"):
             asm.place(self.fail)                   # any failure: empty output, no revert
             asm.op("STOP")

@@ -341,7 +341,8 @@ class _Recover:
             if deferred:
                 deferred.test_turn()
             next_turn(asm, range(2, 6), turn, loop)   # words move up a turn's bits a turn
-            resume = asm.label("windows_done")
+            if deferred:
+                deferred.resume_here()
             asm.ops("POP", "POP", "POP", "POP", "POP")   # stack: u1 u2
         asm.ops("POP", "POP")
         push_field_is_zero(e, acc.z)               # Z = 0: Q = infinity (module doc, 5)
@@ -350,7 +351,7 @@ class _Recover:
         asm.jump(self.finish)
         if deferred:
             with asm.scope("careful"):
-                deferred.careful_path(resume)
+                deferred.careful_path()
 
     def _deferred(self) -> DeferredTests:
         """The loop's tests once a segment (:mod:`..ec.deferred`): R's words at stack
