@@ -119,17 +119,14 @@ class DeferredTests:
         asm.push(self.top - 1)
         asm.place(restore)
         fp.copy(e, self.exceptions.acc, self.saved)   # the failed segment's start
+        asm.jump(self.loop)
+        following = asm.label("careful_next_bit")  # the loop's back edge: the bit less 1
+        asm.push((1 << 256) - 1)
+        asm.op("ADD")
         asm.place(self.loop)                       # stack: words, the bit b
         self._careful_bit()
-        done = asm.new_label("careful_done")
         asm.op("DUP1")
-        asm.op("ISZERO")
-        asm.jumpi(done)
-        asm.push(1)
-        asm.op("SWAP1")
-        asm.op("SUB")
-        asm.jump(self.loop)
-        asm.place(done)
+        asm.jumpi(following)                       # b = 0 was the last
         asm.jump(self.resume)
 
     def _careful_bit(self) -> None:
