@@ -15,15 +15,17 @@ handled where it happens (:class:`.exceptional.Exceptions`). Its digits are read
 bits, each word moved up a window once its digit is read; the segments' entries shift the
 words so that their next digits stand there.
 
-Why the worst input stays within 1.5x of the figure: an input meets at most one fast
-segment whose work is wasted (the first with an exception), then the careful loop for
-the bits left. The careful loop does the fast path's products and sums (per bit: one
-doubling, the due additions) plus today's test after each addition and ~50 gas of control
-a bit (the count, two tests of the bit's residues, the words' moves); the most an input
-costs is then the fast product, plus one segment (the inline top, the longest), plus the
-careful loop's overhead on every bit (bench/README.md, "Deferred tests", has the measured
-ratios: the inputs of tests/test_degenerate.py meeting acc = infinity from the first
-addition on are the worst).
+Why the worst input stays within 1.5x of the figure: an input wastes at most one fast
+segment (the first with an exception: its work is done again), then the careful loop
+runs the bits left, never the fast path again. The careful loop does the fast path's
+products and sums (per bit one doubling, the due additions) plus, per bit, what the fast
+path shares over a step: the block's edges around each doubling (acc stored and loaded),
+P-256's W remade (3 products), the tests after each addition, and ~40 gas of control
+(the count, two tests of the bit's residues, the words' moves). So the most an input
+costs is the figure, plus one turn (the longest segment: 40 bits of P-256, 35 of
+secp256k1) wasted, plus that overhead on the bits after it: the first exception at the
+first turn's first addition is the worst (bench/README.md, "Deferred tests": 1.46x and
+1.41x the figure; tests/test_deferred_tests.py makes such inputs).
 
 The saved acc and the fast path's states: at a segment's start Z != 0 (the previous
 segment's test passed, or acc is a record) and the infinity flag of :class:`Exceptions`

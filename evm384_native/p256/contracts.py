@@ -26,7 +26,9 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    infinity: inputs such as u1 G = -u2 Q, for a key whose logarithm its maker knows)
    leaves Z = 0, which a test after each addition finds and handles there
    (:class:`..ec.exceptional.Exceptions`: 2T, infinity or T), so such inputs cost about
-   what others do.
+   what others do; where a test ends a block of field code (plain EVM), once a segment
+   (the inline top, each turn), the rest of the product on a careful loop where one
+   finds Z = 0 (:mod:`..ec.deferred`).
 4. The x-coordinate test mod n without an inversion: R finite (Z != 0) and
    X = r' (Z Z_T)^2 (Jacobian, back on the curve) for r' = r or, when
    r + n < p, r' = r + n. That condition is tested as r < p - n: r + n itself can pass 2^256

@@ -29,7 +29,10 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
    and any partial sum may meet a record (acc = +-T): there a mixed addition has H = 0
    and leaves Z = 0, and so does acc at infinity: a test of Z after each addition finds
    them and handles them there (:class:`..ec.exceptional.Exceptions`: 2T, infinity or T),
-   so such inputs cost about what others do. A final Z = 0 is Q = infinity (empty
+   so such inputs cost about what others do. Where a test ends a block of field code
+   (plain EVM) Z is tested once a segment instead (the loop's inline top, each turn), and
+   a segment that ends with Z = 0 sends the rest of the product to a careful loop that
+   tests each addition (:mod:`..ec.deferred`). A final Z = 0 is Q = infinity (empty
    output).
 6. Q affine (one inversion), LOADXed as x || y, KECCAK256, the low 20 bytes returned.
 """
