@@ -2,9 +2,12 @@
  * the P-256 and secp256k1 kernels of mont256_mulx.h (products and squarings), inlined as
  * the EVMMAX engine calls them; a dependent chain (x = x * y, x = x * x) and two interleaved
  * chains, ns per operation, min of 40 rounds of 200,000. Needs BMI2 and ADX; every kernel's
- * results are checked against the generic product's first. Numbers: bench/README.md.
+ * results are checked first: the Montgomery ones against the generic product's, secp256k1's
+ * plain-form ones (x y mod p) against the portable plain product (secp256k1_plain.h).
+ * Numbers: bench/README.md.
  *   gcc -std=gnu11 -O3 -fno-tree-vectorize -Icsrc bench/mont256_mulx_bench.c csrc/evmmax.c \
- *       csrc/evmmax_portable.c csrc/mont384_mulx.c csrc/mont384_portable.c csrc/evm384_ops.c \
+ *       csrc/evmmax_portable.c csrc/evmmax_mulx768.c csrc/mont384_mulx.c csrc/mont384_portable.c \
+ *       csrc/evm384_ops.c \
  *       csrc/cpu_features.c -o /tmp/m256 && /tmp/m256 */
 #include <stdio.h>
 #include <string.h>
@@ -24,12 +27,15 @@ static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
 #define GENERIC_SQR(x, y) mulx_mul_4(x, x, x, &CTX)
 #define P256_MUL(x, y) p256_mul_mulx(x, x, y)
 #define P256_SQR(x, y) p256_square_mulx(x, x)
-#define SECP_MUL(x, y) secp256k1_mul_mulx(x, x, y)
-#define SECP_SQR(x, y) secp256k1_square_mulx(x, x)
+#define SECP_MUL(x, y) secp256k1_plain_mul_mulx(x, x, y)
+#define SECP_SQR(x, y) secp256k1_plain_square_mulx(x, x)
+#define SECP_PORTABLE_MUL(x, y) secp256k1_plain_mul_portable(x, x, y)
+#define SECP_PORTABLE_SQR(x, y) secp256k1_plain_mul_portable(x, x, x)
 #define ANY_SQR(x, y) mont256_square_mulx(x, x, CTX.mod_inv)
 CHAINS(generic_mul, GENERIC_MUL) CHAINS(generic_sqr, GENERIC_SQR)
 CHAINS(p256_mul, P256_MUL) CHAINS(p256_sqr, P256_SQR)
 CHAINS(secp_mul, SECP_MUL) CHAINS(secp_sqr, SECP_SQR) CHAINS(any_sqr, ANY_SQR)
+CHAINS(secp_portable_mul, SECP_PORTABLE_MUL) CHAINS(secp_portable_sqr, SECP_PORTABLE_SQR)
 
 typedef void chain1(limb_t *, const limb_t *, long);
 typedef void chain2(limb_t *, limb_t *, const limb_t *, long);
@@ -40,7 +46,8 @@ static const limb_t START_Z[4] = {0xfedcba9876543210ULL, 0x0f1e2d3c4b5a6978ULL,
 static const limb_t Y[4] = {0xdeadbeefcafebabeULL, 0x0badf00d0ddba11ULL,
                             0x5555aaaa5555aaaaULL, 0x6666777788889999ULL};
 
-/* The special kernel's chain against the generic's from the same start: equal limbs. */
+/* The special kernel's chain against the generic's (or the portable plain product's) from
+ * the same start: equal limbs. */
 static int same(chain1 *special, chain1 *generic)
 {
     limb_t a[4], b[4];
@@ -81,9 +88,11 @@ int main(void) {
     race("P-256 product (x = x y)", generic_mul_1, generic_mul_2, p256_mul_1, p256_mul_2);
     race("P-256 squaring (x = x x)", generic_sqr_1, generic_sqr_2, p256_sqr_1, p256_sqr_2);
     setup(~0ULL, ~0ULL, ~0ULL, 0xfffffffefffffc2fULL);
-    if (!same(secp_mul_1, generic_mul_1) || !same(secp_sqr_1, generic_sqr_1)) { puts("secp256k1 MISMATCH"); return 1; }
+    if (!same(secp_mul_1, secp_portable_mul_1) || !same(secp_sqr_1, secp_portable_sqr_1)) { puts("secp256k1 MISMATCH"); return 1; }
     race("secp256k1 product", generic_mul_1, generic_mul_2, secp_mul_1, secp_mul_2);
     race("secp256k1 squaring", generic_sqr_1, generic_sqr_2, secp_sqr_1, secp_sqr_2);
+    race("secp256k1 portable product", generic_mul_1, generic_mul_2, secp_portable_mul_1,
+         secp_portable_mul_2);
     /* the generic squaring on BN254's p, P-256's group order n and 2^256 - 189 */
     const uint64_t others[3][4] = {
         {0x30644e72e131a029ULL, 0xb85045b68181585dULL, 0x97816a916871ca8dULL, 0x3c208c16d87cfd47ULL},

@@ -13,7 +13,7 @@ void evm768_apply(int op, uint8_t *out, const uint8_t *x, const uint8_t *y,
     struct evmmax_context ctx;
     limb_t a[EVM768_LIMBS], b[EVM768_LIMBS], result[EVM768_LIMBS];
     ctx.limbs = EVM768_LIMBS;
-    ctx.power_of_two = 0;
+    ctx.power_of_two = ctx.plain_form = 0;
     ctx.mulx_mul = ctx.mulx_square = NULL;   /* the limb count's kernels */
     for (int i = 0; i < EVM768_LIMBS; i++) {
         a[i] = load_le64(x + 8 * i);

@@ -3,6 +3,7 @@
 #include "evmmax.h"
 #include "evm384.h"
 #include "evmmax_kernels.h"
+#include "secp256k1_plain.h"
 #include "fp2_product.h"
 #include "mont384_mulx.h"
 #include "sqr384_mulx.h"
@@ -75,6 +76,8 @@ static evmmax_op_fn *kernel_for(const struct evmmax_context *ctx, int op)
         return evmmax_mulx_mul_kernels[ctx->limbs - 1];
     }
 #endif
+    if (ctx->plain_form)   /* whichever implementation runs: the registers' form is ctx's */
+        return evmmax_secp256k1_portable_mul;
     return evmmax_portable_mul_kernels[ctx->limbs - 1];
 }
 
@@ -151,10 +154,14 @@ int evmmax_setup(struct evmmax_context *ctx, const uint8_t *modulus_be, size_t s
     }
     ctx->inv = montgomery_constant(m[0]);
     ctx->mod_inv[ctx->limbs] = ctx->inv;
+    /* by the limb count's Montgomery products (the same R^2 mod m as a modulus's own
+     * kernels give), before plain_form changes what a product is */
+    compute_r_squared(ctx, bits);
+    ctx->plain_form = ctx->limbs == 4
+        && memcmp(m, SECP256K1_MODULUS, sizeof SECP256K1_MODULUS) == 0;
 #if defined(__x86_64__)
     evmmax_mulx_select_kernels(ctx);
 #endif
-    compute_r_squared(ctx, bits); /* needs the kernels, so the rest of ctx first */
     return EVMMAX_OK;
 }
 
@@ -300,49 +307,35 @@ fp2_cross_registers(const struct evmmax_context *ctx, uint64_t *regs, const uint
 #undef REGISTER
 }
 
-/* The Fp2 product for 4-limb registers of the context whose products are `mul`, or NULL
- * (another size, a power of two): MULX's with its product inlined, or the portable one. */
-static evmmax_fp2_product_4_fn *fp2_product_4_for(const struct evmmax_context *ctx,
-                                                  evmmax_op_fn *mul)
-{
-    if (ctx->limbs != 4 || ctx->power_of_two || ctx->mulx_mul != NULL)
-        return NULL;   /* the moduli with kernels of their own are above the guard's 2^254 */
-#if defined(__x86_64__)
-    if (mul == evmmax_mulx_mul_kernels[3])
-        return evmmax_mulx_fp2_product_4;
-#endif
-    (void)mul;
-    return evmmax_portable_fp2_product_4;
-}
+/* The fused Fp2 steps on 4-limb registers (evmmax_kernels.h), NULL where the records run. */
+struct fp2_steps_4 {
+    evmmax_fp2_product_4_fn *product;
+    evmmax_fp2_square_4_fn *square;
+    evmmax_fp2_xi_product_4_fn *xi_product;
+};
 
-/* The Fp2 squaring for 4-limb registers of the context whose products are `mul`, or NULL,
- * as fp2_product_4_for chooses. */
-static evmmax_fp2_square_4_fn *fp2_square_4_for(const struct evmmax_context *ctx,
-                                                evmmax_op_fn *mul)
+/* The steps for the context whose products are `mul`, for an odd 4-limb modulus in
+ * Montgomery form (secp256k1's registers are in plain form: none): the MULX ones where the
+ * products are MULX code (the row's, or the kernel of a modulus with its own, P-256's:
+ * ctx->mulx_mul), else the portable ones. The steps inline the row's generic product: for
+ * P-256 the Fp2 product and the squaring decline (they run below 2^254 only), the product
+ * by xi runs on it. */
+static struct fp2_steps_4 fp2_steps_4_for(const struct evmmax_context *ctx, evmmax_op_fn *mul)
 {
-    if (ctx->limbs != 4 || ctx->power_of_two)
-        return NULL;
+    struct fp2_steps_4 none = {NULL, NULL, NULL};
+    if (ctx->limbs != 4 || ctx->power_of_two || ctx->plain_form)   /* Montgomery steps */
+        return none;
 #if defined(__x86_64__)
-    if (mul == evmmax_mulx_mul_kernels[3])
-        return evmmax_mulx_fp2_square_4;
+    if (mul == evmmax_mulx_mul_kernels[3] || (mul != NULL && mul == ctx->mulx_mul)) {
+        struct fp2_steps_4 mulx = {evmmax_mulx_fp2_product_4, evmmax_mulx_fp2_square_4,
+                                   evmmax_mulx_fp2_xi_product_4};
+        return mulx;
+    }
 #endif
     (void)mul;
-    return evmmax_portable_fp2_square_4;
-}
-
-/* The Fp2 product by xi for 4-limb registers of the context whose products are `mul`, or
- * NULL, as fp2_product_4_for chooses. */
-static evmmax_fp2_xi_product_4_fn *fp2_xi_product_4_for(const struct evmmax_context *ctx,
-                                                        evmmax_op_fn *mul)
-{
-    if (ctx->limbs != 4 || ctx->power_of_two)
-        return NULL;
-#if defined(__x86_64__)
-    if (mul == evmmax_mulx_mul_kernels[3])
-        return evmmax_mulx_fp2_xi_product_4;
-#endif
-    (void)mul;
-    return evmmax_portable_fp2_xi_product_4;
+    struct fp2_steps_4 portable = {evmmax_portable_fp2_product_4, evmmax_portable_fp2_square_4,
+                                   evmmax_portable_fp2_xi_product_4};
+    return portable;
 }
 
 /* The EVM384 Montgomery product for the context's Fp2 products, or NULL: 6-limb odd moduli
@@ -447,14 +440,13 @@ static int vector_run(const struct evmmax_context *ctx, uint64_t *regs, size_t r
                            mulmont384_mulx_inline, NULL, NULL, NULL, 1, 0, 0);
     }
 #endif
-    evmmax_fp2_product_4_fn *product_4 = fp2_product_4_for(ctx, kernels[EVMMAX_OP_MUL]);
-    evmmax_fp2_square_4_fn *square_4 = fp2_square_4_for(ctx, kernels[EVMMAX_OP_MUL]);
-    evmmax_fp2_xi_product_4_fn *xi_4 = fp2_xi_product_4_for(ctx, kernels[EVMMAX_OP_MUL]);
-    if (square_4 != NULL && bounded)   /* 4 limbs, odd: additions inlined */
+    const struct fp2_steps_4 steps = fp2_steps_4_for(ctx, kernels[EVMMAX_OP_MUL]);
+    if (ctx->limbs == 4 && !ctx->power_of_two && bounded)   /* 4 limbs, odd: additions inlined */
         return run_program(ctx, regs, register_count, records, ops, kernels, NULL,
-                           product_4, square_4, xi_4, 0, 1, 1);
+                           steps.product, steps.square, steps.xi_product, 0, 1, 1);
     return run_program(ctx, regs, register_count, records, ops, kernels,
-                       fp2_product_kernel(ctx), product_4, square_4, xi_4, 0, 0, bounded);
+                       fp2_product_kernel(ctx), steps.product, steps.square, steps.xi_product,
+                       0, 0, bounded);
 }
 
 int evmmax_vector_run(const struct evmmax_context *ctx, uint64_t *regs,
@@ -547,7 +539,8 @@ int evmmax_storex(const struct evmmax_context *ctx, uint64_t *regs, size_t regis
         if (!below_modulus(v, ctx))
             return EVMMAX_NOT_REDUCED;
     }
-    evmmax_op_fn *to_montgomery = ctx->power_of_two ? NULL : kernel_for(ctx, EVMMAX_OP_MUL);
+    evmmax_op_fn *to_montgomery =
+        ctx->power_of_two || ctx->plain_form ? NULL : kernel_for(ctx, EVMMAX_OP_MUL);
     for (size_t i = 0; i < count; i++) {
         limb_t *reg = regs + n * (dest + i);
         load_element(v, memory + 8 * n * i, n);
@@ -567,7 +560,8 @@ int evmmax_loadx(const struct evmmax_context *ctx, const uint64_t *regs, size_t 
         return status;
     const size_t n = ctx->limbs;
     static const limb_t one[EVMMAX_MAX_LIMBS] = {1};
-    evmmax_op_fn *from_montgomery = ctx->power_of_two ? NULL : kernel_for(ctx, EVMMAX_OP_MUL);
+    evmmax_op_fn *from_montgomery =
+        ctx->power_of_two || ctx->plain_form ? NULL : kernel_for(ctx, EVMMAX_OP_MUL);
     limb_t v[EVMMAX_MAX_LIMBS];
     for (size_t i = 0; i < count; i++) {
         const limb_t *reg = regs + n * (source + i);

@@ -6,7 +6,8 @@
  * Register file: `register_count` registers of ctx->limbs uint64 limbs each,
  * least significant limb first, register i at regs[i * limbs]. Odd moduli keep
  * values in Montgomery form (x * R mod m, R = 2^(64 * limbs)); power-of-two
- * moduli keep them as they are. Every register holds a value below the modulus
+ * moduli and secp256k1's p (plain_form: secp256k1_plain.h) keep them as they are.
+ * Every register holds a value below the modulus
  * (STOREX checks it, the operations keep it); the kernels rely on that. */
 #ifndef EVMMAX_H
 #define EVMMAX_H
@@ -61,6 +62,8 @@ struct evmmax_context {
      * mont384.h read exactly this layout. */
     uint64_t mod_inv[EVMMAX_MOD_INV_LIMBS];
     uint64_t r_squared[EVMMAX_MAX_LIMBS]; /* odd: R^2 mod modulus, to enter Montgomery form */
+    uint32_t plain_form;     /* non-zero: secp256k1's p, registers as they are (no Montgomery
+                              * form), products by secp256k1_plain.h's kernels */
     /* The MULX kernels chosen for this modulus by evmmax_setup (mont256_mulx.h), run while
      * the MULX implementation is selected: P-256's and secp256k1's own product and
      * squaring; for any other 4-limb odd modulus a squaring (the product is the limb

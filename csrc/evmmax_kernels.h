@@ -11,15 +11,18 @@
 #include "evmmax.h"
 #include "limbs384.h"
 #include "mont_cios.h"
+#include "wide256.h"
 
 /* kernels[limbs - 1] */
 typedef evmmax_op_fn *const evmmax_kernel_row[EVMMAX_MAX_LIMBS];
 
 extern evmmax_kernel_row evmmax_add_kernels, evmmax_sub_kernels, evmmax_portable_mul_kernels;
+/* secp256k1's product in plain form (ctx->plain_form), where MULX does not run. */
+extern evmmax_op_fn evmmax_secp256k1_portable_mul;
 #if defined(__x86_64__)
 extern evmmax_kernel_row evmmax_mulx_mul_kernels; /* needs BMI2 + ADX: see cpu_features.h */
 /* SETMODX: ctx->mulx_mul and ctx->mulx_square (mont256_mulx.h): both for P-256 and
- * secp256k1, the squaring for any other 4-limb odd modulus; left NULL for the rest. */
+ * secp256k1 (in plain form: ctx->plain_form set first), the squaring for any other 4-limb odd modulus; left NULL for the rest. */
 void evmmax_mulx_select_kernels(struct evmmax_context *ctx);
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -109,19 +112,22 @@ EVMMAX_INLINE int below_modulus_n(const limb_t *x, const limb_t *m, int n)
 /* The Fp2 product of the six one-element records at r (EVMMAX_FP2_PRODUCT_GROUP: the shape
  * of evm384_native/evm/kernels/fp2_shape.py, t0 = a0 b0, t1 = a1 b1, t2 = a0 b1, c1 = a1 b0,
  * c1 = c1 + t2, c0 = t0 - t1) on 4-limb registers (bounds checked by the caller) of an odd
- * modulus m < 2^254, with three Montgomery products `mul` (a constant where it is inlined)
- * instead of four:
- *   c0 = t0 - t1, c1 = s - t0 - t1 (mod m), t0 = M(a0, b0), t1 = M(a1, b1),
- *   s = M(a0 + a1, b0 + b1), M(x, y) = x y / 2^256 mod m.
- * The sums stay unreduced (below 2m < 2^255); their product is below 4 m^2 < m 2^256, so
- * s comes out of the product below m, and each result is the canonical residue the six
- * records leave (a1 b0 / 2^256 + a0 b1 / 2^256 and a0 b0 / 2^256 - a1 b1 / 2^256 mod m).
- * t0, t1 and t2 are dead (the host proved it: modx_common.fp2_products) and not written;
- * c1 and c0 are written after every read, so they may alias the inputs. 1 if it ran, 0 if
- * nothing was written (the modulus too wide, an input not below it: the caller runs the
- * six records). */
+ * modulus m < 2^254, as Karatsuba at double width (wide256.h; `mulx`, a constant where it
+ * is inlined, picks its kernels): three 512-bit products and two Montgomery reductions
+ * instead of four products, with R = 2^256,
+ *   c1 = REDC((a0 + a1)(b0 + b1) - a0 b0 - a1 b1),  c0 = REDC(a0 b0 - a1 b1 [+ m R]).
+ * Bounds, for a0, a1, b0, b1 < m < 2^254: the sums stay unreduced, below 2m < 2^255 (no
+ * carry out of four limbs), and their product below 4 m^2 < 2^510; the cross term a0 b1 +
+ * a1 b0 (no borrow: it is not negative) is below 2 m^2 < m R; a0 b0 - a1 b1 lies in
+ * (-m^2, m^2), and m R added where it is negative brings it to [0, m R) (m > m^2 / R, the
+ * high half of a1 b1). REDC(t) for t < m R is the canonical t / R mod m (wide256.h), and
+ * t / R is a1 b0 / R + a0 b1 / R and a0 b0 / R - a1 b1 / R mod m: the residues the six
+ * records leave, each reduced, so the same bytes. t0, t1 and t2 are dead (the host proved
+ * it: modx_common.fp2_products) and not written; c1 and c0 are written after every read,
+ * so they may alias the inputs. 1 if it ran, 0 if nothing was written (the modulus too
+ * wide, an input not below it: the caller runs the six records). */
 EVMMAX_INLINE int evmmax_fp2_product_4(const struct evmmax_context *ctx, uint64_t *regs,
-                                       const uint8_t *r, evmmax_op_fn *mul)
+                                       const uint8_t *r, int mulx)
 {
     enum { R = EVMMAX_RECORD_BYTES, OUT = 1, X = 3, Y = 5, N = 4 };
     const limb_t *m = ctx->mod_inv;
@@ -130,19 +136,22 @@ EVMMAX_INLINE int evmmax_fp2_product_4(const struct evmmax_context *ctx, uint64_
     if (m[N - 1] >> 62 != 0 || !below_modulus_n(a0, m, N) || !below_modulus_n(a1, m, N)
         || !below_modulus_n(b0, m, N) || !below_modulus_n(b1, m, N))
         return 0;
-    limb_t sum_a[N], sum_b[N], t0[N], t1[N], s[N];
+    limb_t sum_a[N], sum_b[N], low[2 * N], high[2 * N], cross[2 * N], real[2 * N];
     limb_t carry_a = 0, carry_b = 0;   /* both stay 0: the sums are below 2^255 */
     EVMMAX_UNROLL
-    for (int i = 0; i < N; i++) {
+    for (int i = 0; i < N; i++)   /* one chain at a time: ADC keeps the carry in CF */
         sum_a[i] = add_with_carry(a0[i], a1[i], &carry_a);
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++)
         sum_b[i] = add_with_carry(b0[i], b1[i], &carry_b);
-    }
-    mul(t0, a0, b0, ctx);
-    mul(t1, a1, b1, ctx);
-    mul(s, sum_a, sum_b, ctx);
-    submod_n(s, s, t0, m, N);
-    submod_n(regs + N * r[3 * R + OUT], s, t1, m, N);
-    submod_n(regs + N * r[5 * R + OUT], t0, t1, m, N);
+    mul256x256(low, a0, b0, mulx);
+    mul256x256(high, a1, b1, mulx);
+    mul256x256(cross, sum_a, sum_b, mulx);
+    sub512(cross, cross, low);
+    sub512(cross, cross, high);
+    sub512_mod_high(real, low, high, m);
+    redc512(regs + N * r[3 * R + OUT], cross, m, mulx);
+    redc512(regs + N * r[5 * R + OUT], real, m, mulx);
     return 1;
 }
 
@@ -152,12 +161,14 @@ EVMMAX_INLINE int evmmax_fp2_product_4(const struct evmmax_context *ctx, uint64_
  * caller) of an odd modulus m < 2^254, with two Montgomery products `mul` (a constant
  * where it is inlined) and the sum, difference and doubling in registers instead of
  * five records:
- *   c1 = 2 M(a0, a1) mod m, c0 = M(a0 + a1, a0 - a1 mod m),
- * the sum left unreduced (below 2m < 2^255): the product is below 2 m^2 < m 2^256, so c0
- * comes out of it below m, the canonical residue the records leave. t0 and t1 are dead
- * (the host proved it: modx_common.fp2_squares) and not written; c1 and c0 are written
- * after every read, so they may alias the inputs. 1 if it ran, 0 if nothing was written
- * (the modulus too wide, an input not below it: the caller runs the five records). */
+ *   c1 = M(2 a0, a1), c0 = M(a0 + a1, a0 - a1 mod m),
+ * the doubling and the sum left unreduced (below 2m < 2^255): each product is below
+ * 2 m^2 < m 2^256 (m < 2^254 = 2^256 / 4), so M(x, y) = (x y + u m) / 2^256 < 2m and its
+ * one conditional subtraction leaves the canonical residue the records leave. t0 and t1
+ * are dead (the host proved it: modx_common.fp2_squares) and not written; c1 and c0 are
+ * written after every read, so they may alias the inputs. 1 if it ran, 0 if nothing was
+ * written (the modulus too wide, an input not below it: the caller runs the five
+ * records). */
 EVMMAX_INLINE int evmmax_fp2_square_4(const struct evmmax_context *ctx, uint64_t *regs,
                                       const uint8_t *r, evmmax_op_fn *mul)
 {
@@ -166,14 +177,16 @@ EVMMAX_INLINE int evmmax_fp2_square_4(const struct evmmax_context *ctx, uint64_t
     const limb_t *a0 = regs + N * r[X], *a1 = regs + N * r[Y];
     if (m[N - 1] >> 62 != 0 || !below_modulus_n(a0, m, N) || !below_modulus_n(a1, m, N))
         return 0;
-    limb_t sum[N], diff[N], c1[N], c0[N];
+    limb_t sum[N], twice[N], diff[N], c1[N], c0[N];
     limb_t carry = 0;   /* stays 0: the sum is below 2^255 */
     EVMMAX_UNROLL
     for (int i = 0; i < N; i++)
         sum[i] = add_with_carry(a0[i], a1[i], &carry);
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++)   /* a0 < 2^254: nothing shifts out */
+        twice[i] = a0[i] << 1 | (i > 0 ? a0[i - 1] >> 63 : 0);
     submod_n(diff, a0, a1, m, N);
-    mul(c1, a0, a1, ctx);
-    addmod_n(c1, c1, c1, m, N);
+    mul(c1, twice, a1, ctx);
     mul(c0, sum, diff, ctx);
     limb_t *out1 = regs + N * r[2 * R + OUT], *out0 = regs + N * r[4 * R + OUT];
     EVMMAX_UNROLL

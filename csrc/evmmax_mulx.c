@@ -215,11 +215,11 @@ static void mulx_mul_6(limb_t *out, const limb_t *x, const limb_t *y,
 
 evmmax_kernel_row evmmax_mulx_mul_kernels = EVMMAX_ROW(mulx_mul, mulx_mul_6);
 
-/* With mulx_mul_4 inlined: three products in one function, no calls. */
+/* With the 512-bit products and reductions inlined: one function, no calls. */
 int evmmax_mulx_fp2_product_4(const struct evmmax_context *ctx, uint64_t *regs,
                               const uint8_t *r)
 {
-    return evmmax_fp2_product_4(ctx, regs, r, mulx_mul_4);
+    return evmmax_fp2_product_4(ctx, regs, r, 1);
 }
 
 /* The kernels of mont256_mulx.h with the element kernels' signature. */
@@ -241,14 +241,14 @@ static void secp256k1_mul(limb_t *out, const limb_t *x, const limb_t *y,
                           const struct evmmax_context *ctx)
 {
     (void)ctx;
-    secp256k1_mul_mulx(out, x, y);
+    secp256k1_plain_mul_mulx(out, x, y);
 }
 
 static void secp256k1_square(limb_t *out, const limb_t *x, const limb_t *y,
                              const struct evmmax_context *ctx)
 {
     (void)y, (void)ctx;
-    secp256k1_square_mulx(out, x);
+    secp256k1_plain_square_mulx(out, x);
 }
 
 static void square_4(limb_t *out, const limb_t *x, const limb_t *y,
@@ -265,7 +265,7 @@ void evmmax_mulx_select_kernels(struct evmmax_context *ctx)
         return;
     if (memcmp(ctx->mod_inv, P256_MODULUS, bytes) == 0)
         ctx->mulx_mul = p256_mul, ctx->mulx_square = p256_square;
-    else if (memcmp(ctx->mod_inv, SECP256K1_MODULUS, bytes) == 0)
+    else if (ctx->plain_form)
         ctx->mulx_mul = secp256k1_mul, ctx->mulx_square = secp256k1_square;
     else
         ctx->mulx_square = square_4;

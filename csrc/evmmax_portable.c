@@ -2,6 +2,7 @@
  * of addition and subtraction kernels. */
 #include "evmmax_kernels.h"
 #include "mont384.h"
+#include "secp256k1_plain.h"
 
 #define PORTABLE_MUL(N) EVMMAX_DEFINE_MUL(portable_mul, , N)
 
@@ -11,7 +12,7 @@ EVMMAX_FOR_ALL_BUT_6(PORTABLE_MUL)
 int evmmax_portable_fp2_product_4(const struct evmmax_context *ctx, uint64_t *regs,
                                   const uint8_t *r)
 {
-    return evmmax_fp2_product_4(ctx, regs, r, portable_mul_4);
+    return evmmax_fp2_product_4(ctx, regs, r, 0);
 }
 
 int evmmax_portable_fp2_square_4(const struct evmmax_context *ctx, uint64_t *regs,
@@ -49,6 +50,13 @@ static void portable_mul_6(limb_t *out, const limb_t *x, const limb_t *y,
 EVMMAX_DEFINE_ADD_SUB(6)
 PORTABLE_MUL(6)
 #endif
+
+void evmmax_secp256k1_portable_mul(limb_t *out, const limb_t *x, const limb_t *y,
+                                   const struct evmmax_context *ctx)
+{
+    (void)ctx;
+    secp256k1_plain_mul_portable(out, x, y);
+}
 
 evmmax_kernel_row evmmax_add_kernels = EVMMAX_ROW(add, add_6);
 evmmax_kernel_row evmmax_sub_kernels = EVMMAX_ROW(sub, sub_6);

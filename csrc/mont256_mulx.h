@@ -1,15 +1,18 @@
-/* x86-64 4-limb Montgomery products and squarings with MULX and ADCX/ADOX (issue 44:
- * `p256verify` and `ecrecover` spent over half their time in the generic 4-limb product).
- * For the two 256-bit moduli whose shape makes the reduction cheap:
+/* x86-64 4-limb products and squarings with MULX and ADCX/ADOX (issue 44: `p256verify`
+ * and `ecrecover` spent over half their time in the generic 4-limb product). For the two
+ * 256-bit moduli whose shape makes the reduction cheap:
  *   P-256:     p = 2^256 - 2^224 + 2^192 + 2^96 - 1, p = -1 mod 2^64, so the reduction
  *              factor u is the accumulator's low limb itself and u * p is shifts, one
  *              MULX (by p[3]) and additions: a round's next factor is two instructions
  *              away from the last (the generic round's chain is IMUL, MULX and adds);
- *   secp256k1: p = 2^256 - c, c = 2^32 + 977: u * p = u 2^256 - u c, one MULX a round;
+ *   secp256k1: p = 2^256 - c, c = 2^32 + 977, whose registers are in plain form
+ *              (secp256k1_plain.h): t = x y folded twice by 2^256 = c mod p, no
+ *              Montgomery rounds;
  * and a squaring for any odd 4-limb modulus (the generic reduction: four MULX a round).
  * Each forms the 512-bit t = x y (16 MULX; a square takes 10), reduces it and subtracts
- * the modulus once: the same canonical x y / 2^256 mod p as the generic product
- * (evmmax_mulx.c's mulx_mul_4), so the kernels are interchangeable. Inputs below the
+ * the modulus once: P-256's and the squarings give the same canonical x y / 2^256 mod p
+ * as the generic product (evmmax_mulx.c's mulx_mul_4), so those are interchangeable with
+ * it; secp256k1's give x y mod p, for its plain registers. Inputs below the
  * modulus (every EVMMAX register holds one). The special moduli's constants are read from
  * memory: a kernel is only selected for its modulus (evmmax_setup). Only called after
  * cpu_features reports BMI2 and ADX. Thirteen registers with rdx: they fit beside the
@@ -20,14 +23,13 @@
 #if defined(__x86_64__)
 #include <stdint.h>
 
+#include "secp256k1_plain.h"   /* its modulus, c, and the plain form */
+
 typedef uint64_t limb256_t;
 
 /* The moduli's limbs, least significant first, and what the reductions multiply by. */
 static const limb256_t P256_MODULUS[4] = {0xffffffffffffffffULL, 0x00000000ffffffffULL, 0,
                                           0xffffffff00000001ULL};
-static const limb256_t SECP256K1_MODULUS[4] = {0xfffffffefffffc2fULL, ~0ULL, ~0ULL, ~0ULL};
-static const limb256_t SECP256K1_C = 0x1000003d1ULL;           /* 2^256 - p */
-static const limb256_t SECP256K1_INV = 0xd838091dd2253531ULL;  /* -p^-1 mod 2^64 */
 
 #define OP(name) "%[" #name "]"
 #define OP32(name) "%k[" #name "]"
@@ -161,59 +163,46 @@ static const limb256_t SECP256K1_INV = 0xd838091dd2253531ULL;  /* -p^-1 mod 2^64
     "cmovncq " OP(r6) ", " OP(r1) "\n\t"                                  \
     "cmovncq " OP(r7) ", " OP(r2) "\n\t"
 
-/* One secp256k1 round on the low half: U = u = U inv. u p = u 2^256 - u c, and the low
- * limb of u c is the limb U was (that is what u is for), so the round subtracts the high
- * limb of u c one limb up, its borrow rippling to limb 3 and out into H (below); the
- * u 2^256 terms are the factors themselves, kept in r0..r3 for the end. */
-#define SECP_REDUCE_ROUND(U)                                              \
-    "imulq " OP(inv) ", " OP(U) "\n\t"                                    \
-    "movq " OP(U) ", %%rdx\n\t"                                           \
-    "mulxq " OP(c) ", " OP(lo) ", " OP(hi) "\n\t"
-
-/* t in r0..r7 -> the canonical (t + U p) / 2^256 in r4..r7. With U = u0..u3 and u c's
- * high limbs and borrows summed into H (in s0, the name of a free register: the high limb
- * of U c, whose low limbs are t's), (t + U p) / 2^256 = t_high + U - H < 2p: U added, H
- * subtracted, p subtracted unless that borrows. */
-#define SECP_REDUCE(s0)                                                   \
-    "xorl " OP32(s0) ", " OP32(s0) "\n\t"                                 \
-    SECP_REDUCE_ROUND(r0)                                                 \
-    "subq " OP(hi) ", " OP(r1) "\n\t"                                     \
-    "sbbq $0, " OP(r2) "\n\t"                                             \
-    "sbbq $0, " OP(r3) "\n\t"                                             \
+/* t in r0..r7 -> t mod p in r0..r3 for secp256k1's p in plain form (secp256k1_plain.h
+ * has the bounds): v = H c + L, its top limb T in r4 (adox takes OF's carry, adcx CF's:
+ * each flag rides its own chain), v += T c, s0 = the carry out of 2^256; w = v + c in
+ * r4..r7, s0 += its carry; s0 = 1 takes w (v >= 2^256, or v >= p), s0 = 0 keeps v. */
+#define SECP_FOLD(s0)                                                     \
+    "movq " OP(c) ", %%rdx\n\t"                                           \
+    "xorl " OP32(s0) ", " OP32(s0) "\n\t" /* also clears CF and OF */     \
+    "mulxq " OP(r4) ", " OP(lo) ", " OP(hi) "\n\t"                        \
+    "adcxq " OP(lo) ", " OP(r0) "\n\t"                                    \
+    "adoxq " OP(hi) ", " OP(r1) "\n\t"                                    \
+    "mulxq " OP(r5) ", " OP(lo) ", " OP(hi) "\n\t"                        \
+    "adcxq " OP(lo) ", " OP(r1) "\n\t"                                    \
+    "adoxq " OP(hi) ", " OP(r2) "\n\t"                                    \
+    "mulxq " OP(r6) ", " OP(lo) ", " OP(hi) "\n\t"                        \
+    "adcxq " OP(lo) ", " OP(r2) "\n\t"                                    \
+    "adoxq " OP(hi) ", " OP(r3) "\n\t"                                    \
+    "mulxq " OP(r7) ", " OP(lo) ", " OP(r4) "\n\t"                        \
+    "adcxq " OP(lo) ", " OP(r3) "\n\t"                                    \
+    "adoxq " OP(s0) ", " OP(r4) "\n\t" /* s0 = 0: OF's carry */           \
+    "adcxq " OP(s0) ", " OP(r4) "\n\t" /* CF's: T < 2^33 + 1 */           \
+    "mulxq " OP(r4) ", " OP(lo) ", " OP(hi) "\n\t" /* T c < 2^67 */        \
+    "addq " OP(lo) ", " OP(r0) "\n\t"                                     \
+    "adcq " OP(hi) ", " OP(r1) "\n\t"                                     \
+    "adcq $0, " OP(r2) "\n\t"                                             \
+    "adcq $0, " OP(r3) "\n\t"                                             \
     "adcq $0, " OP(s0) "\n\t"                                             \
-    SECP_REDUCE_ROUND(r1)                                                 \
-    "subq " OP(hi) ", " OP(r2) "\n\t"                                     \
-    "sbbq $0, " OP(r3) "\n\t"                                             \
-    "adcq $0, " OP(s0) "\n\t"                                             \
-    SECP_REDUCE_ROUND(r2)                                                 \
-    "subq " OP(hi) ", " OP(r3) "\n\t"                                     \
-    "adcq $0, " OP(s0) "\n\t"                                             \
-    SECP_REDUCE_ROUND(r3)                                                 \
-    "addq " OP(hi) ", " OP(s0) "\n\t" /* s0 = H */                        \
-    "xorl " OP32(hi) ", " OP32(hi) "\n\t"                                 \
-    "addq " OP(r0) ", " OP(r4) "\n\t"                                     \
-    "adcq " OP(r1) ", " OP(r5) "\n\t"                                     \
-    "adcq " OP(r2) ", " OP(r6) "\n\t"                                     \
-    "adcq " OP(r3) ", " OP(r7) "\n\t"                                     \
-    "adcq $0, " OP(hi) "\n\t"                                             \
-    "subq " OP(s0) ", " OP(r4) "\n\t"                                     \
-    "sbbq $0, " OP(r5) "\n\t"                                             \
-    "sbbq $0, " OP(r6) "\n\t"                                             \
-    "sbbq $0, " OP(r7) "\n\t"                                             \
-    "sbbq $0, " OP(hi) "\n\t"                                             \
-    "movq " OP(r4) ", " OP(r0) "\n\t"                                     \
-    "subq " OP(p0) ", " OP(r0) "\n\t"                                     \
-    "movq " OP(r5) ", " OP(r1) "\n\t"                                     \
-    "sbbq $-1, " OP(r1) "\n\t" /* p[1..3] = 2^64 - 1 */                   \
-    "movq " OP(r6) ", " OP(r2) "\n\t"                                     \
-    "sbbq $-1, " OP(r2) "\n\t"                                            \
-    "movq " OP(r7) ", " OP(r3) "\n\t"                                     \
-    "sbbq $-1, " OP(r3) "\n\t"                                            \
-    "sbbq $0, " OP(hi) "\n\t"                                             \
-    "cmovncq " OP(r0) ", " OP(r4) "\n\t"                                  \
-    "cmovncq " OP(r1) ", " OP(r5) "\n\t"                                  \
-    "cmovncq " OP(r2) ", " OP(r6) "\n\t"                                  \
-    "cmovncq " OP(r3) ", " OP(r7) "\n\t"
+    "movq " OP(r0) ", " OP(r4) "\n\t"                                     \
+    "addq %%rdx, " OP(r4) "\n\t"                                          \
+    "movq " OP(r1) ", " OP(r5) "\n\t"                                     \
+    "adcq $0, " OP(r5) "\n\t"                                             \
+    "movq " OP(r2) ", " OP(r6) "\n\t"                                     \
+    "adcq $0, " OP(r6) "\n\t"                                             \
+    "movq " OP(r3) ", " OP(r7) "\n\t"                                     \
+    "adcq $0, " OP(r7) "\n\t"                                             \
+    "adcq $0, " OP(s0) "\n\t" /* at most one of the two carries */        \
+    "negq " OP(s0) "\n\t" /* CF = (s0 != 0) */                             \
+    "cmovcq " OP(r4) ", " OP(r0) "\n\t"                                   \
+    "cmovcq " OP(r5) ", " OP(r1) "\n\t"                                   \
+    "cmovcq " OP(r6) ", " OP(r2) "\n\t"                                   \
+    "cmovcq " OP(r7) ", " OP(r3) "\n\t"
 
 /* t in r0..r7 -> the canonical (t + U m) / 2^256 in r4..r7 for any odd 4-limb modulus m
  * (limbs and inv at mp, the context's mod_inv): four rounds of u = t_i inv and u m added at
@@ -287,31 +276,30 @@ p256_square_mulx(limb256_t out[4], const limb256_t x[4])
     out[0] = s0, out[1] = r0, out[2] = r1, out[3] = r2;
 }
 
-/* out = x y / 2^256 mod p, secp256k1's p; out may alias x and y. */
+/* out = x y mod p, secp256k1's p, plain form (secp256k1_plain.h); out may alias x and y. */
 static inline __attribute__((always_inline)) void
-secp256k1_mul_mulx(limb256_t out[4], const limb256_t x[4], const limb256_t y[4])
+secp256k1_plain_mul_mulx(limb256_t out[4], const limb256_t x[4], const limb256_t y[4])
 {
     limb256_t r0, r1, r2, r3, r4, r5, r6, r7, lo, hi;
     uintptr_t xp = (uintptr_t)x, yp = (uintptr_t)y;
-    __asm__(M256_PRODUCT SECP_REDUCE(yp)
+    __asm__(M256_PRODUCT SECP_FOLD(yp)
             : M256_OUTPUTS, [yp] "+&r"(yp)
-            : [xp] "r"(xp), [p0] "m"(SECP256K1_MODULUS[0]), [c] "m"(SECP256K1_C), [inv] "m"(SECP256K1_INV)
+            : [xp] "r"(xp), [c] "m"(SECP256K1_C)
             : "rdx", "cc", "memory");
-    out[0] = r4, out[1] = r5, out[2] = r6, out[3] = r7;
+    out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
 }
 
-/* out = x^2 / 2^256 mod p, secp256k1's p; out may alias x. */
+/* out = x^2 mod p, secp256k1's p, plain form; out may alias x. */
 static inline __attribute__((always_inline)) void
-secp256k1_square_mulx(limb256_t out[4], const limb256_t x[4])
+secp256k1_plain_square_mulx(limb256_t out[4], const limb256_t x[4])
 {
     limb256_t r0, r1, r2, r3, r4, r5, r6, r7, lo, hi, s0;
     uintptr_t xp = (uintptr_t)x;
-    __asm__(M256_SQUARE SECP_REDUCE(s0)
+    __asm__(M256_SQUARE SECP_FOLD(s0)
             : M256_OUTPUTS, [s0] "=&r"(s0)
-            : [xp] "r"(xp), [p0] "m"(SECP256K1_MODULUS[0]), [c] "m"(SECP256K1_C),
-              [inv] "m"(SECP256K1_INV)
+            : [xp] "r"(xp), [c] "m"(SECP256K1_C)
             : "rdx", "cc", "memory");
-    out[0] = r4, out[1] = r5, out[2] = r6, out[3] = r7;
+    out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
     (void)s0;
 }
 
@@ -329,6 +317,37 @@ mont256_square_mulx(limb256_t out[4], const limb256_t x[4], const limb256_t mod_
     out[0] = r4, out[1] = r5, out[2] = r6, out[3] = r7;
 }
 
+/* out = x y, the 512-bit product of two 4-limb values (16 MULX): the Fp2 product's
+ * Karatsuba terms (wide256.h), reduced after they are combined. */
+static inline __attribute__((always_inline)) void
+mul256x256_mulx(limb256_t out[8], const limb256_t x[4], const limb256_t y[4])
+{
+    limb256_t r0, r1, r2, r3, r4, r5, r6, r7, lo, hi;
+    __asm__(M256_PRODUCT
+            : M256_OUTPUTS
+            : [xp] "r"(x), [yp] "r"(y)
+            : "rdx", "cc", "memory");
+    out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
+    out[4] = r4, out[5] = r5, out[6] = r6, out[7] = r7;
+}
+
+/* out = t / 2^256 mod m, canonical, for t < m 2^256 and any odd 4-limb modulus m (mod_inv
+ * as mont256_square_mulx's): GENERIC_REDUCE's (t + U m) / 2^256 is below 2m, one
+ * conditional subtraction. out may alias t. */
+static inline __attribute__((always_inline)) void
+redc512_mulx(limb256_t out[4], const limb256_t t[8], const limb256_t mod_inv[5])
+{
+    limb256_t r0 = t[0], r1 = t[1], r2 = t[2], r3 = t[3], r4 = t[4], r5 = t[5], r6 = t[6],
+              r7 = t[7], lo, hi, k;
+    __asm__(GENERIC_REDUCE(k)
+            : [r0] "+&r"(r0), [r1] "+&r"(r1), [r2] "+&r"(r2), [r3] "+&r"(r3), [r4] "+&r"(r4),
+              [r5] "+&r"(r5), [r6] "+&r"(r6), [r7] "+&r"(r7), [lo] "=&r"(lo), [hi] "=&r"(hi),
+              [k] "=&r"(k)
+            : [mp] "r"(mod_inv)
+            : "rdx", "cc", "memory");
+    out[0] = r4, out[1] = r5, out[2] = r6, out[3] = r7;
+}
+
 #undef OP
 #undef OP32
 #undef M256_MULX_ADD
@@ -337,8 +356,7 @@ mont256_square_mulx(limb256_t out[4], const limb256_t x[4], const limb256_t mod_
 #undef M256_SQUARE
 #undef P256_REDUCE_ROUND
 #undef P256_REDUCE
-#undef SECP_REDUCE_ROUND
-#undef SECP_REDUCE
+#undef SECP_FOLD
 #undef GENERIC_REDUCE_ROUND
 #undef GENERIC_REDUCE
 #undef M256_OUTPUTS

@@ -219,11 +219,16 @@ def test_products_by_xi_at_the_edges(implementation, modulus_name):
 @pytest.mark.parametrize("modulus_name", ["BN254 p", "secp256k1 p"])
 def test_the_native_run_takes_the_xi_step(monkeypatch, implementation, modulus_name):
     """Flagged wrongly (a0 is c1: the records read the product where the step reads a0),
-    the native run differs from the reference in c1: the flagged path runs at 4 limbs."""
+    the native run differs from the reference in c1: the flagged path runs at 4 limbs; but
+    not for secp256k1's p, whose registers are in plain form (docs/evmmax.md), where the
+    step's Montgomery products do not apply: the records run, as the reference's."""
     monkeypatch.setattr(modx_common, "fp2_xi_products",
                         lambda operations: iter([0]))
     m = MODULI[modulus_name]
     rng = random.Random(4)
     operations = xi_product(a0=C1 + 1)                       # a0 = c1
     got, expected = _run_both(m, [rng.randrange(m) for _ in range(REGISTERS)], operations)
-    assert got[C1] == expected[C1] and got[C1 + 1] != expected[C1 + 1]
+    if modulus_name == "secp256k1 p":
+        assert got == expected
+    else:
+        assert got[C1] == expected[C1] and got[C1 + 1] != expected[C1 + 1]

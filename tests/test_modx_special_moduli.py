@@ -1,19 +1,22 @@
 """MULMODX on the 4-limb kernels of csrc/mont256_mulx.h, chosen by SETMODX where MULX runs:
-P-256's and secp256k1's own Montgomery products and squarings, and the squaring of any other
-4-limb odd modulus. Against Python integers, through the entries the engines use
-(VectorProgram, as the fast engine's runs, and the one-operation entry), on edge values of
-the registers' internal (Montgomery) form, products and squarings (x and y one register)
-alike, each implementation. Moduli one limb away from the two take the generic product."""
+P-256's own Montgomery product and squaring, secp256k1's product and squaring of registers in
+plain form (csrc/secp256k1_plain.h; the portable implementation's plain product too), and the
+squaring of any other 4-limb odd modulus. Against Python integers, through the entries the
+engines use (VectorProgram, as the fast engine's runs, and the one-operation entry), on edge
+values of the registers' internal form (Montgomery, or secp256k1's plain values), products
+and squarings (x and y one register) alike, each implementation. Moduli one limb away from
+the two take the generic product."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from evm384_native._native import ffi, lib
-from evm384_native.evm.kernels import kernel, modx
+from evm384_native.evm.kernels import kernel, modx, modx_reference
 
 from test_modx import FIXTURE_OK, IMPLEMENTATIONS, load_ints, run_mulmodx, store, vector_oracle
 
 P256 = 2**256 - 2**224 + 2**192 + 2**96 - 1
 SECP256K1 = 2**256 - 2**32 - 977
+SECP256K1_C = 2**256 - SECP256K1
 SPECIAL = [P256, SECP256K1]
 NEAR = [P256 + 2**128, SECP256K1 - 2**64]   # same limb count and top, generic kernels
 BN254 = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47
@@ -29,7 +32,7 @@ def implementation(request):
 
 
 def internal_edges(m):
-    """Register contents (x R mod m) at the kernels' edges: 0, 1, 2, m - 1, m - 2, the
+    """Register contents (x R mod m, or x for secp256k1's plain form) at the kernels' edges: 0, 1, 2, m - 1, m - 2, the
     largest limbs below m, R mod m (2^256 - m's small complement), and 2^64 - 1, 2^192."""
     return sorted({0, 1, 2, m - 1, m - 2, m // 2, R % m, (R - 1) % m, 2**64 - 1, 2**192,
                    m - 2**64, m - 2**192})
@@ -38,8 +41,7 @@ def internal_edges(m):
 @st.composite
 def residues(draw, m):
     """A value below m: one whose register holds an internal edge, or any."""
-    r_inverse = pow(R, -1, m)
-    edge = st.sampled_from(internal_edges(m)).map(lambda e: e * r_inverse % m)
+    edge = st.sampled_from(internal_edges(m)).map(modx.FieldContext(m).from_internal)
     return draw(st.one_of(edge, st.sampled_from([0, 1, m - 1, R % m]), st.integers(0, m - 1)))
 
 
@@ -123,9 +125,39 @@ def test_chains_of_squarings_and_products_are_powers(implementation, m):
     assert load_ints(file, 0, 2) == [pow(x, 1 << 100, m) * pow(y, 100, m) % m, y]
 
 
+# secp256k1's fold (secp256k1_plain.h): x = p - a, y = p - b make t = x y fold to a top
+# limb T = c - 1 and v = 2^256 - c + ab, so ab >= c carries v out of 2^256 (the result ab
+# is then v - 2^256 + c), p <= v < 2^256 for ab < c; a, b also 0 (v = 0), 1 and any.
+FOLD_EDGES = [0, 1, 2, 3, 2**16, 2**17, SECP256K1_C - 1, SECP256K1_C, SECP256K1_C + 1, 2**33,
+              2**64, 2**64 + 1, 2**128, SECP256K1 // 2]
+
+
+@pytest.mark.parametrize("a", FOLD_EDGES)
+def test_secp256k1_products_at_the_folds_edges(implementation, a):
+    xs = [(SECP256K1 - a) % SECP256K1] + [(SECP256K1 - b) % SECP256K1 for b in FOLD_EDGES]
+    _, file = store(modx, SECP256K1, xs, registers=2 * len(xs) + 2)
+    count = len(FOLD_EDGES)
+    program = [("mul", (len(xs) + i, 1, 0, 0, 1 + i, 1, 1)) for i in range(count)]
+    file.run(modx.VectorProgram(program + [("mul", (2 * len(xs), 1, 0, 1, 0, 1, 1))]))
+    assert load_ints(file, len(xs), count) == [xs[0] * x % SECP256K1 for x in xs[1:]]
+    assert load_ints(file, 2 * len(xs), 1) == [xs[0] ** 2 % SECP256K1]
+
+
+@pytest.mark.parametrize("backend", [modx, modx_reference], ids=["native", "reference"])
+def test_secp256k1_registers_hold_plain_values(implementation, backend):
+    """The register form follows the modulus alone: plain for secp256k1's p (in both
+    backends, whichever implementation runs), Montgomery for a modulus one limb away."""
+    values = [0, 1, 2, NEAR[1] - 1, 2**255]   # below both moduli
+    _, file = store(backend, SECP256K1, values)
+    assert [file.internal(i) for i in range(len(values))] == values
+    _, file = store(backend, NEAR[1], values)
+    assert [file.internal(i) for i in range(len(values))] == [v * R % NEAR[1] for v in values]
+
+
 @pytest.mark.parametrize("m", SPECIAL, ids=["p256", "secp256k1"])
 def test_storex_and_loadx_round_trip_the_edges(implementation, m):
-    """STOREX (a product by R^2 mod m) and LOADX (a product by 1) run the kernels too."""
+    """STOREX (a product by R^2 mod m) and LOADX (a product by 1) run the kernels too
+    (P-256); secp256k1's plain registers are copied."""
     values = sorted({0, 1, m - 1, R % m, (R - 1) % m, 2**255 % m})
     _, file = store(modx, m, values)
     assert load_ints(file, 0, len(values)) == values
@@ -137,11 +169,13 @@ def test_storex_and_loadx_round_trip_the_edges(implementation, m):
 def test_setmodx_selects_the_kernels_by_the_modulus(m, special):
     """The tests above only test the kernels if SETMODX chose them: the products exactly for
     the two moduli (the MULX implementation's product kernel is then the context's), a
-    squaring for every 4-limb odd modulus, nothing for other sizes."""
+    squaring for every 4-limb odd modulus, nothing for other sizes; plain form exactly for
+    secp256k1's p."""
     kernel.use_implementation("mulx")
     try:
         context = modx.FieldContext(m).c_context
         assert (context.mulx_mul != ffi.NULL) == special
+        assert context.plain_form == (m == SECP256K1)
         assert context.mulx_square != ffi.NULL
         assert modx.FieldContext(2**255 + 1 + 2**192).c_context.mulx_square != ffi.NULL
         assert modx.FieldContext(2**192 - 237).c_context.mulx_square == ffi.NULL   # 3 limbs

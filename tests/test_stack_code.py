@@ -8,7 +8,7 @@ import random
 from unittest import mock
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from evm384_native import execute
 from evm384_native.tower.target_words import headroom as headroom_of
@@ -129,6 +129,51 @@ def test_constants_and_dead_words(block, data):
                      if data.draw(st.booleans()) and FIRST + 32 * i not in constants)
     words = _words(rng, count, p, [(i, v % p) for i, v in consts.items() if i < count])
     _run_and_compare(ops, words, p, dead, constants)
+
+
+@st.composite
+def dense_blocks(draw):
+    """Short blocks over two to five words: most values are read several times and for
+    the last time inside other operations' trees (the compiler then swaps a value up
+    instead of copying it, with the tree's copies of p pushed under it)."""
+    p = draw(st.sampled_from(MODULI))
+    count = draw(st.integers(2, 5))
+    word = st.integers(0, count - 1).map(lambda i: FIRST + 32 * i)
+    ops = draw(st.lists(st.builds(lambda kind, out, x, y: FieldOp(kind, out, x, y, ()),
+                                  st.sampled_from(["add", "sub", "sub", "mul", "mul"]),
+                                  word, word, word), min_size=1, max_size=16))
+    return p, count, ops, draw(st.integers(0, 2**32))
+
+
+@settings(max_examples=80, deadline=None)
+@given(dense_blocks())
+# x - x of a tree read once: the tree is computed twice, so its first value is copied
+@example((P_256, 4, [FieldOp("sub", FIRST + 32, FIRST, FIRST + 96, ()),
+                     FieldOp("add", FIRST + 96, FIRST + 64, FIRST + 32, ()),
+                     FieldOp("sub", FIRST + 96, FIRST + 96, FIRST + 96, ())], 0))
+def test_values_read_last_inside_trees(block):
+    p, count, ops, seed = block
+    _run_and_compare(ops, _words(random.Random(seed), count, p), p)
+
+
+def test_a_value_read_last_is_swapped_up_not_copied():
+    """Five doublings (BN254's halved formula, the shape of bn254_mul's loop): the values
+    each reads last are taken from the stack by a SWAP where a copy and a dead slot to
+    remove would cost more, so the block costs less than with every read copied."""
+    x, y, z, c, m, s, b = (FIRST + 32 * i for i in range(7))
+    doubling = [("mul", m, x, x), ("mul", m, m, c), ("mul", b, y, y), ("mul", z, y, z),
+                ("mul", s, x, b), ("mul", b, b, b), ("mul", x, m, m), ("sub", x, x, s),
+                ("sub", x, x, s), ("sub", y, s, x), ("mul", y, y, m), ("sub", y, y, b),
+                ("kill", m, m, m), ("kill", s, s, s), ("kill", b, b, b)]
+    ops = [FieldOp(kind, out, a, d, ()) for kind, out, a, d in doubling] * 5
+    words = {x: 5, y: 7, z: 1, c: 3}
+    for p in (P_BN254, P_256):
+        taken = _run_and_compare(ops, words, p).gas_used
+        stack_code._compile_cached.cache_clear()          # the same block, compiled again
+        with mock.patch.object(stack_code._Compiler, "_take_first", lambda *_: None):
+            copied = _run_and_compare(ops, words, p).gas_used
+        stack_code._compile_cached.cache_clear()
+        assert taken < copied, (p, taken, copied)
 
 
 def test_unreduced_sums_stay_below_the_headroom():

@@ -24,8 +24,8 @@ P-256's W remade (3 products), the tests after each addition, and ~40 gas of con
 (the count, two tests of the bit's residues, the words' moves). So the most an input
 costs is the figure, plus one turn (the longest segment: 40 bits of P-256, 35 of
 secp256k1) wasted, plus that overhead on the bits after it: the first exception at the
-first turn's first addition is the worst (bench/README.md, "Deferred tests": 1.46x and
-1.41x the figure; tests/test_deferred_tests.py makes such inputs).
+first turn's first addition is the worst (bench/README.md, "Deferred tests": 1.48x and
+1.42x the figure; tests/test_deferred_tests.py makes such inputs).
 
 The saved acc and the fast path's states: at a segment's start Z != 0 (the previous
 segment's test passed, or acc is a record) and the infinity flag of :class:`Exceptions`

@@ -17,8 +17,10 @@ address known:
 2. **Trees.** A value used by one operation only (``t`` in ``(a b) c``) is computed where
    it is used, as an operand left on the stack: no DUP, no POP, no memory. Every other
    value computed here is a *root*: computed in program order and kept on the stack until
-   its last use (DUP to use it), or, when more values are live than DUP reaches, written
-   to a scratch word and loaded again (Belady: the one used furthest ahead goes).
+   its last use (DUP to use it; at its last use, where it is the first value a root's
+   tree pushes, a SWAP brings it up instead, leaving no dead slot), or, when more values
+   are live than DUP reaches, written to a scratch word and loaded again (Belady: the one
+   used furthest ahead goes). Compiled blocks are cached.
 3. **Memory.** Entry values are loaded at each use (PUSH MLOAD, 6 gas: cheaper than keeping
    one on the stack for two or three uses); constants too, or pushed where the modulus is
    known as the code is written (:class:`BlockMemory`). A result is stored to its address
@@ -31,6 +33,7 @@ x - y is ADDMOD(x, p - y, p) and -y is (p - y) mod p, so -0 stays 0.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Collection, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 from .signs import Node, choose_signs
@@ -108,15 +111,32 @@ class BlockTooLarge(ValueError):
 def compile_block(ops: Sequence[FieldOp], memory: BlockMemory) -> List[Segment]:
     """The stack code of ``ops``, as (source path, bytes) segments in order: the cheapest
     of the block compiled with each choice of :data:`SIGNS` (the signs change which values
-    are read where, and so the stack moves, which :mod:`.signs` does not count)."""
+    are read where, and so the stack moves, which :mod:`.signs` does not count). Cached:
+    a build assembles its code again for each layout it tries, and a loop unrolled is
+    one block many times."""
+    constants = tuple(sorted(memory.constants.items()))
+    return list(_compile_cached(tuple(ops), memory.modulus_at, constants, memory.scratch_at,
+                                memory.scratch_words, memory.dead, memory.headroom,
+                                memory.modulus, tuple(SIGNS.values())))
+
+
+@lru_cache(maxsize=1 << 12)
+def _compile_cached(ops: Tuple[FieldOp, ...], modulus_at: int,
+                    constants: Tuple[Tuple[int, int], ...], scratch_at: int,
+                    scratch_words: int, dead: FrozenSet[int], headroom: int,
+                    modulus: Optional[int], choices: Tuple[Tuple[str, ...], ...]
+                    ) -> Tuple[Segment, ...]:
+    memory = BlockMemory(modulus_at, dict(constants), scratch_at, scratch_words, dead,
+                         headroom, modulus)
     compiled, seen = [], set()
-    for kinds in SIGNS.values():
+    for kinds in choices:
         compiler = _Compiler(memory, kinds)
         signs = compiler.dataflow(ops)
         if signs not in seen:                       # the same signs: the same code
             seen.add(signs)
             compiled.append(compiler.code(ops))
-    return min(compiled, key=lambda segments: sum(map(code_gas, (b for _, b in segments))))
+    return tuple(min(compiled,
+                     key=lambda segments: sum(map(code_gas, (b for _, b in segments)))))
 
 
 def code_gas(code: bytes) -> int:
@@ -349,6 +369,9 @@ class _Compiler:
         self.stack: List[Optional[int]] = []        # bottom to top; None: a dead slot
         self.scratch: Dict[int, int] = {}           # value -> scratch word index
         self.stored: Set[int] = set()               # addresses whose entry value is gone
+        self.taken: Optional[int] = None            # a value taken to the top, not pushed yet
+        self.free_moduli = 0                        # copies of p under it, pushed already
+        self.now = -1                               # the position of the root being made
         # uses[v]: the positions (root index; len(roots): the end) where v is read
         self.position = {root: i for i, root in enumerate(roots)}
         self.pending: Dict[int, List[int]] = {}
@@ -414,6 +437,8 @@ class _Compiler:
         v = self.values[value]
         if v.inline:
             self._tree(value, above)
+        elif value == self.taken:                   # on top already (:meth:`_take_first`)
+            self.taken = None
         elif value in self.stack:
             self._dup(value, above)
         elif value in self.scratch:
@@ -429,7 +454,61 @@ class _Compiler:
         else:
             raise AssertionError(f"value {value} is nowhere")
 
+    def _lead(self, index: int) -> Tuple[int, int]:
+        """The first value the tree of ``index`` pushes and the copies of p it pushes
+        before it (:meth:`_tree`'s order); -1 where that tree is computed twice (x - x)."""
+        v = self.values[index]
+        if v.kind in ("negw", "subw"):
+            first, moduli = v.args[0] if v.kind == "negw" else v.args[1], 0
+        elif v.kind in ("neg", "sub"):
+            first, moduli = v.args[0] if v.kind == "neg" else v.args[1], 1
+        else:
+            first, moduli = self._order(*v.args)[0], 0 if v.kind == "addw" else 1
+        if self.values[first].inline:
+            if v.kind in ("sub", "subw") and v.args[0] == v.args[1]:
+                return -1, 0                        # the operand's tree is computed twice
+            first, more = self._lead(first)
+            moduli += more
+        return first, moduli
+
+    def _read_last_first(self, i: int, root: int) -> Optional[Tuple[int, int]]:
+        """(value, copies of p) if ``root``'s tree first pushes a value on the stack that
+        it reads for the last time there (once, or as a square's two operands)."""
+        first, moduli = self._lead(root)
+        if first not in self.stack:
+            return None
+        v = self.values[root]
+        reads = self._leaves(root).count(first)
+        square = v.kind in ("add", "mul", "addw") and v.args == (first, first)
+        if self.pending[first] != [i] * reads or (reads > 1 and not square):
+            return None
+        return first, moduli
+
+    def _take_first(self, i: int, root: int) -> None:
+        """If the first value ``root``'s tree pushes is read here for the last time,
+        bring it to the top by a SWAP with the top instead of a DUP (the top value takes
+        its slot: no dead slot is left to remove later), and the m copies of p the tree
+        pushes before it under it (DUP p, DUP1 m - 1 times, SWAPm: the 3 m + 3 gas of the
+        copies and the DUP it replaces; :meth:`_modulus` then pushes them no more)."""
+        lead = self._read_last_first(i, root)
+        if lead is None:
+            return
+        first, moduli = lead
+        index = self.stack.index(first)
+        distance = len(self.stack) - 1 - index
+        if distance:
+            self._emit(_SWAP1 + distance - 1)
+            self.stack[index] = self.stack[-1]
+        self.stack.pop()
+        if moduli:                                  # [v] -> [p .. p, v]
+            self._modulus(1)
+            self._emit(*[_DUP1] * (moduli - 1), _SWAP1 + moduli - 1)
+        self.taken, self.free_moduli = first, moduli
+
     def _modulus(self, above: int) -> None:
+        if self.free_moduli:                        # pushed under the value taken
+            self.free_moduli -= 1
+            return
         if self.modulus_uses > 1:
             self._dup(-2, above)
         else:
@@ -480,11 +559,25 @@ class _Compiler:
             self._leaf(x, above + base)
             self._emit(_DUP1, opcode)
             return
-        if self._leaf_depth(y) < self._leaf_depth(x):
-            x, y = y, x                             # the deeper operand first
-        self._leaf(y, above + base)
-        self._leaf(x, above + base + 1)
+        first, second = self._order(x, y)
+        self._leaf(first, above + base)
+        self._leaf(second, above + base + 1)
         self._emit(opcode)
+
+    def _order(self, x: int, y: int) -> Tuple[int, int]:
+        """The operands of a sum or product in the order pushed: the deeper tree first;
+        of two leaves, one the root being made reads for the last time first (so that
+        :meth:`_take_first` can take it from the stack instead of copying it)."""
+        dx, dy = self._leaf_depth(x), self._leaf_depth(y)
+        if dy < dx or (dx == dy and self._dies_here(x)
+                       and not self._dies_here(y)):
+            return x, y
+        return y, x
+
+    def _dies_here(self, value: int) -> bool:
+        """Whether the root being made reads ``value`` for the last time."""
+        uses = self.pending.get(value)
+        return bool(uses) and uses[-1] == self.now
 
     def _consumable(self, i: int, root: int) -> Optional[int]:
         """The value on top of the block's values, if ``root`` reads it for the last time,
@@ -557,6 +650,7 @@ class _Compiler:
     # roots and the block's values on the stack
 
     def _root(self, i: int, root: int) -> None:
+        self.now = i
         while len(self.stack) + self.values[root].depth > MAX_DEPTH:
             if None in self.stack:
                 self._compact(force=True)
@@ -565,6 +659,7 @@ class _Compiler:
                 self._evict(i)
         top = self._consumable(i, root)
         if top is None:
+            self._take_first(i, root)
             self._tree(root, 0)
         else:
             self.stack.pop()

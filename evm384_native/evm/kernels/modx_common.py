@@ -369,15 +369,23 @@ def batch_functions(run: BatchRunner) -> Tuple[BatchFunction, BatchFunction, Bat
 
 # --- the API both backends implement ----------------------------------------------------
 
+# secp256k1's p = 2**256 - c: registers of this modulus hold values as they are, not in
+# Montgomery form, and a product reduces by folding with 2**256 = c mod p
+# (csrc/secp256k1_plain.h, docs/evmmax.md); LOADX's values, gas and halts are the same.
+PLAIN_FORM_MODULUS = 2**256 - 2**32 - 977
+
+
 class FieldContextBase(ABC):
     """A modulus as SETMODX set it up: ``limbs``, ``element_size`` (bytes),
-    ``is_power_of_two``, and for odd moduli the Montgomery constants ``inv``
+    ``is_power_of_two``, ``is_plain`` (registers as they are: powers of two and
+    :data:`PLAIN_FORM_MODULUS`), and for odd moduli the Montgomery constants ``inv``
     (-m**-1 mod 2**64) and ``r_squared`` (R**2 mod m); 0 for powers of two."""
 
     modulus: int
     limbs: int
     element_size: int
     is_power_of_two: bool
+    is_plain: bool
     inv: int
     r_squared: int
 
@@ -406,16 +414,17 @@ class FieldContextBase(ABC):
         self.limbs = element_limbs(self.modulus)
         self.element_size = LIMB_BYTES * self.limbs
         self.is_power_of_two = self.modulus & (self.modulus - 1) == 0
+        self.is_plain = self.is_power_of_two or self.modulus == PLAIN_FORM_MODULUS
 
     def to_internal(self, value: int) -> int:
         """The register form of a canonical value below the modulus."""
         self._check_reduced(value)
-        return value if self.is_power_of_two else (value << (LIMB_BITS * self.limbs)) % self.modulus
+        return value if self.is_plain else (value << (LIMB_BITS * self.limbs)) % self.modulus
 
     def from_internal(self, value: int) -> int:
         """The canonical value of a register form below the modulus."""
         self._check_reduced(value)
-        if self.is_power_of_two:
+        if self.is_plain:
             return value
         return value * pow(1 << (LIMB_BITS * self.limbs), -1, self.modulus) % self.modulus
 

@@ -49,7 +49,7 @@ class FieldContext(FieldContextBase):
             return lambda x, y: (x + y) % m
         if name == "sub":
             return lambda x, y: (x - y) % m
-        if self.is_power_of_two:
+        if self.is_plain:
             return lambda x, y: x * y % m
         return self.mulmont
 
