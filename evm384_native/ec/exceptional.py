@@ -19,7 +19,9 @@ infinity itself. Why a test after every addition (bench/README.md has the figure
 test for the additions at one bit (a later addition keeps Z = 0, and (X, Z) saved after
 each but the last) is cheaper on EVMMAX, where a test LOADXes Z, but its handler must add
 again what followed the exception, and inputs meeting acc = infinity at every bit then
-cost more than 1.5x what others do.
+cost more than 1.5x what others do. On plain EVM, where a test ends a block of field
+code, the tests are deferred to the end of a segment of the loop instead, this class
+serving the careful path an exception sends the rest of the product to (:mod:`.deferred`).
 """
 from __future__ import annotations
 

@@ -60,16 +60,21 @@ class Lookup:
         self.e.target.copy_in(self.e, dest, source)
 
 
-def next_turn(asm: Assembler, depths: Sequence[int], bits: int, loop: Label) -> None:
-    """The end of a turn of a window loop whose count of turns left is on top of the stack:
-    the digit words at stack ``depths`` (2: right below the count) shifted up ``bits`` (the
-    turn's digits, used, move out at the top), the count decremented, and a jump back to
-    ``loop`` while turns are left (the count stays on the stack)."""
+def shift_words(asm: Assembler, depths: Sequence[int], bits: int) -> None:
+    """The words at stack ``depths`` (2 or more: under the top item) shifted up ``bits``."""
     for depth in depths:
         asm.op(f"SWAP{depth - 1}")
         asm.push(bits)
         asm.op("SHL")
         asm.op(f"SWAP{depth - 1}")
+
+
+def next_turn(asm: Assembler, depths: Sequence[int], bits: int, loop: Label) -> None:
+    """The end of a turn of a window loop whose count of turns left is on top of the stack:
+    the digit words at stack ``depths`` (2: right below the count) shifted up ``bits`` (the
+    turn's digits, used, move out at the top), the count decremented, and a jump back to
+    ``loop`` while turns are left (the count stays on the stack)."""
+    shift_words(asm, depths, bits)
     asm.push((1 << 256) - 1)
     asm.op("ADD")                                  # turns left - 1
     asm.op("DUP1")

@@ -26,7 +26,9 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    infinity: inputs such as u1 G = -u2 Q, for a key whose logarithm its maker knows)
    leaves Z = 0, which a test after each addition finds and handles there
    (:class:`..ec.exceptional.Exceptions`: 2T, infinity or T), so such inputs cost about
-   what others do.
+   what others do; where a test ends a block of field code (plain EVM), once a segment
+   (the inline top, each turn), the rest of the product on a careful loop where one
+   finds Z = 0 (:mod:`..ec.deferred`).
 4. The x-coordinate test mod n without an inversion: R finite (Z != 0) and
    X = r' (Z Z_T)^2 (Jacobian, back on the curve) for r' = r or, when
    r + n < p, r' = r + n. That condition is tested as r < p - n: r + n itself can pass 2^256
@@ -45,6 +47,7 @@ from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
 from ..curves.p256 import P256
 from ..ec import a_minus_3
 from ..ec.a_minus_3 import EmittedOps
+from ..ec.deferred import DeferredTests, DigitWords
 from ..ec.exceptional import Addend, Exceptions
 from ..ec.odd_multiples import odd_multiples
 from ..ec.windows import RECORDS, WINDOW, CodeTable, joint_steps, next_turn
@@ -123,9 +126,14 @@ class _Verify:
             raw(g_digits.records * self.affine_record), "g_table")
         self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
         self.z_table = memory.region("p256_z_table").alloc(Fp, "z_table")   # Q's table's Z
-        record = memory.region("p256_record").alloc(G1, "record")   # a record added
-        self.g_addend = Addend(record, z_factor=self.z_table)         # on the curve
-        self.q_addend = Addend(record)                                # on Q's table's
+        # the records added: where field code runs in blocks, one slot each, so that a
+        # step loads both before its doublings, which with its additions are then one
+        # block (acc on the stack throughout); elsewhere one slot that they share
+        records = memory.region("p256_record")
+        shared = None if e.target.field_blocks else records.alloc(G1, "record")
+        self.g_addend = Addend(shared or records.alloc(G1, "record_g"),
+                               z_factor=self.z_table)                 # on the curve
+        self.q_addend = Addend(shared or records.alloc(G1, "record_q"))   # on Q's table's
         self.scale = memory.region("p256_scale").alloc(Fp, "scale")   # Z, or Z^2
         self.fail = e.asm.new_label("invalid")
 
@@ -337,6 +345,10 @@ class _Verify:
                 a_minus_3.add_mixed(self.ops, _xyz(acc), (record.x, record.y), t,
                                     addend.z_factor)
         exceptions = Exceptions(e, acc, add, lambda: self._double_record(acc))
+        top, turn = digits.loop_top, digits.turn_bits
+        # where a test of Z ends a block (plain EVM), one a segment (ec/deferred.py)
+        self.deferred = deferred = self._deferred(acc, exceptions) if e.target.field_blocks \
+            else None
         with asm.scope("windows"):
             self._lookup(acc.part(G1, 0, "acc.xy"), 1, None, self.q_table)   # +-Q
             fp.copy(e, acc.z, e.one)               # on Q's table's curve
@@ -350,23 +362,25 @@ class _Verify:
                 for doublings, bit, adds in steps(top, bottom, digits.window):
                     added = [(name, addend) for name, addend in (("g", g), ("q", q))
                              if name in adds]
-                    # where field code runs in blocks, the first record is loaded before
-                    # the doublings: they and its addition are then one block, acc on
-                    # the stack between (the records share a slot: the next one is
-                    # loaded after that addition)
+                    # where field code runs in blocks, the records are loaded before the
+                    # doublings: they and the additions are then one block, acc on the
+                    # stack throughout (no test of Z between: ec/deferred.py)
                     early = e.target.field_blocks
                     if early:
-                        load(added[0][0], bit + offset, depth)
+                        for name, _ in added:
+                            load(name, bit + offset, depth)
                     with asm.temps(Fp, *[Fp] * 4) as (w, *t):
                         a_minus_3.weight(self.ops, w, acc.z, self.z_table)
                         for i in range(doublings):
                             a_minus_3.dbl_weighted(self.ops, _xyz(acc), w,
                                                    self.three_halves, t,
                                                    update=i < doublings - 1)
-                    for k, (name, addend) in enumerate(added):
-                        if k or not early:
+                    for name, addend in added:
+                        if not early:
                             load(name, bit + offset, depth)
-                        exceptions.add(addend)
+                            exceptions.add(addend)
+                        else:
+                            add(addend)
 
             def load(name: str, shift: int, depth: int) -> None:
                 """The record of the digit ``name`` ("g": u1's, "q": u2's) at bit
@@ -375,15 +389,36 @@ class _Verify:
                     self._g_lookup(g.record, depth + 1, shift)
                 else:
                     self._lookup(q.record, depth, shift, self.q_table)
-            top, turn = digits.loop_top, digits.turn_bits
+            if deferred:
+                deferred.checkpoint()
             run(255, top, 0, 1)
+            if deferred:
+                deferred.test_lead()
             asm.push(top // turn)                  # stack: u1 u2 U1 U2 turns-left
             loop = asm.label("windows")
+            if deferred:
+                deferred.checkpoint()
             run(top, top - turn, 0, 2)             # the turn's digits at fixed bits: the
+            if deferred:
+                deferred.test_turn()
             next_turn(asm, (2, 3), turn, loop)     # words move up a turn's bits each turn
+            if deferred:
+                deferred.resume_here()
             asm.ops("POP", "POP", "POP", "POP", "POP")
         fp.mul(e, self.scale, acc.z, self.z_table)  # Z on the curve itself
         fp.mul(e, self.scale, self.scale, self.scale)   # x = X / Z^2
+
+    def _deferred(self, acc: G1Jacobian, exceptions: Exceptions) -> DeferredTests:
+        """The loop's tests once a segment (:mod:`..ec.deferred`): U1 at stack depth 3,
+        U2 at 2 under the count, as the loop's turns hold them."""
+        digits = self.g_digits
+        return DeferredTests(
+            self.e, exceptions,
+            (DigitWords(digits.window, ((3, self.g_addend),), lambda addend, depth, shift:
+                        self._g_lookup(addend.record, depth, shift)),
+             DigitWords(WINDOW, ((2, self.q_addend),), lambda addend, depth, shift:
+                        self._lookup(addend.record, depth, shift, self.q_table))),
+            lambda: self._double_record(acc), 255, digits.loop_top, digits.turn_bits)
 
     def _double_record(self, acc: G1Jacobian) -> None:
         """acc = 2 acc for acc a record (Z = 1) on Q's table's curve (W = Z_T^4)."""
@@ -447,6 +482,10 @@ class _Verify:
             self._windowed(acc)
         with asm.scope("check"):
             self.check(acc)
+        if self.deferred:
+            with asm.scope("double_scalar"), asm.scope("careful"):
+                self.deferred.careful_path()
+        with asm.scope("check"):
             asm.place(self.fail)                   # any failure: empty output, no revert
             asm.op("STOP")
 

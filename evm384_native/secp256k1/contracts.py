@@ -29,7 +29,10 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
    and any partial sum may meet a record (acc = +-T): there a mixed addition has H = 0
    and leaves Z = 0, and so does acc at infinity: a test of Z after each addition finds
    them and handles them there (:class:`..ec.exceptional.Exceptions`: 2T, infinity or T),
-   so such inputs cost about what others do. A final Z = 0 is Q = infinity (empty
+   so such inputs cost about what others do. Where a test ends a block of field code
+   (plain EVM) Z is tested once a segment instead (the loop's inline top, each turn), and
+   a segment that ends with Z = 0 sends the rest of the product to a careful loop that
+   tests each addition (:mod:`..ec.deferred`). A final Z = 0 is Q = infinity (empty
    output).
 6. Q affine (one inversion), LOADXed as x || y, KECCAK256, the low 20 bytes returned.
 """
@@ -38,11 +41,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from math import lcm
-from typing import Optional
+from typing import Callable, Optional
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, raw
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
+from ..ec.deferred import DeferredTests, DigitWords
 from ..ec.glv import HALF_BITS, push_digit_words
 from ..ec.exceptional import Addend, Exceptions
 from ..ec.groups import affine_view, g1_group
@@ -125,11 +129,16 @@ class _Recover:
         self.acc = memory.region("ecrecover_acc").alloc(G1Jacobian, "acc")
         self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
         self.beta = e.fp_const("glv_beta", CURVE.glv.beta)
-        record = memory.region("ecrecover_record").alloc(G1, "record")   # a record added
+        # the records added: where field code runs in blocks, one slot each, so that a
+        # step loads them all before its doublings, which with its additions are then one
+        # block (acc on the stack throughout); elsewhere one slot that they share
+        records = memory.region("ecrecover_record")
+        shared = None if e.target.field_blocks else records.alloc(G1, "record")
         # (stack depth of the digit word, its name, the record): [d3] R, [d4] phi(R), then
         # [d1] G, [d2] phi(G), both on the curve itself
         self.addends = [
-            (depth, name, Addend(record, x_factor, z_factor))
+            (depth, name, Addend(shared or records.alloc(G1, f"record_{depth}"), x_factor,
+                                 z_factor))
             for depth, name, x_factor, z_factor in (
                 (2, "r", None, None), (1, "r", self.beta, None),
                 (4, "g", None, self.z_table), (3, "g", self.beta, self.z_table))]
@@ -234,21 +243,23 @@ class _Recover:
             Lookup(self.e, self.g_table, self.record, at_zero=False).load(dest, depth, shift)
 
     def _additions(self, adds: tuple, shift: int, above: int, start: bool = False,
-                   loaded: bool = False) -> None:
+                   loaded: bool = False,
+                   add: Optional[Callable[[Addend], None]] = None) -> None:
         """acc += the records of the digits at bit ``shift`` of the words (under ``above``
         stack items; stack: G1 G2 R1 R2, R2 on top): for "r" [d3] R and [d4] phi(R), for
         "g" [d1] G and [d2] phi(G). ``start``: the first of them sets acc (a record of G,
         on the curve itself, taken onto R's table's curve: x Z_T^2, y Z_T^3); ``loaded``:
-        the first record is loaded already (:meth:`_load_first`)."""
+        the records are loaded already (:meth:`_load_all`); ``add``: how acc +=
+        a record (default: tested for its exceptional cases, :class:`Exceptions`)."""
         e, acc = self.e, self.acc
+        add = add or self.exceptions.add
         for depth, name, addend in self.addends:
             if name not in adds:
                 continue
             if not start:
                 if not loaded:
                     self._load_one(name, addend.record, depth + above, shift)
-                loaded = False                     # the records share a slot
-                self.exceptions.add(addend)
+                add(addend)
                 continue
             self._load_one(name, affine_view(acc, G1_GROUP), depth + above, shift)
             start = False
@@ -260,10 +271,12 @@ class _Recover:
                     fp.mul(e, t, t, self.z_table)
                     fp.mul(e, acc.y, acc.y, t)
 
-    def _load_first(self, adds: tuple, shift: int, above: int) -> None:
-        """The record of the first addition of :meth:`_additions` (``adds`` at ``shift``)."""
-        depth, name, addend = next(entry for entry in self.addends if entry[1] in adds)
-        self._load_one(name, addend.record, depth + above, shift)
+    def _load_all(self, adds: tuple, shift: int, above: int) -> None:
+        """The records of the additions of :meth:`_additions` (``adds`` at ``shift``),
+        each in its own slot."""
+        for depth, name, addend in self.addends:
+            if name in adds:
+                self._load_one(name, addend.record, depth + above, shift)
 
     def _load_one(self, name: str, dest: Slot, depth: int, shift: int) -> None:
         """dest = the record of the digit at bit ``shift`` of the word at DUP ``depth``,
@@ -299,33 +312,64 @@ class _Recover:
             asm.op("DUP3")
             push_digit_words(e, CURVE.glv, pre_shift)   # stack: u1 u2 G1 G2 R1 R2
         widths = {"g": digits.window, "r": WINDOW}
+        top, turn = digits.top, digits.turn_bits
+        # where a test of Z ends a block (plain EVM), one a segment (ec/deferred.py)
+        deferred = self._deferred() if e.target.field_blocks else None
+        add = self._add if deferred else self.exceptions.add
         with asm.scope("windows"):
-            top, turn = digits.top, digits.turn_bits
             self._additions(tuple(n for n, w in widths.items() if top % w == 0), top, 0,
                             start=True)
 
             def run(high: int, low: int, above: int) -> None:
                 for doublings, bit, adds in joint_steps(high, low, widths):
-                    # where field code runs in blocks, the first record is loaded before
-                    # the doublings: they and its addition are then one block, acc on
-                    # the stack between
+                    # where field code runs in blocks, the records are loaded before
+                    # the doublings: they and the additions are then one block, acc on
+                    # the stack throughout (no test of Z between: ec/deferred.py)
                     early = e.target.field_blocks
                     if early:
-                        self._load_first(adds, bit, above)
+                        self._load_all(adds, bit, above)
                     for _ in range(doublings):
                         jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
-                    self._additions(adds, bit, above, loaded=early)
+                    self._additions(adds, bit, above, loaded=early, add=add)
+            if deferred:
+                deferred.checkpoint()
             run(top, digits.loop_top, 0)
+            if deferred:
+                deferred.test_lead()
             asm.push(digits.loop_top // turn)     # stack: u1 u2 G1 G2 R1 R2 turns-left
             loop = asm.label("windows")
+            if deferred:
+                deferred.checkpoint()
             run(digits.loop_top, digits.loop_top - turn, 1)   # digits at fixed bits: the
+            if deferred:
+                deferred.test_turn()
             next_turn(asm, range(2, 6), turn, loop)   # words move up a turn's bits a turn
+            if deferred:
+                deferred.resume_here()
             asm.ops("POP", "POP", "POP", "POP", "POP")   # stack: u1 u2
         asm.ops("POP", "POP")
         push_field_is_zero(e, acc.z)               # Z = 0: Q = infinity (module doc, 5)
         asm.jumpi(self.fail)
         fp.mul(e, acc.z, acc.z, self.z_table)      # back from y^2 = x^3 + 7 Z_T^6
         asm.jump(self.finish)
+        if deferred:
+            with asm.scope("careful"):
+                deferred.careful_path()
+
+    def _deferred(self) -> DeferredTests:
+        """The loop's tests once a segment (:mod:`..ec.deferred`): R's words at stack
+        depths 3 and 2, G's at 5 and 4 under the count, as the loop's turns hold them."""
+        e, digits = self.e, self.g_digits
+
+        def kind(name: str, window: int) -> DigitWords:
+            return DigitWords(window, tuple((depth + 1, addend)
+                                            for depth, n, addend in self.addends if n == name),
+                              lambda addend, depth, shift: self._load_one(
+                                  name, addend.record, depth, shift))
+        return DeferredTests(
+            e, self.exceptions, (kind("r", WINDOW), kind("g", digits.window)),
+            lambda: jacobian.jacobian_dbl_halved(e, fp, self.acc, self.three_halves),
+            digits.top, digits.loop_top, digits.turn_bits)
 
     # --- 6. the address -----------------------------------------------------------------
 
