@@ -8,6 +8,7 @@ its ratio to the figure:
 """
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 from pathlib import Path
@@ -24,8 +25,11 @@ DEGENERATE = {"ecrecover": test_degenerate._k1_degenerate,
               "p256verify": test_degenerate._p256_degenerate}
 
 
-def main(names: list) -> None:
-    for name in names or list(DEGENERATE):
+def main(argv: list) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", choices=sorted(DEGENERATE), metavar="NAME",
+                        help="ecrecover, p256verify (default: both)")
+    for name in parser.parse_args(argv).names or list(DEGENERATE):
         code = build_contract(name, target="evm")
         rng = random.Random(48)
         figure = max(run(code, test_deferred_tests.CASES[name](rng), target="evm").gas_used
