@@ -35,7 +35,7 @@ it expects.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence, Tuple
+from typing import Callable, Sequence, Tuple, Union
 
 from ..asm import G1Jacobian, Label
 from ..tower import fp
@@ -80,6 +80,10 @@ class DeferredTests:
                 "careful_loop", "careful_from_lead", "careful_from_turn", "windows_done"))
         for kind in kinds:
             assert turn_bits % kind.window == 0 and loop_top % kind.window == 0
+
+    def add(self, addend: Addend) -> None:
+        """acc += addend in a segment: untested, Z tested at the segment's end."""
+        self.exceptions.add_untested(addend)
 
     def checkpoint(self) -> None:
         """acc saved: a segment starts (its additions untested)."""
@@ -146,3 +150,35 @@ class DeferredTests:
                 self.exceptions.add(addend)
             shift_words(asm, [depth for depth, _ in kind.words], kind.window)
             asm.place(skip)
+
+
+class TestsAtEachAddition:
+    """The loop's tests where a test does not end a block (EVMMAX, EVM384): each addition
+    tested where it happens (:meth:`.exceptional.Exceptions.add`); the segments' hooks of
+    :class:`DeferredTests` emit nothing."""
+
+    def __init__(self, exceptions: Exceptions) -> None:
+        self.add = exceptions.add
+
+    def checkpoint(self) -> None:
+        """Nothing to save."""
+
+    def test_lead(self) -> None:
+        """Nothing to test: each addition was."""
+
+    def test_turn(self) -> None:
+        """Nothing to test: each addition was."""
+
+    def resume_here(self) -> None:
+        """No careful path to return from."""
+
+    def careful_path(self) -> None:
+        """No careful path."""
+
+
+def loop_tests(e: Emitter, exceptions: Exceptions,
+               deferred: Callable[[], DeferredTests]) -> Union[DeferredTests, TestsAtEachAddition]:
+    """The tests a joint loop runs for this target: once a segment where a test of Z ends a
+    block of field code (``Target.field_blocks``: plain EVM; ``deferred()`` makes them),
+    else after each addition."""
+    return deferred() if e.target.field_blocks else TestsAtEachAddition(exceptions)

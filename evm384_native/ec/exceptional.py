@@ -62,6 +62,11 @@ class Exceptions:
         self.flag = e.asm.memory.region("exceptional_flag").alloc(raw(WORD), "at_infinity")
         self._handlers: Dict[Tuple[str, ...], Subroutine] = {}
 
+    def add_untested(self, addend: Addend) -> None:
+        """acc += addend with no test: a later test of Z finds an exception (Z stays 0),
+        as :mod:`.deferred`'s segments do."""
+        self._add(addend)
+
     def add(self, addend: Addend) -> None:
         """acc += addend, its exceptional cases handled (module doc): where Z3 = 0 a jump
         to a detour after the code (this addition's own: it pushes the return address and

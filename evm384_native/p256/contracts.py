@@ -47,7 +47,7 @@ from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
 from ..curves.p256 import P256
 from ..ec import a_minus_3
 from ..ec.a_minus_3 import EmittedOps
-from ..ec.deferred import DeferredTests, DigitWords
+from ..ec.deferred import DeferredTests, DigitWords, loop_tests
 from ..ec.exceptional import Addend, Exceptions
 from ..ec.odd_multiples import odd_multiples
 from ..ec.windows import RECORDS, WINDOW, CodeTable, joint_steps, next_turn
@@ -347,8 +347,7 @@ class _Verify:
         exceptions = Exceptions(e, acc, add, lambda: self._double_record(acc))
         top, turn = digits.loop_top, digits.turn_bits
         # where a test of Z ends a block (plain EVM), one a segment (ec/deferred.py)
-        self.deferred = deferred = self._deferred(acc, exceptions) if e.target.field_blocks \
-            else None
+        self.tests = tests = loop_tests(e, exceptions, lambda: self._deferred(acc, exceptions))
         with asm.scope("windows"):
             self._lookup(acc.part(G1, 0, "acc.xy"), 1, None, self.q_table)   # +-Q
             fp.copy(e, acc.z, e.one)               # on Q's table's curve
@@ -378,9 +377,7 @@ class _Verify:
                     for name, addend in added:
                         if not early:
                             load(name, bit + offset, depth)
-                            exceptions.add(addend)
-                        else:
-                            add(addend)
+                        tests.add(addend)
 
             def load(name: str, shift: int, depth: int) -> None:
                 """The record of the digit ``name`` ("g": u1's, "q": u2's) at bit
@@ -389,21 +386,16 @@ class _Verify:
                     self._g_lookup(g.record, depth + 1, shift)
                 else:
                     self._lookup(q.record, depth, shift, self.q_table)
-            if deferred:
-                deferred.checkpoint()
+            tests.checkpoint()
             run(255, top, 0, 1)
-            if deferred:
-                deferred.test_lead()
+            tests.test_lead()
             asm.push(top // turn)                  # stack: u1 u2 U1 U2 turns-left
             loop = asm.label("windows")
-            if deferred:
-                deferred.checkpoint()
+            tests.checkpoint()
             run(top, top - turn, 0, 2)             # the turn's digits at fixed bits: the
-            if deferred:
-                deferred.test_turn()
+            tests.test_turn()
             next_turn(asm, (2, 3), turn, loop)     # words move up a turn's bits each turn
-            if deferred:
-                deferred.resume_here()
+            tests.resume_here()
             asm.ops("POP", "POP", "POP", "POP", "POP")
         fp.mul(e, self.scale, acc.z, self.z_table)  # Z on the curve itself
         fp.mul(e, self.scale, self.scale, self.scale)   # x = X / Z^2
@@ -482,9 +474,8 @@ class _Verify:
             self._windowed(acc)
         with asm.scope("check"):
             self.check(acc)
-        if self.deferred:
-            with asm.scope("double_scalar"), asm.scope("careful"):
-                self.deferred.careful_path()
+        with asm.scope("double_scalar"), asm.scope("careful"):
+            self.tests.careful_path()
         with asm.scope("check"):
             asm.place(self.fail)                   # any failure: empty output, no revert
             asm.op("STOP")

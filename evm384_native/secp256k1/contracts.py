@@ -46,7 +46,7 @@ from typing import Callable, Optional
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, raw
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
-from ..ec.deferred import DeferredTests, DigitWords
+from ..ec.deferred import DeferredTests, DigitWords, loop_tests
 from ..ec.glv import HALF_BITS, push_digit_words
 from ..ec.exceptional import Addend, Exceptions
 from ..ec.groups import affine_view, g1_group
@@ -314,8 +314,7 @@ class _Recover:
         widths = {"g": digits.window, "r": WINDOW}
         top, turn = digits.top, digits.turn_bits
         # where a test of Z ends a block (plain EVM), one a segment (ec/deferred.py)
-        deferred = self._deferred() if e.target.field_blocks else None
-        add = self._add if deferred else self.exceptions.add
+        tests = loop_tests(e, self.exceptions, self._deferred)
         with asm.scope("windows"):
             self._additions(tuple(n for n, w in widths.items() if top % w == 0), top, 0,
                             start=True)
@@ -330,31 +329,25 @@ class _Recover:
                         self._load_all(adds, bit, above)
                     for _ in range(doublings):
                         jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
-                    self._additions(adds, bit, above, loaded=early, add=add)
-            if deferred:
-                deferred.checkpoint()
+                    self._additions(adds, bit, above, loaded=early, add=tests.add)
+            tests.checkpoint()
             run(top, digits.loop_top, 0)
-            if deferred:
-                deferred.test_lead()
+            tests.test_lead()
             asm.push(digits.loop_top // turn)     # stack: u1 u2 G1 G2 R1 R2 turns-left
             loop = asm.label("windows")
-            if deferred:
-                deferred.checkpoint()
+            tests.checkpoint()
             run(digits.loop_top, digits.loop_top - turn, 1)   # digits at fixed bits: the
-            if deferred:
-                deferred.test_turn()
+            tests.test_turn()
             next_turn(asm, range(2, 6), turn, loop)   # words move up a turn's bits a turn
-            if deferred:
-                deferred.resume_here()
+            tests.resume_here()
             asm.ops("POP", "POP", "POP", "POP", "POP")   # stack: u1 u2
         asm.ops("POP", "POP")
         push_field_is_zero(e, acc.z)               # Z = 0: Q = infinity (module doc, 5)
         asm.jumpi(self.fail)
         fp.mul(e, acc.z, acc.z, self.z_table)      # back from y^2 = x^3 + 7 Z_T^6
         asm.jump(self.finish)
-        if deferred:
-            with asm.scope("careful"):
-                deferred.careful_path()
+        with asm.scope("careful"):
+            tests.careful_path()
 
     def _deferred(self) -> DeferredTests:
         """The loop's tests once a segment (:mod:`..ec.deferred`): R's words at stack
