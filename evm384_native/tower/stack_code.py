@@ -51,6 +51,7 @@ FAR = 24                # a value next read more than this many operations later
 _DUP1, _SWAP1, _PUSH0, _PUSH1 = 0x80, 0x90, 0x5F, 0x60
 _POP, _MLOAD, _MSTORE = 0x50, 0x51, 0x52
 _ADD, _SUB, _MOD, _ADDMOD, _MULMOD = 0x01, 0x03, 0x06, 0x08, 0x09
+_MODULUS, _SPARE = -2, -3   # stack slots: the block's modulus; a copy of it under the top value
 _UNREDUCED = {"addw": "add", "subw": "sub", "negw": "neg"}   # lazy kinds, reduced ones
 _MODULUS_USES = {"add": 1, "mul": 1, "sub": 2, "neg": 2, "addw": 0, "subw": 1, "negw": 1}
 _SMALL = 1 << 32
@@ -385,7 +386,7 @@ class _Compiler:
         path = ops[0].path if ops else ()
         if self.modulus_uses > 1:
             self._load_modulus()
-            self.stack.append(-2)                   # the modulus: never dead in the block
+            self.stack.append(_MODULUS)             # never dead in the block
         self._flush(path)
         for i, root in enumerate(roots):
             self._root(i, root)
@@ -500,9 +501,13 @@ class _Compiler:
             self._emit(_SWAP1 + distance - 1)
             self.stack[index] = self.stack[-1]
         self.stack.pop()
-        if moduli:                                  # [v] -> [p .. p, v]
-            self._modulus(1)
-            self._emit(*[_DUP1] * (moduli - 1), _SWAP1 + moduli - 1)
+        missing = moduli
+        if moduli and self.stack and self.stack[-1] == _SPARE:
+            self.stack.pop()                        # [spare, v]: one copy under v already
+            missing -= 1
+        if missing:                                 # [v] -> [p .. p, v]
+            self._modulus(1 + moduli - missing)     # (above the spare too, if any)
+            self._emit(*[_DUP1] * (missing - 1), _SWAP1 + missing - 1)
         self.taken, self.free_moduli = first, moduli
 
     def _modulus(self, above: int) -> None:
@@ -510,7 +515,7 @@ class _Compiler:
             self.free_moduli -= 1
             return
         if self.modulus_uses > 1:
-            self._dup(-2, above)
+            self._dup(_MODULUS, above)
         else:
             self._load_modulus()
 
@@ -583,7 +588,7 @@ class _Compiler:
         """The value on top of the block's values, if ``root`` reads it for the last time,
         as an operand of its own (not inside an operand's tree): ``root`` can take it
         from there instead of a DUP of it now and a POP later."""
-        if not self.stack or self.stack[-1] in (None, -2):
+        if not self.stack or self.stack[-1] in (None, _MODULUS, _SPARE):
             return None
         top = self.stack[-1]
         v = self.values[root]
@@ -601,8 +606,11 @@ class _Compiler:
         v = self.values[index]
         other = [a for a in v.args if a != top]
         if v.kind in ("add", "mul", "sub", "neg"):
-            self._modulus(1)
-            self._emit(_SWAP1)                      # modulus, top
+            if self.stack and self.stack[-1] == _SPARE:
+                self.stack.pop()                    # spare, top: p under it already
+            else:
+                self._modulus(1)
+                self._emit(_SWAP1)                  # modulus, top
             if v.kind == "neg":
                 self._multiple(self.values[top].bound, 2)
                 self._emit(_SUB, _MOD)
@@ -652,7 +660,7 @@ class _Compiler:
     def _root(self, i: int, root: int) -> None:
         self.now = i
         while len(self.stack) + self.values[root].depth > MAX_DEPTH:
-            if None in self.stack:
+            if None in self.stack or _SPARE in self.stack:
                 self._compact(force=True)
                 continue
             if not self._split(i, root):
@@ -660,10 +668,14 @@ class _Compiler:
         top = self._consumable(i, root)
         if top is None:
             self._take_first(i, root)
+            if self.taken is None and root == self.roots[i] and self._spare_pays(i):
+                self._dup(_MODULUS, 0)              # under this root, for the next one
+                self.stack.append(_SPARE)
             self._tree(root, 0)
         else:
             self.stack.pop()
             self._tree_on(root, top)
+        self._spares_dead(keep=len(self.stack) - 1)
         self.stack.append(root)
         self._consume(i, root)
         self._store_early(root)
@@ -671,8 +683,46 @@ class _Compiler:
         if self.stack and self.stack[-1] == root and uses and self._distance(root, uses[0]) > FAR:
             self._evict_value(root)                 # read again only much later: to scratch
         self._compact()
-        while len([v for v in self.stack if v is not None]) > FRAME:
+        while len([v for v in self.stack if v is not None and v != _SPARE]) > FRAME:
             self._evict(i + 1)
+
+    def _spare_pays(self, i: int) -> bool:
+        """Whether the root after position ``i`` will begin with a copy of p under a value
+        taken to the top (:meth:`_take_first`) or under root ``i`` itself, read there in
+        place (:meth:`_tree_on`): then a copy of p pushed now under root ``i`` (a spare)
+        is that copy. A take's SWAP leaves the top value in the slot of the value taken
+        and the spare under it, where p must be: the SWAP1 that puts p under the value
+        (3 gas) is saved. Predicted by the next root's lead as the block stands now; a
+        spare the next root does not use is a dead slot."""
+        if i + 1 >= len(self.roots) or _MODULUS not in self.stack:
+            return False
+        root, following = self.roots[i], self.roots[i + 1]
+        v = self.values[following]
+        uses = self.pending[root]
+        if (len(self.stack) + 1 + max(self.values[root].depth, 1 + v.depth) > MAX_DEPTH
+                or uses[0] == len(self.roots) or self._distance(root, uses[0]) > FAR):
+            return False                            # no room, or the root leaves the top
+        reads = self._leaves(following).count(root)
+        if (reads and v.kind in ("add", "mul", "sub", "neg") and root in v.args
+                and reads == v.args.count(root) and self.pending[root] == [i + 1] * reads
+                and not (v.kind == "sub" and v.args[0] == v.args[1])):
+            return True                             # read in place (:meth:`_consumable`)
+        self.now = i + 1                            # (:meth:`_order` asks what dies there)
+        try:
+            first, moduli = self._lead(following)
+        finally:
+            self.now = i
+        if moduli < 1 or (first not in self.stack and first != root):
+            return False                            # (:meth:`_read_last_first`, one root on)
+        reads = self._leaves(following).count(first)
+        square = v.kind in ("add", "mul") and v.args == (first, first)
+        later = [position for position in self.pending[first] if position != i]
+        return later == [i + 1] * reads and (reads == 1 or square)
+
+    def _spares_dead(self, keep: int = -1) -> None:
+        """Spares not used by the root just made (but the one at ``keep``) are dead slots."""
+        self.stack = [None if v == _SPARE and k != keep else v
+                      for k, v in enumerate(self.stack)]
 
     def _distance(self, value: int, position: int) -> int:
         """Operations from ``value`` to the root at ``position`` (the end: the last one)."""
@@ -772,12 +822,16 @@ class _Compiler:
         ones above it come up as the values above them move down, and go for a POP each
         (six dead slots under one value: SWAP6 and six POPs, 15 gas, where filling the
         nearest first took six SWAP1 POP, 30)."""
+        if force:
+            self._spares_dead()
+        elif self.stack and self.stack[-1] == _SPARE:
+            self.stack[-1] = None                   # its value left the top: no use
         while None in self.stack:
             if self.stack[-1] is None:
                 self._emit(_POP)
                 self.stack.pop()
                 continue
-            if not force and len(self.stack) <= COMPACT_AT:
+            if not force and (len(self.stack) <= COMPACT_AT or self.stack[-2:-1] == [_SPARE]):
                 return
             reach = len(self.stack) - 1 - MAX_DEPTH
             dead = [i for i, v in enumerate(self.stack) if v is None and i >= reach]
@@ -790,7 +844,7 @@ class _Compiler:
 
     def _evict(self, i: int) -> None:
         """Move the stack value read furthest ahead (after position ``i``) to scratch."""
-        candidates = [v for v in self.stack if v is not None and v != -2]
+        candidates = [v for v in self.stack if v is not None and v not in (_MODULUS, _SPARE)]
         if not candidates:
             raise AssertionError("nothing to evict")
         self._evict_value(max(candidates, key=lambda v: self.pending[v][0]
@@ -839,7 +893,7 @@ class _Compiler:
                 self._store_to(address, value)
         while self.stack:
             top = self.stack[-1]
-            if top is not None and top != -2:
+            if top is not None and top not in (_MODULUS, _SPARE):
                 addresses = [a for a, v in self.finals.items() if v == top]
                 for address in addresses[:-1]:
                     self._emit(_DUP1)
