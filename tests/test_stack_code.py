@@ -156,24 +156,73 @@ def test_values_read_last_inside_trees(block):
     _run_and_compare(ops, _words(random.Random(seed), count, p), p)
 
 
-def test_a_value_read_last_is_swapped_up_not_copied():
-    """Five doublings (BN254's halved formula, the shape of bn254_mul's loop): the values
-    each reads last are taken from the stack by a SWAP where a copy and a dead slot to
-    remove would cost more, so the block costs less than with every read copied."""
+def _doublings():
+    """Five doublings (BN254's halved formula, the shape of bn254_mul's loop) and their
+    input words."""
     x, y, z, c, m, s, b = (FIRST + 32 * i for i in range(7))
     doubling = [("mul", m, x, x), ("mul", m, m, c), ("mul", b, y, y), ("mul", z, y, z),
                 ("mul", s, x, b), ("mul", b, b, b), ("mul", x, m, m), ("sub", x, x, s),
                 ("sub", x, x, s), ("sub", y, s, x), ("mul", y, y, m), ("sub", y, y, b),
                 ("kill", m, m, m), ("kill", s, s, s), ("kill", b, b, b)]
-    ops = [FieldOp(kind, out, a, d, ()) for kind, out, a, d in doubling] * 5
-    words = {x: 5, y: 7, z: 1, c: 3}
+    return ([FieldOp(kind, out, a, d, ()) for kind, out, a, d in doubling] * 5,
+            {x: 5, y: 7, z: 1, c: 3})
+
+
+def _gas_without(method, ops, words, p, nothing=None):
+    """The gas of the block compiled, beside its gas with the compiler's ``method``
+    doing nothing (returning ``nothing``)."""
+    stack_code._compile_cached.cache_clear()
+    with_it = _run_and_compare(ops, words, p).gas_used
+    stack_code._compile_cached.cache_clear()                  # the same block, again
+    with mock.patch.object(stack_code._Compiler, method, lambda *_: nothing):
+        without = _run_and_compare(ops, words, p).gas_used
+    stack_code._compile_cached.cache_clear()
+    return with_it, without
+
+
+def test_a_value_read_last_is_swapped_up_not_copied():
+    """The values each doubling reads last are taken from the stack by a SWAP where a
+    copy and a dead slot to remove would cost more, so the block costs less than with
+    every read copied."""
+    ops, words = _doublings()
     for p in (P_BN254, P_256):
-        taken = _run_and_compare(ops, words, p).gas_used
-        stack_code._compile_cached.cache_clear()          # the same block, compiled again
-        with mock.patch.object(stack_code._Compiler, "_take_first", lambda *_: None):
-            copied = _run_and_compare(ops, words, p).gas_used
-        stack_code._compile_cached.cache_clear()
+        taken, copied = _gas_without("_take_first", ops, words, p)
         assert taken < copied, (p, taken, copied)
+
+
+def test_spare_copies_of_p_save_the_swaps_under_values_taken():
+    """A copy of p pushed under a root where the next root takes a value (or reads that
+    root in place) with p under it saves the SWAP that put p there: the doublings cost
+    less with spares than without."""
+    ops, words = _doublings()
+    for p in (P_BN254, P_256):
+        spared, unspared = _gas_without("_spares", ops, words, p, 0)
+        assert spared < unspared, (p, spared, unspared)
+
+
+def test_spares_in_dense_blocks():
+    """Random blocks of many products over few words, where roots often take values and
+    one or several spares are pushed under a root for the next ones (and some die
+    unused, where a prediction fails): the words are Python's."""
+    pushed = []
+    spares = stack_code._Compiler._spares
+
+    def counted(compiler, i):
+        pushed.append(spares(compiler, i))
+        return pushed[-1]
+
+    rng = random.Random(48)
+    stack_code._compile_cached.cache_clear()
+    with mock.patch.object(stack_code._Compiler, "_spares", counted):
+        for _ in range(40):
+            p = rng.choice((P_256, P_BN254))
+            count = rng.randint(3, 6)
+            ops = [FieldOp(rng.choice(["add", "sub", "mul", "mul", "mul"]),
+                           *(FIRST + 32 * rng.randrange(count) for _ in range(3)), ())
+                   for _ in range(40)]
+            _run_and_compare(ops, _words(rng, count, p), p)
+    stack_code._compile_cached.cache_clear()
+    assert 1 in pushed and max(pushed) >= 2, "the blocks exercise one spare and several"
 
 
 def test_unreduced_sums_stay_below_the_headroom():

@@ -668,14 +668,15 @@ class _Compiler:
         top = self._consumable(i, root)
         if top is None:
             self._take_first(i, root)
-            if self.taken is None and root == self.roots[i] and self._spare_pays(i):
-                self._dup(_MODULUS, 0)              # under this root, for the next one
-                self.stack.append(_SPARE)
+            if self.taken is None and root == self.roots[i]:
+                for _ in range(self._spares(i)):    # under this root, for the next ones
+                    self._dup(_MODULUS, 0)
+                    self.stack.append(_SPARE)
             self._tree(root, 0)
         else:
             self.stack.pop()
             self._tree_on(root, top)
-        self._spares_dead(keep=len(self.stack) - 1)
+        self._spares_dead(keep=self._spares_on_top())
         self.stack.append(root)
         self._consume(i, root)
         self._store_early(root)
@@ -686,42 +687,68 @@ class _Compiler:
         while len([v for v in self.stack if v is not None and v != _SPARE]) > FRAME:
             self._evict(i + 1)
 
-    def _spare_pays(self, i: int) -> bool:
-        """Whether the root after position ``i`` will begin with a copy of p under a value
-        taken to the top (:meth:`_take_first`) or under root ``i`` itself, read there in
-        place (:meth:`_tree_on`): then a copy of p pushed now under root ``i`` (a spare)
-        is that copy. A take's SWAP leaves the top value in the slot of the value taken
-        and the spare under it, where p must be: the SWAP1 that puts p under the value
-        (3 gas) is saved. Predicted by the next root's lead as the block stands now; a
-        spare the next root does not use is a dead slot."""
-        if i + 1 >= len(self.roots) or _MODULUS not in self.stack:
-            return False
-        root, following = self.roots[i], self.roots[i + 1]
-        v = self.values[following]
-        uses = self.pending[root]
-        if (len(self.stack) + 1 + max(self.values[root].depth, 1 + v.depth) > MAX_DEPTH
-                or uses[0] == len(self.roots) or self._distance(root, uses[0]) > FAR):
-            return False                            # no room, or the root leaves the top
-        reads = self._leaves(following).count(root)
+    def _spares(self, i: int) -> int:
+        """How many of the roots after position ``i``, one after another, will each begin
+        with a copy of p under a value taken to the top (:meth:`_take_first`) or under
+        the root before it, read there in place (:meth:`_tree_on`): so many copies of p
+        pushed now under root ``i`` (spares) are those copies, each root leaving its
+        value on the next. A take's SWAP leaves the top value in the slot of the value
+        taken and the spare under it, where p must be: the SWAP1 that puts p under the
+        value (3 gas) is saved. Predicted from the block as it stands now; a spare that
+        is not used is a dead slot."""
+        if _MODULUS not in self.stack:
+            return 0
+        count = 0
+        for following in range(i + 1, len(self.roots)):
+            made = self.roots[following - 1]
+            uses = self.pending[made]
+            if (len(self.stack) + count + 1 + max(self.values[self.roots[i]].depth,
+                                                  1 + self.values[self.roots[following]].depth)
+                    > MAX_DEPTH or uses[0] == len(self.roots)
+                    or self._distance(made, uses[0]) > FAR
+                    or not self._begins_with_p_under(i, following)):
+                break                               # no room, the value leaves the top, ...
+            count += 1
+        return count
+
+    def _begins_with_p_under(self, i: int, following: int) -> bool:
+        """Whether the root at position ``following`` reads the root before it in place
+        (:meth:`_consumable`) or takes a value (:meth:`_take_first`), with p under it,
+        as the block stands before root ``i`` is made (the roots from ``i`` on made)."""
+        made = self.roots[i:following]
+        root, v = self.roots[following - 1], self.values[self.roots[following]]
+
+        def reads_left(value: int) -> List[int]:
+            return [at for at in self.pending[value] if not i <= at < following]
+
+        reads = self._leaves(self.roots[following]).count(root)
         if (reads and v.kind in ("add", "mul", "sub", "neg") and root in v.args
-                and reads == v.args.count(root) and self.pending[root] == [i + 1] * reads
+                and reads == v.args.count(root) and reads_left(root) == [following] * reads
                 and not (v.kind == "sub" and v.args[0] == v.args[1])):
             return True                             # read in place (:meth:`_consumable`)
-        self.now = i + 1                            # (:meth:`_order` asks what dies there)
+        now, self.now = self.now, following         # (:meth:`_order` asks what dies there)
         try:
-            first, moduli = self._lead(following)
+            first, moduli = self._lead(self.roots[following])
         finally:
-            self.now = i
-        if moduli < 1 or (first not in self.stack and first != root):
-            return False                            # (:meth:`_read_last_first`, one root on)
-        reads = self._leaves(following).count(first)
+            self.now = now
+        if moduli < 1 or (first not in self.stack and first not in made):
+            return False                            # (:meth:`_read_last_first`, later)
+        reads = self._leaves(self.roots[following]).count(first)
         square = v.kind in ("add", "mul") and v.args == (first, first)
-        later = [position for position in self.pending[first] if position != i]
-        return later == [i + 1] * reads and (reads == 1 or square)
+        return reads_left(first) == [following] * reads and (reads == 1 or square)
 
-    def _spares_dead(self, keep: int = -1) -> None:
-        """Spares not used by the root just made (but the one at ``keep``) are dead slots."""
-        self.stack = [None if v == _SPARE and k != keep else v
+    def _spares_on_top(self) -> int:
+        """How many spares are on top of the stack, one on another."""
+        count = 0
+        while count < len(self.stack) and self.stack[-1 - count] == _SPARE:
+            count += 1
+        return count
+
+    def _spares_dead(self, keep: int = 0) -> None:
+        """Spares are dead slots, but the ``keep`` on top (those under the root being
+        made, for the next ones)."""
+        last = len(self.stack) - keep
+        self.stack = [None if v == _SPARE and k < last else v
                       for k, v in enumerate(self.stack)]
 
     def _distance(self, value: int, position: int) -> int:
@@ -822,10 +849,8 @@ class _Compiler:
         ones above it come up as the values above them move down, and go for a POP each
         (six dead slots under one value: SWAP6 and six POPs, 15 gas, where filling the
         nearest first took six SWAP1 POP, 30)."""
-        if force:
-            self._spares_dead()
-        elif self.stack and self.stack[-1] == _SPARE:
-            self.stack[-1] = None                   # its value left the top: no use
+        if force or self._spares_on_top():
+            self._spares_dead()                     # (on top: the value over them left)
         while None in self.stack:
             if self.stack[-1] is None:
                 self._emit(_POP)
