@@ -18,9 +18,11 @@ address known:
    it is used, as an operand left on the stack: no DUP, no POP, no memory. Every other
    value computed here is a *root*: computed in program order and kept on the stack until
    its last use (DUP to use it; at its last use, where it is the first value a root's
-   tree pushes, a SWAP brings it up instead, leaving no dead slot), or, when more values
-   are live than DUP reaches, written to a scratch word and loaded again (Belady: the one
-   used furthest ahead goes). Compiled blocks are cached.
+   tree pushes, a SWAP brings it up instead, leaving no dead slot, onto a copy of p
+   pushed under the top value where that was made, if the operation needs p: a
+   *spare*), or, when more values are live than DUP reaches, written to a scratch word
+   and loaded again (Belady: the one used furthest ahead goes). Compiled blocks are
+   cached.
 3. **Memory.** Entry values are loaded at each use (PUSH MLOAD, 6 gas: cheaper than keeping
    one on the stack for two or three uses); constants too, or pushed where the modulus is
    known as the code is written (:class:`BlockMemory`). A result is stored to its address
@@ -51,7 +53,7 @@ FAR = 24                # a value next read more than this many operations later
 _DUP1, _SWAP1, _PUSH0, _PUSH1 = 0x80, 0x90, 0x5F, 0x60
 _POP, _MLOAD, _MSTORE = 0x50, 0x51, 0x52
 _ADD, _SUB, _MOD, _ADDMOD, _MULMOD = 0x01, 0x03, 0x06, 0x08, 0x09
-_MODULUS, _SPARE = -2, -3   # stack slots: the block's modulus; a copy of it under the top value
+_MODULUS, _SPARE = -2, -3   # stack slots: the block's modulus; a copy of it under a value
 _UNREDUCED = {"addw": "add", "subw": "sub", "negw": "neg"}   # lazy kinds, reduced ones
 _MODULUS_USES = {"add": 1, "mul": 1, "sub": 2, "neg": 2, "addw": 0, "subw": 1, "negw": 1}
 _SMALL = 1 << 32
