@@ -40,7 +40,7 @@ from ..asm import Fp, G1, G1Jacobian, raw
 from ..tower import fp, jacobian
 from ..tower.compare import push_field_is_zero
 from ..tower.fp import Emitter
-from .glv import DIGITS, HALF_BITS, bound, push_digit_words
+from .glv import DIGITS, bound, push_digit_words
 from .groups import add, affine_view, g1_group, set_infinity
 from .odd_multiples import odd_multiples
 from .windows import RECORDS, WINDOW, Lookup, next_turn
@@ -50,6 +50,10 @@ from .windows import RECORDS, WINDOW, Lookup, next_turn
 # windows inline would not fit 24,576 bytes: ~820 bytes a window under EVMMAX), or with
 # ``loops`` 8 (EVM384's 18-byte ops: 12 windows do not fit either)
 TURN_WINDOWS = {False: 12, True: 3}
+# the lowest digit's width: |k_i| < 2^127.5 (BN254's bound) fits 25 digits of WINDOW bits
+# above one of 3 (2^128), two doublings fewer than 26 of WINDOW bits (2^130)
+LOW_BITS = 3
+SPAN_BITS = WINDOW * (DIGITS - 1) + LOW_BITS
 
 
 def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
@@ -57,7 +61,7 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     calldata word s at ``scalar_offset``; returns acc."""
     asm, target, curve = e.asm, e.target, e.curve
     glv = curve.glv
-    assert glv is not None and bound(glv, curve.r) < 1 << HALF_BITS
+    assert glv is not None and bound(glv, curve.r) < 1 << SPAN_BITS
     group = g1_group(curve)
     region = asm.memory.region("scalar_mul")
     acc, q = region.alloc(G1Jacobian, "acc"), region.alloc(G1Jacobian, "q")
@@ -73,11 +77,13 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     def double() -> None:
         jacobian.jacobian_dbl_halved(e, fp, acc, three_halves)
 
-    def additions(shift: int, above: int, complete: bool = False) -> None:
-        """acc += [d1] P + [d2] phi(P) for the digits at bit ``shift`` of the words (under
-        ``above`` stack items); ``complete``: with every case (:func:`.groups.add`)."""
+    def additions(shift: int, above: int, bits: int = WINDOW, complete: bool = False
+                  ) -> None:
+        """acc += [d1] P + [d2] phi(P) for the digits of ``bits`` bits at bit ``shift`` of
+        the words (under ``above`` stack items); ``complete``: with every case
+        (:func:`.groups.add`)."""
         for word in (1, 0):                        # k1's digit [d] P, k2's [d] phi(P)
-            lookup.load(affine_view(q, group), 1 + word + above, shift)
+            lookup.load(affine_view(q, group), 1 + word + above, shift, bits)
             x_factor = beta if word == 0 else None
             if not complete:
                 jacobian.jacobian_add_affine_hmv(e, fp, acc, q, x_factor)
@@ -115,7 +121,8 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         push_field_is_zero(e, point.z)
         asm.op("OR")
         asm.jumpi(infinity)
-        push_digit_words(e, glv, lookup.pre_shift)   # stack: A1 A2
+        # stack: A1 A2, the words shifted so that digit j >= 1 is at bit WINDOW j
+        push_digit_words(e, glv, lookup.pre_shift + WINDOW - LOW_BITS, SPAN_BITS)
         odd_multiples(e, point, table, record, z_table, three_halves)
         fp.copy(e, q.z, e.one)                    # q as a Jacobian point, for add()
         top = WINDOW * (DIGITS - 1)
@@ -126,18 +133,19 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         windows = TURN_WINDOWS[e.loops]
         turns, moved = (DIGITS - 2) // windows, WINDOW * windows
         assert turns * windows == DIGITS - 2
-        assert HALF_BITS + lookup.pre_shift + moved * turns <= 256   # no digit shifted out
+        assert WINDOW * DIGITS + lookup.pre_shift + moved * turns <= 256   # none shifted out
         asm.push(turns)                            # stack: A1 A2 turns-left
         turn = asm.label("windows")
         for t in range(windows):                   # the turn's digits at fixed bits: the
             window(top - WINDOW * (t + 1), 1)      # words move up a turn's bits each turn
         next_turn(asm, (2, 3), moved, turn)        # A2, then A1 up the turn's bits
         asm.op("POP")
-        for _ in range(WINDOW):                    # window 0 (digit 0, moved up every turn)
+        for _ in range(LOW_BITS):                  # window 0 (digit 0, moved up every turn)
             double()
+        low = moved * turns + WINDOW - LOW_BITS    # its bit
         with asm.temps(G1Jacobian) as (saved,):    # acc before window 0's additions
             fp.copy(e, saved, acc)
-            additions(moved * turns, 0)
+            additions(low, 0, LOW_BITS)
             push_field_is_zero(e, acc.z)           # Z = 0 iff an addition met acc = +-T
             asm.jumpi(exceptional)
             resume = asm.label("window_0_done")
@@ -147,7 +155,7 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
             asm.jump(done)
             asm.place(exceptional)                 # stack: A1 A2
             fp.copy(e, acc, saved)
-            additions(moved * turns, 0, complete=True)
+            additions(low, 0, LOW_BITS, complete=True)
             asm.jump(resume)
         asm.place(infinity)                        # stack: k
         asm.op("POP")
