@@ -36,6 +36,8 @@ with every case (:func:`.groups.add`).
 """
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..asm import Fp, G1, G1Jacobian, raw
 from ..tower import fp, jacobian
 from ..tower.compare import push_field_is_zero
@@ -50,6 +52,10 @@ from .windows import RECORDS, WINDOW, Lookup, next_turn
 # windows inline would not fit 24,576 bytes: ~820 bytes a window under EVMMAX), or with
 # ``loops`` 8 (EVM384's 18-byte ops: 12 windows do not fit either)
 TURN_WINDOWS = {False: 12, True: 3}
+# where runs of field code are blocks (plain EVM), this many windows' records are loaded
+# first and their doublings and additions are one block (a lookup ends a block: acc is
+# stored and loaded again at each edge)
+BLOCK_WINDOWS = 6
 # the lowest digit's width: |k_i| < 2^127.5 (BN254's bound) fits 25 digits of WINDOW bits
 # above one of 3 (2^128), two doublings fewer than 26 of WINDOW bits (2^130)
 LOW_BITS = 3
@@ -65,7 +71,10 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     group = g1_group(curve)
     region = asm.memory.region("scalar_mul")
     acc, q = region.alloc(G1Jacobian, "acc"), region.alloc(G1Jacobian, "q")
-    q2 = region.alloc(G1, "q2") if target.field_blocks else None   # window()'s
+    # windows()'s records: k1's and k2's digit of each window of a block
+    records = ([(affine_view(q, group), region.alloc(G1, "q2"))]
+               + [(region.alloc(G1, f"q{2 * i + 1}"), region.alloc(G1, f"q{2 * i + 2}"))
+                  for i in range(1, BLOCK_WINDOWS)]) if target.field_blocks else []
     z_table = region.alloc(Fp, "z_table")
     record = target.memory_bytes(e, G1.size)
     table = asm.memory.region("scalar_table", first=True).alloc(raw(RECORDS * record),
@@ -92,22 +101,25 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
                 fp.mul(e, q.x, q.x, x_factor)
             add(e, group, acc, q, double)
 
-    def window(shift: int, above: int) -> None:
-        """WINDOW doublings, then acc += the digits' records. Where runs of field code are
-        blocks (plain EVM) both records are loaded first, into q and q2: the doublings and
-        the additions are then one block, acc on the stack throughout (elsewhere the
-        second record's registers would cost more than they save)."""
-        if q2 is None:
+    def windows(shifts: Sequence[int], above: int) -> None:
+        """Per window (its digits at bit ``shifts[i]``), WINDOW doublings, then acc += the
+        digits' records. Where runs of field code are blocks (plain EVM) all the records
+        are loaded first: the windows' doublings and additions are then one block, acc
+        on the stack throughout (elsewhere the registers would cost more than they save)."""
+        if not records:
+            for shift in shifts:
+                for _ in range(WINDOW):
+                    double()
+                additions(shift, above)
+            return
+        for shift, pair in zip(shifts, records):
+            for word, record in zip((1, 0), pair):
+                lookup.load(record, 1 + word + above, shift)
+        for _, (q1, q2) in zip(shifts, records):
             for _ in range(WINDOW):
                 double()
-            additions(shift, above)
-            return
-        for word, record in ((1, q), (0, q2)):
-            lookup.load(affine_view(record, group), 1 + word + above, shift)
-        for _ in range(WINDOW):
-            double()
-        jacobian.jacobian_add_affine_hmv(e, fp, acc, q, None)
-        jacobian.jacobian_add_affine_hmv(e, fp, acc, q2, beta)
+            jacobian.jacobian_add_affine_hmv(e, fp, acc, q1, None)
+            jacobian.jacobian_add_affine_hmv(e, fp, acc, q2, beta)
 
     infinity, done, exceptional = (asm.new_label(name) for name in (
         "product_infinity", "product_done", "window_0_exceptional"))
@@ -130,14 +142,16 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         fp.copy(e, acc.z, e.one)
         lookup.load(affine_view(q, group), 1, top)
         jacobian.jacobian_add_affine_hmv(e, fp, acc, q, beta)
-        windows = TURN_WINDOWS[e.loops]
-        turns, moved = (DIGITS - 2) // windows, WINDOW * windows
-        assert turns * windows == DIGITS - 2
+        per_turn = TURN_WINDOWS[e.loops]
+        turns, moved = (DIGITS - 2) // per_turn, WINDOW * per_turn
+        assert turns * per_turn == DIGITS - 2
         assert WINDOW * DIGITS + lookup.pre_shift + moved * turns <= 256   # none shifted out
         asm.push(turns)                            # stack: A1 A2 turns-left
         turn = asm.label("windows")
-        for t in range(windows):                   # the turn's digits at fixed bits: the
-            window(top - WINDOW * (t + 1), 1)      # words move up a turn's bits each turn
+        step = BLOCK_WINDOWS if records else 1     # the turn's digits at fixed bits: the
+        assert per_turn % step == 0                # words move up a turn's bits each turn
+        for t in range(0, per_turn, step):
+            windows([top - WINDOW * (t + i + 1) for i in range(step)], 1)
         next_turn(asm, (2, 3), moved, turn)        # A2, then A1 up the turn's bits
         asm.op("POP")
         for _ in range(LOW_BITS):                  # window 0 (digit 0, moved up every turn)
