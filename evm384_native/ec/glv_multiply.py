@@ -36,7 +36,7 @@ with every case (:func:`.groups.add`).
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, raw
 from ..tower import fp, jacobian
@@ -71,10 +71,6 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     group = g1_group(curve)
     region = asm.memory.region("scalar_mul")
     acc, q = region.alloc(G1Jacobian, "acc"), region.alloc(G1Jacobian, "q")
-    # windows()'s records: k1's and k2's digit of each window of a block
-    records = ([(affine_view(q, group), region.alloc(G1, "q2"))]
-               + [(region.alloc(G1, f"q{2 * i + 1}"), region.alloc(G1, f"q{2 * i + 2}"))
-                  for i in range(1, BLOCK_WINDOWS)]) if target.field_blocks else []
     z_table = region.alloc(Fp, "z_table")
     record = target.memory_bytes(e, G1.size)
     table = asm.memory.region("scalar_table", first=True).alloc(raw(RECORDS * record),
@@ -101,11 +97,13 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
                 fp.mul(e, q.x, q.x, x_factor)
             add(e, group, acc, q, double)
 
-    def windows(shifts: Sequence[int], above: int) -> None:
+    def windows(shifts: Sequence[int], above: int, records: Sequence[Tuple[G1, G1]]
+                ) -> None:
         """Per window (its digits at bit ``shifts[i]``), WINDOW doublings, then acc += the
         digits' records. Where runs of field code are blocks (plain EVM) all the records
-        are loaded first: the windows' doublings and additions are then one block, acc
-        on the stack throughout (elsewhere the registers would cost more than they save)."""
+        are loaded first, into ``records`` (k1's and k2's of each window): the windows'
+        doublings and additions are then one block, acc on the stack throughout
+        (elsewhere the registers would cost more than they save)."""
         if not records:
             for shift in shifts:
                 for _ in range(WINDOW):
@@ -148,11 +146,14 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         assert WINDOW * DIGITS + lookup.pre_shift + moved * turns <= 256   # none shifted out
         asm.push(turns)                            # stack: A1 A2 turns-left
         turn = asm.label("windows")
-        step = BLOCK_WINDOWS if records else 1     # the turn's digits at fixed bits: the
-        assert per_turn % step == 0                # words move up a turn's bits each turn
-        for t in range(0, per_turn, step):
-            windows([top - WINDOW * (t + i + 1) for i in range(step)], 1)
-        next_turn(asm, (2, 3), moved, turn)        # A2, then A1 up the turn's bits
+        step = BLOCK_WINDOWS if target.field_blocks else 1
+        assert per_turn % step == 0
+        # the records where the table's co-Z values were (less memory to pay for)
+        with asm.temps(*[G1] * (2 * step - 1 if target.field_blocks else 0)) as spare:
+            records = list(zip([affine_view(q, group), *spare[1::2]], spare[0::2]))
+            for t in range(0, per_turn, step):     # the turn's digits at fixed bits: the
+                windows([top - WINDOW * (t + i + 1) for i in range(step)], 1, records)
+        next_turn(asm, (2, 3), moved, turn)        # words move up a turn's bits each turn
         asm.op("POP")
         for _ in range(LOW_BITS):                  # window 0 (digit 0, moved up every turn)
             double()
