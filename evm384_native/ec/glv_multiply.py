@@ -140,9 +140,8 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         fp.copy(e, q.z, e.one)                    # q as a Jacobian point, for add()
         top = WINDOW * (DIGITS - 1)
         lookup.load(affine_view(acc, group), 2, top)
-        fp.copy(e, acc.z, e.one)
         lookup.load(affine_view(q, group), 1, top)
-        jacobian.jacobian_add_affine_hmv(e, fp, acc, q, beta)
+        _affine_sum(e, acc, q, beta)
         per_turn = TURN_WINDOWS[e.loops]
         turns, moved = (DIGITS - 2) // per_turn, WINDOW * per_turn
         assert turns * per_turn == DIGITS - 2
@@ -180,3 +179,26 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         set_infinity(e, acc)
         asm.place(done)
     return acc
+
+
+def _affine_sum(e: Emitter, acc: G1Jacobian, q: G1Jacobian, beta: Fp) -> None:
+    """acc = (acc.x, acc.y) + (beta q.x, q.y), two distinct affine points (the top
+    window's [d1] P and [d2] phi(P)), as a Jacobian point: madd-2004-hmv
+    (:func:`..tower.jacobian.jacobian_add_affine_hmv`) where Z = 1, so that Z^2, Z^3 and
+    their products are the values themselves and Z3 = H: 7 products where it takes 12."""
+    x, y, z = acc.x, acc.y, acc.z
+    with e.asm.temps(Fp, Fp, Fp) as (r, h2, h3):
+        fp.mul(e, z, q.x, beta)
+        fp.sub(e, z, z, x)                         # Z3 = H = beta x2 - x1
+        fp.sub(e, r, q.y, y)                       # R = y2 - y1
+        fp.sqr(e, h2, z)
+        fp.mul(e, h3, h2, z)                       # H^3
+        fp.mul(e, h2, h2, x)                       # x1 H^2
+        fp.sqr(e, x, r)
+        fp.sub(e, x, x, h3)
+        fp.sub(e, x, x, h2)
+        fp.sub(e, x, x, h2)                        # X3 = R^2 - H^3 - 2 x1 H^2
+        fp.mul(e, h3, h3, y)
+        fp.sub(e, y, h2, x)
+        fp.mul(e, y, y, r)
+        fp.sub(e, y, y, h3)                        # Y3 = R (x1 H^2 - X3) - y1 H^3
