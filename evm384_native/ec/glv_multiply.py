@@ -32,10 +32,10 @@ the reduced basis), and in the windows j >= 1 all these coordinates are below 2^
 exceptional case, and acc is never infinity (that needs (a, b) in L). The top window adds
 [d1] P + [d2] phi(P), equal only if (d1, -+d2) is in L: never. In window 0 the coordinates
 reach |k_i| and L can be met (BN254's k = -10 lam mod r: acc = [d2] phi(P) before k2's
-last addition; k = lam: acc = -[d1] P before k1's). There a mixed addition that meets acc = +-T has H = 0 and leaves Z = 0, which the
-next keeps (Z3 = Z H), while without one Z stays non-zero: so window 0 adds as the others
-do, and a final Z = 0 sends it back to acc as it was before its additions, to add again
-with every case (:func:`.groups.add`).
+last addition; k = lam: acc = -[d1] P before k1's). There a mixed addition that meets
+acc = +-T has H = 0 and leaves Z = 0, which the next keeps (Z3 = Z H), while without one Z
+stays non-zero: so window 0 adds as the others do, and a final Z = 0 sends it back to acc
+as it was before its additions, to add again with every case (:func:`.groups.add`).
 """
 from __future__ import annotations
 
