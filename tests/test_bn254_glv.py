@@ -13,6 +13,7 @@ from evm384_native import execute
 from evm384_native.bn254 import build_contract
 from evm384_native.curves import BN254
 from evm384_native.ec import glv
+from evm384_native.ec.glv_multiply import LOW_BITS, SPAN_BITS
 from evm384_native.ec.windows import WINDOW
 from glv_split import modelled_words, split_program, split_words
 
@@ -51,19 +52,20 @@ def test_no_short_vector_meets_a_window_above_the_last():
     least = _lattice_minimum()
     assert least == _lattice_minimum(16) == 6 * x * x + 2 * x > 2**126.7
     bound = glv.bound(GLV, R)
-    assert bound < 2**127.5 < 2**glv.HALF_BITS
-    base = 1 << WINDOW                             # window 1's coordinates:
-    assert bound // base + base + base - 1 < 2**122.6 < least   # base (prefix + 1) + 31
+    assert bound < 2**127.5 < 2**SPAN_BITS
+    base = 1 << LOW_BITS                           # window 1's coordinates:
+    top = 1 << WINDOW                              # 32 (prefix + 1) + 31
+    assert top * (bound // (base * top) + 1) + top - 1 < 2**124.5 < least
 
 
 def _edge_scalars():
     """Scalars at the edges: small, around r and 2^256, lam and its neighbours, k1 or k2
-    zero or small (k = a + b lam), k = 6 lam (window 0 doubles: acc = [d2] phi(P)), the
+    zero or small (k = a + b lam), k = -10 lam (window 0 doubles: acc = [d2] phi(P)), the
     largest |k1| and |k2| among random scalars."""
     rng = random.Random(21)
     named = [0, 1, 2, 3, 15, 16, 17, R - 1, R, R + 1, R - 2, 2 * R, 2**256 - 1, 2**255,
              LAM, LAM - 1, LAM + 1, 2 * LAM, R - LAM, LAM * LAM % R, 6 * LAM % R,
-             -26 * LAM % R]
+             -10 * LAM % R, -26 * LAM % R]
     combos = [(a + b * LAM) % R for a in (-3, -1, 0, 1, 2) for b in (-2, -1, 0, 1, 3)]
     sample = [rng.randrange(R) for _ in range(3000)]
     widest = [max(sample, key=lambda k: abs(glv.split(k, GLV, R)[i])) for i in (0, 1)]
@@ -91,20 +93,26 @@ def test_the_edge_scalars_reach_the_bounds():
 
 
 def _digits(k):
-    """The regular digits of an odd k in (-2^130, 2^130), lowest first (ec/windows.py)."""
-    top = (1 << WINDOW) - 1
-    u = (k + 2**glv.HALF_BITS - 1) // 2
-    digits = [2 * (u >> (WINDOW * j) & top) - top for j in range(glv.DIGITS)]
-    assert sum(d << (WINDOW * j) for j, d in enumerate(digits)) == k
+    """The regular digits of an odd k in (-2^128, 2^128), lowest first (ec/windows.py;
+    glv_multiply.py: the lowest of LOW_BITS bits, the others of WINDOW), written
+    independently of the contract: U = (k + 2^128 - 1) / 2 read from its low bits."""
+    u = (k + 2**SPAN_BITS - 1) // 2
+    digits, weights, at = [], [], 0
+    for bits in [LOW_BITS] + [WINDOW] * (glv.DIGITS - 1):
+        digits.append(2 * (u >> at & (1 << bits) - 1) - (1 << bits) + 1)
+        weights.append(1 << at)
+        at += bits
+    assert sum(d * w for d, w in zip(digits, weights)) == k
+    assert all(d % 2 for d in digits) and abs(digits[0]) < 1 << LOW_BITS
     return digits
 
 
 def test_window_0_meets_the_doubling_case():
-    """For k = 6 lam, acc before k2's last digit is [d2] phi(P): its addition doubles."""
-    k1, k2 = glv.split(6 * LAM % R, GLV, R)
+    """For k = -10 lam, acc before k2's last digit is [d2] phi(P): its addition doubles."""
+    k1, k2 = glv.split(-10 * LAM % R, GLV, R)
     _digits(k1)
     d2 = _digits(k2)
-    acc = (k1 + (k2 - d2[0]) * LAM) % R            # [k1] P + [16 prefix of k2] phi(P)
+    acc = (k1 + (k2 - d2[0]) * LAM) % R            # [k1] P + [prefix of k2] phi(P)
     assert acc == d2[0] * LAM % R
 
 
@@ -145,15 +153,16 @@ def test_ecmul_on_random_points_and_scalars(contracts, target):
 
 
 def test_window_0_adds_again_with_every_case_only_when_it_must(contracts):
-    """k = 6 lam meets acc = +-T in window 0 (above): it runs the complete additions (more
-    gas) and still answers right; other scalars all cost the same."""
+    """k = -10 lam meets acc = +-T in window 0 (above): it runs the complete additions
+    (more gas) and still answers right; other scalars all cost the same (not lam: its
+    k1 + (k2 - 1) lam = 0 meets acc = -[d1] P where k2's lowest digit is 1)."""
     def gas(k):
         data = cases.encode_g1(cases.G1_GENERATOR) + cases.encode_words(k)
         result = execute(contracts["evmmax"], data, opcodes="evmmax", engine="fast")
         assert result.output == cases.precompile_pyevm("mul", data)
         return result.gas_used
-    usual = {gas(k) for k in (1, 12345, R - 1, LAM)}
-    assert len(usual) == 1 and gas(6 * LAM % R) > usual.pop()
+    usual = {gas(k) for k in (1, 12345, R - 1, LAM + 2)}
+    assert len(usual) == 1 and gas(-10 * LAM % R) > usual.pop()
 
 
 @pytest.mark.parametrize("target", TARGETS)

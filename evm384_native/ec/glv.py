@@ -85,8 +85,9 @@ def push_digit_words(e: Emitter, glv: Glv, pre_shift: int, half_bits: int = HALF
                      ) -> None:
     """Stack: k -> A1 A2, A_i = (k_i + 2^half_bits - 1) << (pre_shift - 1) (or >> 1 for
     pre_shift 0), k1, k2 from :func:`split` (as words: k1 may be negative): U_i's digits
-    of any width w dividing ``half_bits`` (>= 130, beyond the halves' bound)."""
-    assert half_bits >= HALF_BITS
+    of any width w dividing ``half_bits``, or below a narrower lowest digit (2^half_bits
+    beyond the halves' :func:`bound`)."""
+    assert bound(glv, e.curve.r) < 1 << half_bits
     asm = e.asm
     g1, g2 = rounding_multipliers(glv, e.curve.r)
     (a1, b1), (a2, b2) = glv.basis

@@ -4,43 +4,48 @@ for BN254), priced for EVMMAX, where a multiplication costs two additions and a 
 as four.
 
 1. k = s mod r (every G1 point has order r); k = 0 or P = infinity gives infinity.
-2. k = k1 + k2 lam (mod r) with k1, k2 odd and below 2^130, each 26 regular signed 5-bit
-   digits (:mod:`.glv`, :mod:`.windows`): table record u holds [2u - 31] P (both signs
-   stored, memory offset 0), so the masked digit is the record's offset.
+2. k = k1 + k2 lam (mod r) with k1, k2 odd and |k_i| < 2^127.5 (:func:`.glv.bound`), each
+   26 regular signed digits (:mod:`.glv`, :mod:`.windows`): the lowest of LOW_BITS = 3
+   bits (odd, in [-7, 7]), 25 of 5 bits above it, so 2^128 bounds them (26 of 5 bits
+   would need 2^130: two doublings more). Table record u holds [2u - 31] P (both signs
+   stored, memory offset 0), so the masked digit is the record's offset (the lowest
+   digit's, 12 records further on: :meth:`.windows.Lookup.load`).
 3. The odd multiples [1] P .. [31] P on one Z_T, affine on the isomorphic curve
    y^2 = x^3 + b Z_T^6 (:mod:`.odd_multiples`), where the whole loop runs with mixed
    additions (a = 0: the doubling does not read b); the result (X, Y, Z) there is
    (X, Y, Z Z_T) on the curve. phi(Q) is (beta x, y) there too (phi commutes with the
    isomorphism): k2's additions multiply the record's x by beta (one multiplication, less
    than a second table's memory).
-4. acc = [d1] P + [d2] phi(P) for the top digits, then per lower window 5 doublings
-   (Z3 = Y Z, 8 multiplications) and two mixed additions, of [d1] P and [d2] phi(P)
-   (madd-2004-hmv), no branch: the windows run in turns of a loop with their digits at
-   fixed bits, the words moving up a turn's bits each turn.
+4. acc = [d1] P + [d2] phi(P) for the top digits, then per lower window 5 doublings (3 in
+   window 0; Z3 = Y Z, 8 multiplications) and two mixed additions, of [d1] P and
+   [d2] phi(P) (madd-2004-hmv), no branch: the windows run in turns of a loop with their
+   digits at fixed bits, the words moving up a turn's bits each turn: 123 doublings.
 
-Exceptional cases. After the doublings of window j, acc = [A] P + [B] phi(P) with
+Exceptional cases. After the doublings of window j >= 1, acc = [A] P + [B] phi(P) with
 (A, B) = 32 (a, b), a and b the prefixes of k1's and k2's digits above j: odd numbers,
-so b != 0, with |a|, |b| < |k_i| / 32^(j+1) + 1. An addition of [d] P (|d| <= 31) meets
+so b != 0, with |a|, |b| < |k_i| / (8 32^j) + 1. An addition of [d] P (|d| <= 31) meets
 acc = +-[d] P iff (A -+ d, B) lies in the lattice L = {(u, v): u + v lam = 0 mod r}; that of
 [d] phi(P) after it, iff (a', B -+ d) does, a' the prefix of k1 down to j (B -+ d is odd, so
 never 0). The code assumes what holds for BN254: every non-zero vector of L has
 max(|u|, |v|) > 2^126.7 (6x^2 + 2x; tests/test_bn254_glv.py searches the combinations of
-the reduced basis), and in the windows j >= 1 all these coordinates are below 2^122.6: no
+the reduced basis), and in the windows j >= 1 all these coordinates are below 2^124.5: no
 exceptional case, and acc is never infinity (that needs (a, b) in L). The top window adds
 [d1] P + [d2] phi(P), equal only if (d1, -+d2) is in L: never. In window 0 the coordinates
-reach |k_i| and L can be met (BN254's k = 6 lam mod r: acc = [d2] phi(P) before k2's last
-addition). There a mixed addition that meets acc = +-T has H = 0 and leaves Z = 0, which the
-next keeps (Z3 = Z H), while without one Z stays non-zero: so window 0 adds as the others
-do, and a final Z = 0 sends it back to acc as it was before its additions, to add again
-with every case (:func:`.groups.add`).
+reach |k_i| and L can be met (BN254's k = -10 lam mod r: acc = [d2] phi(P) before k2's
+last addition; k = lam: acc = -[d1] P before k1's). There a mixed addition that meets
+acc = +-T has H = 0 and leaves Z = 0, which the next keeps (Z3 = Z H), while without one Z
+stays non-zero: so window 0 adds as the others do, and a final Z = 0 sends it back to acc
+as it was before its additions, to add again with every case (:func:`.groups.add`).
 """
 from __future__ import annotations
+
+from typing import Sequence, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, raw
 from ..tower import fp, jacobian
 from ..tower.compare import push_field_is_zero
 from ..tower.fp import Emitter
-from .glv import DIGITS, HALF_BITS, bound, push_digit_words
+from .glv import DIGITS, bound, push_digit_words
 from .groups import add, affine_view, g1_group, set_infinity
 from .odd_multiples import odd_multiples
 from .windows import RECORDS, WINDOW, Lookup, next_turn
@@ -50,6 +55,14 @@ from .windows import RECORDS, WINDOW, Lookup, next_turn
 # windows inline would not fit 24,576 bytes: ~820 bytes a window under EVMMAX), or with
 # ``loops`` 8 (EVM384's 18-byte ops: 12 windows do not fit either)
 TURN_WINDOWS = {False: 12, True: 3}
+# where runs of field code are blocks (plain EVM), this many windows' records are loaded
+# first and their doublings and additions are one block (a lookup ends a block: acc is
+# stored and loaded again at each edge)
+BLOCK_WINDOWS = 6
+# the lowest digit's width: |k_i| < 2^127.5 (BN254's bound) fits 25 digits of WINDOW bits
+# above one of 3 (2^128), two doublings fewer than 26 of WINDOW bits (2^130)
+LOW_BITS = 3
+SPAN_BITS = WINDOW * (DIGITS - 1) + LOW_BITS
 
 
 def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
@@ -57,11 +70,10 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     calldata word s at ``scalar_offset``; returns acc."""
     asm, target, curve = e.asm, e.target, e.curve
     glv = curve.glv
-    assert glv is not None and bound(glv, curve.r) < 1 << HALF_BITS
+    assert glv is not None and bound(glv, curve.r) < 1 << SPAN_BITS
     group = g1_group(curve)
     region = asm.memory.region("scalar_mul")
     acc, q = region.alloc(G1Jacobian, "acc"), region.alloc(G1Jacobian, "q")
-    q2 = region.alloc(G1, "q2") if target.field_blocks else None   # window()'s
     z_table = region.alloc(Fp, "z_table")
     record = target.memory_bytes(e, G1.size)
     table = asm.memory.region("scalar_table", first=True).alloc(raw(RECORDS * record),
@@ -73,11 +85,13 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
     def double() -> None:
         jacobian.jacobian_dbl_halved(e, fp, acc, three_halves)
 
-    def additions(shift: int, above: int, complete: bool = False) -> None:
-        """acc += [d1] P + [d2] phi(P) for the digits at bit ``shift`` of the words (under
-        ``above`` stack items); ``complete``: with every case (:func:`.groups.add`)."""
+    def additions(shift: int, above: int, bits: int = WINDOW, complete: bool = False
+                  ) -> None:
+        """acc += [d1] P + [d2] phi(P) for the digits of ``bits`` bits at bit ``shift`` of
+        the words (under ``above`` stack items); ``complete``: with every case
+        (:func:`.groups.add`)."""
         for word in (1, 0):                        # k1's digit [d] P, k2's [d] phi(P)
-            lookup.load(affine_view(q, group), 1 + word + above, shift)
+            lookup.load(affine_view(q, group), 1 + word + above, shift, bits)
             x_factor = beta if word == 0 else None
             if not complete:
                 jacobian.jacobian_add_affine_hmv(e, fp, acc, q, x_factor)
@@ -86,22 +100,27 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
                 fp.mul(e, q.x, q.x, x_factor)
             add(e, group, acc, q, double)
 
-    def window(shift: int, above: int) -> None:
-        """WINDOW doublings, then acc += the digits' records. Where runs of field code are
-        blocks (plain EVM) both records are loaded first, into q and q2: the doublings and
-        the additions are then one block, acc on the stack throughout (elsewhere the
-        second record's registers would cost more than they save)."""
-        if q2 is None:
+    def windows(shifts: Sequence[int], above: int, records: Sequence[Tuple[G1, G1]]
+                ) -> None:
+        """Per window (its digits at bit ``shifts[i]``), WINDOW doublings, then acc += the
+        digits' records. Where runs of field code are blocks (plain EVM) all the records
+        are loaded first, into ``records`` (k1's and k2's of each window): the windows'
+        doublings and additions are then one block, acc on the stack throughout
+        (elsewhere the registers would cost more than they save)."""
+        if not records:
+            for shift in shifts:
+                for _ in range(WINDOW):
+                    double()
+                additions(shift, above)
+            return
+        for shift, pair in zip(shifts, records):
+            for word, record in zip((1, 0), pair):
+                lookup.load(record, 1 + word + above, shift)
+        for _, (q1, q2) in zip(shifts, records):
             for _ in range(WINDOW):
                 double()
-            additions(shift, above)
-            return
-        for word, record in ((1, q), (0, q2)):
-            lookup.load(affine_view(record, group), 1 + word + above, shift)
-        for _ in range(WINDOW):
-            double()
-        jacobian.jacobian_add_affine_hmv(e, fp, acc, q, None)
-        jacobian.jacobian_add_affine_hmv(e, fp, acc, q2, beta)
+            jacobian.jacobian_add_affine_hmv(e, fp, acc, q1, None)
+            jacobian.jacobian_add_affine_hmv(e, fp, acc, q2, beta)
 
     infinity, done, exceptional = (asm.new_label(name) for name in (
         "product_infinity", "product_done", "window_0_exceptional"))
@@ -115,29 +134,35 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         push_field_is_zero(e, point.z)
         asm.op("OR")
         asm.jumpi(infinity)
-        push_digit_words(e, glv, lookup.pre_shift)   # stack: A1 A2
+        # stack: A1 A2, the words shifted so that digit j >= 1 is at bit WINDOW j
+        push_digit_words(e, glv, lookup.pre_shift + WINDOW - LOW_BITS, SPAN_BITS)
         odd_multiples(e, point, table, record, z_table, three_halves)
         fp.copy(e, q.z, e.one)                    # q as a Jacobian point, for add()
         top = WINDOW * (DIGITS - 1)
         lookup.load(affine_view(acc, group), 2, top)
-        fp.copy(e, acc.z, e.one)
         lookup.load(affine_view(q, group), 1, top)
-        jacobian.jacobian_add_affine_hmv(e, fp, acc, q, beta)
-        windows = TURN_WINDOWS[e.loops]
-        turns, moved = (DIGITS - 2) // windows, WINDOW * windows
-        assert turns * windows == DIGITS - 2
-        assert HALF_BITS + lookup.pre_shift + moved * turns <= 256   # no digit shifted out
+        _affine_sum(e, acc, q, beta)
+        per_turn = TURN_WINDOWS[e.loops]
+        turns, moved = (DIGITS - 2) // per_turn, WINDOW * per_turn
+        assert turns * per_turn == DIGITS - 2
+        assert WINDOW * DIGITS + lookup.pre_shift + moved * turns <= 256   # none shifted out
         asm.push(turns)                            # stack: A1 A2 turns-left
         turn = asm.label("windows")
-        for t in range(windows):                   # the turn's digits at fixed bits: the
-            window(top - WINDOW * (t + 1), 1)      # words move up a turn's bits each turn
-        next_turn(asm, (2, 3), moved, turn)        # A2, then A1 up the turn's bits
+        step = BLOCK_WINDOWS if target.field_blocks else 1
+        assert per_turn % step == 0
+        # the records where the table's co-Z values were (less memory to pay for)
+        with asm.temps(*[G1] * (2 * step - 1 if target.field_blocks else 0)) as spare:
+            records = list(zip([affine_view(q, group), *spare[1::2]], spare[0::2]))
+            for t in range(0, per_turn, step):     # the turn's digits at fixed bits: the
+                windows([top - WINDOW * (t + i + 1) for i in range(step)], 1, records)
+        next_turn(asm, (2, 3), moved, turn)        # words move up a turn's bits each turn
         asm.op("POP")
-        for _ in range(WINDOW):                    # window 0 (digit 0, moved up every turn)
+        for _ in range(LOW_BITS):                  # window 0 (digit 0, moved up every turn)
             double()
+        low = moved * turns + WINDOW - LOW_BITS    # its bit
         with asm.temps(G1Jacobian) as (saved,):    # acc before window 0's additions
             fp.copy(e, saved, acc)
-            additions(moved * turns, 0)
+            additions(low, 0, LOW_BITS)
             push_field_is_zero(e, acc.z)           # Z = 0 iff an addition met acc = +-T
             asm.jumpi(exceptional)
             resume = asm.label("window_0_done")
@@ -147,10 +172,33 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
             asm.jump(done)
             asm.place(exceptional)                 # stack: A1 A2
             fp.copy(e, acc, saved)
-            additions(moved * turns, 0, complete=True)
+            additions(low, 0, LOW_BITS, complete=True)
             asm.jump(resume)
         asm.place(infinity)                        # stack: k
         asm.op("POP")
         set_infinity(e, acc)
         asm.place(done)
     return acc
+
+
+def _affine_sum(e: Emitter, acc: G1Jacobian, q: G1Jacobian, beta: Fp) -> None:
+    """acc = (acc.x, acc.y) + (beta q.x, q.y), two distinct affine points (the top
+    window's [d1] P and [d2] phi(P)), as a Jacobian point: madd-2004-hmv
+    (:func:`..tower.jacobian.jacobian_add_affine_hmv`) where Z = 1, so that Z^2, Z^3 and
+    their products are the values themselves and Z3 = H: 7 products where it takes 12."""
+    x, y, z = acc.x, acc.y, acc.z
+    with e.asm.temps(Fp, Fp, Fp) as (r, h2, h3):
+        fp.mul(e, z, q.x, beta)
+        fp.sub(e, z, z, x)                         # Z3 = H = beta x2 - x1
+        fp.sub(e, r, q.y, y)                       # R = y2 - y1
+        fp.sqr(e, h2, z)
+        fp.mul(e, h3, h2, z)                       # H^3
+        fp.mul(e, h2, h2, x)                       # x1 H^2
+        fp.sqr(e, x, r)
+        fp.sub(e, x, x, h3)
+        fp.sub(e, x, x, h2)
+        fp.sub(e, x, x, h2)                        # X3 = R^2 - H^3 - 2 x1 H^2
+        fp.mul(e, h3, h3, y)
+        fp.sub(e, y, h2, x)
+        fp.mul(e, y, y, r)
+        fp.sub(e, y, y, h3)                        # Y3 = R (x1 H^2 - X3) - y1 H^3

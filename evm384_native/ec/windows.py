@@ -39,23 +39,34 @@ class Lookup:
             raise AssertionError("the scalar table must be linked at offset 0")
         return self.mask
 
-    def load(self, dest: Slot, word_depth: int, shift: int) -> None:
+    def load(self, dest: Slot, word_depth: int, shift: int, bits: int = WINDOW) -> None:
         """dest = the record of the digit at bit ``shift`` of the word at DUP
-        ``word_depth``."""
+        ``word_depth``. A narrower digit (``bits`` < WINDOW: u < 2^bits, d = 2u + 1 -
+        2^bits) is masked to its bits; its record u + ENTRIES - 2^(bits - 1) is that many
+        records further on."""
         asm = self.e.asm
+        narrow = (RECORDS - 1) >> (WINDOW - bits) << self.pre_shift
+        skipped = (ENTRIES - (1 << (bits - 1))) * self.record
 
         def source() -> None:                      # above the count copy_in pushed
             asm.op(f"DUP{word_depth + 1}")
             if shift:
                 asm.push(shift)
                 asm.op("SHR")
-            asm.push(self.checked_mask if self.at_zero else self.mask)
+            if self.at_zero:                       # checked once linked
+                asm.push(self.checked_mask if bits == WINDOW
+                         else lambda: self.checked_mask() & narrow)
+            else:
+                asm.push(self.mask & narrow)
             asm.op("AND")
             if self.scale != 1:
                 asm.push(self.scale)
                 asm.op("MUL")
             if not self.at_zero:
-                asm.push(self.table)
+                asm.push(self.table if not skipped else lambda: int(self.table) + skipped)
+                asm.op("ADD")
+            elif skipped:
+                asm.push(skipped)
                 asm.op("ADD")
         self.e.target.copy_in(self.e, dest, source)
 
