@@ -18,7 +18,7 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    :class:`..ec.windows.CodeTable`; the positions from :func:`steps`), Q's computed at run time
    by co-Z additions on one Z = Z_T (:func:`..ec.odd_multiples.odd_multiples`), affine
    without an inversion on the isomorphic curve y^2 = x^3 - 3 Z_T^4 x + b Z_T^6, where
-   the loop runs: 255 doublings scaled by 1/2 that carry W = Z_T^4 Z^4
+   the loop runs: 255 doublings scaled by 1/2 that carry W = -(3/2) Z_T^4 Z^4
    (:func:`..ec.a_minus_3.dbl_weighted`: 9 products and 5 additions, the last of a window 8;
    W made once a window, 3 products), per window two mixed additions (11 products, 7
    additions), of G's record (on the curve itself: Z Z_T in place of Z, one product
@@ -149,6 +149,16 @@ class _Verify:
             raw(g_digits.records * self.affine_record), "g_table")
         self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
         self.z_table = memory.region("p256_z_table").alloc(Fp, "z_table")   # Q's table's Z
+        # the doublings' weights (a_minus_3.weight) with the factor -3/2 where a
+        # subtraction costs more than a sum (plain EVM's stack code: a SUB and a copy of
+        # p): from -(3/2) Z_T^4 on Q's table's curve; elsewhere from Z_T
+        self.summed = e.target.field_blocks
+        if self.summed:
+            self.first_weight = e.fp_const("minus_three_halves", -3 * pow(2, -1, P) % P)
+            self.weight_factor = memory.region("p256_weight_factor").alloc(
+                Fp, "weight_factor")
+        else:
+            self.first_weight, self.weight_factor = e.one, self.z_table
         # the records added: where field code runs in blocks, one slot for each addition
         # of a segment (the loop's lead, a turn), so that the segment loads them all
         # before its doublings, which with its additions are then one block (acc on the
@@ -303,10 +313,14 @@ class _Verify:
 
             def double(d: G1Jacobian, keep: Tuple[Fp, Fp]) -> None:
                 with asm.temps(*[Fp] * 4) as t:
-                    a_minus_3.dbl_weighted(self.ops, _xyz(d), e.one, self.three_halves, t,
-                                           update=False, keep=keep)   # Z = 1: W = 1
+                    a_minus_3.dbl_weighted(self.ops, _xyz(d), self.first_weight,
+                                           self.three_halves, t, self.summed,
+                                           update=False, keep=keep)   # Z = 1, u = 1
             odd_multiples(e, q, self.q_table, self.affine_record, self.z_table,
                           self.three_halves, double)
+            if self.summed:
+                a_minus_3.weight_factor(self.ops, self.weight_factor, self.z_table,
+                                        self.first_weight)
 
     def _lookup(self, dest: Slot, depth: int, shift: Optional[int], table: Slot,
                 window: int = WINDOW) -> None:
@@ -405,10 +419,10 @@ class _Verify:
                             load(name, addend, bit + offset, depth)
                 for doublings, bit, added in plan:
                     with asm.temps(Fp, *[Fp] * 4) as (w, *t):
-                        a_minus_3.weight(self.ops, w, acc.z, self.z_table)
+                        a_minus_3.weight(self.ops, w, acc.z, self.weight_factor, self.summed)
                         for i in range(doublings):
                             a_minus_3.dbl_weighted(self.ops, _xyz(acc), w,
-                                                   self.three_halves, t,
+                                                   self.three_halves, t, self.summed,
                                                    update=i < doublings - 1)
                     for name, addend in added:
                         if not early:
@@ -451,11 +465,11 @@ class _Verify:
             lambda: self._double_record(acc), 255, digits.loop_top, digits.turn_bits)
 
     def _double_record(self, acc: G1Jacobian) -> None:
-        """acc = 2 acc for acc a record (Z = 1) on Q's table's curve (W = Z_T^4)."""
+        """acc = 2 acc for acc a record (Z = 1) on Q's table's curve (W = -(3/2) Z_T^4)."""
         with self.asm.temps(Fp, *[Fp] * 4) as (w, *t):
-            a_minus_3.weight(self.ops, w, acc.z, self.z_table)
+            a_minus_3.weight(self.ops, w, acc.z, self.weight_factor, self.summed)
             a_minus_3.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves, t,
-                                   update=False)
+                                   self.summed, update=False)
 
     # --- 4. the x-coordinate test ---------------------------------------------------
 
