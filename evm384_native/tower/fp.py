@@ -310,12 +310,15 @@ LONG_RUN = 8          # runs of ones at least this long are one multiplication b
 Step = Tuple[int, int, int]
 
 
-def power_plan(exponent: int, width: int = INV_WINDOW) -> List[Step]:
+def power_plan(exponent: int, width: int = INV_WINDOW, reuse: bool = False) -> List[Step]:
     """An addition chain for a^exponent: a left-to-right sliding window (odd powers up to
     a^(2^width - 1)) in which every run of at least LONG_RUN ones is one multiplication by
     x_L = a^(2^L - 1), the x_L built as x_(i+j) = x_i^(2^j) x_j from the longest value
     at hand (the chain of libsecp256k1's field square root and inversion: for secp256k1's
-    (p + 1) / 4, 253 squarings and 14 multiplications where the window takes ~300)."""
+    (p + 1) / 4, 253 squarings and 14 multiplications where the window takes ~300).
+    With ``reuse``, a later run of ones is instead as many multiplications by the first
+    run's x_L as fit it (the rest read as windows), so that no other x_L is built apart
+    from the chain: P-256's order n, whose ones come as runs of 32, 65."""
     if exponent < 2:
         raise ValueError("a power plan starts with a squaring: exponent >= 2")
     bits = bin(exponent)[2:]
@@ -326,7 +329,12 @@ def power_plan(exponent: int, width: int = INV_WINDOW) -> List[Step]:
             pending, i = pending + 1, i + 1
             continue
         run = len(bits[i:]) - len(bits[i:].lstrip("1"))
-        if run >= LONG_RUN:
+        first = next((m for _, kind, m in tokens if kind == "run"), None)
+        if reuse and first is not None and run >= first:
+            tokens.append((pending + first, "run", first))
+            pending, i = 0, i + first
+            continue
+        if run >= LONG_RUN and (first is None or not reuse):
             tokens.append((pending + run, "run", run))
             pending, i = 0, i + run
             continue

@@ -13,6 +13,7 @@ gas (:func:`power_gas`).
 """
 from __future__ import annotations
 
+import itertools
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..asm import Assembler
@@ -191,8 +192,8 @@ def emit_word_power(asm: Assembler, exponent: int,
         raise ValueError("the exponent must be at least 1")
     from .fp import power_plan                      # fp's chains use this module's windows
     candidates = [window_ops(exponent)]
-    for width in range(3, 6) if exponent >= 2 else ():
-        plan = plan_ops(power_plan(exponent, width))
+    for width, reuse in itertools.product(range(3, 6) if exponent >= 2 else (), (False, True)):
+        plan = plan_ops(power_plan(exponent, width, reuse))
         if plan is not None:
             candidates.append(plan)
     ops, under = min(candidates, key=lambda c: op_gas(c[0]) + 3 * c[1])
