@@ -1,4 +1,4 @@
-"""A joint window loop's exceptional cases tested once a turn, not after every addition.
+"""A joint window loop's exceptional cases tested once a segment, not after every addition.
 
 Where field code runs in blocks (plain EVM), a test of Z after a mixed addition ends the
 block: acc is stored and loaded again around the jump, ~60 gas an addition (~90 of them
@@ -6,7 +6,8 @@ in ``ecrecover``, ~83 in ``p256verify``). But an exceptional addition (acc = +-T
 at infinity: :mod:`.exceptional`) leaves Z = 0, and every later doubling (Z3 = Y Z) and
 addition (Z3 = Z1 H) keeps it: a Z that is not 0 at the end of a run of steps shows that
 none of its additions was exceptional, so the run's result is right. So the fast path adds
-without tests (a *segment*: the loop's inline top, then each turn of the loop), acc saved
+without tests (a *segment*: the loop's inline top, then each turn of the loop or each
+part of a turn, :func:`segments`), acc saved
 at each segment's start and Z tested once at its end; where the test finds Z = 0, acc is
 restored and the REST of the product runs on the careful path, never returning to the
 fast one: a loop of one bit a turn (:meth:`DeferredTests.careful_loop`), a doubling, then
@@ -22,10 +23,12 @@ products and sums (per bit one doubling, the due additions) plus, per bit, what 
 path shares over a step: the block's edges around each doubling (acc stored and loaded),
 P-256's W remade (3 products), the tests after each addition, and ~40 gas of control
 (the count, two tests of the bit's residues, the words' moves). So the most an input
-costs is the figure, plus one turn (the longest segment: 40 bits of P-256, 35 of
-secp256k1) wasted, plus that overhead on the bits after it: the first exception at the
-first turn's first addition is the worst (bench/README.md, "Deferred tests": 1.48x and
-1.42x the figure; tests/test_deferred_tests.py makes such inputs).
+costs is the figure, plus one segment (the longest: half of P-256's 40-bit turn, 20
+bits, or the lead's 15; secp256k1's turn, 35 bits) wasted, plus that overhead on the bits
+after it: for secp256k1 the first exception at the first turn's first addition is the
+worst, for P-256 one in the lead (bench/README.md, "ECDSA contract-level levers": 1.45x
+and 1.43x the figure; with one segment a turn P-256's first-turn input took 1.51x;
+tests/test_deferred_tests.py makes such inputs).
 
 The saved acc and the fast path's states: at a segment's start Z != 0 (the previous
 segment's test passed, or acc is a record) and the infinity flag of :class:`Exceptions`

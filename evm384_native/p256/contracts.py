@@ -18,8 +18,9 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    :class:`..ec.windows.CodeTable`; the positions from :func:`steps`), Q's computed at run time
    by co-Z additions on one Z = Z_T (:func:`..ec.odd_multiples.odd_multiples`), affine
    without an inversion on the isomorphic curve y^2 = x^3 - 3 Z_T^4 x + b Z_T^6, where
-   the loop runs: 255 doublings scaled by 1/2 that carry W = -(3/2) Z_T^4 Z^4
-   (:func:`..ec.a_minus_3.dbl_weighted`: 9 products and 5 additions, the last of a window 8;
+   the loop runs: 255 doublings scaled by 1/2 that carry W = Z_T^4 Z^4 (on plain EVM
+   -(3/2) Z_T^4 Z^4, a sum less) (:func:`..ec.a_minus_3.dbl_weighted`: 9 products and 5
+   additions, the last of a window 8;
    W made once a window, 3 products), per window two mixed additions (11 products, 7
    additions), of G's record (on the curve itself: Z Z_T in place of Z, one product
    more) and of Q's. An exceptional case (an addition meeting acc = +-T, or acc at
@@ -27,7 +28,7 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    leaves Z = 0, which a test after each addition finds and handles there
    (:class:`..ec.exceptional.Exceptions`: 2T, infinity or T), so such inputs cost about
    what others do; where a test ends a block of field code (plain EVM), once a segment
-   (the inline top, each turn), the rest of the product on a careful loop where one
+   (the inline top, each half turn), the rest of the product on a careful loop where one
    finds Z = 0 (:mod:`..ec.deferred`).
 4. The x-coordinate test mod n without an inversion: R finite (Z != 0) and
    X = r' (Z Z_T)^2 (Jacobian, back on the curve) for r' = r or, when
@@ -119,7 +120,7 @@ def steps(top: int, bottom: int, g_window: int) -> List[Tuple[int, int, Tuple[st
 
 def segment_additions(g_digits: GDigits) -> Dict[str, int]:
     """The most additions of each kind ("g", "q") in one segment of the loop: its lead
-    (bits 254 .. loop_top) or a turn."""
+    (bits 254 .. loop_top) or a part of a turn (:attr:`GDigits.segments`)."""
     counts = {"g": 0, "q": 0}
     for high, low in g_digits.segments:
         for name in counts:
@@ -160,7 +161,7 @@ class _Verify:
         else:
             self.first_weight, self.weight_factor = e.one, self.z_table
         # the records added: where field code runs in blocks, one slot for each addition
-        # of a segment (the loop's lead, a turn), so that the segment loads them all
+        # of a segment (the loop's lead, half a turn), so that the segment loads them all
         # before its doublings, which with its additions are then one block (acc on the
         # stack throughout); elsewhere one slot that they share
         records = memory.region("p256_record")
