@@ -75,9 +75,10 @@ def dbl_weighted(f: Any, p: Sequence[Any], w: Any, three_halves: Any, t: Sequenc
     result scaled by 1/2 (the same point: (X, Y, Z) ~ (X / 4, Y / 8, Z / 2)):
     M' = (3/2) X^2 + w (summed) or (3/2) (X^2 - w), both (3/2) (X^2 - u^4 Z^4),
     S' = X Y^2, X3 = M'^2 - 2 S', Y3 = M' (S' - X3) - Y^4, Z3 = Y Z and, with ``update``,
-    w = Y^4 w (the weight of Z3, for the next doubling). Z = 0 stays 0. ``three_halves`` is the constant 3/2; ``t``: four
-    temporaries; ``keep`` = (s, c): slots that end holding S' and Y^4, i.e. the old point
-    on Z3 (X Y^2, Y Y^3) when Z was 1 (the start of a co-Z table)."""
+    w = Y^4 w (the weight of Z3, for the next doubling). Z = 0 stays 0.
+    ``three_halves`` is the constant 3/2; ``t``: four temporaries; ``keep`` = (s, c):
+    slots that end holding S' and Y^4, i.e. the old point on Z3 (X Y^2, Y Y^3) when Z was
+    1 (the start of a co-Z table)."""
     x, y, z = p
     d, m, g, s = t
     if keep is not None:

@@ -9,7 +9,9 @@ as a squaring is ``DUP1 MULMOD``; every MULMOD consumes its modulus, so each run
 first pushes one copy of m per step and swaps the accumulator above them: a squaring or a
 multiplication costs 14 gas (DUP 3, MULMOD 8, its copy of m 3), a run one SWAP more. DUP16's
 reach bounds a run to 15 - (odd powers) steps; the window width is the one with the least
-gas (:func:`power_gas`).
+gas (:func:`power_gas`). A power plan's chain (:func:`plan_ops`: :func:`.fp.power_plan`'s,
+whose long runs of ones are one multiplication each by a^(2^L - 1)) is written the same
+way, its values read again kept on the stack; :func:`emit_word_power` takes the cheaper.
 """
 from __future__ import annotations
 
