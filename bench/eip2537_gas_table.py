@@ -37,7 +37,7 @@ from machine import git_revision  # noqa: E402  (bench/machine.py)
 from evm384_native import execute  # noqa: E402
 from evm384_native.bls12_381 import eip2537_oracle as oracle  # noqa: E402
 from evm384_native.bls12_381.add_hint import add_hint  # noqa: E402
-from evm384_native.contracts import EVMMAX_ONLY, USAGE, build_contract  # noqa: E402
+from evm384_native.contracts import BUILT_FOR, USAGE, build_contract  # noqa: E402
 from evm384_native.curves.bls12_381 import BLS12_381  # noqa: E402
 from evm384_native.evm.gas import SCHEDULES  # noqa: E402
 from evm384_native.evm.transaction import call_cost  # noqa: E402
@@ -64,7 +64,7 @@ def case(name: str, k: int, rng: random.Random) -> Tuple[bytes, Callable[[], byt
     if "add" in name:
         p, q = (oracle.blst_point(kind, rng.randrange(1, R)) for _ in range(2))
         data = oracle.encode_point(kind, p) + oracle.encode_point(kind, q)
-        if name in EVMMAX_ONLY:                        # the hinted additions: the slope too
+        if name.endswith("_hinted"):                  # the hinted additions: the slope too
             data += add_hint(kind, data)
         return data, lambda: oracle.blst_msm(kind, [(p, 1), (q, 1)])
     if "msm" in name:
@@ -92,7 +92,7 @@ def row(name: str, k: int) -> List[str]:
     expected = expect()
     before = len(WRONG)
     evmmax = [run(name, data, "evmmax", expected, costs=model) for model in COST_MODELS]
-    evm384 = [None if name in EVMMAX_ONLY else run(name, data, "evm384", expected, schedule=s)
+    evm384 = [None if name not in BUILT_FOR["evm384"] else run(name, data, "evm384", expected, schedule=s)
               for s in SCHEDULES]
     price = USAGE[name].precompile_gas(data)
     call = call_cost(evmmax[0], data).total
@@ -131,7 +131,7 @@ def main(argv: List[str]) -> int:
     lines += ["", "## Bytecode size", "", "| contract | EVMMAX build | EVM384 build |",
               "|---|---:|---:|"]
     for name in OPERATIONS:
-        sizes = [None if t == "evm384" and name in EVMMAX_ONLY
+        sizes = [None if name not in BUILT_FOR[t]
                  else len(build_contract(name, target=t)) for t in ("evmmax", "evm384")]
         lines.append(f"| {name} | " + " | ".join(
             "-" if size is None else

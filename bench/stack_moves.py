@@ -21,7 +21,7 @@ from typing import Callable, Dict, List, Tuple
 
 from evm384_native import execute
 from evm384_native.cli.main import main as cli
-from evm384_native.contracts import USAGE, build_contract
+from evm384_native.contracts import BUILT_FOR, USAGE, build_contract
 from evm384_native.tower import stack_code
 
 STEPS = {"_take_first": "take", "_compact": "compact", "_store_early": "store early",
@@ -105,6 +105,9 @@ def main(argv: List[str]) -> None:
     parser.add_argument("names", nargs="*", metavar="NAME",
                         help="plain-EVM contracts (default: p256verify ecrecover bn254_mul)")
     names = parser.parse_args(argv).names or ["p256verify", "ecrecover", "bn254_mul"]
+    unknown = sorted(set(names) - set(BUILT_FOR["evm"]))
+    if unknown:
+        parser.error(f"unknown contract {unknown[0]!r}: one of {', '.join(BUILT_FOR['evm'])}")
     tag_steps()                     # before any build (they are cached): the same bytecode
     for name in names:
         gas_used, data = worst_input(name)

@@ -109,15 +109,19 @@ def _solve(acc, rec, sign, n):
     return None if den == 0 else (sign * rec[0] - acc[0]) * pow(den, -1, n) % n
 
 
-def _places(bits, top, loop_top, turn):
-    """The additions to meet, by bit: the lead's first, the first of the loop's first turn,
-    one of a middle turn, the first of the last turn, the very last."""
+def _places(bits, top, loop_top, turn, segment):
+    """The additions to meet, by bit: the lead's first, the first of the loop's first turn
+    (and of its second segment, where a turn has more than one), one of a middle turn, the
+    first of the last turn, the very last."""
     lead = max(b for b in bits if b < top)
     first_turn = max(b for b in bits if b < loop_top)
     middle = max(b for b in bits if b < loop_top - turn * (loop_top // turn // 2))
     last_turn = max(b for b in bits if b < turn)
-    return {"lead": lead, "first turn": first_turn, "middle turn": middle,
-            "last turn": last_turn, "last addition": min(bits)}
+    places = {"lead": lead, "first turn": first_turn}
+    if segment < turn:
+        places["first turn, second segment"] = max(b for b in bits if b < loop_top - segment)
+    return {**places, "middle turn": middle, "last turn": last_turn,
+            "last addition": min(bits)}
 
 
 def _made_inputs(name, rng):
@@ -132,7 +136,7 @@ def _made_inputs(name, rng):
         additions, top, loop_top, turn = _p256_additions, 255, digits.loop_top, \
             digits.turn_bits
     bits = sorted({bit for bit, _, _ in additions(1, 1)})
-    for place, bit in _places(bits, top, loop_top, turn).items():
+    for place, bit in _places(bits, top, loop_top, turn, digits.segment_bits).items():
         for sign in (1, -1):
             while True:
                 u1, u2 = rng.randrange(1, n), rng.randrange(1, n)

@@ -3,6 +3,7 @@ the ``cryptography`` package (OpenSSL's P-256), the shared vectors (go-ethereum'
 from Wycheproof: tests/vectors/secp/p256Verify.json, SOURCE.md there) and the
 pure-Python reference written from the EIP; both engines alike."""
 import hashlib
+import itertools
 import json
 import random
 from pathlib import Path
@@ -281,25 +282,31 @@ def test_the_point_formulas_against_the_reference():
 
     a, b = multiply(G, rng.randrange(1, N)), multiply(G, rng.randrange(1, N))
     z = rng.randrange(1, P)
-    three_halves = _Cell(3 * pow(2, -1, P))
+    three_halves, minus_three_halves = _Cell(3 * pow(2, -1, P)), _Cell(-3 * pow(2, -1, P))
     # on the curve itself (u = 1) and on the isomorphic curve of u, where (X, Y, Z) is
-    # (X, Y, Z u) on the curve: W = u^4 Z^4 carried from doubling to doubling
-    for u in (1, rng.randrange(2, P)):
-        acc, w = jacobian(a, z), _Cell()
+    # (X, Y, Z u) on the curve: W = u^4 Z^4, or -(3/2) u^4 Z^4 (summed), carried from
+    # doubling to doubling
+    for u, summed in itertools.product((1, rng.randrange(2, P)), (False, True)):
+        acc, w, factor = jacobian(a, z), _Cell(), _Cell(u)
         acc[2].v = z * pow(u, -1, P) % P
-        a_minus_3.weight(_IntOps(), w, acc[2], _Cell(u))
+        if summed:
+            a_minus_3.weight_factor(_IntOps(), factor, _Cell(u), minus_three_halves)
+            assert factor.v == -3 * pow(2, -1, P) * u**4 % P
+        a_minus_3.weight(_IntOps(), w, acc[2], factor, summed)
         for step in range(3):
-            a_minus_3.dbl_weighted(_IntOps(), acc, w, three_halves, cells(4), update=step < 2)
+            a_minus_3.dbl_weighted(_IntOps(), acc, w, three_halves, cells(4), summed,
+                                   update=step < 2)
         on_curve = acc[:2] + [_Cell(acc[2].v * u)]
         assert affine(on_curve) == multiply(a, 8)
         acc[2].v = 0                            # infinity stays infinity
-        a_minus_3.dbl_weighted(_IntOps(), acc, w, three_halves, cells(4))
+        a_minus_3.dbl_weighted(_IntOps(), acc, w, three_halves, cells(4), summed)
         assert acc[2].v == 0
-    acc, keep = jacobian(a, 1), cells(2)        # Z = 1: the start of a co-Z table
-    a_minus_3.dbl_weighted(_IntOps(), acc, _Cell(1), three_halves, cells(4), update=False,
-                           keep=keep)
-    assert affine(acc) == add(a, a)
-    assert affine(keep + [acc[2]]) == a          # the old point on the new Z
+    for first_weight, summed in ((_Cell(1), False), (minus_three_halves, True)):
+        acc, keep = jacobian(a, 1), cells(2)    # Z = 1: the start of a co-Z table
+        a_minus_3.dbl_weighted(_IntOps(), acc, first_weight, three_halves, cells(4), summed,
+                               update=False, keep=keep)
+        assert affine(acc) == add(a, a)
+        assert affine(keep + [acc[2]]) == a      # the old point on the new Z
     for other, expected in ((b, add(a, b)), (a, None), ((a[0], P - a[1]), None)):
         acc = jacobian(a, z)
         a_minus_3.add_mixed(_IntOps(), acc, [_Cell(v) for v in other], cells(4))

@@ -61,7 +61,8 @@ def test_signs_follow_the_rules_and_never_cost_more(block):
 
 
 def _doublings(count):
-    """a_minus_3.dbl_weighted ``count`` times over (X, Y, Z, W) read from memory: 5
+    """a_minus_3.dbl_weighted ``count`` times over (X, Y, Z, W) read from memory, as it
+    was written before its weight took the factor -3/2 (M' = (3/2) (X^2 - W)): 5
     subtractions a doubling as written."""
     nodes = [Node("leaf") for _ in range(4)] + [Node("const")]       # X Y Z W, 3/2
     x, y, z, w, three_halves = range(5)

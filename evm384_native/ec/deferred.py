@@ -1,4 +1,4 @@
-"""A joint window loop's exceptional cases tested once a turn, not after every addition.
+"""A joint window loop's exceptional cases tested once a segment, not after every addition.
 
 Where field code runs in blocks (plain EVM), a test of Z after a mixed addition ends the
 block: acc is stored and loaded again around the jump, ~60 gas an addition (~90 of them
@@ -6,7 +6,8 @@ in ``ecrecover``, ~83 in ``p256verify``). But an exceptional addition (acc = +-T
 at infinity: :mod:`.exceptional`) leaves Z = 0, and every later doubling (Z3 = Y Z) and
 addition (Z3 = Z1 H) keeps it: a Z that is not 0 at the end of a run of steps shows that
 none of its additions was exceptional, so the run's result is right. So the fast path adds
-without tests (a *segment*: the loop's inline top, then each turn of the loop), acc saved
+without tests (a *segment*: the loop's inline top, then each turn of the loop or each
+part of a turn, :func:`segments`), acc saved
 at each segment's start and Z tested once at its end; where the test finds Z = 0, acc is
 restored and the REST of the product runs on the careful path, never returning to the
 fast one: a loop of one bit a turn (:meth:`DeferredTests.careful_loop`), a doubling, then
@@ -22,10 +23,12 @@ products and sums (per bit one doubling, the due additions) plus, per bit, what 
 path shares over a step: the block's edges around each doubling (acc stored and loaded),
 P-256's W remade (3 products), the tests after each addition, and ~40 gas of control
 (the count, two tests of the bit's residues, the words' moves). So the most an input
-costs is the figure, plus one turn (the longest segment: 40 bits of P-256, 35 of
-secp256k1) wasted, plus that overhead on the bits after it: the first exception at the
-first turn's first addition is the worst (bench/README.md, "Deferred tests": 1.48x and
-1.42x the figure; tests/test_deferred_tests.py makes such inputs).
+costs is the figure, plus one segment (the longest: half of P-256's 40-bit turn, 20
+bits, or the lead's 15; secp256k1's turn, 35 bits) wasted, plus that overhead on the bits
+after it: for secp256k1 the first exception at the first turn's first addition is the
+worst, for P-256 one in the lead (bench/README.md, "ECDSA contract-level levers": 1.45x
+and 1.43x the figure; with one segment a turn P-256's first-turn input took 1.51x;
+tests/test_deferred_tests.py makes such inputs).
 
 The saved acc and the fast path's states: at a segment's start Z != 0 (the previous
 segment's test passed, or acc is a record) and the infinity flag of :class:`Exceptions`
@@ -35,7 +38,7 @@ it expects.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Sequence, Tuple, Union
 
 from ..asm import G1Jacobian, Label
 from ..tower import fp
@@ -62,6 +65,17 @@ class DigitWords:
         return (top - 1) // self.window * self.window
 
 
+def segments(top: int, loop_top: int, turn_bits: int, segment_bits: int
+             ) -> List[Tuple[int, int]]:
+    """A joint loop's segments as (top, bottom) bits (:func:`.windows.joint_steps`): its
+    inline lead, bits top - 1 .. loop_top, then a turn's, ``segment_bits`` each (the
+    turn's fixed bits loop_top - 1 .. loop_top - turn_bits), each bottom a bit with an
+    addition."""
+    turn = [(loop_top - start, max(loop_top - start - segment_bits, loop_top - turn_bits))
+            for start in range(0, turn_bits, segment_bits)]
+    return [(top, loop_top)] + turn
+
+
 class DeferredTests:
     """The tests of a joint loop whose lead segment (inline) runs bits top - 1 ..
     ``loop_top`` and whose loop turns run ``turn_bits`` bits each at the fixed bits
@@ -75,9 +89,10 @@ class DeferredTests:
         self.top, self.loop_top, self.turn_bits = top, loop_top, turn_bits
         self.saved = e.asm.memory.region("deferred_tests").alloc(G1Jacobian, "acc_saved")
         asm = e.asm
-        self.loop, self.from_lead, self.from_turn, self.resume = (
-            asm.new_label(name) for name in (
-                "careful_loop", "careful_from_lead", "careful_from_turn", "windows_done"))
+        self.loop, self.from_lead, self.resume = (
+            asm.new_label(name) for name in ("careful_loop", "careful_from_lead",
+                                             "windows_done"))
+        self.from_turn: Dict[int, Label] = {}      # by the segment's start in its turn
         for kind in kinds:
             assert turn_bits % kind.window == 0 and loop_top % kind.window == 0
 
@@ -94,9 +109,14 @@ class DeferredTests:
         from the lead's start to the careful path."""
         self._test(self.from_lead)
 
-    def test_turn(self) -> None:
-        """A turn's end, before the words move (the count of turns left on top)."""
-        self._test(self.from_turn)
+    def test_turn(self, start: int = 0) -> None:
+        """The end of a segment of a turn, before the words move (the count of turns left
+        on top): Z = 0 sends the product from the segment's start, ``start`` bits into the
+        turn (where :meth:`checkpoint` saved acc), to the careful path. More than one
+        segment a turn shortens the work an exceptional input wastes (module doc)."""
+        if start not in self.from_turn:
+            self.from_turn[start] = self.e.asm.new_label(f"careful_from_turn_{start}")
+        self._test(self.from_turn[start])
 
     def _test(self, entry: Label) -> None:
         push_field_is_zero(self.e, self.exceptions.acc.z)
@@ -110,17 +130,20 @@ class DeferredTests:
         """The careful path's two entries and its loop, ending in a jump to the loop's
         exit (:meth:`resume_here`). Emitted where the fast path does not run into it."""
         asm, e = self.e.asm, self.e
-        asm.place(self.from_turn)                  # stack: words, t turns left
-        asm.push(self.turn_bits)
-        asm.op("MUL")
-        for kind in self.kinds:                    # next digit from loop_top - window up
-            shift_words(asm, [depth for depth, _ in kind.words],
-                        kind.read_at(self.top) - (self.loop_top - kind.window))
-        asm.push(1)
-        asm.op("SWAP1")
-        asm.op("SUB")                              # the bit: t turn_bits - 1
         restore = asm.new_label("careful_restore")
-        asm.jump(restore)
+        for start, entry in sorted(self.from_turn.items()):
+            asm.place(entry)                       # stack: words, t turns left
+            asm.push(self.turn_bits)
+            asm.op("MUL")
+            for kind in self.kinds:                # the next digit, at the turn's fixed
+                # bit loop_top - start - 1 or the first multiple of the window under it
+                below = (self.loop_top - start - 1) // kind.window * kind.window
+                shift_words(asm, [depth for depth, _ in kind.words],
+                            kind.read_at(self.top) - below)
+            asm.push(start + 1)
+            asm.op("SWAP1")
+            asm.op("SUB")                          # the bit: t turn_bits - start - 1
+            asm.jump(restore)
         asm.place(self.from_lead)                  # stack: words
         asm.push(self.top - 1)
         asm.place(restore)
@@ -166,7 +189,7 @@ class TestsAtEachAddition:
     def test_lead(self) -> None:
         """Nothing to test: each addition was."""
 
-    def test_turn(self) -> None:
+    def test_turn(self, start: int = 0) -> None:
         """Nothing to test: each addition was."""
 
     def resume_here(self) -> None:

@@ -98,32 +98,43 @@ class CodeTable:
     (the sign applied at run time: half the records of a table with both signs)."""
 
     def __init__(self, e: Emitter, data: Label, window: int) -> None:
+        if not 2 <= window <= 8:
+            raise ValueError(f"a digit of {window} bits is not within a byte (2 to 8 bits)")
         self.e, self.data, self.window = e, data, window
         self.records = 1 << (window - 1)
 
     def load(self, dest: Slot, depth: int, shift: int) -> None:
         """dest (x, y) = [d] P for the digit u at bit ``shift`` of the word at DUP
-        ``depth`` (d = 2u + 1 - 2^window, odd, never 0): record |d| >> 1 (u's top bit 1:
-        u less it, else its complement below it) copied from the code, and y = p - y
-        where u's top bit is 0 (d < 0), branchless."""
+        ``depth`` (d = 2u + 1 - 2^window, odd, never 0): record |d| >> 1, copied from the
+        code, and y = p - y where d < 0, branchless. The record from a sign extension:
+        with u's bits at the top of a byte (k = 8 - window bits of the word under them
+        below) and that byte's top bit flipped, SIGNEXTEND gives x = (u - 2^(window - 1))
+        2^k + the bits below, negative iff d < 0, and x XOR (x >> 255, arithmetic: the
+        mask of d < 0) is |d| >> 1 times 2^k, plus bits below (so shifted down k bits)."""
         asm, e = self.e.asm, self.e
         staging = e.target.staging(e, dest)
         y_at = (lambda: int(staging) + 32)
+        below = 8 - self.window                    # the bits under u in its byte
         asm.op(f"DUP{depth}")
-        asm.push(shift)
-        asm.op("SHR")                              # t: u in its low bits
-        asm.op("DUP1")
-        asm.push(self.window - 1)
-        asm.op("SHR")
-        asm.push(1)
-        asm.op("AND")                              # top: d > 0
-        asm.op("SWAP1")
-        asm.push(1)
-        asm.op("DUP3")
-        asm.op("SUB")                              # top - 1: 0, or all ones (d < 0)
+        if shift > below:
+            asm.push(shift - below)
+            asm.op("SHR")
+        elif shift < below:
+            asm.push(below - shift)
+            asm.op("SHL")                          # the byte: u, then bits below
+        asm.push(0x80)
         asm.op("XOR")
-        asm.push(self.records - 1)
-        asm.op("AND")                              # stack: top record
+        asm.push(0)
+        asm.op("SIGNEXTEND")                       # x
+        asm.op("DUP1")
+        asm.push(255)
+        asm.op("SAR")                              # stack: x, negative (all ones if d < 0)
+        asm.op("SWAP1")
+        asm.op("DUP2")
+        asm.op("XOR")                              # (|d| >> 1) 2^below + bits below
+        if below:
+            asm.push(below)
+            asm.op("SHR")
         asm.push(6)
         asm.op("SHL")
         asm.push(self.data)
@@ -131,21 +142,20 @@ class CodeTable:
         asm.push(64)
         asm.op("SWAP1")
         asm.push(staging)
-        asm.op("CODECOPY")                         # stack: top
+        asm.op("CODECOPY")                         # stack: negative
         asm.push(y_at)
         asm.op("MLOAD")
         asm.op("DUP1")
         asm.push(e.curve.p)
-        asm.op("SUB")                              # stack: top y p-y
-        asm.op("DUP1")
-        asm.op("DUP3")
+        asm.op("SUB")                              # stack: negative y p-y
+        asm.op("DUP2")
         asm.op("XOR")
-        asm.op("DUP4")
-        asm.op("MUL")
-        asm.op("XOR")                              # top ? y : p - y
+        asm.op("DUP3")
+        asm.op("AND")
+        asm.op("XOR")                              # negative ? p - y : y
         asm.push(y_at)
         asm.op("MSTORE")
-        asm.ops("POP", "POP")
+        asm.op("POP")
         e.target.from_staging(e, dest, staging, False)
 
 

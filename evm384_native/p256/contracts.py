@@ -18,8 +18,9 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    :class:`..ec.windows.CodeTable`; the positions from :func:`steps`), Q's computed at run time
    by co-Z additions on one Z = Z_T (:func:`..ec.odd_multiples.odd_multiples`), affine
    without an inversion on the isomorphic curve y^2 = x^3 - 3 Z_T^4 x + b Z_T^6, where
-   the loop runs: 255 doublings scaled by 1/2 that carry W = Z_T^4 Z^4
-   (:func:`..ec.a_minus_3.dbl_weighted`: 9 products and 5 additions, the last of a window 8;
+   the loop runs: 255 doublings scaled by 1/2 that carry W = Z_T^4 Z^4 (on plain EVM
+   -(3/2) Z_T^4 Z^4, a sum less) (:func:`..ec.a_minus_3.dbl_weighted`: 9 products and 5
+   additions, the last of a window 8;
    W made once a window, 3 products), per window two mixed additions (11 products, 7
    additions), of G's record (on the curve itself: Z Z_T in place of Z, one product
    more) and of Q's. An exceptional case (an addition meeting acc = +-T, or acc at
@@ -27,7 +28,7 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    leaves Z = 0, which a test after each addition finds and handles there
    (:class:`..ec.exceptional.Exceptions`: 2T, infinity or T), so such inputs cost about
    what others do; where a test ends a block of field code (plain EVM), once a segment
-   (the inline top, each turn), the rest of the product on a careful loop where one
+   (the inline top, each half turn), the rest of the product on a careful loop where one
    finds Z = 0 (:mod:`..ec.deferred`).
 4. The x-coordinate test mod n without an inversion: R finite (Z != 0) and
    X = r' (Z Z_T)^2 (Jacobian, back on the curve) for r' = r or, when
@@ -41,13 +42,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from math import lcm
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, array, raw
 from ..curves.p256 import P256
 from ..ec import a_minus_3
 from ..ec.a_minus_3 import EmittedOps
-from ..ec.deferred import DeferredTests, DigitWords, loop_tests
+from ..ec.deferred import DeferredTests, DigitWords, loop_tests, segments
 from ..ec.exceptional import Addend, Exceptions
 from ..ec.odd_multiples import odd_multiples
 from ..ec.windows import RECORDS, WINDOW, CodeTable, joint_steps, next_turn
@@ -78,6 +79,14 @@ class GDigits:
     window: int
     in_code: bool
     turn_bits: int
+    segment_bits: int
+
+    @property
+    def segments(self) -> List[Tuple[int, int]]:
+        """The loop's segments, (top, bottom) bits: its lead, bits 254 .. loop_top, then
+        a turn's, ``segment_bits`` each (where the tests are deferred: the tests once a
+        segment, :func:`..ec.deferred.segments`)."""
+        return segments(255, self.loop_top, self.turn_bits, self.segment_bits)
 
     @property
     def records(self) -> int:
@@ -96,13 +105,28 @@ class GDigits:
 # Tried in turn, the first build that fits 24,576 bytes: 8-bit digits (32 additions of G
 # where 5-bit ones take 51, ~7,000 gas less on plain EVM; 8 KB of records), else 5-bit
 # ones in memory (EVMMAX's: its code is larger, and its additions cheap)
-G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8)), GDigits(WINDOW, False, 12 * WINDOW))
+# ones in memory (EVMMAX's: its code is larger, and its additions cheap). A turn of 40 bits
+# in two segments of 20 (where tests are deferred: plain EVM): an input that meets an
+# exception wastes at most 20 bits' work (bench/README.md, "Deferred tests")
+G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), lcm(WINDOW, 8) // 2),
+            GDigits(WINDOW, False, 12 * WINDOW, 12 * WINDOW))
 
 
 def steps(top: int, bottom: int, g_window: int) -> List[Tuple[int, int, Tuple[str, ...]]]:
     """The joint loop's bits top - 1 .. bottom: G's digits every ``g_window`` bits, Q's
     every WINDOW (:func:`..ec.windows.joint_steps`)."""
     return joint_steps(top, bottom, {"g": g_window, "q": WINDOW})
+
+
+def segment_additions(g_digits: GDigits) -> Dict[str, int]:
+    """The most additions of each kind ("g", "q") in one segment of the loop: its lead
+    (bits 254 .. loop_top) or a part of a turn (:attr:`GDigits.segments`)."""
+    counts = {"g": 0, "q": 0}
+    for high, low in g_digits.segments:
+        for name in counts:
+            added = sum(name in adds for _, _, adds in steps(high, low, g_digits.window))
+            counts[name] = max(counts[name], added)
+    return counts
 
 
 def _xyz(point: G1Jacobian) -> Sequence[Fp]:
@@ -126,14 +150,29 @@ class _Verify:
             raw(g_digits.records * self.affine_record), "g_table")
         self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
         self.z_table = memory.region("p256_z_table").alloc(Fp, "z_table")   # Q's table's Z
-        # the records added: where field code runs in blocks, one slot each, so that a
-        # step loads both before its doublings, which with its additions are then one
-        # block (acc on the stack throughout); elsewhere one slot that they share
+        # the doublings' weights (a_minus_3.weight) with the factor -3/2 where a
+        # subtraction costs more than a sum (plain EVM's stack code: a SUB and a copy of
+        # p): from -(3/2) Z_T^4 on Q's table's curve; elsewhere from Z_T
+        self.summed = e.target.field_blocks
+        if self.summed:
+            self.first_weight = e.fp_const("minus_three_halves", -3 * pow(2, -1, P) % P)
+            self.weight_factor = memory.region("p256_weight_factor").alloc(
+                Fp, "weight_factor")
+        else:
+            self.first_weight, self.weight_factor = e.one, self.z_table
+        # the records added: where field code runs in blocks, one slot for each addition
+        # of a segment (the loop's lead, half a turn), so that the segment loads them all
+        # before its doublings, which with its additions are then one block (acc on the
+        # stack throughout); elsewhere one slot that they share
         records = memory.region("p256_record")
         shared = None if e.target.field_blocks else records.alloc(G1, "record")
-        self.g_addend = Addend(shared or records.alloc(G1, "record_g"),
-                               z_factor=self.z_table)                 # on the curve
-        self.q_addend = Addend(shared or records.alloc(G1, "record_q"))   # on Q's table's
+        counts = segment_additions(g_digits) if e.target.field_blocks else {"g": 1, "q": 1}
+        self.addends = {
+            name: [Addend(shared or records.alloc(G1, f"record_{name}{i}"),
+                          z_factor=self.z_table if name == "g" else None)
+                   for i in range(counts[name])]
+            for name in ("g", "q")}      # G's on the curve, Q's on Q's table's
+        self.g_addend, self.q_addend = self.addends["g"][0], self.addends["q"][0]
         self.scale = memory.region("p256_scale").alloc(Fp, "scale")   # Z, or Z^2
         self.fail = e.asm.new_label("invalid")
 
@@ -275,10 +314,14 @@ class _Verify:
 
             def double(d: G1Jacobian, keep: Tuple[Fp, Fp]) -> None:
                 with asm.temps(*[Fp] * 4) as t:
-                    a_minus_3.dbl_weighted(self.ops, _xyz(d), e.one, self.three_halves, t,
-                                           update=False, keep=keep)   # Z = 1: W = 1
+                    a_minus_3.dbl_weighted(self.ops, _xyz(d), self.first_weight,
+                                           self.three_halves, t, self.summed,
+                                           update=False, keep=keep)   # Z = 1, u = 1
             odd_multiples(e, q, self.q_table, self.affine_record, self.z_table,
                           self.three_halves, double)
+            if self.summed:
+                a_minus_3.weight_factor(self.ops, self.weight_factor, self.z_table,
+                                        self.first_weight)
 
     def _lookup(self, dest: Slot, depth: int, shift: Optional[int], table: Slot,
                 window: int = WINDOW) -> None:
@@ -358,43 +401,53 @@ class _Verify:
             def run(top: int, bottom: int, offset: int, depth: int) -> None:
                 """Bits top - 1 .. bottom, the digits at bit b of the words at b + offset
                 (U2 at DUP ``depth``, U1 under it)."""
+                # where field code runs in blocks, all the segment's records are loaded
+                # before its first doubling: its doublings and additions are then one
+                # block, acc on the stack throughout (no test of Z between:
+                # ec/deferred.py); elsewhere each before its addition
+                early = e.target.field_blocks
+                used = {"g": 0, "q": 0}
+                plan = []
                 for doublings, bit, adds in steps(top, bottom, digits.window):
-                    added = [(name, addend) for name, addend in (("g", g), ("q", q))
-                             if name in adds]
-                    # where field code runs in blocks, the records are loaded before the
-                    # doublings: they and the additions are then one block, acc on the
-                    # stack throughout (no test of Z between: ec/deferred.py)
-                    early = e.target.field_blocks
+                    added = []
+                    for name in ("g", "q"):
+                        if name in adds:
+                            added.append((name, self.addends[name][used[name]]))
+                            used[name] += early
+                    plan.append((doublings, bit, added))
                     if early:
-                        for name, _ in added:
-                            load(name, bit + offset, depth)
+                        for name, addend in added:
+                            load(name, addend, bit + offset, depth)
+                for doublings, bit, added in plan:
                     with asm.temps(Fp, *[Fp] * 4) as (w, *t):
-                        a_minus_3.weight(self.ops, w, acc.z, self.z_table)
+                        a_minus_3.weight(self.ops, w, acc.z, self.weight_factor, self.summed)
                         for i in range(doublings):
                             a_minus_3.dbl_weighted(self.ops, _xyz(acc), w,
-                                                   self.three_halves, t,
+                                                   self.three_halves, t, self.summed,
                                                    update=i < doublings - 1)
                     for name, addend in added:
                         if not early:
-                            load(name, bit + offset, depth)
+                            load(name, addend, bit + offset, depth)
                         tests.add(addend)
 
-            def load(name: str, shift: int, depth: int) -> None:
-                """The record of the digit ``name`` ("g": u1's, "q": u2's) at bit
-                ``shift`` (U2 at DUP ``depth``, U1 under it)."""
+            def load(name: str, addend: Addend, shift: int, depth: int) -> None:
+                """``addend``'s record = that of the digit ``name`` ("g": u1's, "q":
+                u2's) at bit ``shift`` (U2 at DUP ``depth``, U1 under it)."""
                 if name == "g":
-                    self._g_lookup(g.record, depth + 1, shift)
+                    self._g_lookup(addend.record, depth + 1, shift)
                 else:
-                    self._lookup(q.record, depth, shift, self.q_table)
+                    self._lookup(addend.record, depth, shift, self.q_table)
+            (lead_top, lead_bottom), *turn_segments = digits.segments
             tests.checkpoint()
-            run(255, top, 0, 1)
+            run(lead_top, lead_bottom, 0, 1)
             tests.test_lead()
             asm.push(top // turn)                  # stack: u1 u2 U1 U2 turns-left
             loop = asm.label("windows")
-            tests.checkpoint()
-            run(top, top - turn, 0, 2)             # the turn's digits at fixed bits: the
-            tests.test_turn()
-            next_turn(asm, (2, 3), turn, loop)     # words move up a turn's bits each turn
+            for high, low in turn_segments:        # the turn's digits at fixed bits: the
+                tests.checkpoint()                 # words move up a turn's bits each turn
+                run(high, low, 0, 2)
+                tests.test_turn(top - high)
+            next_turn(asm, (2, 3), turn, loop)
             tests.resume_here()
             asm.ops("POP", "POP", "POP", "POP", "POP")
         fp.mul(e, self.scale, acc.z, self.z_table)  # Z on the curve itself
@@ -413,11 +466,11 @@ class _Verify:
             lambda: self._double_record(acc), 255, digits.loop_top, digits.turn_bits)
 
     def _double_record(self, acc: G1Jacobian) -> None:
-        """acc = 2 acc for acc a record (Z = 1) on Q's table's curve (W = Z_T^4)."""
+        """acc = 2 acc for acc a record (Z = 1) on Q's table's curve (W = -(3/2) Z_T^4)."""
         with self.asm.temps(Fp, *[Fp] * 4) as (w, *t):
-            a_minus_3.weight(self.ops, w, acc.z, self.z_table)
+            a_minus_3.weight(self.ops, w, acc.z, self.weight_factor, self.summed)
             a_minus_3.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves, t,
-                                   update=False)
+                                   self.summed, update=False)
 
     # --- 4. the x-coordinate test ---------------------------------------------------
 

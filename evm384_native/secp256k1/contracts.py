@@ -41,12 +41,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from math import lcm
-from typing import Callable, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, raw
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
-from ..ec.deferred import DeferredTests, DigitWords, loop_tests
+from ..ec.deferred import DeferredTests, DigitWords, loop_tests, segments
 from ..ec.glv import HALF_BITS, push_digit_words
 from ..ec.exceptional import Addend, Exceptions
 from ..ec.groups import affine_view, g1_group
@@ -82,6 +82,7 @@ class GDigits:
     window: int
     in_code: bool
     turn_bits: int
+    segment_bits: int
 
     @property
     def half_bits(self) -> int:
@@ -101,11 +102,19 @@ class GDigits:
     def loop_top(self) -> int:
         return self.top // self.turn_bits * self.turn_bits
 
+    @property
+    def segments(self) -> List[Tuple[int, int]]:
+        """The loop's segments, (top, bottom) bits: its lead, top - 1 .. loop_top, then a
+        turn's, ``segment_bits`` each (where the tests are deferred: the tests once a
+        segment, :func:`..ec.deferred.segments`)."""
+        return segments(self.top, self.loop_top, self.turn_bits, self.segment_bits)
+
 
 # Tried in turn, the first build that fits 24,576 bytes: 7-bit digits of G (38 additions
 # where 5-bit ones take 52; 4 KB of records; 8-bit ones, 34 additions, take 25,310 bytes
 # on plain EVM), else 5-bit ones in memory (EVMMAX's: its code is larger)
-G_DIGITS = (GDigits(7, True, lcm(WINDOW, 7)), GDigits(WINDOW, False, 6 * WINDOW))
+G_DIGITS = (GDigits(7, True, lcm(WINDOW, 7), lcm(WINDOW, 7)),
+            GDigits(WINDOW, False, 6 * WINDOW, 6 * WINDOW))
 
 
 class _Recover:
@@ -129,10 +138,12 @@ class _Recover:
         self.acc = memory.region("ecrecover_acc").alloc(G1Jacobian, "acc")
         self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
         self.beta = e.fp_const("glv_beta", CURVE.glv.beta)
-        # the records added: where field code runs in blocks, one slot each, so that a
-        # step loads them all before its doublings, which with its additions are then one
-        # block (acc on the stack throughout); elsewhere one slot that they share
-        records = memory.region("ecrecover_record")
+        # the records added: where field code runs in blocks, one slot for each addition
+        # of a segment (the loop's lead, a turn: :meth:`_segment_addend`), so that a
+        # segment loads them all before its first doubling, and its doublings and
+        # additions are then one block (acc on the stack throughout); elsewhere one slot
+        # that they share
+        self.records = records = memory.region("ecrecover_record")
         shared = None if e.target.field_blocks else records.alloc(G1, "record")
         # (stack depth of the digit word, its name, the record): [d3] R, [d4] phi(R), then
         # [d1] G, [d2] phi(G), both on the curve itself
@@ -142,6 +153,7 @@ class _Recover:
             for depth, name, x_factor, z_factor in (
                 (2, "r", None, None), (1, "r", self.beta, None),
                 (4, "g", None, self.z_table), (3, "g", self.beta, self.z_table))]
+        self.segment_addends: Dict[Tuple[int, int], Addend] = {}
         self.exceptions = Exceptions(e, self.acc, self._add, lambda: (
             jacobian.jacobian_dbl_halved(e, fp, self.acc, self.three_halves)))
         self.fail = e.asm.new_label("invalid")
@@ -242,26 +254,22 @@ class _Recover:
         else:
             Lookup(self.e, self.g_table, self.record, at_zero=False).load(dest, depth, shift)
 
-    def _additions(self, adds: tuple, shift: int, above: int, start: bool = False,
-                   loaded: bool = False,
-                   add: Optional[Callable[[Addend], None]] = None) -> None:
-        """acc += the records of the digits at bit ``shift`` of the words (under ``above``
-        stack items; stack: G1 G2 R1 R2, R2 on top): for "r" [d3] R and [d4] phi(R), for
-        "g" [d1] G and [d2] phi(G). ``start``: the first of them sets acc (a record of G,
-        on the curve itself, taken onto R's table's curve: x Z_T^2, y Z_T^3); ``loaded``:
-        the records are loaded already (:meth:`_load_all`); ``add``: how acc +=
-        a record (default: tested for its exceptional cases, :class:`Exceptions`)."""
+    def _start(self, adds: tuple, shift: int) -> None:
+        """acc = the sum of the records of the digits at bit ``shift`` of the words
+        (stack: G1 G2 R1 R2, R2 on top): for "r" [d3] R and [d4] phi(R), for "g" [d1] G
+        and [d2] phi(G). The first sets acc (a record of G, on the curve itself, taken
+        onto R's table's curve: x Z_T^2, y Z_T^3), the others are added, each tested for
+        its exceptional cases (:class:`Exceptions`)."""
         e, acc = self.e, self.acc
-        add = add or self.exceptions.add
+        start = True
         for depth, name, addend in self.addends:
             if name not in adds:
                 continue
             if not start:
-                if not loaded:
-                    self._load_one(name, addend.record, depth + above, shift)
-                add(addend)
+                self._load_one(name, addend.record, depth, shift)
+                self.exceptions.add(addend)
                 continue
-            self._load_one(name, affine_view(acc, G1_GROUP), depth + above, shift)
+            self._load_one(name, affine_view(acc, G1_GROUP), depth, shift)
             start = False
             fp.copy(e, acc.z, e.one)
             if addend.z_factor is not None:       # G onto the curve of Z_T
@@ -271,12 +279,19 @@ class _Recover:
                     fp.mul(e, t, t, self.z_table)
                     fp.mul(e, acc.y, acc.y, t)
 
-    def _load_all(self, adds: tuple, shift: int, above: int) -> None:
-        """The records of the additions of :meth:`_additions` (``adds`` at ``shift``),
-        each in its own slot."""
-        for depth, name, addend in self.addends:
-            if name in adds:
-                self._load_one(name, addend.record, depth + above, shift)
+    def _segment_addend(self, depth: int, index: int) -> Addend:
+        """The addend of the ``index``-th addition in a segment of the digit word at
+        ``depth``: the first that word's own (:attr:`addends`), the others in slots of
+        their own."""
+        base = next(addend for d, _, addend in self.addends if d == depth)
+        if index == 0:
+            return base
+        key = (depth, index)
+        if key not in self.segment_addends:
+            self.segment_addends[key] = Addend(
+                self.records.alloc(G1, f"record_{depth}_{index}"), base.x_factor,
+                base.z_factor)
+        return self.segment_addends[key]
 
     def _load_one(self, name: str, dest: Slot, depth: int, shift: int) -> None:
         """dest = the record of the digit at bit ``shift`` of the word at DUP ``depth``,
@@ -316,29 +331,44 @@ class _Recover:
         # where a test of Z ends a block (plain EVM), one a segment (ec/deferred.py)
         tests = loop_tests(e, self.exceptions, self._deferred)
         with asm.scope("windows"):
-            self._additions(tuple(n for n, w in widths.items() if top % w == 0), top, 0,
-                            start=True)
+            self._start(tuple(n for n, w in widths.items() if top % w == 0), top)
 
             def run(high: int, low: int, above: int) -> None:
+                # where field code runs in blocks, all the segment's records are loaded
+                # before its first doubling: its doublings and additions are then one
+                # block, acc on the stack throughout (no test of Z between:
+                # ec/deferred.py); elsewhere each before its addition
+                early = e.target.field_blocks
+                used = {depth: 0 for depth, _, _ in self.addends}
+                plan = []
                 for doublings, bit, adds in joint_steps(high, low, widths):
-                    # where field code runs in blocks, the records are loaded before
-                    # the doublings: they and the additions are then one block, acc on
-                    # the stack throughout (no test of Z between: ec/deferred.py)
-                    early = e.target.field_blocks
-                    if early:
-                        self._load_all(adds, bit, above)
+                    added = []
+                    for depth, name, addend in self.addends:
+                        if name in adds:
+                            if early:
+                                addend = self._segment_addend(depth, used[depth])
+                                used[depth] += 1
+                                self._load_one(name, addend.record, depth + above, bit)
+                            added.append((depth, name, addend))
+                    plan.append((doublings, bit, added))
+                for doublings, bit, added in plan:
                     for _ in range(doublings):
                         jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
-                    self._additions(adds, bit, above, loaded=early, add=tests.add)
+                    for depth, name, addend in added:
+                        if not early:
+                            self._load_one(name, addend.record, depth + above, bit)
+                        tests.add(addend)
+            (lead_top, lead_bottom), *turn_segments = digits.segments
             tests.checkpoint()
-            run(top, digits.loop_top, 0)
+            run(lead_top, lead_bottom, 0)
             tests.test_lead()
             asm.push(digits.loop_top // turn)     # stack: u1 u2 G1 G2 R1 R2 turns-left
             loop = asm.label("windows")
-            tests.checkpoint()
-            run(digits.loop_top, digits.loop_top - turn, 1)   # digits at fixed bits: the
-            tests.test_turn()
-            next_turn(asm, range(2, 6), turn, loop)   # words move up a turn's bits a turn
+            for high, low in turn_segments:       # digits at fixed bits: the words move
+                tests.checkpoint()                # up a turn's bits a turn
+                run(high, low, 1)
+                tests.test_turn(digits.loop_top - high)
+            next_turn(asm, range(2, 6), turn, loop)
             tests.resume_here()
             asm.ops("POP", "POP", "POP", "POP", "POP")   # stack: u1 u2
         asm.ops("POP", "POP")

@@ -310,12 +310,15 @@ LONG_RUN = 8          # runs of ones at least this long are one multiplication b
 Step = Tuple[int, int, int]
 
 
-def power_plan(exponent: int) -> List[Step]:
+def power_plan(exponent: int, width: int = INV_WINDOW, reuse: bool = False) -> List[Step]:
     """An addition chain for a^exponent: a left-to-right sliding window (odd powers up to
-    a^31) in which every run of at least LONG_RUN ones is one multiplication by
+    a^(2^width - 1)) in which every run of at least LONG_RUN ones is one multiplication by
     x_L = a^(2^L - 1), the x_L built as x_(i+j) = x_i^(2^j) x_j from the longest value
     at hand (the chain of libsecp256k1's field square root and inversion: for secp256k1's
-    (p + 1) / 4, 253 squarings and 14 multiplications where the window takes ~300)."""
+    (p + 1) / 4, 253 squarings and 14 multiplications where the window takes ~300).
+    With ``reuse``, a later run of ones is instead as many multiplications by the first
+    run's x_L as fit it (the rest read as windows), so that no other x_L is built apart
+    from the chain: P-256's order n, whose ones come as runs of 32, 65."""
     if exponent < 2:
         raise ValueError("a power plan starts with a squaring: exponent >= 2")
     bits = bin(exponent)[2:]
@@ -326,11 +329,16 @@ def power_plan(exponent: int) -> List[Step]:
             pending, i = pending + 1, i + 1
             continue
         run = len(bits[i:]) - len(bits[i:].lstrip("1"))
-        if run >= LONG_RUN:
+        first = next((m for _, kind, m in tokens if kind == "run"), None)
+        if reuse and first is not None and run >= first:
+            tokens.append((pending + first, "run", first))
+            pending, i = 0, i + first
+            continue
+        if run >= LONG_RUN and (first is None or not reuse):
             tokens.append((pending + run, "run", run))
             pending, i = 0, i + run
             continue
-        j = min(i + INV_WINDOW, len(bits))
+        j = min(i + width, len(bits))
         while bits[j - 1] == "0":
             j -= 1
         tokens.append((pending + j - i, "odd", int(bits[i:j], 2)))
@@ -409,7 +417,13 @@ def window_plan(exponent: int, width: int) -> List[Step]:
 def power_chain(e: Emitter, out: Fp, a: Fp, exponent: int) -> None:
     """out = a**exponent by :func:`power_plan`'s chain, emitted inline (``out`` must not
     be ``a``): a value read only by the step after it lives in ``out``, one read later
-    gets a register of its own."""
+    gets a register of its own; in the target's own form where it has one (plain EVM: one
+    run of stack code, :mod:`.word_power`, 14 gas a step where a block's took ~16)."""
+    e.target.power_inline(e, out, a, exponent, lambda: _plan_steps(e, out, a, exponent))
+
+
+def _plan_steps(e: Emitter, out: Fp, a: Fp, exponent: int) -> None:
+    """:func:`power_chain`'s steps as the tower's operations."""
     steps = power_plan(exponent)
     kept = kept_values(steps)
     with e.asm.temps(*[Fp] * len(kept)) as slots:
