@@ -9,14 +9,11 @@ none of its additions was exceptional, so the run's result is right. So the fast
 without tests (a *segment*: the loop's inline top, then each turn of the loop), acc saved
 at each segment's start and Z tested once at its end; where the test finds Z = 0, acc is
 restored and the REST of the product runs on the careful path, never returning to the
-fast one: a loop (:meth:`DeferredTests.careful_path`) of one bit a turn (a doubling, then
-the digits due at that bit, the bit a multiple of their window: the least code, plain
-EVM's) or of a window a turn (``Target.deferred_z_tests`` "window": the window's doublings
-and its digits unrolled, the turn's control and the moves of the words paid once a window:
-EVMMAX's, where that control costs about what a bit's arithmetic does), each addition
-tested and handled where it happens (:class:`.exceptional.Exceptions`). Its digits are
-read at fixed bits, each word moved up a window once its digit is read; the segments'
-entries shift the words so that their next digits stand there.
+fast one: a loop of one bit a turn (:meth:`DeferredTests.careful_loop`), a doubling, then
+the digits due at that bit (the bit a multiple of their window), each addition tested and
+handled where it happens (:class:`.exceptional.Exceptions`). Its digits are read at fixed
+bits, each word moved up a window once its digit is read; the segments' entries shift the
+words so that their next digits stand there.
 
 Why the worst input stays within 1.5x of the figure: an input wastes at most one fast
 segment (the first with an exception: its work is done again), then the careful loop
@@ -38,7 +35,6 @@ it expects.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import lcm
 from typing import Callable, Sequence, Tuple, Union
 
 from ..asm import G1Jacobian, Label
@@ -70,19 +66,13 @@ class DeferredTests:
     """The tests of a joint loop whose lead segment (inline) runs bits top - 1 ..
     ``loop_top`` and whose loop turns run ``turn_bits`` bits each at the fixed bits
     loop_top - 1 .. loop_top - turn_bits (the words moved up turn_bits a turn, the count
-    of turns left on top of the stack). ``double()`` doubles acc (any Z). The careful
-    loop's turn: where the target says "window", the windows' least common multiple if
-    ``top`` is a multiple of it (the segments then start at whole turns: ``loop_top``
-    and ``turn_bits`` are multiples of every window), else a bit."""
+    of turns left on top of the stack). ``double()`` doubles acc (any Z)."""
 
     def __init__(self, e: Emitter, exceptions: Exceptions, kinds: Sequence[DigitWords],
                  double: Callable[[], None], top: int, loop_top: int,
                  turn_bits: int) -> None:
         self.e, self.exceptions, self.kinds, self.double = e, exceptions, kinds, double
         self.top, self.loop_top, self.turn_bits = top, loop_top, turn_bits
-        windows = lcm(*(kind.window for kind in kinds))
-        self.careful_bits = (windows if e.target.deferred_z_tests == "window"
-                             and top % windows == 0 else 1)
         self.saved = e.asm.memory.region("deferred_tests").alloc(G1Jacobian, "acc_saved")
         asm = e.asm
         self.loop, self.from_lead, self.from_turn, self.resume = (
@@ -136,43 +126,30 @@ class DeferredTests:
         asm.place(restore)
         fp.copy(e, self.exceptions.acc, self.saved)   # the failed segment's start
         asm.jump(self.loop)
-        following = asm.label("careful_next_bit")  # the back edge: b less a turn's bits
-        asm.push((1 << 256) - self.careful_bits)
+        following = asm.label("careful_next_bit")  # the loop's back edge: the bit less 1
+        asm.push((1 << 256) - 1)
         asm.op("ADD")
-        asm.place(self.loop)                       # stack: words, the turn's top bit b
-        for below in range(self.careful_bits):
-            self._careful_bit(self.careful_bits - 1 - below)
+        asm.place(self.loop)                       # stack: words, the bit b
+        self._careful_bit()
         asm.op("DUP1")
-        if self.careful_bits > 1:
-            asm.push(self.careful_bits - 1)
-            asm.op("SWAP1")
-            asm.op("SUB")
-        asm.jumpi(following)                       # the turn that ended at bit 0 was last
+        asm.jumpi(following)                       # b = 0 was the last
         asm.jump(self.resume)
 
-    def _careful_bit(self, residue: int) -> None:
-        """The doubling to bit b' and its due digits' additions; b' mod the turn's bits is
-        ``residue`` (a turn of one bit: b' = b, a digit due where b mod its window is 0,
-        tested at run time)."""
+    def _careful_bit(self) -> None:
         asm = self.e.asm
         self.double()
         for kind in self.kinds:
-            skip = None
-            if self.careful_bits == 1:
-                skip = asm.new_label("careful_no_digit")
-                asm.push(kind.window)
-                asm.op("DUP2")
-                asm.op("MOD")                      # b mod window: no digit here
-                asm.jumpi(skip)
-            elif residue % kind.window:
-                continue
+            skip = asm.new_label("careful_no_digit")
+            asm.push(kind.window)
+            asm.op("DUP2")
+            asm.op("MOD")                          # b mod window: no digit here
+            asm.jumpi(skip)
             read_at = kind.read_at(self.top)
             for depth, addend in kind.words:
                 kind.load(addend, depth, read_at)
                 self.exceptions.add(addend)
             shift_words(asm, [depth for depth, _ in kind.words], kind.window)
-            if skip is not None:
-                asm.place(skip)
+            asm.place(skip)
 
 
 class TestsAtEachAddition:
@@ -201,8 +178,7 @@ class TestsAtEachAddition:
 
 def loop_tests(e: Emitter, exceptions: Exceptions,
                deferred: Callable[[], DeferredTests]) -> Union[DeferredTests, TestsAtEachAddition]:
-    """The tests a joint loop runs for this target: once a segment where the target says so
-    (``Target.deferred_z_tests``: plain EVM, EVMMAX; ``deferred()`` makes them), else after
-    each addition."""
-    return (TestsAtEachAddition(exceptions) if e.target.deferred_z_tests is None
-            else deferred())
+    """The tests a joint loop runs for this target: once a segment where a test of Z ends a
+    block of field code (``Target.field_blocks``: plain EVM; ``deferred()`` makes them),
+    else after each addition."""
+    return deferred() if e.target.field_blocks else TestsAtEachAddition(exceptions)

@@ -95,9 +95,8 @@ class GDigits:
 
 # Tried in turn, the first build that fits 24,576 bytes: 8-bit digits (32 additions of G
 # where 5-bit ones take 51, ~7,000 gas less on plain EVM; 8 KB of records), else 5-bit
-# ones in memory (EVMMAX's: its code is larger, and its additions cheap; turns of 20 bits,
-# the segment an exception can waste (ec/deferred.py: 1.44x the figure, 30 bits 1.49x))
-G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8)), GDigits(WINDOW, False, 4 * WINDOW))
+# ones in memory (EVMMAX's: its code is larger, and its additions cheap)
+G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8)), GDigits(WINDOW, False, 12 * WINDOW))
 
 
 def steps(top: int, bottom: int, g_window: int) -> List[Tuple[int, int, Tuple[str, ...]]]:

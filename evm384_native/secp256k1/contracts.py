@@ -104,9 +104,8 @@ class GDigits:
 
 # Tried in turn, the first build that fits 24,576 bytes: 7-bit digits of G (38 additions
 # where 5-bit ones take 52; 4 KB of records; 8-bit ones, 34 additions, take 25,310 bytes
-# on plain EVM), else 5-bit ones in memory (EVMMAX's: its code is larger; turns of 20 bits,
-# the segment an exception can waste (ec/deferred.py: 1.45x the figure, 30 bits 1.50x))
-G_DIGITS = (GDigits(7, True, lcm(WINDOW, 7)), GDigits(WINDOW, False, 4 * WINDOW))
+# on plain EVM), else 5-bit ones in memory (EVMMAX's: its code is larger)
+G_DIGITS = (GDigits(7, True, lcm(WINDOW, 7)), GDigits(WINDOW, False, 6 * WINDOW))
 
 
 class _Recover:
