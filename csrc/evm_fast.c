@@ -37,7 +37,7 @@ enum opcode {
     OP_CODESIZE = 0x38, OP_CODECOPY = 0x39, OP_RETURNDATASIZE = 0x3d, OP_RETURNDATACOPY = 0x3e,
     OP_POP = 0x50, OP_MLOAD = 0x51, OP_MSTORE = 0x52, OP_MSTORE8 = 0x53,
     OP_JUMP = 0x56, OP_JUMPI = 0x57, OP_PC = 0x58, OP_MSIZE = 0x59, OP_GAS = 0x5a,
-    OP_JUMPDEST = 0x5b, OP_MCOPY = 0x5e, OP_PUSH0 = 0x5f, OP_PUSH2 = 0x61, OP_PUSH32 = 0x7f,
+    OP_JUMPDEST = 0x5b, OP_MCOPY = 0x5e, OP_PUSH0 = 0x5f, OP_PUSH1 = 0x60, OP_PUSH2 = 0x61, OP_PUSH32 = 0x7f,
     OP_DUP1 = 0x80, OP_DUP16 = 0x8f, OP_SWAP1 = 0x90, OP_SWAP16 = 0x9f,
     OP_ADDMOD384 = 0xc0, OP_SUBMOD384 = 0xc1, OP_MULMODMONT384 = 0xc2,
     OP_RETURN = 0xf3, OP_REVERT = 0xfd,
@@ -358,6 +358,21 @@ static int leave_to_host(evm_frame *f, size_t pc, int op, uint64_t static_gas)
     return EVM_NEEDS_HOST;
 }
 
+/* The static gas of `count` instructions, 0 if one of them is not this engine's own plain
+ * instruction (a fused sequence then declines). */
+static inline uint64_t plain_gas(const evm_opcode_table *table, const uint8_t *ops,
+                                 size_t count)
+{
+    uint64_t cost = 0;
+    for (size_t i = 0; i < count; i++) {
+        const evm_opcode_info info = table->op[ops[i]];
+        if (!info.native || info.extended)
+            return 0;
+        cost += info.static_gas;
+    }
+    return cost;
+}
+
 /* PUSH2 a; MLOAD; ISZERO; PUSH2 dest; JUMPI (a test of a memory word, the jump taken when
  * it is 0: how the contracts test a value that LOADX wrote, ~100 times in ecrecover),
  * after the first PUSH2 was counted and charged with pc at its data: the other four
@@ -373,16 +388,10 @@ static inline int fused_word_test(evm_frame *f, size_t *pc_at, size_t sp, int64_
     if (f->code_size - pc < 8 || code[pc + 2] != OP_MLOAD || code[pc + 3] != OP_ISZERO ||
         code[pc + 4] != OP_PUSH2 || code[pc + 7] != OP_JUMPI || sp + 2 > EVM_STACK_LIMIT)
         return 0;
-    uint64_t cost = 0;
-    for (size_t i = 0; i < sizeof ops; i++) {
-        const evm_opcode_info info = f->table->op[ops[i]];
-        if (!info.native || info.extended)
-            return 0;
-        cost += info.static_gas;
-    }
+    uint64_t cost = plain_gas(f->table, ops, sizeof ops);
     size_t offset = ((size_t)code[pc] << 8) | code[pc + 1];
     size_t dest = ((size_t)code[pc + 5] << 8) | code[pc + 6];
-    if (cost > (uint64_t)*gas || f->memory_size < WORD_BYTES ||
+    if (cost == 0 || cost > (uint64_t)*gas || f->memory_size < WORD_BYTES ||
         offset > f->memory_size - WORD_BYTES)
         return 0;
     evm_word value = word_load_be(f->memory + offset);
@@ -393,6 +402,41 @@ static inline int fused_word_test(evm_frame *f, size_t *pc_at, size_t sp, int64_
         f->counts[ops[i]]++;
     *gas -= (int64_t)cost;
     *pc_at = zero ? dest : pc + 8;
+    return 1;
+}
+
+/* After DUPn (counted, charged, run; pc past it, its copy w on top, sp items): PUSH1 k;
+ * SHR; PUSH2 m; AND, and maybe PUSH2 t; ADD after them (a table record's address from a
+ * digit of w: how the contracts look up their windows' records, ~100 times in ecrecover)
+ * in one step when none of them can halt (the gas for all, room for the stack's one more
+ * word): top = ((w >> k) & m) + t. Returns 1 with *pc past them, or 0 if it ran nothing. */
+static inline int fused_digit_address(evm_frame *f, size_t *pc_at, size_t sp, int64_t *gas,
+                                      evm_word *top)
+{
+    static const uint8_t ops[] = {OP_PUSH1, OP_SHR, OP_PUSH2, OP_AND, OP_PUSH2, OP_ADD};
+    size_t pc = *pc_at;
+    const uint8_t *code = f->code;
+    if (f->code_size - pc < 7 || code[pc] != OP_PUSH1 || code[pc + 2] != OP_SHR ||
+        code[pc + 3] != OP_PUSH2 || code[pc + 6] != OP_AND || sp + 1 > EVM_STACK_LIMIT)
+        return 0;
+    int added = f->code_size - pc >= 11 && code[pc + 7] == OP_PUSH2 && code[pc + 10] == OP_ADD;
+    size_t count = added ? 6 : 4;
+    uint64_t cost = plain_gas(f->table, ops, count);
+    if (cost == 0 || cost > (uint64_t)*gas)
+        return 0;
+    unsigned k = code[pc + 1];
+    uint64_t mask = ((uint64_t)code[pc + 4] << 8) | code[pc + 5];
+    uint64_t low = top->limb[k / 64] >> (k % 64); /* the bits of w from k up, below m's 16 */
+    if (k % 64 > 48 && k / 64 < 3)
+        low |= top->limb[k / 64 + 1] << (64 - k % 64);
+    uint64_t value = low & mask;
+    if (added)
+        value += ((uint64_t)code[pc + 8] << 8) | code[pc + 9];
+    *top = word_from_u64(value);
+    for (size_t i = 0; i < count; i++)
+        f->counts[ops[i]]++;
+    *gas -= (int64_t)cost;
+    *pc_at = pc + (added ? 11 : 7);
     return 1;
 }
 
@@ -466,6 +510,7 @@ int evm_fast_run(evm_frame *f)
         if (op >= OP_DUP1 && op <= OP_DUP16) {
             stack[sp] = TOP(op - OP_DUP1);
             sp++;
+            fused_digit_address(f, &pc, sp, &gas, &TOP(0));
             continue;
         }
         if (op >= OP_SWAP1 && op <= OP_SWAP16) {

@@ -1,9 +1,11 @@
-"""The fast engine's one-step test of a memory word (PUSH2 a; MLOAD; ISZERO; PUSH2 dest;
-JUMPI: csrc/evm_fast.c's fused_word_test) against the Python engine, which runs it
-instruction by instruction: identical results, gas and counts wherever the sequence can
-halt or must decline (gas running out at each of its instructions, the word past memory's
-end or growing it, dest invalid, out of the code or 0, a full stack, the code cut off
-inside it), on each opcode set."""
+"""The fast engine's fused sequences (csrc/evm_fast.c) against the Python engine, which
+runs them instruction by instruction: identical results, gas and counts wherever a
+sequence can halt or must decline, on each opcode set. The test of a memory word (PUSH2 a;
+MLOAD; ISZERO; PUSH2 dest; JUMPI: ``fused_word_test``): gas running out at each of its
+instructions, the word past memory's end or growing it, dest invalid, out of the code or
+0, a full stack, the code cut off inside it. A digit's record address (DUPn; PUSH1 k; SHR;
+PUSH2 m; AND; and maybe PUSH2 t; ADD: ``fused_digit_address``): shifts within a limb and
+across limbs, masks, words at their edges, the same halts and cuts."""
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -78,3 +80,61 @@ def test_word_test_cut_off_by_the_end_of_the_code(cut):
        st.sampled_from(["evm", "evmmax"]))
 def test_word_test_any(value, offset, dest, gas, opcodes):
     _same(_program(value, offset, dest, 0, 0), gas, opcodes)
+
+
+def _digit_program(word: int, depth: int, k: int, mask: int, table, fill: int, cut: int
+                   ) -> bytes:
+    """``word`` under ``depth - 1`` other items (and ``fill`` more below), then DUP<depth>;
+    PUSH1 k; SHR; PUSH2 mask; AND (with ``table``: PUSH2 table; ADD), the result returned;
+    ``cut`` bytes cut off the end of the sequence (its end then the code's)."""
+    head = asm(*[push(0, 1)] * fill, push(word, 32), *[push(7, 1)] * (depth - 1))
+    fused = asm(f"DUP{depth}", push(k, 1), "SHR", push(mask, 2), "AND")
+    if table is not None:
+        fused += asm(push(table, 2), "ADD")
+    if cut:
+        return head + fused[:len(fused) - cut]
+    return head + fused + asm(push(0, 1), "MSTORE", push(32, 1), push(0, 1), "RETURN")
+
+
+SHIFTS = [0, 1, 5, 48, 49, 50, 60, 63, 64, 65, 113, 120, 127, 128, 191, 200, 240, 241, 248,
+          255]
+WORDS = [0, 2**256 - 1, 0x0123456789ABCDEF_FEDCBA9876543210_0F1E2D3C4B5A6978_8796A5B4C3D2E1F0]
+
+
+@pytest.mark.parametrize("table", [None, 0, 0x1234, 0xFFFF])
+@pytest.mark.parametrize("mask", [0, 1, 0x1F, 0x3E0, 0xFFFF])
+def test_digit_address_values(mask, table):
+    for word in WORDS:
+        for k in SHIFTS:
+            result = _same(_digit_program(word, 2, k, mask, table, 0, 0), 100_000, "evmmax")
+            assert int.from_bytes(result.output, "big") == ((word >> k) & mask) + (table or 0)
+
+
+@pytest.mark.parametrize("opcodes", ["evm", "evmmax", "evm384"])
+@pytest.mark.parametrize("table", [None, 0x40])
+def test_digit_address_gas_at_each_instruction(table, opcodes):
+    code = _digit_program(WORDS[2], 16, 113, 0x3E0, table, 0, 0)
+    full = _same(code, 100_000, opcodes)
+    for short in range(0, 70):
+        _same(code, full.gas_used - short, opcodes)
+
+
+@pytest.mark.parametrize("fill", [STACK_LIMIT - 4, STACK_LIMIT - 3, STACK_LIMIT - 2])
+@pytest.mark.parametrize("table", [None, 0x40])
+def test_digit_address_near_a_full_stack(fill, table):
+    _same(_digit_program(WORDS[2], 1, 60, 0xFFFF, table, fill, 0), 1_000_000, "evmmax")
+
+
+@pytest.mark.parametrize("cut", range(1, 11))
+def test_digit_address_cut_off_by_the_end_of_the_code(cut):
+    for table in (None, 0x40):
+        if table is None and cut > 6:
+            continue
+        _same(_digit_program(WORDS[2], 3, 49, 0xFFFF, table, 0, cut), 100_000, "evmmax")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**256 - 1), st.integers(1, 16), st.integers(0, 255),
+       st.integers(0, 0xFFFF), st.none() | st.integers(0, 0xFFFF), st.integers(0, 2_000))
+def test_digit_address_any(word, depth, k, mask, table, gas):
+    _same(_digit_program(word, depth, k, mask, table, 0, 0), gas, "evmmax")
