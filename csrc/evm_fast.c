@@ -377,7 +377,8 @@ static inline uint64_t plain_gas(const evm_opcode_table *table, const uint8_t *o
  * it is 0: how the contracts test a value that LOADX wrote, ~100 times in ecrecover),
  * after the first PUSH2 was counted and charged with pc at its data: the other four
  * instructions in one step when none of them can halt or grow memory (the gas for all
- * four, room for the stack's two words, the word inside memory, a valid dest if taken).
+ * four, room for the stack's two words, the word inside memory, a valid dest if taken),
+ * and the JUMPDEST it lands on, if there is one and its gas.
  * Returns 1 with *pc past them (or at dest), or 0 if it ran nothing (the loop then goes
  * on one by one, halting where a step-by-step run would). */
 static inline int fused_word_test(evm_frame *f, size_t *pc_at, size_t sp, int64_t *gas)
@@ -401,7 +402,17 @@ static inline int fused_word_test(evm_frame *f, size_t *pc_at, size_t sp, int64_
     for (size_t i = 0; i < sizeof ops; i++)
         f->counts[ops[i]]++;
     *gas -= (int64_t)cost;
-    *pc_at = zero ? dest : pc + 8;
+    size_t next = zero ? dest : pc + 8;
+    /* the JUMPDEST where either branch lands (the jump's dest, the label after the test) */
+    static const uint8_t landing[] = {OP_JUMPDEST};
+    uint64_t landing_gas = plain_gas(f->table, landing, 1);
+    if (next < f->code_size && code[next] == OP_JUMPDEST && landing_gas != 0 &&
+        landing_gas <= (uint64_t)*gas) {
+        f->counts[OP_JUMPDEST]++;
+        *gas -= (int64_t)landing_gas;
+        next++;
+    }
+    *pc_at = next;
     return 1;
 }
 

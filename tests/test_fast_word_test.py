@@ -1,8 +1,8 @@
 """The fast engine's fused sequences (csrc/evm_fast.c) against the Python engine, which
 runs them instruction by instruction: identical results, gas and counts wherever a
 sequence can halt or must decline, on each opcode set. The test of a memory word (PUSH2 a;
-MLOAD; ISZERO; PUSH2 dest; JUMPI: ``fused_word_test``): gas running out at each of its
-instructions, the word past memory's end or growing it, dest invalid, out of the code or
+MLOAD; ISZERO; PUSH2 dest; JUMPI: ``fused_word_test``, and the JUMPDEST it lands on): gas
+running out at each of its instructions, the word past memory's end or growing it, dest invalid, out of the code or
 0, a full stack, the code cut off inside it. A digit's record address (DUPn; PUSH1 k; SHR;
 PUSH2 m; AND; and maybe PUSH2 t; ADD: ``fused_digit_address``): shifts within a limb and
 across limbs, masks, words at their edges, the same halts and cuts."""
@@ -16,15 +16,18 @@ from evm_helpers import asm, push
 STACK_LIMIT = 1024
 
 
-def _program(value: int, offset: int, dest: str, fill: int, cut: int) -> bytes:
+def _program(value: int, offset: int, dest: str, fill: int, cut: int,
+             landing: bool = False) -> bytes:
     """A JUMPDEST at 0, the word ``value`` at 0x40, ``fill`` stack items, the test of the
     word at ``offset`` (the jump to ``dest``: "taken" a JUMPDEST, "plain" a non-JUMPDEST
     byte, "far" past the code, "zero" pc 0, a loop until the gas runs out), each branch
-    returning a word of its own; ``cut`` bytes cut off the end (inside the test)."""
+    returning a word of its own (``landing``: the one not taken starts with a JUMPDEST);
+    ``cut`` bytes cut off the end (inside the test)."""
     head = asm("JUMPDEST", push(value, 32), push(0x40, 1), "MSTORE")
     if fill:
         head += asm(push(0, 1), *["DUP1"] * (fill - 1))
-    fall = asm(push(1, 1), push(0, 1), "MSTORE", push(32, 1), push(0, 1), "RETURN")
+    fall = asm(*(["JUMPDEST"] if landing else []), push(1, 1), push(0, 1), "MSTORE",
+               push(32, 1), push(0, 1), "RETURN")
     test_size = 9
     taken_at = len(head) + test_size + len(fall)
     target = {"taken": taken_at, "plain": taken_at + 1, "far": 0xFFFF, "zero": 0}[dest]
@@ -50,11 +53,12 @@ OFFSETS = [0x40, 0x00, 0x41, 0x60, 0x61, 0xFFE0, 0xFFFF]   # memory is 0x60 byte
 
 
 @pytest.mark.parametrize("opcodes", ["evm", "evmmax", "evm384"])
+@pytest.mark.parametrize("landing", [False, True])
 @pytest.mark.parametrize("dest", ["taken", "plain", "far", "zero"])
 @pytest.mark.parametrize("value", [0, 1, 2**255])
-def test_word_test_outcomes_and_gas_at_each_instruction(value, dest, opcodes):
+def test_word_test_outcomes_and_gas_at_each_instruction(value, dest, landing, opcodes):
     for offset in OFFSETS:
-        code = _program(value, offset, dest, 0, 0)
+        code = _program(value, offset, dest, 0, 0, landing)
         full = _same(code, 30_000, opcodes)
         # the gas used up to each instruction of the test and a little around it
         for short in range(0, 60):
@@ -77,9 +81,9 @@ def test_word_test_cut_off_by_the_end_of_the_code(cut):
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**256 - 1) | st.sampled_from([0, 1]), st.sampled_from(OFFSETS),
        st.sampled_from(["taken", "plain", "far", "zero"]), st.integers(0, 40_000),
-       st.sampled_from(["evm", "evmmax"]))
-def test_word_test_any(value, offset, dest, gas, opcodes):
-    _same(_program(value, offset, dest, 0, 0), gas, opcodes)
+       st.sampled_from(["evm", "evmmax"]), st.booleans())
+def test_word_test_any(value, offset, dest, gas, opcodes, landing):
+    _same(_program(value, offset, dest, 0, 0, landing), gas, opcodes)
 
 
 def _digit_program(word: int, depth: int, k: int, mask: int, table, fill: int, cut: int
