@@ -8,6 +8,9 @@ libraries, in one process, medians of interleaved rounds.
 ``--baseline DIR``: DIR holds another checkout's package renamed ``evm384_native_base``
 (its cffi module renamed to match in csrc/build_ffi.py, built in place); each contest then
 runs the contracts on both builds, so before and after are measured in the same rounds.
+``--baseline-code`` (with ``--baseline``): the signature contests also run the baseline's
+bytecode (built by its package) on this tree's engine, so that a change of bytecode is
+measured apart from the engine's.
 
 Contests (each round runs every contender of a contest once, in turn; every answer
 checked): ``ecrecover`` (a batch of seeded signatures) against coincurve's recovery
@@ -50,19 +53,20 @@ ONE = (1).to_bytes(32, "big")
 BATCH = 8          # signatures a round (the same ones every round)
 
 
-def _signatures(program, make, oracle, seed: int, engines: Dict[str, Callable]):
-    """``BATCH`` valid signatures, the contract's runs (one per engine build) and the
-    oracle's over all of them, each answer checked once here."""
-    code = program.code
+def _signatures(codes: Dict[str, bytes], make, oracle, seed: int,
+                engines: Dict[str, Callable]):
+    """``BATCH`` valid signatures, the contract's runs (each code, label: bytes, on each
+    engine build) and the oracle's over all of them, each answer checked once here."""
     rng = random.Random(seed)
     cases = [make(rng, valid=True) for _ in range(BATCH)]
     answers = [oracle(data) for data in cases]
-    results = [execute(code, data, engine="fast", opcodes="evmmax") for data in cases]
-    for result, answer in zip(results, answers):
-        assert result.success and (result.output == answer if isinstance(answer, bytes)
-                                   else int.from_bytes(result.output, "big") == answer)
+    for code in codes.values():
+        results = [execute(code, data, engine="fast", opcodes="evmmax") for data in cases]
+        for result, answer in zip(results, answers):
+            assert result.success and (result.output == answer if isinstance(answer, bytes)
+                                       else int.from_bytes(result.output, "big") == answer)
 
-    def contract(run: Callable) -> Callable[[], bool]:
+    def contract(run: Callable, code: bytes) -> Callable[[], bool]:
         def all_cases() -> bool:
             for data in cases:
                 run(code, data, engine="fast", opcodes="evmmax")
@@ -73,17 +77,24 @@ def _signatures(program, make, oracle, seed: int, engines: Dict[str, Callable]):
         for data in cases:
             oracle(data)
         return True
-    return peer, {label: contract(run) for label, run in engines.items()}
+    return peer, {f"{label}{code_label}": contract(run, code)
+                  for code_label, code in codes.items() for label, run in engines.items()}
 
 
-def contests(engines: Dict[str, Callable]) -> Dict[str, Dict[str, Callable[[], bool]]]:
+def contests(engines: Dict[str, Callable], base_codes: Optional[Dict[str, bytes]] = None
+             ) -> Dict[str, Dict[str, Callable[[], bool]]]:
     """Per contest, its contenders: the peer first, then the contract on each of
-    ``engines`` (label: an ``execute``)."""
+    ``engines`` (label: an ``execute``); ``base_codes`` (contract name: bytes): another
+    build's signature contracts, run on the engines too."""
     out: Dict[str, Dict[str, Callable[[], bool]]] = {}
-    peer, ours = _signatures(secp_program("ecrecover"), secp_signature, coincurve_recovery(),
-                             44, engines)
+
+    def codes(name: str, program) -> Dict[str, bytes]:
+        own = {"": program(name).code}
+        return own if base_codes is None else {**own, " base code": base_codes[name]}
+    peer, ours = _signatures(codes("ecrecover", secp_program), secp_signature,
+                             coincurve_recovery(), 44, engines)
     out["ecrecover"] = {"coincurve": peer, **ours}
-    peer, ours = _signatures(p256_program("p256verify"), p256_signature,
+    peer, ours = _signatures(codes("p256verify", p256_program), p256_signature,
                              cryptography_verify(), 44, engines)
     out["p256verify"] = {"cryptography": peer, **ours}
 
@@ -146,15 +157,28 @@ def _engines(baseline: Optional[str]) -> Dict[str, Callable]:
     return engines
 
 
+def _base_codes() -> Dict[str, bytes]:
+    """The signature contracts as the baseline's package builds them (EVMMAX)."""
+    from evm384_native_base.p256 import build_program as base_p256
+    from evm384_native_base.secp256k1 import build_program as base_secp
+    return {"ecrecover": base_secp("ecrecover").code, "p256verify": base_p256("p256verify").code}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--only", nargs="*", help="contest names")
     parser.add_argument("--baseline", help="a directory holding evm384_native_base")
+    parser.add_argument("--baseline-code", action="store_true",
+                        help="also run the baseline's signature bytecode on both engines")
     args = parser.parse_args()
+    if args.baseline_code and not args.baseline:
+        parser.error("--baseline-code needs --baseline")
     print(f"{git_revision()}, {cpu_model()}, {args.rounds} interleaved rounds; medians, "
           f"and each contender's ratio to the first of its contest")
-    for name, contest in contests(_engines(args.baseline)).items():
+    engines = _engines(args.baseline)
+    for name, contest in contests(engines, _base_codes() if args.baseline_code
+                                  else None).items():
         if args.only and not any(name.startswith(only) for only in args.only):
             continue
         times = run(contest, args.rounds)

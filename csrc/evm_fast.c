@@ -37,7 +37,7 @@ enum opcode {
     OP_CODESIZE = 0x38, OP_CODECOPY = 0x39, OP_RETURNDATASIZE = 0x3d, OP_RETURNDATACOPY = 0x3e,
     OP_POP = 0x50, OP_MLOAD = 0x51, OP_MSTORE = 0x52, OP_MSTORE8 = 0x53,
     OP_JUMP = 0x56, OP_JUMPI = 0x57, OP_PC = 0x58, OP_MSIZE = 0x59, OP_GAS = 0x5a,
-    OP_JUMPDEST = 0x5b, OP_MCOPY = 0x5e, OP_PUSH0 = 0x5f, OP_PUSH32 = 0x7f,
+    OP_JUMPDEST = 0x5b, OP_MCOPY = 0x5e, OP_PUSH0 = 0x5f, OP_PUSH1 = 0x60, OP_PUSH2 = 0x61, OP_PUSH32 = 0x7f,
     OP_DUP1 = 0x80, OP_DUP16 = 0x8f, OP_SWAP1 = 0x90, OP_SWAP16 = 0x9f,
     OP_ADDMOD384 = 0xc0, OP_SUBMOD384 = 0xc1, OP_MULMODMONT384 = 0xc2,
     OP_RETURN = 0xf3, OP_REVERT = 0xfd,
@@ -326,10 +326,24 @@ static int run_evm384(evm_frame *f, mulmont384_fn *mulmont, int opcode, uint64_t
 
 /* --- the loop ---------------------------------------------------------------------- */
 
-#define TOP(i) (f->stack[f->stack_size - 1 - (i)])
+/* The loop keeps pc, gas and the stack's size in locals (each store to the stack could
+ * alias them in the frame, which made every instruction reload and store all three): the
+ * frame has them again (SYNC) before any call that reads or writes them and at every
+ * exit, and they are read back (LOAD) after such a call. */
+#define SYNC() (f->pc = pc, f->gas = gas, f->stack_size = sp)
+#define LOAD() (pc = f->pc, gas = f->gas, sp = f->stack_size)
+#define EXIT(status)                   \
+    do {                               \
+        SYNC();                        \
+        return (status);               \
+    } while (0)
+#define TOP(i) (stack[sp - 1 - (i)])
+/* A helper that takes the frame (charges, grows memory): its halt, or go on. */
 #define CHECKED(call)                  \
     do {                               \
+        SYNC();                        \
         int status_ = (call);          \
+        LOAD();                        \
         if (status_ >= 0)              \
             return status_;            \
     } while (0)
@@ -344,41 +358,146 @@ static int leave_to_host(evm_frame *f, size_t pc, int op, uint64_t static_gas)
     return EVM_NEEDS_HOST;
 }
 
+/* The static gas of `count` instructions, 0 if one of them is not this engine's own plain
+ * instruction (a fused sequence then declines). */
+static inline uint64_t plain_gas(const evm_opcode_table *table, const uint8_t *ops,
+                                 size_t count)
+{
+    uint64_t cost = 0;
+    for (size_t i = 0; i < count; i++) {
+        const evm_opcode_info info = table->op[ops[i]];
+        if (!info.native || info.extended)
+            return 0;
+        cost += info.static_gas;
+    }
+    return cost;
+}
+
+/* PUSH2 a; MLOAD; ISZERO; PUSH2 dest; JUMPI (a test of a memory word, the jump taken when
+ * it is 0: how the contracts test a value that LOADX wrote, ~100 times in ecrecover),
+ * after the first PUSH2 was counted and charged with pc at its data: the other four
+ * instructions in one step when none of them can halt or grow memory (the gas for all
+ * four, room for the stack's two words, the word inside memory, a valid dest if taken),
+ * and the JUMPDEST it lands on, if there is one and its gas.
+ * Returns 1 with *pc past them (or at dest), or 0 if it ran nothing (the loop then goes
+ * on one by one, halting where a step-by-step run would). */
+static inline int fused_word_test(evm_frame *f, size_t *pc_at, size_t sp, int64_t *gas)
+{
+    size_t pc = *pc_at;
+    static const uint8_t ops[] = {OP_MLOAD, OP_ISZERO, OP_PUSH2, OP_JUMPI};
+    const uint8_t *code = f->code;
+    if (f->code_size - pc < 8 || code[pc + 2] != OP_MLOAD || code[pc + 3] != OP_ISZERO ||
+        code[pc + 4] != OP_PUSH2 || code[pc + 7] != OP_JUMPI || sp + 2 > EVM_STACK_LIMIT)
+        return 0;
+    uint64_t cost = plain_gas(f->table, ops, sizeof ops);
+    size_t offset = ((size_t)code[pc] << 8) | code[pc + 1];
+    size_t dest = ((size_t)code[pc + 5] << 8) | code[pc + 6];
+    if (cost == 0 || cost > (uint64_t)*gas || f->memory_size < WORD_BYTES ||
+        offset > f->memory_size - WORD_BYTES)
+        return 0;
+    evm_word value = word_load_be(f->memory + offset);
+    int zero = word_is_zero(&value);
+    if (zero && (dest >= f->code_size || !f->jumpdest[dest]))
+        return 0;
+    for (size_t i = 0; i < sizeof ops; i++)
+        f->counts[ops[i]]++;
+    *gas -= (int64_t)cost;
+    size_t next = zero ? dest : pc + 8;
+    /* the JUMPDEST where either branch lands (the jump's dest, the label after the test) */
+    static const uint8_t landing[] = {OP_JUMPDEST};
+    uint64_t landing_gas = plain_gas(f->table, landing, 1);
+    if (next < f->code_size && code[next] == OP_JUMPDEST && landing_gas != 0 &&
+        landing_gas <= (uint64_t)*gas) {
+        f->counts[OP_JUMPDEST]++;
+        *gas -= (int64_t)landing_gas;
+        next++;
+    }
+    *pc_at = next;
+    return 1;
+}
+
+/* After DUPn (counted, charged, run; pc past it, its copy w on top, sp items): PUSH1 k;
+ * SHR; PUSH2 m; AND, and maybe PUSH2 t; ADD after them (a table record's address from a
+ * digit of w: how the contracts look up their windows' records, ~100 times in ecrecover)
+ * in one step when none of them can halt (the gas for all, room for the stack's one more
+ * word): top = ((w >> k) & m) + t. Returns 1 with *pc past them, or 0 if it ran nothing. */
+static inline int fused_digit_address(evm_frame *f, size_t *pc_at, size_t sp, int64_t *gas,
+                                      evm_word *top)
+{
+    static const uint8_t ops[] = {OP_PUSH1, OP_SHR, OP_PUSH2, OP_AND, OP_PUSH2, OP_ADD};
+    size_t pc = *pc_at;
+    const uint8_t *code = f->code;
+    if (f->code_size - pc < 7 || code[pc] != OP_PUSH1 || code[pc + 2] != OP_SHR ||
+        code[pc + 3] != OP_PUSH2 || code[pc + 6] != OP_AND || sp + 1 > EVM_STACK_LIMIT)
+        return 0;
+    int added = f->code_size - pc >= 11 && code[pc + 7] == OP_PUSH2 && code[pc + 10] == OP_ADD;
+    size_t count = added ? 6 : 4;
+    uint64_t cost = plain_gas(f->table, ops, count);
+    if (cost == 0 || cost > (uint64_t)*gas)
+        return 0;
+    unsigned k = code[pc + 1];
+    uint64_t mask = ((uint64_t)code[pc + 4] << 8) | code[pc + 5];
+    uint64_t low = top->limb[k / 64] >> (k % 64); /* the bits of w from k up, below m's 16 */
+    if (k % 64 > 48 && k / 64 < 3)
+        low |= top->limb[k / 64 + 1] << (64 - k % 64);
+    uint64_t value = low & mask;
+    if (added)
+        value += ((uint64_t)code[pc + 8] << 8) | code[pc + 9];
+    *top = word_from_u64(value);
+    for (size_t i = 0; i < count; i++)
+        f->counts[ops[i]]++;
+    *gas -= (int64_t)cost;
+    *pc_at = pc + (added ? 11 : 7);
+    return 1;
+}
+
 int evm_fast_run(evm_frame *f)
 {
     const evm_opcode_table *table = f->table;
     mulmont384_fn *const mulmont = selected_mulmont();
     const int32_t *const segment_at = f->segment_at;
+    const uint8_t *const code = f->code, *const jumpdest = f->jumpdest;
+    const size_t code_size = f->code_size;
+    evm_word *const stack = f->stack;
+    size_t pc, sp;
+    int64_t gas;
+    LOAD();
     for (;;) {
-        if (f->pc >= f->code_size) {
+        if (pc >= code_size) {
             f->counts[OP_STOP]++; /* running off the end is STOP */
-            return EVM_STOP;
+            EXIT(EVM_STOP);
         }
         /* code without entries (EVMMAX's, plain EVM's) reads no array by pc: a cold
          * call would miss on one more cache line every 16 bytes of code it runs */
-        int32_t segment = segment_at != NULL ? segment_at[f->pc] : -1;
+        int32_t segment = segment_at != NULL ? segment_at[pc] : -1;
         if (segment >= 0) {
+            SYNC();
             int status = run_segment(f, mulmont, &f->segments[segment]);
+            LOAD();
             if (status == SEGMENT_RAN)
                 continue;
             if (status != SEGMENT_DECLINED)
                 return status;
         }
-        int op = f->code[f->pc];
+        int op = code[pc];
         const evm_opcode_info info = table->op[op];
         if (!info.native)
-            return EVM_NEEDS_HOST;
+            EXIT(EVM_NEEDS_HOST);
         f->counts[op]++; /* a halting instruction counts as executed */
-        if (f->stack_size < info.stack_inputs)
-            return EVM_STACK_UNDERFLOW;
-        if (f->stack_size - info.stack_inputs + info.stack_outputs > EVM_STACK_LIMIT)
-            return EVM_STACK_OVERFLOW;
-        CHECKED(charge(f, info.static_gas));
-        size_t pc = f->pc++;
+        if (sp < info.stack_inputs)
+            EXIT(EVM_STACK_UNDERFLOW);
+        if (sp - info.stack_inputs + info.stack_outputs > EVM_STACK_LIMIT)
+            EXIT(EVM_STACK_OVERFLOW);
+        if (info.static_gas > (uint64_t)gas) /* charge()'s test, on the local */
+            EXIT(EVM_OUT_OF_GAS);
+        gas -= (int64_t)info.static_gas;
+        size_t here = pc++;
         if (info.extended) {
+            SYNC();
             int status = table->extension(f, op);
             if (status == EVM_NEEDS_HOST)
-                return leave_to_host(f, pc, op, info.static_gas);
+                return leave_to_host(f, here, op, info.static_gas);
+            LOAD();
             if (status >= 0)
                 return status;
             continue;
@@ -386,20 +505,23 @@ int evm_fast_run(evm_frame *f)
 
         if (op >= OP_PUSH0 && op <= OP_PUSH32) {
             size_t n = (size_t)(op - OP_PUSH0);
-            if (f->code_size - f->pc >= n) {
-                f->stack[f->stack_size++] = word_from_be_bytes(f->code + f->pc, n);
-                f->pc += n;
+            if (op == OP_PUSH2 && fused_word_test(f, &pc, sp, &gas))
+                continue;
+            if (code_size - pc >= n) {
+                stack[sp++] = word_from_be_bytes(code + pc, n);
+                pc += n;
             } else { /* data cut off by the end of the code reads as zero bytes */
                 uint8_t buf[WORD_BYTES] = {0};
-                memcpy(buf + WORD_BYTES - n, f->code + f->pc, f->code_size - f->pc);
-                f->stack[f->stack_size++] = word_load_be(buf);
-                f->pc = f->code_size;
+                memcpy(buf + WORD_BYTES - n, code + pc, code_size - pc);
+                stack[sp++] = word_load_be(buf);
+                pc = code_size;
             }
             continue;
         }
         if (op >= OP_DUP1 && op <= OP_DUP16) {
-            f->stack[f->stack_size] = TOP(op - OP_DUP1);
-            f->stack_size++;
+            stack[sp] = TOP(op - OP_DUP1);
+            sp++;
+            fused_digit_address(f, &pc, sp, &gas, &TOP(0));
             continue;
         }
         if (op >= OP_SWAP1 && op <= OP_SWAP16) {
@@ -413,52 +535,52 @@ int evm_fast_run(evm_frame *f)
         uint64_t start;
         switch (op) {
         case OP_STOP:
-            return EVM_STOP;
+            EXIT(EVM_STOP);
         case OP_JUMPDEST:
             break;
         case OP_ADD:
             TOP(1) = word_add(&TOP(0), &TOP(1));
-            f->stack_size--;
+            sp--;
             break;
         case OP_MUL:
             TOP(1) = word_mul(&TOP(0), &TOP(1));
-            f->stack_size--;
+            sp--;
             break;
         case OP_SUB:
             TOP(1) = word_sub(&TOP(0), &TOP(1));
-            f->stack_size--;
+            sp--;
             break;
         case OP_DIV: case OP_MOD:
             evm_word_divmod(&TOP(0), &TOP(1), &a, &b);
             TOP(1) = op == OP_DIV ? a : b;
-            f->stack_size--;
+            sp--;
             break;
         case OP_SDIV:
             TOP(1) = evm_word_sdiv(&TOP(0), &TOP(1));
-            f->stack_size--;
+            sp--;
             break;
         case OP_SMOD:
             TOP(1) = evm_word_smod(&TOP(0), &TOP(1));
-            f->stack_size--;
+            sp--;
             break;
         case OP_ADDMOD:
             TOP(2) = evm_word_addmod(&TOP(0), &TOP(1), &TOP(2));
-            f->stack_size -= 2;
+            sp -= 2;
             break;
         case OP_MULMOD:
             TOP(2) = evm_word_mulmod(&TOP(0), &TOP(1), &TOP(2));
-            f->stack_size -= 2;
+            sp -= 2;
             break;
         case OP_EXP: /* base, exponent */
             CHECKED(charge(f, EXP_BYTE_GAS * (uint64_t)evm_word_byte_length(&TOP(1))));
             TOP(1) = evm_word_exp(&TOP(0), &TOP(1));
-            f->stack_size--;
+            sp--;
             break;
         case OP_KECCAK256: {
             a = TOP(0), b = TOP(1); /* offset, size */
-            f->stack_size--;
+            sp--;
             if (!word_below(&b, PAYABLE_MEMORY_LIMIT))
-                return EVM_OUT_OF_GAS;
+                EXIT(EVM_OUT_OF_GAS);
             CHECKED(charge(f, KECCAK256_WORD_GAS * ((b.limb[0] + WORD_BYTES - 1) / WORD_BYTES)));
             CHECKED(access_memory(f, &a, &b, &start));
             uint8_t digest[WORD_BYTES];
@@ -480,27 +602,27 @@ int evm_fast_run(evm_frame *f)
                     }
                 }
             }
-            f->stack_size--;
+            sp--;
             break;
         case OP_LT:
             TOP(1) = word_from_u64(word_less(&TOP(0), &TOP(1)));
-            f->stack_size--;
+            sp--;
             break;
         case OP_GT:
             TOP(1) = word_from_u64(word_less(&TOP(1), &TOP(0)));
-            f->stack_size--;
+            sp--;
             break;
         case OP_SLT:
             TOP(1) = word_from_u64(word_signed_less(&TOP(0), &TOP(1)));
-            f->stack_size--;
+            sp--;
             break;
         case OP_SGT:
             TOP(1) = word_from_u64(word_signed_less(&TOP(1), &TOP(0)));
-            f->stack_size--;
+            sp--;
             break;
         case OP_EQ:
             TOP(1) = word_from_u64(memcmp(&TOP(0), &TOP(1), sizeof(evm_word)) == 0);
-            f->stack_size--;
+            sp--;
             break;
         case OP_ISZERO:
             TOP(0) = word_from_u64(word_is_zero(&TOP(0)));
@@ -510,7 +632,7 @@ int evm_fast_run(evm_frame *f)
                 uint64_t x = TOP(0).limb[i], y = TOP(1).limb[i];
                 TOP(1).limb[i] = op == OP_AND ? x & y : op == OP_OR ? x | y : x ^ y;
             }
-            f->stack_size--;
+            sp--;
             break;
         case OP_NOT:
             for (int i = 0; i < 4; i++)
@@ -523,12 +645,12 @@ int evm_fast_run(evm_frame *f)
             } else {
                 TOP(1) = word_from_u64(0);
             }
-            f->stack_size--;
+            sp--;
             break;
         case OP_SHL:
             TOP(1) = word_below(&TOP(0), 256) ? word_shift_left(&TOP(1), (unsigned)TOP(0).limb[0])
                                               : word_from_u64(0);
-            f->stack_size--;
+            sp--;
             break;
         case OP_SHR: case OP_SAR: {
             uint64_t fill = op == OP_SAR && word_negative(&TOP(1)) ? ~(uint64_t)0 : 0;
@@ -538,7 +660,7 @@ int evm_fast_run(evm_frame *f)
                 evm_word filled = {{fill, fill, fill, fill}};
                 TOP(1) = filled;
             }
-            f->stack_size--;
+            sp--;
             break;
         }
         case OP_CLZ: /* EIP-7939: 256 for 0 */
@@ -548,37 +670,37 @@ int evm_fast_run(evm_frame *f)
             TOP(0) = word_load_padded(f->calldata, f->calldata_size, &TOP(0));
             break;
         case OP_CALLDATASIZE:
-            f->stack[f->stack_size++] = word_from_u64(f->calldata_size);
+            stack[sp++] = word_from_u64(f->calldata_size);
             break;
         case OP_CODESIZE:
-            f->stack[f->stack_size++] = word_from_u64(f->code_size);
+            stack[sp++] = word_from_u64(f->code_size);
             break;
         case OP_RETURNDATASIZE: /* no calls, so never any return data */
-            f->stack[f->stack_size++] = word_from_u64(0);
+            stack[sp++] = word_from_u64(0);
             break;
         case OP_CALLDATACOPY: case OP_CODECOPY:
             a = TOP(0), b = TOP(1), c = TOP(2); /* memory offset, source offset, size */
-            f->stack_size -= 3;
+            sp -= 3;
             CHECKED(charge_copy(f, &c));
             CHECKED(access_memory(f, &a, &c, &start));
             if (!word_is_zero(&c)) {
                 if (op == OP_CALLDATACOPY)
                     copy_padded(f->memory + start, c.limb[0], f->calldata, f->calldata_size, &b);
                 else
-                    copy_padded(f->memory + start, c.limb[0], f->code, f->code_size, &b);
+                    copy_padded(f->memory + start, c.limb[0], code, code_size, &b);
             }
             break;
         case OP_RETURNDATACOPY:
             a = TOP(0), b = TOP(1), c = TOP(2); /* memory offset, data offset, size */
-            f->stack_size -= 3;
+            sp -= 3;
             CHECKED(charge_copy(f, &c));
             CHECKED(access_memory(f, &a, &c, &start));
             if (!word_is_zero(&b) || !word_is_zero(&c)) /* EIP-211: past the empty buffer */
-                return EVM_RETURNDATA_OUT_OF_BOUNDS;
+                EXIT(EVM_RETURNDATA_OUT_OF_BOUNDS);
             break;
         case OP_MCOPY: {
             a = TOP(0), b = TOP(1), c = TOP(2); /* destination, source, size */
-            f->stack_size -= 3;
+            sp -= 3;
             uint64_t source;
             CHECKED(charge_copy(f, &c));
             CHECKED(access_memory(f, &b, &c, &source));
@@ -588,7 +710,7 @@ int evm_fast_run(evm_frame *f)
             break;
         }
         case OP_POP:
-            f->stack_size--;
+            sp--;
             break;
         case OP_MLOAD: {
             evm_word size = word_from_u64(WORD_BYTES);
@@ -599,7 +721,7 @@ int evm_fast_run(evm_frame *f)
         case OP_MSTORE: case OP_MSTORE8: {
             evm_word size = word_from_u64(op == OP_MSTORE ? WORD_BYTES : 1);
             a = TOP(0), b = TOP(1);
-            f->stack_size -= 2;
+            sp -= 2;
             CHECKED(access_memory(f, &a, &size, &start));
             if (op == OP_MSTORE)
                 word_store_be(f->memory + start, &b);
@@ -610,36 +732,37 @@ int evm_fast_run(evm_frame *f)
         case OP_JUMP: case OP_JUMPI:
             a = TOP(0);
             b = op == OP_JUMPI ? TOP(1) : word_from_u64(1);
-            f->stack_size -= op == OP_JUMPI ? 2 : 1;
+            sp -= op == OP_JUMPI ? 2 : 1;
             if (!word_is_zero(&b)) {
-                if (!word_below(&a, f->code_size) || !f->jumpdest[a.limb[0]])
-                    return EVM_INVALID_JUMP;
-                f->pc = (size_t)a.limb[0];
+                if (!word_below(&a, code_size) || !jumpdest[a.limb[0]])
+                    EXIT(EVM_INVALID_JUMP);
+                pc = (size_t)a.limb[0];
             }
             break;
         case OP_PC:
-            f->stack[f->stack_size++] = word_from_u64(pc);
+            stack[sp++] = word_from_u64(here);
             break;
         case OP_MSIZE:
-            f->stack[f->stack_size++] = word_from_u64(f->memory_size);
+            stack[sp++] = word_from_u64(f->memory_size);
             break;
         case OP_GAS:
-            f->stack[f->stack_size++] = word_from_u64((uint64_t)f->gas);
+            stack[sp++] = word_from_u64((uint64_t)gas);
             break;
         case OP_ADDMOD384: case OP_SUBMOD384: case OP_MULMODMONT384:
             a = TOP(0);
-            f->stack_size--;
+            sp--;
             CHECKED(run_evm384(f, mulmont, op, a.limb[0], a.limb[1]));
             break;
         case OP_RETURN: case OP_REVERT:
             a = TOP(0), b = TOP(1);
-            f->stack_size -= 2;
+            sp -= 2;
             CHECKED(access_memory(f, &a, &b, &start));
             f->output_offset = start;
             f->output_size = word_is_zero(&b) ? 0 : b.limb[0];
-            return op == OP_RETURN ? EVM_RETURN : EVM_REVERT;
+            EXIT(op == OP_RETURN ? EVM_RETURN : EVM_REVERT);
         default: /* the host marked an opcode native that this engine lacks */
-            return leave_to_host(f, pc, op, info.static_gas);
+            SYNC();
+            return leave_to_host(f, here, op, info.static_gas);
         }
     }
 }
