@@ -159,6 +159,8 @@ int evmmax_setup(struct evmmax_context *ctx, const uint8_t *modulus_be, size_t s
     compute_r_squared(ctx, bits);
     ctx->plain_form = ctx->limbs == 4
         && memcmp(m, SECP256K1_MODULUS, sizeof SECP256K1_MODULUS) == 0;
+    if (ctx->limbs == 4 && m[3] >> 61 == 1)
+        ctx->top_reciprocal = (limb_t)(((dlimb_t)1 << 125) / (m[3] + 1));
 #if defined(__x86_64__)
     evmmax_mulx_select_kernels(ctx);
 #endif
@@ -360,6 +362,7 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
             int mulx384, int odd4, int bounded)
 {
     const size_t n = mulx384 ? 6 : odd4 ? 4 : ctx->limbs;   /* a constant where it helps */
+    struct evmmax_xi_multiplier xi_known = {.seen = 0};   /* learnt at the run's first */
     for (size_t i = 0; i < ops; i++, r += EVMMAX_RECORD_BYTES) {
         const size_t count = r[7];
         int op = r[0];
@@ -372,7 +375,8 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
         }
         if (__builtin_expect(op == (EVMMAX_OP_MUL | EVMMAX_XI_PRODUCT_GROUP), 0)) {
             op = EVMMAX_OP_MUL;   /* as three records, unless the step runs */
-            if (bounded && i + 3 <= ops && xi_4 != NULL && xi_4(ctx, regs, r)) {
+            if (bounded && i + 3 <= ops && xi_4 != NULL
+                && xi_4(ctx, regs, r, &xi_known)) {
                 i += 2, r += 2 * EVMMAX_RECORD_BYTES;
                 continue;
             }
