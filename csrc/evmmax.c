@@ -273,11 +273,31 @@ apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[DISP
 #endif
     (void)mulx384;
     if (odd4 && op == EVMMAX_OP_ADD)
-        addmod_n(out, x, y, ctx->mod_inv, 4);
+        addmod_4(out, x, y, ctx->mod_inv);
     else if (odd4 && op == EVMMAX_OP_SUB)
-        submod_n(out, x, y, ctx->mod_inv, 4);
+        submod_4(out, x, y, ctx->mod_inv);
     else
         kernels[op == EVMMAX_OP_MUL && x == y ? OP_SQUARE : op](out, x, y, ctx);
+}
+
+/* A vector addition or subtraction (op) of the record r on 4-limb registers of an odd
+ * modulus m, whose elements the caller has checked read nothing an earlier one wrote: one
+ * loop per op with the operands' addresses stepped, so the op is tested once a record and
+ * no index is multiplied per element (as apply_element's loop did). */
+static inline __attribute__((always_inline)) void
+add_sub_vector_4(const limb_t *m, int op, uint64_t *regs, const uint8_t *r)
+{
+    enum { N = 4 };
+    limb_t *out = regs + N * r[1];
+    const limb_t *x = regs + N * r[3], *y = regs + N * r[5];
+    const size_t out_step = N * (size_t)r[2], x_step = N * (size_t)r[4],
+                 y_step = N * (size_t)r[6];
+    if (op == EVMMAX_OP_ADD)
+        for (size_t k = r[7]; k > 0; k--, out += out_step, x += x_step, y += y_step)
+            addmod_4(out, x, y, m);
+    else
+        for (size_t k = r[7]; k > 0; k--, out += out_step, x += x_step, y += y_step)
+            submod_4(out, x, y, m);
 }
 
 /* The Fp2 product whose six one-element records start at r (EVMMAX_FP2_PRODUCT_GROUP),
@@ -416,6 +436,10 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
             || !reads_before_writes(r[1], r[2], r[5], r[6], r[7])) {
             evmmax_vector_op(ctx, op, regs, register_count, r[1], r[2], r[3], r[4], r[5],
                              r[6], r[7]);   /* results buffered: checked above, it runs */
+            continue;
+        }
+        if (odd4 && op != EVMMAX_OP_MUL) {
+            add_sub_vector_4(ctx->mod_inv, op, regs, r);
             continue;
         }
         for (size_t k = 0; k < count; k++)

@@ -112,6 +112,92 @@ EVMMAX_INLINE void submod_n(limb_t *out, const limb_t *x, const limb_t *y, const
         out[i] = add_with_carry(diff[i], masked[i], &carry);
 }
 
+/* addmod_n and submod_n at 4 limbs, for the run loop's additions and subtractions. On
+ * x86-64 one asm block each: GCC's code for the carry intrinsics in the run loop passes
+ * their results through a stack slot (a store and a reload per limb) and the borrow
+ * through SETB and a byte in memory; here the carries stay in CF. Elsewhere (or with
+ * EVM384_GENERIC_CARRIES, as the sanitizer build) the n-limb code. */
+typedef limb_t limbs4_t[4];
+#if defined(__x86_64__) && !defined(EVM384_GENERIC_CARRIES)
+EVMMAX_INLINE void addmod_4(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m)
+{
+    limb_t a0, a1, a2, a3, d0, d1, d2, d3, top;
+    /* top = -carry; after acc - m's borrow b, top - b borrows exactly when acc < m:
+     * keep acc then, else take the difference */
+    __asm__("movq 0(%[x]), %[a0]\n\t"
+            "addq 0(%[y]), %[a0]\n\t"
+            "movq 8(%[x]), %[a1]\n\t"
+            "adcq 8(%[y]), %[a1]\n\t"
+            "movq 16(%[x]), %[a2]\n\t"
+            "adcq 16(%[y]), %[a2]\n\t"
+            "movq 24(%[x]), %[a3]\n\t"
+            "adcq 24(%[y]), %[a3]\n\t"
+            "sbbq %[top], %[top]\n\t"
+            "movq %[a0], %[d0]\n\t"
+            "subq 0(%[m]), %[d0]\n\t"
+            "movq %[a1], %[d1]\n\t"
+            "sbbq 8(%[m]), %[d1]\n\t"
+            "movq %[a2], %[d2]\n\t"
+            "sbbq 16(%[m]), %[d2]\n\t"
+            "movq %[a3], %[d3]\n\t"
+            "sbbq 24(%[m]), %[d3]\n\t"
+            "sbbq $0, %[top]\n\t"
+            "cmovncq %[d0], %[a0]\n\t"
+            "cmovncq %[d1], %[a1]\n\t"
+            "cmovncq %[d2], %[a2]\n\t"
+            "cmovncq %[d3], %[a3]\n\t"
+            : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
+              [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3),
+              [top] "=&r"(top)
+            : [x] "r"(x), [y] "r"(y), [m] "r"(m), "m"(*(const limbs4_t *)x),
+              "m"(*(const limbs4_t *)y), "m"(*(const limbs4_t *)m)
+            : "cc");
+    out[0] = a0, out[1] = a1, out[2] = a2, out[3] = a3;
+}
+
+EVMMAX_INLINE void submod_4(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m)
+{
+    limb_t a0, a1, a2, a3, d0, d1, d2, mask;
+    /* mask = -borrow: m added where x - y wrapped */
+    __asm__("movq 0(%[x]), %[a0]\n\t"
+            "subq 0(%[y]), %[a0]\n\t"
+            "movq 8(%[x]), %[a1]\n\t"
+            "sbbq 8(%[y]), %[a1]\n\t"
+            "movq 16(%[x]), %[a2]\n\t"
+            "sbbq 16(%[y]), %[a2]\n\t"
+            "movq 24(%[x]), %[a3]\n\t"
+            "sbbq 24(%[y]), %[a3]\n\t"
+            "sbbq %[mask], %[mask]\n\t"
+            "movq 0(%[m]), %[d0]\n\t"
+            "andq %[mask], %[d0]\n\t"
+            "movq 8(%[m]), %[d1]\n\t"
+            "andq %[mask], %[d1]\n\t"
+            "movq 16(%[m]), %[d2]\n\t"
+            "andq %[mask], %[d2]\n\t"
+            "andq 24(%[m]), %[mask]\n\t"
+            "addq %[d0], %[a0]\n\t"
+            "adcq %[d1], %[a1]\n\t"
+            "adcq %[d2], %[a2]\n\t"
+            "adcq %[mask], %[a3]\n\t"
+            : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
+              [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [mask] "=&r"(mask)
+            : [x] "r"(x), [y] "r"(y), [m] "r"(m), "m"(*(const limbs4_t *)x),
+              "m"(*(const limbs4_t *)y), "m"(*(const limbs4_t *)m)
+            : "cc");
+    out[0] = a0, out[1] = a1, out[2] = a2, out[3] = a3;
+}
+#else
+EVMMAX_INLINE void addmod_4(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m)
+{
+    addmod_n(out, x, y, m, 4);
+}
+
+EVMMAX_INLINE void submod_4(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m)
+{
+    submod_n(out, x, y, m, 4);
+}
+#endif
+
 /* x < m, n limbs. */
 EVMMAX_INLINE int below_modulus_n(const limb_t *x, const limb_t *m, int n)
 {
