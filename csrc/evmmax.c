@@ -273,9 +273,9 @@ apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[DISP
 #endif
     (void)mulx384;
     if (odd4 && op == EVMMAX_OP_ADD)
-        addmod_4(out, x, y, ctx->mod_inv);
+        addmod_n(out, x, y, ctx->mod_inv, 4);
     else if (odd4 && op == EVMMAX_OP_SUB)
-        submod_4(out, x, y, ctx->mod_inv);
+        submod_n(out, x, y, ctx->mod_inv, 4);
     else
         kernels[op == EVMMAX_OP_MUL && x == y ? OP_SQUARE : op](out, x, y, ctx);
 }

@@ -112,11 +112,11 @@ EVMMAX_INLINE void submod_n(limb_t *out, const limb_t *x, const limb_t *y, const
         out[i] = add_with_carry(diff[i], masked[i], &carry);
 }
 
-/* addmod_n and submod_n at 4 limbs, for the run loop's additions and subtractions. On
- * x86-64 one asm block each: GCC's code for the carry intrinsics in the run loop passes
- * their results through a stack slot (a store and a reload per limb) and the borrow
- * through SETB and a byte in memory; here the carries stay in CF. Elsewhere (or with
- * EVM384_GENERIC_CARRIES, as the sanitizer build) the n-limb code. */
+/* addmod_n and submod_n at 4 limbs, for the run loop's vector records (evmmax.c's
+ * add_sub_vector_4). On x86-64 one asm block each: GCC's code for the carry intrinsics in
+ * that loop passes their results through a stack slot (a store and a reload per limb) and
+ * the borrow through SETB and a byte in memory; here the carries stay in CF. Elsewhere (or
+ * with EVM384_GENERIC_CARRIES, as the sanitizer build) the n-limb code. */
 typedef limb_t limbs4_t[4];
 #if defined(__x86_64__) && !defined(EVM384_GENERIC_CARRIES)
 EVMMAX_INLINE void addmod_4(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m)

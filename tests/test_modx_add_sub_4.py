@@ -1,5 +1,6 @@
-"""The run loop's 4-limb additions and subtractions (csrc/evmmax_kernels.h's addmod_4 and
-submod_4, one element or a vector record's loop, csrc/evmmax.c's add_sub_vector_4) against
+"""The run loop's 4-limb additions and subtractions (one element: addmod_n / submod_n; a
+vector record: csrc/evmmax.c's add_sub_vector_4 over csrc/evmmax_kernels.h's asm addmod_4 and
+submod_4) against
 Python integers on the register values (Montgomery form, or secp256k1's plain form), at
 the edges: sums just below, at and above m, a carry out of 2^256 for moduli near 2^256,
 differences zero and wrapping; vectors of one to four elements with strides, in place or
