@@ -159,6 +159,8 @@ int evmmax_setup(struct evmmax_context *ctx, const uint8_t *modulus_be, size_t s
     compute_r_squared(ctx, bits);
     ctx->plain_form = ctx->limbs == 4
         && memcmp(m, SECP256K1_MODULUS, sizeof SECP256K1_MODULUS) == 0;
+    if (ctx->limbs == 4 && m[3] >> 61 == 1)
+        ctx->top_reciprocal = (limb_t)(((dlimb_t)1 << 125) / (m[3] + 1));
 #if defined(__x86_64__)
     evmmax_mulx_select_kernels(ctx);
 #endif
@@ -278,6 +280,26 @@ apply_element(const struct evmmax_context *ctx, evmmax_op_fn *const kernels[DISP
         kernels[op == EVMMAX_OP_MUL && x == y ? OP_SQUARE : op](out, x, y, ctx);
 }
 
+/* A vector addition or subtraction (op) of the record r on 4-limb registers of an odd
+ * modulus m, whose elements the caller has checked read nothing an earlier one wrote: one
+ * loop per op with the operands' addresses stepped, so the op is tested once a record and
+ * no index is multiplied per element (as apply_element's loop did). */
+static inline __attribute__((always_inline)) void
+add_sub_vector_4(const limb_t *m, int op, uint64_t *regs, const uint8_t *r)
+{
+    enum { N = 4 };
+    limb_t *out = regs + N * r[1];
+    const limb_t *x = regs + N * r[3], *y = regs + N * r[5];
+    const size_t out_step = N * (size_t)r[2], x_step = N * (size_t)r[4],
+                 y_step = N * (size_t)r[6];
+    if (op == EVMMAX_OP_ADD)
+        for (size_t k = r[7]; k > 0; k--, out += out_step, x += x_step, y += y_step)
+            addmod_4(out, x, y, m);
+    else
+        for (size_t k = r[7]; k > 0; k--, out += out_step, x += x_step, y += y_step)
+            submod_4(out, x, y, m);
+}
+
 /* The Fp2 product whose six one-element records start at r (EVMMAX_FP2_PRODUCT_GROUP),
  * on 6-limb registers (48 little-endian bytes each) the caller has bounds-checked: 1 if it
  * ran as Karatsuba (fp2_product.h) with `mulmont`, 0 if nothing was written. */
@@ -360,6 +382,7 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
             int mulx384, int odd4, int bounded)
 {
     const size_t n = mulx384 ? 6 : odd4 ? 4 : ctx->limbs;   /* a constant where it helps */
+    struct evmmax_xi_multiplier xi_known = {.seen = 0};   /* learnt at the run's first */
     for (size_t i = 0; i < ops; i++, r += EVMMAX_RECORD_BYTES) {
         const size_t count = r[7];
         int op = r[0];
@@ -372,7 +395,8 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
         }
         if (__builtin_expect(op == (EVMMAX_OP_MUL | EVMMAX_XI_PRODUCT_GROUP), 0)) {
             op = EVMMAX_OP_MUL;   /* as three records, unless the step runs */
-            if (bounded && i + 3 <= ops && xi_4 != NULL && xi_4(ctx, regs, r)) {
+            if (bounded && i + 3 <= ops && xi_4 != NULL
+                && xi_4(ctx, regs, r, &xi_known)) {
                 i += 2, r += 2 * EVMMAX_RECORD_BYTES;
                 continue;
             }
@@ -412,6 +436,10 @@ run_program(const struct evmmax_context *ctx, uint64_t *regs, size_t register_co
             || !reads_before_writes(r[1], r[2], r[5], r[6], r[7])) {
             evmmax_vector_op(ctx, op, regs, register_count, r[1], r[2], r[3], r[4], r[5],
                              r[6], r[7]);   /* results buffered: checked above, it runs */
+            continue;
+        }
+        if (odd4 && op != EVMMAX_OP_MUL) {
+            add_sub_vector_4(ctx->mod_inv, op, regs, r);
             continue;
         }
         for (size_t k = 0; k < count; k++)

@@ -70,6 +70,10 @@ struct evmmax_context {
      * count's). NULL where none is chosen (the limb count's product runs) and without MULX. */
     evmmax_op_fn *mulx_mul;
     evmmax_op_fn *mulx_square;
+    /* For a 4-limb modulus with 2^253 <= m < 2^254: floor(2^125 / (m[3] + 1)), with which
+     * the products by xi = k + u for a small k estimate their quotients (evmmax_kernels.h's
+     * small_product_sum_4); 0 for any other modulus. */
+    uint64_t top_reciprocal;
 };
 
 /* SETMODX's precomputation from the modulus as big-endian bytes. The element

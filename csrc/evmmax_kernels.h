@@ -47,9 +47,21 @@ extern evmmax_fp2_square_4_fn evmmax_portable_fp2_square_4;
 extern evmmax_fp2_square_4_fn evmmax_mulx_fp2_square_4; /* BMI2 + ADX, as the row */
 #endif
 
+/* What a run has learnt of the multiplier k of its products by xi = k + u
+ * (evmmax_fp2_xi_product_4 below): the register value last read, and whether the integer
+ * s = k / R mod m it stands for is small enough for small_product_sum_4 (then s).
+ * run_program keeps one per run, `seen` 0 at its start: it decides how the step computes,
+ * never what. */
+struct evmmax_xi_multiplier {
+    limb_t k[4];
+    limb_t small;   /* s, when is_small */
+    int seen, is_small;
+};
+
 /* An Fp2 product by xi = k + u on 4-limb registers, its three records at r
  * (evmmax_fp2_xi_product_4 below). */
-typedef evmmax_fp2_product_4_fn evmmax_fp2_xi_product_4_fn;
+typedef int evmmax_fp2_xi_product_4_fn(const struct evmmax_context *ctx, uint64_t *regs,
+                                       const uint8_t *r, struct evmmax_xi_multiplier *known);
 extern evmmax_fp2_xi_product_4_fn evmmax_portable_fp2_xi_product_4;
 #if defined(__x86_64__)
 extern evmmax_fp2_xi_product_4_fn evmmax_mulx_fp2_xi_product_4; /* BMI2 + ADX, as the row */
@@ -99,6 +111,92 @@ EVMMAX_INLINE void submod_n(limb_t *out, const limb_t *x, const limb_t *y, const
     for (int i = 0; i < n; i++)
         out[i] = add_with_carry(diff[i], masked[i], &carry);
 }
+
+/* addmod_n and submod_n at 4 limbs, for the run loop's vector records (evmmax.c's
+ * add_sub_vector_4). On x86-64 one asm block each: GCC's code for the carry intrinsics in
+ * that loop passes their results through a stack slot (a store and a reload per limb) and
+ * the borrow through SETB and a byte in memory; here the carries stay in CF. Elsewhere (or
+ * with EVM384_GENERIC_CARRIES, as the sanitizer build) the n-limb code. */
+typedef limb_t limbs4_t[4];
+#if defined(__x86_64__) && !defined(EVM384_GENERIC_CARRIES)
+EVMMAX_INLINE void addmod_4(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m)
+{
+    limb_t a0, a1, a2, a3, d0, d1, d2, d3, top;
+    /* top = -carry; after acc - m's borrow b, top - b borrows exactly when acc < m:
+     * keep acc then, else take the difference */
+    __asm__("movq 0(%[x]), %[a0]\n\t"
+            "addq 0(%[y]), %[a0]\n\t"
+            "movq 8(%[x]), %[a1]\n\t"
+            "adcq 8(%[y]), %[a1]\n\t"
+            "movq 16(%[x]), %[a2]\n\t"
+            "adcq 16(%[y]), %[a2]\n\t"
+            "movq 24(%[x]), %[a3]\n\t"
+            "adcq 24(%[y]), %[a3]\n\t"
+            "sbbq %[top], %[top]\n\t"
+            "movq %[a0], %[d0]\n\t"
+            "subq 0(%[m]), %[d0]\n\t"
+            "movq %[a1], %[d1]\n\t"
+            "sbbq 8(%[m]), %[d1]\n\t"
+            "movq %[a2], %[d2]\n\t"
+            "sbbq 16(%[m]), %[d2]\n\t"
+            "movq %[a3], %[d3]\n\t"
+            "sbbq 24(%[m]), %[d3]\n\t"
+            "sbbq $0, %[top]\n\t"
+            "cmovncq %[d0], %[a0]\n\t"
+            "cmovncq %[d1], %[a1]\n\t"
+            "cmovncq %[d2], %[a2]\n\t"
+            "cmovncq %[d3], %[a3]\n\t"
+            : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
+              [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3),
+              [top] "=&r"(top)
+            : [x] "r"(x), [y] "r"(y), [m] "r"(m), "m"(*(const limbs4_t *)x),
+              "m"(*(const limbs4_t *)y), "m"(*(const limbs4_t *)m)
+            : "cc");
+    out[0] = a0, out[1] = a1, out[2] = a2, out[3] = a3;
+}
+
+EVMMAX_INLINE void submod_4(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m)
+{
+    limb_t a0, a1, a2, a3, d0, d1, d2, mask;
+    /* mask = -borrow: m added where x - y wrapped */
+    __asm__("movq 0(%[x]), %[a0]\n\t"
+            "subq 0(%[y]), %[a0]\n\t"
+            "movq 8(%[x]), %[a1]\n\t"
+            "sbbq 8(%[y]), %[a1]\n\t"
+            "movq 16(%[x]), %[a2]\n\t"
+            "sbbq 16(%[y]), %[a2]\n\t"
+            "movq 24(%[x]), %[a3]\n\t"
+            "sbbq 24(%[y]), %[a3]\n\t"
+            "sbbq %[mask], %[mask]\n\t"
+            "movq 0(%[m]), %[d0]\n\t"
+            "andq %[mask], %[d0]\n\t"
+            "movq 8(%[m]), %[d1]\n\t"
+            "andq %[mask], %[d1]\n\t"
+            "movq 16(%[m]), %[d2]\n\t"
+            "andq %[mask], %[d2]\n\t"
+            "andq 24(%[m]), %[mask]\n\t"
+            "addq %[d0], %[a0]\n\t"
+            "adcq %[d1], %[a1]\n\t"
+            "adcq %[d2], %[a2]\n\t"
+            "adcq %[mask], %[a3]\n\t"
+            : [a0] "=&r"(a0), [a1] "=&r"(a1), [a2] "=&r"(a2), [a3] "=&r"(a3),
+              [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [mask] "=&r"(mask)
+            : [x] "r"(x), [y] "r"(y), [m] "r"(m), "m"(*(const limbs4_t *)x),
+              "m"(*(const limbs4_t *)y), "m"(*(const limbs4_t *)m)
+            : "cc");
+    out[0] = a0, out[1] = a1, out[2] = a2, out[3] = a3;
+}
+#else
+EVMMAX_INLINE void addmod_4(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m)
+{
+    addmod_n(out, x, y, m, 4);
+}
+
+EVMMAX_INLINE void submod_4(limb_t *out, const limb_t *x, const limb_t *y, const limb_t *m)
+{
+    submod_n(out, x, y, m, 4);
+}
+#endif
 
 /* x < m, n limbs. */
 EVMMAX_INLINE int below_modulus_n(const limb_t *x, const limb_t *m, int n)
@@ -197,24 +295,102 @@ EVMMAX_INLINE int evmmax_fp2_square_4(const struct evmmax_context *ctx, uint64_t
     return 1;
 }
 
+#define XI_SMALL_BITS 16
+
+/* out = (s x + y) mod m, canonical, for x < m, y <= m, s < 2^XI_SMALL_BITS and a modulus
+ * with 2^253 <= m < 2^254 (its top limb m3 in [2^61, 2^62)), `reciprocal` =
+ * floor(2^125 / (m3 + 1)) (below 2^64: ctx->top_reciprocal): no Montgomery product, ten
+ * limb products. t = s x + y
+ * < (s + 1) m < 2^271 in five limbs; with T = floor(t / 2^192) (t's top two limbs, below
+ * 2^79), q = floor(floor(T_low reciprocal / 2^64) + T_high reciprocal) / 2^61) is
+ * floor(t / m) or one less:
+ *   q <= T reciprocal / 2^125 <= T / (m3 + 1) <= t / m, as (m3 + 1) 2^192 > m;
+ *   T reciprocal / 2^125 > T / (m3 + 1) - T / 2^125, the dropped word costs below 2^-61,
+ *   and t / m - T / (m3 + 1) < (T + m3 + 1) / (m3 (m3 + 1)) < (s + 2) / m3 < 2^-44,
+ * so q > t / m - 1 - 2^-43, and t - q m (below 2^255: its four low limbs) lies in [0, 2m):
+ * one conditional subtraction. */
+EVMMAX_INLINE void small_product_sum_4(limb_t out[4], limb_t s, const limb_t *x,
+                                       const limb_t *y, const limb_t *m, limb_t reciprocal)
+{
+    enum { N = 4 };
+    limb_t t[N + 1], carry = 0;
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++) {   /* s x[i] + y[i] + carry < 2^128: one double word */
+        const dlimb_t sum = (dlimb_t)s * x[i] + y[i] + carry;
+        t[i] = (limb_t)sum;
+        carry = (limb_t)(sum >> 64);
+    }
+    t[N] = carry;
+    const dlimb_t estimate = ((dlimb_t)t[N - 1] * reciprocal >> 64)
+                             + (dlimb_t)t[N] * reciprocal;
+    const limb_t q = (limb_t)(estimate >> 61);
+    limb_t qm[N], rest = 0;   /* the low four limbs of q m: t - q m is below 2^256 */
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++) {
+        const dlimb_t product = (dlimb_t)q * m[i] + rest;
+        qm[i] = (limb_t)product;
+        rest = (limb_t)(product >> 64);
+    }
+    limb_t difference[N];
+    sub_limbs(difference, t, qm, N);
+    reduce_once_n(out, difference, 0, m, N);
+}
+
+/* Reads the register value k into `known`: for a modulus that small_product_sum_4 takes
+ * (ctx->top_reciprocal set), s = k / R mod m is M(k, 1) (`mul`, the context's Montgomery
+ * product), small if below 2^XI_SMALL_BITS. */
+EVMMAX_INLINE void learn_xi_multiplier(struct evmmax_xi_multiplier *known, const limb_t *k,
+                                       const struct evmmax_context *ctx, evmmax_op_fn *mul)
+{
+    enum { N = 4 };
+    static const limb_t one[N] = {1, 0, 0, 0};
+    EVMMAX_UNROLL
+    for (int i = 0; i < N; i++)
+        known->k[i] = k[i];
+    known->seen = 1;
+    known->is_small = 0;
+    if (ctx->top_reciprocal == 0)
+        return;
+    limb_t s[N];
+    mul(s, k, one, ctx);
+    known->is_small = (s[1] | s[2] | s[3]) == 0 && s[0] >> XI_SMALL_BITS == 0;
+    known->small = s[0];
+}
+
 /* The product by xi = k + u of the three records at r (EVMMAX_XI_PRODUCT_GROUP: (c0, c1) =
  * (a0, a1) k, one record of two elements by the register k; c0 = c0 - a1; c1 = c1 + a0;
  * modx_common.fp2_xi_products) on 4-limb registers (bounds checked by the caller) of an odd
- * modulus: the records' own operations on the same values in one step, so the same bytes
- * for any modulus and values. a0 and a1 are apart from c0 and c1 (the host checked: the
- * records read them after the products land); k may be any register: every read comes
- * before the writes, as the product record's. Always runs (1). */
+ * modulus. The records leave c0 = (s a0 - a1) mod m and c1 = (s a1 + a0) mod m, canonical,
+ * for the integer s = k / R mod m that k stands for. Where s is small (BN254's xi = 9 + u:
+ * s = 9) and the modulus is one small_product_sum_4 takes, the step computes those
+ * directly, c0 as (s a0 + (m - a1)) mod m; else it runs the records' own operations (two
+ * Montgomery products `mul`, a subtraction and an addition). Either way the same bytes, for
+ * any modulus and values. `known` carries s from step to step while k's register holds the
+ * same value (BN254's k stays put in a run). a0 and a1 are apart from c0 and c1 (the host
+ * checked: the records read them after the products land); k may be any register: every
+ * read comes before the writes, as the product record's. Always runs (1). */
 EVMMAX_INLINE int evmmax_fp2_xi_product_4(const struct evmmax_context *ctx, uint64_t *regs,
-                                          const uint8_t *r, evmmax_op_fn *mul)
+                                          const uint8_t *r, struct evmmax_xi_multiplier *known,
+                                          evmmax_op_fn *mul)
 {
     enum { OUT = 1, X = 3, Y = 5, N = 4 };
     const limb_t *m = ctx->mod_inv;
     const limb_t *a0 = regs + N * r[X], *a1 = a0 + N, *k = regs + N * r[Y];
+    if (!known->seen || ((k[0] ^ known->k[0]) | (k[1] ^ known->k[1]) | (k[2] ^ known->k[2])
+                         | (k[3] ^ known->k[3])) != 0)
+        learn_xi_multiplier(known, k, ctx, mul);
     limb_t c0[N], c1[N];
-    mul(c0, a0, k, ctx);
-    mul(c1, a1, k, ctx);
-    submod_n(c0, c0, a1, m, N);
-    addmod_n(c1, c1, a0, m, N);
+    if (known->is_small) {
+        limb_t minus_a1[N];
+        sub_limbs(minus_a1, m, a1, N);   /* in (0, m]: a1 < m */
+        small_product_sum_4(c0, known->small, a0, minus_a1, m, ctx->top_reciprocal);
+        small_product_sum_4(c1, known->small, a1, a0, m, ctx->top_reciprocal);
+    } else {
+        mul(c0, a0, k, ctx);
+        mul(c1, a1, k, ctx);
+        submod_n(c0, c0, a1, m, N);
+        addmod_n(c1, c1, a0, m, N);
+    }
     limb_t *out0 = regs + N * r[OUT], *out1 = out0 + N;
     EVMMAX_UNROLL
     for (int i = 0; i < N; i++) {

@@ -278,8 +278,8 @@ int evmmax_mulx_fp2_square_4(const struct evmmax_context *ctx, uint64_t *regs,
 }
 
 int evmmax_mulx_fp2_xi_product_4(const struct evmmax_context *ctx, uint64_t *regs,
-                                 const uint8_t *r)
+                                 const uint8_t *r, struct evmmax_xi_multiplier *known)
 {
-    return evmmax_fp2_xi_product_4(ctx, regs, r, mulx_mul_4);
+    return evmmax_fp2_xi_product_4(ctx, regs, r, known, mulx_mul_4);
 }
 #endif

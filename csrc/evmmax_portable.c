@@ -22,9 +22,9 @@ int evmmax_portable_fp2_square_4(const struct evmmax_context *ctx, uint64_t *reg
 }
 
 int evmmax_portable_fp2_xi_product_4(const struct evmmax_context *ctx, uint64_t *regs,
-                                     const uint8_t *r)
+                                     const uint8_t *r, struct evmmax_xi_multiplier *known)
 {
-    return evmmax_fp2_xi_product_4(ctx, regs, r, portable_mul_4);
+    return evmmax_fp2_xi_product_4(ctx, regs, r, known, portable_mul_4);
 }
 
 #if EVMMAX_REUSE_MONT384
