@@ -451,47 +451,6 @@ static inline int fused_digit_address(evm_frame *f, size_t *pc_at, size_t sp, in
     return 1;
 }
 
-/* PUSH1/PUSH2 operands, one to three of them, then an instruction of the opcode set's own
- * (how the EVMMAX contracts feed LOADX and STOREX their count, register and memory offset:
- * ~210 times in ecrecover), at *pc_at with none of them counted yet: the pushes in one step
- * when none of them can halt (their gas, room on the stack), leaving *pc_at at that
- * instruction for the loop to run. Returns the pushes run, 0 if it ran nothing. */
-static inline size_t fused_operands(evm_frame *f, size_t *pc_at, size_t *sp_at, int64_t *gas)
-{
-    enum { MOST = 3 };
-    const uint8_t *code = f->code;
-    size_t pc = *pc_at, end = pc, count = 0;
-    uint8_t ops[MOST];
-    int segment = 0; /* a segment starts at one of them: the loop runs it first */
-    while (count < MOST && end < f->code_size &&
-           (code[end] == OP_PUSH1 || code[end] == OP_PUSH2)) {
-        segment |= f->segment_at != NULL && f->segment_at[end] >= 0;
-        ops[count++] = code[end];
-        end += 1 + (size_t)(code[end] - OP_PUSH0);
-    }
-    if (count == 0 || end >= f->code_size || !f->table->op[code[end]].extended ||
-        segment || (f->segment_at != NULL && f->segment_at[end] >= 0) ||
-        *sp_at + count > EVM_STACK_LIMIT)
-        return 0;
-    uint64_t cost = plain_gas(f->table, ops, count);
-    if (cost == 0 || cost > (uint64_t)*gas)
-        return 0;
-    evm_word *stack = f->stack;
-    size_t sp = *sp_at;
-    for (size_t i = 0; i < count; i++) {
-        uint64_t value = code[pc + 1];
-        if (ops[i] == OP_PUSH2)
-            value = (value << 8) | code[pc + 2];
-        stack[sp++] = word_from_u64(value);
-        f->counts[ops[i]]++;
-        pc += 1 + (size_t)(ops[i] - OP_PUSH0);
-    }
-    *gas -= (int64_t)cost;
-    *sp_at = sp;
-    *pc_at = pc;
-    return count;
-}
-
 int evm_fast_run(evm_frame *f)
 {
     const evm_opcode_table *table = f->table;
@@ -551,7 +510,6 @@ int evm_fast_run(evm_frame *f)
             if (code_size - pc >= n) {
                 stack[sp++] = word_from_be_bytes(code + pc, n);
                 pc += n;
-                fused_operands(f, &pc, &sp, &gas);
             } else { /* data cut off by the end of the code reads as zero bytes */
                 uint8_t buf[WORD_BYTES] = {0};
                 memcpy(buf + WORD_BYTES - n, code + pc, code_size - pc);
@@ -563,8 +521,7 @@ int evm_fast_run(evm_frame *f)
         if (op >= OP_DUP1 && op <= OP_DUP16) {
             stack[sp] = TOP(op - OP_DUP1);
             sp++;
-            if (fused_digit_address(f, &pc, sp, &gas, &TOP(0)))
-                fused_operands(f, &pc, &sp, &gas);
+            fused_digit_address(f, &pc, sp, &gas, &TOP(0));
             continue;
         }
         if (op >= OP_SWAP1 && op <= OP_SWAP16) {
