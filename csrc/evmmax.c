@@ -494,12 +494,18 @@ int evmmax_vector_run_bounded(const struct evmmax_context *ctx, uint64_t *regs,
 
 /* --- LOADX / STOREX ------------------------------------------------------------------- */
 
-static int below_modulus(const limb_t *v, const struct evmmax_context *ctx)
+/* v < the modulus, both of n limbs (n is ctx->limbs). */
+static inline int below_limbs(const limb_t *v, const struct evmmax_context *ctx, size_t n)
 {
-    for (int i = (int)ctx->limbs - 1; i >= 0; i--)
+    for (size_t i = n; i-- > 0;)
         if (v[i] != ctx->mod_inv[i])
             return v[i] < ctx->mod_inv[i];
     return 0;
+}
+
+static int below_modulus(const limb_t *v, const struct evmmax_context *ctx)
+{
+    return below_limbs(v, ctx, ctx->limbs);
 }
 
 int evmmax_batch(const struct evmmax_context *ctx, int op, uint64_t *out, const uint64_t *x,
@@ -554,17 +560,17 @@ static int transfer_status(const struct evmmax_context *ctx, size_t register_cou
     return EVMMAX_OK;
 }
 
-int evmmax_storex(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
-                  size_t dest, const uint8_t *memory, size_t memory_size, size_t count)
+/* STOREX's and LOADX's elements for n limbs. Inlined with n = 4 too (secp256k1's and
+ * P-256's fields: ~210 transfers an ecrecover) so that a plain form's copy is four loads
+ * and stores in place, not a loop and a call to memcpy for each element. */
+static inline __attribute__((always_inline)) int
+storex_elements(const struct evmmax_context *ctx, uint64_t *regs, size_t dest,
+                const uint8_t *memory, size_t count, size_t n)
 {
-    int status = transfer_status(ctx, register_count, dest, memory_size, count);
-    if (status != EVMMAX_OK)
-        return status;
-    const size_t n = ctx->limbs;
     limb_t v[EVMMAX_MAX_LIMBS];
     for (size_t i = 0; i < count; i++) {
         load_element(v, memory + 8 * n * i, n);
-        if (!below_modulus(v, ctx))
+        if (!below_limbs(v, ctx, n))
             return EVMMAX_NOT_REDUCED;
     }
     evmmax_op_fn *to_montgomery =
@@ -580,13 +586,10 @@ int evmmax_storex(const struct evmmax_context *ctx, uint64_t *regs, size_t regis
     return EVMMAX_OK;
 }
 
-int evmmax_loadx(const struct evmmax_context *ctx, const uint64_t *regs, size_t register_count,
-                 size_t source, uint8_t *memory, size_t memory_size, size_t count)
+static inline __attribute__((always_inline)) void
+loadx_elements(const struct evmmax_context *ctx, const uint64_t *regs, size_t source,
+               uint8_t *memory, size_t count, size_t n)
 {
-    int status = transfer_status(ctx, register_count, source, memory_size, count);
-    if (status != EVMMAX_OK)
-        return status;
-    const size_t n = ctx->limbs;
     static const limb_t one[EVMMAX_MAX_LIMBS] = {1};
     evmmax_op_fn *from_montgomery =
         ctx->power_of_two || ctx->plain_form ? NULL : kernel_for(ctx, EVMMAX_OP_MUL);
@@ -599,5 +602,28 @@ int evmmax_loadx(const struct evmmax_context *ctx, const uint64_t *regs, size_t 
             memcpy(v, reg, n * sizeof(limb_t));
         store_element(memory + 8 * n * i, v, n);
     }
+}
+
+int evmmax_storex(const struct evmmax_context *ctx, uint64_t *regs, size_t register_count,
+                  size_t dest, const uint8_t *memory, size_t memory_size, size_t count)
+{
+    int status = transfer_status(ctx, register_count, dest, memory_size, count);
+    if (status != EVMMAX_OK)
+        return status;
+    if (ctx->limbs == 4)
+        return storex_elements(ctx, regs, dest, memory, count, 4);
+    return storex_elements(ctx, regs, dest, memory, count, ctx->limbs);
+}
+
+int evmmax_loadx(const struct evmmax_context *ctx, const uint64_t *regs, size_t register_count,
+                 size_t source, uint8_t *memory, size_t memory_size, size_t count)
+{
+    int status = transfer_status(ctx, register_count, source, memory_size, count);
+    if (status != EVMMAX_OK)
+        return status;
+    if (ctx->limbs == 4)
+        loadx_elements(ctx, regs, source, memory, count, 4);
+    else
+        loadx_elements(ctx, regs, source, memory, count, ctx->limbs);
     return EVMMAX_OK;
 }
