@@ -575,13 +575,15 @@ storex_elements(const struct evmmax_context *ctx, uint64_t *regs, size_t dest,
     }
     evmmax_op_fn *to_montgomery =
         ctx->power_of_two || ctx->plain_form ? NULL : kernel_for(ctx, EVMMAX_OP_MUL);
-    for (size_t i = 0; i < count; i++) {
+    for (size_t i = 0; i < count; i++) { /* a copy straight to the register: through v,
+                                               * its 16-byte loads of 8-byte stores stall */
         limb_t *reg = regs + n * (dest + i);
-        load_element(v, memory + 8 * n * i, n);
-        if (to_montgomery)
+        if (to_montgomery) {
+            load_element(v, memory + 8 * n * i, n);
             to_montgomery(reg, v, ctx->r_squared, ctx);
-        else
-            memcpy(reg, v, n * sizeof(limb_t));
+        } else {
+            load_element(reg, memory + 8 * n * i, n);
+        }
     }
     return EVMMAX_OK;
 }
@@ -598,9 +600,7 @@ loadx_elements(const struct evmmax_context *ctx, const uint64_t *regs, size_t so
         const limb_t *reg = regs + n * (source + i);
         if (from_montgomery)
             from_montgomery(v, reg, one, ctx);
-        else
-            memcpy(v, reg, n * sizeof(limb_t));
-        store_element(memory + 8 * n * i, v, n);
+        store_element(memory + 8 * n * i, from_montgomery ? v : reg, n);
     }
 }
 
