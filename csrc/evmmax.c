@@ -561,8 +561,10 @@ static int transfer_status(const struct evmmax_context *ctx, size_t register_cou
 }
 
 /* STOREX's and LOADX's elements for n limbs. Inlined with n = 4 too (secp256k1's and
- * P-256's fields: ~210 transfers an ecrecover) so that a plain form's copy is four loads
- * and stores in place, not a loop and a call to memcpy for each element. */
+ * P-256's fields, whose contracts transfer a few values at a time, often) so that a plain
+ * form's copy is four byte-swapped loads and stores, not loops and a call to memcpy. A
+ * plain form's limbs go straight to and from the register: through v, the copy's 16-byte
+ * loads read the 8-byte stores just made, which store forwarding cannot serve. */
 static inline __attribute__((always_inline)) int
 storex_elements(const struct evmmax_context *ctx, uint64_t *regs, size_t dest,
                 const uint8_t *memory, size_t count, size_t n)
@@ -575,8 +577,7 @@ storex_elements(const struct evmmax_context *ctx, uint64_t *regs, size_t dest,
     }
     evmmax_op_fn *to_montgomery =
         ctx->power_of_two || ctx->plain_form ? NULL : kernel_for(ctx, EVMMAX_OP_MUL);
-    for (size_t i = 0; i < count; i++) { /* a copy straight to the register: through v,
-                                               * its 16-byte loads of 8-byte stores stall */
+    for (size_t i = 0; i < count; i++) {
         limb_t *reg = regs + n * (dest + i);
         if (to_montgomery) {
             load_element(v, memory + 8 * n * i, n);
