@@ -386,7 +386,7 @@ class _Verify:
             record = addend.record
             with asm.temps(*[Fp] * 4) as t:
                 a_minus_3.add_mixed(self.ops, _xyz(acc), (record.x, record.y), t,
-                                    addend.z_factor)
+                                    addend.z_factor, early_z3=e.target.field_blocks)
         exceptions = Exceptions(e, acc, add, lambda: self._double_record(acc))
         top, turn = digits.loop_top, digits.turn_bits
         # where a test of Z ends a block (plain EVM), one a segment (ec/deferred.py)
