@@ -107,8 +107,12 @@ class DeferredTests:
         self.exceptions.add_untested(addend)
 
     def checkpoint(self) -> None:
-        """acc saved: a segment starts (its additions untested)."""
-        fp.copy(self.e, self.saved, self.exceptions.acc)
+        """acc saved: a segment starts (its additions untested). One MCOPY of acc's words
+        (21 gas, acc in memory between blocks), where the field code's copy loads and
+        stores each word."""
+        e = self.e
+        e.target.copy_out(e, self.exceptions.acc,
+                          lambda: e.asm.push(e.target.staging(e, self.saved)))
 
     def test_lead(self) -> None:
         """The lead segment's end (no count on the stack yet): Z = 0 sends the product
