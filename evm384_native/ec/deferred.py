@@ -13,9 +13,9 @@ restored and the REST of the product runs on the careful path, never returning t
 fast one: a loop (:meth:`DeferredTests.careful_path`) whose turn is a run of doublings
 down to the next bit with a digit (at most the narrowest window's bits, one block of
 field code), then the digits due at that bit (the bit a multiple of their window), each
-addition tested and handled where it happens (:class:`.exceptional.Exceptions`). Its digits are read at fixed
-bits, each word moved up a window once its digit is read; the segments' entries shift the
-words so that their next digits stand there.
+addition tested and handled where it happens (:class:`.exceptional.Exceptions`). Its
+digits are read at fixed bits, each word moved up a window once its digit is read; the
+segments' entries shift the words so that their next digits stand there.
 
 Why the worst input stays within 1.5x of the figure: an input wastes at most one fast
 segment (the first with an exception: its work is done again), then the careful loop
