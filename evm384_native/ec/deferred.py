@@ -10,24 +10,25 @@ without tests (a *segment*: the loop's inline top, then each turn of the loop or
 part of a turn, :func:`segments`), acc saved
 at each segment's start and Z tested once at its end; where the test finds Z = 0, acc is
 restored and the REST of the product runs on the careful path, never returning to the
-fast one: a loop of one bit a turn (:meth:`DeferredTests.careful_loop`), a doubling, then
-the digits due at that bit (the bit a multiple of their window), each addition tested and
-handled where it happens (:class:`.exceptional.Exceptions`). Its digits are read at fixed
-bits, each word moved up a window once its digit is read; the segments' entries shift the
-words so that their next digits stand there.
+fast one: a loop (:meth:`DeferredTests.careful_path`) whose turn is a run of doublings
+down to the next bit with a digit (at most the narrowest window's bits, one block of
+field code), then the digits due at that bit (the bit a multiple of their window), each
+addition tested and handled where it happens (:class:`.exceptional.Exceptions`). Its
+digits are read at fixed bits, each word moved up a window once its digit is read; the
+segments' entries shift the words so that their next digits stand there.
 
 Why the worst input stays within 1.5x of the figure: an input wastes at most one fast
 segment (the first with an exception: its work is done again), then the careful loop
 runs the bits left, never the fast path again. The careful loop does the fast path's
-products and sums (per bit one doubling, the due additions) plus, per bit, what the fast
-path shares over a step: the block's edges around each doubling (acc stored and loaded),
-P-256's W remade (3 products), the tests after each addition, and ~40 gas of control
-(the count, two tests of the bit's residues, the words' moves). So the most an input
-costs is the figure, plus one segment (the longest: half of P-256's 40-bit turn, 20
-bits, or the lead's 15; secp256k1's turn, 35 bits) wasted, plus that overhead on the bits
-after it: for secp256k1 the first exception at the first turn's first addition is the
-worst, for P-256 one in the lead (bench/README.md, "ECDSA contract-level levers": 1.45x
-and 1.43x the figure; with one segment a turn P-256's first-turn input took 1.51x;
+products and sums (per bit one doubling, the due additions) plus, per run of doublings
+(~3.3 bits on P-256), what the fast path shares over a segment: the block's edges (acc
+loaded and stored), P-256's W made (3 products), ~60 gas of control (two table lookups
+for the run's length and entry, two tests of the bit's residues, the count), and the
+tests after each addition. So the most an input costs is the figure, plus one segment
+(the longest: P-256's 40-bit turn, secp256k1's 35) wasted, plus that overhead on the
+bits after it: the first exception at the first turn's first addition is the worst
+(bench/README.md, "A careful loop of runs": 1.34x and 1.40x the figure; with a loop of
+one bit a turn P-256 needed two segments a turn to stay under 1.5x;
 tests/test_deferred_tests.py makes such inputs).
 
 The saved acc and the fast path's states: at a segment's start Z != 0 (the previous
@@ -38,6 +39,7 @@ it expects.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import lcm
 from typing import Callable, Dict, List, Sequence, Tuple, Union
 
 from ..asm import G1Jacobian, Label
@@ -80,13 +82,17 @@ class DeferredTests:
     """The tests of a joint loop whose lead segment (inline) runs bits top - 1 ..
     ``loop_top`` and whose loop turns run ``turn_bits`` bits each at the fixed bits
     loop_top - 1 .. loop_top - turn_bits (the words moved up turn_bits a turn, the count
-    of turns left on top of the stack). ``double()`` doubles acc (any Z)."""
+    of turns left on top of the stack). ``double(k)`` doubles acc k times (any Z), one
+    block of field code, k up to ``longest_run``."""
 
     def __init__(self, e: Emitter, exceptions: Exceptions, kinds: Sequence[DigitWords],
-                 double: Callable[[], None], top: int, loop_top: int,
-                 turn_bits: int) -> None:
+                 double: Callable[[int], None], top: int, loop_top: int,
+                 turn_bits: int, longest_run: int = 0) -> None:
         self.e, self.exceptions, self.kinds, self.double = e, exceptions, kinds, double
         self.top, self.loop_top, self.turn_bits = top, loop_top, turn_bits
+        # the careful loop's longest run of doublings (0: the narrowest window, so that
+        # each run reaches the next bit with a digit; fewer where the code must fit)
+        self.longest_run = longest_run or min(kind.window for kind in kinds)
         self.saved = e.asm.memory.region("deferred_tests").alloc(G1Jacobian, "acc_saved")
         asm = e.asm
         self.loop, self.from_lead, self.resume = (
@@ -101,8 +107,12 @@ class DeferredTests:
         self.exceptions.add_untested(addend)
 
     def checkpoint(self) -> None:
-        """acc saved: a segment starts (its additions untested)."""
-        fp.copy(self.e, self.saved, self.exceptions.acc)
+        """acc saved: a segment starts (its additions untested). One MCOPY of acc's words
+        (21 gas, acc in memory between blocks), where the field code's copy loads and
+        stores each word."""
+        e = self.e
+        e.target.copy_out(e, self.exceptions.acc,
+                          lambda: e.asm.push(e.target.staging(e, self.saved)))
 
     def test_lead(self) -> None:
         """The lead segment's end (no count on the stack yet): Z = 0 sends the product
@@ -148,24 +158,61 @@ class DeferredTests:
         asm.push(self.top - 1)
         asm.place(restore)
         fp.copy(e, self.exceptions.acc, self.saved)   # the failed segment's start
-        asm.jump(self.loop)
-        following = asm.label("careful_next_bit")  # the loop's back edge: the bit less 1
+        # the loop: from bit b (on top, not yet doubled) down to the next bit with a digit,
+        # d = b - g + 1, in one run of g doublings (one block, acc loaded and stored and
+        # P-256's W made once a run, where a loop of one bit a turn paid them each bit),
+        # then d's digits (none where the run was cut at ``longest_run``); g from a
+        # table by b mod the windows' lcm, the run's entry from a table by g
+        windows = [kind.window for kind in self.kinds]
+        period, longest = lcm(*windows), self.longest_run
+        assert 4 * period <= 256 and longest < 16
+        gaps = sum(min(min(r % w for w in windows) + 1, longest) << (4 * r)
+                   for r in range(period))
+        runs = {k: asm.new_label(f"careful_run_{k}") for k in range(1, longest + 1)}
+        digits = asm.new_label("careful_digits")
+        asm.place(self.loop)                       # stack: words, the bit b
+        asm.push(gaps)
+        asm.push(period)
+        asm.op("DUP3")
+        asm.op("MOD")
+        asm.push(2)
+        asm.op("SHL")
+        asm.op("SHR")
+        asm.push(15)
+        asm.op("AND")                              # g
+        asm.push(4)
+        asm.op("SHL")
+        asm.push(lambda: sum(runs[k].pc << (16 * k) for k in runs), width=32)
+        asm.op("SWAP1")
+        asm.op("SHR")
+        asm.push(0xFFFF)
+        asm.op("AND")
+        asm.op("JUMP")
+        for k, run in runs.items():
+            asm.place(run)
+            self.double(k)
+            asm.push(k - 1)
+            asm.op("SWAP1")
+            asm.op("SUB")                          # d = b - (k - 1)
+            asm.jump(digits)
+        asm.place(digits)
+        self._digits()
+        asm.op("DUP1")
+        asm.op("ISZERO")
+        asm.jumpi(self.resume)                     # d = 0 was the last
         asm.push((1 << 256) - 1)
         asm.op("ADD")
-        asm.place(self.loop)                       # stack: words, the bit b
-        self._careful_bit()
-        asm.op("DUP1")
-        asm.jumpi(following)                       # b = 0 was the last
-        asm.jump(self.resume)
+        asm.jump(self.loop)
 
-    def _careful_bit(self) -> None:
+    def _digits(self) -> None:
+        """The digits due at the bit d on top (those whose window divides d), each
+        addition tested."""
         asm = self.e.asm
-        self.double()
         for kind in self.kinds:
             skip = asm.new_label("careful_no_digit")
             asm.push(kind.window)
             asm.op("DUP2")
-            asm.op("MOD")                          # b mod window: no digit here
+            asm.op("MOD")                          # d mod window: no digit here
             asm.jumpi(skip)
             read_at = kind.read_at(self.top)
             for depth, addend in kind.words:

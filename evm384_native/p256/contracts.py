@@ -28,7 +28,7 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
    leaves Z = 0, which a test after each addition finds and handles there
    (:class:`..ec.exceptional.Exceptions`: 2T, infinity or T), so such inputs cost about
    what others do; where a test ends a block of field code (plain EVM), once a segment
-   (the inline top, each half turn), the rest of the product on a careful loop where one
+   (the inline top, each turn), the rest of the product on a careful loop where one
    finds Z = 0 (:mod:`..ec.deferred`).
 4. The x-coordinate test mod n without an inversion: R finite (Z != 0) and
    X = r' (Z Z_T)^2 (Jacobian, back on the curve) for r' = r or, when
@@ -104,11 +104,11 @@ class GDigits:
 
 # Tried in turn, the first build that fits 24,576 bytes: 8-bit digits (32 additions of G
 # where 5-bit ones take 51, ~7,000 gas less on plain EVM; 8 KB of records), else 5-bit
-# ones in memory (EVMMAX's: its code is larger, and its additions cheap)
 # ones in memory (EVMMAX's: its code is larger, and its additions cheap). A turn of 40 bits
-# in two segments of 20 (where tests are deferred: plain EVM): an input that meets an
-# exception wastes at most 20 bits' work (bench/README.md, "Deferred tests")
-G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), lcm(WINDOW, 8) // 2),
+# one segment (where tests are deferred: plain EVM): an input that meets an exception
+# wastes at most 40 bits' work, which the careful loop's runs of doublings keep within
+# 1.5x (bench/README.md, "A careful loop of runs")
+G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), lcm(WINDOW, 8)),
             GDigits(WINDOW, False, 12 * WINDOW, 12 * WINDOW))
 
 
@@ -386,8 +386,8 @@ class _Verify:
             record = addend.record
             with asm.temps(*[Fp] * 4) as t:
                 a_minus_3.add_mixed(self.ops, _xyz(acc), (record.x, record.y), t,
-                                    addend.z_factor)
-        exceptions = Exceptions(e, acc, add, lambda: self._double_record(acc))
+                                    addend.z_factor, early_z3=e.target.field_blocks)
+        exceptions = Exceptions(e, acc, add, lambda: self._doublings(acc))
         top, turn = digits.loop_top, digits.turn_bits
         # where a test of Z ends a block (plain EVM), one a segment (ec/deferred.py)
         self.tests = tests = loop_tests(e, exceptions, lambda: self._deferred(acc, exceptions))
@@ -463,14 +463,17 @@ class _Verify:
                         self._g_lookup(addend.record, depth, shift)),
              DigitWords(WINDOW, ((2, self.q_addend),), lambda addend, depth, shift:
                         self._lookup(addend.record, depth, shift, self.q_table))),
-            lambda: self._double_record(acc), 255, digits.loop_top, digits.turn_bits)
+            lambda times: self._doublings(acc, times), 255, digits.loop_top,
+            digits.turn_bits)
 
-    def _double_record(self, acc: G1Jacobian) -> None:
-        """acc = 2 acc for acc a record (Z = 1) on Q's table's curve (W = -(3/2) Z_T^4)."""
+    def _doublings(self, acc: G1Jacobian, times: int = 1) -> None:
+        """acc = 2^times acc on Q's table's curve, W made from Z once (for a record, Z = 1:
+        W = -(3/2) Z_T^4)."""
         with self.asm.temps(Fp, *[Fp] * 4) as (w, *t):
             a_minus_3.weight(self.ops, w, acc.z, self.weight_factor, self.summed)
-            a_minus_3.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves, t,
-                                   self.summed, update=False)
+            for i in range(times):
+                a_minus_3.dbl_weighted(self.ops, _xyz(acc), w, self.three_halves, t,
+                                       self.summed, update=i < times - 1)
 
     # --- 4. the x-coordinate test ---------------------------------------------------
 

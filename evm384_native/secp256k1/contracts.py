@@ -113,6 +113,9 @@ class GDigits:
 # Tried in turn, the first build that fits 24,576 bytes: 7-bit digits of G (38 additions
 # where 5-bit ones take 52; 4 KB of records; 8-bit ones, 34 additions, take 25,310 bytes
 # on plain EVM), else 5-bit ones in memory (EVMMAX's: its code is larger)
+# The careful loop's longest run of doublings (ec/deferred.py): the narrowest window's 5
+# do not fit 24,576 bytes beside G's records (bench/README.md, branch p256q)
+CAREFUL_RUN = 3
 G_DIGITS = (GDigits(7, True, lcm(WINDOW, 7), lcm(WINDOW, 7)),
             GDigits(WINDOW, False, 6 * WINDOW, 6 * WINDOW))
 
@@ -391,8 +394,12 @@ class _Recover:
                                   name, addend.record, depth, shift))
         return DeferredTests(
             e, self.exceptions, (kind("r", WINDOW), kind("g", digits.window)),
-            lambda: jacobian.jacobian_dbl_halved(e, fp, self.acc, self.three_halves),
-            digits.top, digits.loop_top, digits.turn_bits)
+            self._doublings, digits.top, digits.loop_top, digits.turn_bits, CAREFUL_RUN)
+
+    def _doublings(self, times: int) -> None:
+        """acc = 2^times acc (Z = 0 stays 0), one block of field code."""
+        for _ in range(times):
+            jacobian.jacobian_dbl_halved(self.e, fp, self.acc, self.three_halves)
 
     # --- 6. the address -----------------------------------------------------------------
 
