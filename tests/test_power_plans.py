@@ -10,7 +10,7 @@ import pytest
 
 from evm384_native.curves.p256 import P256
 from evm384_native.curves.secp256k1 import SECP256K1
-from evm384_native.tower.fp import kept_values, power_plan, window_plan
+from evm384_native.tower.power_plans import kept_values, power_plan, window_plan
 
 MODULI = (SECP256K1.p, SECP256K1.r, P256.p, P256.r)
 

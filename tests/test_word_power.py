@@ -14,7 +14,7 @@ from evm384_native.curves.bn254 import BN254
 from evm384_native.curves.p256 import P256
 from evm384_native.curves.secp256k1 import SECP256K1
 from evm384_native.tower import word_power
-from evm384_native.tower.fp import power_plan
+from evm384_native.tower.power_plans import power_plan
 
 CURVE_EXPONENTS = [
     (SECP256K1.p, SECP256K1.p - 2), (SECP256K1.p, (SECP256K1.p + 1) // 4),

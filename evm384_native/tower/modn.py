@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ..asm import Slot
-from .fp import Emitter, kept_values, power_plan, window_plan
+from .fp import Emitter
+from .power_plans import kept_values, power_plan, window_plan
 
 WORD = 32
 INV_WINDOW = 5                                      # a window's odd powers x .. x^31
@@ -16,7 +17,7 @@ INV_WINDOW = 5                                      # a window's odd powers x ..
 def inverse_products(e: Emitter, n: int, words: Slot, push_x: Callable[[], None],
                      factors: Sequence[Callable[[], None]]) -> None:
     """Stack: -> f_1 w, .., f_k w mod n (the last on top) for w = x^-1 = x^(n-2) (Fermat,
-    n prime; the shorter of :func:`.fp.power_plan`'s chain and a sliding window):
+    n prime; the shorter of :func:`.power_plans.power_plan`'s chain and a sliding window):
     ``push_x`` pushes x in [1, n), each of ``factors`` pushes an f_i < n. ``words``: memory of 2k + 2 words (n, x, the factors,
     then the products). Context 0 is active again after."""
     asm, k = e.asm, len(factors)

@@ -3,13 +3,13 @@ cheapest form this instruction set allows (the plain-EVM target's inversions,
 :meth:`.target_words.Words.power_inline`; MODEXP's written-out chains,
 :mod:`..modexp.chains`).
 
-Left-to-right sliding windows (:func:`sliding_window`). The odd powers x, x^3, ..
+Left-to-right sliding windows (:func:`.power_plans.sliding_window`). The odd powers x, x^3, ..
 x^(2^w - 1) stay on the stack under the accumulator, so a multiplication is ``DUPn MULMOD``
 as a squaring is ``DUP1 MULMOD``; every MULMOD consumes its modulus, so each run of steps
 first pushes one copy of m per step and swaps the accumulator above them: a squaring or a
 multiplication costs 14 gas (DUP 3, MULMOD 8, its copy of m 3), a run one SWAP more. DUP16's
 reach bounds a run to 15 - (odd powers) steps; the window width is the one with the least
-gas (:func:`power_gas`). A power plan's chain (:func:`plan_ops`: :func:`.fp.power_plan`'s,
+gas (:func:`power_gas`). A power plan's chain (:func:`plan_ops`: :func:`.power_plans.power_plan`'s,
 whose long runs of ones are one multiplication each by a^(2^L - 1)) is written the same
 way, its values read again kept on the stack; :func:`emit_word_power` takes the cheaper.
 """
@@ -19,35 +19,12 @@ import itertools
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..asm import Assembler
+from .power_plans import power_plan, sliding_window
 
 REACH = 16                      # DUP16, SWAP16
 SQUARE = 0                      # a step of :func:`window_steps` that squares
 STEP_GAS = 3 + 8 + 3            # DUP, MULMOD, the copy of m it consumes
 POWER_GAS = 3 + 3 + 3 + 8 + 3   # an odd power: DUP m, DUP x^2, DUP the last, MULMOD, SWAP1
-
-
-def sliding_window(exponent: int, width: int) -> List[Tuple[int, int]]:
-    """Steps (squarings, odd multiplier) of a left-to-right sliding-window power.
-
-    The first step's multiplier initialises the accumulator; a final multiplier 0 means
-    "square only".
-    """
-    bits = bin(exponent)[2:]
-    steps: List[Tuple[int, int]] = []
-    i, pending = 0, 0
-    while i < len(bits):
-        if bits[i] == "0":
-            pending += 1
-            i += 1
-            continue
-        j = min(i + width, len(bits))
-        while bits[j - 1] == "0":
-            j -= 1
-        steps.append((pending + (j - i), int(bits[i:j], 2)))
-        pending, i = 0, j
-    if pending:
-        steps.append((pending, 0))
-    return steps
 
 
 def window_steps(exponent: int, width: int) -> Tuple[int, List[int]]:
@@ -85,7 +62,7 @@ def op_gas(ops: Sequence[str]) -> int:
 
 
 def plan_ops(steps: Sequence[Tuple[int, int, int]]) -> Optional[Tuple[List[str], int]]:
-    """A power plan (:func:`.fp.power_plan`'s steps (out, x, y): value out = x y, value 0
+    """A power plan (:func:`.power_plans.power_plan`'s steps (out, x, y): value out = x y, value 0
     the base) as ops on [x, m]: the op list, ending where the result is on top, and how
     many values are under it then (m's copy included); None if its values outgrow DUP16.
 
@@ -187,12 +164,11 @@ def emit_word_power(asm: Assembler, exponent: int,
     """[x, m] -> [x^exponent mod m] (exponent >= 1; any x < 2^256, m > 0); with
     ``take_result``, that consumes the result from the top of [x^e mod m, ..] instead (a
     SWAP less) and the stack ends as it began without x and m. The cheaper of the sliding
-    window (:func:`window_ops`) and :func:`.fp.power_plan`'s chain (:func:`plan_ops`,
+    window (:func:`window_ops`) and :func:`.power_plans.power_plan`'s chain (:func:`plan_ops`,
     where long runs of ones are one multiplication each: secp256k1's p - 2 and (p + 1) / 4,
     the top halves of the ECDSA orders)."""
     if exponent < 1:
         raise ValueError("the exponent must be at least 1")
-    from .fp import power_plan                      # fp's chains use this module's windows
     candidates = [window_ops(exponent)]
     for width, reuse in itertools.product(range(3, 6) if exponent >= 2 else (), (False, True)):
         plan = plan_ops(power_plan(exponent, width, reuse))
