@@ -1,11 +1,10 @@
-"""Issue 48's ECDSA builds with their tests of Z once a segment
-(evm384_native/ec/deferred.py; plain EVM, or EVMMAX with ``--target evmmax``): each
-contract's figure (the most gas over 20 random valid
+"""Issue 48's plain-EVM ECDSA builds with their tests of Z once a segment
+(evm384_native/ec/deferred.py): each contract's figure (the most gas over 20 random valid
 inputs) and every degenerate input of tests/test_degenerate.py and
 tests/test_deferred_tests.py (first exception in the lead, a turn, the last addition) with
 its ratio to the figure:
 
-    PYTHONPATH=. python bench/deferred_tests.py [--target evmmax] [ecrecover] [p256verify]
+    PYTHONPATH=. python bench/deferred_tests.py [ecrecover] [p256verify]
 """
 from __future__ import annotations
 
@@ -31,29 +30,23 @@ def main(argv: list) -> None:
     # No ``choices``: argparse checks an empty positional list against them and rejects it.
     parser.add_argument("names", nargs="*", metavar="NAME",
                         help="ecrecover, p256verify (default: both)")
-    parser.add_argument("--target", default="evm", choices=("evm", "evmmax"))
-    args = parser.parse_args(argv)
-    names, target = args.names or list(DEGENERATE), args.target
+    names = parser.parse_args(argv).names or list(DEGENERATE)
     unknown = sorted(set(names) - set(DEGENERATE))
     if unknown:
         parser.error(f"unknown contract {unknown[0]!r}: choose from {', '.join(sorted(DEGENERATE))}")
     for name in names:
-        code = build_contract(name, target=target)
+        code = build_contract(name, target="evm")
         rng = random.Random(48)
-        figure = max(run(code, test_deferred_tests.CASES[name](rng), target=target).gas_used
+        figure = max(run(code, test_deferred_tests.CASES[name](rng), target="evm").gas_used
                      for _ in range(20))
         inputs = [("degenerate: " + label, data)
-                  for label, data in DEGENERATE[name](random.Random(7), target)]
+                  for label, data in DEGENERATE[name](random.Random(7), "evm")]
         inputs += [("made: " + label, data)
-                   for label, data in test_deferred_tests._made_inputs(name, target,
-                                                                    random.Random(48))]
+                   for label, data in test_deferred_tests._made_inputs(name, random.Random(48))]
         print(f"{name}: {len(code):,} bytes, figure {figure:,} gas (most of 20 random inputs)")
-        worst = 0
         for label, data in inputs:
-            gas = run(code, data, target=target).gas_used
-            worst = max(worst, gas)
+            gas = run(code, data, target="evm").gas_used
             print(f"  {gas:>9,} {gas / figure:6.3f}  {label[:70]}")
-        print(f"  worst {worst:,} gas, {worst / figure:.3f}x the figure")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
-"""The joint loops test Z once a segment (ec/deferred.py) on every target they build for
-(plain EVM, EVMMAX: ``Target.deferred_z_tests``): inputs whose FIRST exceptional addition
-falls where each of the careful path's entries is taken (the lead segment, the first, a
-middle and the last turn, the very last addition), against the oracles (libsecp256k1 via
-coincurve, OpenSSL via ``cryptography``), within 1.5x of the figure, and dearer than the
-figure (so the careful path did run: the input meets the exception it was made for).
+"""The plain-EVM joint loops test Z once a segment (ec/deferred.py): inputs whose FIRST
+exceptional addition falls where each of the careful path's entries is taken (the lead
+segment, the first, a middle and the last turn, the very last addition), against the
+oracles (libsecp256k1 via coincurve, OpenSSL via ``cryptography``), within 1.5x of the
+figure, and dearer than the figure (so the careful path did run: the input meets the
+exception it was made for).
 
 Each input is made by simulating the contract's additions in Python integers: the
 scalars' digits (GLV halves for secp256k1, :func:`evm384_native.ec.glv.split`; the
@@ -28,8 +28,7 @@ from evm384_native.secp256k1.reference import CURVE as K1_AFFINE
 from evm384_native.secp256k1.usage import random_signature as k1_random
 
 from signature_runs import answers, run
-from test_degenerate import DIGITS, LIMIT, TARGETS, _figure, _k1_input, _p256_input, \
-    _p256_verdict
+from test_degenerate import LIMIT, _figure, _k1_input, _p256_input, _p256_verdict
 
 NK1, N256 = SECP256K1.r, P256.r
 LAM = SECP256K1.glv.lam
@@ -45,9 +44,10 @@ def _signed_digits(k, window, count):
     return digits
 
 
-def _k1_additions(u1, u2, digits):
-    """ecrecover's loop with G's ``digits``: (bit, acc before, the record) for each addition
-    after the top's, acc and records as (g, k) with the point g G + k R (R = [k] G)."""
+def _k1_additions(u1, u2):
+    """ecrecover's plain-EVM loop: (bit, acc before, the record) for each addition after
+    the top's, acc and records as (g, k) with the point g G + k R (R = [k] G)."""
+    digits = k1_contracts.G_DIGITS[0]
     halves = {"g": glv.split(u1, SECP256K1.glv, NK1), "r": glv.split(u2, SECP256K1.glv, NK1)}
     windows = {"g": digits.window, "r": WINDOW}
     counts = {"g": digits.half_bits // digits.window, "r": glv.HALF_BITS // WINDOW}
@@ -76,9 +76,9 @@ def _k1_additions(u1, u2, digits):
     return out
 
 
-def _p256_additions(u1, u2, digits):
-    """p256verify's loop, as :func:`_k1_additions` (k: the key's logarithm)."""
-    window = digits.window
+def _p256_additions(u1, u2):
+    """p256verify's plain-EVM loop, as :func:`_k1_additions` (k: the key's logarithm)."""
+    window = p256_contracts.G_DIGITS[0].window
 
     def digits(u, w):
         """u's digits, and the top digit (bit 255) where w does not divide 256: an odd
@@ -91,8 +91,8 @@ def _p256_additions(u1, u2, digits):
         return [sign * d for d in out], sign * top
     g_digits, g_top = digits(u1, window)
     q_digits, top_sign = digits(u2, WINDOW)
-    acc, out = (g_top, top_sign), []              # bit 255 of the words: +-Q (and +-G,
-    #                                               tested where it is added)
+    assert g_top == 0                             # no top digit of G's (G_DIGITS[0])
+    acc, out = (0, top_sign), []                  # bit 255 of Q's word: +-Q
     for bit in range(254, -1, -1):
         acc = (2 * acc[0] % N256, 2 * acc[1] % N256)
         for rec, due in (((g_digits[bit // window], 0), bit % window == 0),
@@ -124,20 +124,17 @@ def _places(bits, top, loop_top, turn, segment):
             "last addition": min(bits)}
 
 
-def _made_inputs(name, target, rng):
-    """(label, calldata) meeting a first exceptional addition at each place, both signs,
-    in the loop of the ``target``'s build."""
+def _made_inputs(name, rng):
+    """(label, calldata) meeting a first exceptional addition at each place, both signs."""
     out = []
     if name == "ecrecover":
-        n, digits = NK1, k1_contracts.G_DIGITS[DIGITS[target]]
-        simulate, top = _k1_additions, digits.top
+        n, digits = NK1, k1_contracts.G_DIGITS[0]
+        additions, top, loop_top, turn = _k1_additions, digits.top, digits.loop_top, \
+            digits.turn_bits
     else:
-        n, digits = N256, p256_contracts.G_DIGITS[DIGITS[target]]
-        simulate, top = _p256_additions, 255
-    loop_top, turn = digits.loop_top, digits.turn_bits
-
-    def additions(u1, u2):
-        return simulate(u1, u2, digits)
+        n, digits = N256, p256_contracts.G_DIGITS[0]
+        additions, top, loop_top, turn = _p256_additions, 255, digits.loop_top, \
+            digits.turn_bits
     bits = sorted({bit for bit, _, _ in additions(1, 1)})
     for place, bit in _places(bits, top, loop_top, turn, digits.segment_bits).items():
         for sign in (1, -1):
@@ -163,14 +160,12 @@ CASES = {"ecrecover": k1_random, "p256verify": p256_random}
 
 
 @pytest.mark.parametrize("name", CASES)
-@pytest.mark.parametrize("target", TARGETS)
-def test_first_exception_at_each_entry_of_the_careful_path(name, target, openssl,
-                                                           coincurve_recover):
+def test_first_exception_at_each_entry_of_the_careful_path(name, openssl, coincurve_recover):
     oracle = {"p256verify": lambda data: _p256_verdict(openssl, data),
               "ecrecover": coincurve_recover}[name]
-    code = build_contract(name, target=target)
-    figure = _figure(name, target, CASES[name])
-    for label, data in _made_inputs(name, target, random.Random(48)):
-        assert answers(code, data, target, both=False) == oracle(data), label
-        gas = run(code, data, target=target).gas_used
+    code = build_contract(name, target="evm")
+    figure = _figure(name, "evm", CASES[name])
+    for label, data in _made_inputs(name, random.Random(48)):
+        assert answers(code, data, "evm", both=False) == oracle(data), label
+        gas = run(code, data, target="evm").gas_used
         assert figure < gas <= LIMIT * figure, (label, gas, figure)

@@ -93,12 +93,6 @@ class DeferredTests:
         # the careful loop's longest run of doublings (0: the narrowest window, so that
         # each run reaches the next bit with a digit; fewer where the code must fit)
         self.longest_run = longest_run or min(kind.window for kind in kinds)
-        # where the target says "window" (EVMMAX: a turn's control costs about what a
-        # bit's arithmetic does), a careful turn of the windows' lcm, unrolled, if the
-        # segments start at whole turns (else the loop of runs)
-        self.period = lcm(*(kind.window for kind in kinds))
-        self.window_turns = (e.target.deferred_z_tests == "window"
-                             and top % self.period == 0 and turn_bits % self.period == 0)
         self.saved = e.asm.memory.region("deferred_tests").alloc(G1Jacobian, "acc_saved")
         asm = e.asm
         self.loop, self.from_lead, self.resume = (
@@ -117,11 +111,8 @@ class DeferredTests:
         (21 gas, acc in memory between blocks), where the field code's copy loads and
         stores each word."""
         e = self.e
-        if e.target.field_blocks:
-            e.target.copy_out(e, self.exceptions.acc,
-                              lambda: e.asm.push(e.target.staging(e, self.saved)))
-        else:                                      # registers (EVMMAX): acc's copy
-            fp.copy(e, self.saved, self.exceptions.acc)
+        e.target.copy_out(e, self.exceptions.acc,
+                          lambda: e.asm.push(e.target.staging(e, self.saved)))
 
     def test_lead(self) -> None:
         """The lead segment's end (no count on the stack yet): Z = 0 sends the product
@@ -167,9 +158,6 @@ class DeferredTests:
         asm.push(self.top - 1)
         asm.place(restore)
         fp.copy(e, self.exceptions.acc, self.saved)   # the failed segment's start
-        if self.window_turns:
-            self._window_loop()
-            return
         # the loop: from bit b (on top, not yet doubled) down to the next bit with a digit,
         # d = b - g + 1, in one run of g doublings (one block, acc loaded and stored and
         # P-256's W made once a run, where a loop of one bit a turn paid them each bit),
@@ -216,35 +204,6 @@ class DeferredTests:
         asm.op("ADD")
         asm.jump(self.loop)
 
-    def _window_loop(self) -> None:
-        """The careful loop of a window a turn: from bit b (on top, b + 1 a multiple of
-        the turn's ``period`` bits: each segment starts at one) down to b - period + 1,
-        its doublings and due digits unrolled (no tables, no tests of the bit's
-        residues), the turn's control paid once."""
-        asm = self.e.asm
-        asm.jump(self.loop)
-        following = asm.label("careful_next_turn")  # the back edge: b less a turn
-        asm.push((1 << 256) - self.period)
-        asm.op("ADD")
-        asm.place(self.loop)                       # stack: words, the turn's top bit b
-        pending = 0
-        for below in range(self.period):
-            pending += 1
-            due = [kind for kind in self.kinds
-                   if (self.period - 1 - below) % kind.window == 0]
-            if due:
-                self.double(pending)
-                pending = 0
-                for kind in due:
-                    self._digit(kind)
-        assert pending == 0                        # the turn's last bit has every digit
-        asm.op("DUP1")
-        asm.push(self.period - 1)
-        asm.op("SWAP1")
-        asm.op("SUB")
-        asm.jumpi(following)                       # the turn that ended at bit 0 was last
-        asm.jump(self.resume)
-
     def _digits(self) -> None:
         """The digits due at the bit d on top (those whose window divides d), each
         addition tested."""
@@ -255,20 +214,16 @@ class DeferredTests:
             asm.op("DUP2")
             asm.op("MOD")                          # d mod window: no digit here
             asm.jumpi(skip)
-            self._digit(kind)
+            read_at = kind.read_at(self.top)
+            for depth, addend in kind.words:
+                kind.load(addend, depth, read_at)
+                self.exceptions.add(addend)
+            shift_words(asm, [depth for depth, _ in kind.words], kind.window)
             asm.place(skip)
-
-    def _digit(self, kind: DigitWords) -> None:
-        """The digit of ``kind`` due at this bit added, tested; its words moved on."""
-        read_at = kind.read_at(self.top)
-        for depth, addend in kind.words:
-            kind.load(addend, depth, read_at)
-            self.exceptions.add(addend)
-        shift_words(self.e.asm, [depth for depth, _ in kind.words], kind.window)
 
 
 class TestsAtEachAddition:
-    """The loop's tests where the target does not defer them (EVM384, EVM768): each addition
+    """The loop's tests where a test does not end a block (EVMMAX, EVM384): each addition
     tested where it happens (:meth:`.exceptional.Exceptions.add`); the segments' hooks of
     :class:`DeferredTests` emit nothing."""
 
@@ -293,7 +248,7 @@ class TestsAtEachAddition:
 
 def loop_tests(e: Emitter, exceptions: Exceptions,
                deferred: Callable[[], DeferredTests]) -> Union[DeferredTests, TestsAtEachAddition]:
-    """The tests a joint loop runs for this target: once a segment where the target says so
-    (``Target.deferred_z_tests``: plain EVM's careful loop of runs, EVMMAX's of windows;
-    ``deferred()`` makes them), else after each addition."""
-    return TestsAtEachAddition(exceptions) if e.target.deferred_z_tests is None else deferred()
+    """The tests a joint loop runs for this target: once a segment where a test of Z ends a
+    block of field code (``Target.field_blocks``: plain EVM; ``deferred()`` makes them),
+    else after each addition."""
+    return deferred() if e.target.field_blocks else TestsAtEachAddition(exceptions)

@@ -109,7 +109,7 @@ class GDigits:
 # wastes at most 40 bits' work, which the careful loop's runs of doublings keep within
 # 1.5x (bench/README.md, "A careful loop of runs")
 G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), lcm(WINDOW, 8)),
-            GDigits(WINDOW, False, 12 * WINDOW, 4 * WINDOW))
+            GDigits(WINDOW, False, 12 * WINDOW, 12 * WINDOW))
 
 
 def steps(top: int, bottom: int, g_window: int) -> List[Tuple[int, int, Tuple[str, ...]]]:

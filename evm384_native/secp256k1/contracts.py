@@ -117,7 +117,7 @@ class GDigits:
 # do not fit 24,576 bytes beside G's records (bench/README.md, branch p256q)
 CAREFUL_RUN = 3
 G_DIGITS = (GDigits(7, True, lcm(WINDOW, 7), lcm(WINDOW, 7)),
-            GDigits(WINDOW, False, 6 * WINDOW, 2 * WINDOW))
+            GDigits(WINDOW, False, 6 * WINDOW, 6 * WINDOW))
 
 
 class _Recover:

@@ -83,12 +83,6 @@ class Target(Protocol):
     # values stay on the stack inside a run): a table lookup is best made before a run
     # that does not read it, so that the runs around it merge
     field_blocks: bool
-    # how a joint window loop tests Z (ec/deferred.py): None, after each addition; else
-    # once a segment, an exception sending the rest of the product to a careful loop of
-    # runs of doublings ("runs": the least code, plain EVM's, where a test ends a block)
-    # or of a window a turn, unrolled ("window": EVMMAX's, where a turn's control costs
-    # about what a bit's arithmetic does)
-    deferred_z_tests: Optional[str]
     # with run-time loops, powers square and multiply over the bits read at run time (a
     # target without indexed operands whose code is large: EVM768)
     bit_loop_powers: bool
@@ -165,7 +159,6 @@ class EVM384(_TowerSteps):
     register_pairs = 0            # pair states live in memory anyway
     cheap_products = False        # a product costs as much as several additions
     field_blocks = False          # each operation is its own instruction
-    deferred_z_tests = None       # a test after each addition (not measured otherwise)
     bit_loop_powers = False       # its loops read 4-bit windows from a table instead
     smaller = None
 
@@ -378,7 +371,6 @@ class EVMMAX(_TowerSteps):
     register_pairs = 2            # the pairing checks keep up to two pair states in registers
     cheap_products = True         # a product costs 2-3 additions (EIP-6690, up to 7 limbs)
     field_blocks = False          # each operation is its own instruction
-    deferred_z_tests = "window"   # the tests between the runs of products cost time
     bit_loop_powers = False       # dense code: its powers fit unrolled
     smaller = None
 

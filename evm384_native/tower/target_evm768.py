@@ -38,7 +38,6 @@ class EVM768(EVM384):
     register_pairs = 0
     cheap_products = False        # a product costs many additions (96 gas against 16)
     field_blocks = False          # each operation is its own instruction
-    deferred_z_tests = None
     bit_loop_powers = True        # 761-bit exponents: no 4-bit tables (indexed operands)
     smaller = None
 

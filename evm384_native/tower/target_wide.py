@@ -38,7 +38,6 @@ class WideWords(EVM384):
     register_pairs = 0
     cheap_products = False        # a product costs several additions
     field_blocks = False          # each operation a call into the two-word routines
-    deferred_z_tests = None
     smaller = None
     byteorder = "big"
 

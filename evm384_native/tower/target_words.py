@@ -146,7 +146,6 @@ class Words:
     register_pairs = 2            # pair states in registers of their own (no copies)
     cheap_products = True         # MULMOD costs what ADDMOD does; a subtraction more
     field_blocks = True           # runs of operations compiled to stack code (stack_code)
-    deferred_z_tests = "runs"     # a test of Z would end a block; code is scarce
     bit_loop_powers = False       # words' powers are short: unrolled
 
     def __init__(self, dense_code: bool = True) -> None:
