@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 
 from ..asm import Slot
 from .fp import Emitter
-from .power_plans import kept_values, power_plan, window_plan
+from .power_plans import power_plan, window_plan
 
 WORD = 32
 INV_WINDOW = 5                                      # a window's odd powers x .. x^31
@@ -32,7 +32,7 @@ def inverse_products(e: Emitter, n: int, words: Slot, push_x: Callable[[], None]
         asm.push(at(1 + i))
         asm.op("MSTORE")
     plan = min(power_plan(n - 2), window_plan(n - 2, INV_WINDOW), key=len)
-    e.target.products_mod(e, words, k, plan, kept_values(plan))
+    e.target.products_mod(e, words, k, plan)
     for i in range(k):
         asm.push(at(k + 2 + i))
         asm.op("MLOAD")

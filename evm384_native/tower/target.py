@@ -27,6 +27,7 @@ from ..asm import Assembler, Fp, Label, Memory, Region, Slot, pack_offsets, raw
 from ..asm.layout import FP_BYTES, RegisterSpace
 from ..curves.model import Field
 from ..evm.kernels.montgomery import R_BITS, montgomery_inv, to_montgomery
+from .power_plans import kept_values
 from .words import bswap256, store_field_le
 
 WORD = 32
@@ -101,8 +102,8 @@ class Target(Protocol):
     def indexed_op(self, e: EmitterView, op: str, out: Fp, x: Fp, y: Fp,
                    index_step: Tuple[int, int, int]) -> None: ...
     def copy(self, e: EmitterView, dst: Slot, src: Slot) -> None: ...
-    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
-                     kept: Sequence[int]) -> None: ...
+    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan
+                     ) -> None: ...
     def power_inline(self, e: EmitterView, out: Fp, a: Fp, exponent: int,
                      tower_steps: Callable[[], None]) -> None: ...
     def push_equal(self, e: EmitterView, a: Slot, b: Slot, hashed: Callable[[], None]
@@ -230,8 +231,8 @@ class EVM384(_TowerSteps):
         e.asm.push(dst)
         e.asm.op("MCOPY")
 
-    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
-                     kept: Sequence[int]) -> None:
+    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan
+                     ) -> None:
         raise ValueError("EVM384's operations take one modulus, p: arithmetic mod a "
                          "second one is built for EVMMAX and plain EVM")
 
@@ -452,12 +453,12 @@ class EVMMAX(_TowerSteps):
         """dst = src + 0, one vector op (1 gas a value)."""
         e.asm.evmmax("ADDMODX", dst, src, e.zero, len(dst.fps()), (1, 1, 0))
 
-    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
-                     kept: Sequence[int]) -> None:
+    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan
+                     ) -> None:
         """The words at ``words`` hold n, x, f_1 .. f_k: write f_i x^e mod n after them,
-        x^e by ``plan`` (values it keeps: ``kept``), in field context 1 (registers: 0 x,
-        1 .. k the factors, then the kept values, the power); context 0 active after."""
-        asm = e.asm
+        x^e by ``plan``, in field context 1 (registers: 0 x, 1 .. k the factors, then the
+        values the plan keeps, the power); context 0 active after."""
+        asm, kept = e.asm, kept_values(plan)
         at = lambda i: (lambda: int(words) + WORD * i)   # noqa: E731
         where = {0: 0, **{value: k + 1 + i for i, value in enumerate(kept)}}
         acc = k + 1 + len(kept)

@@ -262,12 +262,12 @@ class Words:
             if i:
                 asm.op("AND")
 
-    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan,
-                     kept: Sequence[int]) -> None:
+    def products_mod(self, e: EmitterView, words: Slot, k: int, plan: PowerPlan
+                     ) -> None:
         """The words at ``words`` hold n, x, f_1 .. f_k: write f_i x^e mod n after them,
         e the exponent ``plan`` computes, by one run of :mod:`.word_power` (14 gas a
         squaring or a multiplication: the plan's steps as a block of stack code took ~17)
-        and a MULMOD per factor, k >= 1 (``kept``: unused, no value of the plan is kept)."""
+        and a MULMOD per factor, k >= 1."""
         asm = e.asm
         at = lambda i: (lambda: int(words) + WORD * i)   # noqa: E731
         powers = {0: 1}
