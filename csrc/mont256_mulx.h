@@ -165,8 +165,11 @@ static const limb256_t P256_MODULUS[4] = {0xffffffffffffffffULL, 0x00000000fffff
 
 /* t in r0..r7 -> t mod p in r0..r3 for secp256k1's p in plain form (secp256k1_plain.h
  * has the bounds): v = H c + L, its top limb T in r4 (adox takes OF's carry, adcx CF's:
- * each flag rides its own chain), v += T c, s0 = the carry out of 2^256; w = v + c in
- * r4..r7, s0 += its carry; s0 = 1 takes w (v >= 2^256, or v >= p), s0 = 0 keeps v. */
+ * each flag rides its own chain), v += T c, s0 = the carry out of 2^256. Almost always
+ * (but for 2^-64 of the values) s0 = 0 and v's top limb is below p's (2^64 - 1), so v < p
+ * is the result: a branch the predictor learns, so that the result's latency (what the
+ * chains of field operations wait for) ends there. Else w = v + c in r4..r7, s0 += its
+ * carry; s0 = 1 takes w (v >= 2^256, or v >= p), s0 = 0 keeps v. */
 #define SECP_FOLD(s0)                                                     \
     "movq " OP(c) ", %%rdx\n\t"                                           \
     "xorl " OP32(s0) ", " OP32(s0) "\n\t" /* also clears CF and OF */     \
@@ -189,6 +192,11 @@ static const limb256_t P256_MODULUS[4] = {0xffffffffffffffffULL, 0x00000000fffff
     "adcq $0, " OP(r2) "\n\t"                                             \
     "adcq $0, " OP(r3) "\n\t"                                             \
     "adcq $0, " OP(s0) "\n\t"                                             \
+    "testq " OP(s0) ", " OP(s0) "\n\t"                                    \
+    "jnz 1f\n\t"                                                          \
+    "cmpq $-1, " OP(r3) "\n\t"                                            \
+    "jne 2f\n\t" /* v < p: done */                                        \
+    "1:\n\t"                                                              \
     "movq " OP(r0) ", " OP(r4) "\n\t"                                     \
     "addq %%rdx, " OP(r4) "\n\t"                                          \
     "movq " OP(r1) ", " OP(r5) "\n\t"                                     \
@@ -202,7 +210,8 @@ static const limb256_t P256_MODULUS[4] = {0xffffffffffffffffULL, 0x00000000fffff
     "cmovcq " OP(r4) ", " OP(r0) "\n\t"                                   \
     "cmovcq " OP(r5) ", " OP(r1) "\n\t"                                   \
     "cmovcq " OP(r6) ", " OP(r2) "\n\t"                                   \
-    "cmovcq " OP(r7) ", " OP(r3) "\n\t"
+    "cmovcq " OP(r7) ", " OP(r3) "\n\t"                                   \
+    "2:\n\t"
 
 /* t in r0..r7 -> the canonical (t + U m) / 2^256 in r4..r7 for any odd 4-limb modulus m
  * (limbs and inv at mp, the context's mod_inv): four rounds of u = t_i inv and u m added at
