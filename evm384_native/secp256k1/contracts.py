@@ -21,8 +21,8 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
    curve itself, which an addition reads with Z1 Z_T in place of Z1 (one multiplication:
    :func:`..tower.jacobian.jacobian_add_affine_hmv`'s ``z_factor``); phi's images are
    x times beta. Where the code fits (plain EVM: :data:`G_DIGITS`), G's halves are read
-   in 7-bit digits instead (38 additions, not 52; 19 digits each, the first at bit 126:
-   the loop starts there, G's record taken onto R's table's curve), from G's 64 odd
+   in 8-bit digits instead (34 additions, not 52; 17 digits each, the first at bit 128:
+   the loop starts there, G's record taken onto R's table's curve), from G's 128 odd
    multiples in the code, the sign applied at run time (:class:`..ec.windows.CodeTable`);
    the digits' positions from :func:`..ec.windows.joint_steps`.
 5. Exceptional cases: R is chosen by the signer, so its discrete logarithm may be known
@@ -110,13 +110,15 @@ class GDigits:
         return segments(self.top, self.loop_top, self.turn_bits, self.segment_bits)
 
 
-# Tried in turn, the first build that fits 24,576 bytes: 7-bit digits of G (38 additions
-# where 5-bit ones take 52; 4 KB of records; 8-bit ones, 34 additions, take 25,310 bytes
-# on plain EVM), else 5-bit ones in memory (EVMMAX's: its code is larger)
+# Tried in turn, the first build that fits 24,576 bytes: 8-bit digits of G (34 additions
+# where 5-bit ones take 52; 8 KB of records; a turn of 40 bits in two segments of 20, which
+# the block compiler makes cheaper than one of 40: bench/README.md, branch ecnaf), 7-bit
+# ones (38 additions, 4 KB), else 5-bit ones in memory (EVMMAX's: its code is larger)
 # The careful loop's longest run of doublings (ec/deferred.py): the narrowest window's 5
 # do not fit 24,576 bytes beside G's records (bench/README.md, branch p256q)
 CAREFUL_RUN = 3
-G_DIGITS = (GDigits(7, True, lcm(WINDOW, 7), lcm(WINDOW, 7)),
+G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), lcm(WINDOW, 8) // 2),
+            GDigits(7, True, lcm(WINDOW, 7), lcm(WINDOW, 7)),
             GDigits(WINDOW, False, 6 * WINDOW, 6 * WINDOW))
 
 
