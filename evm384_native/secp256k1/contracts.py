@@ -21,10 +21,12 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
    curve itself, which an addition reads with Z1 Z_T in place of Z1 (one multiplication:
    :func:`..tower.jacobian.jacobian_add_affine_hmv`'s ``z_factor``); phi's images are
    x times beta. Where the code fits (plain EVM: :data:`G_DIGITS`), G's halves are read
-   in 8-bit digits instead (34 additions, not 52; 17 digits each, the first at bit 128:
-   the loop starts there, G's record taken onto R's table's curve), from G's 128 odd
+   in 8-bit digits instead (34 additions, not 52; 17 digits each), from G's 128 odd
    multiples in the code, the sign applied at run time (:class:`..ec.windows.CodeTable`);
-   the digits' positions from :func:`..ec.windows.joint_steps`.
+   the digits' positions from :func:`..ec.windows.joint_steps`. The loop starts at R's
+   top digit (bit 125) with G's top digits (bit 128, |d| <= 3) read there as [8 d] G from
+   a table of their own (:attr:`GDigits.top_records`): 3 doublings fewer than a start at
+   bit 128; G's record taken onto R's table's curve.
 5. Exceptional cases: R is chosen by the signer, so its discrete logarithm may be known
    and any partial sum may meet a record (acc = +-T): there a mixed addition has H = 0
    and leaves Z = 0, and so does acc at infinity: a test of Z after each addition finds
@@ -47,7 +49,7 @@ from ..asm import Fp, G1, G1Jacobian, Program, Slot, raw
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
 from ..ec.deferred import DeferredTests, DigitWords, loop_tests, segments
-from ..ec.glv import HALF_BITS, push_digit_words
+from ..ec.glv import HALF_BITS, bound, push_digit_words
 from ..ec.exceptional import Addend, Exceptions
 from ..ec.groups import affine_view, g1_group
 from ..ec.odd_multiples import odd_multiples
@@ -95,8 +97,21 @@ class GDigits:
 
     @property
     def top(self) -> int:
-        """The bit of the loop's first digits (the highest of G's and R's)."""
-        return max(self.half_bits - self.window, HALF_BITS - WINDOW)
+        """The bit the loop starts at: R's top digit's. G's top digit (at :attr:`g_top`,
+        where that is higher) is added there, read as 2^(g_top - top) times its value."""
+        return HALF_BITS - WINDOW
+
+    @property
+    def g_top(self) -> int:
+        """The bit of G's top digit."""
+        return self.half_bits - self.window
+
+    @property
+    def top_records(self) -> int:
+        """How many odd multiples G's top digit d can take (|d| >> 1 below it): the
+        digits below it sum to at most 2^g_top - 1, so |d| 2^g_top <= |k| + 2^g_top - 1
+        for the halves' :func:`..ec.glv.bound` on |k|."""
+        return ((bound(CURVE.glv, N) - 1) >> self.g_top) // 2 + 1
 
     @property
     def loop_top(self) -> int:
@@ -138,6 +153,9 @@ class _Recover:
         self.g_table = None if g_digits.in_code else memory.region(
             "ecrecover_g_table").alloc(raw(g_digits.records * self.record), "g_table")
         self.g_data = e.asm.new_label("ecrecover_g_data")
+        self.g_top_data = e.asm.new_label("ecrecover_g_top_data")
+        if g_digits.g_top > g_digits.top and not g_digits.in_code:
+            raise ValueError("G's top digit above the loop's top needs its table in code")
         self.r_point = memory.region("ecrecover_r").alloc(G1Jacobian, "r_point")
         self.z_table = memory.region("ecrecover_z_table").alloc(Fp, "z_table")
         self.acc = memory.region("ecrecover_acc").alloc(G1Jacobian, "acc")
@@ -252,6 +270,18 @@ class _Recover:
             out += b"".join(v.to_bytes(WORD, "big") for v in point)
         return out
 
+    def _g_top_data(self) -> bytes:
+        """G's top digit's records, affine: [2^(g_top - top) (2u + 1)] G for u = 0 ..
+        top_records - 1."""
+        digits = self.g_digits
+        out = b""
+        for u in range(digits.top_records):
+            point = weierstrass.multiply(AFFINE, CURVE.g1,
+                                         (2 * u + 1) << (digits.g_top - digits.top))
+            assert point is not None
+            out += b"".join(v.to_bytes(WORD, "big") for v in point)
+        return out
+
     def _g_load(self, dest: G1, depth: int, shift: int) -> None:
         """dest = G's record for u1's digit at bit ``shift`` of the word at DUP ``depth``."""
         if self.g_table is None:
@@ -259,22 +289,23 @@ class _Recover:
         else:
             Lookup(self.e, self.g_table, self.record, at_zero=False).load(dest, depth, shift)
 
-    def _start(self, adds: tuple, shift: int) -> None:
-        """acc = the sum of the records of the digits at bit ``shift`` of the words
-        (stack: G1 G2 R1 R2, R2 on top): for "r" [d3] R and [d4] phi(R), for "g" [d1] G
-        and [d2] phi(G). The first sets acc (a record of G, on the curve itself, taken
-        onto R's table's curve: x Z_T^2, y Z_T^3), the others are added, each tested for
-        its exceptional cases (:class:`Exceptions`)."""
-        e, acc = self.e, self.acc
+    def _start(self) -> None:
+        """acc = the sum of the records of the halves' top digits (stack: G1 G2 R1 R2,
+        R2 on top): [d3] R and [d4] phi(R) at bit ``top``, [d1] G and [d2] phi(G) at
+        ``g_top`` (from their own table, scaled to bit ``top``, where that is higher).
+        The first sets acc, the others are added, each tested for its exceptional cases
+        (:class:`Exceptions`)."""
+        e, acc, digits = self.e, self.acc, self.g_digits
         start = True
         for depth, name, addend in self.addends:
-            if name not in adds:
-                continue
+            dest = affine_view(acc, G1_GROUP) if start else addend.record
+            if name == "g" and digits.g_top > digits.top:
+                CodeTable(e, self.g_top_data, digits.window).load(dest, depth, digits.g_top)
+            else:
+                self._load_one(name, dest, depth, digits.top)
             if not start:
-                self._load_one(name, addend.record, depth, shift)
                 self.exceptions.add(addend)
                 continue
-            self._load_one(name, affine_view(acc, G1_GROUP), depth, shift)
             start = False
             fp.copy(e, acc.z, e.one)
             if addend.z_factor is not None:       # G onto the curve of Z_T
@@ -318,6 +349,8 @@ class _Recover:
             odd_multiples(e, self.r_point, self.r_table, self.record, self.z_table,
                           self.three_halves)
             asm.data(self._g_data(), label=self.g_data)
+            if digits.g_top > digits.top:
+                asm.data(self._g_top_data(), label=self.g_top_data)
             if self.g_table is not None:
                 asm.push(digits.records * self.record)
                 asm.push(self.g_data)
@@ -336,7 +369,7 @@ class _Recover:
         # where a test of Z ends a block (plain EVM), one a segment (ec/deferred.py)
         tests = loop_tests(e, self.exceptions, self._deferred)
         with asm.scope("windows"):
-            self._start(tuple(n for n, w in widths.items() if top % w == 0), top)
+            self._start()
 
             def run(high: int, low: int, above: int) -> None:
                 # where field code runs in blocks, all the segment's records are loaded
