@@ -26,6 +26,7 @@ from glv_split import modelled_words, split_program, split_words
 from optional import require
 from signature_runs import answers, run
 from test_cli import cli
+from test_degenerate import _k1_input
 
 VECTORS = Path(__file__).parent / "vectors" / "secp" / "ecRecover.json"
 P, N, G = SECP256K1.p, SECP256K1.r, SECP256K1.g1
@@ -208,7 +209,7 @@ def test_the_exceptional_cases(code, coincurve_recover):
 
 
 def test_the_exceptional_cases_of_the_plain_evm_build(coincurve_recover):
-    """The plain-EVM build reads G's digits 7 bits at a time (G_DIGITS[0]): its exceptional
+    """The plain-EVM build reads G's digits 8 bits at a time (G_DIGITS[0]): its exceptional
     inputs, made for that window, are handled too."""
     plain = build_contract("ecrecover", target="evm")
     rng = random.Random(12)
@@ -255,11 +256,13 @@ FOLDED = [d for d in ecrecover_contracts.G_DIGITS if d.g_top > d.top]
 
 @pytest.mark.parametrize("digits", FOLDED, ids=lambda d: f"w{d.window}")
 def test_gs_top_digit_table_covers_the_halves_bound(digits):
-    """Every odd half within the bound (its extremes too) has a top digit whose record
-    the top table holds: |d| >> 1 < top_records; and the table is not larger than that."""
+    """Every odd half within the bound (its extremes too) has a top digit d in the joint
+    table's span (|d| < m), and half the span would not do."""
     b = glv.bound(GLV, N)
-    extremes = [b - 1 + b % 2, -(b - 1 + b % 2), b - 2 + b % 2, 1, -1]
-    assert max(abs(_top_digit(k, digits)) >> 1 for k in extremes) == digits.top_records - 1
+    odd = b - 1 + b % 2
+    most = max(abs(_top_digit(k, digits)) for k in (odd, -odd, odd - 2, 1, -1))
+    assert digits.top_span // 2 <= most < digits.top_span
+    assert digits.top_bits == 2 * (digits.top_span.bit_length() - 1)
 
 
 @pytest.mark.parametrize("digits", FOLDED, ids=lambda d: f"w{d.window}")
@@ -268,7 +271,27 @@ def test_gs_top_digit_table_covers_the_halves_bound(digits):
 def test_property_gs_top_digit_is_in_its_table(digits, k):
     for half in glv.split(k, GLV, N):
         d = _top_digit(half, digits)
-        assert d % 2 == 1 and abs(d) >> 1 < digits.top_records
+        assert d % 2 == 1 and abs(d) < digits.top_span
+
+
+def test_each_pair_of_gs_top_digits_recovers(coincurve_recover):
+    """u1 whose GLV halves' top digits are each pair (d1, d2) that 3,000 random scalars
+    show (the joint record [8 (d1 + d2 lam)] G, or its negative): the signer's address."""
+    digits = ecrecover_contracts.G_DIGITS[0]
+    assert digits in FOLDED
+    plain = build_contract("ecrecover", target="evm")
+    rng, seen = random.Random(17), {}
+    for _ in range(3000):
+        u1 = rng.randrange(1, N)
+        seen.setdefault(tuple(_top_digit(h, digits) for h in glv.split(u1, GLV, N)), u1)
+    assert len(seen) >= 6 and any(3 in map(abs, pair) for pair in seen)
+    for pair, u1 in sorted(seen.items()):
+        while True:
+            rho = rng.randrange(1, N)
+            if weierstrass.multiply(CURVE, G, rho)[0] < N:
+                break
+        data = _k1_input(rho, u1, rng.randrange(1, N))
+        assert answers(plain, data, "evm", both=False) == coincurve_recover(data) != b"", pair
 
 
 @settings(max_examples=25, deadline=None)

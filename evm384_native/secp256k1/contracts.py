@@ -21,12 +21,14 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
    curve itself, which an addition reads with Z1 Z_T in place of Z1 (one multiplication:
    :func:`..tower.jacobian.jacobian_add_affine_hmv`'s ``z_factor``); phi's images are
    x times beta. Where the code fits (plain EVM: :data:`G_DIGITS`), G's halves are read
-   in 8-bit digits instead (34 additions, not 52; 17 digits each), from G's 128 odd
-   multiples in the code, the sign applied at run time (:class:`..ec.windows.CodeTable`);
-   the digits' positions from :func:`..ec.windows.joint_steps`. The loop starts at R's
-   top digit (bit 125) with G's top digits (bit 128, |d| <= 3) read there as [8 d] G from
-   a table of their own (:attr:`GDigits.top_records`): 3 doublings fewer than a start at
-   bit 128; G's record taken onto R's table's curve.
+   in 8-bit digits instead (33 additions, not 52: 17 digits each, the top two one
+   record), from G's 128 odd multiples in the code, the sign applied at run time
+   (:class:`..ec.windows.CodeTable`); the digits' positions from
+   :func:`..ec.windows.joint_steps`. The loop starts at R's
+   top digit (bit 125); G's and phi(G)'s top digits (bit 128, d1, d2 in {-3, -1, 1, 3})
+   are added there as one record [8 (d1 + d2 lam)] G, from a table of their own
+   (:attr:`GDigits.top_span`): 3 doublings and one addition fewer than a start at bit
+   128; G's records taken onto R's table's curve.
 5. Exceptional cases: R is chosen by the signer, so its discrete logarithm may be known
    and any partial sum may meet a record (acc = +-T): there a mixed addition has H = 0
    and leaves Z = 0, and so does acc at infinity: a test of Z after each addition finds
@@ -107,11 +109,19 @@ class GDigits:
         return self.half_bits - self.window
 
     @property
-    def top_records(self) -> int:
-        """How many odd multiples G's top digit d can take (|d| >> 1 below it): the
-        digits below it sum to at most 2^g_top - 1, so |d| 2^g_top <= |k| + 2^g_top - 1
-        for the halves' :func:`..ec.glv.bound` on |k|."""
-        return ((bound(CURVE.glv, N) - 1) >> self.g_top) // 2 + 1
+    def top_span(self) -> int:
+        """How many values G's top digit can take, rounded up to a power of two: m with
+        |d| < m for d = 2u + 1 - 2^window (u its bits), the m values of u around
+        2^(window - 1). The digits below it sum to at most 2^g_top - 1, so
+        |d| 2^g_top <= |k| + 2^g_top - 1 for the halves' :func:`..ec.glv.bound` on |k|."""
+        most = ((bound(CURVE.glv, N) - 1) >> self.g_top) + 1     # |d| <= most
+        values = 2 * ((most + 1) // 2)                           # the odd d in range
+        return 1 << (values - 1).bit_length()
+
+    @property
+    def top_bits(self) -> int:
+        """The bits of the joint index m a1 + a2 of both halves' top digits."""
+        return 2 * (self.top_span.bit_length() - 1)
 
     @property
     def loop_top(self) -> int:
@@ -125,15 +135,15 @@ class GDigits:
         return segments(self.top, self.loop_top, self.turn_bits, self.segment_bits)
 
 
-# Tried in turn, the first build that fits 24,576 bytes: 8-bit digits of G (34 additions
-# where 5-bit ones take 52; 8 KB of records; a turn of 40 bits in two segments of 20, which
-# the block compiler makes cheaper than one of 40: bench/README.md, branch ecnaf), 7-bit
-# ones (38 additions, 4 KB), else 5-bit ones in memory (EVMMAX's: its code is larger)
+# Tried in turn, the first build that fits 24,576 bytes: 8-bit digits of G (33 additions
+# where 5-bit ones take 52; 8.5 KB of records; a turn of 40 bits in two segments of 20,
+# which the block compiler makes cheaper than one of 40: bench/README.md, branch ecnaf),
+# else 5-bit ones in memory (EVMMAX's: its code is larger). 7-bit ones (37 additions) would
+# need 4 KB of records and 8 KB for their top digits' joint table (14 values each).
 # The careful loop's longest run of doublings (ec/deferred.py): the narrowest window's 5
 # do not fit 24,576 bytes beside G's records (bench/README.md, branch p256q)
 CAREFUL_RUN = 3
 G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), lcm(WINDOW, 8) // 2),
-            GDigits(7, True, lcm(WINDOW, 7), lcm(WINDOW, 7)),
             GDigits(WINDOW, False, 6 * WINDOW, 6 * WINDOW))
 
 
@@ -271,16 +281,41 @@ class _Recover:
         return out
 
     def _g_top_data(self) -> bytes:
-        """G's top digit's records, affine: [2^(g_top - top) (2u + 1)] G for u = 0 ..
-        top_records - 1."""
+        """The records of G's and phi(G)'s top digits d1, d2 together, affine, for the
+        upper half of the joint index i = m a1 + a2 (a_j = u_j - 2^(window - 1) + m / 2,
+        d_j = 2 a_j + 1 - m, m = top_span): [2^(g_top - top) (d1 + d2 lam)] G. The lower
+        half's are their negatives (i -> m^2 - 1 - i negates both digits), which
+        :class:`..ec.windows.CodeTable` reads from these."""
         digits = self.g_digits
+        m = digits.top_span
         out = b""
-        for u in range(digits.top_records):
-            point = weierstrass.multiply(AFFINE, CURVE.g1,
-                                         (2 * u + 1) << (digits.g_top - digits.top))
+        for i in range(m * m // 2, m * m):
+            d1, d2 = (2 * a + 1 - m for a in divmod(i, m))
+            point = weierstrass.multiply(AFFINE, CURVE.g1, ((d1 + d2 * CURVE.glv.lam)
+                                                            << (digits.g_top - digits.top)) % N)
             assert point is not None
             out += b"".join(v.to_bytes(WORD, "big") for v in point)
         return out
+
+    def _g_top_load(self, dest: Slot) -> None:
+        """dest = the joint record of G's and phi(G)'s top digits (:meth:`_g_top_data`;
+        the words at DUP 4 and 3, as U themselves: their top digit u = U >> g_top)."""
+        asm, digits = self.asm, self.g_digits
+        m = digits.top_span
+        asm.op("DUP4")
+        asm.push(digits.g_top)
+        asm.op("SHR")
+        asm.push(m.bit_length() - 1)
+        asm.op("SHL")                              # m u1
+        asm.op("DUP4")
+        asm.push(digits.g_top)
+        asm.op("SHR")
+        asm.op("ADD")
+        asm.push((m + 1) * ((1 << (digits.window - 1)) - m // 2))
+        asm.op("SWAP1")
+        asm.op("SUB")                              # i = m a1 + a2
+        CodeTable(self.e, self.g_top_data, digits.top_bits).load(dest, 1, 0)
+        asm.op("POP")
 
     def _g_load(self, dest: G1, depth: int, shift: int) -> None:
         """dest = G's record for u1's digit at bit ``shift`` of the word at DUP ``depth``."""
@@ -292,15 +327,18 @@ class _Recover:
     def _start(self) -> None:
         """acc = the sum of the records of the halves' top digits (stack: G1 G2 R1 R2,
         R2 on top): [d3] R and [d4] phi(R) at bit ``top``, [d1] G and [d2] phi(G) at
-        ``g_top`` (from their own table, scaled to bit ``top``, where that is higher).
-        The first sets acc, the others are added, each tested for its exceptional cases
-        (:class:`Exceptions`)."""
+        ``g_top`` (where that is higher: one record for both, from their own table,
+        scaled to bit ``top``). The first sets acc, the others are added, each tested
+        for its exceptional cases (:class:`Exceptions`)."""
         e, acc, digits = self.e, self.acc, self.g_digits
+        folded = digits.g_top > digits.top
         start = True
         for depth, name, addend in self.addends:
             dest = affine_view(acc, G1_GROUP) if start else addend.record
-            if name == "g" and digits.g_top > digits.top:
-                CodeTable(e, self.g_top_data, digits.window).load(dest, depth, digits.g_top)
+            if folded and name == "g":
+                if addend.x_factor is not None:    # phi(G)'s digit: in G's record
+                    continue
+                self._g_top_load(dest)
             else:
                 self._load_one(name, dest, depth, digits.top)
             if not start:
