@@ -136,14 +136,14 @@ class GDigits:
 
 
 # Tried in turn, the first build that fits 24,576 bytes: 8-bit digits of G (33 additions
-# where 5-bit ones take 52; 8.5 KB of records; a turn of 40 bits in two segments of 20,
-# which the block compiler makes cheaper than one of 40: bench/README.md, branch ecnaf),
+# where 5-bit ones take 52; 8.5 KB of records; a turn of 40 bits in segments of 16, 16 and
+# 8, which the block compiler makes cheaper than one of 40: bench/README.md, branch ecnaf),
 # else 5-bit ones in memory (EVMMAX's: its code is larger). 7-bit ones (37 additions) would
 # need 4 KB of records and 8 KB for their top digits' joint table (14 values each).
 # The careful loop's longest run of doublings (ec/deferred.py): the narrowest window's 5
 # do not fit 24,576 bytes beside G's records (bench/README.md, branch p256q)
 CAREFUL_RUN = 3
-G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), lcm(WINDOW, 8) // 2),
+G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), 16),
             GDigits(WINDOW, False, 6 * WINDOW, 6 * WINDOW))
 
 
