@@ -24,11 +24,10 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
    in 8-bit digits instead (33 additions, not 52: 17 digits each, the top two one
    record), from G's 128 odd multiples in the code, the sign applied at run time
    (:class:`..ec.windows.CodeTable`); the digits' positions from
-   :func:`..ec.windows.joint_steps`. The loop starts at R's
-   top digit (bit 125); G's and phi(G)'s top digits (bit 128, d1, d2 in {-3, -1, 1, 3})
-   are added there as one record [8 (d1 + d2 lam)] G, from a table of their own
-   (:attr:`GDigits.top_span`): 3 doublings and one addition fewer than a start at bit
-   128; G's records taken onto R's table's curve.
+   :func:`..ec.windows.joint_steps`. The loop starts at R's top digit (bit 125), where
+   G's and phi(G)'s top digits (bit 128, d1, d2 in {-3, -1, 1, 3}) are added as one
+   record [8 (d1 + d2 lam)] G, from a table of their own (:attr:`GDigits.top_span`): 3
+   doublings and one addition fewer than a start at bit 128.
 5. Exceptional cases: R is chosen by the signer, so its discrete logarithm may be known
    and any partial sum may meet a record (acc = +-T): there a mixed addition has H = 0
    and leaves Z = 0, and so does acc at infinity: a test of Z after each addition finds
@@ -328,10 +327,13 @@ class _Recover:
         """acc = the sum of the records of the halves' top digits (stack: G1 G2 R1 R2,
         R2 on top): [d3] R and [d4] phi(R) at bit ``top``, [d1] G and [d2] phi(G) at
         ``g_top`` (where that is higher: one record for both, from their own table,
-        scaled to bit ``top``). The first sets acc, the others are added, each tested
-        for its exceptional cases (:class:`Exceptions`)."""
+        scaled to bit ``top``). The first, [d3] R, sets acc (affine on Z_T's curve, where
+        the loop runs), the others are added, each tested for its exceptional cases
+        (:class:`Exceptions`)."""
         e, acc, digits = self.e, self.acc, self.g_digits
         folded = digits.g_top > digits.top
+        _, first_name, first = self.addends[0]
+        assert first_name == "r" and first.x_factor is None is first.z_factor
         start = True
         for depth, name, addend in self.addends:
             dest = affine_view(acc, G1_GROUP) if start else addend.record
@@ -346,12 +348,6 @@ class _Recover:
                 continue
             start = False
             fp.copy(e, acc.z, e.one)
-            if addend.z_factor is not None:       # G onto the curve of Z_T
-                with self.asm.temps(Fp) as (t,):
-                    fp.sqr(e, t, self.z_table)
-                    fp.mul(e, acc.x, acc.x, t)
-                    fp.mul(e, t, t, self.z_table)
-                    fp.mul(e, acc.y, acc.y, t)
 
     def _segment_addend(self, depth: int, index: int) -> Addend:
         """The addend of the ``index``-th addition in a segment of the digit word at
@@ -403,7 +399,7 @@ class _Recover:
             asm.op("DUP3")
             push_digit_words(e, CURVE.glv, pre_shift)   # stack: u1 u2 G1 G2 R1 R2
         widths = {"g": digits.window, "r": WINDOW}
-        top, turn = digits.top, digits.turn_bits
+        turn = digits.turn_bits
         # where a test of Z ends a block (plain EVM), one a segment (ec/deferred.py)
         tests = loop_tests(e, self.exceptions, self._deferred)
         with asm.scope("windows"):
