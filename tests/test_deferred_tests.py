@@ -44,9 +44,10 @@ def _signed_digits(k, window, count):
     return digits
 
 
-def _k1_additions(u1, u2):
+def _k1_additions(u1, u2, start=False):
     """ecrecover's plain-EVM loop: (bit, acc before, the record) for each addition after
-    the top's, acc and records as (g, k) with the point g G + k R (R = [k] G)."""
+    the top's (``start``: for the top's after the first, tested at once, at bit ``top``),
+    acc and records as (g, k) with the point g G + k R (R = [k] G)."""
     digits = k1_contracts.G_DIGITS[0]
     halves = {"g": glv.split(u1, SECP256K1.glv, NK1), "r": glv.split(u2, SECP256K1.glv, NK1)}
     windows = {"g": digits.window, "r": WINDOW}
@@ -59,12 +60,21 @@ def _k1_additions(u1, u2):
         return (d, 0) if name == "g" else (0, d)
     top = digits.top
     acc = None
-    for name in ("r", "g"):                       # the top's additions (tested at once)
-        if top % windows[name] == 0:
-            for half in (0, 1):
-                rec = record(name, half, top)
-                acc = rec if acc is None else ((acc[0] + rec[0]) % NK1, (acc[1] + rec[1]) % NK1)
+    # the top's additions (tested at once): R's top digits, then G's (at g_top, where that
+    # is higher: both halves' one record, scaled down to bit ``top``)
+    tops = [record("r", 0, top), record("r", 1, top)]
+    g_tops = [record("g", half, digits.g_top) for half in (0, 1)]
+    if digits.g_top > top:
+        tops.append(((g_tops[0][0] + g_tops[1][0] << digits.g_top - top) % NK1, 0))
+    else:
+        tops += g_tops
     out = []
+    for rec in tops:
+        if acc is not None and start:
+            out.append((top, acc, rec))
+        acc = rec if acc is None else ((acc[0] + rec[0]) % NK1, (acc[1] + rec[1]) % NK1)
+    if start:
+        return out
     for bit in range(top - 1, -1, -1):
         acc = (2 * acc[0] % NK1, 2 * acc[1] % NK1)
         for name in ("r", "g"):
@@ -157,6 +167,31 @@ def _made_inputs(name, rng):
 
 
 CASES = {"ecrecover": k1_random, "p256verify": p256_random}
+
+
+def test_an_exception_in_ecrecovers_start(coincurve_recover):
+    """The start's additions (R's top digits, then G's, one record read at R's top bit
+    from a table of their own) meeting acc: right answers within 1.5x of the figure."""
+    code = build_contract("ecrecover", target="evm")
+    figure = _figure("ecrecover", "evm", CASES["ecrecover"])
+    rng, met = random.Random(11), 0
+    for index in range(2):                          # phi(R) can meet [d3] R only at k = 0
+        for sign in (1, -1):
+            while True:
+                u1, u2 = rng.randrange(1, NK1), rng.randrange(1, NK1)
+                _, acc, rec = _k1_additions(u1, u2, start=True)[index]
+                k = _solve(acc, rec, sign, NK1)
+                if not k:
+                    break
+                x, _ = weierstrass.multiply(K1_AFFINE, SECP256K1.g1, k)
+                if x >= NK1:
+                    continue
+                data = _k1_input(k, u1, u2)
+                assert answers(code, data, "evm", both=False) == coincurve_recover(data)
+                assert run(code, data, target="evm").gas_used <= LIMIT * figure
+                met += 1
+                break
+    assert met == 2
 
 
 @pytest.mark.parametrize("name", CASES)

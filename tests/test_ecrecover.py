@@ -26,6 +26,7 @@ from glv_split import modelled_words, split_program, split_words
 from optional import require
 from signature_runs import answers, run
 from test_cli import cli
+from test_degenerate import _k1_input
 
 VECTORS = Path(__file__).parent / "vectors" / "secp" / "ecRecover.json"
 P, N, G = SECP256K1.p, SECP256K1.r, SECP256K1.g1
@@ -208,7 +209,7 @@ def test_the_exceptional_cases(code, coincurve_recover):
 
 
 def test_the_exceptional_cases_of_the_plain_evm_build(coincurve_recover):
-    """The plain-EVM build reads G's digits 7 bits at a time (G_DIGITS[0]): its exceptional
+    """The plain-EVM build reads G's digits 8 bits at a time (G_DIGITS[0]): its exceptional
     inputs, made for that window, are handled too."""
     plain = build_contract("ecrecover", target="evm")
     rng = random.Random(12)
@@ -223,16 +224,18 @@ def test_the_exceptional_cases_of_the_plain_evm_build(coincurve_recover):
 
 @pytest.mark.parametrize("digits", ecrecover_contracts.G_DIGITS, ids=lambda d: f"w{d.window}")
 def test_the_joint_loop_doubles_every_bit_and_adds_every_digit(digits):
-    """The loop's schedule: from the top digit (G's or R's), the inline bits, then one
-    turn run loop_top / turn_bits times: every bit below the top doubled once, G's digits
-    at the multiples of its window up to its span, R's at the multiples of 5 up to 125."""
+    """The loop's schedule: from R's top digit (G's top digit added there too, from
+    above where it is higher), the inline bits, then one turn run loop_top / turn_bits
+    times: every bit below the top doubled once, G's digits at the multiples of its window
+    up to its span, R's at the multiples of 5 up to 125."""
     top, turn, widths = digits.top, digits.turn_bits, {"g": digits.window, "r": 5}
+    assert top == glv.HALF_BITS - 5 and top <= digits.g_top < top + digits.window
     lead = joint_steps(top, digits.loop_top, widths)
     body = joint_steps(digits.loop_top, digits.loop_top - turn, widths)
     assert digits.loop_top % turn == 0
     assert sum(d for d, _, _ in lead) + digits.loop_top // turn * sum(
         d for d, _, _ in body) == top
-    added = [(top, name) for name, width in widths.items() if top % width == 0]
+    added = [(top, "r"), (digits.g_top, "g")]
     added += [(bit, name) for _, bit, adds in lead for name in adds]
     added += [(bit - turn * k, name) for k in range(digits.loop_top // turn)
               for _, bit, adds in body for name in adds]
@@ -240,6 +243,55 @@ def test_the_joint_loop_doubles_every_bit_and_adds_every_digit(digits):
         range(0, digits.half_bits, digits.window))
     assert sorted(b for b, n in added if n == "r") == list(range(0, glv.HALF_BITS, 5))
     assert glv.bound(GLV, N) < 2**glv.HALF_BITS <= 2**digits.half_bits
+
+
+def _top_digit(half, digits):
+    """G's top regular signed digit of the odd half (window w, span half_bits)."""
+    u = (half + 2**digits.half_bits - 1) >> 1
+    return 2 * (u >> digits.g_top) + 1 - 2**digits.window
+
+
+FOLDED = [d for d in ecrecover_contracts.G_DIGITS if d.g_top > d.top]
+
+
+@pytest.mark.parametrize("digits", FOLDED, ids=lambda d: f"w{d.window}")
+def test_gs_top_digit_table_covers_the_halves_bound(digits):
+    """Every odd half within the bound (its extremes too) has a top digit d in the joint
+    table's span (|d| < m), and half the span would not do."""
+    b = glv.bound(GLV, N)
+    odd = b - 1 + b % 2
+    most = max(abs(_top_digit(k, digits)) for k in (odd, -odd, odd - 2, 1, -1))
+    assert digits.top_span // 2 <= most < digits.top_span
+    assert digits.top_bits == 2 * (digits.top_span.bit_length() - 1)
+
+
+@pytest.mark.parametrize("digits", FOLDED, ids=lambda d: f"w{d.window}")
+@settings(max_examples=200, deadline=None)
+@given(k=st.integers(0, N - 1))
+def test_property_gs_top_digit_is_in_its_table(digits, k):
+    for half in glv.split(k, GLV, N):
+        d = _top_digit(half, digits)
+        assert d % 2 == 1 and abs(d) < digits.top_span
+
+
+def test_each_pair_of_gs_top_digits_recovers(coincurve_recover):
+    """u1 whose GLV halves' top digits are each pair (d1, d2) that 3,000 random scalars
+    show (the joint record [8 (d1 + d2 lam)] G, or its negative): the signer's address."""
+    digits = ecrecover_contracts.G_DIGITS[0]
+    assert digits in FOLDED
+    plain = build_contract("ecrecover", target="evm")
+    rng, seen = random.Random(17), {}
+    for _ in range(3000):
+        u1 = rng.randrange(1, N)
+        seen.setdefault(tuple(_top_digit(h, digits) for h in glv.split(u1, GLV, N)), u1)
+    assert len(seen) >= 6 and any(3 in map(abs, pair) for pair in seen)
+    for pair, u1 in sorted(seen.items()):
+        while True:
+            rho = rng.randrange(1, N)
+            if weierstrass.multiply(CURVE, G, rho)[0] < N:
+                break
+        data = _k1_input(rho, u1, rng.randrange(1, N))
+        assert answers(plain, data, "evm", both=False) == coincurve_recover(data) != b"", pair
 
 
 @settings(max_examples=25, deadline=None)

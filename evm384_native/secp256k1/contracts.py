@@ -21,10 +21,13 @@ reverts), so every rejection ends in STOP. Semantics: :mod:`.reference`.
    curve itself, which an addition reads with Z1 Z_T in place of Z1 (one multiplication:
    :func:`..tower.jacobian.jacobian_add_affine_hmv`'s ``z_factor``); phi's images are
    x times beta. Where the code fits (plain EVM: :data:`G_DIGITS`), G's halves are read
-   in 7-bit digits instead (38 additions, not 52; 19 digits each, the first at bit 126:
-   the loop starts there, G's record taken onto R's table's curve), from G's 64 odd
-   multiples in the code, the sign applied at run time (:class:`..ec.windows.CodeTable`);
-   the digits' positions from :func:`..ec.windows.joint_steps`.
+   in 8-bit digits instead (33 additions, not 52: 17 digits each, the top two one
+   record), from G's 128 odd multiples in the code, the sign applied at run time
+   (:class:`..ec.windows.CodeTable`); the digits' positions from
+   :func:`..ec.windows.joint_steps`. The loop starts at R's top digit (bit 125), where
+   G's and phi(G)'s top digits (bit 128, d1, d2 in {-3, -1, 1, 3}) are added as one
+   record [8 (d1 + d2 lam)] G, from a table of their own (:attr:`GDigits.top_span`): 3
+   doublings and one addition fewer than a start at bit 128.
 5. Exceptional cases: R is chosen by the signer, so its discrete logarithm may be known
    and any partial sum may meet a record (acc = +-T): there a mixed addition has H = 0
    and leaves Z = 0, and so does acc at infinity: a test of Z after each addition finds
@@ -47,7 +50,7 @@ from ..asm import Fp, G1, G1Jacobian, Program, Slot, raw
 from ..curves import weierstrass
 from ..curves.secp256k1 import SECP256K1
 from ..ec.deferred import DeferredTests, DigitWords, loop_tests, segments
-from ..ec.glv import HALF_BITS, push_digit_words
+from ..ec.glv import HALF_BITS, bound, push_digit_words
 from ..ec.exceptional import Addend, Exceptions
 from ..ec.groups import affine_view, g1_group
 from ..ec.odd_multiples import odd_multiples
@@ -95,8 +98,29 @@ class GDigits:
 
     @property
     def top(self) -> int:
-        """The bit of the loop's first digits (the highest of G's and R's)."""
-        return max(self.half_bits - self.window, HALF_BITS - WINDOW)
+        """The bit the loop starts at: R's top digit's. G's top digit (at :attr:`g_top`,
+        where that is higher) is added there, read as 2^(g_top - top) times its value."""
+        return HALF_BITS - WINDOW
+
+    @property
+    def g_top(self) -> int:
+        """The bit of G's top digit."""
+        return self.half_bits - self.window
+
+    @property
+    def top_span(self) -> int:
+        """How many values G's top digit can take, rounded up to a power of two: m with
+        |d| < m for d = 2u + 1 - 2^window (u its bits), the m values of u around
+        2^(window - 1). The digits below it sum to at most 2^g_top - 1, so
+        |d| 2^g_top <= |k| + 2^g_top - 1 for the halves' :func:`..ec.glv.bound` on |k|."""
+        most = ((bound(CURVE.glv, N) - 1) >> self.g_top) + 1     # |d| <= most
+        values = 2 * ((most + 1) // 2)                           # the odd d in range
+        return 1 << (values - 1).bit_length()
+
+    @property
+    def top_bits(self) -> int:
+        """The bits of the joint index m a1 + a2 of both halves' top digits."""
+        return 2 * (self.top_span.bit_length() - 1)
 
     @property
     def loop_top(self) -> int:
@@ -110,13 +134,15 @@ class GDigits:
         return segments(self.top, self.loop_top, self.turn_bits, self.segment_bits)
 
 
-# Tried in turn, the first build that fits 24,576 bytes: 7-bit digits of G (38 additions
-# where 5-bit ones take 52; 4 KB of records; 8-bit ones, 34 additions, take 25,310 bytes
-# on plain EVM), else 5-bit ones in memory (EVMMAX's: its code is larger)
+# Tried in turn, the first build that fits 24,576 bytes: 8-bit digits of G (33 additions
+# where 5-bit ones take 52; 8.5 KB of records; a turn of 40 bits in segments of 16, 16 and
+# 8, which the block compiler makes cheaper than one of 40: bench/README.md, branch ecnaf),
+# else 5-bit ones in memory (EVMMAX's: its code is larger). 7-bit ones (37 additions) would
+# need 4 KB of records and 8 KB for their top digits' joint table (14 values each).
 # The careful loop's longest run of doublings (ec/deferred.py): the narrowest window's 5
 # do not fit 24,576 bytes beside G's records (bench/README.md, branch p256q)
 CAREFUL_RUN = 3
-G_DIGITS = (GDigits(7, True, lcm(WINDOW, 7), lcm(WINDOW, 7)),
+G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), 16),
             GDigits(WINDOW, False, 6 * WINDOW, 6 * WINDOW))
 
 
@@ -136,6 +162,9 @@ class _Recover:
         self.g_table = None if g_digits.in_code else memory.region(
             "ecrecover_g_table").alloc(raw(g_digits.records * self.record), "g_table")
         self.g_data = e.asm.new_label("ecrecover_g_data")
+        self.g_top_data = e.asm.new_label("ecrecover_g_top_data")
+        if g_digits.g_top > g_digits.top and not g_digits.in_code:
+            raise ValueError("G's top digit above the loop's top needs its table in code")
         self.r_point = memory.region("ecrecover_r").alloc(G1Jacobian, "r_point")
         self.z_table = memory.region("ecrecover_z_table").alloc(Fp, "z_table")
         self.acc = memory.region("ecrecover_acc").alloc(G1Jacobian, "acc")
@@ -250,6 +279,43 @@ class _Recover:
             out += b"".join(v.to_bytes(WORD, "big") for v in point)
         return out
 
+    def _g_top_data(self) -> bytes:
+        """The records of G's and phi(G)'s top digits d1, d2 together, affine, for the
+        upper half of the joint index i = m a1 + a2 (a_j = u_j - 2^(window - 1) + m / 2,
+        d_j = 2 a_j + 1 - m, m = top_span): [2^(g_top - top) (d1 + d2 lam)] G. The lower
+        half's are their negatives (i -> m^2 - 1 - i negates both digits), which
+        :class:`..ec.windows.CodeTable` reads from these."""
+        digits = self.g_digits
+        m = digits.top_span
+        out = b""
+        for i in range(m * m // 2, m * m):
+            d1, d2 = (2 * a + 1 - m for a in divmod(i, m))
+            point = weierstrass.multiply(AFFINE, CURVE.g1, ((d1 + d2 * CURVE.glv.lam)
+                                                            << (digits.g_top - digits.top)) % N)
+            assert point is not None
+            out += b"".join(v.to_bytes(WORD, "big") for v in point)
+        return out
+
+    def _g_top_load(self, dest: Slot) -> None:
+        """dest = the joint record of G's and phi(G)'s top digits (:meth:`_g_top_data`;
+        the words at DUP 4 and 3, as U themselves: their top digit u = U >> g_top)."""
+        asm, digits = self.asm, self.g_digits
+        m = digits.top_span
+        asm.op("DUP4")
+        asm.push(digits.g_top)
+        asm.op("SHR")
+        asm.push(m.bit_length() - 1)
+        asm.op("SHL")                              # m u1
+        asm.op("DUP4")
+        asm.push(digits.g_top)
+        asm.op("SHR")
+        asm.op("ADD")
+        asm.push((m + 1) * ((1 << (digits.window - 1)) - m // 2))
+        asm.op("SWAP1")
+        asm.op("SUB")                              # i = m a1 + a2
+        CodeTable(self.e, self.g_top_data, digits.top_bits).load(dest, 1, 0)
+        asm.op("POP")
+
     def _g_load(self, dest: G1, depth: int, shift: int) -> None:
         """dest = G's record for u1's digit at bit ``shift`` of the word at DUP ``depth``."""
         if self.g_table is None:
@@ -257,30 +323,31 @@ class _Recover:
         else:
             Lookup(self.e, self.g_table, self.record, at_zero=False).load(dest, depth, shift)
 
-    def _start(self, adds: tuple, shift: int) -> None:
-        """acc = the sum of the records of the digits at bit ``shift`` of the words
-        (stack: G1 G2 R1 R2, R2 on top): for "r" [d3] R and [d4] phi(R), for "g" [d1] G
-        and [d2] phi(G). The first sets acc (a record of G, on the curve itself, taken
-        onto R's table's curve: x Z_T^2, y Z_T^3), the others are added, each tested for
-        its exceptional cases (:class:`Exceptions`)."""
-        e, acc = self.e, self.acc
+    def _start(self) -> None:
+        """acc = the sum of the records of the halves' top digits (stack: G1 G2 R1 R2,
+        R2 on top): [d3] R and [d4] phi(R) at bit ``top``, [d1] G and [d2] phi(G) at
+        ``g_top`` (where that is higher: one record for both, from their own table,
+        scaled to bit ``top``). The first, [d3] R, sets acc (affine on Z_T's curve, where
+        the loop runs), the others are added, each tested for its exceptional cases
+        (:class:`Exceptions`)."""
+        e, acc, digits = self.e, self.acc, self.g_digits
+        folded = digits.g_top > digits.top
+        _, first_name, first = self.addends[0]
+        assert first_name == "r" and first.x_factor is None is first.z_factor
         start = True
         for depth, name, addend in self.addends:
-            if name not in adds:
-                continue
+            dest = affine_view(acc, G1_GROUP) if start else addend.record
+            if folded and name == "g":
+                if addend.x_factor is not None:    # phi(G)'s digit: in G's record
+                    continue
+                self._g_top_load(dest)
+            else:
+                self._load_one(name, dest, depth, digits.top)
             if not start:
-                self._load_one(name, addend.record, depth, shift)
                 self.exceptions.add(addend)
                 continue
-            self._load_one(name, affine_view(acc, G1_GROUP), depth, shift)
             start = False
             fp.copy(e, acc.z, e.one)
-            if addend.z_factor is not None:       # G onto the curve of Z_T
-                with self.asm.temps(Fp) as (t,):
-                    fp.sqr(e, t, self.z_table)
-                    fp.mul(e, acc.x, acc.x, t)
-                    fp.mul(e, t, t, self.z_table)
-                    fp.mul(e, acc.y, acc.y, t)
 
     def _segment_addend(self, depth: int, index: int) -> Addend:
         """The addend of the ``index``-th addition in a segment of the digit word at
@@ -316,6 +383,8 @@ class _Recover:
             odd_multiples(e, self.r_point, self.r_table, self.record, self.z_table,
                           self.three_halves)
             asm.data(self._g_data(), label=self.g_data)
+            if digits.g_top > digits.top:
+                asm.data(self._g_top_data(), label=self.g_top_data)
             if self.g_table is not None:
                 asm.push(digits.records * self.record)
                 asm.push(self.g_data)
@@ -330,11 +399,11 @@ class _Recover:
             asm.op("DUP3")
             push_digit_words(e, CURVE.glv, pre_shift)   # stack: u1 u2 G1 G2 R1 R2
         widths = {"g": digits.window, "r": WINDOW}
-        top, turn = digits.top, digits.turn_bits
+        turn = digits.turn_bits
         # where a test of Z ends a block (plain EVM), one a segment (ec/deferred.py)
         tests = loop_tests(e, self.exceptions, self._deferred)
         with asm.scope("windows"):
-            self._start(tuple(n for n, w in widths.items() if top % w == 0), top)
+            self._start()
 
             def run(high: int, low: int, above: int) -> None:
                 # where field code runs in blocks, all the segment's records are loaded
