@@ -291,9 +291,14 @@ class _Verify:
         (None: the top digit, +-1), from the records in memory, else from the code's."""
         if self.g_table is None:
             assert shift is not None
-            CodeTable(self.e, self.g_data, self.g_digits.window).load(dest, depth, shift)
+            self._code_table().load(dest, depth, shift)
         else:
             self._lookup(dest, depth, shift, self.g_table, self.g_digits.window)
+
+    def _code_table(self) -> CodeTable:
+        """G's records in the code, read from U1 with its digits' top bits flipped
+        (:meth:`_windowed` flips them once)."""
+        return CodeTable(self.e, self.g_data, self.g_digits.window, flipped=True)
 
     def _q_table(self) -> None:
         """Q's records in memory, records u = 0 .. 31 holding [2u - 31] Q, affine on the
@@ -377,6 +382,8 @@ class _Verify:
         with asm.scope("recode"):
             asm.op("DUP2")
             self._recode()
+            if self.g_table is None:
+                self._code_table().flip()
             asm.op("DUP2")
             self._recode()                         # stack: u1 u2 U1 U2
         g, q = self.g_addend, self.q_addend
