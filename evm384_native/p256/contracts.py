@@ -405,9 +405,11 @@ class _Verify:
                 self._g_lookup(g.record, 2, None)                             # +-G
                 exceptions.add(g)
 
-            def run(top: int, bottom: int, offset: int, depth: int) -> None:
+            def run(top: int, bottom: int, offset: int, depth: int,
+                    z_one: bool = False) -> None:
                 """Bits top - 1 .. bottom, the digits at bit b of the words at b + offset
-                (U2 at DUP ``depth``, U1 under it)."""
+                (U2 at DUP ``depth``, U1 under it); ``z_one``: acc's Z is 1 (a record),
+                so the first weight is the factor itself (plain EVM: 3 products fewer)."""
                 # where field code runs in blocks, all the segment's records are loaded
                 # before its first doubling: its doublings and additions are then one
                 # block, acc on the stack throughout (no test of Z between:
@@ -425,9 +427,13 @@ class _Verify:
                     if early:
                         for name, addend in added:
                             load(name, addend, bit + offset, depth)
-                for doublings, bit, added in plan:
+                for step, (doublings, bit, added) in enumerate(plan):
                     with asm.temps(Fp, *[Fp] * 4) as (w, *t):
-                        a_minus_3.weight(self.ops, w, acc.z, self.weight_factor, self.summed)
+                        if z_one and step == 0 and self.summed:
+                            fp.copy(e, w, self.weight_factor)     # v Z^4 for Z = 1
+                        else:
+                            a_minus_3.weight(self.ops, w, acc.z, self.weight_factor,
+                                             self.summed)
                         for i in range(doublings):
                             a_minus_3.dbl_weighted(self.ops, _xyz(acc), w,
                                                    self.three_halves, t, self.summed,
@@ -446,7 +452,7 @@ class _Verify:
                     self._lookup(addend.record, depth, shift, self.q_table)
             (lead_top, lead_bottom), *turn_segments = digits.segments
             tests.checkpoint()
-            run(lead_top, lead_bottom, 0, 1)
+            run(lead_top, lead_bottom, 0, 1, z_one=not digits.top_digit)
             tests.test_lead()
             asm.push(top // turn)                  # stack: u1 u2 U1 U2 turns-left
             loop = asm.label("windows")
