@@ -136,7 +136,7 @@ class CodeTable:
         if not self.flipped:
             asm.push(0x80)
             asm.op("XOR")
-        asm.push(0)
+        asm.op("PUSH0")
         asm.op("SIGNEXTEND")                       # x
         asm.op("DUP1")
         asm.push(255)
