@@ -39,6 +39,7 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
 from math import lcm
@@ -56,6 +57,7 @@ from ..tower import fp, modn
 from ..tower.contract import first_that_fits
 from ..tower.fp import Emitter
 from ..tower.target import Target
+from ..tower.target_words import block_scratch_at
 from ..tower.words import push_calldata_word, push_in_open_range
 from .reference import G, INPUT_BYTES, multiply
 
@@ -315,15 +317,19 @@ class _Verify:
             asm.push(lambda: int(self.q_table))
             asm.op("CALLDATACOPY")
             e.target.copy_in(e, q.part(G1, 0, "q.xy"), lambda: asm.push(self.q_table))
-            fp.copy(e, q.z, e.one)
 
             def double(d: G1Jacobian, keep: Tuple[Fp, Fp]) -> None:
                 with asm.temps(*[Fp] * 4) as t:
                     a_minus_3.dbl_weighted(self.ops, _xyz(d), self.first_weight,
                                            self.three_halves, t, self.summed,
                                            update=False, keep=keep)   # Z = 1, u = 1
-            odd_multiples(e, q, self.q_table, self.affine_record, self.z_table,
-                          self.three_halves, double)
+            # plain EVM: the co-Z block (from here to the table's copy) spills to the
+            # table's memory, free until then, where the program's scratch words, after
+            # all other memory, would grow it (~42 words on P-256)
+            with block_scratch_at(e, self.q_table) if self.summed else nullcontext():
+                fp.copy(e, q.z, e.one)
+                odd_multiples(e, q, self.q_table, self.affine_record, self.z_table,
+                              self.three_halves, double)
             if self.summed:
                 a_minus_3.weight_factor(self.ops, self.weight_factor, self.z_table,
                                         self.first_weight)
