@@ -95,13 +95,22 @@ def next_turn(asm: Assembler, depths: Sequence[int], bits: int, loop: Label) -> 
 class CodeTable:
     """Odd multiples [1] P .. [2^window - 1] P of a fixed point, affine (64 bytes a record:
     x, y as words), in the code; :meth:`load` reads a regular signed digit's point from it
-    (the sign applied at run time: half the records of a table with both signs)."""
+    (the sign applied at run time: half the records of a table with both signs).
+    ``flipped``: the digit words hold each digit with its top bit flipped (:meth:`flip`
+    made them so, once), which saves each lookup its own flip (a PUSH and an XOR)."""
 
-    def __init__(self, e: Emitter, data: Label, window: int) -> None:
+    def __init__(self, e: Emitter, data: Label, window: int, flipped: bool = False) -> None:
         if not 2 <= window <= 8:
             raise ValueError(f"a digit of {window} bits is not within a byte (2 to 8 bits)")
-        self.e, self.data, self.window = e, data, window
+        self.e, self.data, self.window, self.flipped = e, data, window, flipped
         self.records = 1 << (window - 1)
+
+    def flip(self) -> None:
+        """The digit word on top of the stack with every digit's top bit flipped (digit j
+        at bits window j ..), what a ``flipped`` table's :meth:`load` reads."""
+        asm = self.e.asm
+        asm.push(sum(1 << (self.window * (j + 1) - 1) for j in range(256 // self.window)))
+        asm.op("XOR")
 
     def load(self, dest: Slot, depth: int, shift: int) -> None:
         """dest (x, y) = [d] P for the digit u at bit ``shift`` of the word at DUP
@@ -110,7 +119,9 @@ class CodeTable:
         with u's bits at the top of a byte (k = 8 - window bits of the word under them
         below) and that byte's top bit flipped, SIGNEXTEND gives x = (u - 2^(window - 1))
         2^k + the bits below, negative iff d < 0, and x XOR (x >> 255, arithmetic: the
-        mask of d < 0) is |d| >> 1 times 2^k, plus bits below (so shifted down k bits)."""
+        mask m of d < 0) is |d| >> 1 times 2^k, plus bits below (so shifted down k bits).
+        The y select: (y XOR m) + ((p + 1) AND m) is y, or 2^256 - 1 - y + p + 1 = p - y
+        mod 2^256 (y != 0: no point of odd prime order has y = 0)."""
         asm, e = self.e.asm, self.e
         staging = e.target.staging(e, dest)
         y_at = (lambda: int(staging) + 32)
@@ -122,13 +133,14 @@ class CodeTable:
         elif shift < below:
             asm.push(below - shift)
             asm.op("SHL")                          # the byte: u, then bits below
-        asm.push(0x80)
-        asm.op("XOR")
-        asm.push(0)
+        if not self.flipped:
+            asm.push(0x80)
+            asm.op("XOR")
+        asm.op("PUSH0")
         asm.op("SIGNEXTEND")                       # x
         asm.op("DUP1")
         asm.push(255)
-        asm.op("SAR")                              # stack: x, negative (all ones if d < 0)
+        asm.op("SAR")                              # stack: x, m (all ones if d < 0)
         asm.op("SWAP1")
         asm.op("DUP2")
         asm.op("XOR")                              # (|d| >> 1) 2^below + bits below
@@ -142,20 +154,17 @@ class CodeTable:
         asm.push(64)
         asm.op("SWAP1")
         asm.push(staging)
-        asm.op("CODECOPY")                         # stack: negative
+        asm.op("CODECOPY")                         # stack: m
         asm.push(y_at)
         asm.op("MLOAD")
-        asm.op("DUP1")
-        asm.push(e.curve.p)
-        asm.op("SUB")                              # stack: negative y p-y
         asm.op("DUP2")
-        asm.op("XOR")
-        asm.op("DUP3")
+        asm.op("XOR")                              # stack: m, y XOR m
+        asm.op("SWAP1")
+        asm.push(e.curve.p + 1)
         asm.op("AND")
-        asm.op("XOR")                              # negative ? p - y : y
+        asm.op("ADD")                              # d < 0 ? p - y : y
         asm.push(y_at)
         asm.op("MSTORE")
-        asm.op("POP")
         e.target.from_staging(e, dest, staging, False)
 
 

@@ -39,6 +39,7 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
 from math import lcm
@@ -56,6 +57,7 @@ from ..tower import fp, modn
 from ..tower.contract import first_that_fits
 from ..tower.fp import Emitter
 from ..tower.target import Target
+from ..tower.target_words import block_scratch_at
 from ..tower.words import push_calldata_word, push_in_open_range
 from .reference import G, INPUT_BYTES, multiply
 
@@ -291,9 +293,14 @@ class _Verify:
         (None: the top digit, +-1), from the records in memory, else from the code's."""
         if self.g_table is None:
             assert shift is not None
-            CodeTable(self.e, self.g_data, self.g_digits.window).load(dest, depth, shift)
+            self._code_table().load(dest, depth, shift)
         else:
             self._lookup(dest, depth, shift, self.g_table, self.g_digits.window)
+
+    def _code_table(self) -> CodeTable:
+        """G's records in the code, read from U1 with its digits' top bits flipped
+        (:meth:`_windowed` flips them once)."""
+        return CodeTable(self.e, self.g_data, self.g_digits.window, flipped=True)
 
     def _q_table(self) -> None:
         """Q's records in memory, records u = 0 .. 31 holding [2u - 31] Q, affine on the
@@ -310,15 +317,19 @@ class _Verify:
             asm.push(lambda: int(self.q_table))
             asm.op("CALLDATACOPY")
             e.target.copy_in(e, q.part(G1, 0, "q.xy"), lambda: asm.push(self.q_table))
-            fp.copy(e, q.z, e.one)
 
             def double(d: G1Jacobian, keep: Tuple[Fp, Fp]) -> None:
                 with asm.temps(*[Fp] * 4) as t:
                     a_minus_3.dbl_weighted(self.ops, _xyz(d), self.first_weight,
                                            self.three_halves, t, self.summed,
                                            update=False, keep=keep)   # Z = 1, u = 1
-            odd_multiples(e, q, self.q_table, self.affine_record, self.z_table,
-                          self.three_halves, double)
+            # plain EVM: the co-Z block (from here to the table's copy) spills to the
+            # table's memory, free until then, where the program's scratch words, after
+            # all other memory, would grow it (~42 words on P-256)
+            with block_scratch_at(e, self.q_table) if self.summed else nullcontext():
+                fp.copy(e, q.z, e.one)
+                odd_multiples(e, q, self.q_table, self.affine_record, self.z_table,
+                              self.three_halves, double)
             if self.summed:
                 a_minus_3.weight_factor(self.ops, self.weight_factor, self.z_table,
                                         self.first_weight)
@@ -377,6 +388,8 @@ class _Verify:
         with asm.scope("recode"):
             asm.op("DUP2")
             self._recode()
+            if self.g_table is None:
+                self._code_table().flip()
             asm.op("DUP2")
             self._recode()                         # stack: u1 u2 U1 U2
         g, q = self.g_addend, self.q_addend
@@ -398,9 +411,11 @@ class _Verify:
                 self._g_lookup(g.record, 2, None)                             # +-G
                 exceptions.add(g)
 
-            def run(top: int, bottom: int, offset: int, depth: int) -> None:
+            def run(top: int, bottom: int, offset: int, depth: int,
+                    z_one: bool = False) -> None:
                 """Bits top - 1 .. bottom, the digits at bit b of the words at b + offset
-                (U2 at DUP ``depth``, U1 under it)."""
+                (U2 at DUP ``depth``, U1 under it); ``z_one``: acc's Z is 1 (a record),
+                so the first weight is the factor itself (plain EVM: 3 products fewer)."""
                 # where field code runs in blocks, all the segment's records are loaded
                 # before its first doubling: its doublings and additions are then one
                 # block, acc on the stack throughout (no test of Z between:
@@ -418,9 +433,13 @@ class _Verify:
                     if early:
                         for name, addend in added:
                             load(name, addend, bit + offset, depth)
-                for doublings, bit, added in plan:
+                for step, (doublings, bit, added) in enumerate(plan):
                     with asm.temps(Fp, *[Fp] * 4) as (w, *t):
-                        a_minus_3.weight(self.ops, w, acc.z, self.weight_factor, self.summed)
+                        if z_one and step == 0 and self.summed:
+                            fp.copy(e, w, self.weight_factor)     # v Z^4 for Z = 1
+                        else:
+                            a_minus_3.weight(self.ops, w, acc.z, self.weight_factor,
+                                             self.summed)
                         for i in range(doublings):
                             a_minus_3.dbl_weighted(self.ops, _xyz(acc), w,
                                                    self.three_halves, t, self.summed,
@@ -439,7 +458,7 @@ class _Verify:
                     self._lookup(addend.record, depth, shift, self.q_table)
             (lead_top, lead_bottom), *turn_segments = digits.segments
             tests.checkpoint()
-            run(lead_top, lead_bottom, 0, 1)
+            run(lead_top, lead_bottom, 0, 1, z_one=not digits.top_digit)
             tests.test_lead()
             asm.push(top // turn)                  # stack: u1 u2 U1 U2 turns-left
             loop = asm.label("windows")

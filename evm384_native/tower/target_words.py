@@ -15,8 +15,9 @@ field :class:`.target_wide.WideWords` (the same name, ``"evm"``).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import Callable, List, Optional, Sequence, Tuple, Type
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Type
 
 from ..asm import Assembler, Fp, Label, Memory, Region, Slot, raw
 from ..asm.layout import FP_BYTES, WORD, RegisterSpace
@@ -117,16 +118,37 @@ class _Block:
 
 
 def _field_block(e: EmitterView) -> _Block:
-    """The open block of the emitter's field (its modulus, constants and scratch words)."""
+    """The open block of the emitter's field (its modulus, constants and scratch words:
+    those of the program, or of :func:`block_scratch_at` where the block begins)."""
+    scratch = e.buffers["block_scratch"]
+
     def memory() -> BlockMemory:
         first = int(view(e, e.zero))
         constants = {first + WORD * i: int.from_bytes(e.blob[WORD * i:WORD * (i + 1)], "big")
                      for i in range(len(e.blob) // WORD)}
         return BlockMemory(int(e.buffers["modulus"]), constants,
-                           int(e.buffers["block_scratch"]), SCRATCH_WORDS,
+                           int(scratch), SCRATCH_WORDS,
                            headroom=headroom(e.curve.p),
                            modulus=e.curve.p if e.push_constants else None)
     return e.asm.late_block(e, lambda: _Block(e, memory))
+
+
+@contextmanager
+def block_scratch_at(e: EmitterView, slot: Slot) -> Iterator[None]:
+    """Blocks begun inside spill values they read much later to ``slot`` (SCRATCH_WORDS
+    words of memory nothing else reads or writes while they run: a table written after
+    them), not to the program's scratch words, which lie after all other memory: there a
+    long block's spills cost memory expansion. The block open at the end must not run on
+    past the slot's free time (the caller ends it: a copy into the slot does)."""
+    if slot.size < WORD * SCRATCH_WORDS:
+        raise ValueError(f"{slot.name}: {slot.size} bytes, a block's scratch takes "
+                         f"{WORD * SCRATCH_WORDS}")
+    program_scratch = e.buffers["block_scratch"]
+    e.buffers["block_scratch"] = slot
+    try:
+        yield
+    finally:
+        e.buffers["block_scratch"] = program_scratch
 
 
 def _at(e: EmitterView, slot: Slot) -> Address:
