@@ -136,7 +136,8 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         asm.jumpi(infinity)
         # stack: A1 A2, the words shifted so that digit j >= 1 is at bit WINDOW j
         push_digit_words(e, glv, lookup.pre_shift + WINDOW - LOW_BITS, SPAN_BITS)
-        odd_multiples(e, point, table, record, z_table, three_halves)
+        with target.spill_to(e, table):        # plain EVM: spills to the table's memory
+            odd_multiples(e, point, table, record, z_table, three_halves)
         fp.copy(e, q.z, e.one)                    # q as a Jacobian point, for add()
         top = WINDOW * (DIGITS - 1)
         lookup.load(affine_view(acc, group), 2, top)

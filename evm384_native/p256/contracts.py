@@ -39,7 +39,6 @@ EIP: the precompile never reverts), so every rejection ends in STOP.
 """
 from __future__ import annotations
 
-from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import lru_cache
 from math import lcm
@@ -57,7 +56,6 @@ from ..tower import fp, modn
 from ..tower.contract import first_that_fits
 from ..tower.fp import Emitter
 from ..tower.target import Target
-from ..tower.target_words import block_scratch_at
 from ..tower.words import push_calldata_word, push_in_open_range
 from .reference import G, INPUT_BYTES, multiply
 
@@ -326,7 +324,7 @@ class _Verify:
             # plain EVM: the co-Z block (from here to the table's copy) spills to the
             # table's memory, free until then, where the program's scratch words, after
             # all other memory, would grow it (~42 words on P-256)
-            with block_scratch_at(e, self.q_table) if self.summed else nullcontext():
+            with e.target.spill_to(e, self.q_table):
                 fp.copy(e, q.z, e.one)
                 odd_multiples(e, q, self.q_table, self.affine_record, self.z_table,
                               self.three_halves, double)

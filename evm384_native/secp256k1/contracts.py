@@ -380,8 +380,11 @@ class _Recover:
         and 5), or a jump to the failure for Q = infinity."""
         asm, e, acc, digits = self.asm, self.e, self.acc, self.g_digits
         with asm.scope("tables"):
-            odd_multiples(e, self.r_point, self.r_table, self.record, self.z_table,
-                          self.three_halves)
+            # plain EVM: the co-Z block spills to the table's memory, free until the
+            # table is written, not to the scratch words after all other memory
+            with e.target.spill_to(e, self.r_table):
+                odd_multiples(e, self.r_point, self.r_table, self.record, self.z_table,
+                              self.three_halves)
             asm.data(self._g_data(), label=self.g_data)
             if digits.g_top > digits.top:
                 asm.data(self._g_top_data(), label=self.g_top_data)

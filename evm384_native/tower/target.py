@@ -21,7 +21,9 @@ existed.
 """
 from __future__ import annotations
 
-from typing import Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple
+from contextlib import nullcontext
+from typing import (Callable, ContextManager, Dict, List, NamedTuple, Optional, Protocol,
+                    Sequence, Tuple)
 
 from ..asm import Assembler, Fp, Label, Memory, Region, Slot, pack_offsets, raw
 from ..asm.layout import FP_BYTES, RegisterSpace
@@ -126,6 +128,7 @@ class Target(Protocol):
     def memory_image(self, e: EmitterView, slot: Slot, which: int = 0) -> Slot: ...
     def load_values(self, e: EmitterView, dest: Slot, values: Sequence[int],
                     load: Callable[[], None]) -> None: ...
+    def spill_to(self, e: EmitterView, slot: Slot) -> ContextManager[None]: ...
 
 
 class _TowerSteps:
@@ -148,6 +151,10 @@ class _TowerSteps:
         """Push whether ``a`` and ``b`` hold equal values: ``hashed()``, the keccak of their
         memory images (:func:`.compare.push_equal`)."""
         hashed()
+
+    def spill_to(self, e: EmitterView, slot: Slot) -> ContextManager[None]:
+        """Nothing: each operation is its own instruction, no value is spilled."""
+        return nullcontext()
 
 
 class EVM384(_TowerSteps):

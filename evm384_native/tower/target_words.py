@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Callable, Iterator, List, Optional, Sequence, Tuple, Type
+from typing import Callable, ContextManager, Iterator, List, Optional, Sequence, Tuple, Type
 
 from ..asm import Assembler, Fp, Label, Memory, Region, Slot, raw
 from ..asm.layout import FP_BYTES, WORD, RegisterSpace
@@ -328,6 +328,10 @@ class Words:
         asm.push(view(e, slot))
         dest()
         asm.op("MCOPY")
+
+    def spill_to(self, e: EmitterView, slot: Slot) -> ContextManager[None]:
+        """Blocks begun inside spill to ``slot`` (:func:`block_scratch_at`)."""
+        return block_scratch_at(e, slot)
 
     def staging(self, e: EmitterView, slot: Slot) -> Slot:
         """Values are staged where they live: the slot's own words."""
