@@ -13,10 +13,12 @@ address known:
    adding 0, multiplying by 1 fold away. What each address holds
    at the end is the block's output: only those words are stored, and only if they changed.
    Each value is held as itself or negated (:mod:`.signs`: fewer subtractions, negations
-   free); :func:`compile_block` tries a few choices of signs and keeps the cheapest code.
+   free); :func:`compile_block` tries a few choices of signs, each with a few settings of
+   step 2's limits and order (:data:`SETTINGS`), and keeps the cheapest code.
 2. **Trees.** A value used by one operation only (``t`` in ``(a b) c``) is computed where
    it is used, as an operand left on the stack: no DUP, no POP, no memory. Every other
-   value computed here is a *root*: computed in program order and kept on the stack until
+   value computed here is a *root*: computed in program order (or, a setting, first the
+   ready root that reads the most roots last) and kept on the stack until
    its last use (DUP to use it; at its last use, where it is the first value a root's
    tree pushes, a SWAP brings it up instead, leaving no dead slot, onto a copy of p
    pushed under the top value where that was made, if the operation needs p: a
@@ -60,10 +62,13 @@ class Settings:
     # made, first the one that reads the most values for the last time (fewer live values,
     # so fewer dead slots deep in the stack: :meth:`_Compiler._kills_first`)
     order: str = "program"
+    # spares pushed under a value taken, with the copies of p its tree needs
+    # (:meth:`_Compiler._take_first`)
+    take_spares: bool = False
 
 
-SETTINGS = (Settings(), Settings(12, 11, 12, 16, "kills"), Settings(12, 10, 10, 16),
-            Settings(12, 11, 10, 16, "kills"), Settings(12, 11, 13, 24))
+SETTINGS = (Settings(), Settings(12, 11, 12, 16, "kills", True), Settings(12, 10, 10, 16),
+            Settings(12, 11, 10, 16, "kills", True), Settings(12, 11, 13, 24))
 
 _DUP1, _SWAP1, _PUSH0, _PUSH1 = 0x80, 0x90, 0x5F, 0x60
 _POP, _MLOAD, _MSTORE = 0x50, 0x51, 0x52
@@ -566,9 +571,16 @@ class _Compiler:
         if moduli and self.stack and self.stack[-1] == _SPARE:
             self.stack.pop()                        # [spare, v]: one copy under v already
             missing -= 1
+        # spares for the roots after this one (:meth:`_spares`), pushed with the copies:
+        # a DUP1 each (3 gas) where the DUP of p and the SWAP the next would spend is 6
+        spares = (self._spares(i) if self.settings.take_spares and missing
+                  and root == self.roots[i] else 0)
+        spares = min(spares, MAX_DEPTH - missing)
         if missing:                                 # [v] -> [p .. p, v]
             self._modulus(1 + moduli - missing)     # (above the spare too, if any)
-            self._emit(*[_DUP1] * (missing - 1), _SWAP1 + missing - 1)
+            copies = missing + spares
+            self._emit(*[_DUP1] * (copies - 1), _SWAP1 + copies - 1)
+            self.stack += [_SPARE] * spares         # (p is p: the lowest copies stay)
         self.taken, self.free_moduli = first, moduli
 
     def _modulus(self, above: int) -> None:
