@@ -377,36 +377,35 @@ def test_the_cheapest_of_the_settings_is_kept():
 
 
 def test_spares_pushed_with_the_copies_of_p_a_take_needs():
-    """With ``take_spares``, a root that takes a value pushes spares for the roots after
-    it with the copies of p under the value (a DUP1 each): some of these dense blocks
-    cost less so, and a spare is then pushed by a take (the words are Python's in
-    :func:`_run_and_compare`, which runs every setting)."""
+    """A root that takes a value pushes the spares the roots after it will use with the
+    copies of p under the value (a DUP1 each, where a spare pushed later would cost a DUP
+    and a SWAP): some of these dense blocks cost less so, and all keep Python's words."""
     pushed = []
-    take_first = stack_code._Compiler._take_first
+    take_spares = stack_code._Compiler._take_spares
 
-    def counted(compiler, i, root):
-        before = compiler.stack.count(stack_code._SPARE)
-        take_first(compiler, i, root)
-        pushed.append(compiler.stack.count(stack_code._SPARE) - before)
+    def counted(compiler, i, root, missing):
+        pushed.append(take_spares(compiler, i, root, missing))
+        return pushed[-1]
+
+    def gas(ops, memory):
+        stack_code._compile_cached.cache_clear()
+        return stack_code.code_gas(b"".join(blob for _, blob in compile_block(ops, memory)))
 
     rng = random.Random(51)
     cheaper = 0
-    for _ in range(12):
+    for _ in range(20):
         p = rng.choice((P_256, P_BN254))
         count = rng.randint(3, 6)
-        ops = tuple(FieldOp(rng.choice(["add", "sub", "mul", "mul", "mul"]),
-                            *(FIRST + 32 * rng.randrange(count) for _ in range(3)), ())
-                    for _ in range(60))
+        ops = [FieldOp(rng.choice(["add", "sub", "mul", "mul", "mul"]),
+                       *(FIRST + 32 * rng.randrange(count) for _ in range(3)), ())
+               for _ in range(40)]
         memory = BlockMemory(MODULUS_AT, {}, SCRATCH_AT, SCRATCH_WORDS,
                              headroom=headroom_of(p), modulus=p)
-        gas = []
-        for take_spares in (False, True):
-            stack_code._compile_cached.cache_clear()
-            only = (stack_code.Settings(order="kills", take_spares=take_spares),)
-            with mock.patch.object(stack_code, "SETTINGS", only), \
-                    mock.patch.object(stack_code._Compiler, "_take_first", counted):
-                code = b"".join(blob for _, blob in compile_block(ops, memory))
-            gas.append(stack_code.code_gas(code))
-        cheaper += gas[1] < gas[0]
+        with mock.patch.object(stack_code._Compiler, "_take_spares", lambda *_: 0):
+            without = gas(ops, memory)
+        cheaper += gas(ops, memory) < without
+        stack_code._compile_cached.cache_clear()
+        with mock.patch.object(stack_code._Compiler, "_take_spares", counted):
+            _run_and_compare(ops, _words(rng, count, p), p)
     stack_code._compile_cached.cache_clear()
     assert cheaper and max(pushed) >= 1, (cheaper, max(pushed))

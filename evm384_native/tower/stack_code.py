@@ -63,13 +63,10 @@ class Settings:
     # made, first the one that reads the most values for the last time (fewer live values,
     # so fewer dead slots deep in the stack: :meth:`_Compiler._kills_first`)
     order: str = "program"
-    # spares pushed under a value taken, with the copies of p its tree needs
-    # (:meth:`_Compiler._take_first`)
-    take_spares: bool = False
 
 
-SETTINGS = (Settings(), Settings(12, 11, 12, 16, "kills", True), Settings(12, 10, 10, 16),
-            Settings(12, 11, 10, 16, "kills", True), Settings(12, 11, 13, 24))
+SETTINGS = (Settings(), Settings(12, 11, 12, 16, "kills"), Settings(12, 10, 10, 16),
+            Settings(12, 11, 10, 16, "kills"), Settings(12, 11, 13, 24))
 
 _DUP1, _SWAP1, _PUSH0, _PUSH1 = 0x80, 0x90, 0x5F, 0x60
 _POP, _MLOAD, _MSTORE = 0x50, 0x51, 0x52
@@ -578,17 +575,23 @@ class _Compiler:
         if moduli and self.stack and self.stack[-1] == _SPARE:
             self.stack.pop()                        # [spare, v]: one copy under v already
             missing -= 1
-        # spares for the roots after this one (:meth:`_spares`), pushed with the copies:
-        # a DUP1 each (3 gas) where the DUP of p and the SWAP the next would spend is 6
-        spares = (self._spares(i) if self.settings.take_spares and missing
-                  and root == self.roots[i] else 0)
-        spares = min(spares, MAX_DEPTH - missing)
+        spares = self._take_spares(i, root, missing)
         if missing:                                 # [v] -> [p .. p, v]
             self._modulus(1 + moduli - missing)     # (above the spare too, if any)
             copies = missing + spares
             self._emit(*[_DUP1] * (copies - 1), _SWAP1 + copies - 1)
             self.stack += [_SPARE] * spares         # (p is p: the lowest copies stay)
         self.taken, self.free_moduli = first, moduli
+
+    def _take_spares(self, i: int, root: int, missing: int) -> int:
+        """How many spares for the roots after ``root`` (:meth:`_spares`) a take pushes
+        with the ``missing`` copies of p under the value it takes: a DUP1 each (3 gas)
+        where the next root would spend a DUP of p and a SWAP (6). None where no copy is
+        pushed (the first would cost a DUP and a SWAP), nor over a spare left under the
+        value before (it would be buried and die unused)."""
+        if not missing or root != self.roots[i] or _SPARE in self.stack[-3:]:
+            return 0
+        return min(self._spares(i), MAX_DEPTH - missing)
 
     def _modulus(self, above: int) -> None:
         if self.free_moduli:                        # pushed under the value taken
