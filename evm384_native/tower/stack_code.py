@@ -52,15 +52,16 @@ MAX_DEPTH = 16          # DUP16 / SWAP16 reach
 @dataclass(frozen=True)
 class Settings:
     """The compiler's limits on the stack and the order it makes the roots in
-    (:func:`compile_block` compiles each block with each of :data:`SETTINGS` and keeps the
-    cheapest code: no one setting suits every block's shape)."""
+    (:func:`compile_block` compiles each block with each of :data:`SETTINGS`, those after
+    the first with the cheapest signs only, and keeps the cheapest code: no one setting
+    suits every block's shape)."""
     tree_depth: int = 14    # deepest a tree may grow before it is split (then again where
                             # the block's values leave it less room: :meth:`_Compiler._split`)
     frame: int = 11         # values the block keeps on the stack (the modulus included) at most
     compact_at: int = 12    # slots (dead ones included) above which dead slots are removed
     far: int = 24           # a value next read more than this many operations later: to scratch
     # "program": the roots in the block's order; "kills": of the roots whose operands are
-    # made, first the one that reads the most values for the last time (fewer live values,
+    # made, first the one that reads the most roots for the last time (fewer live values,
     # so fewer dead slots deep in the stack: :meth:`_Compiler._kills_first`)
     order: str = "program"
 
@@ -764,7 +765,8 @@ class _Compiler:
         self._consume(i, root)
         self._store_early(root)
         uses = self.pending[root]
-        if self.stack and self.stack[-1] == root and uses and self._distance(root, uses[0]) > self.settings.far:
+        if (self.stack and self.stack[-1] == root and uses
+                and self._distance(root, uses[0]) > self.settings.far):
             self._evict_value(root)                 # read again only much later: to scratch
         self._compact()
         while len([v for v in self.stack if v is not None and v != _SPARE]) > self.settings.frame:
@@ -939,7 +941,8 @@ class _Compiler:
                 self._emit(_POP)
                 self.stack.pop()
                 continue
-            if not force and (len(self.stack) <= self.settings.compact_at or self.stack[-2:-1] == [_SPARE]):
+            if not force and (len(self.stack) <= self.settings.compact_at
+                              or self.stack[-2:-1] == [_SPARE]):
                 return
             reach = len(self.stack) - 1 - MAX_DEPTH
             dead = [i for i, v in enumerate(self.stack) if v is None and i >= reach]
