@@ -13,10 +13,13 @@ address known:
    adding 0, multiplying by 1 fold away. What each address holds
    at the end is the block's output: only those words are stored, and only if they changed.
    Each value is held as itself or negated (:mod:`.signs`: fewer subtractions, negations
-   free); :func:`compile_block` tries a few choices of signs and keeps the cheapest code.
+   free); :func:`compile_block` tries a few choices of signs and, with the cheapest, a
+   few settings of step 2's limits and order (:data:`SETTINGS`), and keeps the cheapest
+   code.
 2. **Trees.** A value used by one operation only (``t`` in ``(a b) c``) is computed where
    it is used, as an operand left on the stack: no DUP, no POP, no memory. Every other
-   value computed here is a *root*: computed in program order and kept on the stack until
+   value computed here is a *root*: computed in program order (or, a setting, first the
+   ready root that reads the most roots last) and kept on the stack until
    its last use (DUP to use it; at its last use, where it is the first value a root's
    tree pushes, a SWAP brings it up instead, leaving no dead slot, onto a copy of p
    pushed under the top value where that was made, if the operation needs p: a
@@ -34,7 +37,7 @@ x - y is ADDMOD(x, p - y, p) and -y is (p - y) mod p, so -0 stays 0.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Collection, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
@@ -44,11 +47,27 @@ Path = Tuple[str, ...]
 Segment = Tuple[Path, bytes]
 
 MAX_DEPTH = 16          # DUP16 / SWAP16 reach
-TREE_DEPTH = 14         # deepest a tree may grow before it is split (then again where the
-                        # block's values leave it less room: :meth:`_Compiler._split`)
-FRAME = 11              # values the block keeps on the stack (the modulus included) at most
-COMPACT_AT = 12          # slots (dead ones included) above which dead slots are removed
-FAR = 24                # a value next read more than this many operations later: to scratch
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The compiler's limits on the stack and the order it makes the roots in
+    (:func:`compile_block` compiles each block with each of :data:`SETTINGS`, those after
+    the first with the cheapest signs only, and keeps the cheapest code: no one setting
+    suits every block's shape)."""
+    tree_depth: int = 14    # deepest a tree may grow before it is split (then again where
+                            # the block's values leave it less room: :meth:`_Compiler._split`)
+    frame: int = 11         # values the block keeps on the stack (the modulus included) at most
+    compact_at: int = 12    # slots (dead ones included) above which dead slots are removed
+    far: int = 24           # a value next read more than this many operations later: to scratch
+    # "program": the roots in the block's order; "kills": of the roots whose operands are
+    # made, first the one that reads the most roots for the last time (fewer live values,
+    # so fewer dead slots deep in the stack: :meth:`_Compiler._kills_first`)
+    order: str = "program"
+
+
+SETTINGS = (Settings(), Settings(12, 11, 12, 16, "kills"), Settings(12, 10, 10, 16),
+            Settings(12, 11, 10, 16, "kills"), Settings(12, 11, 13, 24))
 
 _DUP1, _SWAP1, _PUSH0, _PUSH1 = 0x80, 0x90, 0x5F, 0x60
 _POP, _MLOAD, _MSTORE = 0x50, 0x51, 0x52
@@ -114,32 +133,45 @@ class BlockTooLarge(ValueError):
 def compile_block(ops: Sequence[FieldOp], memory: BlockMemory) -> List[Segment]:
     """The stack code of ``ops``, as (source path, bytes) segments in order: the cheapest
     of the block compiled with each choice of :data:`SIGNS` (the signs change which values
-    are read where, and so the stack moves, which :mod:`.signs` does not count). Cached:
-    a build assembles its code again for each layout it tries, and a loop unrolled is
-    one block many times."""
+    are read where, and so the stack moves, which :mod:`.signs` does not count) and each
+    of :data:`SETTINGS` (no one setting of the limits suits every block's shape), the
+    settings after the first with the cheapest signs only.
+    Cached: a build assembles its code again for each layout it tries, and a loop
+    unrolled is one block many times."""
     constants = tuple(sorted(memory.constants.items()))
     return list(_compile_cached(tuple(ops), memory.modulus_at, constants, memory.scratch_at,
                                 memory.scratch_words, memory.dead, memory.headroom,
-                                memory.modulus, tuple(SIGNS.values())))
+                                memory.modulus, tuple(SIGNS.values()), SETTINGS))
 
 
 @lru_cache(maxsize=1 << 12)
 def _compile_cached(ops: Tuple[FieldOp, ...], modulus_at: int,
                     constants: Tuple[Tuple[int, int], ...], scratch_at: int,
                     scratch_words: int, dead: FrozenSet[int], headroom: int,
-                    modulus: Optional[int], choices: Tuple[Tuple[str, ...], ...]
-                    ) -> Tuple[Segment, ...]:
+                    modulus: Optional[int], choices: Tuple[Tuple[str, ...], ...],
+                    every_settings: Tuple[Settings, ...]) -> Tuple[Segment, ...]:
     memory = BlockMemory(modulus_at, dict(constants), scratch_at, scratch_words, dead,
                          headroom, modulus)
-    compiled, seen = [], set()
+    first, *others = every_settings
+    compiled: List[Tuple[List[Segment], _Compiler]] = []
+    seen: Set[Tuple[int, ...]] = set()
     for kinds in choices:
         compiler = _Compiler(memory, kinds)
         signs = compiler.dataflow(ops)
         if signs not in seen:                       # the same signs: the same code
             seen.add(signs)
-            compiled.append(compiler.code(ops))
-    return tuple(min(compiled,
-                     key=lambda segments: sum(map(code_gas, (b for _, b in segments)))))
+            compiled.append((compiler.with_settings(first).code(ops), compiler))
+    # the other settings with the signs whose code is cheapest under the first (on the
+    # plain-EVM contracts' blocks, as cheap as every pair; half the compilations)
+    code, compiler = min(compiled, key=lambda pair: _cost(pair[0]))
+    return tuple(min([code] + [compiler.with_settings(settings).code(ops)
+                               for settings in others], key=_cost))
+
+
+def _cost(segments: Sequence[Segment]) -> Tuple[int, int]:
+    """Gas first, then bytes (a build must fit its contract's size limit)."""
+    code = b"".join(blob for _, blob in segments)
+    return code_gas(code), len(code)
 
 
 def code_gas(code: bytes) -> int:
@@ -161,12 +193,22 @@ def push_bytes(value: int) -> bytes:
 
 
 class _Compiler:
-    def __init__(self, memory: BlockMemory, kinds: Collection[str]) -> None:
+    def __init__(self, memory: BlockMemory, kinds: Collection[str],
+                 settings: Settings = Settings()) -> None:
         """``kinds``: the values whose signs are searched (:data:`SIGNS`)."""
         self.memory = memory
         self.kinds = kinds
+        self.settings = settings
         self.values: List[_Value] = []
         self.finals: Dict[int, int] = {}            # address -> value stored there at the end
+
+    def with_settings(self, settings: Settings) -> "_Compiler":
+        """A compiler with this one's dataflow (:meth:`dataflow` done, :meth:`code` not:
+        it changes the values) and ``settings``."""
+        other = _Compiler(self.memory, self.kinds, settings)
+        other.values = [replace(v, uses=list(v.uses)) for v in self.values]
+        other.finals = dict(self.finals)
+        return other
 
     # --- 1. dataflow ------------------------------------------------------------------
 
@@ -328,7 +370,7 @@ class _Compiler:
                 continue
             for arg in value.args:                      # split a tree that grew too deep
                 child = values[arg]
-                if child.inline and self._depth_of(index) > TREE_DEPTH:
+                if child.inline and self._depth_of(index) > self.settings.tree_depth:
                     child.inline = False
                     roots.append(arg)
             consumers = set(value.uses)
@@ -337,7 +379,34 @@ class _Compiler:
                 roots.append(index)
             value.depth = self._depth_of(index)
         roots.sort()
-        return roots
+        return self._kills_first(roots) if self.settings.order == "kills" else roots
+
+    def _kills_first(self, roots: List[int]) -> List[int]:
+        """``roots`` in an order their operands allow: of the roots ready (every root its
+        tree reads made), the one that reads the most roots for the last time, the first
+        in the block's order among equals."""
+        made = set(roots)
+        reads = {root: set(self._leaves(root)) & made for root in roots}
+        readers = {root: 0 for root in roots}
+        waiting = {root: len(reads[root]) for root in roots}
+        consumers: Dict[int, List[int]] = {root: [] for root in roots}
+        for root in roots:
+            for value in reads[root]:
+                readers[value] += 1
+                consumers[value].append(root)
+        ready = [root for root in roots if not waiting[root]]
+        order = []
+        while ready:
+            best = max(ready, key=lambda r: (sum(readers[v] == 1 for v in reads[r]), -r))
+            ready.remove(best)
+            order.append(best)
+            for value in reads[best]:
+                readers[value] -= 1
+            for consumer in consumers[best]:
+                waiting[consumer] -= 1
+                if not waiting[consumer]:
+                    ready.append(consumer)
+        return order
 
     def _leaf_depth(self, value: int) -> int:
         v = self.values[value]
@@ -507,10 +576,23 @@ class _Compiler:
         if moduli and self.stack and self.stack[-1] == _SPARE:
             self.stack.pop()                        # [spare, v]: one copy under v already
             missing -= 1
+        spares = self._take_spares(i, root, missing)
         if missing:                                 # [v] -> [p .. p, v]
             self._modulus(1 + moduli - missing)     # (above the spare too, if any)
-            self._emit(*[_DUP1] * (missing - 1), _SWAP1 + missing - 1)
+            copies = missing + spares
+            self._emit(*[_DUP1] * (copies - 1), _SWAP1 + copies - 1)
+            self.stack += [_SPARE] * spares         # (p is p: the lowest copies stay)
         self.taken, self.free_moduli = first, moduli
+
+    def _take_spares(self, i: int, root: int, missing: int) -> int:
+        """How many spares for the roots after ``root`` (:meth:`_spares`) a take pushes
+        with the ``missing`` copies of p under the value it takes: a DUP1 each (3 gas)
+        where the next root would spend a DUP of p and a SWAP (6). None where no copy is
+        pushed (the first would cost a DUP and a SWAP), nor over a spare left under the
+        value before (it would be buried and die unused)."""
+        if not missing or root != self.roots[i] or _SPARE in self.stack[-3:]:
+            return 0
+        return min(self._spares(i), MAX_DEPTH - missing)
 
     def _modulus(self, above: int) -> None:
         if self.free_moduli:                        # pushed under the value taken
@@ -683,10 +765,11 @@ class _Compiler:
         self._consume(i, root)
         self._store_early(root)
         uses = self.pending[root]
-        if self.stack and self.stack[-1] == root and uses and self._distance(root, uses[0]) > FAR:
+        if (self.stack and self.stack[-1] == root and uses
+                and self._distance(root, uses[0]) > self.settings.far):
             self._evict_value(root)                 # read again only much later: to scratch
         self._compact()
-        while len([v for v in self.stack if v is not None and v != _SPARE]) > FRAME:
+        while len([v for v in self.stack if v is not None and v != _SPARE]) > self.settings.frame:
             self._evict(i + 1)
 
     def _spares(self, i: int) -> int:
@@ -707,7 +790,7 @@ class _Compiler:
             if (len(self.stack) + count + 1 + max(self.values[self.roots[i]].depth,
                                                   1 + self.values[self.roots[following]].depth)
                     > MAX_DEPTH or uses[0] == len(self.roots)
-                    or self._distance(made, uses[0]) > FAR
+                    or self._distance(made, uses[0]) > self.settings.far
                     or not self._begins_with_p_under(i, following)):
                 break                               # no room, the value leaves the top, ...
             count += 1
@@ -845,7 +928,7 @@ class _Compiler:
 
     def _compact(self, force: bool = False) -> None:
         """Remove dead slots: POP from the top; SWAP the top value into a dead slot (SWAP,
-        POP: 5 gas) only while the stack holds more than COMPACT_AT slots, or ``force``d
+        POP: 5 gas) only while the stack holds more than ``compact_at`` slots, or ``force``d
         where a tree needs the room (a dead slot costs nothing until then, and is POPped
         for 2 once it is on top). The deepest dead slot in reach is filled first: the dead
         ones above it come up as the values above them move down, and go for a POP each
@@ -858,7 +941,8 @@ class _Compiler:
                 self._emit(_POP)
                 self.stack.pop()
                 continue
-            if not force and (len(self.stack) <= COMPACT_AT or self.stack[-2:-1] == [_SPARE]):
+            if not force and (len(self.stack) <= self.settings.compact_at
+                              or self.stack[-2:-1] == [_SPARE]):
                 return
             reach = len(self.stack) - 1 - MAX_DEPTH
             dead = [i for i, v in enumerate(self.stack) if v is None and i >= reach]
