@@ -8,9 +8,11 @@ digit u_j picks its record (:class:`Lookup`); the records of the odd multiples a
 """
 from __future__ import annotations
 
-from typing import Dict, List, Sequence, Tuple
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..asm import Assembler, Label, Slot
+from ..asm.layout import WORD
 from ..tower.fp import Emitter
 
 WINDOW = 5                                        # bits per digit
@@ -90,6 +92,37 @@ def next_turn(asm: Assembler, depths: Sequence[int], bits: int, loop: Label) -> 
     asm.op("ADD")                                  # turns left - 1
     asm.op("DUP1")
     asm.jumpi(loop)
+
+
+@dataclass(frozen=True)
+class FixedDigits:
+    """How a fixed point's scalar digits are read in a joint loop: ``window`` bits each;
+    the point's records ``in_code`` (its odd multiples [1] P .. [2^window - 1] P, read by
+    :class:`CodeTable`, the sign applied at run time) or both signs in memory (2^window
+    records, a mask picks one: :class:`Lookup`); ``turn_bits`` a turn of the loop (the
+    digits' positions repeat), ``segment_bits`` a segment of it (where the tests of Z are
+    deferred: :func:`..ec.deferred.segments`)."""
+    window: int
+    in_code: bool
+    turn_bits: int
+    segment_bits: int
+
+    @property
+    def records(self) -> int:
+        return 1 << (self.window - 1) if self.in_code else 1 << self.window
+
+    def records_data(self, multiple: Callable[[int], Optional[Tuple[int, int]]], n: int
+                     ) -> bytes:
+        """The records, affine (x, y as words): [2u + 1] P for u = 0 .. records - 1
+        (``in_code``), else [2u + 1 - records] P (both signs); ``multiple(k)`` is [k] P
+        for 0 < k < n, the group's order."""
+        low = 0 if self.in_code else -self.records
+        out = b""
+        for u in range(self.records):
+            point = multiple((2 * u + 1 + low) % n)
+            assert point is not None
+            out += b"".join(v.to_bytes(WORD, "big") for v in point)
+        return out
 
 
 class CodeTable:

@@ -51,7 +51,7 @@ from ..ec.a_minus_3 import EmittedOps
 from ..ec.deferred import DeferredTests, DigitWords, loop_tests, segments
 from ..ec.exceptional import Addend, Exceptions
 from ..ec.odd_multiples import odd_multiples
-from ..ec.windows import RECORDS, WINDOW, CodeTable, joint_steps, next_turn
+from ..ec.windows import RECORDS, WINDOW, CodeTable, FixedDigits, joint_steps, next_turn
 from ..tower import fp, modn
 from ..tower.contract import first_that_fits
 from ..tower.fp import Emitter
@@ -69,17 +69,10 @@ H, R, S, QX, QY = (WORD * i for i in range(5))      # calldata offsets
 
 
 @dataclass(frozen=True)
-class GDigits:
-    """How u1's digits (G's) are read: ``window`` bits each (Q's, whose table is made at
-    run time, are WINDOW = 5); G's records ``in_code`` (the odd multiples [1] G ..
-    [2^window - 1] G, copied from the code at each lookup, the sign applied at run time)
-    or both signs in memory (2^window records, a mask picks one); ``turn_bits`` a turn of
-    the loop (both digits' positions repeat; a turn costs ~45 gas of control); bits 254
-    down to the loop's top are inline."""
-    window: int
-    in_code: bool
-    turn_bits: int
-    segment_bits: int
+class GDigits(FixedDigits):
+    """How u1's digits (G's) are read (:class:`..ec.windows.FixedDigits`; Q's, whose
+    table is made at run time, are WINDOW = 5 bits); a turn of the loop costs ~45 gas of
+    control; bits 254 down to the loop's top are inline."""
 
     @property
     def segments(self) -> List[Tuple[int, int]]:
@@ -87,10 +80,6 @@ class GDigits:
         a turn's, ``segment_bits`` each (where the tests are deferred: the tests once a
         segment, :func:`..ec.deferred.segments`)."""
         return segments(255, self.loop_top, self.turn_bits, self.segment_bits)
-
-    @property
-    def records(self) -> int:
-        return 1 << (self.window - 1) if self.in_code else 1 << self.window
 
     @property
     def loop_top(self) -> int:
@@ -275,16 +264,8 @@ class _Verify:
         asm.op("POP")
 
     def _g_data(self) -> bytes:
-        """G's records, affine: [2u + 1] G for u = 0 .. records - 1 (``in_code``), else
-        [2u + 1 - records] G (both signs)."""
-        out = b""
-        records = self.g_digits.records
-        low = 0 if self.g_digits.in_code else -records
-        for u in range(records):
-            point = multiply(G, (2 * u + 1 + low) % N)
-            assert point is not None
-            out += b"".join(v.to_bytes(WORD, "big") for v in point)
-        return out
+        """G's records (:meth:`..ec.windows.FixedDigits.records_data`)."""
+        return self.g_digits.records_data(lambda k: multiply(G, k), N)
 
     def _g_lookup(self, dest: G1, depth: int, shift: Optional[int]) -> None:
         """dest = [d] G for u1's digit at bit ``shift`` of the word at DUP ``depth``

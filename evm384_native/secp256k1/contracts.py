@@ -54,7 +54,8 @@ from ..ec.glv import HALF_BITS, bound, push_digit_words
 from ..ec.exceptional import Addend, Exceptions
 from ..ec.groups import affine_view, g1_group
 from ..ec.odd_multiples import odd_multiples
-from ..ec.windows import RECORDS, WINDOW, CodeTable, Lookup, joint_steps, next_turn
+from ..ec.windows import (RECORDS, WINDOW, CodeTable, FixedDigits, Lookup, joint_steps,
+                          next_turn)
 from ..tower import fp, jacobian, modn
 from ..tower.compare import push_field_is_zero
 from ..tower.contract import first_that_fits, return_slot
@@ -75,26 +76,16 @@ ADDRESS_MASK = (1 << 160) - 1
 
 
 @dataclass(frozen=True)
-class GDigits:
-    """How u1's GLV halves (G's and phi(G)'s digits) are read: ``window`` bits each (R's,
-    whose table is made at run time, are WINDOW = 5); G's records ``in_code`` (the odd
-    multiples [1] G .. [2^window - 1] G, copied from the code at each lookup, the sign
-    applied at run time) or both signs in memory (2^window records, a mask picks one);
-    ``turn_bits`` a turn of the loop (both digits' positions repeat; a turn costs ~60 gas
-    of control); from the top digit down to the loop's top inline."""
-    window: int
-    in_code: bool
-    turn_bits: int
-    segment_bits: int
+class GDigits(FixedDigits):
+    """How u1's GLV halves (G's and phi(G)'s digits) are read
+    (:class:`..ec.windows.FixedDigits`; R's, whose table is made at run time, are WINDOW
+    = 5 bits); a turn of the loop costs ~60 gas of control; from the top digit down to
+    the loop's top inline."""
 
     @property
     def half_bits(self) -> int:
         """The digits' span: the halves' (< 2^HALF_BITS) rounded up to whole digits."""
         return -(-HALF_BITS // self.window) * self.window
-
-    @property
-    def records(self) -> int:
-        return 1 << (self.window - 1) if self.in_code else 1 << self.window
 
     @property
     def top(self) -> int:
@@ -268,16 +259,9 @@ class _Recover:
     # --- 4. the joint multiplication ---------------------------------------------------
 
     def _g_data(self) -> bytes:
-        """G's records, affine: [2u + 1] G for u = 0 .. records - 1 (``in_code``), else
-        [2u + 1 - records] G (both signs)."""
-        out = b""
-        records = self.g_digits.records
-        low = 0 if self.g_digits.in_code else -records
-        for u in range(records):
-            point = weierstrass.multiply(AFFINE, CURVE.g1, (2 * u + 1 + low) % N)
-            assert point is not None
-            out += b"".join(v.to_bytes(WORD, "big") for v in point)
-        return out
+        """G's records (:meth:`..ec.windows.FixedDigits.records_data`)."""
+        return self.g_digits.records_data(
+            lambda k: weierstrass.multiply(AFFINE, CURVE.g1, k), N)
 
     def _g_top_data(self) -> bytes:
         """The records of G's and phi(G)'s top digits d1, d2 together, affine, for the
