@@ -77,3 +77,39 @@ def _multiple(curve_name: str, d: int) -> tuple:
     """[d] G by the curve's definitions (double and add)."""
     curve = CURVES[curve_name]
     return weierstrass.multiply(curve.affine, curve.g1, d % curve.r)
+
+
+@lru_cache(maxsize=None)
+def _flip_program(window: int, below: int) -> bytes:
+    """Calldata: a word -> the word as :meth:`CodeTable.flip` leaves it."""
+    isa = resolve_target("evm").for_field(SECP256K1)
+    asm = Assembler("flip", memory=isa.new_memory(), opcodes=isa.opcodes)
+    e = Emitter(asm, SECP256K1, target=isa)
+    asm.push(0)
+    asm.op("CALLDATALOAD")
+    CodeTable(e, asm.new_label("unused"), window).flip(below)
+    asm.push(0)
+    asm.op("MSTORE")
+    asm.push(WORD)
+    asm.push(0)
+    asm.op("RETURN")
+    e.finish()
+    return asm.assemble().code
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 8), st.integers(0, 256), st.integers(0, (1 << 256) - 1))
+def test_flip_changes_the_top_bit_of_each_digit_below_its_bound(window, below, word):
+    """What ecrecover's build reads: G's digits below the top ones flipped (the top digits
+    read as the word holds them), P-256's all of them (below = 256)."""
+    result = execute(_flip_program(window, below), word.to_bytes(WORD, "big"), opcodes="evm")
+    assert result.success, result.error
+    flipped = int.from_bytes(result.output, "big")
+    for j in range(256 // window + 1):
+        top_bit = window * (j + 1) - 1
+        if top_bit > 255:
+            break
+        expected = (word >> top_bit & 1) ^ (window * (j + 1) <= below)
+        assert flipped >> top_bit & 1 == expected, (j, top_bit)
+    others = ~sum(1 << (window * (j + 1) - 1) for j in range(256 // window))
+    assert flipped & others == word & others       # every other bit as it was

@@ -138,11 +138,12 @@ class CodeTable:
         self.e, self.data, self.window, self.flipped = e, data, window, flipped
         self.records = 1 << (window - 1)
 
-    def flip(self) -> None:
-        """The digit word on top of the stack with every digit's top bit flipped (digit j
-        at bits window j ..), what a ``flipped`` table's :meth:`load` reads."""
+    def flip(self, below: int = 256) -> None:
+        """The digit word on top of the stack with the top bit of every digit below bit
+        ``below`` flipped (digit j at bits window j ..), what a ``flipped`` table's
+        :meth:`load` reads; the digits above are left as they are."""
         asm = self.e.asm
-        asm.push(sum(1 << (self.window * (j + 1) - 1) for j in range(256 // self.window)))
+        asm.push(sum(1 << (self.window * (j + 1) - 1) for j in range(below // self.window)))
         asm.op("XOR")
 
     def load(self, dest: Slot, depth: int, shift: int) -> None:

@@ -300,10 +300,22 @@ class _Recover:
         CodeTable(self.e, self.g_top_data, digits.top_bits).load(dest, 1, 0)
         asm.op("POP")
 
+    def _code_table(self) -> CodeTable:
+        """G's records in the code, read from G's words with the top bits of their digits
+        below :meth:`_flipped_below` flipped (:meth:`windowed` flips them once)."""
+        return CodeTable(self.e, self.g_data, self.g_digits.window, flipped=True)
+
+    def _flipped_below(self) -> int:
+        """The bit below which G's words hold their digits flipped: all of them, or where
+        the top digits are read apart (:meth:`_g_top_load`: the words as they are) those
+        under them."""
+        digits = self.g_digits
+        return digits.g_top if digits.g_top > digits.top else 256
+
     def _g_load(self, dest: G1, depth: int, shift: int) -> None:
         """dest = G's record for u1's digit at bit ``shift`` of the word at DUP ``depth``."""
         if self.g_table is None:
-            CodeTable(self.e, self.g_data, self.g_digits.window).load(dest, depth, shift)
+            self._code_table().load(dest, depth, shift)
         else:
             Lookup(self.e, self.g_table, self.record, at_zero=False).load(dest, depth, shift)
 
@@ -383,6 +395,11 @@ class _Recover:
             asm.op("DUP2")                         # u1's words, then u2's
             push_digit_words(e, CURVE.glv, pre_shift if self.g_table is not None else 0,
                              digits.half_bits)
+            if self.g_table is None:               # stack: G1 G2, each flipped once
+                self._code_table().flip(self._flipped_below())
+                asm.op("SWAP1")
+                self._code_table().flip(self._flipped_below())
+                asm.op("SWAP1")
             asm.op("DUP3")
             push_digit_words(e, CURVE.glv, pre_shift)   # stack: u1 u2 G1 G2 R1 R2
         widths = {"g": digits.window, "r": WINDOW}
