@@ -44,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from math import lcm
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, Program, Slot, raw
 from ..curves import weierstrass
@@ -131,15 +131,26 @@ class GDigits(FixedDigits):
 # else 5-bit ones in memory (EVMMAX's: its code is larger). 7-bit ones (37 additions) would
 # need 4 KB of records and 8 KB for their top digits' joint table (14 values each).
 # The careful loop's longest run of doublings (ec/deferred.py): the narrowest window's 5
-# do not fit 24,576 bytes beside G's records (bench/README.md, branch p256q)
-CAREFUL_RUN = 3
+# do not fit 24,576 bytes beside G's records (bench/README.md, branch p256q); 2, not 3,
+# frees ~200 bytes for pushed constants (PUSHED_HALVES) at ~4,000 gas more on the worst
+# made input (1.36x the figure, 1.31x with 3; 1 would take 1.50x)
+CAREFUL_RUN = 2
 G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), 16),
             GDigits(WINDOW, False, 6 * WINDOW, 6 * WINDOW))
+# How many of a turn's doublings read 3/2 as an immediate of their block (PUSH32: 3 gas
+# where a load from the constants' memory takes 6, 29 bytes more a copy; a turn runs 3
+# times): as many as fit beside G's 8-bit records
+PUSHED_HALVES = 22
+# (G's digits, PUSHED_HALVES or 0): tried in turn, the first that fits 24,576 bytes
+BUILDS = ((G_DIGITS[0], PUSHED_HALVES), (G_DIGITS[0], 0), (G_DIGITS[1], 0))
 
 
 class _Recover:
-    def __init__(self, e: Emitter, g_digits: GDigits) -> None:
+    def __init__(self, e: Emitter, g_digits: GDigits, pushed_halves: int = 0) -> None:
         self.e, self.asm, self.g_digits = e, e.asm, g_digits
+        # where constants are loaded from memory (plain EVM's build that fits), the first
+        # ``pushed_halves`` doublings of a turn push 3/2 instead (:meth:`_double`)
+        self.pushed_halves = pushed_halves if e.target.field_blocks else 0
         memory = e.asm.memory
         self.record = e.target.memory_bytes(e, G1.size)
         self.r_table = memory.region("scalar_table", first=True).alloc(
@@ -409,11 +420,12 @@ class _Recover:
         with asm.scope("windows"):
             self._start()
 
-            def run(high: int, low: int, above: int) -> None:
+            def run(high: int, low: int, above: int, halves: Iterator[bool]) -> None:
                 # where field code runs in blocks, all the segment's records are loaded
                 # before its first doubling: its doublings and additions are then one
                 # block, acc on the stack throughout (no test of Z between:
-                # ec/deferred.py); elsewhere each before its addition
+                # ec/deferred.py); elsewhere each before its addition. ``halves``: whether
+                # each doubling pushes 3/2 (:meth:`_double`), while it yields
                 early = e.target.field_blocks
                 used = {depth: 0 for depth, _, _ in self.addends}
                 plan = []
@@ -429,20 +441,21 @@ class _Recover:
                     plan.append((doublings, bit, added))
                 for doublings, bit, added in plan:
                     for _ in range(doublings):
-                        jacobian.jacobian_dbl_halved(e, fp, acc, self.three_halves)
+                        self._double(next(halves, False))
                     for depth, name, addend in added:
                         if not early:
                             self._load_one(name, addend.record, depth + above, bit)
                         tests.add(addend)
             (lead_top, lead_bottom), *turn_segments = digits.segments
             tests.checkpoint()
-            run(lead_top, lead_bottom, 0)
+            run(lead_top, lead_bottom, 0, iter(()))
             tests.test_lead()
             asm.push(digits.loop_top // turn)     # stack: u1 u2 G1 G2 R1 R2 turns-left
             loop = asm.label("windows")
+            halves = iter([True] * self.pushed_halves)   # a turn's first doublings push 3/2
             for high, low in turn_segments:       # digits at fixed bits: the words move
                 tests.checkpoint()                # up a turn's bits a turn
-                run(high, low, 1)
+                run(high, low, 1, halves)
                 tests.test_turn(digits.loop_top - high)
             next_turn(asm, range(2, 6), turn, loop)
             tests.resume_here()
@@ -454,6 +467,20 @@ class _Recover:
         asm.jump(self.finish)
         with asm.scope("careful"):
             tests.careful_path()
+
+    def _double(self, push_halves: bool) -> None:
+        """acc = 2 acc; with ``push_halves``, its 3/2 an immediate of the block (a "set"
+        of a temporary, pushed where read, :meth:`..tower.target.Target.load_values`), not
+        the constant's memory word (PUSH2 MLOAD): 3 gas less, 29 bytes more. Nothing to
+        gain where the build pushes every constant: the code then did not fit."""
+        e, three_halves = self.e, self.three_halves
+        if not push_halves or e.push_constants:
+            jacobian.jacobian_dbl_halved(e, fp, self.acc, three_halves)
+            return
+        with self.asm.temps(Fp) as (pushed,):
+            e.target.load_values(e, pushed, [3 * pow(2, -1, P) % P],
+                                 lambda: fp.copy(e, pushed, three_halves))
+            jacobian.jacobian_dbl_halved(e, fp, self.acc, pushed)
 
     def _deferred(self) -> DeferredTests:
         """The loop's tests once a segment (:mod:`..ec.deferred`): R's words at stack
@@ -514,11 +541,12 @@ def _inverse(e: Emitter, out: Fp, a: Fp) -> None:
 
 def build(name: str, compact: Optional[bool], isa: Target) -> Program:
     """The assembled ``ecrecover`` (``compact`` changes nothing: one build serves all):
-    the first of :data:`G_DIGITS` that fits EIP-170's limit."""
+    the first of :data:`BUILDS` that fits EIP-170's limit."""
     return _build(name, isa)
 
 
 @lru_cache(maxsize=None)
 def _build(name: str, isa: Target) -> Program:
     return first_that_fits(name, CURVE, isa, [
-        lambda e, digits=digits: _Recover(e, digits).emit() for digits in G_DIGITS])
+        lambda e, digits=digits, pushed=pushed: _Recover(e, digits, pushed).emit()
+        for digits, pushed in BUILDS])
