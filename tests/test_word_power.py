@@ -53,10 +53,10 @@ def _run(code, x, m):
 
 def _forms(exponent):
     forms = {"window": word_power.window_ops(exponent)}
-    for width, reuse in itertools.product(range(3, 6), (False, True)):
-        plan = word_power.plan_ops(power_plan(exponent, width, reuse))
+    for width, reuse, shortest in itertools.product(range(2, 6), (False, True), (False, True)):
+        plan = word_power.plan_ops(power_plan(exponent, width, reuse, shortest))
         if plan is not None:
-            forms[f"plan{width}{'_reuse' if reuse else ''}"] = plan
+            forms[f"plan{width}{'_reuse' if reuse else ''}{'_shortest' if shortest else ''}"] = plan
     return forms
 
 
@@ -94,9 +94,9 @@ def test_any_exponent_answers_pow(exponent, modulus, x):
 
 
 @given(st.integers(2, 2**256 - 1), st.integers(3, 2**256 - 1), st.integers(0, 2**256 - 1),
-       st.integers(3, 5), st.booleans())
+       st.integers(2, 5), st.booleans(), st.booleans())
 @settings(max_examples=60, deadline=None)
-def test_a_plans_chain_answers_pow(exponent, modulus, x, width, reuse):
-    plan = word_power.plan_ops(power_plan(exponent, width, reuse))
+def test_a_plans_chain_answers_pow(exponent, modulus, x, width, reuse, shortest):
+    plan = word_power.plan_ops(power_plan(exponent, width, reuse, shortest))
     if plan is not None:
         assert _run(_code(plan), x, modulus)[0] == pow(x, exponent, modulus)

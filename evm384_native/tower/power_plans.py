@@ -38,13 +38,15 @@ def sliding_window(exponent: int, width: int) -> List[Tuple[int, int]]:
 
 
 
+ONES_SEARCH = 20_000  # nodes :func:`ones_chain` searches at most
 LONG_RUN = 8          # runs of ones at least this long are one multiplication by a^(2^L - 1)
 
 # A step of a power plan (the module's doc).
 Step = Tuple[int, int, int]
 
 
-def power_plan(exponent: int, width: int = INV_WINDOW, reuse: bool = False) -> List[Step]:
+def power_plan(exponent: int, width: int = INV_WINDOW, reuse: bool = False,
+               shortest_runs: bool = False) -> List[Step]:
     """An addition chain for a^exponent: a left-to-right sliding window (odd powers up to
     a^(2^width - 1)) in which every run of at least LONG_RUN ones is one multiplication by
     x_L = a^(2^L - 1), the x_L built as x_(i+j) = x_i^(2^j) x_j from the longest value
@@ -52,7 +54,11 @@ def power_plan(exponent: int, width: int = INV_WINDOW, reuse: bool = False) -> L
     (p + 1) / 4, 253 squarings and 14 multiplications where the window takes ~300).
     With ``reuse``, a later run of ones is instead as many multiplications by the first
     run's x_L as fit it (the rest read as windows), so that no other x_L is built apart
-    from the chain: P-256's order n, whose ones come as runs of 32, 65."""
+    from the chain: P-256's order n, whose ones come as runs of 32, 65. With
+    ``shortest_runs`` the x_L are made by :func:`ones_chain`'s fewest steps, else each run
+    from the longest x_L made by the longest that fits (greedy): the same squarings, and
+    as many steps or more, but which values stay live differs, and so the stack code's
+    gas (:func:`.word_power.emit_word_power` tries both)."""
     if exponent < 2:
         raise ValueError("a power plan starts with a squaring: exponent >= 2")
     bits = bin(exponent)[2:]
@@ -91,15 +97,13 @@ def power_plan(exponent: int, width: int = INV_WINDOW, reuse: bool = False) -> L
         for m in range(3, top + 1, 2):
             odd[m] = new(odd[m - 2], square)
     ones = {k: odd[(1 << k) - 1] for k in range(1, 6) if (1 << k) - 1 in odd}
-    for target in sorted({m for _, kind, m in tokens if kind == "run"}):
-        have = max(k for k in ones if k <= target)
-        while have < target:
-            step = max(k for k in ones if k <= target - have)
-            value = ones[have]
-            for _ in range(step):
-                value = new(value, value)
-            ones[have + step] = new(value, ones[step])
-            have += step
+    runs = {m for _, kind, m in tokens if kind == "run"}
+    for have, step in (ones_chain(runs, set(ones)) if shortest_runs
+                       else greedy_ones_chain(runs, set(ones))):
+        value = ones[have]
+        for _ in range(step):
+            value = new(value, value)
+        ones[have + step] = new(value, ones[step])
     (_, kind, m), *rest = tokens
     acc = ones[m] if kind == "run" else odd[m]
     for squarings, kind, m in rest:
@@ -110,6 +114,72 @@ def power_plan(exponent: int, width: int = INV_WINDOW, reuse: bool = False) -> L
         for _ in range(pending):
             acc = new(acc, acc)
     return steps
+
+
+def greedy_ones_chain(targets: Set[int], have: Set[int]) -> List[Tuple[int, int]]:
+    """Steps (a, b), x_(a+b) = x_a^(2^b) x_b, that make the x_L of ``targets`` (in
+    increasing order) from those of ``have``: each from the longest x_L made below it,
+    extended by the longest that fits."""
+    made = set(have)
+    steps: List[Tuple[int, int]] = []
+    for target in sorted(targets):
+        last = max(k for k in made if k <= target)
+        while last < target:
+            step = max(k for k in made if k <= target - last)
+            steps.append((last, step))
+            last += step
+            made.add(last)
+    return steps
+
+
+def ones_chain(targets: Set[int], have: Set[int]) -> List[Tuple[int, int]]:
+    """The fewest steps (a, b), x_(a+b) = x_a^(2^b) x_b for x_L = a^(2^L - 1), that make
+    every x_L of ``targets`` from those of ``have``: a star chain (a the last length made,
+    b any made: then the squarings add up to the largest target less the largest had,
+    whatever the chain), by iterative deepening. Each length made extends the last, so
+    a target below the last is out of reach (pruned), as is the largest where doublings
+    alone would fall short. For secp256k1's p - 2 (runs of 22 and 223 from x1, x2):
+    3, 6, 9, 11, 22, .. 223, libsecp256k1's chain in length (10 steps), where extending
+    each target greedily by the largest length that fits took 11. More than
+    ONES_SEARCH nodes searched (many runs of ones): :func:`greedy_ones_chain`'s."""
+    wanted = sorted(targets - have)
+    steps: List[Tuple[int, int]] = []
+    if not wanted:
+        return steps
+    made = sorted(have)
+
+    nodes = [0]
+
+    def search(depth: int) -> bool:
+        nodes[0] += 1
+        if nodes[0] > ONES_SEARCH:
+            raise _SearchTooLong
+        last = made[-1]
+        missing = [t for t in wanted if t not in made]
+        if not missing:
+            return True
+        if depth == 0 or missing[0] < last or last << depth < wanted[-1]:
+            return False
+        for b in sorted(set(made), reverse=True):
+            if last + b <= missing[0]:
+                made.append(last + b)
+                steps.append((last, b))
+                if search(depth - 1):
+                    return True
+                made.pop()
+                steps.pop()
+        return False
+    depth = 1
+    try:
+        while not search(depth):
+            depth += 1
+    except _SearchTooLong:
+        return greedy_ones_chain(targets, have)
+    return steps
+
+
+class _SearchTooLong(Exception):
+    """:func:`ones_chain`'s search gave up."""
 
 
 def kept_values(steps: Sequence[Step]) -> List[int]:

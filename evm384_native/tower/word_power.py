@@ -164,14 +164,17 @@ def emit_word_power(asm: Assembler, exponent: int,
     """[x, m] -> [x^exponent mod m] (exponent >= 1; any x < 2^256, m > 0); with
     ``take_result``, that consumes the result from the top of [x^e mod m, ..] instead (a
     SWAP less) and the stack ends as it began without x and m. The cheaper of the sliding
-    window (:func:`window_ops`) and :func:`.power_plans.power_plan`'s chain (:func:`plan_ops`,
+    window (:func:`window_ops`) and :func:`.power_plans.power_plan`'s chains (:func:`plan_ops`,
     where long runs of ones are one multiplication each: secp256k1's p - 2 and (p + 1) / 4,
-    the top halves of the ECDSA orders)."""
+    the top halves of the ECDSA orders), each width 2 to 5, with or without reuse, its
+    runs' x_L made greedily or by the fewest steps (the values kept on the stack, and so
+    the gas, differ: the fewest steps are not always the least gas)."""
     if exponent < 1:
         raise ValueError("the exponent must be at least 1")
     candidates = [window_ops(exponent)]
-    for width, reuse in itertools.product(range(3, 6) if exponent >= 2 else (), (False, True)):
-        plan = plan_ops(power_plan(exponent, width, reuse))
+    for width, reuse, shortest in itertools.product(range(2, 6) if exponent >= 2 else (),
+                                                    (False, True), (False, True)):
+        plan = plan_ops(power_plan(exponent, width, reuse, shortest))
         if plan is not None:
             candidates.append(plan)
     ops, under = min(candidates, key=lambda c: op_gas(c[0]) + 3 * c[1])
