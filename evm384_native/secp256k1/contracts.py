@@ -140,7 +140,7 @@ G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), 16),
 # How many of a turn's doublings read 3/2 as an immediate of their block (PUSH32: 3 gas
 # where a load from the constants' memory takes 6, 29 bytes more a copy; a turn runs 3
 # times): as many as fit beside G's 8-bit records
-PUSHED_HALVES = 22
+PUSHED_HALVES = 26
 # (G's digits, PUSHED_HALVES or 0): tried in turn, the first that fits 24,576 bytes
 BUILDS = ((G_DIGITS[0], PUSHED_HALVES), (G_DIGITS[0], 0), (G_DIGITS[1], 0))
 
@@ -188,8 +188,7 @@ class _Recover:
                 (2, "r", None, None), (1, "r", self.beta, None),
                 (4, "g", None, self.z_table), (3, "g", self.beta, self.z_table))]
         self.segment_addends: Dict[Tuple[int, int], Addend] = {}
-        self.exceptions = Exceptions(e, self.acc, self._add, lambda: (
-            jacobian.jacobian_dbl_halved(e, fp, self.acc, self.three_halves)))
+        self.exceptions = Exceptions(e, self.acc, self._add, self._exceptional_double)
         self.fail = e.asm.new_label("invalid")
         self.finish = e.asm.new_label("affine")
 
@@ -467,6 +466,18 @@ class _Recover:
         asm.jump(self.finish)
         with asm.scope("careful"):
             tests.careful_path()
+
+    def _exceptional_double(self) -> None:
+        """acc = 2 acc where an addition met acc = T (:class:`Exceptions`' handlers, one
+        for each kind of record): where field code runs in blocks, a call of one
+        subroutine for all four (~20 gas more on that rare path, ~70 bytes less a
+        handler: bytes for :data:`PUSHED_HALVES`); elsewhere inline."""
+        e, asm = self.e, self.asm
+        if not e.target.field_blocks:
+            jacobian.jacobian_dbl_halved(e, fp, self.acc, self.three_halves)
+            return
+        asm.call(asm.subroutine("ecrecover_exceptional_double", lambda asm: (
+            jacobian.jacobian_dbl_halved(e, fp, self.acc, self.three_halves))))
 
     def _double(self, push_halves: bool) -> None:
         """acc = 2 acc; with ``push_halves``, its 3/2 an immediate of the block (a "set"
