@@ -73,6 +73,7 @@ P, N = CURVE.p, CURVE.r
 WORD = 32
 H, V, R, S = (WORD * i for i in range(4))          # calldata offsets
 ADDRESS_MASK = (1 << 160) - 1
+THREE_HALVES = 3 * pow(2, -1, P) % P               # the halved doubling's constant
 
 
 @dataclass(frozen=True)
@@ -132,8 +133,8 @@ class GDigits(FixedDigits):
 # need 4 KB of records and 8 KB for their top digits' joint table (14 values each).
 # The careful loop's longest run of doublings (ec/deferred.py): the narrowest window's 5
 # do not fit 24,576 bytes beside G's records (bench/README.md, branch p256q); 2, not 3,
-# frees ~200 bytes for pushed constants (PUSHED_HALVES) at ~4,000 gas more on the worst
-# made input (1.36x the figure, 1.31x with 3; 1 would take 1.50x)
+# frees bytes for PUSHED_HALVES, the worst made input still well within 1.5x of the
+# figure, where 1 would reach it (bench/README.md, branch ecsz)
 CAREFUL_RUN = 2
 G_DIGITS = (GDigits(8, True, lcm(WINDOW, 8), 16),
             GDigits(WINDOW, False, 6 * WINDOW, 6 * WINDOW))
@@ -170,7 +171,7 @@ class _Recover:
         self.r_point = memory.region("ecrecover_r").alloc(G1Jacobian, "r_point")
         self.z_table = memory.region("ecrecover_z_table").alloc(Fp, "z_table")
         self.acc = memory.region("ecrecover_acc").alloc(G1Jacobian, "acc")
-        self.three_halves = e.fp_const("three_halves", 3 * pow(2, -1, P))
+        self.three_halves = e.fp_const("three_halves", THREE_HALVES)
         self.beta = e.fp_const("glv_beta", CURVE.glv.beta)
         # the records added: where field code runs in blocks, one slot for each addition
         # of a segment (the loop's lead, a turn: :meth:`_segment_addend`), so that a
@@ -470,8 +471,8 @@ class _Recover:
     def _exceptional_double(self) -> None:
         """acc = 2 acc where an addition met acc = T (:class:`Exceptions`' handlers, one
         for each kind of record): where field code runs in blocks, a call of one
-        subroutine for all four (~20 gas more on that rare path, ~70 bytes less a
-        handler: bytes for :data:`PUSHED_HALVES`); elsewhere inline."""
+        subroutine for all four (a push and two jumps more on that rare path, the
+        doubling's code once: bytes for :data:`PUSHED_HALVES`); elsewhere inline."""
         e, asm = self.e, self.asm
         if not e.target.field_blocks:
             jacobian.jacobian_dbl_halved(e, fp, self.acc, self.three_halves)
@@ -489,7 +490,7 @@ class _Recover:
             jacobian.jacobian_dbl_halved(e, fp, self.acc, three_halves)
             return
         with self.asm.temps(Fp) as (pushed,):
-            e.target.load_values(e, pushed, [3 * pow(2, -1, P) % P],
+            e.target.load_values(e, pushed, [THREE_HALVES],
                                  lambda: fp.copy(e, pushed, three_halves))
             jacobian.jacobian_dbl_halved(e, fp, self.acc, pushed)
 
