@@ -4,12 +4,13 @@ for BN254), priced for EVMMAX, where a multiplication costs two additions and a 
 as four.
 
 1. k = s mod r (every G1 point has order r); k = 0 or P = infinity gives infinity.
-2. k = k1 + k2 lam (mod r) with k1, k2 odd and |k_i| < 2^127.5 (:func:`.glv.bound`), each
-   26 regular signed digits (:mod:`.glv`, :mod:`.windows`): the lowest of LOW_BITS = 3
-   bits (odd, in [-7, 7]), 25 of 5 bits above it, so 2^128 bounds them (26 of 5 bits
-   would need 2^130: two doublings more). Table record u holds [2u - 31] P (both signs
-   stored, memory offset 0), so the masked digit is the record's offset (the lowest
-   digit's, 12 records further on: :meth:`.windows.Lookup.load`).
+2. k = k1 + k2 lam (mod r) with k1, k2 odd and |k_i| < 2^126.93 (:func:`.glv.bound`: q_i
+   the nearest integer of the parity it needs), each 26 regular signed digits (:mod:`.glv`,
+   :mod:`.windows`): the lowest of LOW_BITS = 2 bits (odd, in [-3, 3]), 25 of 5 bits above
+   it, so 2^127 bounds them (26 of 5 bits would need 2^130: three doublings more). Table
+   record u holds [2u - 31] P (both signs stored, memory offset 0), so the masked digit is
+   the record's offset (the lowest digit's, 14 records further on:
+   :meth:`.windows.Lookup.load`).
 3. The odd multiples [1] P .. [31] P on one Z_T, affine on the isomorphic curve
    y^2 = x^3 + b Z_T^6 (:mod:`.odd_multiples`), where the whole loop runs with mixed
    additions (a = 0: the doubling does not read b); the result (X, Y, Z) there is
@@ -19,20 +20,20 @@ as four.
 4. acc = [d1] P + [d2] phi(P) for the top digits, then per lower window 5 doublings (3 in
    window 0; Z3 = Y Z, 8 multiplications) and two mixed additions, of [d1] P and
    [d2] phi(P) (madd-2004-hmv), no branch: the windows run in turns of a loop with their
-   digits at fixed bits, the words moving up a turn's bits each turn: 123 doublings.
+   digits at fixed bits, the words moving up a turn's bits each turn: 122 doublings.
 
 Exceptional cases. After the doublings of window j >= 1, acc = [A] P + [B] phi(P) with
 (A, B) = 32 (a, b), a and b the prefixes of k1's and k2's digits above j: odd numbers,
-so b != 0, with |a|, |b| < |k_i| / (8 32^j) + 1. An addition of [d] P (|d| <= 31) meets
+so b != 0, with |a|, |b| < |k_i| / (4 32^j) + 1. An addition of [d] P (|d| <= 31) meets
 acc = +-[d] P iff (A -+ d, B) lies in the lattice L = {(u, v): u + v lam = 0 mod r}; that of
 [d] phi(P) after it, iff (a', B -+ d) does, a' the prefix of k1 down to j (B -+ d is odd, so
 never 0). The code assumes what holds for BN254: every non-zero vector of L has
 max(|u|, |v|) > 2^126.7 (6x^2 + 2x; tests/test_bn254_glv.py searches the combinations of
-the reduced basis), and in the windows j >= 1 all these coordinates are below 2^124.5: no
+the reduced basis), and in the windows j >= 1 all these coordinates are below 2^125: no
 exceptional case, and acc is never infinity (that needs (a, b) in L). The top window adds
 [d1] P + [d2] phi(P), equal only if (d1, -+d2) is in L: never. In window 0 the coordinates
-reach |k_i| and L can be met (BN254's k = -10 lam mod r: acc = [d2] phi(P) before k2's
-last addition; k = lam: acc = -[d1] P before k1's). There a mixed addition that meets
+reach |k_i| and L can be met (BN254's k = -2 lam mod r: acc = [d2] phi(P) before k2's
+last addition, the only such k = a + b lam with |a|, |b| <= 400). There a mixed addition that meets
 acc = +-T has H = 0 and leaves Z = 0, which the next keeps (Z3 = Z H), while without one Z
 stays non-zero: so window 0 adds as the others do, and a final Z = 0 sends it back to acc
 as it was before its additions, to add again with every case (:func:`.groups.add`).
@@ -59,9 +60,9 @@ TURN_WINDOWS = {False: 12, True: 3}
 # first and their doublings and additions are one block (a lookup ends a block: acc is
 # stored and loaded again at each edge)
 BLOCK_WINDOWS = 6
-# the lowest digit's width: |k_i| < 2^127.5 (BN254's bound) fits 25 digits of WINDOW bits
-# above one of 3 (2^128), two doublings fewer than 26 of WINDOW bits (2^130)
-LOW_BITS = 3
+# the lowest digit's width: |k_i| < 2^126.93 (BN254's bound) fits 25 digits of WINDOW bits
+# above one of 2 (2^127), three doublings fewer than 26 of WINDOW bits (2^130)
+LOW_BITS = 2
 SPAN_BITS = WINDOW * (DIGITS - 1) + LOW_BITS
 
 
