@@ -20,7 +20,8 @@ as four.
 4. acc = [d1] P + [d2] phi(P) for the top digits, then per lower window 5 doublings (3 in
    window 0; Z3 = Y Z, 8 multiplications) and two mixed additions, of [d1] P and
    [d2] phi(P) (madd-2004-hmv), no branch: the windows run in turns of a loop with their
-   digits at fixed bits, the words moving up a turn's bits each turn: 122 doublings.
+   digits at fixed bits, the words moving up a turn's bits each turn (plain EVM: all
+   inline, no loop): 122 doublings.
 
 Exceptional cases. After the doublings of window j >= 1, acc = [A] P + [B] phi(P) with
 (A, B) = 32 (a, b), a and b the prefixes of k1's and k2's digits above j: odd numbers,
@@ -54,12 +55,13 @@ from .windows import RECORDS, WINDOW, Lookup, next_turn
 # windows DIGITS - 2 .. 1 run in a loop of this many a turn, their digits at fixed bits
 # (immediate shifts); a turn moves the two words up by its bits (~50 gas): 2 turns (all 24
 # windows inline would not fit 24,576 bytes: ~820 bytes a window under EVMMAX), or with
-# ``loops`` 8 (EVM384's 18-byte ops: 12 windows do not fit either)
+# ``loops`` 8 (EVM384's 18-byte ops: 12 windows do not fit either). Where runs of field
+# code are blocks (plain EVM: ~650 bytes a window) all 24 are inline, no loop.
 TURN_WINDOWS = {False: 12, True: 3}
 # where runs of field code are blocks (plain EVM), this many windows' records are loaded
 # first and their doublings and additions are one block (a lookup ends a block: acc is
 # stored and loaded again at each edge)
-BLOCK_WINDOWS = 6
+BLOCK_WINDOWS = 12
 # the lowest digit's width: |k_i| < 2^126.93 (BN254's bound) fits 25 digits of WINDOW bits
 # above one of 2 (2^127), three doublings fewer than 26 of WINDOW bits (2^130)
 LOW_BITS = 2
@@ -144,22 +146,27 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         lookup.load(affine_view(acc, group), 2, top)
         lookup.load(affine_view(q, group), 1, top)
         _affine_sum(e, acc, q, beta)
-        per_turn = TURN_WINDOWS[e.loops]
-        turns, moved = (DIGITS - 2) // per_turn, WINDOW * per_turn
+        per_turn = DIGITS - 2 if target.field_blocks else TURN_WINDOWS[e.loops]
+        turns = (DIGITS - 2) // per_turn
         assert turns * per_turn == DIGITS - 2
+        moved = WINDOW * per_turn if turns > 1 else 0          # the words' move a turn
         assert WINDOW * DIGITS + lookup.pre_shift + moved * turns <= 256   # none shifted out
-        asm.push(turns)                            # stack: A1 A2 turns-left
-        turn = asm.label("windows")
+        above = 1 if turns > 1 else 0                          # the count of turns left
+        if turns > 1:
+            asm.push(turns)                        # stack: A1 A2 turns-left
+            turn = asm.label("windows")
         step = BLOCK_WINDOWS if target.field_blocks else 1
         assert per_turn % step == 0
         # the records where the table's co-Z values were (less memory to pay for)
         with asm.temps(*[G1] * (2 * step - 1 if target.field_blocks else 0)) as spare:
             records = list(zip([affine_view(q, group), *spare[1::2]], spare[0::2]))
             for t in range(0, per_turn, step):     # the turn's digits at fixed bits: the
-                windows([top - WINDOW * (t + i + 1) for i in range(step)], 1, records)
-        next_turn(asm, (2, 3), moved, turn)        # words move up a turn's bits each turn
-        asm.op("POP")
-        for _ in range(LOW_BITS):                  # window 0 (digit 0, moved up every turn)
+                windows([top - WINDOW * (t + i + 1) for i in range(step)], above,
+                        records)
+        if turns > 1:
+            next_turn(asm, (2, 3), moved, turn)    # words move up a turn's bits each turn
+            asm.op("POP")
+        for _ in range(LOW_BITS):                  # window 0 (digit 0, moved up each turn)
             double()
         low = moved * turns + WINDOW - LOW_BITS    # its bit
         with asm.temps(G1Jacobian) as (saved,):    # acc before window 0's additions
