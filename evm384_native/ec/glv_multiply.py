@@ -83,7 +83,8 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
                                                                 "table")   # at offset 0
     three_halves = e.fp_const("three_halves", 3 * pow(2, -1, curve.p))
     beta = e.fp_const("glv_beta", glv.beta)
-    lookup = Lookup(e, table, record)
+    # plain EVM: the table's negated half made in place (:func:`.odd_multiples.odd_multiples`)
+    lookup = Lookup(e, table, record, upper_reversed=target.field_blocks)
 
     def double() -> None:
         jacobian.jacobian_dbl_halved(e, fp, acc, three_halves)
@@ -139,8 +140,13 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         asm.jumpi(infinity)
         # stack: A1 A2, the words shifted so that digit j >= 1 is at bit WINDOW j
         push_digit_words(e, glv, lookup.pre_shift + WINDOW - LOW_BITS, SPAN_BITS)
+        if lookup.upper_reversed:                  # digit j >= 1 at bit WINDOW j
+            for _ in range(2):
+                lookup.reverse_upper([WINDOW * j for j in range(1, DIGITS)])
+                asm.op("SWAP1")
         with target.spill_to(e, table):        # plain EVM: spills to the table's memory
-            odd_multiples(e, point, table, record, z_table, three_halves)
+            odd_multiples(e, point, table, record, z_table, three_halves,
+                          upper_reversed=lookup.upper_reversed)
         fp.copy(e, q.z, e.one)                    # q as a Jacobian point, for add()
         top = WINDOW * (DIGITS - 1)
         lookup.load(affine_view(acc, group), 2, top)
