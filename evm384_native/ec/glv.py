@@ -12,10 +12,11 @@ EVM integer code, and each half's regular signed digits (:mod:`.windows`).
    be odd* (v1 = (1, 0), v2 = (1, 1) mod 2: q2 odd, q1 of k's parity): q2 = floor(y2) | 1,
    q1 = floor(y1) + ((floor(y1) XOR k) AND 1). An integer of a given parity lies within 1
    of any real, where rounding and then fixing the parity could move it 3/2; y_i is within
-   k / 2^257 + 2^-126 of the exact c_i k / r (g_i's rounding, the dropped bits), so
-   |q_i - c_i k / r| < 1 + r / 2^257 + 2^-126 and, as (k, 0) + (c1 k / r) v1 +
-   (c2 k / r) v2 = 0, |k1| < that times |a1| + |a2| and |k2| times |b1| + |b2|
-   (:func:`bound`; BN254's: 1.095 x 2^126.8 < 2^126.93, below 2^127; secp256k1's 2^129.26).
+   k |g_i - 2^256 c_i / r| / 2^256 + 2^-126 of the exact c_i k / r (g_i's rounding, at
+   most 1/2, the dropped bits), so |q_i - c_i k / r| < 1 + that and, as (k, 0) +
+   (c1 k / r) v1 + (c2 k / r) v2 = 0, |k1| < |e1 a1| + |e2 a2| and |k2| < |e1 b1| + |e2 b2|
+   for those errors e_i (:func:`bound`: BN254's 2^126.92, below 2^127; secp256k1's
+   2^128.84, below 2^129).
 2. Each odd k_i in (-2^130, 2^130) is 26 odd digits in [-31, 31] (:mod:`.windows`), from
    U = (k_i + 2^130 - 1) / 2: :func:`push_digit_words` leaves U, shifted to the table's
    record size, on the stack.
@@ -78,11 +79,14 @@ def _fits_dropped(g: int, r: int) -> bool:
 
 def bound(glv: Glv, r: int) -> int:
     """A bound on |k1| and |k2| from :func:`split` for k < r: q_i is within
-    1 + r / 2^257 + 2^-126 of c_i k / r (1.095 for BN254's r ~ 2^253.6; about 3/2 for
-    secp256k1's r ~ 2^256) times the basis' coordinate sums."""
+    1 + k |g_i - 2^256 c_i / r| / 2^256 + 2^-126 < 1 + |g_i r - 2^256 c_i| / 2^256 + 2^-126
+    of c_i k / r (g_i's own rounding error, at most 1/2: 1.082 and 1.067 for BN254's,
+    1.133 and 1.108 for secp256k1's) times the basis' coordinates."""
     (a1, b1), (a2, b2) = glv.basis
-    num, den = 2**257 + r + 2**131, 2**257               # the factor, rounded up
-    return max(-(-num * (abs(a1) + abs(a2)) // den), -(-num * (abs(b1) + abs(b2)) // den))
+    factors = [(2**256 + abs(g * r - 2**256 * c) + 2**130, 2**256)     # rounded up below
+               for g, c in zip(rounding_multipliers(glv, r), (-b2, b1))]
+    (n1, den), (n2, _) = factors
+    return max(-(-(n1 * abs(u) + n2 * abs(v)) // den) for u, v in ((a1, a2), (b1, b2)))
 
 
 def push_digit_words(e: Emitter, glv: Glv, pre_shift: int, half_bits: int = HALF_BITS

@@ -36,11 +36,15 @@ def odd_multiples(e: Emitter, point: G1Jacobian, table: Slot, record: int, z_tab
     if double is None:
         def double(d: G1Jacobian, keep: Tuple[Fp, Fp]) -> None:
             jacobian.jacobian_dbl_halved(e, fp, d, three_halves, keep=keep)
-    upper = lambda: asm.push(lambda: int(table) + ENTRIES * record)     # noqa: E731
+    def upper() -> None:
+        asm.push(lambda: int(table) + ENTRIES * record)
     with asm.scope("odd_multiples"), asm.temps(array(Fp, 2 * ENTRIES)) as (pos,):
         _co_z_multiples(e, point, pos, z_table, double, upper_reversed)
         if upper_reversed:                         # pos: [31] P .. [1] P
             e.target.copy_out(e, pos, upper)
+            # each negation reads and writes one word, so their block keeps no value
+            # across them and spills nothing (where blocks spill to the table, as the
+            # callers' spill_to has them, a spill would land on the records just copied)
             for j in range(ENTRIES):
                 fp.neg(e, _entry(pos, j).y, _entry(pos, j).y)
             e.target.copy_out(e, pos, lambda: asm.push(table))
