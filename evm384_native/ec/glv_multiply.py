@@ -104,22 +104,27 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
                 fp.mul(e, q.x, q.x, x_factor)
             add(e, group, acc, q, double)
 
-    def windows(shifts: Sequence[int], above: int, records: Sequence[Tuple[G1, G1]]
-                ) -> None:
+    def load(shifts: Sequence[int], above: int, records: Sequence[Tuple[G1, G1]]) -> None:
+        """``records`` = the windows' k1 and k2 records (digits at bits ``shifts``)."""
+        for shift, pair in zip(shifts, records):
+            for word, record in zip((1, 0), pair):
+                lookup.load(record, 1 + word + above, shift)
+
+    def windows(shifts: Sequence[int], above: int, records: Sequence[Tuple[G1, G1]],
+                loaded: bool = False) -> None:
         """Per window (its digits at bit ``shifts[i]``), WINDOW doublings, then acc += the
         digits' records. Where runs of field code are blocks (plain EVM) all the records
-        are loaded first, into ``records`` (k1's and k2's of each window): the windows'
-        doublings and additions are then one block, acc on the stack throughout
-        (elsewhere the registers would cost more than they save)."""
+        are loaded first (unless ``loaded`` already), into ``records`` (k1's and k2's of
+        each window): the windows' doublings and additions are then one block, acc on
+        the stack throughout (elsewhere the registers would cost more than they save)."""
         if not records:
             for shift in shifts:
                 for _ in range(WINDOW):
                     double()
                 additions(shift, above)
             return
-        for shift, pair in zip(shifts, records):
-            for word, record in zip((1, 0), pair):
-                lookup.load(record, 1 + word + above, shift)
+        if not loaded:
+            load(shifts, above, records)
         for _, (q1, q2) in zip(shifts, records):
             for _ in range(WINDOW):
                 double()
@@ -151,24 +156,29 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         top = WINDOW * (DIGITS - 1)
         lookup.load(affine_view(acc, group), 2, top)
         lookup.load(affine_view(q, group), 1, top)
-        _affine_sum(e, acc, q, beta)
         per_turn = DIGITS - 2 if target.field_blocks else TURN_WINDOWS[e.loops]
         turns = (DIGITS - 2) // per_turn
         assert turns * per_turn == DIGITS - 2
         moved = WINDOW * per_turn if turns > 1 else 0          # the words' move a turn
         assert WINDOW * DIGITS + lookup.pre_shift + moved * turns <= 256   # none shifted out
         above = 1 if turns > 1 else 0                          # the count of turns left
-        if turns > 1:
-            asm.push(turns)                        # stack: A1 A2 turns-left
-            turn = asm.label("windows")
         step = BLOCK_WINDOWS if target.field_blocks else 1
         assert per_turn % step == 0
-        # the records where the table's co-Z values were (less memory to pay for)
-        with asm.temps(*[G1] * (2 * step - 1 if target.field_blocks else 0)) as spare:
-            records = list(zip([affine_view(q, group), *spare[1::2]], spare[0::2]))
-            for t in range(0, per_turn, step):     # the turn's digits at fixed bits: the
-                windows([top - WINDOW * (t + i + 1) for i in range(step)], above,
-                        records)
+        blocks = [[top - WINDOW * (t + i + 1) for i in range(step)]    # the turn's digits
+                  for t in range(0, per_turn, step)]                   # at fixed bits
+        # the records where the table's co-Z values were (less memory to pay for); the
+        # first block's loaded before the top window's sum, which then joins that block
+        with asm.temps(*[G1] * (2 * step if target.field_blocks else 0)) as spare:
+            records = list(zip(spare[1::2], spare[0::2]))
+            if records:
+                assert turns == 1                  # loaded once, before any loop
+                load(blocks[0], above, records)
+            _affine_sum(e, acc, q, beta)
+            if turns > 1:
+                asm.push(turns)                    # stack: A1 A2 turns-left
+                turn = asm.label("windows")
+            for i, shifts in enumerate(blocks):
+                windows(shifts, above, records, loaded=bool(records) and i == 0)
         if turns > 1:
             next_turn(asm, (2, 3), moved, turn)    # words move up a turn's bits each turn
             asm.op("POP")
