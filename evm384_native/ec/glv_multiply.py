@@ -41,6 +41,7 @@ as it was before its additions, to add again with every case (:func:`.groups.add
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Sequence, Tuple
 
 from ..asm import Fp, G1, G1Jacobian, raw
@@ -104,11 +105,12 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
                 fp.mul(e, q.x, q.x, x_factor)
             add(e, group, acc, q, double)
 
-    def load(shifts: Sequence[int], above: int, records: Sequence[Tuple[G1, G1]]) -> None:
+    def load(shifts: Sequence[int], above: int, records: Sequence[Tuple[G1, G1]],
+             bits: int = WINDOW) -> None:
         """``records`` = the windows' k1 and k2 records (digits at bits ``shifts``)."""
         for shift, pair in zip(shifts, records):
             for word, record in zip((1, 0), pair):
-                lookup.load(record, 1 + word + above, shift)
+                lookup.load(record, 1 + word + above, shift, bits)
 
     def windows(shifts: Sequence[int], above: int, records: Sequence[Tuple[G1, G1]],
                 loaded: bool = False) -> None:
@@ -166,11 +168,15 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
         assert per_turn % step == 0
         blocks = [[top - WINDOW * (t + i + 1) for i in range(step)]    # the turn's digits
                   for t in range(0, per_turn, step)]                   # at fixed bits
-        # the records where the table's co-Z values were (less memory to pay for); the
-        # first block's loaded before the top window's sum, which then joins that block
-        with asm.temps(*[G1] * (2 * step if target.field_blocks else 0)) as spare:
-            records = list(zip(spare[1::2], spare[0::2]))
-            if records:
+        low = moved * turns + WINDOW - LOW_BITS    # window 0's bit (moved up each turn)
+        # plain EVM: the records where the table's co-Z values were (less memory to pay
+        # for); the first block's loaded before the top window's sum, which then joins
+        # that block, and window 0's with the last block's, which it then joins too
+        # (``saved``, acc before window 0's additions, allocated with them)
+        blocked = target.field_blocks
+        with asm.temps(*([G1Jacobian] + [G1] * (2 * step + 2) if blocked else [])) as held:
+            records = list(zip(held[2::2], held[1::2]))
+            if blocked:
                 assert turns == 1                  # loaded once, before any loop
                 load(blocks[0], above, records)
             _affine_sum(e, acc, q, beta)
@@ -178,27 +184,32 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
                 asm.push(turns)                    # stack: A1 A2 turns-left
                 turn = asm.label("windows")
             for i, shifts in enumerate(blocks):
-                windows(shifts, above, records, loaded=bool(records) and i == 0)
-        if turns > 1:
-            next_turn(asm, (2, 3), moved, turn)    # words move up a turn's bits each turn
-            asm.op("POP")
-        for _ in range(LOW_BITS):                  # window 0 (digit 0, moved up each turn)
-            double()
-        low = moved * turns + WINDOW - LOW_BITS    # its bit
-        with asm.temps(G1Jacobian) as (saved,):    # acc before window 0's additions
-            fp.copy(e, saved, acc)
-            additions(low, 0, LOW_BITS)
-            push_field_is_zero(e, acc.z)           # Z = 0 iff an addition met acc = +-T
-            asm.jumpi(exceptional)
-            resume = asm.label("window_0_done")
-            asm.op("POP")
-            asm.op("POP")
-            fp.mul(e, acc.z, acc.z, z_table)       # back from y^2 = x^3 + b Z_T^6
-            asm.jump(done)
-            asm.place(exceptional)                 # stack: A1 A2
-            fp.copy(e, acc, saved)
-            additions(low, 0, LOW_BITS, complete=True)
-            asm.jump(resume)
+                if blocked and i == len(blocks) - 1:
+                    load([low], above, records[-1:], LOW_BITS)
+                windows(shifts, above, records[:step], loaded=blocked and i == 0)
+            if turns > 1:
+                next_turn(asm, (2, 3), moved, turn)    # words move up a turn's bits each turn
+                asm.op("POP")
+            for _ in range(LOW_BITS):              # window 0
+                double()
+            with (nullcontext(held[:1]) if blocked else asm.temps(G1Jacobian)) as (saved,):
+                fp.copy(e, saved, acc)
+                if blocked:
+                    jacobian.jacobian_add_affine_hmv(e, fp, acc, records[-1][0], None)
+                    jacobian.jacobian_add_affine_hmv(e, fp, acc, records[-1][1], beta)
+                else:
+                    additions(low, 0, LOW_BITS)
+                push_field_is_zero(e, acc.z)           # Z = 0 iff an addition met acc = +-T
+                asm.jumpi(exceptional)
+                resume = asm.label("window_0_done")
+                asm.op("POP")
+                asm.op("POP")
+                fp.mul(e, acc.z, acc.z, z_table)       # back from y^2 = x^3 + b Z_T^6
+                asm.jump(done)
+                asm.place(exceptional)                 # stack: A1 A2
+                fp.copy(e, acc, saved)
+                additions(low, 0, LOW_BITS, complete=True)
+                asm.jump(resume)
         asm.place(infinity)                        # stack: k
         asm.op("POP")
         set_infinity(e, acc)
