@@ -25,14 +25,36 @@ class Lookup:
     (STOREX) or slots (MCOPY). A word holds U (module doc) times the record size when that
     is a power of two (the digit at bit 5j is then the record's offset under a mask),
     else U itself (a MUL). A table at memory offset 0 (``at_zero``) needs nothing added to
-    that offset; another table's base is added."""
+    that offset; another table's base is added. ``upper_reversed``: records 16 + i hold
+    [31 - 2i] P (:func:`.odd_multiples.odd_multiples`' ``upper_reversed``), so record
+    u >= 16 is read at u XOR 15: the words' digits changed so once
+    (:meth:`reverse_upper`), a narrower digit's record at each load."""
 
-    def __init__(self, e: Emitter, table: Slot, record: int, at_zero: bool = True) -> None:
+    def __init__(self, e: Emitter, table: Slot, record: int, at_zero: bool = True,
+                 upper_reversed: bool = False) -> None:
         self.e, self.table, self.record, self.at_zero = e, table, record, at_zero
         power = record & (record - 1) == 0
         self.pre_shift = record.bit_length() - 1 if power else 0
         self.mask = (RECORDS - 1) << self.pre_shift
         self.scale = 1 if power else record
+        self.upper_reversed = upper_reversed
+        if upper_reversed and not (power and at_zero):
+            raise ValueError("reversed upper records need a table at 0 of power-of-two records")
+
+    def reverse_upper(self, shifts: Sequence[int]) -> None:
+        """The digit word on top of the stack with each WINDOW-bit digit read at a bit of
+        ``shifts`` that is 16 or more (its top bit set) turned to u XOR 15:
+        w XOR ((w AND tops) >> (WINDOW - 1)) * 15, no carries between digits."""
+        asm = self.e.asm
+        top = WINDOW - 1 + self.pre_shift
+        asm.push(sum(1 << (shift + top) for shift in shifts))
+        asm.op("DUP2")
+        asm.op("AND")
+        asm.push(WINDOW - 1)
+        asm.op("SHR")
+        asm.push(ENTRIES - 1)
+        asm.op("MUL")
+        asm.op("XOR")
 
     def checked_mask(self) -> int:
         """The mask, at link time, once the table is known to start memory: the offset
@@ -70,6 +92,13 @@ class Lookup:
             elif skipped:
                 asm.push(skipped)
                 asm.op("ADD")
+            if self.upper_reversed and bits < WINDOW:      # o XOR 15 records if o >= 16
+                asm.op("DUP1")
+                asm.push(ENTRIES * self.record - 1)
+                asm.op("LT")
+                asm.push((ENTRIES - 1) * self.record)
+                asm.op("MUL")
+                asm.op("XOR")
         self.e.target.copy_in(self.e, dest, source)
 
 
