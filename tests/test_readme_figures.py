@@ -113,7 +113,7 @@ CLAIMS = [
     _readme("| `poseidon_t3` | 12,101 | 3,806 |", "poseidon_t3", "--target", "all"),
     _readme("| `poseidon_t5` | 30,323 | 7,097 |", "poseidon_t5", "--target", "all"),
     _readme("| `p256verify` | 109,183 | 19,136 | 6,900 |", "p256verify", "--target", "all"),
-    _readme("| `ecrecover` | 81,091 | 17,087 | 3,000 |", "ecrecover", "--target", "all"),
+    _readme("| `ecrecover` | 80,965 | 17,087 | 3,000 |", "ecrecover", "--target", "all"),
     _readme("12,101 gas for two inputs", "poseidon_t3", "--target", "evm"),
     _readme("109,183 gas on the most of 20 random valid inputs", "p256verify", "--target",
             "evm"),
