@@ -105,7 +105,7 @@ CLAIMS = [
     _readme("An inversion modulo BN254's p (`evm384 gas modexp --target all`): 4,776 gas on "
             "plain EVM, 1,505 under EIP-6690, beside EIP-7883's 4,048 for the precompile.",
             "modexp", "--target", "all"),
-    _readme("| `bn254_mul` | 47,980 | 7,975 | 6,000 |", "bn254_mul", "--target", "all"),
+    _readme("| `bn254_mul` | 47,674 | 7,975 | 6,000 |", "bn254_mul", "--target", "all"),
     _readme("| `bn254_pairing_check` | 1,760,458 | 142,556 | 113,000 |",
             "bn254_pairing_check", "--target", "all"),
     _readme("| `bn254_pairing_check_hinted` | 1,013,280 | 86,820 | 113,000 |",
@@ -113,7 +113,7 @@ CLAIMS = [
     _readme("| `poseidon_t3` | 12,101 | 3,806 |", "poseidon_t3", "--target", "all"),
     _readme("| `poseidon_t5` | 30,323 | 7,097 |", "poseidon_t5", "--target", "all"),
     _readme("| `p256verify` | 109,183 | 19,136 | 6,900 |", "p256verify", "--target", "all"),
-    _readme("| `ecrecover` | 80,965 | 17,087 | 3,000 |", "ecrecover", "--target", "all"),
+    _readme("| `ecrecover` | 80,962 | 17,087 | 3,000 |", "ecrecover", "--target", "all"),
     _readme("12,101 gas for two inputs", "poseidon_t3", "--target", "evm"),
     _readme("109,183 gas on the most of 20 random valid inputs", "p256verify", "--target",
             "evm"),
