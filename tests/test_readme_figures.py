@@ -237,3 +237,25 @@ def test_figures_are_whole_numbers_outside_names():
     assert figures("EIP-6690's 1,234 and 56 or 789, a 288-byte hint, 0x100, 1.35x, "
                    "EIP-196/197, EVM384 12,345,678") == ["1,234", "789", "12,345,678"]
     assert printed("3,000", "its gas 3,000\n") and not printed("3,000", "13,000 3,0001")
+
+
+def test_ratio_sentence_spans_the_table() -> None:
+    """README's plain-EVM table: each row's ratios are its gas columns' quotients, and the
+    sentence under it quotes the least and the most of each ratio column (the gas figures
+    are claims above; a changed row must move these)."""
+    text = README.read_text()
+    table = re.findall(r"^\| `\w+` \| ([\d,]+) \| ([\d,]+) \| ([\d,-]+) \| ([\d.]+) \| "
+                       r"([\d.-]+) \|$", text, re.M)
+    def gas(figure: str) -> int:
+        return int(figure.replace(",", ""))
+
+    for plain, evmmax, precompile, by_evmmax_text, by_precompile_text in table:
+        assert by_evmmax_text == f"{gas(plain) / gas(evmmax):.1f}"
+        assert by_precompile_text == ("-" if precompile == "-"
+                                      else f"{gas(plain) / gas(precompile):.1f}")
+    by_evmmax = [float(row[3]) for row in table]
+    by_precompile = [float(row[4]) for row in table if row[4] != "-"]
+    assert len(by_evmmax) >= 8
+    sentence = " ".join(text.split())
+    assert (f"costs {min(by_precompile)} to {max(by_precompile)} times its price" in sentence)
+    assert (f"cut that bytecode's gas {min(by_evmmax)} to {max(by_evmmax)} times" in sentence)
