@@ -105,6 +105,12 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
                 fp.mul(e, q.x, q.x, x_factor)
             add(e, group, acc, q, double)
 
+    def add_loaded(pair: Tuple[G1, G1]) -> None:
+        """acc += a window's records loaded already: k1's [d1] P, k2's [d2] P (phi: x
+        times beta)."""
+        jacobian.jacobian_add_affine_hmv(e, fp, acc, pair[0], None)
+        jacobian.jacobian_add_affine_hmv(e, fp, acc, pair[1], beta)
+
     def load(shifts: Sequence[int], above: int, records: Sequence[Tuple[G1, G1]],
              bits: int = WINDOW) -> None:
         """``records`` = the windows' k1 and k2 records (digits at bits ``shifts``)."""
@@ -127,11 +133,10 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
             return
         if not loaded:
             load(shifts, above, records)
-        for _, (q1, q2) in zip(shifts, records):
+        for _, pair in zip(shifts, records):
             for _ in range(WINDOW):
                 double()
-            jacobian.jacobian_add_affine_hmv(e, fp, acc, q1, None)
-            jacobian.jacobian_add_affine_hmv(e, fp, acc, q2, beta)
+            add_loaded(pair)
 
     infinity, done, exceptional = (asm.new_label(name) for name in (
         "product_infinity", "product_done", "window_0_exceptional"))
@@ -195,8 +200,7 @@ def multiply(e: Emitter, point: G1Jacobian, scalar_offset: int) -> G1Jacobian:
             with (nullcontext(held[:1]) if blocked else asm.temps(G1Jacobian)) as (saved,):
                 fp.copy(e, saved, acc)
                 if blocked:
-                    jacobian.jacobian_add_affine_hmv(e, fp, acc, records[-1][0], None)
-                    jacobian.jacobian_add_affine_hmv(e, fp, acc, records[-1][1], beta)
+                    add_loaded(records[-1])
                 else:
                     additions(low, 0, LOW_BITS)
                 push_field_is_zero(e, acc.z)           # Z = 0 iff an addition met acc = +-T
